@@ -88,3 +88,25 @@ def test_mapping_validator_and_repair() -> None:
     fixed = repair_decision(shape, bad)
     assert fixed["levels"] == [{"class": "ProductCategory", "property": "inProductCategory"}]
     assert fixed["name_key"] == "Name" and check_decision(shape, fixed) == []
+
+
+def test_level_may_not_reuse_the_variant_class_or_a_parts_property() -> None:
+    shape = group_shapes(find_records("c.json", CATALOG))[0]
+    bad = {"record_class": "Product", "name_key": "Name", "changes": [],
+           "levels": [{"class": "Variant", "property": "frameWeightKg"}]}  # what the 1.5B model once answered
+    problems = check_decision(shape, bad)
+    assert any("already the class of the records' variants" in p for p in problems)
+    assert any("frameWeightKg already maps key 'SIZE M: / Frame weight (kg)'" in p for p in problems)
+    assert repair_decision(shape, bad)["levels"] == [{"class": "ProductCategory", "property": "inProductCategory"}]
+
+
+def test_category_keys_become_subclasses_of_the_record_class() -> None:
+    idx, _ = _apply({**CATALOG, "Accessories": {"Lamp": {"Name": "Lamp", "Weight (g):": "90"}}})
+    assert idx.classes["Helmet"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]
+    assert idx.individuals["SkyShell"].classes == ["Product", "Helmet"]
+    assert idx.individuals["Helmets"].classes == ["ProductCategory"]  # the category itself stays an individual
+    other = EntitiesIndex()
+    shape = group_shapes(find_records("staff.json", {"Sales": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
+    apply_mapping(other, shape, Decision("Employee", name_key="Name",
+                                         levels=[{"class": "Department", "property": "inDepartment"}]), Coverage())
+    assert set(other.classes) == {"Employee", "Department"}  # a department is not a kind of employee

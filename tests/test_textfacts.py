@@ -50,3 +50,50 @@ def test_split_text_paragraphs_and_long_ones() -> None:
     long = "Sentence one is here. " * 100
     parts = split_text(long, max_chars=200)
     assert all(len(p) <= 200 for p in parts) and " ".join(parts).split() == long.split()
+
+
+def _shop() -> EntitiesIndex:
+    idx = EntitiesIndex()
+    for cls, sup in (("Product", []), ("Frame", ["Product"]), ("Helmet", ["Product"]), ("Warehouse", [])):
+        idx.add_class(cls, superclasses=sup)
+    for name, label, kind in (("TrailBlazer29", "TrailBlazer 29", "Frame"), ("CityGlide", "CityGlide", "Frame"),
+                              ("SkyShell", "SkyShell", "Helmet"), ("UrbanDome", "UrbanDome", "Helmet"),
+                              ("KidRider", "KidRider Mini", "Helmet")):
+        idx.add_individual(name, ["Product", kind], label=label)
+    idx.add_individual("RidgeHall", ["Warehouse"], label="RidgeHall")  # named by the model, CamelCase
+    idx.add_individual("HarborDepot", ["Warehouse"], label="Harbor Depot")
+    return idx
+
+
+def _links(idx: EntitiesIndex, text: str, links: list[dict]) -> tuple[set, list[str]]:
+    made, problems = apply_links(idx, "t#1", find_mentions(idx, text), links, text)
+    return {(m["subject"], m["property"], m["object"]) for m in made}, problems
+
+
+def test_a_link_is_kept_only_as_one_sentence_states_it() -> None:
+    text = ("Helmets (SkyShell, UrbanDome and KidRider Mini) are stored at Ridge Hall in cartons of 10. "
+            "All frames are stored at Harbor Depot. The TrailBlazer 29 frame ships in boxes of 4.")
+    made, problems = _links(_shop(), text, [
+        {"subject": "RidgeHall", "property": "storedIn", "object": "SkyShell"},  # backwards: the text says who
+        {"subject": "TrailBlazer 29", "property": "storedIn", "object": "Harbor Depot"},  # "All frames ..."
+        {"subject": "SkyShell", "property": "storedIn", "object": "UrbanDome"},  # only listed together
+        {"subject": "Harbor Depot", "property": "storedIn", "object": "Ridge Hall"}])  # two sentences apart
+    assert made == {("SkyShell", "storedIn", "RidgeHall"), ("UrbanDome", "storedIn", "RidgeHall"),
+                    ("KidRider", "storedIn", "RidgeHall"), ("TrailBlazer29", "storedIn", "HarborDepot"),
+                    ("CityGlide", "storedIn", "HarborDepot")}
+    assert problems == ["link SkyShell storedIn UrbanDome dropped: no sentence of the text states it",
+                        "link Harbor Depot storedIn Ridge Hall dropped: no sentence of the text states it"]
+
+
+def test_a_dropped_link_leaves_no_new_individual() -> None:
+    idx = _shop()
+    made, problems = _links(idx, "Northwind Cycles operates three warehouses. Harbor Depot covers 1,800 m².",
+                            [{"subject": "Harbor Depot", "property": "storedIn", "object": "Northwind Cycles"}])
+    assert not made and len(problems) == 1 and "NorthwindCycles" not in idx.individuals
+
+
+def test_packaging_counts_are_measurements() -> None:
+    nums = find_numbers("The TrailBlazer 29 frame ships in boxes of 4, each box weighing about 11 kg; "
+                        "helmets come in cartons of 10 and cost €0.35 per carton per day.")
+    assert [n.suggestion() for n in nums if n.value in ("4", "10", "0.35")] == [
+        "unitsPerBox", "unitsPerCarton", "costEurPerCartonPerDay"]

@@ -26,6 +26,10 @@ XSD = {"string": "xsd:string", "integer": "xsd:integer", "decimal": "xsd:decimal
        "boolean": "xsd:boolean"}
 
 
+# a grouping level whose class names kinds of things: each of its keys also becomes a subclass of the records
+KIND_LEVEL = re.compile(r"(Category|Type|Kind|Class|Family|Line|Group\d*|Range|Segment|Series)$")
+
+
 def is_leaf(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
@@ -66,6 +70,8 @@ def split_key(key: str) -> tuple[str, str]:
 def singular(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith(("xes", "ches", "shes", "sses", "zzes")):
+        return word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         return word[:-1]
     return word
@@ -203,12 +209,29 @@ def default_levels(shape: Shape, record_class: str) -> list[dict[str, str]]:
     return [{"class": n, "property": "in" + n} for n in names[: shape.n_levels]]
 
 
+def _used_properties(shape: Shape) -> dict[str, str]:
+    """Property name -> the JSON key it maps, for every key of the shape and every field inside its parts."""
+    used = {p.property: k for k, p in shape.plans.items()}
+    for k, p in shape.plans.items():
+        used.update({q.property: f"{k} / {sk}" for sk, q in p.sub.items()})
+    return used
+
+
+def _used_classes(shape: Shape) -> dict[str, str]:
+    """Class name -> what it already holds (the values of a key, or the variants of the records)."""
+    out = {p.range_class: f"the values of key {k!r}" for k, p in shape.plans.items()
+           if p.type == "individual" and p.range_class}
+    if part_groups(shape):
+        out["Variant"] = "the records' variants"
+    return out
+
+
 def repair_decision(shape: Shape, args: dict[str, Any]) -> dict[str, Any]:
     """The decision with every problem check_decision finds replaced by the code's proposal."""
     args = dict(args)
     defaults = default_levels(shape, args["record_class"])
-    used = {p.property for p in shape.plans.values()}
-    args["levels"] = [lv if lv["class"] != args["record_class"] and lv["property"] not in used else d
+    used, taken = _used_properties(shape), _used_classes(shape)
+    args["levels"] = [lv if lv["class"] not in (args["record_class"], *taken) and lv["property"] not in used else d
                       for lv, d in zip(args.get("levels", defaults), defaults)]
     if any("name_key" in p for p in check_decision(shape, {**args, "levels": []})):
         args["name_key"] = proposed_name_key(shape)
@@ -219,11 +242,15 @@ def check_decision(shape: Shape, args: dict[str, Any]) -> list[str]:
     """Problems with a mapping decision, each said so that the model can fix it."""
     problems = []
     cls = args.get("record_class", "")
-    used = {p.property: k for k, p in shape.plans.items()}
+    used = _used_properties(shape)
+    taken = _used_classes(shape)
     for i, lv in enumerate(args.get("levels", [])):
         if lv["class"] == cls:
             problems.append(f"levels[{i}].class must differ from record_class {cls}: a level groups records "
                             f"(for example {cls}Category), it is not a record itself")
+        elif lv["class"] in taken:
+            problems.append(f"levels[{i}].class {lv['class']} is already the class of {taken[lv['class']]}; a level "
+                            f"groups records into categories (for example {cls}Category)")
         if lv["property"] in used:
             problems.append(f"levels[{i}].property {lv['property']} already maps key {used[lv['property']]!r}; "
                             f"use a new name such as in{lv['class']}")
@@ -365,7 +392,12 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
             link = ensure_object_property(idx, safe_name("has " + singular(split_key(rec.link_key or "")[0])),
                                           "", cls, f"From JSON key '{rec.link_key}'")
             idx.add_fact(rec.parent.individual, Fact(link, object=subject, source=src))
+        kind = cls
         for (lcls, lprop), key in zip(level_info, rec.levels):
+            if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
+                kind = ensure_class(idx, safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
+                                    kind)
+                idx.add_individual(subject, classes=[kind])
             lname = ensure_individual(idx, safe_name(key), key, lcls, "", {"file": rec.file}, [])
             idx.add_fact(subject, Fact(lprop, object=lname, source=src))
         for key, value in rec.fields.items():
