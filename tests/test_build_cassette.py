@@ -45,7 +45,11 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
     assert {"280", "149", "4.1", "9"} <= values  # JSON values and text numbers on the same individual
     numbers = cov["text"][0]["numbers"]
     assert {n["value"] for n in numbers if n["status"] == "covered"} == {"650", "4.1", "9", "0.35"}
-    assert any(f.get("object") == "RidgeHall" for f in index["individuals"]["Helmets"]["facts"])  # a text link
+    # "Helmets are stored at Ridge Hall": the link the model proposed, widened by code to every helmet
+    stored = {s for s, ind in index["individuals"].items() for f in ind.get("facts", [])
+              if f.get("object") == "RidgeHall" and f["property"] != "mentions"}
+    assert stored == {"SkyShellAero", "UrbanDome"}
+    assert index["classes"]["Helmet"]["superclasses"] == ["Product"]  # the category is also a kind of product
     llm = stats["llm"]
     assert llm["calls"] >= 2 and llm["completion_tokens"] > 0 and set(llm) == {
         "backend", "model", "calls", "prompt_tokens", "completion_tokens", "seconds"}

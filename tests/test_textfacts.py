@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ontobuild.index import EntitiesIndex
 from ontobuild.ingest import split_text
-from ontobuild.textfacts import apply_facts, apply_links, find_mentions, find_numbers
+from ontobuild.textfacts import apply_facts, apply_links, find_mentions, find_numbers, mention_spans, outside_names
 
 TEXT = ("The EcoRing product, with a unit weight of 58 kg per block, is stored on pallets of 20 pieces. "
         "It covers approximately 2,500 m², average storage time is 20-25 days, at €0.80 per day per pallet.")
@@ -97,3 +97,27 @@ def test_packaging_counts_are_measurements() -> None:
                         "helmets come in cartons of 10 and cost €0.35 per carton per day.")
     assert [n.suggestion() for n in nums if n.value in ("4", "10", "0.35")] == [
         "unitsPerBox", "unitsPerCarton", "costEurPerCartonPerDay"]
+
+
+def test_a_number_goes_to_the_fact_that_fits_it_and_may_serve_two_subjects() -> None:
+    idx = _shop()
+    text = "The CityGlide ships in boxes of 3 and is stored 16 days on average. SkyShell and UrbanDome both stay 25 days."
+    mentions = find_mentions(idx, text)
+    nums = outside_names(find_numbers(text), mention_spans(idx, text, mentions))
+    used, problems = apply_facts(idx, "t#1", nums, mentions, [
+        {"value": "16", "subject": "CityGlide", "property": "weightKg"},  # the model's slip: 16 is in days
+        {"value": "16", "subject": "CityGlide", "property": "storageDays"},
+        {"value": "25", "subject": "SkyShell", "property": "storageDays"},
+        {"value": "25", "subject": "UrbanDome", "property": "storageDays"}])
+    assert problems == ["no unused number '16' in the chunk"]
+    assert [(u["individual"], u["property"], u["value"], u.get("also")) for u in used] == [
+        ("CityGlide", "storageDays", "16", None), ("SkyShell", "storageDays", "25", ["UrbanDome"])]
+    assert {f.literal for f in idx.individuals["UrbanDome"].facts} == {"25"}
+
+
+def test_a_property_in_another_unit_is_not_merged() -> None:
+    from ontobuild.textfacts import resolve_property
+
+    idx = _shop()
+    idx.add_property("weightG", "datatype", range="xsd:integer", unit="g")
+    assert resolve_property(idx, "weightKg") == "weightKg" and resolve_property(idx, "weight_g") == "weightG"

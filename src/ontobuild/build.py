@@ -132,14 +132,15 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace) -> Decision:
 def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: dict[str, str]) -> Tool:
     mention = {"type": "string", "minLength": 2, "maxLength": 60}
     fact = {"type": "object", "additionalProperties": False, "required": ["value", "subject", "property"],
-            "properties": {"value": {"enum": values}, "subject": mention, "property": PROP_NAME}}
+            "properties": {"value": {"enum": values}, "subject": mention, "property": PROP_NAME,
+                           "subject_class": CLASS_NAME}}
     link = {"type": "object", "additionalProperties": False, "required": ["subject", "property", "object"],
             "properties": {"subject": mention, "property": PROP_NAME, "object": mention}}
 
     def add_facts(facts: list[dict[str, Any]], links: list[dict[str, Any]] | None = None) -> str:
         bad = [f for f in facts if is_unit_word(f["subject"])]
         sink.setdefault("facts", []).extend(f for f in facts if f not in bad)
-        sink.setdefault("links", []).extend((links or [])[:4])  # the bounds above only stop runaway output
+        sink.setdefault("links", []).extend(lk for lk in links or [] if lk not in sink.get("links", []))
         sink["attempts"] = sink.get("attempts", 0) + 1
         if bad and sink["attempts"] < 2:
             listed = "; ".join(f"value {f['value']} subject {f['subject']}" for f in bad)
@@ -166,7 +167,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     spans = mention_spans(idx, chunk.text, mentions)
     numbers = outside_names(numbers, spans)
     hints = {n.id: subject_hint(chunk.text, n, spans) for n in numbers}
-    text_props = sorted({f.property for _, f in idx.iter_facts() if "chunk" in f.source})
+    text_props = sorted({f.property for _, f in idx.iter_facts() if "chunk" in f.source} - {"text", "mentions"})
     prompt = prompts.render(
         "extract_facts", chunk_id=chunk.id, text=chunk.text,
         numbers="\n".join(f"{n.value} {n.unit} -> {n.suggestion()}{', about ' + hints[n.id] if hints[n.id] else ''}"

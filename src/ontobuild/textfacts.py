@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .mapping import ensure_class, ensure_datatype_property, ensure_individual
+from .mapping import ensure_class, ensure_datatype_property, ensure_individual, singular
 from .names import normalize, safe_name, similarity
 
 _NUM = re.compile(
@@ -17,15 +17,17 @@ _NUM = re.compile(
     r"years?|months?|weeks?|boxes|box|units?|€)(?![A-Za-z]))?"
     r"(?P<per>(?:\s(?:per|/)\s?(?:the\s)?[a-z]+){0,3})"
 )
-_PER = re.compile(r"\s(?:per|/)\s?(?:the\s)?(day|pallet|block|piece|element|trip|box|unit|meter|m²|month|year|order)\b")
+_PER = re.compile(r"\s(?:per|/)\s?(?:the\s)?(day|pallet|block|piece|element|trip|box|carton|crate|shelf|unit|meter|m²|month|year|order)\b")
 
 
+_PACK = re.compile(r"\b(boxes|box|cartons?|crates?|packs?|packages?|cases|bags?|pallets?|sets?)\s+of\s+$", re.I)
 _BASE = {"m²": "areaM2", "m2": "areaM2", "sqm": "areaM2", "m³": "volumeM3", "kg": "weightKg", "ton": "weightTons",
          "tons": "weightTons", "t": "weightTons", "eur": "costEur", "day": "days", "days": "days", "%": "percent",
          "minutes": "minutes", "hours": "hours", "h": "hours", "pieces": "pieces", "piece": "pieces", "pcs": "pieces",
          "pallets": "pallets", "pallet": "pallets", "level": "levels", "levels": "levels", "cm": "lengthCm",
          "mm": "lengthMm", "m": "lengthM", "km": "distanceKm", "years": "years", "months": "months", "weeks": "weeks",
-         "box": "boxes", "boxes": "boxes", "units": "units", "count": "count"}
+         "box": "boxes", "boxes": "boxes", "units": "units", "count": "count", "°c": "temperatureC",
+         "°f": "temperatureF"}
 
 
 @dataclass
@@ -37,12 +39,17 @@ class NumberMention:
     context: str
     start: int = 0
     end: int = 0
+    before: str = ""  # the words just before the number
 
     def suggestion(self) -> str:
         """A property name proposed from the unit and context, for the model to keep or change."""
         base, *per = self.unit.lower().split(" per ")
         name = _BASE.get(base.strip(), safe_name(base, lower_first=True) if base.strip() else "value")
-        if "stor" in self.context.lower() and name in ("days", "costEur"):
+        pack = re.search(r"\b(box|carton|crate|pack|package|case|bag|pallet)(?:es|s)?\b(?!.*\b(?:box|carton|crate|pack|"
+                         r"package|case|bag|pallet))", self.before.lower())
+        if pack and name == "weightKg":  # "each box weighing about 11 kg" is the box's weight
+            name = pack.group(1) + "WeightKg"
+        if re.search(r"stor|stay|in stock|kept", self.context.lower()) and name in ("days", "costEur"):
             name = "storage" + name[0].upper() + name[1:]
         return name + "".join("Per" + p.strip().capitalize() for p in per)
 
@@ -59,7 +66,10 @@ def find_numbers(text: str) -> list[NumberMention]:
         elif unit == "€":
             unit = "EUR"
         pers = _PER.findall(m.group("per") or "")
-        if pers:
+        pack = _PACK.search(text, max(0, m.start() - 30), m.start())
+        if pack and not unit:  # "ships in boxes of 4": how many items one package holds
+            unit = f"units per {singular(pack.group(1).lower())}"
+        elif pers:
             unit = (unit or "count") + "".join(f" per {p}" for p in pers)
         start, end = max(0, m.start() - 60), min(len(text), m.end() + 40)
         context = " ".join(text[start:end].split())
@@ -67,7 +77,8 @@ def find_numbers(text: str) -> list[NumberMention]:
         # "20-25 days", "between 700 and 1,400 kg": the first number takes the unit of the second
         if out and not out[-1].unit and unit and re.fullmatch(r"\s*(-|–|to|and)\s*", text[prev_end:m.start()]):
             out[-1].unit = unit
-        out.append(NumberMention(f"n{len(out) + 1}", raw, dtype, unit, context, m.start("num"), m.end()))
+        out.append(NumberMention(f"n{len(out) + 1}", raw, dtype, unit, context, m.start("num"), m.end(),
+                                 re.split(r"[.;!?]\s", text[max(0, m.start() - 45):m.start()])[-1]))
         prev_end = m.end("num")
     return out
 
@@ -82,7 +93,7 @@ def outside_names(numbers: list[NumberMention], spans: list[tuple[int, int, str]
 
 def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12) -> list[str]:
     """Individuals whose label or alias appears in the text (normalized), longest first."""
-    norm = normalize(text)
+    norm = normalize(re.sub(r"[()\[\]]", " ", text))  # names in parentheses count too
     hits = []
     for name, ind in idx.individuals.items():
         forms = {normalize(f) for f in [name, ind.label, *ind.aliases] if f}
@@ -99,7 +110,7 @@ def mention_spans(idx: EntitiesIndex, text: str, names: list[str]) -> list[tuple
     low = text.lower()
     for name in names:
         ind = idx.individuals[name]
-        for form in {name, ind.label, *ind.aliases}:
+        for form in {name, ind.label, *ind.aliases, re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ind.label)}:
             form = form.replace("_", " ").lower()
             if len(form) < 3:
                 continue
@@ -155,22 +166,28 @@ def subject_hint(text: str, num: NumberMention, spans: list[tuple[int, int, str]
 
 def resolve_subject(idx: EntitiesIndex, mention: str, candidates: list[str]) -> str | None:
     """The existing individual a subject mention refers to, preferring those mentioned in the chunk."""
-    best, best_score = None, 0.0
+    best, best_key = None, (0.0, False, 0)
     for name in candidates or []:
         ind = idx.individuals[name]
         score = max(similarity(mention, f) for f in [name, ind.label, *ind.aliases] if f)
-        if score > best_score:
-            best, best_score = name, score
-    if best_score >= 0.75:
+        # on a tie, the thing itself (its name or label, word for word) before a part whose alias matches
+        key = (score, mention.strip().lower() in (name.lower(), ind.label.lower()), -len(name))
+        if key > best_key:
+            best, best_key = name, key
+    if best_key[0] >= 0.75:
         return best
     hits = idx.find(mention, kinds=("individual",), limit=1, threshold=0.85)
     return hits[0][2] if hits else None
 
 
 def resolve_property(idx: EntitiesIndex, name: str) -> str:
-    """Reuse an existing datatype property when the name is the same up to case and punctuation."""
+    """Reuse an existing datatype property when the name is the same up to case and punctuation (units count:
+    weightKg is not weightG)."""
+    def key(n: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", n.lower())
+
     for pname, p in idx.properties.items():
-        if p.kind == "datatype" and normalize(pname) == normalize(name):
+        if p.kind == "datatype" and key(pname) == key(name):
             return pname
     return safe_name(name, lower_first=True)
 
@@ -225,41 +242,191 @@ def named_in(idx: EntitiesIndex, mention: str, text: str, candidates: list[str])
     return hit is not None and hit in candidates
 
 
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; a point inside a number ("0.60") does not end one."""
+    out, start = [], 0
+    for m in re.finditer(r"[.!?;](?=\s|$)", text):
+        out.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return out
+
+
+def members(idx: EntitiesIndex, cls: str) -> list[str]:
+    """Individuals of a class or of any of its subclasses (asserted)."""
+    kinds = {cls}
+    while True:
+        more = {c for c, d in idx.classes.items() if set(d.superclasses) & kinds} - kinds
+        if not more:
+            break
+        kinds |= more
+    return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
+
+
+def _plural_pattern(cls: str) -> str:
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", cls)
+    head, last = " ".join(w.lower() for w in words[:-1]), words[-1].lower() if words else ""
+    plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return r"(?<![a-z])(?:all\s+(?:the\s+)?|the\s+)?" + re.escape((head + " " if head else "") + plural) + r"(?![a-z])"
+
+
+def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
+    """Where the text speaks of a whole class in the plural ("All frames", "Helmets"): (start, end, class)."""
+    low, out = text.lower(), []
+    for cls in idx.classes:
+        if cls != "TextChunk" and members(idx, cls):
+            out += [(m.start(), m.end(), cls) for m in re.finditer(_plural_pattern(cls), low)]
+    return out
+
+
+def class_named(idx: EntitiesIndex, mention: str) -> str | None:
+    """The class a mention names in the plural ("All frames" -> Frame), if it has members."""
+    for a, b, cls in class_spans(idx, mention):
+        if a == 0 and b == len(mention.strip()):
+            return cls
+    return None
+
+
+_COORD = re.compile(r"^[\s,()&]*(?:(?:and|or|as well as)\s+)?(?:the\s+)?$", re.I)
+_NOT_RELATION = {"and", "or", "the", "a", "an", "also", "both", "as", "well", "all", "its", "their"}
+
+
+def _states_relation(between: str, sentence: str, prop: str) -> bool:
+    """Whether the words between two mentions state the relation: its verb ("stored" for storedIn) when the
+    sentence uses it, else any word that is not glue ("A and B" only lists them)."""
+    stem = re.findall(r"[a-z]+", prop)[0][:4] if re.findall(r"[a-z]+", prop) else ""
+    words = re.findall(r"[a-z]+", between.lower())
+    if stem and any(w.startswith(stem) for w in re.findall(r"[a-z]+", sentence.lower())):
+        return any(w.startswith(stem) for w in words)
+    return any(w not in _NOT_RELATION for w in words)
+
+
+def _chain(text: str, spans: list[tuple[int, int, str]], first: tuple[int, int, str], idx: EntitiesIndex,
+           avoid: str) -> list[str]:
+    """The individual of `first` and those listed with it ("A, B and C") that share a class with it."""
+    order = sorted(spans)
+    i = order.index(first)
+    out = [first[2]]
+    kinds = set(idx.individuals[first[2]].classes)
+    for step in (-1, 1):
+        j, prev = i + step, first
+        while 0 <= j < len(order):
+            cand = order[j]
+            gap = text[prev[1]:cand[0]] if step == 1 else text[cand[1]:prev[0]]
+            if cand[0] < prev[1] and step == 1 or cand[1] > prev[0] and step == -1:
+                j += step  # overlapping forms of one name
+                continue
+            if not _COORD.match(gap) or cand[2] == avoid or not kinds & set(idx.individuals[cand[2]].classes):
+                break
+            if cand[2] not in out:
+                out.append(cand[2])
+            prev, j = cand, j + step
+    return out
+
+
+def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: str, obj: str,
+                 prop: str, subject_class: str | None = None) -> list[tuple[str, str]]:
+    """(subject, object) pairs one sentence of the text states for a relation the model proposed: the two
+    named in the same sentence with the relation's words between them (whichever comes first is the subject),
+    widened to the things listed with the subject ("A, B and C are stored at X") or, when the sentence names
+    the subject's whole class ("All frames are stored at X"), to every member of that class. [] when no
+    sentence states it."""
+    names = [n for n in dict.fromkeys([*candidates, subject, obj]) if n in idx.individuals]
+    spans = mention_spans(idx, text, names)
+    classes = class_spans(idx, text)
+    for a, b in sentences(text):
+        inside = [sp for sp in spans if a <= sp[0] and sp[1] <= b]
+        o_sp = [sp for sp in inside if sp[2] == obj]
+        if not o_sp:
+            continue
+        s_sp = [sp for sp in inside if sp[2] == subject and not (o_sp[0][0] <= sp[0] < o_sp[0][1])]
+        if s_sp:
+            left, right = sorted([s_sp[0], o_sp[0]])
+            if _states_relation(text[left[1]:right[0]], text[a:b], prop):
+                return [(m, right[2]) for m in _chain(text, inside, left, idx, right[2])]
+            continue
+        wanted = {subject_class} if subject_class else set(idx.individuals[subject].classes) if subject in idx.individuals else set()
+        for c0, c1, cls in classes:
+            if a <= c0 and c1 <= b and c1 <= o_sp[0][0] and (cls in wanted or subject in members(idx, cls)) \
+                    and _states_relation(text[c1:o_sp[0][0]], text[a:b], prop):
+                return [(m, obj) for m in members(idx, cls) if m != obj]
+    return []
+
+
 def apply_links(idx: EntitiesIndex, chunk_id: str, candidates: list[str], links: list[dict[str, Any]],
                 text: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Relations between things named in the text, as object property facts; (links made, problems)."""
-    out, problems = [], []
+    """Relations the text states between two things, as object property facts; (links made, problems).
+    The model proposes each relation; code keeps it only when one sentence states it (see stated_pairs)."""
+    out: list[dict[str, Any]] = []
+    problems: list[str] = []
+    seen: set[tuple[str, str, str]] = set()
     for link in links:
         s_m, o_m = str(link.get("subject", "")).strip(), str(link.get("object", "")).strip()
         if not s_m or not o_m or normalize(s_m) == normalize(o_m) or is_unit_word(s_m) or is_unit_word(o_m):
             continue
+        what = f"link {s_m} {link.get('property')} {o_m} dropped"
         unnamed = [m for m in (s_m, o_m) if not named_in(idx, m, text, candidates)]
         if unnamed:
-            problems.append(f"link {s_m} {link.get('property')} {o_m} dropped: {', '.join(unnamed)} is not in the text")
+            problems.append(f"{what}: {', '.join(unnamed)} is not in the text")
             continue
-        s = _subject(idx, s_m, link.get("subject_class", ""), chunk_id, candidates)
-        o = _subject(idx, o_m, link.get("object_class", ""), chunk_id, candidates)
         name = safe_name(str(link.get("property") or "relatedTo"), lower_first=True)
+        s_cls = class_named(idx, s_m)
+        s = None if s_cls else resolve_subject(idx, s_m, candidates)
+        known = set(idx.individuals)
+        o = resolve_subject(idx, o_m, candidates) or _subject(idx, o_m, link.get("object_class", ""), chunk_id,
+                                                               candidates)
+        if s is None and not s_cls:
+            s = _subject(idx, s_m, link.get("subject_class", ""), chunk_id, candidates)
+        pairs = stated_pairs(idx, text, candidates, s or "", o, name, s_cls)
+        if not pairs:
+            for new in set(idx.individuals) - known:  # made for this link only: not kept
+                del idx.individuals[new]
+                candidates.remove(new)
+            problems.append(f"{what}: no sentence of the text states it")
+            continue
         if idx.kind_of(name) not in (None, "property") or (name in idx.properties and idx.properties[name].kind != "object"):
             name += "Link"
         idx.add_property(name, "object", roles=[f"From text, e.g. {s_m} {name} {o_m}"])
-        idx.add_fact(s, Fact(name, object=o, source={"chunk": chunk_id}))
-        out.append({"chunk": chunk_id, "subject": s, "property": name, "object": o})
+        for a, b in pairs:
+            if (a, name, b) not in seen:
+                seen.add((a, name, b))
+                idx.add_fact(a, Fact(name, object=b, source={"chunk": chunk_id}))
+                out.append({"chunk": chunk_id, "subject": a, "property": name, "object": b})
     return out, problems
+
+
+def _fit(numbers: list[NumberMention], f: dict[str, Any]) -> float:
+    """How well a fact's property fits the suggestion for the numbers of its value."""
+    try:
+        wanted = float(str(f.get("value", "")).replace(",", ""))
+    except ValueError:
+        return 0.0
+    return max((similarity(str(f.get("property", "")), n.suggestion()) for n in numbers if float(n.value) == wanted),
+               default=0.0)
 
 
 def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention], candidates: list[str],
                 facts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Write the LLM's facts as typed literals; returns (coverage entries of used numbers, problems)."""
-    used, problems = [], []
-    taken: set[str] = set()
-    for f in facts:
-        num = match_number(numbers, str(f.get("value", "")), str(f.get("property", "")), taken)
+    """Write the LLM's facts as typed literals; returns (coverage entries of used numbers, problems).
+    When two facts claim one number, the one whose property fits the number's unit and context wins; a number
+    already used may serve another subject with the same property ("Both stay 25 days")."""
+    used: list[dict[str, Any]] = []
+    problems: list[str] = []
+    taken: dict[str, dict[str, Any]] = {}
+    for f in sorted(facts, key=lambda f: -_fit(numbers, f)):
+        mention = str(f.get("subject", "")).strip()
+        num = match_number(numbers, str(f.get("value", "")), str(f.get("property", "")), set(taken))
+        again = None
+        if num is None:
+            again = next((e for e in used if e["value"] == str(f.get("value", "")).replace(",", "") and
+                          e["property"] == resolve_property(idx, str(f.get("property", ""))) and mention and
+                          resolve_subject(idx, mention, candidates) not in (e["individual"], *e.get("also", []))),
+                         None)
+            num = next((n for n in numbers if again and n.id == again["number"]), None)
         if num is None:
             problems.append(f"no unused number {f.get('value')!r} in the chunk")
             continue
-        taken.add(num.id)
-        mention = str(f.get("subject", "")).strip()
         if not mention:
             problems.append(f"{num.id}: empty subject")
             continue
@@ -269,8 +436,12 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
                                         domain, num.unit, f"From text, e.g. '{num.context}'")
         added = idx.add_fact(subject, Fact(prop, literal=num.value, datatype=idx.properties[prop].range or num.datatype,
                                            unit=num.unit, source={"chunk": chunk_id}))
+        if again is not None:
+            again.setdefault("also", []).append(subject)
+            continue
+        taken[num.id] = f
         used.append({"chunk": chunk_id, "number": num.id, "value": num.value, "unit": num.unit,
                      "status": "covered", "individual": subject, "property": prop,
                      **({"subject_by": "code hint (the model named only a unit)"} if f.get("hinted") else {}),
                      **({} if added else {"note": "the same fact was already in the index; the text confirms it"})})
-    return used, problems
+    return sorted(used, key=lambda e: int(e["number"][1:])), problems
