@@ -738,6 +738,11 @@ class Executor:
             out = self.run(res, "SELECT DISTINCT ?p ?o WHERE { ?w ?p ?y . FILTER(?p != rdf:type) ?o ?p ?s }",
                            dict(b), 30)
             triples = [(r[1], r[0], about) for r in (out.rows if out else [])]
+        if not triples:  # the same through an individual linked to `about` (a variant is stored elsewhere)
+            out = self.run(res, "SELECT DISTINCT ?hp ?y ?p ?o WHERE { ?z ?p ?w . FILTER(?p != rdf:type) "
+                                "?s ?hp ?y . FILTER(isIRI(?y) && ?hp != rdf:type) ?y ?p ?o }", dict(b), 30)
+            for r in (out.rows if out else []):
+                triples += [(about, r[0], r[1]), (r[1], r[2], r[3])]
         return triples
 
 
@@ -927,7 +932,7 @@ def _common_words(plan: Plan, cat: Catalog, question: str) -> str:
     return " ".join(dict.fromkeys(shared))
 
 
-def repairs(plan: Plan, cat: Catalog, individuals: list[str], properties: list[str], limit: int = 8,
+def repairs(plan: Plan, cat: Catalog, individuals: list[str], properties: list[str], limit: int = 10,
             question: str = "") -> list[Plan]:
     """Plans to try, in order, when `plan` finds nothing (or nothing the question speaks of): the value that
     names an individual used as a link, the value dropped, the class dropped, then the other candidate
@@ -983,6 +988,8 @@ def repairs(plan: Plan, cat: Catalog, individuals: list[str], properties: list[s
             continue
         if plan.property or plan.kind in NUMERIC_KINDS or (plan.kind in ("lookup", "yesno") and plan.about):
             add(variant(base, property=key))
+            if plan.kind in NUMERIC_KINDS and without_class(base) is not None:
+                add(variant(without_class(base), property=key))
     return out[:limit]
 
 
