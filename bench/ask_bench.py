@@ -221,8 +221,27 @@ def _asker(graph_paths: list[Path] | None, llm_options: dict[str, Any], trace_pa
     return Asker(graph, cat, model, trace=trace), model, trace, catalog_s
 
 
+def rivals(graph, expected: Any) -> list[str]:
+    """Names of the individuals that share a class with the expected answer's individuals: an answer that names
+    one of them besides the expected one (outside the question) is hedging, and scored wrong."""
+    from rdflib import OWL, RDF, RDFS
+
+    from bench.score import as_number, name_in_text
+
+    def names_of(node) -> list[str]:
+        local = str(node).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+        return [str(o) for o in graph.objects(node, RDFS.label)] + [local]
+
+    items = expected if isinstance(expected, list) else [expected]
+    items = [v for v in items if isinstance(v, str) and as_number(v) is None]
+    inds = {s for s in graph.subjects(RDF.type, OWL.NamedIndividual)}
+    hits = {i for i in inds for v in items if any(name_in_text(v, n) and name_in_text(n, v) for n in names_of(i))}
+    kinds = {c for i in hits for c in graph.objects(i, RDF.type)} - {OWL.NamedIndividual, OWL.Thing}
+    return sorted({names_of(i)[0] for k in kinds for i in graph.subjects(RDF.type, k) if i in inds and i not in hits})
+
+
 def run_dev(outcome: Path, llm_options: dict[str, Any], limit: int | None, index: Path | None) -> dict[str, Any]:
-    from bench.score import is_correct
+    from bench.score import is_correct, name_in_text
 
     questions = json.loads(DEV_QUESTIONS.read_text("utf-8"))
     if limit:
@@ -232,7 +251,9 @@ def run_dev(outcome: Path, llm_options: dict[str, Any], limit: int | None, index
     rows = []
     for i, q in enumerate(questions, 1):
         ans = asker.ask(q["query"])
-        ok = bool(is_correct(ans.answer, q["expected"]))
+        # strict: naming another thing of the expected answer's kind (not in the question) makes it wrong
+        ok = bool(is_correct(ans.answer, q["expected"], max_extra=0,
+                             candidates=[c for c in rivals(asker.graph, q["expected"]) if not name_in_text(c, q["query"])]))
         no_data = ans.state == "no_data"
         row = {"n": i, "type": q.get("type", ""), "question": q["query"], "expected": q["expected"],
                "answer": ans.answer, "correct": ok, "state": ans.state, "plan": ans.plan,

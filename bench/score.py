@@ -189,12 +189,7 @@ def is_correct(answer_text: str, expected: Any, *, rel_tol: float | None = None,
             return says_no_data(answer_text) or not re.search(r"\w", answer_text)
         if not all(_item_in(item, answer_text, rel_tol) for item in items):
             return False
-        if candidates is not None:
-            wanted = {_squash(i) for i in items}
-            extra = [c for c in candidates if _squash(c) not in wanted and name_in_text(c, answer_text)]
-            if len(extra) > max_extra:
-                return False
-        return True
+        return _few_extra(items, answer_text, candidates, max_extra)
 
     if isinstance(expected, bool):
         expected = "yes" if expected else "no"
@@ -202,7 +197,19 @@ def is_correct(answer_text: str, expected: Any, *, rel_tol: float | None = None,
         want = "yes" if expected.strip().lower() in ("yes", "true") else "no"
         return yes_no(answer_text) == want
 
+    if as_number(expected) is None and not _item_in(expected, answer_text, rel_tol):
+        return False
+    if as_number(expected) is None:  # a name: naming other candidates besides it is hedging, not an answer
+        return _few_extra([str(expected)], answer_text, candidates, max_extra)
     return _item_in(expected, answer_text, rel_tol)
+
+
+def _few_extra(items: list[str], answer_text: str, candidates: Iterable[str] | None, max_extra: int) -> bool:
+    if candidates is None:
+        return True
+    wanted = {_squash(i) for i in items}
+    extra = [c for c in candidates if _squash(c) not in wanted and name_in_text(c, answer_text)]
+    return len(extra) <= max_extra
 
 
 def _item_in(expected: Any, answer_text: str, rel_tol: float | None) -> bool:

@@ -203,3 +203,11 @@ def test_dev_questions_are_well_formed():
     for q in questions:  # each expected value is judged correct when given back as the answer
         answer = ", ".join(map(str, q["expected"])) if isinstance(q["expected"], list) else str(q["expected"])
         assert is_correct(answer, q["expected"]), q
+
+
+def test_a_single_name_with_rival_names_is_hedging():
+    frames = ["TrailBlazer 29", "CityGlide 700", "GravelKing Carbon"]
+    assert is_correct("The GravelKing Carbon.", "GravelKing Carbon", candidates=frames, max_extra=0)
+    assert not is_correct("CityGlide 700, GravelKing Carbon has the lowest wheel size.", "GravelKing Carbon",
+                          candidates=frames, max_extra=0)
+    assert is_correct("It is 139 EUR, the SkyShell Aero.", "139", candidates=frames, max_extra=0)  # numbers: as before
