@@ -97,11 +97,11 @@ def test_answer_before_query_is_refused(graph: Graph) -> None:
 
 
 def test_plan_error_goes_back_to_the_model(graph: Graph) -> None:
-    a, model = asker(graph, [("query", {"kind": "max", "class": "Helmet"}),
-                             ("query", {"kind": "max", "class": "Helmet", "property": "priceEur"}),
-                             ("answer", {"text": "SkyShell Aero is the most expensive helmet (139 EUR)."})])
-    ans = a.ask("Which helmet is the most expensive?")
-    assert "needs the property" in model.seen[1][-1]["content"]
+    a, model = asker(graph, [("query", {"kind": "lookup", "about": "SkyShell Aero"}),
+                             ("query", {"kind": "lookup", "about": "SkyShell Aero", "property": "priceEur"}),
+                             ("answer", {"text": "The SkyShell Aero costs 139 EUR."})])
+    ans = a.ask("What does the SkyShell Aero cost?")
+    assert "lookup needs the property" in model.seen[1][-1]["content"]
     assert ans.state == "answered" and ans.support
 
 

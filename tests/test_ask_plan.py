@@ -373,3 +373,41 @@ def test_repairs(cat: Catalog, ex: Executor) -> None:
     assert fixed.value == "size m" and not fixed.with_
     res = Executor(g, cat2).execute(fixed)
     assert [str(w) for w in res.winners] == [S + "V2"]
+
+
+def test_repairs_of_a_superlative_about_a_category() -> None:
+    """What the 1.5B model once sent for "Which helmet is the lightest?": about the category individual, and a
+    `then` property it did not need. The repairs try the items linked to the category, without `then`."""
+    from ontouse.plan import repairs
+
+    g = Graph().parse(data=TTL + """
+:ProductCategory a owl:Class . :inCategory a owl:ObjectProperty . :lights a owl:DatatypeProperty .
+:Helmets a :ProductCategory ; rdfs:label "Helmets" .
+:SkyShell :inCategory :Helmets . :UrbanDome :inCategory :Helmets . :KidRider :inCategory :Helmets .
+:BeamPro :lights 50 .
+""", format="turtle")
+    cat2 = Catalog(g)
+    ex2 = Executor(g, cat2)
+    plan = Plan.from_args({"kind": "min", "about": "Helmets", "property": "weightG", "then": "lights"})
+    assert ex2.execute(plan).empty
+    tries = repairs(plan, cat2, ["Helmets"], ["weightG"])
+    found = next(r for r in map(ex2.execute, tries) if not r.empty)
+    assert [str(w) for w in found.winners] == [S + "KidRider"]
+
+
+def test_a_superlative_ranked_by_a_property_without_numbers_is_recast() -> None:
+    """"What color options does the lightest helmet have?" once planned as the min of hasColor over colors."""
+    from ontouse.plan import cue_variants
+
+    g = Graph().parse(data=TTL + """
+:ProductCategory a owl:Class . :inCategory a owl:ObjectProperty .
+:Helmets a :ProductCategory ; rdfs:label "Helmets" .
+:SkyShell :inCategory :Helmets . :UrbanDome :inCategory :Helmets . :KidRider :inCategory :Helmets .
+""", format="turtle")
+    cat2 = Catalog(g)
+    plan = Plan.from_args({"kind": "min", "class": "Color", "with": ["Helmets"], "property": "hasColor",
+                           "then": "hasColor"})
+    tries, first = cue_variants(plan, "What color options does the lightest helmet have?", cat2, ["weightG"])
+    assert first
+    found = next(r for r in map(Executor(g, cat2).execute, tries) if not r.empty)
+    assert sorted(str(v) for v in found.values) == [S + "Blue", S + "Red"]

@@ -232,6 +232,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     outdir = new_outcome_dir(root=root, out=out)
     seconds: dict[str, float] = {}
     cov = Coverage()
+    (outdir / "building.log").unlink(missing_ok=True)  # a rebuild into the same --out: this run's log only
     with Trace(outdir / "building.log") as trace:
         trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
         t = time.perf_counter()

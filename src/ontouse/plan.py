@@ -598,9 +598,7 @@ class Executor:
         res.facts.append(f"{word} {self.cat.by_key[plan.property].key}: " + ", ".join(
             self.label(w) + (f" (via {self.label(via[w])})" if via.get(w) is not None else "") for w in res.winners)
             + f" ({fmt_number(res.extreme)}{' ' + unit if unit else ''})")
-        rest = [r for r in rows if r["x"] not in res.winners]
-        if rest:
-            res.facts.append(f"next: {self.label(rest[0]['x'])} ({fmt_number(rest[0]['v'])})")
+        # no runner-up in the results: a small model states it as if it were the answer, without support
         res.values = list(res.winners)
         if plan.then:
             then = self.cat.by_key[plan.then].iri
@@ -806,7 +804,10 @@ def cue_variants(plan: Plan, question: str, cat: Catalog, properties: list[str])
         out.append(Plan(kind="yesno", about=plan.about, cls=plan.cls, with_=with_, property=plan.property,
                         value="" if ind else plan.value))
         return out, True
-    if not kind or kind == plan.kind or kind == "yesno":
+    prop = cat.by_key.get(plan.property)
+    # "min of hasColor": the model chose the superlative but ranks by a property that holds no numbers
+    unranked = kind == plan.kind and kind in ("max", "min") and (prop is None or prop.ptype != "number")
+    if not kind or (kind == plan.kind and not unranked) or kind == "yesno":
         return out, False
     if kind == "count" and plan.kind in ("lookup", "list"):
         prop = cat.by_key.get(plan.property)
@@ -814,7 +815,8 @@ def cue_variants(plan: Plan, question: str, cat: Catalog, properties: list[str])
             out.append(Plan(kind="count", about=plan.about, cls=plan.cls, with_=list(plan.with_),
                             property=plan.property, value=plan.value))
         return out, True
-    if kind not in NUMERIC_KINDS or plan.kind not in ("lookup", "list", "count") or (kind in ("avg", "sum") and plan.about):
+    if kind not in NUMERIC_KINDS or (plan.kind not in ("lookup", "list", "count") and not unranked) or \
+            (kind in ("avg", "sum") and plan.about):
         return out, False
     with_ = list(dict.fromkeys([*plan.with_, *([plan.about] if plan.about else [])]))[:MAX_WITH]
     pool = list(dict.fromkeys(([plan.property] if plan.property else []) + properties))
@@ -833,8 +835,10 @@ def cue_variants(plan: Plan, question: str, cat: Catalog, properties: list[str])
     ranking = matching(after) + matching(SYNONYMS.get(word, [])) + numeric[:1]
     ranking = list(dict.fromkeys(ranking))
     for key in ranking[:2]:
-        then = plan.property if plan.property and plan.property != key else ""
+        then = plan.then or (plan.property if plan.property and plan.property != key else "")
         out.append(Plan(kind=kind, cls=plan.cls, with_=with_, property=key, then=then))
+        if unranked and plan.cls:  # its class was likely the class of that property's values (Color)
+            out.append(Plan(kind=kind, with_=with_, property=key, then=then))
     return out, kind in ("max", "min")
 
 
@@ -951,6 +955,14 @@ def repairs(plan: Plan, cat: Catalog, individuals: list[str], properties: list[s
         return p
 
     base = plan
+    if plan.kind in NUMERIC_KINDS + ("count",) and plan.about:
+        # "min about Helmets": the items linked to Helmets; a `then` that finds nothing: the winner itself
+        grouped = variant(plan, about="", with_=list(dict.fromkeys([plan.about, *plan.with_]))[:MAX_WITH])
+        add(grouped)
+        if plan.then:
+            add(variant(grouped, then=""))
+    if plan.then:
+        add(variant(plan, then=""))
     ind = _value_individual(plan, cat, individuals)
     if ind:
         if plan.about and plan.kind in ("lookup", "list", "yesno") and plan.property:
