@@ -101,17 +101,22 @@ def test_packaging_counts_are_measurements() -> None:
 
 def test_a_number_goes_to_the_fact_that_fits_it_and_may_serve_two_subjects() -> None:
     idx = _shop()
-    text = "The CityGlide ships in boxes of 3 and is stored 16 days on average. SkyShell and UrbanDome both stay 25 days."
+    text = ("The CityGlide ships in boxes of 3 and is stored 16 days on average. SkyShell and UrbanDome both stay "
+            "25 days. A carton of SkyShell weighs 4.1 kg.")
     mentions = find_mentions(idx, text)
     nums = outside_names(find_numbers(text), mention_spans(idx, text, mentions))
     used, problems = apply_facts(idx, "t#1", nums, mentions, [
         {"value": "16", "subject": "CityGlide", "property": "weightKg"},  # the model's slip: 16 is in days
         {"value": "16", "subject": "CityGlide", "property": "storageDays"},
         {"value": "25", "subject": "SkyShell", "property": "storageDays"},
-        {"value": "25", "subject": "UrbanDome", "property": "storageDays"}])
-    assert problems == ["no unused number '16' in the chunk"]
+        {"value": "25", "subject": "UrbanDome", "property": "storageDays"},
+        {"value": "4.1", "subject": "SkyShell", "property": "cartonWeightKg"},
+        {"value": "4.1", "subject": "KidRider Mini", "property": "cartonWeightKg"}], text)  # not said of it
+    assert sorted(problems) == ["n4 (4.1) is about SkyShell; its sentence does not speak of KidRider Mini",
+                                "no unused number '16' in the chunk"]
     assert [(u["individual"], u["property"], u["value"], u.get("also")) for u in used] == [
-        ("CityGlide", "storageDays", "16", None), ("SkyShell", "storageDays", "25", ["UrbanDome"])]
+        ("CityGlide", "storageDays", "16", None), ("SkyShell", "storageDays", "25", ["UrbanDome"]),
+        ("SkyShell", "cartonWeightKg", "4.1", None)]
     assert {f.literal for f in idx.individuals["UrbanDome"].facts} == {"25"}
 
 

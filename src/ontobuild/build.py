@@ -183,7 +183,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
                        max_tokens=250 + 40 * len(numbers))
     if result.state != "answered":
         log.warning("no facts from %s: %s", chunk.id, result.reason)
-    used, problems = apply_facts(idx, chunk.id, numbers, mentions, sink.get("facts", []))
+    used, problems = apply_facts(idx, chunk.id, numbers, mentions, sink.get("facts", []), chunk.text)
     links, link_problems = apply_links(idx, chunk.id, mentions, sink.get("links", []), chunk.text)
     problems += link_problems
     chunk_ind = _keep_chunk(idx, chunk, mentions)

@@ -406,11 +406,25 @@ def _fit(numbers: list[NumberMention], f: dict[str, Any]) -> float:
                default=0.0)
 
 
+_COLLECTIVE = re.compile(r"\b(both|each|all|every|they|their|them|these|those)\b", re.I)
+
+
+def shared_by(idx: EntitiesIndex, text: str, num: NumberMention, subject: str) -> bool:
+    """Whether the sentence of a number may speak of `subject` too: it names it, names its class in the plural
+    ("Helmets must be kept below 30 °C") or speaks of several things ("Both stay 25 days")."""
+    a, b = next(((a, b) for a, b in sentences(text) if a <= num.start < b), (0, len(text)))
+    sentence = text[a:b]
+    if _COLLECTIVE.search(sentence) or any(a <= x < b for x, _, _ in mention_spans(idx, text, [subject])):
+        return True
+    return any(a <= x < b and subject in members(idx, cls) for x, _, cls in class_spans(idx, text))
+
+
 def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention], candidates: list[str],
-                facts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+                facts: list[dict[str, Any]], text: str = "") -> tuple[list[dict[str, Any]], list[str]]:
     """Write the LLM's facts as typed literals; returns (coverage entries of used numbers, problems).
     When two facts claim one number, the one whose property fits the number's unit and context wins; a number
-    already used may serve another subject with the same property ("Both stay 25 days")."""
+    already used may serve another subject with the same property when its sentence may speak of it too
+    ("Both stay 25 days"; see shared_by)."""
     used: list[dict[str, Any]] = []
     problems: list[str] = []
     taken: dict[str, dict[str, Any]] = {}
@@ -424,6 +438,11 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
                           resolve_subject(idx, mention, candidates) not in (e["individual"], *e.get("also", []))),
                          None)
             num = next((n for n in numbers if again and n.id == again["number"]), None)
+            other = resolve_subject(idx, mention, candidates) if num else None
+            if num and (other is None or not text or not shared_by(idx, text, num, other)):
+                problems.append(f"{num.id} ({num.value}) is about {again['individual']}; its sentence does not "
+                                f"speak of {mention}")
+                continue
         if num is None:
             problems.append(f"no unused number {f.get('value')!r} in the chunk")
             continue
