@@ -164,3 +164,21 @@ def test_cli_question_and_bad_file(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     bad.write_text("not json")
     r = CliRunner().invoke(main, ["--ontology", str(ttl), "--questions", str(bad)])
     assert r.exit_code == 2 and "Error:" in r.output and "Traceback" not in r.output
+
+
+def test_yes_no_planned_about_a_part_is_repaired_about_what_the_question_names() -> None:
+    """The 1.5B model's plan for "Is the CityGlide 700 available in size S?": about its size M variant, property
+    hasColor. Code tries the product the question names, with its other properties: no, with its variants."""
+    g = Graph().parse(data=TTL + """
+:Variant a owl:Class . :hasVariant a owl:ObjectProperty .
+:CityGlide a :Product ; rdfs:label "CityGlide 700" ; :hasColor :Blue ; :hasVariant :CityGlideM, :CityGlideL .
+:CityGlideM a :Variant ; rdfs:label "CityGlide 700 SIZE M" .
+:CityGlideL a :Variant ; rdfs:label "CityGlide 700 SIZE L" .
+:SkyShell :hasVariant :SkyShellS . :SkyShellS a :Variant ; rdfs:label "SkyShell Aero SIZE S" .
+""", format="turtle")
+    a, _ = asker(g, [("query", {"kind": "lookup", "about": "CityGlide 700 SIZE M", "property": "hasColor",
+                                "value": "S"}),
+                     ("answer", {"text": "No, the CityGlide 700 comes in sizes M and L."})])
+    ans = a.ask("Is the CityGlide 700 available in size S?")
+    assert ans.state == "answered" and ans.answer.startswith("No")
+    assert [":CityGlide", ":hasVariant", ":CityGlideM"] in ans.support

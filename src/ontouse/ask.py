@@ -210,8 +210,10 @@ class Asker:
             loose = without_class(missed)
             if loose is not None:
                 tries.insert(at + 1, loose)
-        tries += [p for p in repairs(plan, self.cat, c.keys("individual"), props, question=st.question)
-                  if all(p.to_args() != t.to_args() for t in tries)]
+        for base in [plan] + ([missed] if missed is not None else []):  # the plan's repairs, then those of the
+            # plan about what the question names ("size S of the CityGlide 700", planned about its size M)
+            tries += [p for p in repairs(base, self.cat, c.keys("individual"), props, question=st.question)
+                      if all(p.to_args() != t.to_args() for t in tries)]
         deadline = time.perf_counter() + REPAIR_SECONDS
         for i, p in enumerate(tries):
             try:

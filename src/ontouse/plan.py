@@ -256,8 +256,9 @@ class Executor:
         b["val"] = Literal(plan.value.lower())
         if len(plan.value) >= 4:
             test = "CONTAINS(LCASE(STR({t})), ?val)"
-        else:
-            test = "LCASE(STR({t})) = ?val"
+        else:  # a short value ("S", "red") as a whole word: "CityGlide 700 SIZE S", not "Scarlet"
+            test = ("(LCASE(STR({t})) = ?val || STRENDS(LCASE(STR({t})), CONCAT(' ', ?val)) || "
+                    "STRSTARTS(LCASE(STR({t})), CONCAT(?val, ' ')) || CONTAINS(LCASE(STR({t})), CONCAT(' ', ?val, ' ')))")
         return (f"OPTIONAL {{ {var} rdfs:label ?vlab }} "
                 f"FILTER({test.format(t=var)} || (BOUND(?vlab) && {test.format(t='?vlab')}) || "
                 f"(isIRI({var}) && STRENDS(LCASE(STR({var})), CONCAT('#', ?val))))")
@@ -824,8 +825,10 @@ def cue_variants(plan: Plan, question: str, cat: Catalog, properties: list[str])
     from .catalog import STOP
 
     def matching(targets: list[str]) -> list[str]:
-        return [k for k in numeric if any(word_match(a, b) for a in targets
+        hits = [k for k in numeric if any(word_match(a, b) for a in targets
                                           for n in cat.by_key[k].names for b in words(n))]
+        # "lightest": weight itself before a carton's or a box's weight
+        return sorted(hits, key=lambda k: min(len(words(n)) for n in cat.by_key[k].names))
 
     qws = words(question)
     last = word.split()[-1]
