@@ -413,3 +413,15 @@ def test_a_superlative_ranked_by_a_property_without_numbers_is_recast() -> None:
     assert first
     found = next(r for r in map(Executor(g, cat2).execute, tries) if not r.empty)
     assert sorted(str(v) for v in found.values) == [S + "Blue", S + "Red"]
+
+
+def test_count_of_values_held_one_hop_away() -> None:
+    """The PoC's EcoRing keeps its colors on a linked record (EcoRing describedAlsoBy EcoRing_2298)."""
+    g = Graph().parse(data=TTL + """
+:describedAlsoBy a owl:ObjectProperty . :storageCostIncludes a owl:ObjectProperty .
+:EcoRing a :Product ; rdfs:label "EcoRing" ; :describedAlsoBy :EcoRing2298 ; :storageCostIncludes :Handling .
+:EcoRing2298 rdfs:label "EcoRing_2298" ; :hasColor :Red, :Blue .
+""", format="turtle")
+    res = Executor(g, Catalog(g)).execute(Plan.from_args({"kind": "count", "about": "EcoRing", "property": "hasColor"}))
+    assert int(res.number) == 2
+    assert (URIRef(S + "EcoRing2298"), URIRef(S + "hasColor"), URIRef(S + "Red")) in res.triples

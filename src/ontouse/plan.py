@@ -486,6 +486,9 @@ class Executor:
                 out = self.run(res, "SELECT (COUNT(DISTINCT ?v) AS ?n) WHERE { ?v ?prop ?s }", dict(b))
                 n = out.rows[0][0] if out and out.rows else None
                 vals, triples = self.values_of(about, prop, res, None)
+            if not vals:  # one hop: the values held by an individual linked to <about> (its other record)
+                vals, triples = self._one_hop(about, prop, res, Plan(kind="lookup"))
+                n = Literal(len(vals)) if vals else None
             if vals:
                 res.number, res.values, res.triples = n, vals, triples
                 res.facts.append(f"COUNT = {fmt_number(n)} ({', '.join(self.label(v) for v in vals[:30])})")
@@ -958,7 +961,7 @@ def repairs(plan: Plan, cat: Catalog, individuals: list[str], properties: list[s
         return p
 
     base = plan
-    if plan.kind in NUMERIC_KINDS + ("count",) and plan.about:
+    if plan.kind in NUMERIC_KINDS and plan.about:
         # "min about Helmets": the items linked to Helmets; a `then` that finds nothing: the winner itself
         grouped = variant(plan, about="", with_=list(dict.fromkeys([plan.about, *plan.with_]))[:MAX_WITH])
         add(grouped)
