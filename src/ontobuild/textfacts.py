@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .mapping import ensure_class, ensure_datatype_property, ensure_individual, singular
+from .mapping import ensure_class, ensure_datatype_property, ensure_individual
 from .names import normalize, safe_name, similarity
 
 _NUM = re.compile(
@@ -20,7 +20,9 @@ _NUM = re.compile(
 _PER = re.compile(r"\s(?:per|/)\s?(?:the\s)?(day|pallet|block|piece|element|trip|box|carton|crate|shelf|unit|meter|m²|month|year|order)\b")
 
 
-_PACK = re.compile(r"\b(boxes|box|cartons?|crates?|packs?|packages?|cases|bags?|pallets?|sets?)\s+of\s+$", re.I)
+_PACKAGES = "box|carton|crate|pack|package|case|bag|pallet|set"  # things that hold a number of units
+_PACK = re.compile(rf"\b({_PACKAGES})(?:es|s)?\s+of\s+$", re.I)  # "in boxes of 4"
+_LAST_PACK = re.compile(rf"\b({_PACKAGES})(?:es|s)?\b(?!.*\b(?:{_PACKAGES}))", re.I)  # "a carton of X weighs"
 _BASE = {"m²": "areaM2", "m2": "areaM2", "sqm": "areaM2", "m³": "volumeM3", "kg": "weightKg", "ton": "weightTons",
          "tons": "weightTons", "t": "weightTons", "eur": "costEur", "day": "days", "days": "days", "%": "percent",
          "minutes": "minutes", "hours": "hours", "h": "hours", "pieces": "pieces", "piece": "pieces", "pcs": "pieces",
@@ -45,10 +47,9 @@ class NumberMention:
         """A property name proposed from the unit and context, for the model to keep or change."""
         base, *per = self.unit.lower().split(" per ")
         name = _BASE.get(base.strip(), safe_name(base, lower_first=True) if base.strip() else "value")
-        pack = re.search(r"\b(box|carton|crate|pack|package|case|bag|pallet)(?:es|s)?\b(?!.*\b(?:box|carton|crate|pack|"
-                         r"package|case|bag|pallet))", self.before.lower())
+        pack = _LAST_PACK.search(self.before)
         if pack and name == "weightKg":  # "each box weighing about 11 kg" is the box's weight
-            name = pack.group(1) + "WeightKg"
+            name = pack.group(1).lower() + "WeightKg"
         if re.search(r"stor|stay|in stock|kept", self.context.lower()) and name in ("days", "costEur"):
             name = "storage" + name[0].upper() + name[1:]
         return name + "".join("Per" + p.strip().capitalize() for p in per)
@@ -68,7 +69,7 @@ def find_numbers(text: str) -> list[NumberMention]:
         pers = _PER.findall(m.group("per") or "")
         pack = _PACK.search(text, max(0, m.start() - 30), m.start())
         if pack and not unit:  # "ships in boxes of 4": how many items one package holds
-            unit = f"units per {singular(pack.group(1).lower())}"
+            unit = f"units per {pack.group(1).lower()}"
         elif pers:
             unit = (unit or "count") + "".join(f" per {p}" for p in pers)
         start, end = max(0, m.start() - 60), min(len(text), m.end() + 40)
