@@ -296,7 +296,7 @@ _NOT_RELATION = {"and", "or", "the", "a", "an", "also", "both", "as", "well", "a
 def _states_relation(between: str, sentence: str, prop: str) -> bool:
     """Whether the words between two mentions state the relation: its verb ("stored" for storedIn) when the
     sentence uses it, else any word that is not glue ("A and B" only lists them)."""
-    stem = re.findall(r"[a-z]+", prop)[0][:4] if re.findall(r"[a-z]+", prop) else ""
+    stem = next(iter(re.findall(r"[a-z]+", prop)), "")[:4]
     words = re.findall(r"[a-z]+", between.lower())
     if stem and any(w.startswith(stem) for w in re.findall(r"[a-z]+", sentence.lower())):
         return any(w.startswith(stem) for w in words)
@@ -347,9 +347,8 @@ def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: 
             if _states_relation(text[left[1]:right[0]], text[a:b], prop):
                 return [(m, right[2]) for m in _chain(text, inside, left, idx, right[2])]
             continue
-        wanted = {subject_class} if subject_class else set(idx.individuals[subject].classes) if subject in idx.individuals else set()
         for c0, c1, cls in classes:
-            if a <= c0 and c1 <= b and c1 <= o_sp[0][0] and (cls in wanted or subject in members(idx, cls)) \
+            if a <= c0 and c1 <= b and c1 <= o_sp[0][0] and (cls == subject_class or subject in members(idx, cls)) \
                     and _states_relation(text[c1:o_sp[0][0]], text[a:b], prop):
                 return [(m, obj) for m in members(idx, cls) if m != obj]
     return []
@@ -428,18 +427,17 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
     ("Both stay 25 days"; see shared_by)."""
     used: list[dict[str, Any]] = []
     problems: list[str] = []
-    taken: dict[str, dict[str, Any]] = {}
+    taken: set[str] = set()
     for f in sorted(facts, key=lambda f: -_fit(numbers, f)):
         mention = str(f.get("subject", "")).strip()
-        num = match_number(numbers, str(f.get("value", "")), str(f.get("property", "")), set(taken))
+        num = match_number(numbers, str(f.get("value", "")), str(f.get("property", "")), taken)
         again = None
-        if num is None:
+        if num is None and mention:  # a number already used: may it serve this subject too?
+            other = resolve_subject(idx, mention, candidates)
             again = next((e for e in used if e["value"] == str(f.get("value", "")).replace(",", "") and
-                          e["property"] == resolve_property(idx, str(f.get("property", ""))) and mention and
-                          resolve_subject(idx, mention, candidates) not in (e["individual"], *e.get("also", []))),
-                         None)
+                          e["property"] == resolve_property(idx, str(f.get("property", ""))) and
+                          other not in (e["individual"], *e.get("also", []))), None)
             num = next((n for n in numbers if again and n.id == again["number"]), None)
-            other = resolve_subject(idx, mention, candidates) if num else None
             if num and (other is None or not text or not shared_by(idx, text, num, other)):
                 problems.append(f"{num.id} ({num.value}) is about {again['individual']}; its sentence does not "
                                 f"speak of {mention}")
@@ -459,7 +457,7 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
         if again is not None:
             again.setdefault("also", []).append(subject)
             continue
-        taken[num.id] = f
+        taken.add(num.id)
         used.append({"chunk": chunk_id, "number": num.id, "value": num.value, "unit": num.unit,
                      "status": "covered", "individual": subject, "property": prop,
                      **({"subject_by": "code hint (the model named only a unit)"} if f.get("hinted") else {}),
