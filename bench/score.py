@@ -197,11 +197,10 @@ def is_correct(answer_text: str, expected: Any, *, rel_tol: float | None = None,
         want = "yes" if expected.strip().lower() in ("yes", "true") else "no"
         return yes_no(answer_text) == want
 
-    if as_number(expected) is None and not _item_in(expected, answer_text, rel_tol):
-        return False
-    if as_number(expected) is None:  # a name: naming other candidates besides it is hedging, not an answer
-        return _few_extra([str(expected)], answer_text, candidates, max_extra)
-    return _item_in(expected, answer_text, rel_tol)
+    if as_number(expected) is not None:
+        return _item_in(expected, answer_text, rel_tol)
+    # a name: naming other candidates besides it is hedging, not an answer
+    return _item_in(expected, answer_text, rel_tol) and _few_extra([str(expected)], answer_text, candidates, max_extra)
 
 
 def _few_extra(items: list[str], answer_text: str, candidates: Iterable[str] | None, max_extra: int) -> bool:
