@@ -1,51 +1,42 @@
-"""Benchmark of the question-answering agent (ontoask) with the embedded local model (or any backend).
+"""Benchmark of the question answerer (ontoask) with the embedded local model (or any backend).
 
-(a) dev set: answers data/dev_questions.json over an ontobuild outcome (default: outcomes/bench_example, built
+(a) dev: answers data/dev_questions.json over an ontobuild outcome (default: outcomes/bench_example, built
     first with `ontobuild data/example/catalog.json data/example/guidelines.txt` when it is missing) and scores
-    each answer with bench.score.is_correct;
+    each answer text with bench.score.is_correct;
 (b) CK25: answers the 50 TEXT2SPARQL'25 corporate questions over prod-vocab.ttl + prod-inst.ttl and scores the
-    answer sets with bench.score.answer_set_f1 against the gold sets.
+    answer sets with bench.score.answer_set_f1 (things by IRI: `prefer="entity"`; ASK by `ans.boolean`), per
+    question type (bench/qtype.py);
+(c) spider: answers Spider4SPARQL (587 questions over 10 database graphs, bench/spider.py), scored by
+    execution accuracy and value F1, per database and per question type.
 
-Writes bench/results/ask_dev.json, bench/results/ask_ck25.json and bench/results/README.md (a table), and the
-JSONL traces under outcomes/ask_bench_*_<time>/answers.log.
+The model is loaded once and shared by every answerer. Writes bench/results/ask_dev.json, ask_ck25.json,
+ask_spider.json (ask_spider_partial.json for a run over part of the questions, unless --out says otherwise) and
+bench/results/README.md; the JSONL traces go to outcomes/ask_bench_*_<time>/. Progress goes to stderr.
 
-    python -m bench.ask_bench                 # both parts
+    python -m bench.ask_bench                                   # all three parts
     python -m bench.ask_bench --only dev --limit 10 --ontology outcomes/bench_example
+    python -m bench.ask_bench --only spider --db world_1,pets_1 --limit 20
+    python -m bench.ask_bench --only spider --sample 40 --seed 1  # stratified over the databases
+    python -m bench.ask_bench --readme                          # only rewrite README.md from the results files
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
-import os
-import platform
-import statistics
 import subprocess
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from bench.report import (RESULTS, ask, by_group, close, open_answerer_for, run_info, stats, trace_dir, unsupported,
+                          write_json, write_readme)
+
 REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "bench" / "results"
 DEV_QUESTIONS = REPO / "data" / "dev_questions.json"
 DEFAULT_OUTCOME = REPO / "outcomes" / "bench_example"
 BUILD_INPUTS = [REPO / "data" / "example" / "catalog.json", REPO / "data" / "example" / "guidelines.txt"]
-
-
-def machine() -> dict[str, Any]:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cores": os.cpu_count(), "cpu": cpu or platform.processor(), "python": platform.python_version(),
-            "platform": platform.platform()}
 
 
 def ensure_outcome(path: Path, rebuild: bool = False) -> Path:
@@ -182,44 +173,6 @@ def reference_outcome(path: Path) -> Path:
     return path
 
 
-def _trace_dir(name: str) -> Path:
-    """A fresh folder for the JSONL trace of one run (outcomes/ask_bench_<name>_<time>)."""
-    from ontobuild.outcome import new_outcome_dir
-
-    path = new_outcome_dir(out=REPO / "outcomes" / f"ask_bench_{name}_{time.strftime('%Y%m%d_%H%M%S')}")
-    print(f"trace: {path / 'answers.log'}", file=sys.stderr)
-    return path
-
-
-def _stats(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    def col(key: str) -> list[float]:
-        return [float(r[key]) for r in rows]
-
-    out: dict[str, Any] = {"questions": len(rows)}
-    for key in ("llm_calls", "prompt_tokens", "completion_tokens", "seconds"):
-        vals = col(key)
-        out[f"median_{key}"] = round(statistics.median(vals), 2) if vals else 0
-        out[f"mean_{key}"] = round(statistics.mean(vals), 2) if vals else 0
-    return out
-
-
-def _asker(graph_paths: list[Path] | None, llm_options: dict[str, Any], trace_path: Path, graph=None,
-           index: Path | None = None):
-    from ontobuild.llm import open_model
-    from ontobuild.trace import Trace
-    from ontouse.ask import Asker
-    from ontouse.catalog import load_catalog
-    from ontouse.graph import load_graph
-
-    if graph is None:
-        graph = load_graph(graph_paths)
-    t = time.monotonic()
-    cat = load_catalog(graph, index)
-    catalog_s = time.monotonic() - t
-    model = open_model({k: v for k, v in llm_options.items() if v is not None})
-    trace = Trace(trace_path)
-    return Asker(graph, cat, model, trace=trace), model, trace, catalog_s
-
 
 def rivals(graph, expected: Any) -> list[str]:
     """Names of the individuals that share a class with the expected answer's individuals: an answer that names
@@ -240,127 +193,95 @@ def rivals(graph, expected: Any) -> list[str]:
     return sorted({names_of(i)[0] for k in kinds for i in graph.subjects(RDF.type, k) if i in inds and i not in hits})
 
 
-def run_dev(outcome: Path, llm_options: dict[str, Any], limit: int | None, index: Path | None) -> dict[str, Any]:
+def _graph_of(answerer: Any, paths: list[Path]):
+    """The rdflib graph the answerer reads (its own when it shows it, else loaded here)."""
+    graph = getattr(answerer, "graph", None)
+    if graph is not None:
+        return graph
+    from ontouse.graph import load_graph
+
+    return load_graph(paths)
+
+
+def run_dev(outcome: Path, model: Any, limit: int | None, argv: list[str] | None = None) -> dict[str, Any]:
     from bench.score import is_correct, name_in_text
 
-    questions = json.loads(DEV_QUESTIONS.read_text("utf-8"))
-    if limit:
-        questions = questions[:limit]
-    trace_dir = _trace_dir("dev")
-    asker, model, trace, catalog_s = _asker([outcome], llm_options, trace_dir / "answers.log", index=index)
+    questions = json.loads(DEV_QUESTIONS.read_text("utf-8"))[:limit or None]
+    info = run_info(model, argv)
+    answerer = open_answerer_for([outcome], model, trace_dir("dev") / "answers.log")
+    graph = _graph_of(answerer, [outcome])
     rows = []
     for i, q in enumerate(questions, 1):
-        ans = asker.ask(q["query"])
+        ans = ask(answerer, q["query"])
         # strict: naming another thing of the expected answer's kind (not in the question) makes it wrong
         ok = bool(is_correct(ans.answer, q["expected"], max_extra=0,
-                             candidates=[c for c in rivals(asker.graph, q["expected"]) if not name_in_text(c, q["query"])]))
-        no_data = ans.state == "no_data"
-        row = {"n": i, "type": q.get("type", ""), "question": q["query"], "expected": q["expected"],
-               "answer": ans.answer, "correct": ok, "state": ans.state, "plan": ans.plan,
-               "support": ans.support, "has_support": bool(ans.support), "llm_calls": ans.llm_calls,
-               "prompt_tokens": ans.prompt_tokens, "completion_tokens": ans.completion_tokens,
-               "seconds": round(ans.seconds, 2), "wait_seconds": round(ans.wait_seconds, 2), "sparql": ans.sparql}
-        rows.append(row)
+                             candidates=[c for c in rivals(graph, q["expected"]) if not name_in_text(c, q["query"])]))
+        rows.append({"n": i, "type": q.get("type", ""), "question": q["query"], "expected": q["expected"],
+                     "answer": ans.answer, "correct": ok, "state": ans.state, "error": ans.error, "plan": ans.plan,
+                     "support": ans.support, "has_support": bool(ans.support), "llm_calls": ans.llm_calls,
+                     "prompt_tokens": ans.prompt_tokens, "completion_tokens": ans.completion_tokens,
+                     "seconds": round(ans.seconds, 2), "wait_seconds": round(ans.wait_seconds, 2), "sql": ans.sql,
+                     "sparql": ans.sparql, "repairs": ans.repairs})
         print(f"[{i:2d}] {'OK ' if ok else 'BAD'} {ans.seconds:5.1f}s {ans.llm_calls}c {q['query']} -> "
-              f"{ans.answer[:110]}" + ("" if ok else f"  (expected {q['expected']})"), file=sys.stderr)
-        if not ans.support and not no_data:
-            print("      !! answer without support", file=sys.stderr)
-    trace.close()
-    by_type: dict[str, list[bool]] = defaultdict(list)
-    for r in rows:
-        by_type[r["type"]].append(r["correct"])
-    summary = {
-        "accuracy": round(sum(r["correct"] for r in rows) / len(rows), 4) if rows else 0,
-        "correct": sum(r["correct"] for r in rows),
-        "per_type": {t: {"correct": sum(v), "total": len(v), "accuracy": round(sum(v) / len(v), 3)}
-                     for t, v in sorted(by_type.items())},
-        "answers_without_support": sum(1 for r in rows if not r["has_support"] and r["state"] != "no_data"),
-        **_stats(rows),
-        "catalog_seconds": round(catalog_s, 2),
-    }
+              f"{ans.answer[:110]}" + ("" if ok else f"  (expected {q['expected']})"), file=sys.stderr, flush=True)
+        if ans.state == "answered" and not ans.support:
+            print("      !! answer without support", file=sys.stderr, flush=True)
+    close(answerer)
+    summary = {"accuracy": round(sum(r["correct"] for r in rows) / len(rows), 4) if rows else 0,
+               "correct": sum(r["correct"] for r in rows), "per_type": by_group(rows, "type"),
+               "answers_without_support": unsupported(rows), **stats(rows)}
     return {"benchmark": "dev", "ontology": str(outcome.relative_to(REPO) if outcome.is_relative_to(REPO) else outcome),
-            "model": {"backend": model.backend, "model": model.model}, "machine": machine(),
-            "date": _dt.date.today().isoformat(), "summary": summary, "questions": rows}
+            **info, "summary": summary, "questions": rows}
 
 
-def _ck25_values(ans) -> set[str]:
-    """The answer set in the TEXT2SPARQL convention: a yes/no answer is {"true"} or the empty set."""
-    if ans.state == "no_data":
+def ck25_values(ans: Any, prefer: str = "entity") -> set[str]:
+    """The answer set in the TEXT2SPARQL convention: a yes/no answer is {"true"} or the empty set; things are
+    given by IRI with prefer="entity" (the gold lists IRIs for things)."""
+    if ans.boolean is not None:
+        return {"true"} if ans.boolean else set()
+    if ans.state in ("no_data", "error"):
         return set()
-    if ans.plan and ans.plan.get("kind") == "yesno":
-        return {"true"} if ans.values and ans.values[0].lower() == "true" else set()
-    return set(ans.values)
+    return set(ans.values(prefer))
 
 
-def run_ck25(llm_options: dict[str, Any], limit: int | None) -> dict[str, Any]:
-    from bench.ck25 import load_gold, load_graph, load_questions
+def run_ck25(model: Any, limit: int | None, argv: list[str] | None = None) -> dict[str, Any]:
+    from bench.ck25 import GRAPH_FILES, load_gold, load_questions, register_integer_casts
+    from bench.qtype import question_type
     from bench.score import answer_set_f1
 
-    questions = load_questions()
-    if limit:
-        questions = questions[:limit]
+    questions = load_questions()[:limit or None]
     gold = load_gold()
-    graph = load_graph()
-    trace_dir = _trace_dir("ck25")
-    asker, model, trace, catalog_s = _asker(None, llm_options, trace_dir / "answers.log", graph=graph)
+    register_integer_casts()
+    info = run_info(model, argv)
+    answerer = open_answerer_for(list(GRAPH_FILES), model, trace_dir("ck25") / "answers.log")
     rows = []
     for q in questions:
-        ans = asker.ask(q["question"])
-        predicted = _ck25_values(ans)
-        f1 = answer_set_f1(predicted, gold.get(q["id"], set()))
-        rows.append({"id": q["id"], "question": q["question"], "features": q["features"], "answer": ans.answer,
-                     "f1": round(f1, 4), "predicted": sorted(predicted)[:50], "n_predicted": len(predicted),
-                     "n_gold": len(gold.get(q["id"], set())), "state": ans.state, "plan": ans.plan,
-                     "support": ans.support[:10], "llm_calls": ans.llm_calls, "prompt_tokens": ans.prompt_tokens,
+        ans = ask(answerer, q["question"])
+        predicted = ck25_values(ans)
+        expected = gold.get(q["id"], set())
+        f1 = answer_set_f1(predicted, expected)
+        qtype = question_type(q["sparql"])
+        rows.append({"id": q["id"], "type": qtype, "question": q["question"], "features": q["features"],
+                     "answer": ans.answer, "f1": round(f1, 4),
+                     "f1_by_value": round(answer_set_f1(ck25_values(ans, "value"), expected), 4),
+                     "predicted": sorted(predicted)[:50], "n_predicted": len(predicted), "n_gold": len(expected),
+                     "state": ans.state, "error": ans.error, "plan": ans.plan, "support": ans.support[:10],
+                     "has_support": bool(ans.support), "llm_calls": ans.llm_calls, "prompt_tokens": ans.prompt_tokens,
                      "completion_tokens": ans.completion_tokens, "seconds": round(ans.seconds, 2),
-                     "wait_seconds": round(ans.wait_seconds, 2),
-                     "sparql": ans.sparql})
-        print(f"{q['id']:>11} f1={f1:.2f} {ans.seconds:5.1f}s {q['question'][:70]} -> {ans.answer[:80]}",
-              file=sys.stderr)
-    trace.close()
+                     "wait_seconds": round(ans.wait_seconds, 2), "sql": ans.sql, "sparql": ans.sparql,
+                     "repairs": ans.repairs})
+        print(f"{q['id']:>11} {qtype:<16} f1={f1:.2f} {ans.seconds:5.1f}s {q['question'][:60]} -> {ans.answer[:70]}",
+              file=sys.stderr, flush=True)
+    close(answerer)
     summary = {"mean_f1": round(sum(r["f1"] for r in rows) / len(rows), 4) if rows else 0,
-               "perfect": sum(1 for r in rows if r["f1"] == 1.0), **_stats(rows),
-               "catalog_seconds": round(catalog_s, 2)}
-    return {"benchmark": "ck25", "model": {"backend": model.backend, "model": model.model}, "machine": machine(),
-            "date": _dt.date.today().isoformat(), "summary": summary, "questions": rows}
+               "perfect": sum(1 for r in rows if r["f1"] == 1.0), "per_type": by_group(rows, "type"),
+               "answers_without_support": unsupported(rows), **stats(rows)}
+    return {"benchmark": "ck25", **info, "summary": summary, "questions": rows}
 
 
-def write_readme(dev: dict[str, Any] | None, ck25: dict[str, Any] | None) -> Path:
-    if dev is None and (RESULTS / "ask_dev.json").is_file():
-        dev = json.loads((RESULTS / "ask_dev.json").read_text("utf-8"))
-    if ck25 is None and (RESULTS / "ask_ck25.json").is_file():
-        ck25 = json.loads((RESULTS / "ask_ck25.json").read_text("utf-8"))
-    some = dev or ck25
-    m = (some or {}).get("machine", machine())
-    model = (some or {}).get("model", {})
-    lines = ["# ontoask benchmark results", "",
-             f"Model: {model.get('model', '?')} ({model.get('backend', '?')} backend); machine: {m.get('cores')} "
-             f"cores, {m.get('cpu', '')}. Written by `python -m bench.ask_bench`.", "",
-             "| benchmark | questions | score | median calls | mean calls | mean prompt tokens | "
-             "mean completion tokens | median s | mean s |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for name, res, score in (("dev (data/dev_questions.json)", dev, "accuracy"), ("CK25", ck25, "mean_f1")):
-        if not res:
-            continue
-        s = res["summary"]
-        value = f"{s[score]:.1%} correct" if score == "accuracy" else f"mean F1 {s[score]:.3f}"
-        lines.append(f"| {name} | {s['questions']} | {value} | {s['median_llm_calls']} | {s['mean_llm_calls']} | "
-                     f"{s['mean_prompt_tokens']:.0f} | {s['mean_completion_tokens']:.0f} | {s['median_seconds']} | "
-                     f"{s['mean_seconds']} |")
-    if dev:
-        s = dev["summary"]
-        lines += ["", f"Dev set over `{dev['ontology']}` ({dev['date']}); answers without a support set (other than "
-                  f"\"No data available\"): {s['answers_without_support']}.", "",
-                  "| question type | correct |", "|---|---|"]
-        lines += [f"| {t} | {v['correct']}/{v['total']} |" for t, v in s["per_type"].items()]
-    if ck25:
-        s = ck25["summary"]
-        lines += ["", f"CK25 ({ck25['date']}): {s['perfect']} of {s['questions']} questions with F1 = 1; best published "
-                  "systems reach a mean F1 of about 0.44 with large hosted models."]
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / "README.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+def _per_type(s: dict[str, Any], f1: bool = False) -> str:
+    return ", ".join(f"{t} {v['mean_f1']:.2f}" if f1 else f"{t} {v['correct']}/{v['total']}"
+                     for t, v in s["per_type"].items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -368,45 +289,74 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ontology", type=Path, default=None,
                     help=f"ontobuild outcome folder for the dev set (default: build {DEFAULT_OUTCOME.name}); "
                          "'reference': a hand-checked ontology of the example data (no builder)")
-    ap.add_argument("--index", type=Path, default=None, help="entities index for the dev ontology")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the default outcome even if it exists")
-    ap.add_argument("--only", choices=["dev", "ck25"], default=None)
-    ap.add_argument("--limit", type=int, default=None, help="answer only the first N questions")
+    ap.add_argument("--only", choices=["dev", "ck25", "spider"], default=None)
+    ap.add_argument("--limit", type=int, default=None, help="answer only the first N questions (of each part)")
+    ap.add_argument("--db", default=None, help="spider: comma-separated databases (default: all ten)")
+    ap.add_argument("--sample", type=int, default=None, help="spider: K questions, stratified over the databases")
+    ap.add_argument("--seed", type=int, default=0, help="spider: seed of --sample")
+    ap.add_argument("--out", type=Path, default=None, help="spider: results file (default: bench/results/"
+                    "ask_spider.json for all questions, ask_spider_partial.json otherwise)")
     ap.add_argument("--backend", default="auto")
     ap.add_argument("--model", default=None)
     ap.add_argument("--base-url", default=None)
     ap.add_argument("--model-path", default=None)
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
+    ap.add_argument("--readme", action="store_true", help="only rewrite bench/results/README.md")
     args = ap.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if args.readme:
+        print(f"wrote {write_readme(RESULTS)}")
+        return 0
     import logging
+
+    from bench import spider
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     logging.getLogger("ontobuild.llm").setLevel(logging.INFO)  # shows the grammar retries
+    spider_questions = None
+    if args.only in (None, "spider"):  # check the selection before loading the model
+        if not spider.available():
+            print(f"spider: skipped, no data at {spider.SPIDER_DIR}", file=sys.stderr)
+            if args.only == "spider":
+                return 0
+        else:
+            dbs = [d.strip() for d in args.db.split(",") if d.strip()] if args.db else None
+            spider_questions = spider.select(dbs, args.limit, args.sample, args.seed)
+    from ontobuild.llm import open_model
+
     opts = {"backend": args.backend, "model": args.model, "base_url": args.base_url, "model_path": args.model_path}
-    dev = ck25 = None
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    model = open_model({k: v for k, v in opts.items() if v is not None})
     if args.only in (None, "dev"):
         if args.ontology is not None and str(args.ontology) == "reference":
             outcome = reference_outcome(REPO / "outcomes" / "ask_bench_reference")
         else:
             outcome = args.ontology.resolve() if args.ontology else ensure_outcome(DEFAULT_OUTCOME, args.rebuild)
-        dev = run_dev(outcome, opts, args.limit, args.index)
+        dev = run_dev(outcome, model, args.limit, argv)
         s = dev["summary"]
         print(f"dev: {s['correct']}/{s['questions']} correct ({s['accuracy']:.1%}), median {s['median_llm_calls']} "
               f"calls, median {s['median_seconds']} s, mean {s['mean_prompt_tokens']:.0f}+"
-              f"{s['mean_completion_tokens']:.0f} tokens per question; per type: "
-              + ", ".join(f"{t} {v['correct']}/{v['total']}" for t, v in s["per_type"].items()))
+              f"{s['mean_completion_tokens']:.0f} tokens per question; per type: {_per_type(s)}")
         if not args.no_write:
-            (RESULTS / "ask_dev.json").write_text(json.dumps(dev, indent=1, ensure_ascii=False) + "\n", "utf-8")
+            write_json(RESULTS / "ask_dev.json", dev)
     if args.only in (None, "ck25"):
-        ck25 = run_ck25(opts, args.limit)
+        ck25 = run_ck25(model, args.limit, argv)
         s = ck25["summary"]
         print(f"ck25: mean F1 {s['mean_f1']:.3f} over {s['questions']} questions, median {s['median_llm_calls']} "
-              f"calls, median {s['median_seconds']} s per question")
+              f"calls, median {s['median_seconds']} s per question; mean F1 per type: {_per_type(s, f1=True)}")
         if not args.no_write:
-            (RESULTS / "ask_ck25.json").write_text(json.dumps(ck25, indent=1, ensure_ascii=False) + "\n", "utf-8")
+            write_json(RESULTS / "ask_ck25.json", ck25)
+    if spider_questions is not None:
+        result = spider.run_spider(model, spider_questions, argv)
+        partial = bool(args.db or args.limit or args.sample or result["interrupted"])
+        result["partial"] = partial
+        result["selection"] = {"db": args.db, "limit": args.limit, "sample": args.sample, "seed": args.seed}
+        print(spider.summary_line(result))
+        if not args.no_write:
+            out = args.out or RESULTS / ("ask_spider_partial.json" if partial else "ask_spider.json")
+            print(f"wrote {write_json(out, result)}")
     if not args.no_write:
-        print(f"wrote {write_readme(dev, ck25)}")
+        print(f"wrote {write_readme(RESULTS)}")
     return 0
 
 

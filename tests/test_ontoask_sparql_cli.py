@@ -4,7 +4,6 @@ import json
 import shutil
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -68,21 +67,6 @@ def test_usage(ttl: Path) -> None:
     assert runner.invoke(main, []).exit_code == 2
     assert runner.invoke(main, ["--sparql", "ASK {}"]).exit_code == 2  # no ontology
     assert runner.invoke(main, ["--ontology", str(ttl), "--sparql", "ASK {}", "a question"]).exit_code == 2
-
-
-def test_question_calls_ask(monkeypatch: pytest.MonkeyPatch, ttl: Path) -> None:
-    calls = []
-    fake = types.ModuleType("ontouse.ask")
-    fake.run_question = lambda **kw: calls.append(("q", kw)) or "the answer"
-    fake.run_batch = lambda **kw: calls.append(("b", kw)) or "batch done"
-    monkeypatch.setitem(sys.modules, "ontouse.ask", fake)
-    r = CliRunner().invoke(main, ["--ontology", str(ttl), "How many products?", "--backend", "local"])
-    assert r.exit_code == 0 and r.stdout == "the answer\n"
-    kind, kw = calls[0]
-    assert kind == "q" and kw["question"] == "How many products?" and kw["graph_paths"] == [ttl]
-    assert kw["llm_options"]["backend"] == "local" and kw["index_path"] is None and kw["out"] is None
-    r = CliRunner().invoke(main, ["--ontology", str(ttl), "--questions", "qs.yml", "--out", "o"])
-    assert r.stdout == "batch done\n" and calls[1][1]["questions_path"] == Path("qs.yml")
 
 
 def test_console_script(ttl: Path) -> None:

@@ -37,12 +37,14 @@ def read_query(text: str) -> str:
               help="An ontobuild outcome folder or an RDF file (.owl .rdf .ttl .nt .n3 .jsonld); repeatable.")
 @click.option("--sparql", default=None, help="Run this SPARQL SELECT/ASK query and print the result "
                                                "('-': read it from stdin, '@FILE': from a file).")
-@click.option("--json", "as_json", is_flag=True, help="With --sparql: print SPARQL JSON results.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: SPARQL JSON results with --sparql, the answer "
+                                                      "record (what answers.json holds) with a QUESTION.")
 @click.option("--max-rows", default=50, show_default=True, type=click.IntRange(1), help="With --sparql: rows shown.")
 @click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="With --sparql: seconds before the query is abandoned.")
-@click.option("--index", "index_path", type=click.Path(path_type=Path), default=None,
-              help="The entities index of the ontology (helps the model find names).")
+@click.option("--examples", "examples_path", type=click.Path(path_type=Path), default=None,
+              help="Example questions with their SQL plans (JSON/YAML list of {question, sql}); the most similar "
+                   "ones guide the model.")
 @click.option("--questions", "questions_path", type=click.Path(path_type=Path), default=None,
               help="A file of questions to answer in a batch.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
@@ -51,7 +53,7 @@ def read_query(text: str) -> str:
 @click.version_option(__version__, prog_name="ontoask")
 @friendly_errors
 def main(question: str | None, ontologies: tuple[Path, ...], sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, index_path: Path | None, questions_path: Path | None, out: Path | None, backend: str,
+         timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          verbose: int) -> None:
     """Answer QUESTION about an ontology, from SPARQL results only.
@@ -70,16 +72,16 @@ def main(question: str | None, ontologies: tuple[Path, ...], sparql: str | None,
         click.echo(run_sparql(list(ontologies), read_query(sparql), as_json=as_json, max_rows=max_rows,
                               timeout_s=timeout_s))
         return
-    from .ask import run_batch, run_question  # local import: the model stack is only needed here
+    from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
     options = llm_options(backend, model, base_url, api_key, model_path)
     if question is not None:
-        text = run_question(graph_paths=list(ontologies), index_path=index_path, question=question, out=out,
-                            llm_options=options)
+        ans = run_question(graph_paths=list(ontologies), question=question, out=out, llm_options=options,
+                           examples_path=examples_path)
+        click.echo(answer_json(ans) if as_json else ans.render())
     else:
-        text = run_batch(graph_paths=list(ontologies), index_path=index_path, questions_path=questions_path,
-                         out=out, llm_options=options)
-    click.echo(text)
+        click.echo(run_batch(graph_paths=list(ontologies), questions_path=questions_path, out=out,
+                             llm_options=options, examples_path=examples_path))
 
 
 def run_sparql(paths: list[Path], query: str, as_json: bool = False, max_rows: int = 50,

@@ -161,9 +161,14 @@ def run_query(graph: Graph, query: str, max_rows: int = 50, timeout_s: float = 1
     cancel = threading.Event()
     view = _CancellableGraph(graph, cancel)
 
+    native = hasattr(graph.store, "_inner")  # an Oxigraph store runs the query text itself, natively
+
     def work() -> None:
         try:
-            result = view.query(prepared, initBindings=bindings or None)
+            if native:
+                result = graph.query(query, initNs=prefixes, initBindings=bindings or {})
+            else:
+                result = view.query(prepared, initBindings=bindings or None)
             if result.type == "ASK":
                 box["ask"] = bool(result.askAnswer)
                 return

@@ -1,51 +1,70 @@
-"""Support sets: the triples that back an answer, taken from the results of the queries that were run.
+"""Support sets: the triples that back an answer, from the evidence query of the plan that produced it.
 
-Every triple is checked to be in the graph exactly as written (`(s, p, o) in graph`) and rendered with
-prefixed names; a triple that is not in the graph is dropped, never shown."""
+The compiled plan carries an evidence query (the same graph pattern and filters, projecting every variable,
+restricted like the answer: the same order and limit for a superlative, a few rows otherwise) and the triple
+patterns of the plan. Each evidence row instantiates the patterns into triples; every triple is checked to be
+in the graph exactly as written (`Store.contains`) before it is shown, and rendered with prefixed names."""
 
 from __future__ import annotations
 
-from rdflib import Graph, URIRef
-from rdflib.term import Node
+import logging
 
-from .sparql import graph_prefixes, shorten
+from rdflib import BNode, Literal, URIRef
+from rdflib.namespace import RDF
+from rdflib.term import Node
+from rdflib.util import from_n3
+
+from .sparql import QueryError, shorten
+from .store import Store
+
+log = logging.getLogger(__name__)
 
 MAX_TRIPLES = 40
 
 Triple = tuple[Node, Node, Node]
 
 
-def verified(graph: Graph, triples: list[Triple], limit: int = MAX_TRIPLES) -> list[Triple]:
-    """The triples that are in the graph, in order, without repeats, at most `limit`."""
+def _term(text: str, row: dict[str, Node]) -> Node | None:
+    if text.startswith("?"):
+        return row.get(text[1:])
+    if text == "a":
+        return RDF.type
+    return from_n3(text)
+
+
+def evidence_triples(store: Store, evidence: list[tuple[str, list[tuple[str, str, str]]]],
+                     limit: int = MAX_TRIPLES) -> list[Triple]:
+    """The triples of the evidence rows, checked to be in the graph, in order, without repeats."""
     out: list[Triple] = []
     seen: set[Triple] = set()
-    for t in triples:
-        if t in seen or any(x is None for x in t):
+    for query, patterns in evidence:
+        try:
+            result = store.select(query, max_rows=50)
+        except QueryError as e:
+            log.info("evidence query failed: %s", e)
             continue
-        seen.add(t)
-        if t in graph:
-            out.append(t)
-            if len(out) >= limit:
-                break
+        for values in result.rows:
+            row = {v: t for v, t in zip(result.vars, values) if t is not None}
+            for s, p, o in patterns:
+                t = (_term(s, row), _term(p, row), _term(o, row))
+                if any(x is None for x in t) or t in seen:
+                    continue
+                seen.add(t)  # type: ignore[arg-type]
+                if store.contains(t):  # type: ignore[arg-type]
+                    out.append(t)  # type: ignore[arg-type]
+                    if len(out) >= limit:
+                        return out
     return out
 
 
-def render(graph: Graph, triples: list[Triple], prefixes: dict[str, str] | None = None) -> list[list[str]]:
+def render(triples: list[Triple], prefixes: dict[str, str]) -> list[list[str]]:
     """[subject, predicate, object] with prefixed names (literals as their lexical form)."""
-    prefixes = prefixes or graph_prefixes(graph)
     return [[shorten(s, prefixes), shorten(p, prefixes), shorten(o, prefixes)] for s, p, o in triples]
 
 
-def support_set(graph: Graph, triples: list[Triple], prefixes: dict[str, str] | None = None,
+def support_set(store: Store, evidence: list[tuple[str, list[tuple[str, str, str]]]],
                 limit: int = MAX_TRIPLES) -> list[list[str]]:
-    return render(graph, verified(graph, triples, limit), prefixes)
+    return render(evidence_triples(store, evidence, limit), store.prefixes)
 
 
-def value_strings(values: list[Node]) -> list[str]:
-    """The answer set as plain strings (IRIs in full, literals as their lexical form), for scoring."""
-    out = []
-    for v in values:
-        if v is None:
-            continue
-        out.append(str(v) if isinstance(v, URIRef) else str(v))
-    return list(dict.fromkeys(out))
+__all__ = ["support_set", "evidence_triples", "render", "BNode", "Literal", "URIRef"]

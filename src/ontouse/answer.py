@@ -1,0 +1,111 @@
+"""What `ontoask` returns for one question: the answer text, the result table it was read from, the SPARQL
+that produced it, the support triples, and the cost.
+
+A result table cell is a `Cell`: the value the query selected (a literal's lexical form, or an IRI) and, when
+that value names a thing (its IRI, its label, or a property whose values are the thing's label), the thing's
+IRI as `entity` and its display name as `label`. Consumers that compare answers with IRIs (entity answers)
+read `Cell.key("entity")`; consumers that compare selected values read `Cell.key("value")`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+NO_DATA = "No data available"
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: str  # the selected value: a literal's lexical form or an IRI
+    is_iri: bool = False
+    datatype: str = ""  # a literal's datatype IRI ("" for plain strings and IRIs)
+    entity: str = ""  # the IRI of the thing this value names, when it names one
+    label: str = ""  # the display name of that thing (or of the IRI in `value`)
+
+    def key(self, prefer: str = "value") -> str:
+        """`prefer="entity"`: the thing's IRI when the cell names a thing, else the value."""
+        if prefer == "entity" and self.entity:
+            return self.entity
+        return self.value
+
+    def text(self) -> str:
+        """How the cell is shown to a person."""
+        if self.is_iri:
+            return self.label or self.value
+        return self.value
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": self.value}
+        if self.is_iri:
+            out["iri"] = True
+        if self.datatype:
+            out["datatype"] = self.datatype
+        if self.entity:
+            out["entity"] = self.entity
+        if self.label:
+            out["label"] = self.label
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Cell":
+        return cls(value=d["value"], is_iri=bool(d.get("iri")), datatype=d.get("datatype", ""),
+                   entity=d.get("entity", ""), label=d.get("label", ""))
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str  # the text shown to the user
+    columns: list[str] = field(default_factory=list)  # names of the result columns
+    rows: list[list[Cell]] = field(default_factory=list)  # the result table (empty for yes/no and no data)
+    boolean: bool | None = None  # the answer to a yes/no question
+    support: list[list[str]] = field(default_factory=list)  # [subject, predicate, object], prefixed names
+    sparql: list[str] = field(default_factory=list)  # every query that ran, in order
+    plan: dict[str, Any] | None = None  # the query plan that produced the answer (data only)
+    sql: str = ""  # the plan in the SQL form the model wrote it in, after repairs
+    repairs: list[str] = field(default_factory=list)  # names of the repair rules that changed the plan
+    state: str = ""  # answered | no_data | error
+    error: str = ""  # why there is no answer, when state is no_data or error
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0  # wall time, without waiting for another process's inference
+    wait_seconds: float = 0.0
+    truncated: bool = False  # the result had more rows than are kept
+
+    @property
+    def no_data(self) -> bool:
+        return self.state != "answered"
+
+    def values(self, prefer: str = "value") -> list[str]:
+        """The answer set as strings: every cell of every row (yes/no as "true"/"false"), without repeats."""
+        if self.boolean is not None:
+            return ["true" if self.boolean else "false"]
+        out = [c.key(prefer) for row in self.rows for c in row]
+        return list(dict.fromkeys(out))
+
+    def table(self, prefer: str = "value") -> list[list[str]]:
+        """The result rows as strings."""
+        return [[c.key(prefer) for c in row] for row in self.rows]
+
+    def to_dict(self, expected: Any = None, with_expected: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "question": self.question, "answer": self.answer, "columns": self.columns,
+            "rows": [[c.to_dict() for c in row] for row in self.rows], "boolean": self.boolean,
+            "support": self.support, "sparql": self.sparql, "sql": self.sql, "plan": self.plan,
+            "repairs": self.repairs, "state": self.state, "error": self.error, "llm_calls": self.llm_calls,
+            "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+            "seconds": round(self.seconds, 2), "truncated": self.truncated}
+        if self.wait_seconds:
+            out["wait_seconds"] = round(self.wait_seconds, 2)
+        if with_expected:
+            out["expected"] = expected
+        return out
+
+    def render(self) -> str:
+        """The answer and its support, as printed on a terminal."""
+        lines = [self.answer]
+        if self.support:
+            lines.append("Support:")
+            lines += [f"  {s} {p} {o}" for s, p, o in self.support]
+        return "\n".join(lines)

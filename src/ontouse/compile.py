@@ -1,0 +1,394 @@
+"""Compile a plan (plan.py) into SPARQL over the graph behind the relational view, one function per construct.
+
+Every source (a table under an alias) is a variable typed with the table's class; every column used is a
+triple pattern from that variable (the row itself for `iri`); join conditions unify variables (a link column
+equal to a row's `iri` is the triple between the two things); conditions become FILTERs; aggregates, GROUP BY,
+HAVING, ORDER BY, LIMIT and OFFSET map one to one; IN / NOT IN subqueries become joins with a sub-select /
+MINUS, EXISTS becomes FILTER [NOT] EXISTS, scalar subqueries become joined sub-selects, set operations become
+UNION / join / MINUS of sub-selects. Values enter the query only as properly escaped RDF terms (rdflib's n3()).
+
+The result is a `Compiled`: the SPARQL text, the output columns and what each one holds (a thing, a thing's
+name, or a value), and an evidence query with the triple patterns whose instances back the answer."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDF, XSD
+
+from .compile_expr import ExprCompiler, sparql_var
+from .plan import (Col, Exists, InQuery, IsNull, Item, Not, Or, Plan, PlanError, Query, SetQuery, columns_in,
+                   is_aggregate)
+from .schema import Schema
+
+EVIDENCE_ROWS = 12
+
+
+@dataclass
+class OutColumn:
+    name: str
+    table: str = ""  # for a column of a table
+    column: str = ""
+    kind: str = "expr"  # iri | link | value | label | expr | aggregate
+
+
+@dataclass
+class Compiled:
+    sparql: str
+    columns: list[OutColumn]
+    evidence: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)  # (query, patterns)
+    grouped: bool = False
+    # the things the conditions were checked on (the pattern without its filters): the support of "none" / "0"
+    candidates: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)
+
+
+class _Pattern:
+    """The group graph pattern of one Query: triples, sub-patterns and filters, with unified variables."""
+
+    def __init__(self) -> None:
+        self.triples: list[tuple[str, str, str]] = []
+        self.optional: list[tuple[str, str, str]] = []
+        self.blocks: list[str] = []  # sub-selects, MINUS, VALUES blocks
+        self.filters: list[str] = []
+        self.parent: dict[str, str] = {}
+        self.groups: dict[str, list[tuple[str, str, str]]] = {}  # LEFT JOIN alias -> its OPTIONAL triples
+
+    def find(self, v: str) -> str:
+        while self.parent.get(v, v) != v:
+            v = self.parent[v]
+        return v
+
+    def unify(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            keep, drop = sorted((ra, rb), key=lambda x: (len(x), x))
+            self.parent[drop] = keep
+
+    def text(self, indent: str = "  ") -> str:
+        r = self._rename
+        lines = [f"{indent}{r(s)} {r(p)} {r(o)} ." for s, p, o in _dedupe(self.triples)]
+        lines += [f"{indent}OPTIONAL {{ {r(s)} {r(p)} {r(o)} . }}" for s, p, o in _dedupe(self.optional)]
+        for triples in self.groups.values():
+            body = " ".join(f"{r(s)} {r(p)} {r(o)} ." for s, p, o in _dedupe(triples))
+            lines.append(f"{indent}OPTIONAL {{ {body} }}")
+        lines += [indent + self._rename_text(b) for b in self.blocks]
+        lines += [f"{indent}FILTER({self._rename_text(f)})" for f in self.filters]
+        return "\n".join(lines)
+
+    def _rename(self, term: str) -> str:
+        return self.find(term) if term.startswith("?") else term
+
+    def _rename_text(self, text: str) -> str:
+        return re.sub(r"\?[A-Za-z_][A-Za-z0-9_]*", lambda m: self.find(m.group(0)), text)
+
+
+def _dedupe(items):
+    return list(dict.fromkeys(items))
+
+
+class Compiler:
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self._ids = itertools.count(1)
+
+    def fresh(self, stem: str) -> str:
+        return f"{stem}{next(self._ids)}_"
+
+    # ---- entry ---------------------------------------------------------------------------------------------
+    def compile(self, plan: Plan) -> Compiled:
+        if isinstance(plan, SetQuery):
+            return self._set(plan)
+        pat, outputs, cols, grouped, tail = self._query(plan, prefix="", outer=None)
+        distinct = "DISTINCT " if plan.distinct else ""
+        text = f"SELECT {distinct}{' '.join(outputs)}\nWHERE {{\n{pat.text()}\n}}{tail}"
+        evidence = self._evidence(plan, pat, grouped)
+        return Compiled(sparql=text, columns=cols, evidence=evidence, grouped=grouped,
+                        candidates=self._candidates(pat))
+
+    # ---- one SELECT ----------------------------------------------------------------------------------------
+    def _query(self, q: Query, prefix: str, outer: dict[str, str] | None, out_names: list[str] | None = None):
+        """(pattern, projection terms, output columns, grouped?, solution modifiers text)."""
+        pat = _Pattern()
+        alias_var: dict[str, str] = dict(outer or {})
+        for s in q.sources:
+            v = sparql_var(prefix + s.alias)
+            alias_var[s.alias.lower()] = v
+            self._type_pattern(pat, v, s.table, group=s.alias.lower() if s.optional else None)
+        ex = ExprCompiler(self, pat, alias_var)
+        left_joined = {s.alias.lower() for s in q.sources if s.optional}
+        ex.left_joined = left_joined
+        optional_cols = _optional_columns(q)
+        for c in _all_columns(q):
+            if c.alias.lower() in left_joined:
+                ex.column_var(c, group=c.alias.lower())
+            elif (c.alias.lower(), c.column.lower()) in optional_cols:
+                ex.column_var(c, optional=True)
+            else:
+                ex.column_var(c)
+        for j in q.joins:
+            group = next((c.alias.lower() for c in (j.left, j.right) if c.alias.lower() in left_joined), None)
+            if j.optional and group:
+                for c in (j.left, j.right):
+                    ex.column_var(c, group=group)
+                ex.group = group
+            try:
+                self._join(pat, ex, j.left, j.right)
+            finally:
+                ex.group = None
+        if q.where is not None:
+            pat.filters += [f for f in ex.conditions(q.where) if f]
+        grouped = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or any(
+            is_aggregate(o.expr) for o in q.order_by)
+        keys = [ex.value(g) for g in q.group_by]
+        outputs, cols = [], []
+        names = out_names or [f"?o{i + 1}" for i in range(len(q.select))]
+        for i, it in enumerate(q.select):
+            term = ex.value(it.expr, grouped=grouped, keys=keys)
+            outputs.append(f"({term} AS {names[i]})")
+            cols.append(self._out_column(it))
+        tail = ""
+        if keys:
+            tail += "\nGROUP BY " + " ".join(k if k.startswith("?") else f"({k})" for k in keys)
+        if q.having is not None:
+            tail += f"\nHAVING ({ex.condition(q.having)})"
+        if q.order_by:
+            terms = [f"{'DESC' if o.desc else 'ASC'}({ex.value(o.expr, grouped=grouped, keys=keys)})"
+                     for o in q.order_by]
+            tail += "\nORDER BY " + " ".join(terms)
+        if q.limit is not None:
+            tail += f"\nLIMIT {max(q.limit, 0)}"
+        if q.offset:
+            tail += f"\nOFFSET {max(q.offset, 0)}"
+        tail = pat._rename_text(tail)
+        outputs = [pat._rename_text(o) for o in outputs]
+        return pat, outputs, cols, grouped, tail
+
+    def _type_pattern(self, pat: _Pattern, var: str, table_name: str, group: str | None = None) -> None:
+        table = self.schema.table(table_name)
+        if group is not None:  # a LEFT JOINed table: its class (plain) in its OPTIONAL group
+            pat.groups.setdefault(group, []).append((var, "a", URIRef(table.cls).n3()))
+            return
+        if table.typed_all or len(table.classes) == 1:
+            pat.triples.append((var, "a", URIRef(table.cls).n3()))
+            return
+        t = var + "_t"
+        values = " ".join(URIRef(c).n3() for c in table.classes)
+        pat.blocks.append(f"{{ SELECT DISTINCT {var} WHERE {{ {var} a {t} . VALUES {t} {{ {values} }} }} }}")
+
+    def _join(self, pat: _Pattern, ex: ExprCompiler, left: Col, right: Col) -> None:
+        lc, rc = ex.column(left), ex.column(right)
+        lk, rk = lc.kind, rc.kind
+        lv, rv = ex.column_var(left), ex.column_var(right)
+        if {lk, rk} <= {"id", "link"}:
+            for col, other in ((left, right), (right, left)):
+                c = ex.column(col)
+                if c.kind == "link" and ex.column(other).kind == "id" and c.target and c.target.lower() != \
+                        other.table.lower() and not self._related(c.target, other.table):
+                    raise PlanError(f"{col.alias}.{c.name} links to rows of {c.target}, not of {other.table}: join "
+                                    f"{c.target} AS ... ON {col.alias}.{c.name} = ....iri instead.")
+            pat.unify(lv, rv)
+            return
+        if "value" in (lk, rk) and {lk, rk} & {"id", "link"}:
+            link = left if lk != "value" else right
+            value = right if link is left else left
+            if self._join_through(pat, ex, link, value):
+                return
+            c = ex.column(link)
+            target = c.target if c.kind == "link" else link.table
+            raise PlanError(f"{link.alias}.{c.name} holds links to {target or 'things'} (their iri), not values: "
+                            f"join {target or 'that table'} ON {link.alias}.{c.name} = <alias>.iri and compare "
+                            "its columns.")
+        if lc.sql_type != rc.sql_type and "TEXT" in (lc.sql_type, rc.sql_type):
+            pat.filters.append(f"STR({lv}) = STR({rv})")
+        else:
+            pat.unify(lv, rv)
+
+    def _join_through(self, pat: _Pattern, ex: ExprCompiler, thing: Col, value: Col) -> bool:
+        """A thing (a row's iri or a link) equal to a value column: the thing carries that value. Either the
+        value column is a key column of the thing's table (`flights.src = airports.iri` where src REFERENCES
+        airports(code): the airport's code is src), or a column of the thing's own table (`has_pet.student =
+        student.stuid`: the linked student's stuid)."""
+        tc, vc = ex.column(thing), ex.column(value)
+        table = tc.target if tc.kind == "link" else thing.table
+        if not table:
+            return False
+        thing_var, value_var = ex.column_var(thing), ex.column_var(value)
+        if vc.key_of and self._related(vc.key_of.split(".", 1)[0], table):
+            key = self.schema.table(vc.key_of.split(".", 1)[0]).column(vc.key_of.split(".", 1)[1])
+            if key is not None and key.prop is not None:
+                ex.add((thing_var, URIRef(key.prop).n3(), value_var))
+                return True
+        if self._related(value.table, table) and vc.prop is not None:
+            ex.add((thing_var, URIRef(vc.prop).n3(), value_var))
+            return True
+        return False
+
+    def _related(self, a: str, b: str) -> bool:
+        ta, tb = self.schema.table(a), self.schema.table(b)
+        return bool(ta and tb and (set(ta.classes) & set(tb.classes)))
+
+    def _out_column(self, it: Item) -> OutColumn:
+        e = it.expr
+        if isinstance(e, Col):
+            c = self.schema.table(e.table).column(e.column)
+            kind = "label" if c.is_label else c.kind
+            return OutColumn(it.name or c.name, e.table, c.name, kind)
+        name = it.name or ""
+        return OutColumn(name, kind="aggregate" if is_aggregate(e) else "expr")
+
+    # ---- subqueries used by expressions --------------------------------------------------------------------
+    def subselect(self, q: Plan, outer: dict[str, str], out_names: list[str]) -> str:
+        """A sub-SELECT projecting its outputs under `out_names` (correlation with `outer` is not allowed here)."""
+        if isinstance(q, SetQuery):
+            return "{ " + self._set_body(q, out_names) + " }"
+        prefix = self.fresh("s")
+        pat, outputs, _, _, tail = self._query(q, prefix=prefix, outer=None, out_names=out_names)
+        distinct = "DISTINCT " if q.distinct or not is_aggregate(q.select[0].expr) else ""
+        return f"{{ SELECT {distinct}{' '.join(outputs)} WHERE {{\n{pat.text('    ')}\n  }}{tail} }}"
+
+    def inline(self, q: Query, outer: dict[str, str]) -> str:
+        """The WHERE pattern of a subquery inline (for FILTER [NOT] EXISTS), sharing the outer variables."""
+        if q.group_by or q.having is not None or q.limit is not None:
+            raise PlanError("EXISTS (...) with GROUP BY, HAVING or LIMIT is not supported: use IN (SELECT ...) or "
+                            "a JOIN with GROUP BY / HAVING in the main query.")
+        prefix = self.fresh("e")
+        pat, _, _, _, _ = self._query(Query(select=q.select[:1] or (), sources=q.sources, joins=q.joins,
+                                            where=q.where), prefix=prefix, outer=outer)
+        return pat.text("    ")
+
+    # ---- set operations ------------------------------------------------------------------------------------
+    def _set(self, s: SetQuery) -> Compiled:
+        width = _width(s)
+        names = [f"?o{i + 1}" for i in range(width)]
+        body = self._set_body(s, names)
+        tail = ""
+        if s.order_by:
+            tail += "\nORDER BY " + " ".join(f"{'DESC' if o.desc else 'ASC'}({names[int(o.expr.value)]})"
+                                             for o in s.order_by)
+        if s.limit is not None:
+            tail += f"\nLIMIT {s.limit}"
+        if s.offset:
+            tail += f"\nOFFSET {s.offset}"
+        distinct = "" if s.all else "DISTINCT "
+        first = _first(s)
+        cols = [self._out_column(it) for it in first.select]
+        evidence = []
+        for side in ((s.left,) if s.op == "except" else (s.left, s.right)):
+            if isinstance(side, Query):
+                evidence += self.compile(side).evidence
+        return Compiled(sparql=f"SELECT {distinct}{' '.join(names)}\nWHERE {{\n  {body}\n}}{tail}", columns=cols,
+                        evidence=evidence)
+
+    def _set_body(self, s: SetQuery, names: list[str]) -> str:
+        left, right = self.subselect(s.left, {}, names), self.subselect(s.right, {}, names)
+        if s.op == "union":
+            return f"{left}\n  UNION\n  {right}"
+        if s.op == "intersect":
+            return f"{left}\n  {right}"
+        return f"{left}\n  MINUS\n  {right}"
+
+    # ---- evidence ------------------------------------------------------------------------------------------
+    def _candidates(self, pat: _Pattern) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        """The rows the conditions were tested on: the triple patterns alone, a few rows."""
+        triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
+                   for s, p, o in _dedupe(pat.triples)]
+        variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
+        if not variables:
+            return []
+        body = "\n".join(f"  {s} {p} {o} ." for s, p, o in triples)
+        return [(f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples)]
+
+    def _evidence(self, q: Query, pat: _Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        every = pat.triples + [t for g in pat.groups.values() for t in g]
+        triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
+                   for s, p, o in _dedupe(every)]
+        variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
+        if not variables:
+            return []
+        tail = ""
+        if not grouped:
+            if q.order_by:
+                ex = ExprCompiler(self, pat, {})
+                try:
+                    tail += "\nORDER BY " + " ".join(f"{'DESC' if o.desc else 'ASC'}({pat._rename_text(ex.value(o.expr))})"
+                                                     for o in q.order_by)
+                except PlanError:
+                    tail = ""
+            limit = min(q.limit, EVIDENCE_ROWS) if q.limit is not None else EVIDENCE_ROWS
+            tail += f"\nLIMIT {limit}" + (f"\nOFFSET {q.offset}" if q.offset else "")
+        else:
+            tail = f"\nLIMIT {EVIDENCE_ROWS}"
+        text = f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{pat.text()}\n}}{tail}"
+        return [(text, triples)]
+
+
+def _first(s: Plan) -> Query:
+    return s if isinstance(s, Query) else _first(s.left)
+
+
+def _width(s: Plan) -> int:
+    return len(s.select) if isinstance(s, Query) else _width(s.left)
+
+
+def _all_columns(q: Query) -> list[Col]:
+    """Columns of this query level that need a triple pattern (not those only under IS NULL)."""
+    out: list[Col] = []
+    for it in q.select:
+        columns_in(it.expr, out)
+    for j in q.joins:
+        out += [j.left, j.right]
+    for g in q.group_by:
+        columns_in(g, out)
+    if q.having is not None:
+        columns_in(q.having, out)
+    for o in q.order_by:
+        columns_in(o.expr, out)
+    if q.where is not None:
+        columns_in(_strip_isnull(q.where), out)
+    return list(dict.fromkeys(out))
+
+
+def _strip_isnull(e):
+    from .plan import And
+    if isinstance(e, IsNull):
+        return None
+    if isinstance(e, (And, Or)):
+        return type(e)(tuple(_strip_isnull(x) for x in e.items))
+    if isinstance(e, Not):
+        return Not(_strip_isnull(e.item))
+    return e
+
+
+def _optional_columns(q: Query) -> set[tuple[str, str]]:
+    """Columns referenced in WHERE only under OR / NOT: their triples are OPTIONAL (a row may lack them)."""
+    from .plan import And
+    required: list[Col] = []
+    for it in q.select:
+        columns_in(it.expr, required)
+    for j in q.joins:
+        required += [j.left, j.right]
+    for g in q.group_by:
+        columns_in(g, required)
+    for o in q.order_by:
+        columns_in(o.expr, required)
+    if q.having is not None:
+        columns_in(q.having, required)
+    soft: list[Col] = []
+    conj = q.where.items if isinstance(q.where, And) else (q.where,) if q.where is not None else ()
+    for c in conj:
+        if isinstance(c, (Or, Not)):
+            columns_in(_strip_isnull(c), soft)
+        elif not isinstance(c, (IsNull, Exists, InQuery)):
+            columns_in(_strip_isnull(c), required)
+    req = {(c.alias.lower(), c.column.lower()) for c in required}
+    return {(c.alias.lower(), c.column.lower()) for c in soft} - req
+
+
+def compile_plan(schema: Schema, plan: Plan) -> Compiled:
+    return Compiler(schema).compile(plan)
+
+
+__all__ = ["Compiled", "Compiler", "OutColumn", "compile_plan", "RDF", "XSD", "Literal"]

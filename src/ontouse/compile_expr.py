@@ -1,0 +1,330 @@
+"""Compile plan expressions (plan.py) into SPARQL expressions and filters, one function per construct.
+
+Types follow the view's columns: text columns are compared through STR() (so "x", "x"^^xsd:string and "x"@en are
+equal), numbers stored as text are cast, and a link column (or a row's iri) compared with text compares the
+linked thing's name (its label), which is what "the department = 'Marketing'" means."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING
+
+from rdflib import Literal, URIRef
+
+from .plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
+                   Or, PlanError, Query, Scalar, columns_in)
+from .schema import Column
+
+if TYPE_CHECKING:
+    from .compile import Compiler, _Pattern
+
+_SPARQL_OP = {"=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_ids = itertools.count(1)
+
+
+def sparql_var(name: str) -> str:
+    return "?" + (re.sub(r"[^0-9A-Za-z_]", "_", name) or "v")
+
+
+def _num(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def _is_number_text(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
+
+
+class ExprCompiler:
+    def __init__(self, compiler: "Compiler", pat: "_Pattern", alias_var: dict[str, str]) -> None:
+        self.c = compiler
+        self.pat = pat
+        self.alias_var = alias_var
+        self._vars: dict[tuple[str, str], str] = {}
+        self.left_joined: set[str] = set()  # aliases of LEFT JOINed tables
+        self.group: str | None = None  # the LEFT JOIN whose condition is being compiled
+
+    def add(self, triple: tuple[str, str, str]) -> None:
+        """A triple of the pattern (of the LEFT JOIN being compiled, if any)."""
+        if self.group is not None:
+            self.pat.groups.setdefault(self.group, []).append(triple)
+        else:
+            self.pat.triples.append(triple)
+
+    # ---- columns -------------------------------------------------------------------------------------------
+    def column(self, col: Col) -> Column:
+        table = self.c.schema.table(col.table)
+        c = table.column(col.column) if table else None
+        if c is None:
+            raise PlanError(f"There is no column {col.table}.{col.column}.")
+        return c
+
+    def column_var(self, col: Col, optional: bool = False, group: str | None = None) -> str:
+        base = self.alias_var.get(col.alias.lower())
+        if base is None:
+            raise PlanError(f"`{col.alias}.{col.column}` refers to a table of an enclosing query; such correlated "
+                            "subqueries are only supported inside EXISTS (...). Use a JOIN instead.")
+        c = self.column(col)
+        if c.kind == "id":
+            return base
+        key = (col.alias.lower(), c.name.lower())
+        if key not in self._vars:
+            var = f"{base}__{re.sub(r'[^0-9A-Za-z_]', '_', c.name)}"
+            self._vars[key] = var
+            triple = (base, URIRef(c.prop).n3(), var)
+            if group is not None:
+                self.pat.groups.setdefault(group, []).append(triple)
+            else:
+                (self.pat.optional if optional else self.pat.triples).append(triple)
+        return self._vars[key]
+
+    def kind(self, e: Expr) -> str:
+        """text | number | thing | bool | date | other"""
+        if isinstance(e, Col):
+            c = self.column(e)
+            if c.kind in ("id", "link"):
+                return "thing"
+            return {"TEXT": "text", "INTEGER": "number", "REAL": "number", "BOOLEAN": "bool"}.get(c.sql_type, "date")
+        if isinstance(e, Lit):
+            if isinstance(e.value, bool):
+                return "bool"
+            return "number" if isinstance(e.value, (int, float)) else "text" if isinstance(e.value, str) else "other"
+        if isinstance(e, (Agg, Arith)) or (isinstance(e, Func) and e.name in ("length", "round", "abs", "number",
+                                                                             "year")):
+            return "number" if not (isinstance(e, Agg) and e.func in ("min", "max") and e.arg is not None) \
+                else self.kind(e.arg)
+        if isinstance(e, Func):
+            return "text"
+        if isinstance(e, Scalar):
+            return "number"
+        return "other"
+
+    # ---- values --------------------------------------------------------------------------------------------
+    def value(self, e: Expr, grouped: bool = False, keys: list[str] | None = None) -> str:
+        keys = keys or []
+        if isinstance(e, Col):
+            var = self.column_var(e)
+            return var if not grouped or self.pat.find(var) in [self.pat.find(k) for k in keys] else f"SAMPLE({var})"
+        if isinstance(e, Lit):
+            if e.value is None:
+                raise PlanError("NULL can only be tested with IS NULL / IS NOT NULL.")
+            if isinstance(e.value, (bool, int, float)):
+                return _num(e.value)
+            return Literal(e.value).n3()
+        if isinstance(e, Agg):
+            return self._agg(e)
+        if isinstance(e, Arith):
+            return f"({self._number(e.left, grouped, keys)} {e.op} {self._number(e.right, grouped, keys)})"
+        if isinstance(e, Func):
+            return self._func(e, grouped, keys)
+        if isinstance(e, Scalar):
+            return self._scalar(e)
+        return self.condition(e)
+
+    def _number(self, e: Expr, grouped: bool = False, keys: list[str] | None = None) -> str:
+        v = self.value(e, grouped, keys)
+        return f"xsd:double({v})" if self.kind(e) == "text" else v
+
+    def _agg(self, e: Agg) -> str:
+        if e.arg is None:
+            return "COUNT(DISTINCT *)" if e.distinct else "COUNT(*)"
+        arg = self.value(e.arg)
+        if e.func in ("sum", "avg") and self.kind(e.arg) == "text":
+            arg = f"xsd:double({arg})"
+        return f"{e.func.upper()}({'DISTINCT ' if e.distinct else ''}{arg})"
+
+    def _func(self, e: Func, grouped: bool, keys: list[str]) -> str:
+        args = [self.value(a, grouped, keys) for a in e.args]
+        if not args:
+            raise PlanError(f"{e.name.upper()}() needs an argument.")
+        a = args[0]
+        return {"lower": f"LCASE(STR({a}))", "upper": f"UCASE(STR({a}))", "length": f"STRLEN(STR({a}))",
+                "round": f"ROUND({a})", "abs": f"ABS({a})", "number": f"xsd:double({a})", "text": f"STR({a})",
+                "year": f"xsd:integer(SUBSTR(STR({a}), 1, 4))"}[e.name]
+
+    def _scalar(self, e: Scalar) -> str:
+        own = {s.alias.lower() for s in _sources(e.query)}
+        if any(c.alias.lower() not in own for c in columns_in(e.query.select if isinstance(e.query, Query) else (),
+                                                               deep=True) + _where_cols(e.query)):
+            raise PlanError("A subquery that gives one value may not refer to the tables of the query around it: "
+                            "use GROUP BY / HAVING, or a JOIN.")
+        var = f"?sc{next(_ids)}"
+        self.pat.blocks.append(self.c.subselect(e.query, {}, [var]))
+        return var
+
+    # ---- conditions ----------------------------------------------------------------------------------------
+    def conditions(self, e: Expr) -> list[str]:
+        """FILTER texts for a WHERE condition; IN / NOT IN subqueries on a column become joins / MINUS blocks."""
+        parts = e.items if isinstance(e, And) else (e,)
+        out = []
+        for p in parts:
+            if isinstance(p, InQuery) and isinstance(p.expr, Col) and self._same_type_in(p):
+                var = self.column_var(p.expr)
+                sub = self.c.subselect(p.query, {}, [var])
+                self.pat.blocks.append(f"MINUS {sub}" if p.negated else sub)
+                continue
+            out.append(self.condition(p))
+        return out
+
+    def _same_type_in(self, p: InQuery) -> bool:
+        q = p.query
+        while not isinstance(q, Query):
+            q = q.left
+        if len(q.select) != 1:
+            raise PlanError("A subquery after IN must select exactly one column.")
+        inner = q.select[0].expr
+        if not isinstance(inner, Col):
+            return False
+        own = {s.alias.lower() for s in q.sources}
+        if any(c.alias.lower() not in own for c in _where_cols(q)):
+            return False
+        a, b = self.column(p.expr), self.c.schema.table(inner.table).column(inner.column)
+        return b is not None and ((a.kind in ("id", "link")) == (b.kind in ("id", "link"))) and (
+            a.kind in ("id", "link") or a.sql_type == b.sql_type)
+
+    def condition(self, e: Expr) -> str:
+        if isinstance(e, And):
+            return " && ".join(f"({self.condition(x)})" for x in e.items)
+        if isinstance(e, Or):
+            return " || ".join(f"({self.condition(x)})" for x in e.items)
+        if isinstance(e, Not):
+            return f"!({self.condition(e.item)})"
+        if isinstance(e, Cmp):
+            return self._cmp(e.op, e.left, e.right)
+        if isinstance(e, Like):
+            return self._like(e)
+        if isinstance(e, InList):
+            inner = " || ".join(f"({self._cmp('=', e.expr, v)})" for v in e.values) or "false"
+            return f"!({inner})" if e.negated else inner
+        if isinstance(e, Between):
+            inner = f"({self._cmp('>=', e.expr, e.low)}) && ({self._cmp('<=', e.expr, e.high)})"
+            return f"!({inner})" if e.negated else inner
+        if isinstance(e, IsNull):
+            return self._isnull(e)
+        if isinstance(e, Exists):
+            if not isinstance(e.query, Query):
+                raise PlanError("EXISTS takes one SELECT, not a UNION / INTERSECT / EXCEPT.")
+            body = self.c.inline(e.query, self.alias_var)
+            return f"{'NOT ' if e.negated else ''}EXISTS {{\n{body}\n  }}"
+        if isinstance(e, InQuery):
+            var = f"?in{next(_ids)}"
+            sub = self.c.subselect(e.query, {}, [var])
+            test = self._cmp("=", e.expr, _VarRef(var))
+            return f"{'NOT ' if e.negated else ''}EXISTS {{ {sub} FILTER({test}) }}"
+        if isinstance(e, Lit) and isinstance(e.value, bool):
+            return "true" if e.value else "false"
+        if isinstance(e, (Col, Agg, Func, Arith)):
+            return f"({self.value(e)}) != 0"
+        raise PlanError(f"This condition cannot be used: {type(e).__name__}.")
+
+    def _cmp(self, op: str, left: Expr, right: Expr) -> str:
+        lk, rk = self._kind(left), self._kind(right)
+        if lk == "thing" and rk == "text" and isinstance(right, Lit):
+            return self._name_cmp(op, left, right)
+        if rk == "thing" and lk == "text" and isinstance(left, Lit):
+            return self._name_cmp(_FLIP[op], right, left)
+        lv, rv = self._val(left), self._val(right)
+        if "number" in (lk, rk) and "text" in (lk, rk):
+            lit = right if isinstance(right, Lit) else left if isinstance(left, Lit) else None
+            if lit is not None and isinstance(lit.value, str) and not _is_number_text(lit.value):
+                return f"STR({lv}) {_SPARQL_OP[op]} STR({rv})"
+            lv = f"xsd:double({lv})" if lk == "text" else lv
+            rv = f"xsd:double({rv})" if rk == "text" else rv
+            if isinstance(right, Lit) and isinstance(right.value, str):
+                rv = _num(float(right.value))
+            if isinstance(left, Lit) and isinstance(left.value, str):
+                lv = _num(float(left.value))
+            return f"{lv} {_SPARQL_OP[op]} {rv}"
+        if lk == "text" or rk == "text" or lk == "date" or rk == "date":
+            return f"STR({lv}) {_SPARQL_OP[op]} STR({rv})"
+        return f"{lv} {_SPARQL_OP[op]} {rv}"
+
+    def _kind(self, e: Expr) -> str:
+        return "number" if isinstance(e, _VarRef) else self.kind(e)
+
+    def _val(self, e: Expr) -> str:
+        return e.var if isinstance(e, _VarRef) else self.value(e)
+
+    def _name_cmp(self, op: str, thing: Expr, text: Lit) -> str:
+        """A thing compared with text: compare the thing's name (label), or its IRI's local name."""
+        var = self.value(thing)
+        target = self.column(thing).target if isinstance(thing, Col) and self.column(thing).kind == "link" else (
+            thing.table if isinstance(thing, Col) else "")
+        table = self.c.schema.table(target) if target else None
+        props = [c.prop for c in table.columns.values() if c.is_label] if table else []
+        props = props or list(self.c.schema.label_props)
+        lit = Literal(text.value).n3()
+        if props:
+            n = next(_ids)
+            values = " ".join(URIRef(p).n3() for p in props)
+            return (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+                    f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
+        return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"
+
+    def _like(self, e: Like) -> str:
+        v = f"STR({self.value(e.expr)})"
+        pat = e.pattern
+        core = pat.strip("%")
+        if "_" not in pat and "%" not in core:
+            needle = Literal(core.lower()).n3()
+            if pat.startswith("%") and pat.endswith("%"):
+                test = f"CONTAINS(LCASE({v}), {needle})"
+            elif pat.endswith("%"):
+                test = f"STRSTARTS(LCASE({v}), {needle})"
+            elif pat.startswith("%"):
+                test = f"STRENDS(LCASE({v}), {needle})"
+            else:
+                test = f"LCASE({v}) = {needle}"
+        else:
+            regex = "^" + "".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pat) + "$"
+            test = f"REGEX({v}, {Literal(regex).n3()}, \"i\")"
+        return f"!({test})" if e.negated else test
+
+    def _isnull(self, e: IsNull) -> str:
+        if not isinstance(e.expr, Col):
+            raise PlanError("IS NULL / IS NOT NULL applies to a column.")
+        c = self.column(e.expr)
+        base = self.alias_var[e.expr.alias.lower()]
+        if e.expr.alias.lower() in self.left_joined:  # a LEFT JOINed table: no match leaves its row unbound
+            return f"BOUND({base})" if e.negated else f"!BOUND({base})"
+        if c.kind == "id":
+            return "false" if not e.negated else "true"
+        n = next(_ids)
+        pattern = f"{{ {base} {URIRef(c.prop).n3()} ?null{n} }}"
+        return f"EXISTS {pattern}" if e.negated else f"NOT EXISTS {pattern}"
+
+
+class _VarRef(Lit):
+    """A SPARQL variable standing in an expression (the output of an IN subquery)."""
+
+    def __init__(self, var: str) -> None:
+        object.__setattr__(self, "value", None)
+        object.__setattr__(self, "var", var)
+
+
+_FLIP = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _sources(q) -> list:
+    if isinstance(q, Query):
+        return list(q.sources)
+    return _sources(q.left) + _sources(q.right)
+
+
+def _where_cols(q) -> list[Col]:
+    if not isinstance(q, Query):
+        return _where_cols(q.left) + _where_cols(q.right)
+    out: list[Col] = []
+    if q.where is not None:
+        columns_in(q.where, out)
+    for j in q.joins:
+        out += [j.left, j.right]
+    return out

@@ -1,0 +1,107 @@
+"""Why a plan found nothing: which join or condition empties the result, told precisely to the model.
+
+Each probe is the plan with one part left out (never an answer: a looser question's result is only used to
+point at the part that empties this one). The probes are few and bounded: one per join, one per condition."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from .compile import compile_plan
+from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
+from .schema import Schema, join_edges
+from .sparql import QueryError
+from .sqlplan import _first_select
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+MAX_PROBES = 8
+
+
+def _count(schema: Schema, store: Store, plan: Plan) -> int | None:
+    try:
+        compiled = compile_plan(schema, plan)
+        return store.select(compiled.sparql, max_rows=1, timeout_s=10).total
+    except (PlanError, QueryError):
+        return None
+
+
+def _sql(e) -> str:
+    from .plan import Cmp, Lit
+
+    if isinstance(e, Cmp):
+        return f"{_sql(e.left)} {e.op} {_sql(e.right)}"
+    if isinstance(e, Col):
+        return f"{e.alias}.{e.column}"
+    if isinstance(e, Lit):
+        return repr(e.value)
+    return type(e).__name__.lower()
+
+
+def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
+    """A sentence saying which part of the plan leaves no rows ('' when no single part can be blamed)."""
+    if isinstance(plan, SetQuery):
+        left, right = _count(schema, store, plan.left), _count(schema, store, plan.right)
+        if left == 0:
+            return "the first SELECT (before " + plan.op.upper() + ") finds no rows: " + \
+                (diagnose_empty(schema, store, plan.left) or "check its conditions.")
+        if right == 0 and plan.op != "except":
+            return "the second SELECT (after " + plan.op.upper() + ") finds no rows: " + \
+                (diagnose_empty(schema, store, plan.right) or "check its conditions.")
+        if plan.op == "intersect":
+            return (f"each SELECT finds rows ({left} and {right}) but none is in both: make both select the "
+                    "same kind of value (the same column of the same table).")
+        return ""
+    if plan.having is not None and _count(schema, store, replace(plan, having=None)):
+        return "no group passes the HAVING condition."
+    q = replace(plan, select=_select_of(plan.sources, plan), group_by=(), having=None, order_by=(), limit=None,
+                offset=None, distinct=False)
+    probes = 0
+    base = Query(select=q.select, sources=q.sources, joins=q.joins)
+    if q.joins and _count(schema, store, base) == 0:
+        for j in q.joins:
+            if probes >= MAX_PROBES:
+                break
+            probes += 1
+            rest = tuple(x for x in q.joins if x is not j)
+            used = {c.alias.lower() for x in rest for c in (x.left, x.right)} | {q.sources[0].alias.lower()}
+            sources = tuple(s for s in q.sources if s.alias.lower() in used) or q.sources[:1]
+            if _count(schema, store, Query(select=_select_of(sources, q), sources=sources, joins=rest)) != 0:
+                return _join_message(schema, q, j)
+        return "the tables are joined on columns that never hold the same value."
+    conds = list(q.where.items) if isinstance(q.where, And) else [q.where] if q.where is not None else []
+    if len(conds) > 1:
+        for c in conds:
+            if probes >= MAX_PROBES:
+                break
+            probes += 1
+            others = [x for x in conds if x is not c]
+            rest = others[0] if len(others) == 1 else And(tuple(others))
+            n = _count(schema, store, replace(q, where=rest))
+            if n:
+                return (f"with the condition {_sql(c)} nothing is left (without it {n} rows match): check that it "
+                        "compares the right column with a value the data holds.")
+    return ""
+
+
+def _select_of(sources: tuple[Source, ...], q: Query):
+    from .plan import Item
+
+    return (Item(Col(sources[0].alias, sources[0].table, "iri")),)
+
+
+def _join_message(schema: Schema, q: Query, j) -> str:
+    a = schema.table(j.left.table)
+    b = schema.table(j.right.table)
+    text = f"the join {j.left.alias}.{j.left.column} = {j.right.alias}.{j.right.column} matches no pair of rows."
+    ways = [f"{a.name}.{x} = {t}.{y}" for x, t, y in join_edges(schema, a) if t.lower() == b.name.lower()]
+    if ways:
+        text += f" {a.name} and {b.name} join on " + " or ".join(dict.fromkeys(ways)) + "."
+    else:
+        text += f" {a.name} and {b.name} have no direct link: join them through another table."
+    return text
+
+
+__all__ = ["diagnose_empty", "_first_select"]

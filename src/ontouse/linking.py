@@ -1,0 +1,176 @@
+"""Linking a question to the ontology: which values it names, and which tables it is about.
+
+Values: every text value of the view (labels of things included) is indexed by its words; a run of question words
+that equals a value's words (case, accents and regular plurals ignored) is a value mention, and a rarer run that
+occurs inside few values is a partial mention ("M558-2275045" inside a product's label). Mentions become hints in
+the prompt ("'Aberdeen' is a value of airports.city") and let code repair a literal the model misspelt.
+
+Tables: when the whole view does not fit the prompt budget, tables are ranked by how close their names, comments
+and columns are to the question, in the embedding space of a small sentence model (lexicon.py), plus the tables
+holding mentioned values and the tables they link to."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+from rdflib import Literal, URIRef
+
+from .question import STOP, Question, fold, singular, tokens
+from .schema import Schema, Table
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+MAX_VALUE_CHARS = 120
+PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
+MAX_HINTS = 8
+
+
+def _key(words: list[str]) -> tuple[str, ...]:
+    return tuple(singular(w) for w in words)
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str  # the words of the question
+    value: str  # the value in the data
+    table: str
+    column: str
+    exact: bool  # the question names the whole value (else the value contains the words)
+    count: int = 1  # for partial mentions: how many values contain the words
+
+    def hint(self) -> str:
+        if self.exact:
+            return f"'{self.value}' is a value of {self.table}.{self.column}"
+        return (f"'{self.text}' occurs inside {self.count} value(s) of {self.table}.{self.column}, "
+                f"e.g. '{self.value}'")
+
+
+@dataclass
+class ValueIndex:
+    """Text values of the view by their first word, for matching runs of question words."""
+
+    schema: Schema
+    store: Store
+    by_first: dict[str, list[tuple[tuple[str, ...], str, URIRef]]] = field(default_factory=dict)
+    by_word: dict[str, set[int]] = field(default_factory=dict)
+    entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, schema: Schema, store: Store) -> "ValueIndex":
+        idx = cls(schema, store)
+        text_props = {c.prop for t in schema.tables.values() for c in t.columns.values()
+                      if c.kind == "value" and c.sql_type == "TEXT"}
+        for prop, values in schema.values.items():
+            if prop not in text_props:
+                continue
+            for v in values:
+                if len(v) > MAX_VALUE_CHARS or not re.search(r"[^\W\d_]", v):
+                    continue
+                key = _key(tokens(v))
+                if not key:
+                    continue
+                n = len(idx.entries)
+                idx.entries.append((key, v, prop))
+                idx.by_first.setdefault(key[0], []).append((key, v, prop))
+                for w in set(key):
+                    idx.by_word.setdefault(w, set()).add(n)
+        return idx
+
+    def mentions(self, q: Question) -> list[Mention]:
+        words = _key(q.words)
+        exact: list[tuple[int, int, str, URIRef]] = []
+        for i, w in enumerate(words):
+            for key, value, prop in self.by_first.get(w, ()):
+                if words[i:i + len(key)] == key:
+                    exact.append((i, i + len(key), value, prop))
+        # keep the longest mention at each place; a shorter one inside a longer one goes
+        exact.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
+        taken: set[int] = set()
+        out: list[Mention] = []
+        for i, j, value, prop in exact:
+            if set(range(i, j)) & taken and (j - i) == 1:
+                continue
+            if all(w in _STOP for w in words[i:j]):
+                continue
+            taken |= set(range(i, j))
+            out += self._placed(" ".join(q.words[i:j]), value, prop, True)
+        out += self._partial(words, taken, q)
+        return _dedupe(out)[:MAX_HINTS]
+
+    def _partial(self, words: tuple[str, ...], taken: set[int], q: Question) -> list[Mention]:
+        out: list[Mention] = []
+        for size in (3, 2, 1):
+            for i in range(len(words) - size + 1):
+                run = words[i:i + size]
+                if set(range(i, i + size)) & taken or any(w in _STOP for w in (run[0], run[-1])):
+                    continue
+                if size == 1 and not (re.search(r"\d", run[0]) and len(run[0]) >= 4):
+                    continue
+                hits = set.intersection(*(self.by_word.get(w, set()) for w in run))
+                hits = {h for h in hits if _contains(self.entries[h][0], run)}
+                if not hits or len(hits) > PARTIAL_MAX_VALUES:
+                    continue
+                by_prop: dict[URIRef, list[str]] = {}
+                for h in sorted(hits):
+                    by_prop.setdefault(self.entries[h][2], []).append(self.entries[h][1])
+                for prop, values in by_prop.items():
+                    for m in self._placed(" ".join(q.words[i:i + size]), values[0], prop, False):
+                        out.append(Mention(m.text, m.value, m.table, m.column, False, len(values)))
+                taken |= set(range(i, i + size))
+        return out
+
+    def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
+        """The mention in each table whose rows carry the value (the most specific tables)."""
+        tables = self.tables_with(prop, value)
+        out = []
+        for t in tables[:2]:
+            col = next(c for c in t.columns.values() if c.prop == prop)
+            out.append(Mention(text, value, t.name, col.name, exact))
+        return out
+
+    def tables_with(self, prop: URIRef, value: str) -> list[Table]:
+        query = ("SELECT DISTINCT ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) ?s a ?t }"
+                 % (prop.n3(), Literal(value).n3()))
+        classes = {r[0] for r in self.store.select(query, max_rows=50).rows}
+        tables = [t for t in self.schema.tables.values() if set(t.classes) & classes and t.column_for(prop)]
+        return sorted(tables, key=lambda t: (t.count, t.name))
+
+    def closest(self, prop: URIRef, text: str) -> list[str]:
+        """Existing values of `prop` that `text` means: equal ignoring case, accents and plurals; else the values
+        whose words contain all of its words (a unique such value only)."""
+        values = self.schema.values.get(prop, {})
+        if text in values:
+            return [text]
+        key = _key(tokens(text))
+        if not key:
+            return []
+        same = [v for v in values if _key(tokens(v)) == key]
+        if same:
+            return same
+        folded = fold(text).strip()
+        same = [v for v in values if fold(v).strip() == folded]
+        if same:
+            return same
+        inside = [v for v in values if _contains(_key(tokens(v)), key)]
+        return inside if len(inside) == 1 else []
+
+
+_STOP = frozenset(singular(w) for w in STOP)
+
+
+def _contains(hay: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    return any(hay[i:i + n] == run for i in range(len(hay) - n + 1))
+
+
+def _dedupe(items: list[Mention]) -> list[Mention]:
+    seen, out = set(), []
+    for m in items:
+        k = (m.value, m.table, m.column)
+        if k not in seen:
+            seen.add(k)
+            out.append(m)
+    return out

@@ -1,0 +1,89 @@
+"""A question, parsed once: its words, the numbers and quoted or capitalised names it mentions, and the kind of
+answer it wants. The kinds come from English grammar (interrogatives, auxiliaries, quantifiers), not from any
+domain: a yes/no question opens with an auxiliary verb, a count asks "how many", a per-group answer says "each",
+"per" or "every"."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# English function words (closed classes): auxiliaries that open a yes/no question, determiners and pronouns.
+AUXILIARIES = frozenset("is are was were am do does did has have had can could will would shall should may might "
+                        "must".split())
+GROUPING = frozenset("each per every".split())
+STOP = frozenset("a an the of in on at to for from by with and or but not no is are was were be been being do does "
+                 "did has have had what which who whom whose when where why how many much that this these those "
+                 "there their its it they them we our us you your i me my all any some me give show list find "
+                 "tell return get also as than then into about".split())
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")
+_QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for matching names and values."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+def tokens(text: str) -> list[str]:
+    """The words of a text, folded (lower case, no accents)."""
+    return [fold(m.group(0)) for m in _WORD.finditer(text)]
+
+
+def singular(word: str) -> str:
+    """A plural English noun's singular by the regular rules (stories -> story, boxes -> box, cats -> cat)."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and re.search(r"(ss|sh|ch|x|z)es$", w):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+@dataclass
+class Question:
+    text: str
+    words: list[str] = field(default_factory=list)  # folded words, in order
+    numbers: list[float] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # runs of capitalised words not at the start
+    kind: str = "other"  # yesno | count | other
+    grouped: bool = False  # asks for one answer per group ("each", "per", "every")
+
+    @property
+    def content_words(self) -> list[str]:
+        return [w for w in self.words if w not in STOP]
+
+
+def parse_question(text: str) -> Question:
+    text = " ".join(text.split())
+    q = Question(text=text, words=tokens(text))
+    for m in _NUMBER.finditer(text):
+        raw = m.group(0).replace(",", "") if re.fullmatch(r"[-+]?\d{1,3}(,\d{3})+(\.\d+)?", m.group(0)) else \
+            m.group(0).replace(",", ".")
+        try:
+            q.numbers.append(float(raw))
+        except ValueError:
+            pass
+    q.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    raw = [m.group(0) for m in _WORD.finditer(text)]
+    run: list[str] = []
+    for i, w in enumerate(raw + [""]):
+        if i > 0 and w[:1].isupper():
+            run.append(w)
+            continue
+        if run:
+            q.names.append(" ".join(run))
+            run = []
+    if q.words and q.words[0] in AUXILIARIES:
+        q.kind = "yesno"
+    elif re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", fold(text)):
+        q.kind = "count"
+    q.grouped = any(w in GROUPING for w in q.words)
+    return q

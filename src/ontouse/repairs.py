@@ -1,0 +1,127 @@
+"""Named, general repairs of a plan, applied by code before it runs. Each keeps the question's meaning: it only
+replaces what has exactly one reading in the data, and otherwise explains the problem for the model to fix.
+
+- `value_spelling`: a text compared with a column that holds no such value is replaced by the one value of that
+  column it means (same words ignoring case, accents and regular plurals; or the only value containing its words);
+- `value_elsewhere`: a text that is not a value of the compared column but is one of another column of the same
+  table, or of a table the question's query could join, is reported to the model with where it is;
+- `name_spelling`: the same as value_spelling for a link (or a row's iri) compared with text, which compares the
+  linked thing's name.
+
+Repairs never drop or loosen a condition: an answer to a looser question is never returned as this one's."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import fields, is_dataclass, replace
+from typing import Any, Callable
+
+from rdflib import URIRef
+
+from .linking import ValueIndex
+from .plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
+from .question import fold
+from .schema import Schema
+
+log = logging.getLogger(__name__)
+
+
+def transform(node: Any, fn: Callable[[Any], Any]) -> Any:
+    """Rebuild a plan bottom-up, replacing each node by fn(node)."""
+    if isinstance(node, tuple):
+        return tuple(transform(x, fn) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: transform(getattr(node, f.name), fn) for f in fields(node)}
+        node = replace(node, **changes) if any(changes[k] is not getattr(node, k) for k in changes) else node
+        return fn(node)
+    return node
+
+
+class Repairer:
+    def __init__(self, schema: Schema, index: ValueIndex) -> None:
+        self.schema = schema
+        self.index = index
+        self.applied: list[str] = []
+
+    def repair(self, plan: Any) -> Any:
+        return transform(plan, self._node)
+
+    def _node(self, node: Any) -> Any:
+        if isinstance(node, Cmp) and node.op in ("=", "!="):
+            if isinstance(node.left, Col) and _text(node.right):
+                return replace(node, right=self._literal(node.left, node.right))
+            if isinstance(node.right, Col) and _text(node.left):
+                return replace(node, left=self._literal(node.right, node.left))
+        if isinstance(node, InList) and isinstance(node.expr, Col):
+            vals = tuple(self._literal(node.expr, v) if _text(v) else v for v in node.values)
+            return replace(node, values=vals)
+        return node
+
+    def _literal(self, col: Col, lit: Lit) -> Lit:
+        table = self.schema.table(col.table)
+        c = table.column(col.column) if table else None
+        if c is None:
+            return lit
+        text = str(lit.value)
+        if c.kind in ("link", "id"):
+            target = self.schema.table(c.target) if c.kind == "link" else table
+            props = [x.prop for x in target.columns.values() if x.is_label] if target else []
+            return self._in_props(props, lit, text, "name_spelling", f"the names of {target.name if target else '?'}")
+        if c.kind != "value" or c.sql_type != "TEXT":
+            return lit
+        return self._in_props([c.prop], lit, text, "value_spelling", f"{table.name}.{c.name}", col)
+
+    def _in_props(self, props: list[URIRef], lit: Lit, text: str, rule: str, where: str,
+                  col: Col | None = None) -> Lit:
+        if not props:
+            return lit
+        for p in props:
+            if text in self.schema.values.get(p, {}):
+                return lit
+        found: list[str] = []
+        for p in props:
+            found += self.index.closest(p, text)
+        found = list(dict.fromkeys(found))
+        if len(found) == 1:
+            self._note(rule)
+            log.info("%s: %r -> %r", rule, text, found[0])
+            return Lit(found[0])
+        if len(found) > 1:
+            raise PlanError(f"'{text}' is not a value of {where}; several values fit: "
+                            + ", ".join(f"'{v}'" for v in found[:6]) + ". Use the one the question means, or LIKE.")
+        elsewhere = self._elsewhere(text, col)
+        if elsewhere:
+            raise PlanError(f"'{text}' is not a value of {where}. It is a value of {elsewhere}: compare that "
+                            "column instead (join its table if needed).")
+        samples = []
+        for p in props:
+            samples += list(self.schema.values.get(p, {}))[:5]
+        raise PlanError(f"'{text}' is not a value of {where} (values look like "
+                        + ", ".join(f"'{v}'" for v in samples[:5]) + "). Use a value the data holds, or LIKE "
+                        "'%word%' for a part of a value.")
+
+    def _elsewhere(self, text: str, col: Col | None) -> str:
+        """Where else the text is a value (table.column list), preferring the same table."""
+        places = []
+        for prop, values in self.schema.values.items():
+            if text in values or any(fold(v) == fold(text) for v in self.index.closest(prop, text)):
+                for t, c in self.schema.columns_of(prop):
+                    places.append((0 if col is not None and t.name == col.table else 1, t.count, f"{t.name}.{c.name}"))
+        places.sort()
+        return ", ".join(p[2] for p in places[:3])
+
+    def _note(self, rule: str) -> None:
+        if rule not in self.applied:
+            self.applied.append(rule)
+
+
+def _text(e: Any) -> bool:
+    return isinstance(e, Lit) and isinstance(e.value, str)
+
+
+def repair_plan(plan: Any, schema: Schema, index: ValueIndex) -> tuple[Any, list[str]]:
+    r = Repairer(schema, index)
+    return r.repair(plan), r.applied
+
+
+__all__ = ["repair_plan", "transform", "Repairer", "Like", "Query", "SetQuery"]

@@ -1,0 +1,111 @@
+"""From query results to an answer: cells that know which values are things, the checks that a result has the
+shape the question asks for, and the answer text (written by code, so it states exactly what the results say)."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from rdflib import Literal, URIRef
+from rdflib.term import Node
+
+from .answer import Cell, NO_DATA
+from .compile import OutColumn
+from .question import Question
+from .schema import Schema, local_name
+from .store import Store
+
+MAX_ROWS_SHOWN = 25
+
+
+def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef]) -> dict[URIRef, str]:
+    """Display names of things: their label (the first label property the data uses), else their IRI's local name."""
+    out: dict[URIRef, str] = {}
+    iris = list(dict.fromkeys(i for i in iris if isinstance(i, URIRef)))
+    props = " ".join(p.n3() for p in schema.label_props)
+    for i in range(0, len(iris), 200) if props else ():
+        chunk = " ".join(x.n3() for x in iris[i:i + 200])
+        query = f"SELECT ?x ?l WHERE {{ VALUES ?x {{ {chunk} }} VALUES ?p {{ {props} }} ?x ?p ?l }}"
+        for x, label in store.select(query, max_rows=2000).rows:
+            if x not in out or (isinstance(label, Literal) and label.language in (None, "", "en")):
+                out[x] = str(label)
+    for x in iris:
+        out.setdefault(x, local_name(str(x)))
+    return out
+
+
+def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: Store,
+               schema: Schema) -> list[list[Cell]]:
+    iris = [t for row in rows for t in row if isinstance(t, URIRef)]
+    names = labels_of(store, schema, iris) if iris else {}
+    out = []
+    for row in rows:
+        cells = []
+        for i, t in enumerate(row):
+            if t is None:
+                cells.append(Cell(value=""))
+            elif isinstance(t, URIRef):
+                cells.append(Cell(value=str(t), is_iri=True, entity=str(t), label=names.get(t, "")))
+            elif isinstance(t, Literal):
+                cells.append(Cell(value=_lexical(t), datatype=str(t.datatype or "")))
+            else:  # a blank node
+                cells.append(Cell(value=str(t), is_iri=False))
+        out.append(cells)
+    return out
+
+
+def _lexical(lit: Literal) -> str:
+    value = lit.toPython()
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and "e" not in str(lit).lower():
+        return str(lit)
+    return str(lit)
+
+
+def is_number(cell: Cell) -> bool:
+    try:
+        float(cell.value)
+        return not cell.is_iri
+    except ValueError:
+        return False
+
+
+def shape_problem(q: Question, rows: list[list[Cell]], aggregate_only: bool) -> str:
+    """Why the result does not have the shape the question asks for ('' when it does)."""
+    if q.kind == "count" and not q.grouped and rows:
+        if len(rows) > 1 and not aggregate_only:
+            return ("the question asks how many, but the query returns a list of rows instead of a number: "
+                    "count them with COUNT(...).")
+        if len(rows) == 1 and not any(is_number(c) for c in rows[0]):
+            return "the question asks how many, but the query returns no number: use COUNT(...)."
+    return ""
+
+
+def boolean_of(rows: list[list[Cell]]) -> bool:
+    """A yes/no reading of a result: some row whose values are not all zero / false / empty."""
+    for row in rows:
+        vals = [c.value.strip().lower() for c in row]
+        if any(v not in ("", "0", "0.0", "false") for v in vals):
+            return True
+    return False
+
+
+def answer_text(q: Question, columns: list[str], rows: list[list[Cell]], boolean: bool | None,
+                total: int) -> str:
+    if boolean is not None:
+        return "Yes." if boolean else "No."
+    if not rows:
+        return NO_DATA
+    shown = rows[:MAX_ROWS_SHOWN]
+    more = f" (and {total - len(shown)} more)" if total > len(shown) else ""
+    if len(columns) <= 1 or all(len(r) == 1 for r in shown):
+        values = [r[0].text() if r else "" for r in shown]
+        if len(values) == 1:
+            return f"{values[0]}."
+        return "; ".join(values) + more + "."
+    named = [c or f"column {i + 1}" for i, c in enumerate(columns)]
+    lines = ["; ".join(f"{n}: {c.text()}" for n, c in zip(named, r)) for r in shown]
+    return "\n".join(lines) + (f"\n{more.strip()}" if more else "")
+
+
+def no_data_text(reason: str) -> str:
+    return f"{NO_DATA} ({reason})" if reason else NO_DATA

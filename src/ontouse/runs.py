@@ -1,0 +1,135 @@
+"""`ontoask QUESTION` and `ontoask --questions FILE`: one question, or a batch into an outcome folder.
+
+A batch writes answers.json (one row per question: the answer, the result table, SPARQL, plan, support, cost),
+answers.log (a JSONL trace of every model exchange and query) and stats.json, each atomically."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from ontobuild.errors import InputError, OntoError
+from ontobuild.llm import ChatModel
+
+from .answer import Answer, NO_DATA
+from .ask import Answerer, open_answerer
+
+log = logging.getLogger(__name__)
+
+
+def read_questions(path: str | Path) -> list[dict[str, Any]]:
+    """The questions file: a JSON list of {"query": str, "expected": any (optional)} (or plain strings)."""
+    from ontobuild.index import read_json_file
+
+    path = Path(path)
+    data = read_json_file(path)
+    if isinstance(data, dict) and isinstance(data.get("questions"), list):
+        data = data["questions"]
+    if not isinstance(data, list) or not data:
+        raise InputError(f"{path} must be a non-empty JSON list of {{\"query\": ..., \"expected\": ...}} objects.")
+    out = []
+    for i, item in enumerate(data):
+        if isinstance(item, str):
+            item = {"query": item}
+        if not isinstance(item, dict):
+            raise InputError(f"{path}: item {i + 1} is not an object with a \"query\".")
+        q = item.get("query", item.get("question"))
+        if not isinstance(q, str) or not q.strip():
+            raise InputError(f"{path}: item {i + 1} has no \"query\" text.")
+        out.append({**item, "query": q.strip()})
+    return out
+
+
+def _score(answer: Answer, expected: Any) -> bool | None:
+    """The repository's scorer (bench/score.py) when it can be imported from a checkout, else None."""
+    try:
+        from bench.score import is_correct
+    except ImportError:
+        return None
+    return bool(is_correct(answer.answer, expected))
+
+
+def summary_line(rows: list[dict[str, Any]]) -> str:
+    n = len(rows)
+    if not n:
+        return "no questions"
+    calls = sum(r["llm_calls"] for r in rows) / n
+    pt = sum(r["prompt_tokens"] for r in rows) / n
+    ct = sum(r["completion_tokens"] for r in rows) / n
+    secs = sum(r["seconds"] for r in rows) / n
+    answered = sum(1 for r in rows if r.get("state") == "answered")
+    scored = [r["correct"] for r in rows if r.get("correct") is not None]
+    head = f"{sum(scored)}/{len(scored)} correct (expected given)" if scored else f"{answered}/{n} answered"
+    return f"{head}, {calls:.1f} calls, {pt:.0f} prompt + {ct:.0f} completion tokens, {secs:.1f} s per question"
+
+
+def run_question(graph_paths: list[Path], question: str, llm_options: dict[str, Any] | None = None,
+                 out: str | Path | None = None, examples_path: str | Path | None = None) -> Answer:
+    """Answer one question (and write an outcome folder with `out`)."""
+    if not question or not question.strip():
+        raise InputError("The question is empty.")
+    outdir = _outdir(out) if out is not None else None
+    answerer = open_answerer(graph_paths, llm_options=llm_options, examples_path=examples_path,
+                             trace_path=outdir / "answers.log" if outdir else None)
+    try:
+        ans = answerer.ask(question.strip())
+    finally:
+        answerer.trace.close()
+    if outdir is not None:
+        _write_outcome(outdir, [ans.to_dict()], answerer, graph_paths)
+    return ans
+
+
+def run_batch(graph_paths: list[Path], questions_path: str | Path, out: str | Path | None = None,
+              llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
+              examples_path: str | Path | None = None, limit: int | None = None) -> str:
+    """Answer every question of a file into an outcome folder; returns the summary line."""
+    questions = read_questions(questions_path)[:limit] if limit else read_questions(questions_path)
+    outdir = _outdir(out)
+    answerer = open_answerer(graph_paths, model=model, llm_options=llm_options, examples_path=examples_path,
+                             trace_path=outdir / "answers.log")
+    rows: list[dict[str, Any]] = []
+    try:
+        for item in questions:
+            try:
+                ans = answerer.ask(item["query"])
+            except OntoError as e:  # e.g. the prompt does not fit: record it and go on
+                log.warning("question failed: %s", e)
+                ans = Answer(question=item["query"], answer=f"{NO_DATA} (error: {e})", state="error", error=str(e))
+            has_expected = "expected" in item
+            row = ans.to_dict(item.get("expected"), with_expected=has_expected)
+            if has_expected:
+                row["correct"] = _score(ans, item["expected"])
+            rows.append(row)
+            log.info("%s -> %s", item["query"], ans.answer)
+    finally:
+        answerer.trace.close()
+    summary = summary_line(rows)
+    _write_outcome(outdir, rows, answerer, graph_paths, summary)
+    return f"{summary}\noutcome: {outdir}"
+
+
+def _outdir(out: str | Path | None) -> Path:
+    from ontobuild.outcome import new_outcome_dir
+
+    return new_outcome_dir(out=out)
+
+
+def _write_outcome(outdir: Path, rows: list[dict[str, Any]], answerer: Answerer, graph_paths: list,
+                   summary: str | None = None) -> None:
+    from ontobuild.outcome import write_json
+
+    write_json(outdir / "answers.json", rows)
+    stats: dict[str, Any] = {"outcome": str(outdir), "ontology": [str(p) for p in graph_paths],
+                             "questions": len(rows), "answered": sum(1 for r in rows if r.get("state") == "answered"),
+                             "view_seconds": round(answerer.view_seconds, 2),
+                             "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
+    if summary:
+        stats["summary"] = summary
+    write_json(outdir / "stats.json", stats)
+
+
+def answer_json(ans: Answer) -> str:
+    return json.dumps(ans.to_dict(), ensure_ascii=False, indent=2)

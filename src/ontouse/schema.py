@@ -1,0 +1,398 @@
+"""The relational view of an ontology: one table per class, one column per property its instances use.
+
+A small coder model writes SQL far better than SPARQL, and every ontology has a faithful relational reading:
+a class is a table whose rows are its instances (with its subclasses' instances), a property used by those
+instances is a column (a datatype property holds values, an object property holds links to rows of another
+table), and `id` is the instance itself. The view is built from the data with a handful of aggregate SPARQL
+queries through the store (not by walking the graph), so it works the same on any store.
+
+Names: a table is named by its class's local name, a column by its property's local name, both turned into SQL
+identifiers and made unique; the view keeps the IRI behind every name."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
+
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+META_NAMESPACES = (str(RDF), str(RDFS), str(OWL), str(XSD))
+# Standard label properties of the RDF world, most preferred first (what a thing is called, in any domain).
+LABEL_PROPERTIES = (RDFS.label, SKOS.prefLabel, URIRef("http://xmlns.com/foaf/0.1/name"),
+                    URIRef("http://schema.org/name"), URIRef("http://purl.org/dc/terms/title"), SKOS.altLabel)
+MAX_VALUES = 20000  # distinct literal values kept per property for value linking
+
+_INT = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "negativeInteger",
+        "nonPositiveInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte", "gYear"}
+_REAL = {"decimal", "double", "float"}
+_TIME = {"date": "DATE", "dateTime": "TIMESTAMP", "dateTimeStamp": "TIMESTAMP", "time": "TIME"}
+
+
+def local_name(iri: str) -> str:
+    """The last segment of an IRI (after '#', else after the last '/' or ':')."""
+    text = str(iri).rstrip("/#")
+    for sep in ("#", "/", ":"):
+        if sep in text:
+            tail = text.rsplit(sep, 1)[1]
+            if tail:
+                return tail
+    return text
+
+
+def sql_ident(name: str) -> str:
+    """`name` as a plain SQL identifier: letters, digits and '_', not starting with a digit."""
+    ident = re.sub(r"[^0-9A-Za-z_]+", "_", name).strip("_") or "x"
+    return f"c_{ident}" if ident[0].isdigit() else ident
+
+
+def sql_type(datatype: str) -> str:
+    """The SQL type shown for an XSD datatype IRI ('' for plain strings)."""
+    local = local_name(datatype) if datatype else "string"
+    if local in _INT:
+        return "INTEGER"
+    if local in _REAL:
+        return "REAL"
+    if local == "boolean":
+        return "BOOLEAN"
+    return _TIME.get(local, "TEXT")
+
+
+@dataclass
+class Column:
+    name: str
+    prop: URIRef | None  # None for `id`
+    kind: str  # "id" | "value" | "link"
+    sql_type: str = "TEXT"
+    datatype: str = ""  # the most common datatype of the values ("" for plain strings, links and id)
+    target: str = ""  # for links: the table the linked things belong to
+    count: int = 0  # triples
+    distinct: int = 0  # distinct values
+    subjects: int = 0  # rows with a value
+    label: str = ""
+    comment: str = ""
+    samples: list[str] = field(default_factory=list)  # most frequent values (lexical forms or target labels)
+    is_label: bool = False  # the column holds what the rows are called
+    key_of: str = ""  # "" or "table.column" this value column refers to (a foreign key found in the data)
+    hidden: bool = False  # not shown in prompts (a link that a shown foreign key column already expresses)
+
+    @property
+    def numeric(self) -> bool:
+        return self.sql_type in ("INTEGER", "REAL")
+
+
+@dataclass
+class Table:
+    name: str
+    cls: URIRef
+    classes: tuple[URIRef, ...]  # the class and its subclasses
+    typed_all: bool  # every instance of a subclass is also typed with `cls` (a plain `?x a cls` finds them all)
+    count: int = 0
+    label: str = ""
+    comment: str = ""
+    parents: list[str] = field(default_factory=list)
+    columns: dict[str, Column] = field(default_factory=dict)  # lower-cased name -> Column
+
+    def column(self, name: str) -> Column | None:
+        return self.columns.get(name.lower())
+
+    def column_for(self, prop: URIRef) -> Column | None:
+        return next((c for c in self.columns.values() if c.prop == prop), None)
+
+    def label_column(self) -> Column | None:
+        cols = [c for c in self.columns.values() if c.is_label]
+        return cols[0] if cols else None
+
+
+@dataclass
+class Schema:
+    tables: dict[str, Table] = field(default_factory=dict)  # lower-cased name -> Table
+    values: dict[URIRef, dict[str, int]] = field(default_factory=dict)  # property -> lexical form -> count
+    label_props: tuple[URIRef, ...] = ()  # label properties present in the data
+
+    def table(self, name: str) -> Table | None:
+        return self.tables.get(name.lower())
+
+    def by_class(self, cls: URIRef) -> Table | None:
+        return next((t for t in self.tables.values() if t.cls == cls), None)
+
+    def columns_of(self, prop: URIRef) -> list[tuple[Table, Column]]:
+        return [(t, c) for t in self.tables.values() for c in t.columns.values() if c.prop == prop]
+
+
+# ---- building ----------------------------------------------------------------------------------------------
+_Q_TYPES = "SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?t . FILTER(isIRI(?t)) } GROUP BY ?t"
+_Q_SUB = "SELECT ?c ?d WHERE { ?c rdfs:subClassOf ?d . FILTER(isIRI(?c) && isIRI(?d)) }"
+_Q_PROPS = """SELECT ?t ?p ?kind (COUNT(*) AS ?n) (COUNT(DISTINCT ?s) AS ?ns) (COUNT(DISTINCT ?o) AS ?no)
+WHERE { ?s a ?t . ?s ?p ?o . FILTER(isIRI(?t) && ?p != rdf:type)
+  BIND(IF(isLiteral(?o), STR(DATATYPE(?o)), IF(isIRI(?o), "@iri", "@bnode")) AS ?kind) }
+GROUP BY ?t ?p ?kind"""
+_Q_TARGETS = """SELECT ?t ?p ?c (COUNT(*) AS ?n) WHERE { ?s a ?t . ?s ?p ?o . ?o a ?c .
+  FILTER(isIRI(?t) && isIRI(?c) && ?p != rdf:type) } GROUP BY ?t ?p ?c"""
+_Q_CLOSURE = "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } }"
+_Q_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLiteral(?o)) }
+GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
+_Q_SAMPLES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
+GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT 3"""
+_Q_TEXT = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label rdfs:comment skos:prefLabel skos:definition } ?x ?p ?v }"
+_Q_LABEL_LIKE = """SELECT (COUNT(*) AS ?n) (SUM(IF(STR(?v) = STR(?l), 1, 0)) AS ?same)
+WHERE { ?s <%s> ?v . ?s <%s> ?l . FILTER(isLiteral(?v)) }"""
+_Q_PAIRS = "SELECT ?s ?o WHERE { ?s <%s> ?o . FILTER(isIRI(?o)) } LIMIT 30"
+_Q_ROWVALUES = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } ?x ?p ?v . FILTER(isLiteral(?v)) }"
+
+
+def _iri_list(iris: Iterable[URIRef]) -> str:
+    return " ".join(f"<{i}>" for i in iris)
+
+
+def _is_meta(iri: URIRef) -> bool:
+    return str(iri).startswith(META_NAMESPACES)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    base, n = name, 2
+    while name.lower() in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name.lower())
+    return name
+
+
+def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 60.0) -> Schema:
+    """The relational view of the graph behind `store`."""
+
+    def rows(query: str, limit: int = 1_000_000) -> list[list]:
+        return store.select(query, max_rows=limit, timeout_s=timeout_s).rows
+
+    counts = {r[0]: int(r[1]) for r in rows(_Q_TYPES) if not _is_meta(r[0])}
+    subs: dict[URIRef, set[URIRef]] = {}
+    parents: dict[URIRef, set[URIRef]] = {}
+    for c, d in rows(_Q_SUB):
+        if c != d and not _is_meta(d):
+            subs.setdefault(d, set()).add(c)
+            parents.setdefault(c, set()).add(d)
+    classes = set(counts) | {c for c in subs if not _is_meta(c)}
+
+    def closure(c: URIRef) -> tuple[URIRef, ...]:
+        out, todo = [c], [c]
+        while todo:
+            for s in sorted(subs.get(todo.pop(), ())):
+                if s not in out:
+                    out.append(s)
+                    todo.append(s)
+        return tuple(out)
+
+    schema = Schema()
+    taken: set[str] = set()
+    texts = _texts(rows, sorted(classes))
+    for c in sorted(classes, key=lambda x: (-counts.get(x, 0), str(x))):
+        cl = closure(c)
+        inst = [x for x in cl if counts.get(x)]
+        if not inst:
+            continue
+        total = int(rows(_Q_CLOSURE % _iri_list(inst))[0][0]) if len(inst) > 1 else counts[inst[0]]
+        name = _unique(sql_ident(local_name(c)), taken)
+        schema.tables[name.lower()] = Table(name=name, cls=c, classes=tuple(inst), count=total,
+                                            typed_all=total == counts.get(c, 0),
+                                            label=texts.get((c, "label"), ""), comment=texts.get((c, "comment"), ""))
+    by_cls = {t.cls: t for t in schema.tables.values()}
+    for t in schema.tables.values():
+        t.parents = [by_cls[p].name for p in sorted(parents.get(t.cls, ())) if p in by_cls]
+    _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows)
+    schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
+        c.prop == p for t in schema.tables.values() for c in t.columns.values()))
+    _mark_labels(schema, rows)
+    for prop in {c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}:
+        vals = rows(_Q_VALUES % (prop, max_values), max_values)
+        schema.values[prop] = {str(v): int(n) for v, n in vals}
+    for t in schema.tables.values():
+        for col in t.columns.values():
+            if col.kind == "value":
+                col.samples = [str(r[0]) for r in rows(_Q_SAMPLES % (_iri_list(t.classes), col.prop), 3)]
+    _find_keys(schema, rows)
+    log.info("relational view: %d tables, %d columns", len(schema.tables),
+             sum(len(t.columns) for t in schema.tables.values()))
+    return schema
+
+
+def _texts(rows, iris: list[URIRef]) -> dict[tuple[URIRef, str], str]:
+    out: dict[tuple[URIRef, str], str] = {}
+    for i in range(0, len(iris), 200):
+        for x, p, v in rows(_Q_TEXT % _iri_list(iris[i:i + 200])):
+            kind = "label" if p in (RDFS.label, SKOS.prefLabel) else "comment"
+            if isinstance(v, Literal) and v.language not in (None, "", "en") and (x, kind) in out:
+                continue
+            out.setdefault((x, kind), str(v))
+    return out
+
+
+def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dict, rows) -> None:
+    """Columns from property usage per class, summed over each table's classes."""
+    usage: dict[tuple[URIRef, URIRef], dict[str, list[int]]] = {}
+    for t, p, kind, n, ns, no in prop_rows:
+        usage.setdefault((t, p), {}).setdefault(str(kind), [0, 0, 0])
+        acc = usage[(t, p)][str(kind)]
+        acc[0] += int(n); acc[1] += int(ns); acc[2] += int(no)  # noqa: E702
+    targets: dict[tuple[URIRef, URIRef], dict[URIRef, int]] = {}
+    for t, p, c, n in target_rows:
+        if c in by_cls or any(c in tb.classes for tb in by_cls.values()):
+            targets.setdefault((t, p), {})[c] = targets.get((t, p), {}).get(c, 0) + int(n)
+    props = sorted({p for _, p in usage})
+    texts = _texts(rows, props)
+    for table in schema.tables.values():
+        merged: dict[URIRef, dict[str, list[int]]] = {}
+        tgt: dict[URIRef, dict[URIRef, int]] = {}
+        for c in table.classes:
+            for (t, p), kinds in usage.items():
+                if t != c:
+                    continue
+                for kind, acc in kinds.items():
+                    m = merged.setdefault(p, {}).setdefault(kind, [0, 0, 0])
+                    m[0] += acc[0]; m[1] += acc[1]; m[2] += acc[2]  # noqa: E702
+                for cls, n in targets.get((t, p), {}).items():
+                    tgt.setdefault(p, {})[cls] = tgt.get(p, {}).get(cls, 0) + n
+        taken = {"iri"}
+        table.columns["iri"] = Column(name="iri", prop=None, kind="id", sql_type="TEXT", subjects=table.count,
+                                     distinct=table.count, count=table.count)
+        for p in sorted(merged, key=lambda x: (x not in LABEL_PROPERTIES, local_name(x).lower())):
+            kinds = merged[p]
+            n_iri = kinds.get("@iri", [0])[0]
+            n_lit = sum(v[0] for k, v in kinds.items() if not k.startswith("@"))
+            if not n_iri and not n_lit:
+                continue
+            name = _unique(sql_ident("label" if p == RDFS.label else local_name(p)), taken)
+            label, comment = texts.get((p, "label"), ""), texts.get((p, "comment"), "")
+            if n_iri >= n_lit:
+                acc = kinds["@iri"]
+                best = _target_table(tgt.get(p, {}), by_cls, schema)
+                col = Column(name=name, prop=p, kind="link", target=best.name if best else "", count=acc[0],
+                             subjects=acc[1], distinct=acc[2], label=label, comment=comment)
+            else:
+                lit = {k: v for k, v in kinds.items() if not k.startswith("@")}
+                dt = max(lit, key=lambda k: lit[k][0])
+                col = Column(name=name, prop=p, kind="value", sql_type=sql_type(dt), count=sum(v[0] for v in lit.values()),
+                             subjects=max(v[1] for v in lit.values()), distinct=sum(v[2] for v in lit.values()),
+                             datatype="" if local_name(dt) in ("string", "langString") else dt, label=label,
+                             comment=comment)
+            table.columns[name.lower()] = col
+
+
+def _target_table(targets: dict[URIRef, int], by_cls: dict, schema: Schema):
+    """The table of the linked things: the most specific table that covers nearly all of them."""
+    if not targets:
+        return None
+    total = max(targets.values())
+    best = None
+    for cls, n in sorted(targets.items(), key=lambda kv: (-kv[1], str(kv[0]))):
+        table = by_cls.get(cls)
+        if table is None:
+            continue
+        if n >= 0.9 * total and (best is None or table.count < best.count):
+            best = table
+    return best or next((by_cls[c] for c in targets if c in by_cls), None)
+
+
+def _mark_labels(schema: Schema, rows) -> None:
+    """Label columns: standard label properties, and value columns whose values equal the rows' labels."""
+    for table in schema.tables.values():
+        std = [c for c in table.columns.values() if c.prop in LABEL_PROPERTIES and c.kind == "value"]
+        for c in std[:1]:
+            c.is_label = True
+        if not std:
+            continue
+        for c in table.columns.values():
+            if c.kind != "value" or c.is_label or c.sql_type != "TEXT" or c.prop in LABEL_PROPERTIES:
+                continue
+            n, same = rows(_Q_LABEL_LIKE % (c.prop, std[0].prop))[0]
+            if n and int(same or 0) >= 0.9 * int(n):
+                c.is_label = True
+
+
+def _find_keys(schema: Schema, rows) -> None:
+    """Foreign keys in values: a link column whose linked rows carry, in some column, the value that the linking
+    row carries in one of its own columns (a database's key columns kept beside the links). The shown value
+    column then says `REFERENCES table(column)`, and the link column is hidden from prompts."""
+    for table in schema.tables.values():
+        for link in [c for c in table.columns.values() if c.kind == "link" and c.target]:
+            target = schema.table(link.target)
+            pairs = rows(_Q_PAIRS % link.prop, 30)
+            if not pairs or target is None:
+                continue
+            pairs = [(s, o) for s, o in pairs if isinstance(s, URIRef) and isinstance(o, URIRef)]
+            nodes = {s for s, _ in pairs} | {o for _, o in pairs}
+            if not pairs:
+                continue
+            vals: dict[URIRef, dict[URIRef, set[str]]] = {}
+            for x, p, v in rows(_Q_ROWVALUES % _iri_list(nodes)):
+                vals.setdefault(x, {}).setdefault(p, set()).add(str(v))
+            found = _matching_columns(table, target, pairs, vals)
+            if found is None:
+                continue
+            mine, theirs, referenced = found
+            if referenced == "target":
+                mine.key_of = f"{target.name}.{theirs.name}"
+            else:
+                theirs.key_of = theirs.key_of or f"{table.name}.{mine.name}"
+            link.hidden = True
+
+
+def _matching_columns(table: Table, target: Table, pairs, vals):
+    """(column of table, column of target, which side is the key) with equal values on every sampled pair."""
+    best = None
+    for a in (c for c in table.columns.values() if c.kind == "value"):
+        for b in (c for c in target.columns.values() if c.kind == "value"):
+            if all(vals.get(s, {}).get(a.prop, set()) & vals.get(o, {}).get(b.prop, set()) for s, o in pairs):
+                b_key = b.distinct >= b.subjects and b.subjects >= 0.9 * target.count
+                a_key = a.distinct >= a.subjects and a.subjects >= 0.9 * table.count
+                side = "target" if b_key or not a_key else "table"
+                score = (b_key or a_key, a.name.lower() == b.name.lower())
+                if best is None or score > best[0]:
+                    best = (score, a, b, side)
+    return None if best is None else best[1:]
+
+
+def join_edges(schema: Schema, table: Table) -> list[tuple[str, str, str]]:
+    """(column of table, other table, column of other table) for every way to join `table` to another table:
+    its links and its foreign-key values, and the links and keys of other tables that point at it."""
+    out = []
+    for c in table.columns.values():
+        if c.kind == "link" and c.target and not c.hidden:
+            out.append((c.name, c.target, "iri"))
+        if c.key_of:
+            t, k = c.key_of.split(".", 1)
+            out.append((c.name, t, k))
+    for other in schema.tables.values():
+        for c in other.columns.values():
+            if c.kind == "link" and c.target == table.name and not c.hidden:
+                out.append(("iri", other.name, c.name))
+            if c.key_of and c.key_of.split(".", 1)[0] == table.name:
+                out.append((c.key_of.split(".", 1)[1], other.name, c.name))
+    return out
+
+
+def join_steps(schema: Schema, start: str, goals: set[str], max_hops: int = 3) -> list[tuple[str, str, str]] | None:
+    """The shortest chain of joins from table `start` to a table in `goals` (lower-cased names), or None."""
+    first = schema.table(start)
+    if first is None:
+        return None
+    frontier: list[tuple[Table, list[tuple[str, str, str]]]] = [(first, [])]
+    seen = {first.name.lower()}
+    for _ in range(max_hops):
+        nxt = []
+        for table, path in frontier:
+            for a_col, b_name, b_col in join_edges(schema, table):
+                b = schema.table(b_name)
+                if b is None or b.name.lower() in seen:
+                    continue
+                step = path + [(a_col, b.name, b_col)]
+                if b.name.lower() in goals:
+                    return step
+                seen.add(b.name.lower())
+                nxt.append((b, step))
+        frontier = nxt
+    return None

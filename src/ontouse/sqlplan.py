@@ -1,0 +1,408 @@
+"""Read a plan written in SQL (over the relational view) into plan data, resolving every name against the view.
+
+sqlglot parses the text; this module walks its tree, resolves tables, aliases and columns (including references
+from a subquery to the query around it), and raises `PlanError` with a precise, fixable message when a name does
+not exist or a construct is outside the plan language. A few slips that have exactly one meaning are fixed on
+the way and reported in `Reader.fixes` (each is a named rule):
+
+- `id_is_iri`: `t.id` on a table without an `id` column means the row itself (`t.iri`);
+- `column_owner`: `T2.x` where T2's table has no column x but exactly one other table of the query has it;
+- `bare_table`: a column qualified by a table name that is in the query under another alias."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+from dataclasses import dataclass, field
+
+import sqlglot
+from sqlglot import exp
+
+from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Item, Join, Like,
+                   Lit, Not, Or, Order, Plan, PlanError, Query, Scalar, SetQuery, Source)
+from .schema import Schema, Table, join_steps
+
+log = logging.getLogger(__name__)
+
+_CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+_ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
+_AGG = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
+_FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round: "round", exp.Abs: "abs"}
+
+
+def _close(name: str, options: list[str], n: int = 3) -> list[str]:
+    low = {o.lower(): o for o in options}
+    return [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
+
+
+@dataclass
+class _Scope:
+    sources: list[Source]
+    parent: "_Scope | None" = None
+    aliases: dict[str, Expr] = field(default_factory=dict)  # select-list aliases (for ORDER BY / HAVING)
+
+    def find(self, alias: str) -> Source | None:
+        for s in self.sources:
+            if s.alias.lower() == alias.lower():
+                return s
+        return self.parent.find(alias) if self.parent else None
+
+    def all_sources(self) -> list[Source]:
+        return self.sources + (self.parent.all_sources() if self.parent else [])
+
+
+class Reader:
+    """One SQL text -> one plan; `fixes` lists the rules that changed it."""
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self.fixes: list[str] = []
+        self._in_join = False
+
+    # ---- entry ---------------------------------------------------------------------------------------------
+    def read(self, sql: str) -> Plan:
+        text = sql.strip().rstrip(";").strip()
+        if not text:
+            raise PlanError("The SQL query is empty.")
+        try:
+            trees = sqlglot.parse(text, read="sqlite")
+        except sqlglot.errors.ParseError as e:
+            raise PlanError(f"The SQL does not parse: {_parse_message(e)}.") from None
+        trees = [t for t in trees if t is not None]
+        if len(trees) != 1:
+            raise PlanError("Write exactly one SQL query (one SELECT statement).")
+        return self._plan(trees[0], None)
+
+    def _plan(self, node: exp.Expression, parent: _Scope | None) -> Plan:
+        if isinstance(node, exp.Subquery):
+            node = node.this
+        if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
+            op = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}[type(node)]
+            left, right = self._plan(node.this, parent), self._plan(node.expression, parent)
+            from .plan import output_width
+            if output_width(left) != output_width(right):
+                raise PlanError(f"The two sides of {op.upper()} select a different number of columns "
+                                f"({output_width(left)} and {output_width(right)}).")
+            order = tuple(self._set_order(o, left) for o in (node.args.get("order").expressions
+                                                             if node.args.get("order") else []))
+            return SetQuery(op=op, left=left, right=right, all=op == "union" and not node.args.get("distinct", True),
+                            order_by=order, limit=self._int(node.args.get("limit")),
+                            offset=self._int(node.args.get("offset")))
+        if not isinstance(node, exp.Select):
+            raise PlanError(f"Only SELECT queries can be answered, not {node.key.upper()}.")
+        return self._select(node, parent)
+
+    # ---- SELECT --------------------------------------------------------------------------------------------
+    def _select(self, node: exp.Select, parent: _Scope | None) -> Query:
+        if node.args.get("with_") or node.args.get("with"):
+            raise PlanError("WITH (common table expressions) is not supported: write the subquery inside WHERE.")
+        scope = _Scope([], parent)
+        conds: list[exp.Expression] = []
+        from_ = node.args.get("from_") or node.args.get("from")
+        if from_ is None:
+            raise PlanError("The query has no FROM clause: select from one of the tables.")
+        joins_ = node.args.get("joins") or []
+        scope.sources.append(self._source(from_.this, scope))
+        for j in joins_:
+            side = (j.args.get("side") or "").upper()
+            if side in ("RIGHT", "FULL"):
+                raise PlanError(f"{side} JOIN is not supported: write the query with JOIN or LEFT JOIN.")
+            scope.sources.append(self._source(j.this, scope, optional=side == "LEFT"))
+        conds: list[tuple[exp.Expression, bool]] = []
+        for j in joins_:
+            if j.args.get("using"):
+                raise PlanError("JOIN ... USING is not supported: write JOIN ... ON a.x = b.y.")
+            if j.args.get("on") is not None:
+                conds += [(c, (j.args.get("side") or "").upper() == "LEFT") for c in _conjuncts(j.args["on"])]
+        if node.args.get("where") is not None:
+            conds += [(c, False) for c in _conjuncts(node.args["where"].this)]
+        joins, rest = [], []
+        for c, optional in conds:
+            if isinstance(c, exp.EQ) and isinstance(c.this, exp.Column) and isinstance(c.expression, exp.Column):
+                self._in_join = True
+                try:
+                    left, right = self._col(c.this, scope), self._col(c.expression, scope)
+                finally:
+                    self._in_join = False
+                if left.alias.lower() != right.alias.lower() and {left.alias.lower(), right.alias.lower()} <= {
+                        s.alias.lower() for s in scope.sources}:
+                    joins.append(Join(left, right, optional))
+                    continue
+            if optional:
+                raise PlanError("A LEFT JOIN's ON clause may only equate columns (a.x = b.y); put other conditions "
+                                "in WHERE.")
+            rest.append(self._expr(c, scope))
+        items = []
+        for e in node.expressions:
+            items += self._items(e, scope)
+        for it in items:
+            if it.name:
+                scope.aliases[it.name.lower()] = it.expr
+        where = None if not rest else rest[0] if len(rest) == 1 else And(tuple(rest))
+        group = tuple(self._expr(g, scope, aliases=True) for g in (node.args["group"].expressions
+                                                                    if node.args.get("group") else []))
+        having = self._expr(node.args["having"].this, scope, aliases=True) if node.args.get("having") else None
+        order = tuple(Order(self._order_expr(o.this, scope, items), bool(o.args.get("desc")))
+                      for o in (node.args["order"].expressions if node.args.get("order") else []))
+        return Query(select=tuple(items), sources=tuple(scope.sources), joins=tuple(joins), where=where,
+                     group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
+                     offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
+
+    def _source(self, t: exp.Expression, scope: _Scope, optional: bool = False) -> Source:
+        if not isinstance(t, exp.Table):
+            raise PlanError("A subquery in FROM is not supported: join the tables directly, or put the subquery "
+                            "in WHERE (x IN (SELECT ...), x > (SELECT AVG(...) ...)).")
+        table = self._table(t.name)
+        alias = t.alias or table.name
+        if scope.find(alias) and scope.find(alias) in scope.sources:
+            raise PlanError(f"The alias {alias} is used twice in one FROM clause: give each table its own alias.")
+        return Source(table.name, alias, optional)
+
+    def _table(self, name: str) -> Table:
+        table = self.schema.table(name)
+        if table is not None:
+            return table
+        names = [t.name for t in self.schema.tables.values()]
+        owners = [t.name for t in self.schema.tables.values() if t.column(name)]
+        hint = f" `{name}` is a column of {', '.join(owners[:4])}." if owners else ""
+        close = _close(name, names)
+        raise PlanError(f"There is no table `{name}`.{hint} "
+                        + (f"Did you mean {' or '.join(close)}? " if close else "")
+                        + f"Tables: {', '.join(names[:40])}.")
+
+    def _items(self, e: exp.Expression, scope: _Scope) -> list[Item]:
+        name = e.alias if isinstance(e, exp.Alias) else ""
+        inner = e.this if isinstance(e, exp.Alias) else e
+        if isinstance(inner, exp.Star) or (isinstance(inner, exp.Column) and isinstance(inner.this, exp.Star)):
+            qual = inner.table if isinstance(inner, exp.Column) else ""
+            srcs = [s for s in scope.sources if not qual or s.alias.lower() == qual.lower()]
+            if not srcs:
+                raise PlanError(f"`{qual}.*`: there is no table or alias {qual} in this query.")
+            return [Item(Col(s.alias, s.table, c.name)) for s in srcs
+                    for c in self.schema.table(s.table).columns.values() if not c.hidden and c.kind != "id"]
+        return [Item(self._expr(inner, scope), name)]
+
+    def _order_expr(self, e: exp.Expression, scope: _Scope, items: list[Item]) -> Expr:
+        if isinstance(e, exp.Literal) and not e.is_string:
+            i = int(e.this)
+            if not 1 <= i <= len(items):
+                raise PlanError(f"ORDER BY {i}: the query selects only {len(items)} column(s).")
+            return items[i - 1].expr
+        return self._expr(e, scope, aliases=True)
+
+    def _set_order(self, o: exp.Ordered, left: Plan) -> Order:
+        e = o.this
+        names = [it.name or (it.expr.column if isinstance(it.expr, Col) else "") for it in _first_select(left).select]
+        if isinstance(e, exp.Literal) and not e.is_string:
+            return Order(Lit(int(e.this) - 1), bool(o.args.get("desc")))
+        if isinstance(e, exp.Column) and e.name.lower() in [n.lower() for n in names]:
+            return Order(Lit([n.lower() for n in names].index(e.name.lower())), bool(o.args.get("desc")))
+        raise PlanError("ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column.")
+
+    # ---- expressions ---------------------------------------------------------------------------------------
+    def _expr(self, e: exp.Expression, scope: _Scope, aliases: bool = False) -> Expr:
+        t = type(e)
+        if isinstance(e, exp.Paren):
+            return self._expr(e.this, scope, aliases)
+        if isinstance(e, exp.Column):
+            if aliases and not e.table and e.name.lower() in scope.aliases:
+                return scope.aliases[e.name.lower()]
+            return self._col(e, scope)
+        if isinstance(e, exp.Literal):
+            return Lit(e.this if e.is_string else _number(e.this))
+        if isinstance(e, exp.Boolean):
+            return Lit(bool(e.this))
+        if isinstance(e, exp.Null):
+            return Lit(None)
+        if isinstance(e, exp.Neg):
+            inner = self._expr(e.this, scope, aliases)
+            if isinstance(inner, Lit) and isinstance(inner.value, (int, float)):
+                return Lit(-inner.value)
+            return Arith("-", Lit(0), inner)
+        if t in _CMP:
+            return Cmp(_CMP[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
+        if t in _ARITH:
+            return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
+        if isinstance(e, exp.And):
+            return And(tuple(self._expr(c, scope, aliases) for c in _conjuncts(e)))
+        if isinstance(e, exp.Or):
+            return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
+        if isinstance(e, exp.Not):
+            inner = self._expr(e.this, scope, aliases)
+            return _negate(inner)
+        if t in _AGG:
+            arg = e.this
+            distinct = isinstance(arg, exp.Distinct)
+            if distinct:
+                arg = arg.expressions[0]
+            if isinstance(arg, exp.Star) or arg is None:
+                if t is not exp.Count:
+                    raise PlanError(f"{_AGG[t].upper()}(*) is not valid: give a column.")
+                return Agg("count", None, distinct)
+            return Agg(_AGG[t], self._expr(arg, scope), distinct)
+        if isinstance(e, (exp.Like, exp.ILike)):
+            pat = self._expr(e.expression, scope)
+            if not isinstance(pat, Lit) or not isinstance(pat.value, str):
+                raise PlanError("LIKE needs a text pattern such as '%word%'.")
+            return Like(self._expr(e.this, scope, aliases), pat.value)
+        if isinstance(e, exp.In):
+            target = self._expr(e.this, scope, aliases)
+            if e.args.get("query") is not None:
+                return InQuery(target, self._plan(e.args["query"], scope))
+            vals = tuple(self._expr(v, scope) for v in e.expressions)
+            if not all(isinstance(v, Lit) for v in vals):
+                raise PlanError("IN (...) takes a list of constant values, or a subquery.")
+            return InList(target, vals)  # type: ignore[arg-type]
+        if isinstance(e, exp.Between):
+            return Between(self._expr(e.this, scope, aliases), self._expr(e.args["low"], scope),
+                           self._expr(e.args["high"], scope))
+        if isinstance(e, exp.Is):
+            if not isinstance(e.expression, exp.Null):
+                raise PlanError("IS is only supported as IS NULL / IS NOT NULL.")
+            return IsNull(self._expr(e.this, scope, aliases))
+        if isinstance(e, exp.Exists):
+            return Exists(self._plan(e.this, scope))
+        if isinstance(e, exp.Subquery):
+            return Scalar(self._plan(e.this, scope))
+        if isinstance(e, exp.Distinct):
+            raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
+        if t in _FUNC:
+            return Func(_FUNC[t], (self._expr(e.this, scope, aliases),))
+        if isinstance(e, exp.Cast):
+            to = e.args["to"].this.name.upper() if e.args.get("to") is not None else ""
+            inner = self._expr(e.this, scope, aliases)
+            return Func("text" if to in ("TEXT", "VARCHAR", "CHAR") else "number", (inner,))
+        if isinstance(e, (exp.TimeToStr, exp.Year)) or (isinstance(e, exp.Anonymous) and e.name.lower() == "strftime"):
+            arg = e.this if not isinstance(e, exp.Anonymous) else e.expressions[-1]
+            return Func("year", (self._expr(arg, scope, aliases),))
+        name = e.sql(dialect="sqlite")[:60]
+        raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "
+                        "LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT, + - * /, COUNT/SUM/AVG/MIN/MAX, LOWER, UPPER, "
+                        "LENGTH, ROUND, ABS, subqueries, UNION/INTERSECT/EXCEPT.")
+
+    def _col(self, c: exp.Column, scope: _Scope) -> Col:
+        name, qual = c.name, c.table
+        if qual:
+            src = scope.find(qual)
+            if src is None:
+                by_table = [s for s in scope.all_sources() if s.table.lower() == qual.lower()]
+                if len(by_table) == 1:
+                    self._fix("bare_table")
+                    src = by_table[0]
+                else:
+                    known = ", ".join(f"{s.alias} ({s.table})" for s in scope.all_sources())
+                    raise PlanError(f"`{qual}.{name}`: there is no alias or table {qual} in this query "
+                                    f"(the query has {known}).")
+            return self._col_of(src, name, scope)
+        found = [s for s in scope.sources if self.schema.table(s.table).column(name)]
+        if not found and scope.parent is not None:
+            found = [s for s in scope.parent.all_sources() if self.schema.table(s.table).column(name)]
+        if not found:
+            if name.lower() == "id" and len(scope.sources) == 1:
+                return self._col_of(scope.sources[0], name, scope)
+            raise PlanError(self._missing(name, scope.all_sources()))
+        return self._col_of(found[0], name, scope)
+
+    def _col_of(self, src: Source, name: str, scope: _Scope) -> Col:
+        table = self.schema.table(src.table)
+        col = table.column(name)
+        if col is not None:
+            return Col(src.alias, table.name, col.name)
+        if name.lower() == "id":
+            self._fix("id_is_iri")
+            return Col(src.alias, table.name, "iri")
+        owners = [s for s in scope.all_sources() if s is not src and self.schema.table(s.table).column(name)]
+        if len(owners) == 1 and not self._in_join:
+            self._fix("column_owner")
+            return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
+        raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
+                        f"`{name}`. " + self._missing(name, [src], own=False))
+
+    def _missing(self, name: str, sources: list[Source], own: bool = True) -> str:
+        owners = [t.name for t in self.schema.tables.values() if t.column(name)]
+        parts = [f"There is no column `{name}`." if own else ""]
+        if owners:
+            parts.append(f"`{name}` is a column of {', '.join(owners[:4])}: join that table.")
+            path = join_path(self.schema, sources, owners)
+            if path:
+                parts.append(f"For example: {path}.")
+        for s in sources[:3]:
+            cols = [c.name for c in self.schema.table(s.table).columns.values() if not c.hidden]
+            close = _close(name, cols)
+            if close:
+                parts.append(f"Did you mean {s.alias}.{close[0]}?")
+            parts.append(f"Columns of {s.table}: {', '.join(cols[:30])}.")
+        return " ".join(p for p in parts if p)
+
+    def _fix(self, rule: str) -> None:
+        if rule not in self.fixes:
+            self.fixes.append(rule)
+
+    @staticmethod
+    def _int(node: exp.Expression | None) -> int | None:
+        if node is None:
+            return None
+        value = node.expression if isinstance(node, (exp.Limit, exp.Offset)) else node
+        if isinstance(value, exp.Literal) and not value.is_string:
+            try:
+                return int(float(value.this))
+            except ValueError:
+                pass
+        raise PlanError("LIMIT and OFFSET take a whole number.")
+
+
+def join_path(schema: Schema, sources: list[Source], targets: list[str]) -> str:
+    """A JOIN clause that reaches one of `targets` from one of the sources, following links and keys."""
+    for src in sources:
+        steps = join_steps(schema, src.table, set(t.lower() for t in targets))
+        if steps is None:
+            continue
+        alias, parts = src.alias, []
+        for i, (a_col, b_table, b_col) in enumerate(steps):
+            b_alias = f"J{i + 1}"
+            parts.append(f"JOIN {b_table} AS {b_alias} ON {b_alias}.{b_col} = {alias}.{a_col}")
+            alias = b_alias
+        return " ".join(parts)
+    return ""
+
+
+def _first_select(plan: Plan) -> Query:
+    return plan if isinstance(plan, Query) else _first_select(plan.left)
+
+
+def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    if isinstance(e, exp.And):
+        return _conjuncts(e.this) + _conjuncts(e.expression)
+    return [e]
+
+
+def _negate(inner: Expr) -> Expr:
+    if isinstance(inner, (Like, InList, InQuery, Exists, Between, IsNull)):
+        from dataclasses import replace
+        return replace(inner, negated=not inner.negated)
+    if isinstance(inner, Cmp) and inner.op == "=":
+        return Cmp("!=", inner.left, inner.right)
+    return Not(inner)
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _parse_message(e: sqlglot.errors.ParseError) -> str:
+    errs = getattr(e, "errors", None) or []
+    if errs:
+        first = errs[0]
+        return f"{first.get('description', 'syntax error')} near '{first.get('highlight', '')}'"
+    return " ".join(str(e).split())[:200]
+
+
+def read_sql(schema: Schema, sql: str) -> tuple[Plan, list[str]]:
+    """The plan of `sql` and the names of the fixes applied; PlanError when it cannot be read."""
+    reader = Reader(schema)
+    return reader.read(sql), reader.fixes
