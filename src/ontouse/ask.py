@@ -48,7 +48,7 @@ MAX_TOKENS = 300
 MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
 
-_SQL_BLOCK = re.compile(r"```(?:sql|sqlite)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
+_SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
 
 
 def extract_sql(text: str) -> str:

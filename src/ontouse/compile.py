@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, XSD
@@ -54,7 +54,8 @@ class _Pattern:
         self.blocks: list[str] = []  # sub-selects, MINUS, VALUES blocks
         self.filters: list[str] = []
         self.parent: dict[str, str] = {}
-        self.groups: dict[str, list[tuple[str, str, str]]] = {}  # LEFT JOIN alias -> its OPTIONAL triples
+        self.groups: dict[str, list] = {}  # LEFT JOIN alias -> its OPTIONAL triples (and sub-select texts)
+        self.exprs = None  # the ExprCompiler of the query (its column variables), set by Compiler._query
 
     def find(self, v: str) -> str:
         while self.parent.get(v, v) != v:
@@ -72,7 +73,8 @@ class _Pattern:
         lines = [f"{indent}{r(s)} {r(p)} {r(o)} ." for s, p, o in _dedupe(self.triples)]
         lines += [f"{indent}OPTIONAL {{ {r(s)} {r(p)} {r(o)} . }}" for s, p, o in _dedupe(self.optional)]
         for triples in self.groups.values():
-            body = " ".join(f"{r(s)} {r(p)} {r(o)} ." for s, p, o in _dedupe(triples))
+            body = " ".join(self._rename_text(t) if isinstance(t, str) else f"{r(t[0])} {r(t[1])} {r(t[2])} ."
+                            for t in _dedupe(triples))
             lines.append(f"{indent}OPTIONAL {{ {body} }}")
         lines += [indent + self._rename_text(b) for b in self.blocks]
         lines += [f"{indent}FILTER({self._rename_text(f)})" for f in self.filters]
@@ -120,8 +122,17 @@ class Compiler:
         ex = ExprCompiler(self, pat, alias_var)
         left_joined = {s.alias.lower() for s in q.sources if s.optional}
         ex.left_joined = left_joined
+        pat.exprs = ex
         optional_cols = _optional_columns(q)
+        # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
+        # group: a row without that value is kept (its LEFT JOINed row unbound)
+        elsewhere = {(c.alias.lower(), c.column.lower())
+                     for c in _all_columns(replace(q, joins=tuple(j for j in q.joins if not j.optional)))}
+        only_on = {(c.alias.lower(), c.column.lower()) for j in q.joins if j.optional
+                   for c in (j.left, j.right)} - elsewhere
         for c in _all_columns(q):
+            if (c.alias.lower(), c.column.lower()) in only_on:
+                continue  # made in its LEFT JOIN's group below
             if c.alias.lower() in left_joined:
                 ex.column_var(c, group=c.alias.lower())
             elif (c.alias.lower(), c.column.lower()) in optional_cols:
@@ -168,15 +179,20 @@ class Compiler:
 
     def _type_pattern(self, pat: _Pattern, var: str, table_name: str, group: str | None = None) -> None:
         table = self.schema.table(table_name)
-        if group is not None:  # a LEFT JOINed table: its class (plain) in its OPTIONAL group
-            pat.groups.setdefault(group, []).append((var, "a", URIRef(table.cls).n3()))
-            return
         if table.typed_all or len(table.classes) == 1:
-            pat.triples.append((var, "a", URIRef(table.cls).n3()))
+            triple = (var, "a", URIRef(table.cls).n3())
+            if group is not None:  # a LEFT JOINed table: in its OPTIONAL group
+                pat.groups.setdefault(group, []).append(triple)
+            else:
+                pat.triples.append(triple)
             return
         t = var + "_t"
         values = " ".join(URIRef(c).n3() for c in table.classes)
-        pat.blocks.append(f"{{ SELECT DISTINCT {var} WHERE {{ {var} a {t} . VALUES {t} {{ {values} }} }} }}")
+        block = f"{{ SELECT DISTINCT {var} WHERE {{ {var} a {t} . VALUES {t} {{ {values} }} }} }}"
+        if group is not None:  # a LEFT JOINed table: the rows of its subclasses too, in its OPTIONAL group
+            pat.groups.setdefault(group, []).append(block)
+        else:
+            pat.blocks.append(block)
 
     def _join(self, pat: _Pattern, ex: ExprCompiler, left: Col, right: Col) -> None:
         lc, rc = ex.column(left), ex.column(right)
@@ -302,7 +318,7 @@ class Compiler:
         return [(f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples)]
 
     def _evidence(self, q: Query, pat: _Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
-        every = pat.triples + [t for g in pat.groups.values() for t in g]
+        every = pat.triples + [t for g in pat.groups.values() for t in g if isinstance(t, tuple)]
         triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
                    for s, p, o in _dedupe(every)]
         variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
@@ -311,7 +327,7 @@ class Compiler:
         tail = ""
         if not grouped:
             if q.order_by:
-                ex = ExprCompiler(self, pat, {})
+                ex = pat.exprs  # the query's own column variables (a fresh compiler knows no alias)
                 try:
                     tail += "\nORDER BY " + " ".join(f"{'DESC' if o.desc else 'ASC'}({pat._rename_text(ex.value(o.expr))})"
                                                      for o in q.order_by)

@@ -265,8 +265,10 @@ class ExprCompiler:
         if props:
             n = next(_ids)
             values = " ".join(URIRef(p).n3() for p in props)
-            return (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+            test = (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
                     f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
+            # an unbound link (an OPTIONAL one, under OR / NOT) would be a free variable inside EXISTS
+            return f"(BOUND({var}) && {test})" if var.startswith("?") else test
         return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"
 
     def _like(self, e: Like) -> str:

@@ -89,13 +89,15 @@ class ValueIndex:
         # keep the longest mention at each place; a shorter one inside a longer one goes
         exact.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
         taken: set[int] = set()
+        kept: list[tuple[int, int, str, URIRef]] = []
         out: list[Mention] = []
         for i, j, value, prop in exact:
-            if set(range(i, j)) & taken and (j - i) == 1:
-                continue
+            if set(range(i, j)) <= taken and not any(a == i and b == j for a, b, _, _ in kept):
+                continue  # inside a longer mention (the same words in another value or column stay)
             if all(w in _STOP for w in words[i:j]):
                 continue
             taken |= set(range(i, j))
+            kept.append((i, j, value, prop))
             out += self._placed(" ".join(q.words[i:j]), value, prop, True)
         out += self._partial(words, taken, q)
         return _dedupe(out)[:MAX_HINTS]

@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 def transform(node: Any, fn: Callable[[Any], Any]) -> Any:
     """Rebuild a plan bottom-up, replacing each node by fn(node)."""
     if isinstance(node, tuple):
-        return tuple(transform(x, fn) for x in node)
+        new = tuple(transform(x, fn) for x in node)
+        return node if all(a is b for a, b in zip(new, node)) else new
     if is_dataclass(node) and not isinstance(node, type):
         changes = {f.name: transform(getattr(node, f.name), fn) for f in fields(node)}
         node = replace(node, **changes) if any(changes[k] is not getattr(node, k) for k in changes) else node
@@ -65,14 +66,16 @@ class Repairer:
         text = str(lit.value)
         if c.kind in ("link", "id"):
             target = self.schema.table(c.target) if c.kind == "link" else table
-            props = [x.prop for x in target.columns.values() if x.is_label] if target else []
-            return self._in_props(props, lit, text, "name_spelling", f"the names of {target.name if target else '?'}")
+            labels = [x for x in target.columns.values() if x.is_label] if target else []
+            return self._in_props([x.prop for x in labels], lit, text, "name_spelling",
+                                  f"the names of {target.name if target else '?'}",
+                                  samples=[v for x in labels for v in x.samples])
         if c.kind != "value" or c.sql_type != "TEXT":
             return lit
-        return self._in_props([c.prop], lit, text, "value_spelling", f"{table.name}.{c.name}", col)
+        return self._in_props([c.prop], lit, text, "value_spelling", f"{table.name}.{c.name}", col, c.samples)
 
     def _in_props(self, props: list[URIRef], lit: Lit, text: str, rule: str, where: str,
-                  col: Col | None = None) -> Lit:
+                  col: Col | None = None, samples: list[str] | None = None) -> Lit:
         if not props:
             return lit
         for p in props:
@@ -93,8 +96,10 @@ class Repairer:
         if elsewhere:
             raise PlanError(f"'{text}' is not a value of {where}. It is a value of {elsewhere}: compare that "
                             "column instead (join its table if needed).")
-        samples = []
-        for p in props:
+        # the values of this column in this table (a property shared by several tables, like rdfs:label, holds
+        # the values of all of them)
+        samples = list(dict.fromkeys(samples or []))
+        for p in props if not samples else ():
             samples += list(self.schema.values.get(p, {}))[:5]
         raise PlanError(f"'{text}' is not a value of {where} (values look like "
                         + ", ".join(f"'{v}'" for v in samples[:5]) + "). Use a value the data holds, or LIKE "

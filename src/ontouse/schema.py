@@ -138,7 +138,8 @@ _Q_TARGETS = """SELECT ?t ?p ?c (COUNT(*) AS ?n) WHERE { ?s a ?t . ?s ?p ?o . ?o
 _Q_CLOSURE = "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } }"
 _Q_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
-_Q_SAMPLES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
+_Q_SAMPLES = """SELECT ?o (COUNT(DISTINCT ?s) AS ?n)
+WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT 3"""
 _Q_TEXT = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label rdfs:comment skos:prefLabel skos:definition } ?x ?p ?v }"
 _Q_LABEL_LIKE = """SELECT (COUNT(*) AS ?n) (SUM(IF(STR(?v) = STR(?l), 1, 0)) AS ?same)
@@ -207,7 +208,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
         c.prop == p for t in schema.tables.values() for c in t.columns.values()))
     _mark_labels(schema, rows)
-    for prop in {c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}:
+    for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
         vals = rows(_Q_VALUES % (prop, max_values), max_values)
         schema.values[prop] = {str(v): int(n) for v, n in vals}
     for t in schema.tables.values():

@@ -244,7 +244,7 @@ class Reader:
             pat = self._expr(e.expression, scope)
             if not isinstance(pat, Lit) or not isinstance(pat.value, str):
                 raise PlanError("LIKE needs a text pattern such as '%word%'.")
-            return Like(self._expr(e.this, scope, aliases), pat.value)
+            return Like(self._expr(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
         if isinstance(e, exp.In):
             target = self._expr(e.this, scope, aliases)
             if e.args.get("query") is not None:
@@ -274,6 +274,13 @@ class Reader:
             return Func("text" if to in ("TEXT", "VARCHAR", "CHAR") else "number", (inner,))
         if isinstance(e, (exp.TimeToStr, exp.Year)) or (isinstance(e, exp.Anonymous) and e.name.lower() == "strftime"):
             arg = e.this if not isinstance(e, exp.Anonymous) else e.expressions[-1]
+            fmt = e.args.get("format") if isinstance(e, exp.TimeToStr) else (
+                e.expressions[0] if isinstance(e, exp.Anonymous) and len(e.expressions) > 1 else None)
+            if isinstance(fmt, exp.Literal) and fmt.this != "%Y":
+                raise PlanError(f"strftime('{fmt.this}', ...) is not supported: only strftime('%Y', x) (the year) "
+                                "is; compare dates as text ('2020-01-31') otherwise.")
+            while isinstance(arg, (exp.TsOrDsToTimestamp, exp.TsOrDsToDate, exp.StrToTime)):
+                arg = arg.this  # strftime('%Y', x) reads as TimeToStr(TsOrDsToTimestamp(x))
             return Func("year", (self._expr(arg, scope, aliases),))
         name = e.sql(dialect="sqlite")[:60]
         raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "

@@ -1,0 +1,94 @@
+"""Tiny graphs of three made-up domains for the `ontouse` tests, and a helper that loads one into a store.
+
+- COMPANY: classes with rdfs:labels, object properties (memberOf, hasManager), a subclass Manager of Employee
+  whose rows are typed only as Manager, a property whose values are the rows' labels (fullName), numbers.
+- PETS: a database without labels: rows carry key values (owner_id, pet_id) and `ref-` links between them, a
+  link table PetOwnership, a weight stored as plain text.
+- CATALOG: products in categories, prices, a supplier table keyed by a text code (sup_code), a subclass Lamp
+  whose rows are typed with Product too."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ontouse.graph import new_graph
+from ontouse.schema import Schema, build_schema
+from ontouse.store import GraphStore
+
+HEAD = """
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+"""
+
+COMPANY = HEAD + """
+@prefix : <http://example.org/co#> .
+:Employee a owl:Class ; rdfs:label "Employee" ; rdfs:comment "A person on the payroll." .
+:Manager a owl:Class ; rdfs:subClassOf :Employee .
+:Department a owl:Class .
+:memberOf a owl:ObjectProperty ; rdfs:comment "The department the person works in." .
+:hasManager a owl:ObjectProperty .
+
+:research a :Department ; rdfs:label "Research" ; :budget 500000 .
+:sales a :Department ; rdfs:label "Sales" ; :budget 200000 .
+:legal a :Department ; rdfs:label "Legal" ; :budget 90000 .
+
+:mira a :Manager ; rdfs:label "Mira Stone" ; :fullName "Mira Stone" ; :memberOf :research ; :salary 9100 ;
+    :hired "2015-03-01"^^xsd:date .
+:olaf a :Manager ; rdfs:label "Olaf Brand" ; :fullName "Olaf Brand" ; :memberOf :sales ; :salary 8700 ;
+    :hired "2012-06-15"^^xsd:date .
+:ada a :Employee ; rdfs:label "Ada Quill" ; :fullName "Ada Quill" ; :memberOf :research ; :hasManager :mira ;
+    :salary 5200 ; :hired "2019-01-10"^^xsd:date .
+:ben a :Employee ; rdfs:label "Ben Arbor" ; :fullName "Ben Arbor" ; :memberOf :research ; :hasManager :mira ;
+    :salary 4800 ; :hired "2021-09-01"^^xsd:date .
+:cleo a :Employee ; rdfs:label "Cleo Vance" ; :fullName "Cleo Vance" ; :memberOf :sales ; :hasManager :olaf ;
+    :salary 4300 ; :hired "2020-02-20"^^xsd:date .
+:dan a :Employee ; rdfs:label "Dan Ferro" ; :fullName "Dan Ferro" ; :memberOf :sales ; :salary 3900 .
+"""
+
+PETS = HEAD + """
+@prefix : <http://example.org/pets#> .
+:o1 a :Owner ; :owner_id 1 ; :first_name "Lena" ; :home_town "Harbor" ; :age 34 .
+:o2 a :Owner ; :owner_id 2 ; :first_name "Tomas" ; :home_town "Millbrook" ; :age 51 .
+:o3 a :Owner ; :owner_id 3 ; :first_name "Yusra" ; :home_town "Harbor" ; :age 27 .
+:p10 a :Pet ; :pet_id 10 ; :pet_type "cat" ; :pet_age 3 ; :weight "4.5" .
+:p11 a :Pet ; :pet_id 11 ; :pet_type "dog" ; :pet_age 7 ; :weight "21" .
+:p12 a :Pet ; :pet_id 12 ; :pet_type "dog" ; :pet_age 2 ; :weight "9.75" .
+:p13 a :Pet ; :pet_id 13 ; :pet_type "parrot" ; :pet_age 12 ; :weight "0.4" .
+:h1 a :PetOwnership ; :po_owner 1 ; :po_pet 10 ; <http://example.org/pets#ref-po_owner> :o1 ;
+    <http://example.org/pets#ref-po_pet> :p10 .
+:h2 a :PetOwnership ; :po_owner 1 ; :po_pet 11 ; <http://example.org/pets#ref-po_owner> :o1 ;
+    <http://example.org/pets#ref-po_pet> :p11 .
+:h3 a :PetOwnership ; :po_owner 2 ; :po_pet 12 ; <http://example.org/pets#ref-po_owner> :o2 ;
+    <http://example.org/pets#ref-po_pet> :p12 .
+"""
+
+CATALOG = HEAD + """
+@prefix : <http://example.org/shop#> .
+:tools a :Category ; rdfs:label "Garden tools" .
+:lamps a :Category ; rdfs:label "Desk lamps" .
+:s1 a :Supplier ; :sup_code "NRD" ; :sup_name "Nordwerk" .
+:s2 a :Supplier ; :sup_code "PLX" ; :sup_name "Polux" .
+:rake a :Product ; rdfs:label "Iron rake R-220" ; :inCategory :tools ; :price 24.5 ; :stock 40 ;
+    :supplier "NRD" ; <http://example.org/shop#ref-supplier> :s1 .
+:spade a :Product ; rdfs:label "Steel spade S-10" ; :inCategory :tools ; :price 31.0 ; :stock 0 ;
+    :supplier "NRD" ; <http://example.org/shop#ref-supplier> :s1 .
+:lumo a :Product, :Lamp ; rdfs:label "Lumo desk lamp" ; :inCategory :lamps ; :price 58.0 ; :stock 12 ;
+    :supplier "PLX" ; <http://example.org/shop#ref-supplier> :s2 ; :discontinued true ;
+    :listedAt "2024-05-01T10:00:00"^^xsd:dateTime .
+:Lamp rdfs:subClassOf :Product .
+"""
+
+
+def store_of(ttl: str) -> GraphStore:
+    g = new_graph()
+    g.parse(data=ttl, format="turtle")
+    return GraphStore(g)
+
+
+@lru_cache(maxsize=None)
+def view(ttl: str) -> tuple[GraphStore, Schema]:
+    """The store and relational view of a graph, built once per test session."""
+    store = store_of(ttl)
+    return store, build_schema(store)

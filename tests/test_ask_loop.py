@@ -1,0 +1,233 @@
+"""The Answerer loop (ontouse.ask) with a scripted fake model: errors and empty results go back to the model with
+the precise problem, the attempts are bounded, and what the answer says (rows, yes/no, counts, support triples,
+SPARQL) is computed by code from the graph; `runs.run_batch` writes the outcome folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rdflib import Literal, URIRef
+
+from ontobuild.errors import InputError
+from ontobuild.llm import ChatReply, Usage
+from ontouse.answer import NO_DATA
+from ontouse.ask import MAX_ATTEMPTS, Answerer, extract_sql
+from ontouse.runs import read_questions, run_batch
+from ontouse_graphs import COMPANY, PETS, store_of, view
+
+XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+
+
+class ScriptedModel:
+    """Replies with the given texts in order; records every conversation it was sent."""
+
+    backend = "scripted"
+    model = "fake"
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+        self.usage = Usage(backend=self.backend, model=self.model)
+        self.conversations: list[list[dict]] = []
+
+    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024) -> ChatReply:
+        self.conversations.append([dict(m) for m in messages])
+        reply = ChatReply(content=self.replies.pop(0), tool_calls=[], prompt_tokens=100, completion_tokens=20)
+        self.usage.add(reply)
+        return reply
+
+
+def sql(text: str) -> str:
+    return f"Here it is:\n```sql\n{text}\n```"
+
+
+def ask(ttl: str, question: str, *replies: str):
+    store, schema = view(ttl)
+    model = ScriptedModel(*replies)
+    return Answerer(store, model, schema=schema).ask(question), model, store
+
+
+def in_graph(store, triple: list[str]) -> bool:
+    """Is the rendered support triple [s, p, o] (prefixed names, literal forms) a triple of the graph?"""
+    def iri(name: str) -> URIRef:
+        prefix, _, local = name.partition(":")
+        return URIRef(store.prefixes[prefix] + local) if prefix in store.prefixes else URIRef(name.strip("<>"))
+
+    s, p, o = iri(triple[0]), iri(triple[1]), triple[2]
+    return any((isinstance(x, Literal) and str(x) == o) or (isinstance(x, URIRef) and x == iri(o))
+               for x in store.graph.objects(s, p))
+
+
+def assert_supported(ans, store) -> None:
+    assert ans.state == "answered" and ans.support
+    assert all(in_graph(store, t) for t in ans.support), ans.support
+
+
+# ---- extract_sql -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reply, expected", [
+    ("```sql\nSELECT 1 FROM t\n```", "SELECT 1 FROM t"),
+    ("```sqlite\nSELECT 2 FROM t\n```", "SELECT 2 FROM t"),  # bug fixed: gave "ite\nSELECT 2 FROM t"
+    ("```SQL\nSELECT 3 FROM t", "SELECT 3 FROM t"),  # an unclosed block
+    ("The query is SELECT 4 FROM t;", "SELECT 4 FROM t;"),
+    ("no query", "no query"),
+])
+def test_extract_sql(reply: str, expected: str) -> None:
+    assert extract_sql(reply) == expected
+
+
+# ---- the loop ----------------------------------------------------------------------------------------------
+def test_unknown_column_goes_back_with_the_precise_error() -> None:
+    ans, model, store = ask(COMPANY, "Which employees work in Sales?",
+                            sql("SELECT e.label FROM Employee e WHERE e.dept = 'Sales'"),
+                            sql("SELECT e.label FROM Employee e WHERE e.memberOf = 'Sales'"))
+    assert len(model.conversations) == 2 and ans.llm_calls == 2
+    second = model.conversations[1]
+    assert second[-2] == {"role": "assistant", "content": sql("SELECT e.label FROM Employee e WHERE e.dept = 'Sales'")}
+    assert "`e.dept`: e is the table Employee, which has no column `dept`." in second[-1]["content"]
+    assert "Columns of Employee: iri, label, fullName, hasManager, hired, memberOf, salary." in second[-1]["content"]
+    assert sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert len(ans.sparql) == 1 and "co#memberOf>" in ans.sparql[0]  # only the plan that compiled ran
+    assert_supported(ans, store)
+
+
+def test_unknown_column_pets_join_hint() -> None:
+    ans, model, store = ask(PETS, "Which owners have a dog?",
+                            sql("SELECT first_name FROM Owner WHERE pet_type = 'dog'"),
+                            sql("SELECT DISTINCT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = "
+                                "o.owner_id JOIN Pet p ON p.pet_id = h.po_pet WHERE p.pet_type = 'dogs'"))
+    assert "JOIN PetOwnership AS J1 ON J1.po_owner = Owner.owner_id JOIN Pet AS J2 ON J2.pet_id = J1.po_pet" in \
+        model.conversations[1][-1]["content"]
+    assert sorted(ans.values()) == ["Lena", "Tomas"] and ans.repairs == ["value_spelling"]
+    assert '"value": "dog"' in json.dumps(ans.plan)  # the repaired plan is the one recorded
+    assert_supported(ans, store)
+
+
+def test_empty_result_is_no_data_after_the_bounded_attempts() -> None:
+    empty = sql("SELECT label FROM Employee WHERE memberOf = 'Legal'")
+    ans, model, _ = ask(COMPANY, "Who works in Legal?", empty, empty, empty, empty)
+    assert len(model.conversations) == MAX_ATTEMPTS and len(model.replies) == 1
+    assert "the query ran but found no rows" in model.conversations[1][-1]["content"]
+    assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and ans.rows == [] and ans.support == []
+    assert len(ans.sparql) == MAX_ATTEMPTS and "the query ran but found no rows" in ans.error
+
+
+def test_empty_result_message_names_the_failing_join() -> None:
+    bad = sql("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_pet = o.owner_id")
+    ans, model, _ = ask(PETS, "Which owners have pets?", bad,
+                        sql("SELECT DISTINCT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id"))
+    assert ("the join h.po_pet = o.owner_id matches no pair of rows. PetOwnership and Owner join on "
+            "PetOwnership.po_owner = Owner.owner_id.") in model.conversations[1][-1]["content"]
+    assert sorted(ans.values()) == ["Lena", "Tomas"]
+
+
+def test_attempts_are_bounded_by_max_attempts() -> None:
+    store, schema = view(PETS)
+    model = ScriptedModel(*[sql("SELECT nothing FROM Pet")] * 5)
+    ans = Answerer(store, model, schema=schema, max_attempts=2).ask("Which pets are there?")
+    assert len(model.conversations) == 2 and ans.state == "no_data" and ans.sparql == []
+    assert "There is no column `nothing`" in ans.error
+
+
+def test_yes_no_question() -> None:
+    ans, _, store = ask(COMPANY, "Is Mira Stone a manager?", sql("SELECT iri FROM Manager WHERE label = 'Mira Stone'"))
+    assert ans.boolean is True and ans.answer == "Yes." and ans.values() == ["true"]
+    assert ans.table() == [["http://example.org/co#mira"]]
+    assert_supported(ans, store)
+    assert [":mira", "rdf:type", ":Manager"] in ans.support
+
+
+def test_yes_no_question_answered_no_with_what_was_checked() -> None:
+    ans, model, store = ask(PETS, "Does Yusra own a pet?",
+                            sql("SELECT h.iri FROM PetOwnership h JOIN Owner o ON o.owner_id = h.po_owner "
+                                "WHERE o.first_name = 'Yusra'"))
+    assert len(model.conversations) == 1  # nothing found is the answer: no retry
+    assert ans.boolean is False and ans.answer == "No." and ans.state == "answered"
+    assert_supported(ans, store)
+
+
+def test_count() -> None:
+    ans, _, store = ask(PETS, "How many dogs are there?", sql("SELECT COUNT(*) FROM Pet WHERE pet_type = 'dog'"))
+    assert ans.answer == "2." and ans.table() == [["2"]] and ans.llm_calls == 1
+    assert sorted({t[0] for t in ans.support}) == [":p11", ":p12"]
+    assert_supported(ans, store)
+
+
+def test_count_asked_with_a_list_goes_back() -> None:
+    ans, model, store = ask(COMPANY, "How many employees work in Sales?",
+                            sql("SELECT label FROM Employee WHERE memberOf = 'Sales'"),
+                            sql("SELECT COUNT(*) FROM Employee WHERE memberOf = 'sales'"))
+    assert "the question asks how many, but the query returns a list of rows" in model.conversations[1][-1]["content"]
+    assert ans.answer == "3." and ans.repairs == ["name_spelling"]
+    assert_supported(ans, store)
+
+
+def test_count_of_zero_is_kept_when_the_model_stands_by_it() -> None:
+    zero = sql("SELECT COUNT(*) FROM Employee WHERE memberOf = 'Legal'")
+    ans, model, store = ask(COMPANY, "How many employees work in Legal?", zero, zero, zero)
+    assert len(model.conversations) == 3
+    assert "the query counts nothing (the result is 0)" in model.conversations[1][-1]["content"]
+    assert ans.answer == "0." and ans.state == "answered"
+    assert_supported(ans, store)  # the memberOf triples that were checked
+
+
+def test_every_answered_answer_has_support_in_the_graph() -> None:
+    cases = [(COMPANY, "Who earns the most?", "SELECT label FROM Employee ORDER BY salary DESC LIMIT 1",
+              ["Mira Stone"]),
+             (COMPANY, "Which departments have no employees?", "SELECT d.label FROM Department d LEFT JOIN Employee e "
+              "ON e.memberOf = d.iri WHERE e.iri IS NULL", ["Legal"]),
+             (PETS, "What is the average age of dogs?", "SELECT AVG(pet_age) FROM Pet WHERE pet_type = 'dog'", ["4.5"]),
+             (PETS, "Which pet types are there?", "SELECT DISTINCT pet_type FROM Pet", ["cat", "dog", "parrot"])]
+    for ttl, question, text, values in cases:
+        ans, _, store = ask(ttl, question, sql(text))
+        assert sorted(ans.values()) == values, question
+        assert_supported(ans, store)
+    ans, _, _ = ask(COMPANY, "Who earns the most?", sql("SELECT label FROM Employee ORDER BY salary DESC LIMIT 1"))
+    assert [":mira", ":salary", "9100"] in ans.support
+
+
+def test_cells_name_things_by_their_label() -> None:
+    ans, _, _ = ask(COMPANY, "Who manages Ada Quill?", sql("SELECT hasManager FROM Employee WHERE label = 'Ada Quill'"))
+    cell = ans.rows[0][0]
+    assert cell.is_iri and cell.value == "http://example.org/co#mira" and cell.label == "Mira Stone"
+    assert ans.answer == "Mira Stone."
+
+
+def test_graph_without_individuals_is_an_input_error() -> None:
+    store = store_of("@prefix : <http://example.org/x#> . @prefix owl: <http://www.w3.org/2002/07/owl#> . "
+                     ":A a owl:Class .")
+    with pytest.raises(InputError, match="no typed individuals"):
+        Answerer(store, ScriptedModel())
+
+
+# ---- batches -----------------------------------------------------------------------------------------------
+def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
+    ttl = tmp_path / "pets.ttl"
+    ttl.write_text(PETS, encoding="utf-8")
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([{"query": "How many pets are there?"}, "Which owners live in Harbor?"]))
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"), sql("SELECT hometown FROM Owner"),
+                          sql("SELECT first_name FROM Owner WHERE home_town = 'Harbor'"))
+    out = tmp_path / "out"
+    summary = run_batch([ttl], questions, out=out, model=model)
+    assert summary.startswith("2/2 answered, 1.5 calls") and f"outcome: {out}" in summary
+    rows = json.loads((out / "answers.json").read_text())
+    assert rows[0]["answer"] == "4." and rows[0]["rows"] == [[{"value": "4", "datatype": XSD_INTEGER}]]
+    assert sorted(c["value"] for row in rows[1]["rows"] for c in row) == ["Lena", "Yusra"]
+    assert [r["llm_calls"] for r in rows] == [1, 2] and all(r["state"] == "answered" for r in rows)
+    assert all(r["support"] and r["sparql"] and r["plan"] for r in rows)
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["questions"] == 2 and stats["answered"] == 2 and stats["tables"] == 3
+    assert stats["llm"]["calls"] == 3 and stats["ontology"] == [str(ttl)]
+    assert (out / "answers.log").is_file()
+
+
+def test_read_questions_errors(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps({"questions": [{"question": "Who?", "expected": ["x"]}]}))
+    assert read_questions(path) == [{"question": "Who?", "expected": ["x"], "query": "Who?"}]
+    for bad, needle in [([], "non-empty JSON list"), ([{"query": " "}], "has no \"query\" text"),
+                        ([3], "is not an object")]:
+        path.write_text(json.dumps(bad))
+        with pytest.raises(InputError, match=needle):
+            read_questions(path)

@@ -1,0 +1,351 @@
+"""Plans compiled to SPARQL (ontouse.compile, compile_expr) and run on small graphs: the rows must be the answers
+the SQL means over the relational view; the evidence query must give support triples that are in the graph."""
+
+from __future__ import annotations
+
+import pytest
+from rdflib import Literal, URIRef
+
+from ontouse.compile import compile_plan
+from ontouse.plan import PlanError
+from ontouse.schema import local_name
+from ontouse.sqlplan import read_sql
+from ontouse.support import evidence_triples, support_set
+from ontouse_graphs import CATALOG, COMPANY, PETS, view
+
+
+def _cell(t):
+    if t is None:
+        return None
+    return local_name(str(t)) if isinstance(t, URIRef) else str(t)
+
+
+def run(ttl: str, sql: str, ordered: bool = False) -> list:
+    """The result rows of `sql` (tuples of strings; IRIs as local names), sorted unless `ordered`."""
+    store, schema = view(ttl)
+    plan, _ = read_sql(schema, sql)
+    result = store.select(compile_plan(schema, plan).sparql)
+    rows = [tuple(_cell(t) for t in r) for r in result.rows]
+    rows = rows if ordered else sorted(rows, key=lambda r: tuple("" if x is None else x for x in r))
+    return [r[0] for r in rows] if rows and len(rows[0]) == 1 else rows
+
+
+def co(sql: str, ordered: bool = False) -> list:
+    return run(COMPANY, sql, ordered)
+
+
+def pets(sql: str, ordered: bool = False) -> list:
+    return run(PETS, sql, ordered)
+
+
+def shop(sql: str, ordered: bool = False) -> list:
+    return run(CATALOG, sql, ordered)
+
+
+# ---- joins -------------------------------------------------------------------------------------------------
+def test_join_link_equals_iri_both_ways() -> None:
+    sales = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert co("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri WHERE d.label = 'Sales'") \
+        == sales
+    assert co("SELECT e.label FROM Department d JOIN Employee e ON d.iri = e.memberOf WHERE d.budget = 200000") \
+        == sales
+    assert shop("SELECT p.label FROM Category c JOIN Product p ON p.inCategory = c.iri WHERE c.label = 'Desk lamps'") \
+        == ["Lumo desk lamp"]
+
+
+def test_join_value_key_equals_iri() -> None:
+    """po_owner REFERENCES Owner(owner_id): `o.iri = h.po_owner` is the owner whose owner_id is po_owner."""
+    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON o.iri = h.po_owner WHERE h.po_pet = 12") \
+        == ["Tomas"]
+    assert shop("SELECT p.label FROM Product p JOIN Supplier s ON s.iri = p.supplier WHERE s.sup_name = 'Polux'") \
+        == ["Lumo desk lamp"]
+
+
+def test_join_value_key_equals_value() -> None:
+    assert pets("SELECT o.first_name, p.pet_type FROM PetOwnership h JOIN Owner o ON o.owner_id = h.po_owner "
+                "JOIN Pet p ON p.pet_id = h.po_pet") == [("Lena", "cat"), ("Lena", "dog"), ("Tomas", "dog")]
+    assert shop("SELECT p.label, s.sup_name FROM Product p JOIN Supplier s ON s.sup_code = p.supplier "
+                "ORDER BY p.price", ordered=True) == [("Iron rake R-220", "Nordwerk"),
+                                                      ("Steel spade S-10", "Nordwerk"), ("Lumo desk lamp", "Polux")]
+
+
+def test_join_link_equals_value_column_of_linked_table() -> None:
+    """A (hidden) link compared with a value column of the linked table: the linked row's value."""
+    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON h.ref_po_owner = o.owner_id "
+                "WHERE h.po_pet = 11") == ["Lena"]
+    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON h.ref_po_owner = o.iri "
+                "JOIN Pet p ON h.ref_po_pet = p.iri WHERE p.pet_type = 'cat'") == ["Lena"]
+    assert shop("SELECT p.label FROM Product p JOIN Supplier s ON p.ref_supplier = s.sup_code "
+                "WHERE s.sup_name = 'Nordwerk'") == ["Iron rake R-220", "Steel spade S-10"]
+
+
+def test_self_join_through_a_link() -> None:
+    assert co("SELECT e.label, m.label FROM Employee e JOIN Employee m ON e.hasManager = m.iri") == [
+        ("Ada Quill", "Mira Stone"), ("Ben Arbor", "Mira Stone"), ("Cleo Vance", "Olaf Brand")]
+
+
+def test_join_errors_name_the_right_table() -> None:
+    _, schema = view(COMPANY)
+    plan, _ = read_sql(schema, "SELECT e.label FROM Employee e JOIN Department d ON e.hasManager = d.iri")
+    with pytest.raises(PlanError, match=r"e.hasManager links to rows of Manager, not of Department"):
+        compile_plan(schema, plan)
+    _, schema = view(PETS)
+    plan, _ = read_sql(schema, "SELECT o.age FROM Owner o JOIN PetOwnership h ON h.iri = o.age")
+    with pytest.raises(PlanError, match=r"h.iri holds links to PetOwnership \(their iri\), not values"):
+        compile_plan(schema, plan)
+
+
+# ---- filters -----------------------------------------------------------------------------------------------
+def test_text_and_number_filters() -> None:
+    assert co("SELECT label FROM Employee WHERE salary > 8000") == ["Mira Stone", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE salary / 100 <= 43 AND label != 'Dan Ferro'") == ["Cleo Vance"]
+    assert pets("SELECT first_name FROM Owner WHERE home_town = 'Harbor'") == ["Lena", "Yusra"]
+    assert pets("SELECT first_name FROM Owner WHERE owner_id = '2'") == ["Tomas"]  # a number written as text
+
+
+def test_numbers_stored_as_text() -> None:
+    assert pets("SELECT pet_id FROM Pet WHERE weight > 5") == ["11", "12"]
+    assert pets("SELECT pet_id FROM Pet WHERE weight BETWEEN 0.1 AND 5") == ["10", "13"]
+    assert pets("SELECT SUM(weight), AVG(weight) FROM Pet WHERE pet_type = 'dog'") == [("30.75", "15.375")]
+
+
+def test_like() -> None:
+    assert co("SELECT label FROM Employee WHERE label LIKE '%an%'") == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE label NOT LIKE '%an%'") == ["Ada Quill", "Ben Arbor", "Mira Stone"]
+    assert co("SELECT label FROM Employee WHERE label LIKE '%ARBOR'") == ["Ben Arbor"]  # case-insensitive
+    assert pets("SELECT first_name FROM Owner WHERE home_town LIKE 'mill%'") == ["Tomas"]
+    assert shop("SELECT label FROM Product WHERE label LIKE '%R-2_0'") == ["Iron rake R-220"]
+
+
+def test_in_between_and_null() -> None:
+    assert co("SELECT label FROM Employee WHERE salary IN (5200, 3900)") == ["Ada Quill", "Dan Ferro"]
+    assert co("SELECT label FROM Employee WHERE salary NOT BETWEEN 4000 AND 9000") == ["Dan Ferro", "Mira Stone"]
+    assert co("SELECT label FROM Employee WHERE hasManager IS NULL") == ["Dan Ferro", "Mira Stone", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE hired IS NOT NULL AND memberOf = 'Sales'") == [
+        "Cleo Vance", "Olaf Brand"]
+    assert pets("SELECT pet_id FROM Pet WHERE pet_type IN ('cat', 'parrot')") == ["10", "13"]
+    assert pets("SELECT first_name FROM Owner WHERE age BETWEEN 30 AND 60") == ["Lena", "Tomas"]
+
+
+def test_or_and_not_keep_rows_without_the_value() -> None:
+    """Bug fixed: a link under OR is OPTIONAL; unbound, its name test matched any thing of that name."""
+    assert co("SELECT label FROM Employee WHERE salary > 9000 OR hasManager = 'Olaf Brand'") == [
+        "Cleo Vance", "Mira Stone"]
+    assert co("SELECT label FROM Employee WHERE NOT (salary > 5000 OR hasManager IS NULL)") == [
+        "Ben Arbor", "Cleo Vance"]
+    assert pets("SELECT po_pet FROM PetOwnership WHERE po_pet > 11 OR ref_po_owner = 'o1'") == ["10", "11", "12"]
+
+
+def test_dates_booleans_and_year() -> None:
+    assert co("SELECT label FROM Employee WHERE hired < '2016-01-01'") == ["Mira Stone", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE strftime('%Y', hired) = '2019'") == ["Ada Quill"]
+    assert shop("SELECT label FROM Product WHERE discontinued = TRUE") == ["Lumo desk lamp"]
+
+
+# ---- a link (or the row) compared with text: the linked thing's name ---------------------------------------
+def test_link_compared_with_text_compares_the_label() -> None:
+    research = ["Ada Quill", "Ben Arbor", "Mira Stone"]
+    assert co("SELECT label FROM Employee WHERE memberOf = 'Research'") == research
+    assert co("SELECT label FROM Employee WHERE 'Research' = memberOf") == research
+    assert co("SELECT label FROM Employee WHERE memberOf != 'Research'") == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE memberOf IN ('Research', 'Legal')") == research
+    assert co("SELECT label FROM Employee WHERE hasManager = 'Mira Stone'") == ["Ada Quill", "Ben Arbor"]
+    assert shop("SELECT label FROM Product WHERE inCategory = 'Garden tools'") == ["Iron rake R-220",
+                                                                                    "Steel spade S-10"]
+
+
+def test_thing_without_labels_compared_with_text_compares_its_local_name() -> None:
+    assert pets("SELECT first_name FROM Owner WHERE iri = 'o2'") == ["Tomas"]
+    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner = 'o1'") == ["10", "11"]
+
+
+# ---- aggregates --------------------------------------------------------------------------------------------
+def test_count_and_count_distinct() -> None:
+    assert co("SELECT COUNT(*) FROM Employee") == ["6"]
+    assert co("SELECT COUNT(DISTINCT memberOf) FROM Employee") == ["2"]
+    assert co("SELECT COUNT(*) FROM Employee WHERE salary > 99999") == ["0"]
+    assert pets("SELECT COUNT(DISTINCT pet_type), COUNT(*) FROM Pet") == [("3", "4")]
+
+
+def test_sum_avg_min_max() -> None:
+    assert co("SELECT SUM(salary), AVG(salary), MIN(salary), MAX(salary) FROM Employee") == [
+        ("36000", "6000", "3900", "9100")]
+    assert pets("SELECT MIN(pet_age), MAX(pet_age), SUM(pet_age), AVG(pet_age) FROM Pet") == [
+        ("2", "12", "24", "6")]
+
+
+def test_group_by_having_and_order_by_aggregate() -> None:
+    assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
+              "HAVING AVG(e.salary) > 6000") == ["Research"]
+    assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
+              "ORDER BY SUM(e.salary) DESC LIMIT 1") == ["Research"]
+    assert pets("SELECT pet_type, COUNT(*) AS n FROM Pet GROUP BY pet_type ORDER BY n DESC LIMIT 1") == [
+        ("dog", "2")]
+    assert pets("SELECT home_town, COUNT(*) FROM Owner GROUP BY home_town HAVING COUNT(*) > 1") == [("Harbor", "2")]
+    assert pets("SELECT o.first_name, COUNT(*) FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "GROUP BY o.first_name ORDER BY COUNT(*) DESC", ordered=True) == [("Lena", "2"), ("Tomas", "1")]
+
+
+# ---- LEFT JOIN ---------------------------------------------------------------------------------------------
+def test_left_join_is_null_anti_join() -> None:
+    assert co("SELECT d.label FROM Department d LEFT JOIN Employee e ON e.memberOf = d.iri WHERE e.iri IS NULL") \
+        == ["Legal"]
+    assert pets("SELECT o.first_name FROM Owner o LEFT JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "WHERE h.iri IS NULL") == ["Yusra"]
+    assert pets("SELECT p.pet_id FROM Pet p LEFT JOIN PetOwnership h ON p.pet_id = h.po_pet WHERE h.iri IS NULL") \
+        == ["13"]
+
+
+def test_left_join_on_a_link_of_the_kept_table() -> None:
+    """Rows without the link are kept (bug fixed: the link's triple was required)."""
+    assert co("SELECT e.label FROM Employee e LEFT JOIN Manager m ON e.hasManager = m.iri WHERE m.iri IS NULL") \
+        == ["Dan Ferro", "Mira Stone", "Olaf Brand"]
+    assert co("SELECT e.label, m.label FROM Employee e LEFT JOIN Employee m ON e.hasManager = m.iri") == [
+        ("Ada Quill", "Mira Stone"), ("Ben Arbor", "Mira Stone"), ("Cleo Vance", "Olaf Brand"),
+        ("Dan Ferro", None), ("Mira Stone", None), ("Olaf Brand", None)]
+
+
+def test_left_join_counts_zero_and_includes_subclass_rows() -> None:
+    """The LEFT JOINed Employee table holds the managers too (bug fixed: only plain :Employee rows were joined)."""
+    assert co("SELECT d.label, COUNT(e.iri) FROM Department d LEFT JOIN Employee e ON e.memberOf = d.iri "
+              "GROUP BY d.label") == [("Legal", "0"), ("Research", "3"), ("Sales", "3")]
+    assert pets("SELECT o.first_name, COUNT(h.iri) FROM Owner o LEFT JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "GROUP BY o.first_name") == [("Lena", "2"), ("Tomas", "1"), ("Yusra", "0")]
+
+
+# ---- subqueries --------------------------------------------------------------------------------------------
+def test_in_and_not_in_subquery() -> None:
+    assert co("SELECT label FROM Department WHERE iri NOT IN (SELECT memberOf FROM Employee)") == ["Legal"]
+    assert co("SELECT label FROM Department WHERE iri IN (SELECT memberOf FROM Employee WHERE salary < 4000)") \
+        == ["Sales"]
+    assert co("SELECT label FROM Employee WHERE iri IN (SELECT hasManager FROM Employee)") == [
+        "Mira Stone", "Olaf Brand"]
+    assert pets("SELECT first_name FROM Owner WHERE owner_id NOT IN (SELECT po_owner FROM PetOwnership)") == ["Yusra"]
+    assert pets("SELECT p.pet_id FROM Pet p WHERE p.pet_id IN (SELECT h.po_pet FROM PetOwnership h "
+                "JOIN Owner o ON o.owner_id = h.po_owner WHERE o.first_name = 'Lena')") == ["10", "11"]
+
+
+def test_in_subquery_of_a_set_operation() -> None:
+    assert co("SELECT label FROM Employee WHERE iri IN (SELECT iri FROM Manager UNION "
+              "SELECT iri FROM Employee WHERE salary < 4000)") == ["Dan Ferro", "Mira Stone", "Olaf Brand"]
+
+
+def test_exists_and_not_exists_correlated() -> None:
+    assert co("SELECT d.label FROM Department d WHERE NOT EXISTS (SELECT 1 FROM Employee e WHERE e.memberOf = d.iri)") \
+        == ["Legal"]
+    assert co("SELECT d.label FROM Department d WHERE EXISTS (SELECT 1 FROM Employee e WHERE e.memberOf = d.iri "
+              "AND e.salary > 9000)") == ["Research"]
+    assert pets("SELECT first_name FROM Owner o WHERE EXISTS (SELECT * FROM PetOwnership h "
+                "WHERE h.po_owner = o.owner_id)") == ["Lena", "Tomas"]
+    assert pets("SELECT first_name FROM Owner o WHERE NOT EXISTS (SELECT 1 FROM PetOwnership h "
+                "WHERE h.po_owner = o.owner_id)") == ["Yusra"]
+
+
+def test_scalar_subquery() -> None:
+    assert co("SELECT label FROM Employee WHERE salary > (SELECT AVG(salary) FROM Employee)") == [
+        "Mira Stone", "Olaf Brand"]
+    assert co("SELECT label, (SELECT COUNT(*) FROM Department) FROM Employee WHERE salary > 9000") == [
+        ("Mira Stone", "3")]
+    assert pets("SELECT first_name FROM Owner WHERE age > (SELECT MIN(age) FROM Owner) "
+                "AND age < (SELECT MAX(age) FROM Owner)") == ["Lena"]
+
+
+@pytest.mark.parametrize("sql, needle", [
+    ("SELECT label FROM Employee e WHERE e.salary > (SELECT AVG(x.salary) FROM Employee x "
+     "WHERE x.memberOf = e.memberOf)", "may not refer to the tables of the query around it"),
+    ("SELECT label FROM Department d WHERE EXISTS (SELECT e.memberOf FROM Employee e WHERE e.memberOf = d.iri "
+     "GROUP BY e.memberOf)", "EXISTS (...) with GROUP BY, HAVING or LIMIT is not supported"),
+    ("SELECT label FROM Employee WHERE salary = NULL", "NULL can only be tested with IS NULL"),
+])
+def test_unsupported_plans_raise_plan_errors(sql: str, needle: str) -> None:
+    _, schema = view(COMPANY)
+    plan, _ = read_sql(schema, sql)
+    with pytest.raises(PlanError) as e:
+        compile_plan(schema, plan)
+    assert needle in str(e.value)
+
+
+# ---- set operations ----------------------------------------------------------------------------------------
+def test_union_intersect_except() -> None:
+    research = "SELECT label FROM Employee WHERE memberOf = 'Research'"
+    assert co(f"{research} UNION SELECT label FROM Manager") == ["Ada Quill", "Ben Arbor", "Mira Stone",
+                                                                 "Olaf Brand"]
+    assert co(f"{research} INTERSECT SELECT label FROM Manager") == ["Mira Stone"]
+    assert co(f"{research} EXCEPT SELECT label FROM Manager") == ["Ada Quill", "Ben Arbor"]
+    assert pets("SELECT pet_type FROM Pet WHERE pet_age > 5 UNION SELECT pet_type FROM Pet WHERE weight < 1") == [
+        "dog", "parrot"]
+    assert pets("SELECT home_town FROM Owner WHERE age < 30 INTERSECT SELECT home_town FROM Owner WHERE age > 30") \
+        == ["Harbor"]
+    assert pets("SELECT home_town FROM Owner EXCEPT SELECT home_town FROM Owner WHERE age > 40") == ["Harbor"]
+
+
+def test_union_all_order_limit_offset() -> None:
+    assert co("SELECT label FROM Employee WHERE salary > 8000 UNION ALL SELECT label FROM Manager") == [
+        "Mira Stone", "Mira Stone", "Olaf Brand", "Olaf Brand"]
+    assert co("SELECT label FROM Employee WHERE salary > 8000 UNION SELECT label FROM Department "
+              "ORDER BY label LIMIT 3 OFFSET 1", ordered=True) == ["Mira Stone", "Olaf Brand", "Research"]
+
+
+# ---- ordering ----------------------------------------------------------------------------------------------
+def test_order_by_limit_offset() -> None:
+    assert co("SELECT label FROM Employee ORDER BY salary DESC LIMIT 2 OFFSET 1", ordered=True) == [
+        "Olaf Brand", "Ada Quill"]
+    assert pets("SELECT pet_id FROM Pet ORDER BY pet_age LIMIT 2 OFFSET 1", ordered=True) == ["10", "11"]
+    assert pets("SELECT pet_id FROM Pet WHERE pet_type IN ('cat', 'parrot') ORDER BY pet_id DESC", ordered=True) \
+        == ["13", "10"]
+    assert co("SELECT LOWER(label), LENGTH(label) FROM Department ORDER BY LENGTH(label), label", ordered=True) == [
+        ("legal", "5"), ("sales", "5"), ("research", "8")]
+
+
+# ---- subclasses --------------------------------------------------------------------------------------------
+def test_subclass_rows_are_rows_of_the_superclass_table() -> None:
+    assert co("SELECT label FROM Employee WHERE salary > 8000") == ["Mira Stone", "Olaf Brand"]  # typed Manager only
+    assert co("SELECT label FROM Manager") == ["Mira Stone", "Olaf Brand"]
+    assert shop("SELECT COUNT(*) FROM Product") == ["3"]  # Lumo is typed Product and Lamp: counted once
+    assert shop("SELECT label FROM Lamp") == ["Lumo desk lamp"]
+
+
+# ---- output columns and evidence ---------------------------------------------------------------------------
+def test_output_columns_say_what_they_hold() -> None:
+    _, schema = view(COMPANY)
+    plan, _ = read_sql(schema, "SELECT e.iri, e.label, e.memberOf, e.salary, COUNT(*) AS n FROM Employee e")
+    cols = compile_plan(schema, plan).columns
+    assert [(c.name, c.kind) for c in cols] == [("iri", "id"), ("label", "label"), ("memberOf", "link"),
+                                                ("salary", "value"), ("n", "aggregate")]
+
+
+def _support(ttl: str, sql: str) -> list[list[str]]:
+    store, schema = view(ttl)
+    compiled = compile_plan(schema, read_sql(schema, sql)[0])
+    triples = evidence_triples(store, compiled.evidence)
+    assert triples and all(t in store.graph for t in triples)
+    return support_set(store, compiled.evidence)
+
+
+def test_evidence_triples_are_in_the_graph_and_back_the_answer() -> None:
+    support = _support(COMPANY, "SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                                "WHERE d.label = 'Sales'")
+    assert [":cleo", ":memberOf", ":sales"] in support and [":sales", "rdfs:label", "Sales"] in support
+    assert not any(":research" in t for t in support)
+    support = _support(PETS, "SELECT o.first_name FROM PetOwnership h JOIN Owner o ON o.iri = h.po_owner "
+                             "WHERE h.po_pet = 12")
+    assert support == [[":h3", "rdf:type", ":PetOwnership"], [":o2", "rdf:type", ":Owner"],
+                       [":o2", ":first_name", "Tomas"], [":h3", ":po_owner", "2"], [":h3", ":po_pet", "12"],
+                       [":o2", ":owner_id", "2"]]
+
+
+def test_evidence_of_a_top_k_is_the_top_row() -> None:
+    """Bug fixed: the evidence query lost its ORDER BY, so LIMIT 1 picked any row."""
+    assert _support(COMPANY, "SELECT label FROM Employee ORDER BY salary DESC LIMIT 1") == [
+        [":mira", "rdfs:label", "Mira Stone"], [":mira", ":salary", "9100"]]
+    assert sorted(_support(PETS, "SELECT pet_id FROM Pet ORDER BY pet_age DESC LIMIT 1")) == [
+        [":p13", ":pet_age", "12"], [":p13", ":pet_id", "13"], [":p13", "rdf:type", ":Pet"]]
+
+
+def test_candidates_show_what_was_checked_for_an_empty_count() -> None:
+    store, schema = view(PETS)
+    compiled = compile_plan(schema, read_sql(schema, "SELECT COUNT(*) FROM Pet WHERE pet_type = 'lizard'")[0])
+    assert evidence_triples(store, compiled.evidence) == []
+    checked = evidence_triples(store, compiled.candidates)
+    assert checked and all(t in store.graph for t in checked)
+    assert {str(o) for _, p, o in checked if isinstance(o, Literal)} <= {"cat", "dog", "parrot"}

@@ -1,0 +1,115 @@
+"""Value mentions in a question (ontouse.linking): a run of words that is a whole value (case, accents and
+regular plurals ignored), a rarer run inside a few values (partial), where the value is, and `closest`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rdflib import URIRef
+
+from ontouse.linking import Mention, ValueIndex
+from ontouse.question import parse_question
+from ontouse.schema import build_schema
+from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
+
+PARTS = HEAD + """@prefix : <http://example.org/parts#> .
+:a a :Part ; :title "Valve X-100 red" ; :note "spare" . :b a :Part ; :title "Valve X-100 blue" .
+:c a :Part ; :title "Hose Q7" ; :note "the" . :d a :Part ; :title "Gasket" ; :code "12345" .
+:e a :Part ; :title "Pump Ärö" . :f a :Part ; :title "Filter FX2000 " ."""
+
+
+@lru_cache(maxsize=None)
+def index(ttl: str) -> ValueIndex:
+    if ttl == PARTS:
+        store = store_of(ttl)
+        return ValueIndex.build(build_schema(store), store)
+    store, schema = view(ttl)
+    return ValueIndex.build(schema, store)
+
+
+def mentions(ttl: str, text: str) -> list[tuple[str, str, str, bool]]:
+    return [(m.value, m.table, m.column, m.exact) for m in index(ttl).mentions(parse_question(text))]
+
+
+# ---- exact mentions ----------------------------------------------------------------------------------------
+def test_exact_mention() -> None:
+    assert mentions(COMPANY, "Who works in Research?") == [("Research", "Department", "label", True)]
+    assert mentions(PETS, "Which owners live in Millbrook?") == [("Millbrook", "Owner", "home_town", True)]
+
+
+def test_case_and_plural() -> None:
+    assert mentions(PETS, "How many DOGS live in harbor?") == [("dog", "Pet", "pet_type", True),
+                                                               ("Harbor", "Owner", "home_town", True)]
+    assert mentions(CATALOG, "Which products are desk lamp?") == [("Desk lamps", "Category", "label", True)]
+
+
+def test_accents_are_ignored() -> None:
+    assert mentions(PARTS, "Is the pump aro in stock?") == [("Pump Ärö", "Part", "title", True)]
+
+
+def test_mention_in_every_column_and_most_specific_table_first() -> None:
+    found = mentions(COMPANY, "Which employees report to mira stone?")
+    assert found == [("Mira Stone", "Manager", "fullName", True), ("Mira Stone", "Employee", "fullName", True),
+                     ("Mira Stone", "Manager", "label", True), ("Mira Stone", "Employee", "label", True)]
+
+
+def test_longest_mention_wins() -> None:
+    """Bug fixed: a two-word value inside a longer mention ('Desk lamps' in 'Lumo desk lamp') was kept."""
+    assert mentions(CATALOG, "Where is the Lumo desk lamp sold?") == [
+        ("Lumo desk lamp", "Lamp", "label", True), ("Lumo desk lamp", "Product", "label", True)]
+    assert mentions(PETS, "Which cats and dogs are older than 5?") == [("cat", "Pet", "pet_type", True),
+                                                                       ("dog", "Pet", "pet_type", True)]
+
+
+def test_stop_words_and_numbers_are_no_mentions() -> None:
+    assert mentions(PARTS, "Which part is the one with code 12345?") == []  # "the" is a value, a stop word
+    assert mentions(PETS, "Which pets are older than 3?") == []
+
+
+def test_hint_text() -> None:
+    exact = Mention("dogs", "dog", "Pet", "pet_type", True)
+    assert exact.hint() == "'dog' is a value of Pet.pet_type"
+    partial = Mention("x 100", "Valve X-100 red", "Part", "title", False, 2)
+    assert partial.hint() == "'x 100' occurs inside 2 value(s) of Part.title, e.g. 'Valve X-100 red'"
+
+
+# ---- partial mentions --------------------------------------------------------------------------------------
+def test_partial_mention_inside_few_values() -> None:
+    found = index(PARTS).mentions(parse_question("What do the X-100 valves cost?"))
+    assert [(m.text, m.value, m.table, m.column, m.exact, m.count) for m in found] == [
+        ("x 100", "Valve X-100 red", "Part", "title", False, 2)]
+    found = index(CATALOG).mentions(parse_question("What does the R-220 cost?"))
+    assert [(m.value, m.table, m.exact, m.count) for m in found] == [("Iron rake R-220", "Product", False, 1)]
+
+
+def test_single_words_are_partial_only_with_digits() -> None:
+    assert mentions(PARTS, "Do you sell the FX2000?") == [("Filter FX2000 ", "Part", "title", False)]
+    assert mentions(PARTS, "Is there a Q7?") == []  # 'q7' is shorter than 4 characters
+    assert mentions(CATALOG, "What does the rake cost?") == []  # one plain word inside a value: too vague
+
+
+# ---- where the value is, and closest -----------------------------------------------------------------------
+def test_tables_with() -> None:
+    idx = index(CATALOG)
+    tables = idx.tables_with(URIRef("http://www.w3.org/2000/01/rdf-schema#label"), "Lumo desk lamp")
+    assert [t.name for t in tables] == ["Lamp", "Product"]
+    idx = index(PETS)
+    assert [t.name for t in idx.tables_with(URIRef("http://example.org/pets#home_town"), "Harbor")] == ["Owner"]
+
+
+def test_closest() -> None:
+    idx = index(PETS)
+    pet_type = URIRef("http://example.org/pets#pet_type")
+    assert idx.closest(pet_type, "dog") == ["dog"]
+    assert idx.closest(pet_type, "Parrots") == ["parrot"]
+    assert idx.closest(pet_type, "lizard") == []
+    title = URIRef("http://example.org/parts#title")
+    assert index(PARTS).closest(title, "gasket") == ["Gasket"]
+    assert index(PARTS).closest(title, "hose") == ["Hose Q7"]  # the only value with the word
+    assert sorted(index(PARTS).closest(title, "valve")) == []  # two values have it: no single reading
+
+
+def test_index_skips_numbers_and_non_text_columns() -> None:
+    idx = index(PARTS)
+    assert "12345" not in {v for _, v, _ in idx.entries}
+    assert not any(p == URIRef("http://example.org/pets#pet_age") for _, _, p in index(PETS).entries)

@@ -1,0 +1,64 @@
+"""A question parsed once (ontouse.question): words, numbers, quoted and capitalised names, and the kind of
+answer it asks for, read from English grammar only."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontouse.question import fold, parse_question, singular, tokens
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Is Ada Quill a manager?", "yesno"),
+    ("Does Lena own a parrot?", "yesno"),
+    ("Were any pets born before 2015?", "yesno"),
+    ("Can the Lumo desk lamp be ordered?", "yesno"),
+    ("How many dogs live in Harbor?", "count"),
+    ("What is the number of garden tools in stock?", "count"),
+    ("Count the employees of Sales.", "count"),
+    ("Which employees work in Research?", "other"),
+    ("Who manages Ben Arbor?", "other"),
+    ("List the products of Nordwerk", "other"),
+])
+def test_kind(text: str, kind: str) -> None:
+    assert parse_question(text).kind == kind
+
+
+@pytest.mark.parametrize("text, grouped", [
+    ("How many pets does each owner have?", True),
+    ("Average salary per department", True),
+    ("What is the price of every lamp?", True),
+    ("How many pets does Lena have?", False),
+])
+def test_grouped(text: str, grouped: bool) -> None:
+    assert parse_question(text).grouped is grouped
+
+
+def test_numbers() -> None:
+    assert parse_question("Which owners are older than 30.5?").numbers == [30.5]
+    assert parse_question("Products under 1,200 or over 3,5 kg").numbers == [1200.0, 3.5]
+    assert parse_question("Pets aged 2 to 7 years").numbers == [2.0, 7.0]
+    assert parse_question("What does the R-220 cost?").numbers == [220.0]
+    assert parse_question("Which rooms are free?").numbers == []
+
+
+def test_quoted_and_capitalised_names() -> None:
+    q = parse_question("Is 'Polux' the supplier of the \"Lumo desk lamp\"?")
+    assert q.quoted == ["Polux", "Lumo desk lamp"]
+    q = parse_question("Does Mira Stone manage Ben Arbor in Research?")
+    assert q.names == ["Mira Stone", "Ben Arbor", "Research"]  # the first word is not a name
+    assert parse_question("which dogs are old").names == []
+
+
+def test_words_are_folded_and_content_words_drop_function_words() -> None:
+    q = parse_question("Which   employees work in   Zürich's office?")
+    assert q.text == "Which employees work in Zürich's office?"
+    assert q.words == ["which", "employees", "work", "in", "zurich's", "office"]
+    assert q.content_words == ["employees", "work", "zurich's", "office"]
+
+
+def test_fold_tokens_and_singular() -> None:
+    assert fold("Ärö GENÈVE") == "aro geneve"
+    assert tokens("Valve X-100, red!") == ["valve", "x", "100", "red"]
+    assert [singular(w) for w in ("dogs", "stories", "boxes", "glasses", "bus", "analysis", "cat", "pets")] == [
+        "dog", "story", "box", "glass", "bus", "analysis", "cat", "pet"]

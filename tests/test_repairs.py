@@ -1,0 +1,158 @@
+"""Named repairs of a plan (ontouse.repairs): value_spelling, name_spelling, and value_elsewhere (the error that
+says where a text is a value); a repair only replaces what has exactly one reading, and never loosens a plan."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from ontouse.linking import ValueIndex
+from ontouse.plan import Cmp, Col, InList, InQuery, Lit, PlanError
+from ontouse.repairs import repair_plan, transform
+from ontouse.schema import build_schema
+from ontouse.sqlplan import read_sql
+from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
+
+CAFES = HEAD + """@prefix : <http://example.org/cafe#> .
+:c1 a :Cafe ; :town "Zürich" ; :colour "Red" . :c2 a :Cafe ; :town "Genève" ; :colour "red" .
+:c3 a :Cafe ; :town "Bern" ; :colour "Blue" ."""
+
+
+@lru_cache(maxsize=None)
+def _index(ttl: str):
+    if ttl == CAFES:
+        store = store_of(ttl)
+        schema = build_schema(store)
+    else:
+        store, schema = view(ttl)
+    return schema, ValueIndex.build(schema, store)
+
+
+def repair(ttl: str, sql: str):
+    schema, index = _index(ttl)
+    return repair_plan(read_sql(schema, sql)[0], schema, index)
+
+
+def repaired_value(ttl: str, sql: str) -> tuple[object, list[str]]:
+    plan, applied = repair(ttl, sql)
+    return plan.where.right.value, applied
+
+
+def error(ttl: str, sql: str) -> str:
+    with pytest.raises(PlanError) as e:
+        repair(ttl, sql)
+    return str(e.value)
+
+
+# ---- value_spelling ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ttl, sql, value", [
+    (COMPANY, "SELECT iri FROM Employee WHERE label = 'ada quill'", "Ada Quill"),  # case
+    (PETS, "SELECT iri FROM Owner WHERE home_town = 'HARBOR'", "Harbor"),
+    (PETS, "SELECT iri FROM Pet WHERE pet_type = 'Dogs'", "dog"),  # regular plural
+    (PETS, "SELECT iri FROM Pet WHERE pet_type = 'parrots'", "parrot"),
+    (CAFES, "SELECT iri FROM Cafe WHERE town = 'zurich'", "Zürich"),  # accents
+    (CAFES, "SELECT iri FROM Cafe WHERE town = 'Geneve'", "Genève"),
+    (COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Quill'", "Ada Quill"),  # the only value with the word
+    (CATALOG, "SELECT iri FROM Product WHERE label = 'iron rake'", "Iron rake R-220"),
+])
+def test_value_spelling(ttl: str, sql: str, value: str) -> None:
+    assert repaired_value(ttl, sql) == (value, ["value_spelling"])
+
+
+def test_value_spelling_on_the_left_side_and_in_lists() -> None:
+    plan, applied = repair(PETS, "SELECT iri FROM Pet WHERE 'Cats' = pet_type")
+    assert plan.where == Cmp("=", Lit("cat"), Col("Pet", "Pet", "pet_type")) and applied == ["value_spelling"]
+    plan, applied = repair(COMPANY, "SELECT iri FROM Employee WHERE label IN ('ada quill', 'Dan Ferro', 'BEN ARBOR')")
+    assert plan.where == InList(Col("Employee", "Employee", "label"),
+                                (Lit("Ada Quill"), Lit("Dan Ferro"), Lit("Ben Arbor")))
+
+
+def test_value_spelling_inside_subqueries() -> None:
+    plan, applied = repair(PETS, "SELECT first_name FROM Owner WHERE owner_id IN (SELECT h.po_owner FROM "
+                                 "PetOwnership h JOIN Pet p ON p.pet_id = h.po_pet WHERE p.pet_type = 'DOG')")
+    assert isinstance(plan.where, InQuery) and plan.where.query.where.right == Lit("dog")
+    assert applied == ["value_spelling"]
+
+
+def test_exact_values_and_other_comparisons_are_left_alone() -> None:
+    for ttl, sql in [(PETS, "SELECT iri FROM Pet WHERE pet_type = 'dog' AND pet_age > 3"),
+                     (PETS, "SELECT iri FROM Pet WHERE weight = '4.5'"),  # a TEXT value the data holds
+                     (COMPANY, "SELECT iri FROM Employee WHERE salary = '5200'"),  # not a TEXT column
+                     (COMPANY, "SELECT iri FROM Employee WHERE label LIKE '%quil%'"),
+                     (COMPANY, "SELECT iri FROM Employee WHERE label < 'b'")]:
+        schema, index = _index(ttl)
+        plan = read_sql(schema, sql)[0]
+        repaired, applied = repair_plan(plan, schema, index)
+        assert repaired == plan and applied == []
+
+
+def test_several_values_fit_is_an_error() -> None:
+    assert error(CAFES, "SELECT iri FROM Cafe WHERE colour = 'RED'") == (
+        "'RED' is not a value of Cafe.colour; several values fit: 'red', 'Red'. Use the one the question means, "
+        "or LIKE.")
+
+
+def test_unknown_value_lists_values_of_that_column() -> None:
+    assert error(PETS, "SELECT iri FROM Pet WHERE pet_type = 'snake'") == (
+        "'snake' is not a value of Pet.pet_type (values look like 'dog', 'cat', 'parrot'). Use a value the data "
+        "holds, or LIKE '%word%' for a part of a value.")
+    # rdfs:label is shared by all tables: the examples are this table's (bug fixed: they were any table's)
+    msg = error(COMPANY, "SELECT iri FROM Employee WHERE label = 'Zed Null'")
+    assert "(values look like 'Ada Quill', 'Ben Arbor', 'Cleo Vance')" in msg
+
+
+# ---- name_spelling -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ttl, sql, value", [
+    (COMPANY, "SELECT label FROM Employee WHERE memberOf = 'research'", "Research"),
+    (COMPANY, "SELECT label FROM Employee WHERE hasManager = 'mira stone'", "Mira Stone"),
+    (COMPANY, "SELECT label FROM Employee WHERE iri = 'OLAF BRAND'", "Olaf Brand"),  # the row itself
+    (CATALOG, "SELECT label FROM Product WHERE inCategory = 'garden tool'", "Garden tools"),
+])
+def test_name_spelling(ttl: str, sql: str, value: str) -> None:
+    assert repaired_value(ttl, sql) == (value, ["name_spelling"])
+
+
+def test_repaired_plan_answers() -> None:
+    store, schema = view(COMPANY)
+    from ontouse.compile import compile_plan
+
+    plan, _ = repair(COMPANY, "SELECT label FROM Employee WHERE memberOf = 'sale'")
+    rows = store.select(compile_plan(schema, plan).sparql).rows
+    assert sorted(str(r[0]) for r in rows) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+
+
+def test_name_not_found_lists_names_of_the_linked_table() -> None:
+    msg = error(COMPANY, "SELECT label FROM Employee WHERE memberOf = 'Finance'")
+    assert msg.startswith("'Finance' is not a value of the names of Department (values look like 'Legal', "
+                          "'Research', 'Sales')")
+    msg = error(CATALOG, "SELECT label FROM Product WHERE inCategory = 'Kitchen'")
+    assert "the names of Category (values look like 'Desk lamps', 'Garden tools')" in msg
+
+
+def test_links_to_things_without_names_are_left_alone() -> None:
+    plan, applied = repair(PETS, "SELECT po_pet FROM PetOwnership WHERE ref_po_owner = 'o1'")
+    assert plan.where.right == Lit("o1") and applied == []
+
+
+# ---- value_elsewhere ---------------------------------------------------------------------------------------
+def test_value_elsewhere_names_the_column_that_holds_it() -> None:
+    assert error(PETS, "SELECT iri FROM Pet WHERE pet_type = 'Harbor'") == (
+        "'Harbor' is not a value of Pet.pet_type. It is a value of Owner.home_town: compare that column instead "
+        "(join its table if needed).")
+    assert "It is a value of Pet.pet_type" in error(PETS, "SELECT iri FROM Owner WHERE first_name = 'Dog'")
+    assert "It is a value of Supplier.sup_name" in error(CATALOG, "SELECT iri FROM Product WHERE supplier = 'Polux'")
+
+
+def test_value_elsewhere_prefers_the_same_table() -> None:
+    msg = error(COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Sales'")
+    assert msg.startswith("'Sales' is not a value of Employee.fullName. It is a value of Employee.label, ")
+
+
+# ---- transform ---------------------------------------------------------------------------------------------
+def test_transform_rebuilds_only_what_changes() -> None:
+    schema, _ = _index(PETS)
+    plan = read_sql(schema, "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'cat' AND p.pet_age > 1")[0]
+    assert transform(plan, lambda n: n) is plan
+    bumped = transform(plan, lambda n: Lit(n.value + 1) if isinstance(n, Lit) and isinstance(n.value, int) else n)
+    assert bumped.where.items[1].right == Lit(2) and bumped.where.items[0] is plan.where.items[0]

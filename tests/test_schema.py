@@ -1,0 +1,222 @@
+"""The relational view (ontouse.schema): tables from classes, columns from property usage, label columns, foreign
+keys found in values, and the join paths between tables; on three small made-up domains."""
+
+from __future__ import annotations
+
+import pytest
+from rdflib import URIRef
+from rdflib.namespace import RDFS
+
+from ontouse.schema import build_schema, join_edges, join_steps, local_name, sql_ident, sql_type
+from ontouse.view_prompt import schema_ddl
+from ontouse_graphs import CATALOG, COMPANY, PETS, store_of, view
+
+CO = "http://example.org/co#"
+PET = "http://example.org/pets#"
+SHOP = "http://example.org/shop#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def kinds(schema, table: str) -> dict[str, tuple[str, str]]:
+    return {c.name: (c.kind, c.sql_type) for c in schema.table(table).columns.values()}
+
+
+# ---- names -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("iri, name", [("http://example.org/co#memberOf", "memberOf"),
+                                       ("http://example.org/pets/Owner", "Owner"),
+                                       ("http://example.org/pets/Owner/", "Owner"), ("urn:x:code", "code")])
+def test_local_name(iri: str, name: str) -> None:
+    assert local_name(iri) == name
+
+
+@pytest.mark.parametrize("name, ident", [("ref-po_owner", "ref_po_owner"), ("2ndFloor", "c_2ndFloor"),
+                                         ("été", "t"), ("---", "x")])
+def test_sql_ident(name: str, ident: str) -> None:
+    assert sql_ident(name) == ident
+
+
+@pytest.mark.parametrize("dt, expected", [("integer", "INTEGER"), ("nonNegativeInteger", "INTEGER"),
+                                          ("gYear", "INTEGER"), ("decimal", "REAL"), ("double", "REAL"),
+                                          ("boolean", "BOOLEAN"), ("date", "DATE"), ("dateTime", "TIMESTAMP"),
+                                          ("string", "TEXT")])
+def test_sql_type(dt: str, expected: str) -> None:
+    assert sql_type(XSD + dt) == expected
+    assert sql_type("") == "TEXT"
+
+
+# ---- tables ------------------------------------------------------------------------------------------------
+def test_one_table_per_class_with_its_row_count() -> None:
+    _, co = view(COMPANY)
+    _, pets = view(PETS)
+    assert {t.name: t.count for t in co.tables.values()} == {"Employee": 6, "Department": 3, "Manager": 2}
+    assert {t.name: t.count for t in pets.tables.values()} == {"Pet": 4, "Owner": 3, "PetOwnership": 3}
+    assert co.table("employee") is co.table("Employee")  # names are case-insensitive
+    assert co.by_class(URIRef(CO + "Department")).name == "Department"
+
+
+def test_subclass_rows_typed_only_with_the_subclass() -> None:
+    """Managers are typed only :Manager: the Employee table holds them, and a plain `?x a :Employee` would not."""
+    _, co = view(COMPANY)
+    emp, mgr = co.table("Employee"), co.table("Manager")
+    assert emp.classes == (URIRef(CO + "Employee"), URIRef(CO + "Manager"))
+    assert not emp.typed_all and emp.count == 6
+    assert mgr.classes == (URIRef(CO + "Manager"),) and mgr.typed_all and mgr.parents == ["Employee"]
+
+
+def test_subclass_rows_typed_with_both_classes() -> None:
+    _, shop = view(CATALOG)
+    product, lamp = shop.table("Product"), shop.table("Lamp")
+    assert product.classes == (URIRef(SHOP + "Product"), URIRef(SHOP + "Lamp"))
+    assert product.typed_all and product.count == 3
+    assert lamp.parents == ["Product"] and lamp.count == 1
+
+
+def test_class_label_and_comment() -> None:
+    _, co = view(COMPANY)
+    assert co.table("Employee").label == "Employee"
+    assert co.table("Employee").comment == "A person on the payroll."
+    assert co.table("Employee").column("memberOf").comment == "The department the person works in."
+
+
+def test_graph_without_instances_has_no_tables() -> None:
+    store = store_of("@prefix : <http://example.org/x#> . @prefix owl: <http://www.w3.org/2002/07/owl#> . "
+                     ":A a owl:Class . :p a owl:ObjectProperty .")
+    assert build_schema(store).tables == {}
+
+
+def test_same_local_name_in_two_namespaces_gets_two_names() -> None:
+    store = store_of("""@prefix a: <http://example.org/a#> . @prefix b: <http://example.org/b#> .
+        a:x1 a a:Item ; a:code "A1" . a:x2 a a:Item . b:y1 a b:Item ; b:code "B1" .""")
+    names = sorted(t.name for t in build_schema(store).tables.values())
+    assert names == ["Item", "Item_2"]
+
+
+# ---- columns -----------------------------------------------------------------------------------------------
+def test_column_kinds_and_sql_types_company() -> None:
+    _, co = view(COMPANY)
+    assert kinds(co, "Employee") == {"iri": ("id", "TEXT"), "label": ("value", "TEXT"),
+                                     "fullName": ("value", "TEXT"), "hasManager": ("link", "TEXT"),
+                                     "hired": ("value", "DATE"), "memberOf": ("link", "TEXT"),
+                                     "salary": ("value", "INTEGER")}
+    assert co.table("Employee").column("memberOf").target == "Department"
+    assert co.table("Employee").column("hasManager").target == "Manager"  # the most specific table
+    assert co.table("Employee").column("salary").datatype == XSD + "integer"
+    assert co.table("Employee").column("label").prop == RDFS.label
+
+
+def test_column_kinds_and_sql_types_pets_and_catalog() -> None:
+    _, pets = view(PETS)
+    _, shop = view(CATALOG)
+    assert kinds(pets, "Pet") == {"iri": ("id", "TEXT"), "pet_age": ("value", "INTEGER"),
+                                  "pet_id": ("value", "INTEGER"), "pet_type": ("value", "TEXT"),
+                                  "weight": ("value", "TEXT")}  # numbers written as plain strings stay TEXT
+    product = kinds(shop, "Product")
+    assert product["price"] == ("value", "REAL") and product["stock"] == ("value", "INTEGER")
+    assert product["discontinued"] == ("value", "BOOLEAN") and product["listedAt"] == ("value", "TIMESTAMP")
+    assert product["inCategory"] == ("link", "TEXT")
+
+
+def test_column_statistics_and_samples() -> None:
+    _, pets = view(PETS)
+    pet_type = pets.table("Pet").column("pet_type")
+    assert (pet_type.count, pet_type.subjects, pet_type.distinct) == (4, 4, 3)
+    assert pet_type.samples[0] == "dog"  # the most frequent value first
+    assert pets.values[URIRef(PET + "pet_type")] == {"dog": 2, "cat": 1, "parrot": 1}
+    _, co = view(COMPANY)
+    assert co.table("Department").column("budget").samples == ["90000", "200000", "500000"]
+
+
+def test_columns_are_the_union_over_subclasses() -> None:
+    """Employee shows hasManager (used only by plain employees); Manager does not."""
+    _, co = view(COMPANY)
+    assert co.table("Employee").column("hasManager") is not None
+    assert co.table("Manager").column("hasManager") is None
+    assert co.table("Manager").column("salary").samples == ["8700", "9100"]
+
+
+# ---- label columns -----------------------------------------------------------------------------------------
+def test_label_columns() -> None:
+    _, co = view(COMPANY)
+    emp = co.table("Employee")
+    assert emp.label_column().name == "label"
+    assert emp.column("label").is_label
+    assert emp.column("fullName").is_label  # its values are the rows' labels
+    assert not emp.column("hired").is_label
+    assert co.label_props == (RDFS.label,)
+
+
+def test_no_label_columns_without_label_property() -> None:
+    _, pets = view(PETS)
+    assert pets.label_props == ()
+    assert all(t.label_column() is None for t in pets.tables.values())
+    _, shop = view(CATALOG)
+    assert shop.table("Supplier").label_column() is None  # sup_name is a value like any other
+    assert shop.table("Product").label_column().name == "label"
+
+
+def test_text_property_that_differs_from_labels_is_no_label() -> None:
+    store = store_of("""@prefix : <http://example.org/lib#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        :b1 a :Book ; rdfs:label "Tide Tables" ; :title "Tide Tables" ; :shelf "North wall" .
+        :b2 a :Book ; rdfs:label "Salt Roads" ; :title "Salt Roads" ; :shelf "Window" .""")
+    book = build_schema(store).table("Book")
+    assert book.column("title").is_label and not book.column("shelf").is_label
+
+
+# ---- foreign keys found in values --------------------------------------------------------------------------
+def test_key_columns_found_in_values_integer_keys() -> None:
+    _, pets = view(PETS)
+    own = pets.table("PetOwnership")
+    assert own.column("po_owner").key_of == "Owner.owner_id"
+    assert own.column("po_pet").key_of == "Pet.pet_id"
+    assert own.column("ref_po_owner").kind == "link" and own.column("ref_po_owner").target == "Owner"
+    assert own.column("ref_po_owner").hidden and own.column("ref_po_pet").hidden
+    assert pets.table("Owner").column("owner_id").key_of == ""
+
+
+def test_key_columns_found_in_values_text_keys() -> None:
+    _, shop = view(CATALOG)
+    product = shop.table("Product")
+    assert product.column("supplier").key_of == "Supplier.sup_code"
+    assert product.column("ref_supplier").hidden
+    assert not product.column("inCategory").hidden  # a plain link: no value beside it
+
+
+def test_links_without_matching_values_are_no_keys() -> None:
+    _, co = view(COMPANY)
+    assert all(not c.key_of and not c.hidden for t in co.tables.values() for c in t.columns.values())
+
+
+def test_ddl_shows_keys_and_hides_their_links() -> None:
+    _, pets = view(PETS)
+    ddl = schema_ddl(pets)
+    assert "po_owner INTEGER REFERENCES Owner(owner_id)" in ddl
+    assert "ref_po_owner" not in ddl
+    _, co = view(COMPANY)
+    ddl = schema_ddl(co)
+    assert "memberOf TEXT REFERENCES Department(iri)" in ddl and "includes the rows of Manager" in ddl
+
+
+# ---- joins -------------------------------------------------------------------------------------------------
+def test_join_edges_follow_links_and_keys_both_ways() -> None:
+    _, co = view(COMPANY)
+    assert ("memberOf", "Department", "iri") in join_edges(co, co.table("Employee"))
+    assert ("iri", "Employee", "memberOf") in join_edges(co, co.table("Department"))
+    _, pets = view(PETS)
+    edges = join_edges(pets, pets.table("PetOwnership"))
+    assert ("po_owner", "Owner", "owner_id") in edges
+    assert not any(a.startswith("ref_") or b.startswith("ref_") for a, _, b in edges)  # hidden links
+    assert ("owner_id", "PetOwnership", "po_owner") in join_edges(pets, pets.table("Owner"))
+
+
+def test_join_steps() -> None:
+    _, co = view(COMPANY)
+    assert join_steps(co, "Employee", {"department"}) == [("memberOf", "Department", "iri")]
+    assert join_steps(co, "Department", {"employee"}) == [("iri", "Employee", "memberOf")]
+    _, pets = view(PETS)
+    assert join_steps(pets, "Owner", {"pet"}) == [("owner_id", "PetOwnership", "po_owner"),
+                                                  ("po_pet", "Pet", "pet_id")]
+    assert join_steps(pets, "Owner", {"pet"}, max_hops=1) is None
+    assert join_steps(pets, "Nowhere", {"pet"}) is None
+    _, shop = view(CATALOG)
+    steps = join_steps(shop, "Supplier", {"category"})
+    assert steps[0] == ("sup_code", "Product", "supplier") and steps[-1] == ("inCategory", "Category", "iri")

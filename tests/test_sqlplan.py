@@ -1,0 +1,251 @@
+"""Reading SQL over the relational view into a plan (ontouse.sqlplan): every construct of the plan language, the
+precise PlanError messages the model gets back, and the three fixes (id_is_iri, column_owner, bare_table)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontouse.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
+                          Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict)
+from ontouse.sqlplan import read_sql
+from ontouse_graphs import CATALOG, COMPANY, PETS, view
+
+E = lambda c: Col("e", "Employee", c)  # noqa: E731 - short names for the expected plans
+D = lambda c: Col("d", "Department", c)  # noqa: E731
+
+
+def co(sql: str):
+    return read_sql(view(COMPANY)[1], sql)
+
+
+def pets(sql: str):
+    return read_sql(view(PETS)[1], sql)
+
+
+def error(schema_ttl: str, sql: str) -> str:
+    with pytest.raises(PlanError) as e:
+        read_sql(view(schema_ttl)[1], sql)
+    return str(e.value)
+
+
+# ---- constructs --------------------------------------------------------------------------------------------
+def test_select_from_where() -> None:
+    plan, fixes = co("SELECT e.label AS who, e.salary FROM Employee AS e WHERE e.salary > 5000")
+    assert plan == Query(select=(Item(E("label"), "who"), Item(E("salary"))), sources=(Source("Employee", "e"),),
+                         where=Cmp(">", E("salary"), Lit(5000)))
+    assert fixes == []
+
+
+def test_unqualified_columns_and_default_alias() -> None:
+    plan, _ = pets("SELECT first_name FROM owner WHERE age >= 30.5")
+    o = lambda c: Col("Owner", "Owner", c)  # noqa: E731
+    assert plan.sources == (Source("Owner", "Owner"),)  # the table's own spelling
+    assert plan.select == (Item(o("first_name")),) and plan.where == Cmp(">=", o("age"), Lit(30.5))
+
+
+def test_joins_and_left_joins() -> None:
+    plan, _ = co("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                 "LEFT JOIN Manager m ON e.hasManager = m.iri WHERE d.label = 'Sales'")
+    assert plan.sources == (Source("Employee", "e"), Source("Department", "d"), Source("Manager", "m", True))
+    assert plan.joins == (Join(E("memberOf"), D("iri")),
+                          Join(E("hasManager"), Col("m", "Manager", "iri"), optional=True))
+    assert plan.where == Cmp("=", D("label"), Lit("Sales"))
+
+
+def test_comma_join_with_condition_in_where() -> None:
+    plan, _ = pets("SELECT o.first_name FROM Owner o, PetOwnership h WHERE h.po_owner = o.owner_id AND o.age < 40")
+    assert plan.joins == (Join(Col("h", "PetOwnership", "po_owner"), Col("o", "Owner", "owner_id")),)
+    assert plan.where == Cmp("<", Col("o", "Owner", "age"), Lit(40))
+
+
+def test_conditions() -> None:
+    plan, _ = co("SELECT e.label FROM Employee e WHERE (e.salary BETWEEN 4000 AND 6000 OR e.label LIKE 'B%') "
+                 "AND e.label NOT LIKE '%x%' AND e.salary IN (1, 2.5) AND e.salary NOT IN (3) "
+                 "AND e.hasManager IS NULL AND e.hired IS NOT NULL AND NOT e.salary = 7 AND NOT (e.salary < 0)")
+    assert plan.where == And((
+        Or((Between(E("salary"), Lit(4000), Lit(6000)), Like(E("label"), "B%"))),
+        Like(E("label"), "%x%", negated=True), InList(E("salary"), (Lit(1), Lit(2.5))),
+        InList(E("salary"), (Lit(3),), negated=True), IsNull(E("hasManager")), IsNull(E("hired"), negated=True),
+        Cmp("!=", E("salary"), Lit(7)), Not(Cmp("<", E("salary"), Lit(0)))))
+
+
+def test_ilike_and_not_between() -> None:
+    plan, _ = pets("SELECT pet_id FROM Pet WHERE pet_type NOT ILIKE 'D%' AND pet_age NOT BETWEEN 2 AND 5")
+    p = lambda c: Col("Pet", "Pet", c)  # noqa: E731
+    assert plan.where == And((Like(p("pet_type"), "D%", negated=True),
+                              Between(p("pet_age"), Lit(2), Lit(5), negated=True)))
+
+
+def test_aggregates_group_having_order() -> None:
+    plan, _ = co("SELECT d.label, COUNT(*) AS n, COUNT(DISTINCT e.hasManager), AVG(e.salary) FROM Employee e "
+                 "JOIN Department d ON e.memberOf = d.iri GROUP BY d.label HAVING n > 1 "
+                 "ORDER BY n DESC, 1 LIMIT 5 OFFSET 2")
+    assert [it.expr for it in plan.select] == [D("label"), Agg("count"), Agg("count", E("hasManager"), True),
+                                               Agg("avg", E("salary"))]
+    assert plan.group_by == (D("label"),)
+    assert plan.having == Cmp(">", Agg("count"), Lit(1))  # the select alias, resolved
+    assert plan.order_by == (Order(Agg("count"), desc=True), Order(D("label")))
+    assert (plan.limit, plan.offset) == (5, 2)
+
+
+def test_functions_arithmetic_and_distinct() -> None:
+    plan, _ = co("SELECT DISTINCT LOWER(label), UPPER(label), LENGTH(label), ROUND(salary / 12), ABS(-salary), "
+                 "CAST(salary AS TEXT), CAST(label AS INTEGER), YEAR(hired), strftime('%Y', hired), salary * 2 + 1 "
+                 "FROM Employee e")
+    exprs = [it.expr for it in plan.select]
+    assert plan.distinct
+    assert exprs[:4] == [Func("lower", (E("label"),)), Func("upper", (E("label"),)),
+                         Func("length", (E("label"),)), Func("round", (Arith("/", E("salary"), Lit(12)),))]
+    assert exprs[4] == Func("abs", (Arith("-", Lit(0), E("salary")),))
+    assert exprs[5:9] == [Func("text", (E("salary"),)), Func("number", (E("label"),)),
+                          Func("year", (E("hired"),)), Func("year", (E("hired"),))]
+    assert exprs[9] == Arith("+", Arith("*", E("salary"), Lit(2)), Lit(1))
+
+
+def test_subqueries() -> None:
+    plan, _ = co("SELECT d.label FROM Department d WHERE d.iri IN (SELECT memberOf FROM Employee) "
+                 "AND d.iri NOT IN (SELECT x.memberOf FROM Employee x WHERE x.salary > 9000) "
+                 "AND NOT EXISTS (SELECT 1 FROM Manager m WHERE m.memberOf = d.iri) "
+                 "AND d.budget > (SELECT AVG(budget) FROM Department)")
+    ins, not_in, exists, scalar = plan.where.items
+    assert isinstance(ins, InQuery) and not ins.negated and ins.expr == D("iri")
+    assert ins.query.select == (Item(Col("Employee", "Employee", "memberOf")),)
+    assert isinstance(not_in, InQuery) and not_in.negated
+    assert isinstance(exists, Exists) and exists.negated
+    assert exists.query.where == Cmp("=", Col("m", "Manager", "memberOf"), D("iri"))  # the outer alias, resolved
+    assert isinstance(scalar, Cmp) and isinstance(scalar.right, Scalar)
+    assert scalar.right.query.select == (Item(Agg("avg", Col("Department", "Department", "budget"))),)
+
+
+def test_set_operations() -> None:
+    plan, _ = pets("SELECT home_town AS town FROM Owner WHERE age < 30 UNION ALL SELECT home_town FROM Owner "
+                   "ORDER BY town DESC LIMIT 3 OFFSET 1")
+    assert isinstance(plan, SetQuery) and plan.op == "union" and plan.all
+    assert plan.order_by == (Order(Lit(0), desc=True),) and (plan.limit, plan.offset) == (3, 1)
+    for op in ("INTERSECT", "EXCEPT", "UNION"):
+        plan, _ = co(f"SELECT label FROM Employee {op} SELECT label FROM Manager ORDER BY 1")
+        assert plan.op == op.lower() and not plan.all and plan.order_by == (Order(Lit(0)),)
+
+
+def test_star_expands_to_shown_columns() -> None:
+    plan, _ = pets("SELECT * FROM PetOwnership")
+    assert [it.expr.column for it in plan.select] == ["po_owner", "po_pet"]  # no iri, no hidden ref_ links
+    plan, _ = co("SELECT d.* FROM Employee e JOIN Department d ON e.memberOf = d.iri")
+    assert [it.expr for it in plan.select] == [D("label"), D("budget")]
+
+
+def test_plan_as_json_data_round_trip() -> None:
+    for sql in ("SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                "WHERE e.label NOT LIKE 'A%' GROUP BY d.label ORDER BY 2 DESC LIMIT 1",
+                "SELECT label FROM Employee WHERE salary > (SELECT AVG(salary) FROM Employee) EXCEPT "
+                "SELECT label FROM Manager"):
+        plan, _ = co(sql)
+        data = to_dict(plan)
+        assert data["node"] in ("Query", "SetQuery") and from_dict(data) == plan
+
+
+# ---- errors ------------------------------------------------------------------------------------------------
+def test_unknown_table() -> None:
+    assert error(COMPANY, "SELECT label FROM Employe") == (
+        "There is no table `Employe`. Did you mean Employee? Tables: Employee, Department, Manager.")
+    assert error(PETS, "SELECT * FROM pet_type") == (
+        "There is no table `pet_type`. `pet_type` is a column of Pet. Tables: Pet, Owner, PetOwnership.")
+
+
+def test_unknown_column_with_join_hint() -> None:
+    msg = error(COMPANY, "SELECT e.budget FROM Employee e")
+    assert msg.startswith("`e.budget`: e is the table Employee, which has no column `budget`. "
+                          "`budget` is a column of Department: join that table. "
+                          "For example: JOIN Department AS J1 ON J1.iri = e.memberOf.")
+    assert "Columns of Employee: iri, label, fullName, hasManager, hired, memberOf, salary." in msg
+
+
+def test_unknown_column_two_hops_through_keys() -> None:
+    msg = error(PETS, "SELECT first_name FROM Owner WHERE pet_type = 'cat'")
+    assert msg.startswith("There is no column `pet_type`. `pet_type` is a column of Pet: join that table. "
+                          "For example: JOIN PetOwnership AS J1 ON J1.po_owner = Owner.owner_id "
+                          "JOIN Pet AS J2 ON J2.pet_id = J1.po_pet.")
+
+
+def test_misspelt_column_and_unknown_alias() -> None:
+    assert "Did you mean e.salary?" in error(COMPANY, "SELECT e.salry FROM Employee e")
+    assert "Did you mean Owner.home_town?" in error(PETS, "SELECT hometown FROM Owner")
+    assert error(COMPANY, "SELECT x.label FROM Employee e") == (
+        "`x.label`: there is no alias or table x in this query (the query has e (Employee)).")
+    assert "There is no column `nothing`" in error(CATALOG, "SELECT nothing FROM Product")
+
+
+@pytest.mark.parametrize("sql, needle", [
+    ("", "The SQL query is empty."),
+    ("SELECT label FROM Employee; SELECT 1 FROM Employee", "Write exactly one SQL query"),
+    ("SELECT FROM WHERE", "The SQL does not parse"),
+    ("DELETE FROM Employee", "Only SELECT queries can be answered, not DELETE."),
+    ("SELECT 1", "The query has no FROM clause"),
+    ("WITH x AS (SELECT label FROM Employee) SELECT * FROM x", "WITH (common table expressions) is not supported"),
+    ("SELECT label FROM (SELECT label FROM Employee)", "A subquery in FROM is not supported"),
+    ("SELECT e.label FROM Employee e RIGHT JOIN Department d ON e.memberOf = d.iri", "RIGHT JOIN is not supported"),
+    ("SELECT e.label FROM Employee e FULL JOIN Department d ON e.memberOf = d.iri", "FULL JOIN is not supported"),
+    ("SELECT e.label FROM Employee e JOIN Manager m USING (salary)", "JOIN ... USING is not supported"),
+    ("SELECT e.label FROM Employee e LEFT JOIN Department d ON e.memberOf = d.iri AND d.budget > 1",
+     "A LEFT JOIN's ON clause may only equate columns"),
+    ("SELECT e.label FROM Employee e, Employee e", "The alias e is used twice in one FROM clause"),
+    ("SELECT SUM(*) FROM Employee", "SUM(*) is not valid: give a column."),
+    ("SELECT label FROM Employee LIMIT 'ten'", "LIMIT and OFFSET take a whole number."),
+    ("SELECT label FROM Employee WHERE label LIKE fullName", "LIKE needs a text pattern"),
+    ("SELECT label FROM Employee WHERE salary IN (salary, 3)", "IN (...) takes a list of constant values"),
+    ("SELECT label FROM Employee WHERE salary IS 3", "`salary IS 3` is not supported in the plan language."),
+    ("SELECT COALESCE(label, 'x') FROM Employee", "`COALESCE(label, 'x')` is not supported in the plan language."),
+    ("SELECT label FROM Employee WHERE strftime('%m', hired) = '03'", "only strftime('%Y', x) (the year) is"),
+    ("SELECT label FROM Employee UNION SELECT label, salary FROM Manager",
+     "The two sides of UNION select a different number of columns (1 and 2)."),
+    ("SELECT label FROM Employee ORDER BY 2", "ORDER BY 2: the query selects only 1 column(s)."),
+    ("SELECT label FROM Employee UNION SELECT label FROM Manager ORDER BY salary",
+     "ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column."),
+])
+def test_unsupported_constructs(sql: str, needle: str) -> None:
+    assert needle in error(COMPANY, sql)
+
+
+def test_unsupported_constructs_pets() -> None:
+    assert "RIGHT JOIN is not supported" in error(
+        PETS, "SELECT o.first_name FROM Owner o RIGHT JOIN PetOwnership h ON h.po_owner = o.owner_id")
+    assert "A subquery in FROM is not supported" in error(PETS, "SELECT n FROM (SELECT COUNT(*) AS n FROM Pet)")
+
+
+# ---- fixes -------------------------------------------------------------------------------------------------
+def test_fix_id_is_iri() -> None:
+    plan, fixes = co("SELECT e.id FROM Employee e WHERE e.salary > 9000")
+    assert plan.select == (Item(E("iri")),) and fixes == ["id_is_iri"]
+    plan, fixes = pets("SELECT id FROM Pet")  # unqualified, one table
+    assert plan.select == (Item(Col("Pet", "Pet", "iri")),) and fixes == ["id_is_iri"]
+
+
+def test_fix_column_owner() -> None:
+    plan, fixes = co("SELECT e.label, e.budget FROM Employee e JOIN Department d ON e.memberOf = d.iri")
+    assert plan.select[1] == Item(D("budget")) and fixes == ["column_owner"]
+    plan, fixes = pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                       "JOIN Pet p ON p.pet_id = h.po_pet WHERE o.pet_type = 'dog'")
+    assert plan.where == Cmp("=", Col("p", "Pet", "pet_type"), Lit("dog")) and fixes == ["column_owner"]
+
+
+def test_column_owner_is_not_applied_in_join_conditions_nor_when_ambiguous() -> None:
+    assert "has no column `owner_id`" in error(
+        PETS, "SELECT p.pet_id FROM Pet p JOIN PetOwnership h ON h.owner_id = p.pet_id JOIN Owner o ON 1 = 1")
+    # label is a column of both other tables: no single owner
+    assert "has no column `label`" in error(
+        CATALOG, "SELECT s.label FROM Supplier s JOIN Product p ON p.supplier = s.sup_code "
+                 "JOIN Category c ON p.inCategory = c.iri")
+
+
+def test_fix_bare_table() -> None:
+    plan, fixes = co("SELECT Employee.label FROM Employee e WHERE e.salary > 9000")
+    assert plan.select == (Item(E("label")),) and fixes == ["bare_table"]
+    plan, fixes = pets("SELECT Owner.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = Owner.owner_id")
+    assert plan.joins == (Join(Col("h", "PetOwnership", "po_owner"), Col("o", "Owner", "owner_id")),)
+    assert fixes == ["bare_table"]
+
+
+def test_no_fixes_for_a_correct_query() -> None:
+    for sql in ("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri",
+                "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'cat'"):
+        assert read_sql(view(COMPANY if "Employee" in sql else PETS)[1], sql)[1] == []
