@@ -24,8 +24,10 @@ def run(ttl: str, sql: str, ordered: bool = False) -> list:
     """The result rows of `sql` (tuples of strings; IRIs as local names), sorted unless `ordered`."""
     store, schema = view(ttl)
     plan, _ = read_sql(schema, sql)
-    result = store.select(compile_plan(schema, plan).sparql)
-    rows = [tuple(_cell(t) for t in r) for r in result.rows]
+    compiled = compile_plan(schema, plan)
+    result = store.select(compiled.sparql)
+    width = len(compiled.columns)  # hidden outputs (the things behind selected names) come after the visible ones
+    rows = [tuple(_cell(t) for t in r[:width]) for r in result.rows]
     rows = rows if ordered else sorted(rows, key=lambda r: tuple("" if x is None else x for x in r))
     return [r[0] for r in rows] if rows and len(rows[0]) == 1 else rows
 

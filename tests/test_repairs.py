@@ -144,9 +144,10 @@ def test_value_elsewhere_names_the_column_that_holds_it() -> None:
     assert "It is a value of Supplier.sup_name" in error(CATALOG, "SELECT iri FROM Product WHERE supplier = 'Polux'")
 
 
-def test_value_elsewhere_prefers_the_same_table() -> None:
+def test_value_elsewhere_names_the_table_whose_rows_hold_it() -> None:
+    """rdfs:label is a column of every table; 'Sales' is the label of a department, not of an employee."""
     msg = error(COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Sales'")
-    assert msg.startswith("'Sales' is not a value of Employee.fullName. It is a value of Employee.label, ")
+    assert msg.startswith("'Sales' is not a value of Employee.fullName. It is a value of Department.label")
 
 
 # ---- transform ---------------------------------------------------------------------------------------------

@@ -33,13 +33,14 @@ from .linking import ValueIndex
 from .plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
-from .results import answer_text, boolean_of, make_cells, no_data_text, shape_problem
+from .checks import echo_problem, shape_problem
+from .results import answer_text, boolean_of, make_cells, no_data_text
 from .schema import Schema, build_schema
 from .sparql import QueryError
 from .sqlplan import read_sql
 from .store import GraphStore, Store
 from .support import support_set
-from .view_prompt import schema_ddl
+from .view_prompt import examples_prompt, schema_ddl
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class _Run:
     problem: str = ""
     fixes: tuple[str, ...] = ()
     zero: bool = False  # an aggregate of nothing (a count of 0)
+    raw: list = None  # type: ignore[assignment]  # the result rows as RDF terms
 
 
 class Answerer:
@@ -89,7 +91,8 @@ class Answerer:
         if not self.schema.tables:
             raise InputError("The ontology has no typed individuals (no rdf:type to a class), so there is nothing "
                              "to ask about.")
-        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema))
+        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema),
+                                     examples=examples_prompt(self.schema))
         self.examples = examples
         self.trace = trace or Trace(None)
         self.max_attempts = max_attempts
@@ -149,6 +152,7 @@ class Answerer:
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
             return run
+        run.raw = result.rows
         run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema)
         run.total, run.truncated = result.total, result.truncated
         if not run.rows and q.kind == "yesno":
@@ -160,7 +164,8 @@ class Answerer:
             return run
         aggregate_only = isinstance(plan, Query) and not plan.group_by and all(
             is_aggregate(it.expr) for it in plan.select)
-        run.problem = shape_problem(q, run.rows, aggregate_only)
+        run.problem = shape_problem(q, run.rows, aggregate_only) or (
+            echo_problem(plan, self.schema) if q.kind != "yesno" else "")
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
             run.problem = "the query counts nothing (the result is 0): " + (
@@ -181,7 +186,7 @@ class Answerer:
         ans.rows, ans.truncated = best.rows, best.truncated
         if q.kind == "yesno":
             ans.boolean = boolean_of(best.rows)
-        ans.support = support_set(self.store, best.compiled.evidence)
+        ans.support = support_set(self.store, best.compiled.evidence, answer_rows=best.raw)
         if not ans.support and (best.zero or ans.boolean is False):
             ans.support = support_set(self.store, best.compiled.candidates)  # what was checked and did not match
         if not ans.support:

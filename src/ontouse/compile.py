@@ -33,16 +33,19 @@ class OutColumn:
     table: str = ""  # for a column of a table
     column: str = ""
     kind: str = "expr"  # iri | link | value | label | expr | aggregate
+    entity: int | None = None  # for a label column: the result position of the thing it names (hidden)
 
 
 @dataclass
 class Compiled:
     sparql: str
     columns: list[OutColumn]
-    evidence: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)  # (query, patterns)
+    # (query, triple patterns, group keys): the group keys are (variable, output column) pairs that restrict the
+    # evidence of a grouped answer to its own groups (support.py binds them to the answer's values)
+    evidence: list[tuple[str, list[tuple[str, str, str]], list[tuple[str, int]]]] = field(default_factory=list)
     grouped: bool = False
     # the things the conditions were checked on (the pattern without its filters): the support of "none" / "0"
-    candidates: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)
+    candidates: list[tuple[str, list[tuple[str, str, str]], list[tuple[str, int]]]] = field(default_factory=list)
 
 
 class _Pattern:
@@ -160,6 +163,13 @@ class Compiler:
             term = ex.value(it.expr, grouped=grouped, keys=keys)
             outputs.append(f"({term} AS {names[i]})")
             cols.append(self._out_column(it))
+        if out_names is None:  # the thing behind each selected name, as a hidden output after the visible ones
+            for i, it in enumerate(q.select):
+                if cols[i].kind == "label" and isinstance(it.expr, Col) and it.expr.alias.lower() in alias_var:
+                    var = alias_var[it.expr.alias.lower()]
+                    in_keys = pat.find(var) in [pat.find(k) for k in keys]
+                    outputs.append(f"({var if not grouped or in_keys else f'SAMPLE({var})'} AS ?e{i + 1})")
+                    cols[i].entity = len(outputs) - 1
         tail = ""
         if keys:
             tail += "\nGROUP BY " + " ".join(k if k.startswith("?") else f"({k})" for k in keys)
@@ -315,7 +325,7 @@ class Compiler:
         if not variables:
             return []
         body = "\n".join(f"  {s} {p} {o} ." for s, p, o in triples)
-        return [(f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples)]
+        return [(f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples, [])]
 
     def _evidence(self, q: Query, pat: _Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
         every = pat.triples + [t for g in pat.groups.values() for t in g if isinstance(t, tuple)]
@@ -337,8 +347,16 @@ class Compiler:
             tail += f"\nLIMIT {limit}" + (f"\nOFFSET {q.offset}" if q.offset else "")
         else:
             tail = f"\nLIMIT {EVIDENCE_ROWS}"
+        keys: list[tuple[str, int]] = []
+        if grouped and q.group_by:
+            for i, it in enumerate(q.select):
+                if it.expr in q.group_by and isinstance(it.expr, Col):
+                    try:
+                        keys.append((pat.find(pat.exprs.column_var(it.expr)), i))
+                    except PlanError:
+                        pass
         text = f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{pat.text()}\n}}{tail}"
-        return [(text, triples)]
+        return [(text, triples, keys)]
 
 
 def _first(s: Plan) -> Query:

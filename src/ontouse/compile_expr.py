@@ -70,8 +70,10 @@ class ExprCompiler:
     def column_var(self, col: Col, optional: bool = False, group: str | None = None) -> str:
         base = self.alias_var.get(col.alias.lower())
         if base is None:
-            raise PlanError(f"`{col.alias}.{col.column}` refers to a table of an enclosing query; such correlated "
-                            "subqueries are only supported inside EXISTS (...). Use a JOIN instead.")
+            owners = [t.name for t in self.c.schema.tables.values() if t.column(col.column)]
+            raise PlanError(f"`{col.column}` is not a column of the subquery's own tables (it belongs to "
+                            f"{col.alias}, a table of the query around it). Inside IN (SELECT ...) use only the "
+                            f"subquery's tables; `{col.column}` is a column of {', '.join(owners[:4])}.")
         c = self.column(col)
         if c.kind == "id":
             return base
@@ -142,6 +144,9 @@ class ExprCompiler:
         return f"{e.func.upper()}({'DISTINCT ' if e.distinct else ''}{arg})"
 
     def _func(self, e: Func, grouped: bool, keys: list[str]) -> str:
+        if e.name == "if":
+            cond, then, other = e.args
+            return f"IF({self.condition(cond)}, {self.value(then, grouped, keys)}, {self.value(other, grouped, keys)})"
         args = [self.value(a, grouped, keys) for a in e.args]
         if not args:
             raise PlanError(f"{e.name.upper()}() needs an argument.")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
 
+from .question import _WORD as _WORD_RE
 from .question import STOP, Question, fold, singular, tokens
 from .schema import Schema, Table
 from .store import Store
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 MAX_VALUE_CHARS = 120
 PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
+PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Brant") inside at most this many
 MAX_HINTS = 8
 
 
@@ -57,6 +59,7 @@ class ValueIndex:
     by_first: dict[str, list[tuple[tuple[str, ...], str, URIRef]]] = field(default_factory=dict)
     by_word: dict[str, set[int]] = field(default_factory=dict)
     entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
+    _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, schema: Schema, store: Store) -> "ValueIndex":
@@ -104,16 +107,19 @@ class ValueIndex:
 
     def _partial(self, words: tuple[str, ...], taken: set[int], q: Question) -> list[Mention]:
         out: list[Mention] = []
+        raw = [m.group(0) for m in _WORD_RE.finditer(q.text)]
+        capitals = {i for i, w in enumerate(raw) if i > 0 and w[:1].isupper() and len(w) > 2}
         for size in (3, 2, 1):
             for i in range(len(words) - size + 1):
                 run = words[i:i + size]
                 if set(range(i, i + size)) & taken or any(w in _STOP for w in (run[0], run[-1])):
                     continue
-                if size == 1 and not (re.search(r"\d", run[0]) and len(run[0]) >= 4):
+                code = bool(re.search(r"\d", run[0]) and len(run[0]) >= 4)
+                if size == 1 and not (code or i in capitals):
                     continue
                 hits = set.intersection(*(self.by_word.get(w, set()) for w in run))
                 hits = {h for h in hits if _contains(self.entries[h][0], run)}
-                if not hits or len(hits) > PARTIAL_MAX_VALUES:
+                if not hits or len(hits) > (PARTIAL_MAX_VALUES if size > 1 or code else PARTIAL_MAX_NAMES):
                     continue
                 by_prop: dict[URIRef, list[str]] = {}
                 for h in sorted(hits):
@@ -140,10 +146,22 @@ class ValueIndex:
         tables = [t for t in self.schema.tables.values() if set(t.classes) & classes and t.column_for(prop)]
         return sorted(tables, key=lambda t: (t.count, t.name))
 
-    def closest(self, prop: URIRef, text: str) -> list[str]:
-        """Existing values of `prop` that `text` means: equal ignoring case, accents and plurals; else the values
-        whose words contain all of its words (a unique such value only)."""
+    def values_of(self, prop: URIRef, table: Table | None = None) -> dict[str, int]:
+        """The values of `prop` (on the rows of `table` only, when given and the property spans other tables)."""
         values = self.schema.values.get(prop, {})
+        if table is None or len(self.schema.columns_of(prop)) <= 1:
+            return values
+        key = (prop, table.name)
+        if key not in self._by_table:
+            query = ("SELECT DISTINCT ?o WHERE { ?s a ?t . VALUES ?t { %s } ?s %s ?o . FILTER(isLiteral(?o)) } "
+                     "LIMIT 20000" % (" ".join(c.n3() for c in table.classes), prop.n3()))
+            self._by_table[key] = {str(r[0]): 1 for r in self.store.select(query, max_rows=20000).rows}
+        return self._by_table[key]
+
+    def closest(self, prop: URIRef, text: str, table: Table | None = None) -> list[str]:
+        """Existing values of `prop` (on `table`'s rows) that `text` means: equal ignoring case, accents and
+        plurals; else the values whose words contain all of its words (a unique such value only)."""
+        values = self.values_of(prop, table)
         if text in values:
             return [text]
         key = _key(tokens(text))

@@ -24,7 +24,7 @@ from typing import Any, Union
 AGGREGATES = ("count", "sum", "avg", "min", "max")
 COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 ARITHMETIC = ("+", "-", "*", "/")
-FUNCTIONS = ("lower", "upper", "length", "round", "abs", "year", "number", "text")
+FUNCTIONS = ("lower", "upper", "length", "round", "abs", "year", "number", "text", "if")
 
 
 @dataclass(frozen=True)

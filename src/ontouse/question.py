@@ -83,7 +83,8 @@ def parse_question(text: str) -> Question:
             run = []
     if q.words and q.words[0] in AUXILIARIES:
         q.kind = "yesno"
-    elif re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", fold(text)):
+    elif re.search(r"\bhow many\b|^(?:what is|what's|find|give|return|tell me|show) (?:me )?the (?:total )?"
+                   r"number of\b|^count\b", fold(text)):
         q.kind = "count"
     q.grouped = any(w in GROUPING for w in q.words)
     return q

@@ -21,7 +21,7 @@ from rdflib import URIRef
 from .linking import ValueIndex
 from .plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
 from .question import fold
-from .schema import Schema
+from .schema import Schema, Table
 
 log = logging.getLogger(__name__)
 
@@ -69,21 +69,22 @@ class Repairer:
             labels = [x for x in target.columns.values() if x.is_label] if target else []
             return self._in_props([x.prop for x in labels], lit, text, "name_spelling",
                                   f"the names of {target.name if target else '?'}",
-                                  samples=[v for x in labels for v in x.samples])
+                                  samples=[v for x in labels for v in x.samples], table=target)
         if c.kind != "value" or c.sql_type != "TEXT":
             return lit
-        return self._in_props([c.prop], lit, text, "value_spelling", f"{table.name}.{c.name}", col, c.samples)
+        return self._in_props([c.prop], lit, text, "value_spelling", f"{table.name}.{c.name}", col, c.samples,
+                              table=table)
 
     def _in_props(self, props: list[URIRef], lit: Lit, text: str, rule: str, where: str,
-                  col: Col | None = None, samples: list[str] | None = None) -> Lit:
+                  col: Col | None = None, samples: list[str] | None = None, table: Table | None = None) -> Lit:
         if not props:
             return lit
         for p in props:
-            if text in self.schema.values.get(p, {}):
+            if text in self.index.values_of(p, table):
                 return lit
         found: list[str] = []
         for p in props:
-            found += self.index.closest(p, text)
+            found += self.index.closest(p, text, table)
         found = list(dict.fromkeys(found))
         if len(found) == 1:
             self._note(rule)
@@ -109,8 +110,10 @@ class Repairer:
         """Where else the text is a value (table.column list), preferring the same table."""
         places = []
         for prop, values in self.schema.values.items():
-            if text in values or any(fold(v) == fold(text) for v in self.index.closest(prop, text)):
-                for t, c in self.schema.columns_of(prop):
+            matches = [text] if text in values else [v for v in self.index.closest(prop, text) if fold(v) == fold(text)]
+            for value in matches[:1]:
+                for t in self.index.tables_with(prop, value):
+                    c = t.column_for(prop)
                     places.append((0 if col is not None and t.name == col.table else 1, t.count, f"{t.name}.{c.name}"))
         places.sort()
         return ", ".join(p[2] for p in places[:3])

@@ -3,7 +3,6 @@ shape the question asks for, and the answer text (written by code, so it states 
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 from rdflib import Literal, URIRef
@@ -36,48 +35,28 @@ def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef]) -> dict[URIR
 
 def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: Store,
                schema: Schema) -> list[list[Cell]]:
-    iris = [t for row in rows for t in row if isinstance(t, URIRef)]
+    """The visible cells of each result row; a selected name knows the thing it names (a hidden output)."""
+    width = len(columns)
+    iris = [t for row in rows for t in row[:width] if isinstance(t, URIRef)]
     names = labels_of(store, schema, iris) if iris else {}
     out = []
     for row in rows:
         cells = []
-        for i, t in enumerate(row):
+        for i, t in enumerate(row[:width]):
             if t is None:
                 cells.append(Cell(value=""))
             elif isinstance(t, URIRef):
                 cells.append(Cell(value=str(t), is_iri=True, entity=str(t), label=names.get(t, "")))
             elif isinstance(t, Literal):
-                cells.append(Cell(value=_lexical(t), datatype=str(t.datatype or "")))
+                idx = columns[i].entity
+                thing = row[idx] if idx is not None and idx < len(row) else None
+                cells.append(Cell(value=str(t), datatype=str(t.datatype or ""),
+                                  entity=str(thing) if isinstance(thing, URIRef) else "",
+                                  label=str(t) if isinstance(thing, URIRef) else ""))
             else:  # a blank node
                 cells.append(Cell(value=str(t), is_iri=False))
         out.append(cells)
     return out
-
-
-def _lexical(lit: Literal) -> str:
-    value = lit.toPython()
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and "e" not in str(lit).lower():
-        return str(lit)
-    return str(lit)
-
-
-def is_number(cell: Cell) -> bool:
-    try:
-        float(cell.value)
-        return not cell.is_iri
-    except ValueError:
-        return False
-
-
-def shape_problem(q: Question, rows: list[list[Cell]], aggregate_only: bool) -> str:
-    """Why the result does not have the shape the question asks for ('' when it does)."""
-    if q.kind == "count" and not q.grouped and rows:
-        if len(rows) > 1 and not aggregate_only:
-            return ("the question asks how many, but the query returns a list of rows instead of a number: "
-                    "count them with COUNT(...).")
-        if len(rows) == 1 and not any(is_number(c) for c in rows[0]):
-            return "the question asks how many, but the query returns no number: use COUNT(...)."
-    return ""
 
 
 def boolean_of(rows: list[list[Cell]]) -> bool:

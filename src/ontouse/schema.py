@@ -94,6 +94,7 @@ class Table:
     classes: tuple[URIRef, ...]  # the class and its subclasses
     typed_all: bool  # every instance of a subclass is also typed with `cls` (a plain `?x a cls` finds them all)
     count: int = 0
+    direct: int = 0  # rows typed with `cls` itself
     label: str = ""
     comment: str = ""
     parents: list[str] = field(default_factory=list)
@@ -143,7 +144,7 @@ WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT 3"""
 _Q_TEXT = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label rdfs:comment skos:prefLabel skos:definition } ?x ?p ?v }"
 _Q_LABEL_LIKE = """SELECT (COUNT(*) AS ?n) (SUM(IF(STR(?v) = STR(?l), 1, 0)) AS ?same)
-WHERE { ?s <%s> ?v . ?s <%s> ?l . FILTER(isLiteral(?v)) }"""
+WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?v . ?s <%s> ?l . FILTER(isLiteral(?v)) }"""
 _Q_PAIRS = "SELECT ?s ?o WHERE { ?s <%s> ?o . FILTER(isIRI(?o)) } LIMIT 30"
 _Q_ROWVALUES = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } ?x ?p ?v . FILTER(isLiteral(?v)) }"
 
@@ -199,6 +200,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
         total = int(rows(_Q_CLOSURE % _iri_list(inst))[0][0]) if len(inst) > 1 else counts[inst[0]]
         name = _unique(sql_ident(local_name(c)), taken)
         schema.tables[name.lower()] = Table(name=name, cls=c, classes=tuple(inst), count=total,
+                                            direct=counts.get(c, 0),
                                             typed_all=total == counts.get(c, 0),
                                             label=texts.get((c, "label"), ""), comment=texts.get((c, "comment"), ""))
     by_cls = {t.cls: t for t in schema.tables.values()}
@@ -309,7 +311,7 @@ def _mark_labels(schema: Schema, rows) -> None:
         for c in table.columns.values():
             if c.kind != "value" or c.is_label or c.sql_type != "TEXT" or c.prop in LABEL_PROPERTIES:
                 continue
-            n, same = rows(_Q_LABEL_LIKE % (c.prop, std[0].prop))[0]
+            n, same = rows(_Q_LABEL_LIKE % (_iri_list(table.classes), c.prop, std[0].prop))[0]
             if n and int(same or 0) >= 0.9 * int(n):
                 c.is_label = True
 
@@ -397,3 +399,32 @@ def join_steps(schema: Schema, start: str, goals: set[str], max_hops: int = 3) -
                 nxt.append((b, step))
         frontier = nxt
     return None
+
+
+def shortest_paths(schema: Schema, start: str, goals: set[str], max_hops: int = 2,
+                   limit: int = 4) -> list[list[tuple[str, str, str]]]:
+    """All the shortest chains of joins (up to `limit`) from table `start` to a table in `goals`."""
+    first = schema.table(start)
+    if first is None or first.name.lower() in goals:
+        return []
+    frontier: list[tuple[Table, list[tuple[str, str, str]]]] = [(first, [])]
+    seen = {first.name.lower()}
+    for _ in range(max_hops):
+        found, nxt, reached = [], [], set()
+        for table, path in frontier:
+            for a_col, b_name, b_col in join_edges(schema, table):
+                b = schema.table(b_name)
+                if b is None or b.name.lower() in seen:
+                    continue
+                step = path + [(a_col, b.name, b_col)]
+                if b.name.lower() in goals:
+                    if step not in found:
+                        found.append(step)
+                else:
+                    nxt.append((b, step))
+                    reached.add(b.name.lower())
+        if found:
+            return found[:limit]
+        seen |= reached
+        frontier = nxt
+    return []

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
+from .plan import is_aggregate
 from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Item, Join, Like,
                    Lit, Not, Or, Order, Plan, PlanError, Query, Scalar, SetQuery, Source)
-from .schema import Schema, Table, join_steps
+from .schema import Schema, Table, join_steps, shortest_paths
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ class _Scope:
     sources: list[Source]
     parent: "_Scope | None" = None
     aliases: dict[str, Expr] = field(default_factory=dict)  # select-list aliases (for ORDER BY / HAVING)
+    extra: list[Join] = field(default_factory=list)  # joins added by the reach_column / link_number fixes
+    reached: dict[tuple, str] = field(default_factory=dict)  # (alias, path) -> alias of the table reached
 
     def find(self, alias: str) -> Source | None:
         for s in self.sources:
@@ -121,7 +124,8 @@ class Reader:
             if isinstance(c, exp.EQ) and isinstance(c.this, exp.Column) and isinstance(c.expression, exp.Column):
                 self._in_join = True
                 try:
-                    left, right = self._col(c.this, scope), self._col(c.expression, scope)
+                    swapped = self._link_direction(c.this, c.expression, scope)
+                    left, right = swapped or (self._col(c.this, scope), self._col(c.expression, scope))
                 finally:
                     self._in_join = False
                 if left.alias.lower() != right.alias.lower() and {left.alias.lower(), right.alias.lower()} <= {
@@ -139,11 +143,16 @@ class Reader:
             if it.name:
                 scope.aliases[it.name.lower()] = it.expr
         where = None if not rest else rest[0] if len(rest) == 1 else And(tuple(rest))
+        if where is not None and is_aggregate(where):
+            raise PlanError("An aggregate (COUNT, SUM, AVG, MIN, MAX) cannot be in WHERE: group the rows with "
+                            "GROUP BY and put the condition in HAVING.")
         group = tuple(self._expr(g, scope, aliases=True) for g in (node.args["group"].expressions
                                                                     if node.args.get("group") else []))
         having = self._expr(node.args["having"].this, scope, aliases=True) if node.args.get("having") else None
-        order = tuple(Order(self._order_expr(o.this, scope, items), bool(o.args.get("desc")))
+        order = tuple(Order(self._numeric_order(self._order_expr(o.this, scope, items), scope),
+                            bool(o.args.get("desc")))
                       for o in (node.args["order"].expressions if node.args.get("order") else []))
+        joins += scope.extra
         return Query(select=tuple(items), sources=tuple(scope.sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
@@ -190,6 +199,9 @@ class Reader:
             return items[i - 1].expr
         return self._expr(e, scope, aliases=True)
 
+    def _numeric_order(self, e: Expr, scope: _Scope) -> Expr:
+        return self._as_number(e, scope) if isinstance(e, Col) else e
+
     def _set_order(self, o: exp.Ordered, left: Plan) -> Order:
         e = o.this
         names = [it.name or (it.expr.column if isinstance(it.expr, Col) else "") for it in _first_select(left).select]
@@ -220,7 +232,14 @@ class Reader:
                 return Lit(-inner.value)
             return Arith("-", Lit(0), inner)
         if t in _CMP:
-            return Cmp(_CMP[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
+            left, right = self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)
+            if _CMP[t] not in ("=", "!=") or isinstance(left, Lit) or isinstance(right, Lit):
+                number = lambda x: isinstance(x, Lit) and isinstance(x.value, (int, float))  # noqa: E731
+                if isinstance(left, Col) and (number(right) or _CMP[t] not in ("=", "!=")):
+                    left = self._as_number(left, scope)
+                if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
+                    right = self._as_number(right, scope)
+            return Cmp(_CMP[t], left, right)
         if t in _ARITH:
             return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
         if isinstance(e, exp.And):
@@ -239,7 +258,10 @@ class Reader:
                 if t is not exp.Count:
                     raise PlanError(f"{_AGG[t].upper()}(*) is not valid: give a column.")
                 return Agg("count", None, distinct)
-            return Agg(_AGG[t], self._expr(arg, scope), distinct)
+            inner = self._expr(arg, scope)
+            if isinstance(inner, Col) and t is not exp.Count:
+                inner = self._as_number(inner, scope)
+            return Agg(_AGG[t], inner, distinct)
         if isinstance(e, (exp.Like, exp.ILike)):
             pat = self._expr(e.expression, scope)
             if not isinstance(pat, Lit) or not isinstance(pat.value, str):
@@ -264,6 +286,14 @@ class Reader:
             return Exists(self._plan(e.this, scope))
         if isinstance(e, exp.Subquery):
             return Scalar(self._plan(e.this, scope))
+        if isinstance(e, exp.Case):
+            ifs = e.args.get("ifs") or []
+            if e.this is not None or len(ifs) != 1:
+                raise PlanError("CASE is supported as CASE WHEN condition THEN a ELSE b END (one WHEN).")
+            cond = self._expr(ifs[0].this, scope, aliases)
+            then = self._expr(ifs[0].args["true"], scope, aliases)
+            other = self._expr(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
+            return Func("if", (cond, then, other))
         if isinstance(e, exp.Distinct):
             raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
         if t in _FUNC:
@@ -322,8 +352,77 @@ class Reader:
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
+        reached = self._reach(src, name, scope)
+        if reached is not None:
+            return reached
         raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
                         f"`{name}`. " + self._missing(name, [src], own=False))
+
+    def _link_direction(self, a: exp.Column, b: exp.Column, scope: _Scope) -> tuple[Col, Col] | None:
+        """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that
+        name to Y's table: the link goes the other way (`X.link = Y.iri`)."""
+        for one, other in ((a, b), (b, a)):
+            if one.name.lower() not in ("iri", "id") or not one.table or not other.table:
+                continue
+            src_one, src_other = scope.find(one.table), scope.find(other.table)
+            if src_one is None or src_other is None or src_one is src_other:
+                continue
+            t_one, t_other = self.schema.table(src_one.table), self.schema.table(src_other.table)
+            if t_other.column(other.name) is not None or (one.name.lower() == "id" and t_one.column("id")):
+                continue
+            link = t_one.column(other.name)
+            if link is None or link.kind != "link" or not link.target:
+                continue
+            target = self.schema.table(link.target)
+            if target is None or not (set(target.classes) & set(t_other.classes)):
+                continue
+            self._fix("link_direction")
+            return Col(src_one.alias, t_one.name, link.name), Col(src_other.alias, t_other.name, "iri")
+        return None
+
+    def _reach(self, src: Source, name: str, scope: _Scope) -> Col | None:
+        """`reach_column`: a column of a table that the source's table reaches through exactly one shortest chain
+        of links or keys (at most two joins): the chain is joined and the column read there. With two or more
+        equally short chains the column is ambiguous and nothing is changed."""
+        if src not in scope.sources:
+            return None
+        goals = {t.name.lower() for t in self.schema.tables.values() if t.column(name)}
+        paths = shortest_paths(self.schema, src.table, goals, max_hops=2)
+        if len(paths) != 1:
+            return None
+        return self._follow(src, paths[0], name, scope, "reach_column")
+
+    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: _Scope, rule: str) -> Col:
+        alias, table = src.alias, src.table
+        for a_col, b_table, b_col in path:
+            key = (alias.lower(), a_col.lower(), b_table.lower(), b_col.lower())
+            if key not in scope.reached:
+                new = f"J{len(scope.all_sources()) + 1}"
+                while scope.find(new):
+                    new += "_"
+                scope.sources.append(Source(b_table, new))
+                a = self.schema.table(table).column(a_col)
+                b = self.schema.table(b_table).column(b_col)
+                scope.extra.append(Join(Col(alias, table, a.name), Col(new, b_table, b.name)))
+                scope.reached[key] = new
+            alias, table = scope.reached[key], b_table
+        self._fix(rule)
+        return Col(alias, table, self.schema.table(table).column(name).name)
+
+    def _as_number(self, col: Col, scope: _Scope) -> Col:
+        """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the
+        one number column of the linked thing (a price object's amount)."""
+        c = self.schema.table(col.table).column(col.column)
+        if c is None or c.kind != "link" or not c.target:
+            return col
+        target = self.schema.table(c.target)
+        nums = [x for x in target.columns.values() if x.numeric and not x.hidden] if target else []
+        if len(nums) != 1:
+            return col
+        src = next((s for s in scope.all_sources() if s.alias.lower() == col.alias.lower()), None)
+        if src is None or src not in scope.sources:
+            return col
+        return self._follow(src, [(c.name, target.name, "iri")], nums[0].name, scope, "link_number")
 
     def _missing(self, name: str, sources: list[Source], own: bool = True) -> str:
         owners = [t.name for t in self.schema.tables.values() if t.column(name)]

@@ -32,12 +32,30 @@ def _term(text: str, row: dict[str, Node]) -> Node | None:
     return from_n3(text)
 
 
-def evidence_triples(store: Store, evidence: list[tuple[str, list[tuple[str, str, str]]]],
-                     limit: int = MAX_TRIPLES) -> list[Triple]:
+def _bind(query: str, keys: list[tuple[str, int]], answer_rows: list[list[Node | None]] | None) -> str:
+    """The evidence query restricted to the answer's groups: VALUES on the group key variables."""
+    if not keys or not answer_rows:
+        return query
+    tuples = []
+    for row in answer_rows[:50]:
+        terms = [row[i] if i < len(row) else None for _, i in keys]
+        if any(t is None or not isinstance(t, (URIRef, Literal)) for t in terms):
+            continue
+        tuples.append("(" + " ".join(t.n3() for t in terms) + ")")
+    if not tuples:
+        return query
+    values = f"  VALUES ({' '.join(v for v, _ in keys)}) {{ {' '.join(tuples)} }}\n"
+    head, sep, rest = query.partition("WHERE {\n")
+    return head + sep + values + rest
+
+
+def evidence_triples(store: Store, evidence: list, limit: int = MAX_TRIPLES,
+                     answer_rows: list[list[Node | None]] | None = None) -> list[Triple]:
     """The triples of the evidence rows, checked to be in the graph, in order, without repeats."""
     out: list[Triple] = []
     seen: set[Triple] = set()
-    for query, patterns in evidence:
+    for query, patterns, keys in evidence:
+        query = _bind(query, keys, answer_rows)
         try:
             result = store.select(query, max_rows=50)
         except QueryError as e:
@@ -62,9 +80,9 @@ def render(triples: list[Triple], prefixes: dict[str, str]) -> list[list[str]]:
     return [[shorten(s, prefixes), shorten(p, prefixes), shorten(o, prefixes)] for s, p, o in triples]
 
 
-def support_set(store: Store, evidence: list[tuple[str, list[tuple[str, str, str]]]],
-                limit: int = MAX_TRIPLES) -> list[list[str]]:
-    return render(evidence_triples(store, evidence, limit), store.prefixes)
+def support_set(store: Store, evidence: list, limit: int = MAX_TRIPLES,
+                answer_rows: list[list[Node | None]] | None = None) -> list[list[str]]:
+    return render(evidence_triples(store, evidence, limit, answer_rows), store.prefixes)
 
 
 __all__ = ["support_set", "evidence_triples", "render", "BNode", "Literal", "URIRef"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from .schema import Column, Schema, Table
+from .schema import Column, Schema, Table, join_edges
 
 log = logging.getLogger(__name__)
 
@@ -35,39 +35,62 @@ def _note(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def column_line(table: Table, c: Column, schema: Schema) -> str:
+def _adds_words(note: str, name: str) -> bool:
+    """Does a comment say more than the column's name (two or more other content words)?"""
+    from .lexicon import split_name
+    from .question import STOP, singular, tokens
+
+    own = {singular(w) for w in split_name(name).split()}
+    extra = {singular(w) for w in tokens(note)} - own - {singular(w) for w in STOP}
+    return len(extra) >= 2
+
+
+def column_line(table: Table, c: Column, schema: Schema, compact: bool = False) -> str:
+    if compact:
+        if c.kind == "id":
+            return "  iri TEXT PRIMARY KEY,"
+        if c.kind == "link":
+            target = schema.table(c.target) if c.target else None
+            return f"  {c.name} TEXT{f' REFERENCES {target.name}(iri)' if target else ''},"
+        return f"  {c.name} {c.sql_type},"
     if c.kind == "id":
         label = table.label_column()
-        extra = f"; shown by its {label.name}" if label is not None else ""
-        return f"  iri TEXT PRIMARY KEY, -- the {table.name} itself{extra}"
+        if label is None:
+            return "  iri TEXT PRIMARY KEY,"
+        return f"  iri TEXT PRIMARY KEY, -- the {table.name} itself, shown by its {label.name}"
     if c.kind == "link":
         target = schema.table(c.target) if c.target else None
         ref = f" REFERENCES {target.name}(iri)" if target else ""
-        note = _note(c.comment or c.label, 60) if (c.comment or c.label) else ""
-        many = " (several per row)" if c.count > c.subjects * 1.05 else ""
+        note = c.comment or c.label
+        note = _note(note, 60) if note and _adds_words(note, c.name) else ""
+        many = "several per row" if c.count > c.subjects * 1.05 else ""
         text = f"  {c.name} TEXT{ref},"
-        return text + (f" --{many} {note}" if note or many else "")
+        bits = [b for b in (many, note) if b]
+        return text + (" -- " + "; ".join(bits) if bits else "")
     ref = f" REFERENCES {c.key_of.replace('.', '(')})" if c.key_of else ""
     line = f"  {c.name} {c.sql_type}{ref},"
     bits = []
-    if c.comment or (c.label and c.label.lower().replace(" ", "") != c.name.lower()):
-        bits.append(_note(c.comment or c.label, 60))
+    note = c.comment or c.label
+    if note and _adds_words(note, c.name):
+        bits.append(_note(note, 60))
     if c.samples:
-        bits.append(", ".join(_sample(v) for v in c.samples))
+        unique = c.distinct >= c.subjects > 1
+        bits.append(", ".join(_sample(v) for v in c.samples[:2 if unique else 3]))
     return line + (" -- " + "; ".join(bits) if bits else "")
 
 
 def table_ddl(table: Table, schema: Schema) -> str:
     head = [f"{table.count} rows"]
-    if table.comment:
+    if table.comment and _adds_words(table.comment, table.name):
         head.insert(0, _note(table.comment, 90))
     subs = [t.name for t in schema.tables.values() if t is not table and t.cls in table.classes]
+    compact = bool(subs) and table.direct == 0  # an abstract superclass: its subclass tables show the details
     if subs:
         head.append("includes the rows of " + ", ".join(subs[:6]))
     if table.parents:
         head.append("a kind of " + ", ".join(table.parents))
     lines = [f"CREATE TABLE {table.name} ( -- {'; '.join(head)}"]
-    cols = [column_line(table, c, schema) for c in table.columns.values() if not c.hidden]
+    cols = [column_line(table, c, schema, compact) for c in table.columns.values() if not c.hidden]
     decl, sep, note = cols[-1].partition(", --") if ", --" in cols[-1] else (cols[-1].rstrip(","), "", "")
     cols[-1] = decl + (" --" + note if sep else "")
     lines += cols
@@ -75,8 +98,52 @@ def table_ddl(table: Table, schema: Schema) -> str:
     return "\n".join(lines)
 
 
+def shown_tables(schema: Schema) -> list[Table]:
+    """The tables the prompt shows: all except (1) a superclass table holding exactly the rows of one of its
+    subclass tables (that table shows them), and (2) the tables of a small part of the graph that no link or key
+    connects to the rest (facts about the dataset itself, such as its authors). Hidden tables can still be
+    queried; they only cost the prompt nothing."""
+    tables = list(schema.tables.values())
+    keep = []
+    for t in tables:
+        subs = [x for x in tables if x is not t and x.cls in t.classes]
+        if any(x.count == t.count for x in subs):
+            continue
+        keep.append(t)
+    parent: dict[str, str] = {t.name: t.name for t in tables}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for t in tables:
+        for _, other, _ in join_edges(schema, t):
+            if other in parent:
+                parent[find(other)] = find(t.name)
+        for p in t.parents:
+            if p in parent:
+                parent[find(p)] = find(t.name)
+    size: dict[str, int] = {}
+    for t in tables:
+        size[find(t.name)] = size.get(find(t.name), 0) + t.count
+    main = max(size.values()) if size else 0
+    small = max(10, main // 100)
+    return [t for t in keep if size[find(t.name)] == main or size[find(t.name)] > small]
+
+
+def examples_prompt(schema: Schema) -> str:
+    """Worked examples on made-up tables of the same shape as this view: things with labels joined by links, or
+    database rows joined by key values."""
+    from ontobuild import prompts
+
+    rows = sum(t.count for t in schema.tables.values()) or 1
+    labelled = sum(t.count for t in schema.tables.values() if t.label_column() is not None)
+    return prompts.load("ask_sql_examples_things" if labelled * 2 >= rows else "ask_sql_examples_keys").strip()
+
+
 def schema_ddl(schema: Schema, tables: Iterable[Table] | None = None) -> str:
-    chosen = list(tables) if tables is not None else list(schema.tables.values())
+    chosen = list(tables) if tables is not None else shown_tables(schema)
     order = {id(t): i for i, t in enumerate(schema.tables.values())}
     chosen.sort(key=lambda t: order.get(id(t), 0))
     return "\n\n".join(table_ddl(t, schema) for t in chosen)

@@ -1,0 +1,59 @@
+"""Checks that a result answers the question asked: the shape a question wants (a number for "how many"), and
+plans that only return what the question itself names."""
+
+from __future__ import annotations
+
+from .answer import Cell
+from .plan import And, Cmp, Col, InList, Like, Lit, Plan, Query
+from .question import Question
+from .schema import Schema
+
+
+def is_number(cell: Cell) -> bool:
+    try:
+        float(cell.value)
+        return not cell.is_iri
+    except ValueError:
+        return False
+
+
+def shape_problem(q: Question, rows: list[list[Cell]], aggregate_only: bool) -> str:
+    """Why the result does not have the shape the question asks for ('' when it does)."""
+    if q.kind == "count" and not q.grouped and rows:
+        if len(rows) > 1 and not aggregate_only:
+            return ("the question asks how many, but the query returns a list of rows instead of a number: "
+                    "count them with COUNT(...).")
+        if len(rows) == 1 and not any(is_number(c) for c in rows[0]):
+            return "the question asks how many, but the query returns no number: use COUNT(...)."
+    return ""
+
+
+
+def echo_problem(plan: Plan, schema: Schema) -> str:
+    """A query over joined tables that selects only the names it filters on returns the question's own words
+    ("the department of the employee named X" answered with X). ('' when the plan is not such a query.)"""
+    if not isinstance(plan, Query) or len(plan.sources) < 2 or not plan.select:
+        return ""
+    conds = plan.where.items if isinstance(plan.where, And) else (plan.where,) if plan.where is not None else ()
+    named: dict[str, set[str]] = {}  # alias -> the columns compared with a constant
+    for c in conds:
+        if isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit):
+            named.setdefault(c.left.alias.lower(), set()).add(c.left.column.lower())
+        elif isinstance(c, (Like, InList)) and isinstance(c.expr, Col):
+            named.setdefault(c.expr.alias.lower(), set()).add(c.expr.column.lower())
+    if not named:
+        return ""
+    echoed = []
+    for it in plan.select:
+        e = it.expr
+        if not isinstance(e, Col) or e.alias.lower() not in named:
+            return ""
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        names = {x.name.lower() for x in table.columns.values() if x.is_label} if table else set()
+        cols = named[e.alias.lower()]
+        if col is None or not (col.name.lower() in cols or (col.is_label and cols & names)):
+            return ""
+        echoed.append(f"{e.alias}.{col.name}")
+    return (f"the query returns {', '.join(echoed)}, which the question itself names (the WHERE clause fixes it): "
+            "select the column of the joined table that the question asks for instead.")
