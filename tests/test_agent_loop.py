@@ -25,7 +25,7 @@ class ScriptedModel:
         self.replies, self.sent = list(replies), []
         self.usage = Usage(self.backend, self.model)
 
-    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024) -> ChatReply:
+    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0) -> ChatReply:
         self.sent.append(json.loads(json.dumps(messages)))
         reply = self.replies.pop(0)
         self.usage.add(reply)

@@ -31,7 +31,7 @@ class ScriptedModel:
         self.usage = Usage(backend=self.backend, model=self.model)
         self.conversations: list[list[dict]] = []
 
-    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024) -> ChatReply:
+    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0) -> ChatReply:
         self.conversations.append([dict(m) for m in messages])
         reply = ChatReply(content=self.replies.pop(0), tool_calls=[], prompt_tokens=100, completion_tokens=20)
         self.usage.add(reply)
@@ -91,14 +91,11 @@ def test_unknown_column_goes_back_with_the_precise_error() -> None:
     assert_supported(ans, store)
 
 
-def test_unknown_column_pets_join_hint() -> None:
-    ans, model, store = ask(PETS, "Which owners have a dog?",
-                            sql("SELECT first_name FROM Owner WHERE pet_type = 'dog'"),
-                            sql("SELECT DISTINCT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = "
-                                "o.owner_id JOIN Pet p ON p.pet_id = h.po_pet WHERE p.pet_type = 'dogs'"))
-    assert "JOIN PetOwnership AS J1 ON J1.po_owner = Owner.owner_id JOIN Pet AS J2 ON J2.pet_id = J1.po_pet" in \
-        model.conversations[1][-1]["content"]
-    assert sorted(ans.values()) == ["Lena", "Tomas"] and ans.repairs == ["value_spelling"]
+def test_a_column_two_joins_away_is_reached_without_asking_again() -> None:
+    """reach_column: pet_type is a column of Pet, which an owner reaches through its ownership rows only."""
+    ans, model, store = ask(PETS, "Which owners have a dog?", sql("SELECT first_name FROM Owner WHERE pet_type = 'dogs'"))
+    assert len(model.conversations) == 1 and ans.llm_calls == 1
+    assert sorted(ans.values()) == ["Lena", "Tomas"] and ans.repairs == ["reach_column", "value_spelling"]
     assert '"value": "dog"' in json.dumps(ans.plan)  # the repaired plan is the one recorded
     assert_supported(ans, store)
 

@@ -7,7 +7,8 @@ import pytest
 from rdflib import URIRef
 from rdflib.namespace import RDFS
 
-from ontouse.schema import build_schema, join_edges, join_steps, local_name, sql_ident, sql_type
+from ontouse.joins import join_edges, join_steps
+from ontouse.schema import build_schema, local_name, sql_ident, sql_type
 from ontouse.view_prompt import schema_ddl
 from ontouse_graphs import CATALOG, COMPANY, PETS, store_of, view
 

@@ -20,8 +20,9 @@ class CassetteMismatch(OntoError):
 
 
 def request_key(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, tool_choice: str,
-                max_tokens: int) -> str:
-    blob = json.dumps([messages, tools, tool_choice, max_tokens], sort_keys=True, ensure_ascii=False)
+                max_tokens: int, temperature: float = 0.0) -> str:
+    parts: list[Any] = [messages, tools, tool_choice, max_tokens] + ([temperature] if temperature else [])
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
@@ -34,10 +35,11 @@ class RecordingChat:
         self.entries: list[dict[str, Any]] = []
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
-             tool_choice: str = "required", max_tokens: int = 1024) -> ChatReply:
-        reply = self.inner.chat(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens)
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
+        reply = self.inner.chat(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,
+                                temperature=temperature)
         last = messages[-1]
-        self.entries.append({"key": request_key(messages, tools, tool_choice, max_tokens),
+        self.entries.append({"key": request_key(messages, tools, tool_choice, max_tokens, temperature),
                              "last_message": {"role": last["role"], "content": (last.get("content") or "")[:300]},
                              "tools": [t["function"]["name"] for t in tools or []],
                              "reply": reply.to_dict()})
@@ -59,12 +61,12 @@ class ReplayChat:
         self.usage = Usage(self.backend, self.model)
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
-             tool_choice: str = "required", max_tokens: int = 1024) -> ChatReply:
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         if self.position >= len(self.entries):
             raise CassetteMismatch(f"{self.path.name}: the code asked for exchange {self.position + 1} but only "
                                    f"{len(self.entries)} were recorded; re-record the cassette.")
         entry = self.entries[self.position]
-        key = request_key(messages, tools, tool_choice, max_tokens)
+        key = request_key(messages, tools, tool_choice, max_tokens, temperature)
         if key != entry["key"]:
             raise CassetteMismatch(
                 f"{self.path.name}: exchange {self.position + 1} differs from the recording (recorded last "

@@ -98,7 +98,7 @@ class ChatModel(Protocol):
     usage: Usage
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
-             tool_choice: str = "required", max_tokens: int = 1024) -> ChatReply: ...
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply: ...
 
 
 # ---- openai ------------------------------------------------------------------------------------------
@@ -122,11 +122,11 @@ class OpenAIChat:
         self.usage = Usage(self.backend, self.model)
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
-             tool_choice: str = "required", max_tokens: int = 1024) -> ChatReply:
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                                  "temperature": 0}
+                                  "temperature": temperature}
         if tools:
             kwargs["tools"] = tools
             choice = tool_choice
@@ -265,6 +265,7 @@ class LocalChat:
             raise ModelUnavailable(f"llama.cpp could not load {path}: {e}.") from None
         self.load_seconds = time.perf_counter() - start
         self._grammars: dict[str, Any] = {}
+        self._seed = seed
         self.usage = Usage(self.backend, self.model)
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
@@ -290,7 +291,7 @@ class LocalChat:
         return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
-             tool_choice: str = "required", max_tokens: int = 1024) -> ChatReply:
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         use_tools = bool(tools) and tool_choice != "none"
         prompt = render_qwen(messages, tools if use_tools else None)
         start = time.perf_counter()
@@ -309,7 +310,8 @@ class LocalChat:
             with inference_lock():
                 waited += time.perf_counter() - asked
                 out = self._llm.create_completion(
-                    prompt, max_tokens=max_tokens, temperature=0.0, stop=["<|im_end|>", "</tool_call>"],
+                    prompt, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
+                    stop=["<|im_end|>", "</tool_call>"],
                     grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                 )
             text = out["choices"][0]["text"]

@@ -48,6 +48,7 @@ MAX_ATTEMPTS = 3  # model calls per question
 MAX_TOKENS = 300
 MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
+RETRY_TEMPERATURE = 0.7
 
 _SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
 
@@ -60,6 +61,10 @@ def extract_sql(text: str) -> str:
         return m.group(1).strip()
     m = re.search(r"\b(SELECT|WITH)\b.*", text, re.DOTALL | re.IGNORECASE)
     return m.group(0).strip() if m else text.strip()
+
+
+def _norm(sql: str) -> str:
+    return " ".join(sql.split()).rstrip(";").lower()
 
 
 @dataclass
@@ -117,7 +122,10 @@ class Answerer:
         runs: list[_Run] = []
         best: _Run | None = None
         for attempt in range(self.max_attempts):
-            reply = self.model.chat(messages, tools=None, max_tokens=MAX_TOKENS)
+            # after the model wrote the same failing query twice, sample instead of decoding greedily
+            repeated = len(runs) >= 2 and _norm(runs[-1].sql) in {_norm(r.sql) for r in runs[:-1]}
+            reply = self.model.chat(messages, tools=None, max_tokens=MAX_TOKENS,
+                                    temperature=RETRY_TEMPERATURE if repeated else 0.0)
             run = self._run(q, extract_sql(reply.content or ""))
             runs.append(run)
             self.trace.write("attempt", n=attempt + 1, reply=reply.content, sql=run.sql, problem=run.problem,

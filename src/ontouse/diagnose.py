@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from .compile import compile_plan
 from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
-from .schema import Schema, join_edges
+from .joins import join_edges
+from .schema import Schema
 from .sparql import QueryError
 from .sqlplan import _first_select
 from .store import Store

@@ -18,18 +18,12 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
-from .plan import is_aggregate
-from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Item, Join, Like,
-                   Lit, Not, Or, Order, Plan, PlanError, Query, Scalar, SetQuery, Source)
-from .schema import Schema, Table, join_steps, shortest_paths
+from .plan import And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, is_aggregate
+from .sqlexpr import ExprMixin, _conjuncts
+from .sqlfixes import FixesMixin, join_path
+from .schema import Schema, Table
 
 log = logging.getLogger(__name__)
-
-_CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
-_ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
-_AGG = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
-_FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round: "round", exp.Abs: "abs"}
-
 
 def _close(name: str, options: list[str], n: int = 3) -> list[str]:
     low = {o.lower(): o for o in options}
@@ -54,7 +48,7 @@ class _Scope:
         return self.sources + (self.parent.all_sources() if self.parent else [])
 
 
-class Reader:
+class Reader(ExprMixin, FixesMixin):
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
     def __init__(self, schema: Schema) -> None:
@@ -152,6 +146,10 @@ class Reader:
         order = tuple(Order(self._numeric_order(self._order_expr(o.this, scope, items), scope),
                             bool(o.args.get("desc")))
                       for o in (node.args["order"].expressions if node.args.get("order") else []))
+        if not group and any(is_aggregate(o.expr) for o in order) and not all(is_aggregate(it.expr) for it in items):
+            raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
+                            "to rank each row by a count or total of related rows, join those rows and GROUP BY "
+                            "the selected columns.")
         joins += scope.extra
         return Query(select=tuple(items), sources=tuple(scope.sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
@@ -211,112 +209,6 @@ class Reader:
             return Order(Lit([n.lower() for n in names].index(e.name.lower())), bool(o.args.get("desc")))
         raise PlanError("ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column.")
 
-    # ---- expressions ---------------------------------------------------------------------------------------
-    def _expr(self, e: exp.Expression, scope: _Scope, aliases: bool = False) -> Expr:
-        t = type(e)
-        if isinstance(e, exp.Paren):
-            return self._expr(e.this, scope, aliases)
-        if isinstance(e, exp.Column):
-            if aliases and not e.table and e.name.lower() in scope.aliases:
-                return scope.aliases[e.name.lower()]
-            return self._col(e, scope)
-        if isinstance(e, exp.Literal):
-            return Lit(e.this if e.is_string else _number(e.this))
-        if isinstance(e, exp.Boolean):
-            return Lit(bool(e.this))
-        if isinstance(e, exp.Null):
-            return Lit(None)
-        if isinstance(e, exp.Neg):
-            inner = self._expr(e.this, scope, aliases)
-            if isinstance(inner, Lit) and isinstance(inner.value, (int, float)):
-                return Lit(-inner.value)
-            return Arith("-", Lit(0), inner)
-        if t in _CMP:
-            left, right = self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)
-            if _CMP[t] not in ("=", "!=") or isinstance(left, Lit) or isinstance(right, Lit):
-                number = lambda x: isinstance(x, Lit) and isinstance(x.value, (int, float))  # noqa: E731
-                if isinstance(left, Col) and (number(right) or _CMP[t] not in ("=", "!=")):
-                    left = self._as_number(left, scope)
-                if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
-                    right = self._as_number(right, scope)
-            return Cmp(_CMP[t], left, right)
-        if t in _ARITH:
-            return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
-        if isinstance(e, exp.And):
-            return And(tuple(self._expr(c, scope, aliases) for c in _conjuncts(e)))
-        if isinstance(e, exp.Or):
-            return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
-        if isinstance(e, exp.Not):
-            inner = self._expr(e.this, scope, aliases)
-            return _negate(inner)
-        if t in _AGG:
-            arg = e.this
-            distinct = isinstance(arg, exp.Distinct)
-            if distinct:
-                arg = arg.expressions[0]
-            if isinstance(arg, exp.Star) or arg is None:
-                if t is not exp.Count:
-                    raise PlanError(f"{_AGG[t].upper()}(*) is not valid: give a column.")
-                return Agg("count", None, distinct)
-            inner = self._expr(arg, scope)
-            if isinstance(inner, Col) and t is not exp.Count:
-                inner = self._as_number(inner, scope)
-            return Agg(_AGG[t], inner, distinct)
-        if isinstance(e, (exp.Like, exp.ILike)):
-            pat = self._expr(e.expression, scope)
-            if not isinstance(pat, Lit) or not isinstance(pat.value, str):
-                raise PlanError("LIKE needs a text pattern such as '%word%'.")
-            return Like(self._expr(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
-        if isinstance(e, exp.In):
-            target = self._expr(e.this, scope, aliases)
-            if e.args.get("query") is not None:
-                return InQuery(target, self._plan(e.args["query"], scope))
-            vals = tuple(self._expr(v, scope) for v in e.expressions)
-            if not all(isinstance(v, Lit) for v in vals):
-                raise PlanError("IN (...) takes a list of constant values, or a subquery.")
-            return InList(target, vals)  # type: ignore[arg-type]
-        if isinstance(e, exp.Between):
-            return Between(self._expr(e.this, scope, aliases), self._expr(e.args["low"], scope),
-                           self._expr(e.args["high"], scope))
-        if isinstance(e, exp.Is):
-            if not isinstance(e.expression, exp.Null):
-                raise PlanError("IS is only supported as IS NULL / IS NOT NULL.")
-            return IsNull(self._expr(e.this, scope, aliases))
-        if isinstance(e, exp.Exists):
-            return Exists(self._plan(e.this, scope))
-        if isinstance(e, exp.Subquery):
-            return Scalar(self._plan(e.this, scope))
-        if isinstance(e, exp.Case):
-            ifs = e.args.get("ifs") or []
-            if e.this is not None or len(ifs) != 1:
-                raise PlanError("CASE is supported as CASE WHEN condition THEN a ELSE b END (one WHEN).")
-            cond = self._expr(ifs[0].this, scope, aliases)
-            then = self._expr(ifs[0].args["true"], scope, aliases)
-            other = self._expr(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
-            return Func("if", (cond, then, other))
-        if isinstance(e, exp.Distinct):
-            raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
-        if t in _FUNC:
-            return Func(_FUNC[t], (self._expr(e.this, scope, aliases),))
-        if isinstance(e, exp.Cast):
-            to = e.args["to"].this.name.upper() if e.args.get("to") is not None else ""
-            inner = self._expr(e.this, scope, aliases)
-            return Func("text" if to in ("TEXT", "VARCHAR", "CHAR") else "number", (inner,))
-        if isinstance(e, (exp.TimeToStr, exp.Year)) or (isinstance(e, exp.Anonymous) and e.name.lower() == "strftime"):
-            arg = e.this if not isinstance(e, exp.Anonymous) else e.expressions[-1]
-            fmt = e.args.get("format") if isinstance(e, exp.TimeToStr) else (
-                e.expressions[0] if isinstance(e, exp.Anonymous) and len(e.expressions) > 1 else None)
-            if isinstance(fmt, exp.Literal) and fmt.this != "%Y":
-                raise PlanError(f"strftime('{fmt.this}', ...) is not supported: only strftime('%Y', x) (the year) "
-                                "is; compare dates as text ('2020-01-31') otherwise.")
-            while isinstance(arg, (exp.TsOrDsToTimestamp, exp.TsOrDsToDate, exp.StrToTime)):
-                arg = arg.this  # strftime('%Y', x) reads as TimeToStr(TsOrDsToTimestamp(x))
-            return Func("year", (self._expr(arg, scope, aliases),))
-        name = e.sql(dialect="sqlite")[:60]
-        raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "
-                        "LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT, + - * /, COUNT/SUM/AVG/MIN/MAX, LOWER, UPPER, "
-                        "LENGTH, ROUND, ABS, subqueries, UNION/INTERSECT/EXCEPT.")
-
     def _col(self, c: exp.Column, scope: _Scope) -> Col:
         name, qual = c.name, c.table
         if qual:
@@ -337,6 +229,9 @@ class Reader:
         if not found:
             if name.lower() == "id" and len(scope.sources) == 1:
                 return self._col_of(scope.sources[0], name, scope)
+            reached = [r for r in (self._reach(src, name, scope, dry=True) for src in scope.sources) if r]
+            if len(reached) == 1:
+                return self._reach(reached[0], name, scope)
             raise PlanError(self._missing(name, scope.all_sources()))
         return self._col_of(found[0], name, scope)
 
@@ -357,72 +252,6 @@ class Reader:
             return reached
         raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
                         f"`{name}`. " + self._missing(name, [src], own=False))
-
-    def _link_direction(self, a: exp.Column, b: exp.Column, scope: _Scope) -> tuple[Col, Col] | None:
-        """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that
-        name to Y's table: the link goes the other way (`X.link = Y.iri`)."""
-        for one, other in ((a, b), (b, a)):
-            if one.name.lower() not in ("iri", "id") or not one.table or not other.table:
-                continue
-            src_one, src_other = scope.find(one.table), scope.find(other.table)
-            if src_one is None or src_other is None or src_one is src_other:
-                continue
-            t_one, t_other = self.schema.table(src_one.table), self.schema.table(src_other.table)
-            if t_other.column(other.name) is not None or (one.name.lower() == "id" and t_one.column("id")):
-                continue
-            link = t_one.column(other.name)
-            if link is None or link.kind != "link" or not link.target:
-                continue
-            target = self.schema.table(link.target)
-            if target is None or not (set(target.classes) & set(t_other.classes)):
-                continue
-            self._fix("link_direction")
-            return Col(src_one.alias, t_one.name, link.name), Col(src_other.alias, t_other.name, "iri")
-        return None
-
-    def _reach(self, src: Source, name: str, scope: _Scope) -> Col | None:
-        """`reach_column`: a column of a table that the source's table reaches through exactly one shortest chain
-        of links or keys (at most two joins): the chain is joined and the column read there. With two or more
-        equally short chains the column is ambiguous and nothing is changed."""
-        if src not in scope.sources:
-            return None
-        goals = {t.name.lower() for t in self.schema.tables.values() if t.column(name)}
-        paths = shortest_paths(self.schema, src.table, goals, max_hops=2)
-        if len(paths) != 1:
-            return None
-        return self._follow(src, paths[0], name, scope, "reach_column")
-
-    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: _Scope, rule: str) -> Col:
-        alias, table = src.alias, src.table
-        for a_col, b_table, b_col in path:
-            key = (alias.lower(), a_col.lower(), b_table.lower(), b_col.lower())
-            if key not in scope.reached:
-                new = f"J{len(scope.all_sources()) + 1}"
-                while scope.find(new):
-                    new += "_"
-                scope.sources.append(Source(b_table, new))
-                a = self.schema.table(table).column(a_col)
-                b = self.schema.table(b_table).column(b_col)
-                scope.extra.append(Join(Col(alias, table, a.name), Col(new, b_table, b.name)))
-                scope.reached[key] = new
-            alias, table = scope.reached[key], b_table
-        self._fix(rule)
-        return Col(alias, table, self.schema.table(table).column(name).name)
-
-    def _as_number(self, col: Col, scope: _Scope) -> Col:
-        """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the
-        one number column of the linked thing (a price object's amount)."""
-        c = self.schema.table(col.table).column(col.column)
-        if c is None or c.kind != "link" or not c.target:
-            return col
-        target = self.schema.table(c.target)
-        nums = [x for x in target.columns.values() if x.numeric and not x.hidden] if target else []
-        if len(nums) != 1:
-            return col
-        src = next((s for s in scope.all_sources() if s.alias.lower() == col.alias.lower()), None)
-        if src is None or src not in scope.sources:
-            return col
-        return self._follow(src, [(c.name, target.name, "iri")], nums[0].name, scope, "link_number")
 
     def _missing(self, name: str, sources: list[Source], own: bool = True) -> str:
         owners = [t.name for t in self.schema.tables.values() if t.column(name)]
@@ -457,47 +286,8 @@ class Reader:
         raise PlanError("LIMIT and OFFSET take a whole number.")
 
 
-def join_path(schema: Schema, sources: list[Source], targets: list[str]) -> str:
-    """A JOIN clause that reaches one of `targets` from one of the sources, following links and keys."""
-    for src in sources:
-        steps = join_steps(schema, src.table, set(t.lower() for t in targets))
-        if steps is None:
-            continue
-        alias, parts = src.alias, []
-        for i, (a_col, b_table, b_col) in enumerate(steps):
-            b_alias = f"J{i + 1}"
-            parts.append(f"JOIN {b_table} AS {b_alias} ON {b_alias}.{b_col} = {alias}.{a_col}")
-            alias = b_alias
-        return " ".join(parts)
-    return ""
-
-
 def _first_select(plan: Plan) -> Query:
     return plan if isinstance(plan, Query) else _first_select(plan.left)
-
-
-def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
-    while isinstance(e, exp.Paren):
-        e = e.this
-    if isinstance(e, exp.And):
-        return _conjuncts(e.this) + _conjuncts(e.expression)
-    return [e]
-
-
-def _negate(inner: Expr) -> Expr:
-    if isinstance(inner, (Like, InList, InQuery, Exists, Between, IsNull)):
-        from dataclasses import replace
-        return replace(inner, negated=not inner.negated)
-    if isinstance(inner, Cmp) and inner.op == "=":
-        return Cmp("!=", inner.left, inner.right)
-    return Not(inner)
-
-
-def _number(text: str) -> int | float:
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 def _parse_message(e: sqlglot.errors.ParseError) -> str:

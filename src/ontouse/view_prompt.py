@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from .schema import Column, Schema, Table, join_edges
+from .joins import join_edges
+from .schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)
 

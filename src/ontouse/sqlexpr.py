@@ -1,0 +1,150 @@
+"""Reading the expressions of a plan written in SQL (mixed into the Reader of sqlplan.py): columns, constants,
+comparisons, arithmetic, aggregates, LIKE / IN / BETWEEN / IS NULL / EXISTS, subqueries and CASE."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
+                   Or, PlanError, Scalar)
+
+if TYPE_CHECKING:
+    from .sqlplan import _Scope
+
+_CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+_ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
+_AGG = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
+_FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round: "round", exp.Abs: "abs"}
+
+
+class ExprMixin:
+    def _expr(self, e: exp.Expression, scope: _Scope, aliases: bool = False) -> Expr:
+        t = type(e)
+        if isinstance(e, exp.Paren):
+            return self._expr(e.this, scope, aliases)
+        if isinstance(e, exp.Column):
+            if aliases and not e.table and e.name.lower() in scope.aliases:
+                return scope.aliases[e.name.lower()]
+            return self._col(e, scope)
+        if isinstance(e, exp.Literal):
+            return Lit(e.this if e.is_string else _number(e.this))
+        if isinstance(e, exp.Boolean):
+            return Lit(bool(e.this))
+        if isinstance(e, exp.Null):
+            return Lit(None)
+        if isinstance(e, exp.Neg):
+            inner = self._expr(e.this, scope, aliases)
+            if isinstance(inner, Lit) and isinstance(inner.value, (int, float)):
+                return Lit(-inner.value)
+            return Arith("-", Lit(0), inner)
+        if t in _CMP:
+            left, right = self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)
+            if _CMP[t] not in ("=", "!=") or isinstance(left, Lit) or isinstance(right, Lit):
+                number = lambda x: isinstance(x, Lit) and isinstance(x.value, (int, float))  # noqa: E731
+                if isinstance(left, Col) and (number(right) or _CMP[t] not in ("=", "!=")):
+                    left = self._as_number(left, scope)
+                if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
+                    right = self._as_number(right, scope)
+            return Cmp(_CMP[t], left, right)
+        if t in _ARITH:
+            return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
+        if isinstance(e, exp.And):
+            return And(tuple(self._expr(c, scope, aliases) for c in _conjuncts(e)))
+        if isinstance(e, exp.Or):
+            return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
+        if isinstance(e, exp.Not):
+            inner = self._expr(e.this, scope, aliases)
+            return _negate(inner)
+        if t in _AGG:
+            arg = e.this
+            distinct = isinstance(arg, exp.Distinct)
+            if distinct:
+                arg = arg.expressions[0]
+            if isinstance(arg, exp.Star) or arg is None:
+                if t is not exp.Count:
+                    raise PlanError(f"{_AGG[t].upper()}(*) is not valid: give a column.")
+                return Agg("count", None, distinct)
+            inner = self._expr(arg, scope)
+            if isinstance(inner, Col) and t is not exp.Count:
+                inner = self._as_number(inner, scope)
+            return Agg(_AGG[t], inner, distinct)
+        if isinstance(e, (exp.Like, exp.ILike)):
+            pat = self._expr(e.expression, scope)
+            if not isinstance(pat, Lit) or not isinstance(pat.value, str):
+                raise PlanError("LIKE needs a text pattern such as '%word%'.")
+            return Like(self._expr(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
+        if isinstance(e, exp.In):
+            target = self._expr(e.this, scope, aliases)
+            if e.args.get("query") is not None:
+                return InQuery(target, self._plan(e.args["query"], scope))
+            vals = tuple(self._expr(v, scope) for v in e.expressions)
+            if not all(isinstance(v, Lit) for v in vals):
+                raise PlanError("IN (...) takes a list of constant values, or a subquery.")
+            return InList(target, vals)  # type: ignore[arg-type]
+        if isinstance(e, exp.Between):
+            return Between(self._expr(e.this, scope, aliases), self._expr(e.args["low"], scope),
+                           self._expr(e.args["high"], scope))
+        if isinstance(e, exp.Is):
+            if not isinstance(e.expression, exp.Null):
+                raise PlanError("IS is only supported as IS NULL / IS NOT NULL.")
+            return IsNull(self._expr(e.this, scope, aliases))
+        if isinstance(e, exp.Exists):
+            return Exists(self._plan(e.this, scope))
+        if isinstance(e, exp.Subquery):
+            return Scalar(self._plan(e.this, scope))
+        if isinstance(e, exp.Case):
+            ifs = e.args.get("ifs") or []
+            if e.this is not None or len(ifs) != 1:
+                raise PlanError("CASE is supported as CASE WHEN condition THEN a ELSE b END (one WHEN).")
+            cond = self._expr(ifs[0].this, scope, aliases)
+            then = self._expr(ifs[0].args["true"], scope, aliases)
+            other = self._expr(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
+            return Func("if", (cond, then, other))
+        if isinstance(e, exp.Distinct):
+            raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
+        if t in _FUNC:
+            return Func(_FUNC[t], (self._expr(e.this, scope, aliases),))
+        if isinstance(e, exp.Cast):
+            to = e.args["to"].this.name.upper() if e.args.get("to") is not None else ""
+            inner = self._expr(e.this, scope, aliases)
+            return Func("text" if to in ("TEXT", "VARCHAR", "CHAR") else "number", (inner,))
+        if isinstance(e, (exp.TimeToStr, exp.Year)) or (isinstance(e, exp.Anonymous) and e.name.lower() == "strftime"):
+            arg = e.this if not isinstance(e, exp.Anonymous) else e.expressions[-1]
+            fmt = e.args.get("format") if isinstance(e, exp.TimeToStr) else (
+                e.expressions[0] if isinstance(e, exp.Anonymous) and len(e.expressions) > 1 else None)
+            if isinstance(fmt, exp.Literal) and fmt.this != "%Y":
+                raise PlanError(f"strftime('{fmt.this}', ...) is not supported: only strftime('%Y', x) (the year) "
+                                "is; compare dates as text ('2020-01-31') otherwise.")
+            while isinstance(arg, (exp.TsOrDsToTimestamp, exp.TsOrDsToDate, exp.StrToTime)):
+                arg = arg.this  # strftime('%Y', x) reads as TimeToStr(TsOrDsToTimestamp(x))
+            return Func("year", (self._expr(arg, scope, aliases),))
+        name = e.sql(dialect="sqlite")[:60]
+        raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "
+                        "LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT, + - * /, COUNT/SUM/AVG/MIN/MAX, LOWER, UPPER, "
+                        "LENGTH, ROUND, ABS, subqueries, UNION/INTERSECT/EXCEPT.")
+
+
+def _negate(inner: Expr) -> Expr:
+    if isinstance(inner, (Like, InList, InQuery, Exists, Between, IsNull)):
+        from dataclasses import replace
+        return replace(inner, negated=not inner.negated)
+    if isinstance(inner, Cmp) and inner.op == "=":
+        return Cmp("!=", inner.left, inner.right)
+    return Not(inner)
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    if isinstance(e, exp.And):
+        return _conjuncts(e.this) + _conjuncts(e.expression)
+    return [e]
