@@ -47,10 +47,17 @@ def test_accents_are_ignored() -> None:
     assert mentions(PARTS, "Is the pump aro in stock?") == [("Pump Ärö", "Part", "title", True)]
 
 
-def test_mention_in_every_column_and_most_specific_table_first() -> None:
+def test_one_mention_per_table_most_specific_table_first() -> None:
+    """A thing's name and its label give one hint per table, the most specific table first."""
     found = mentions(COMPANY, "Which employees report to mira stone?")
-    assert found == [("Mira Stone", "Manager", "fullName", True), ("Mira Stone", "Employee", "fullName", True),
-                     ("Mira Stone", "Manager", "label", True), ("Mira Stone", "Employee", "label", True)]
+    assert found == [("Mira Stone", "Manager", "fullName", True), ("Mira Stone", "Employee", "fullName", True)]
+
+
+def test_the_name_of_a_thing_says_which_links_point_at_it() -> None:
+    for ttl, question, table, link in ((COMPANY, "Who works in Sales?", "Department", "Employee.memberOf"),
+                                       (CATALOG, "Which products are desk lamps?", "Category", "Product.inCategory")):
+        hint = next(m.hint() for m in index(ttl).mentions(parse_question(question)) if m.table == table)
+        assert link in hint and "row; " in hint
 
 
 def test_longest_mention_wins() -> None:

@@ -40,7 +40,8 @@ from .sparql import QueryError
 from .sqlplan import read_sql
 from .store import GraphStore, Store
 from .support import support_set
-from .view_prompt import examples_prompt, schema_ddl
+from .relevance import Relevance
+from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ MAX_TOKENS = 300
 MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
 RETRY_TEMPERATURE = 0.7
+FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
+PART_VIEW_TOKENS = 1800  # else the part of the view a question is about, up to this size
 
 _SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
 
@@ -91,13 +94,20 @@ class Answerer:
         self.model = model
         started = time.perf_counter()
         self.schema = schema or build_schema(store)
-        self.index = ValueIndex.build(self.schema, store)
+        self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
         self.view_seconds = time.perf_counter() - started
         if not self.schema.tables:
             raise InputError("The ontology has no typed individuals (no rdf:type to a class), so there is nothing "
                              "to ask about.")
-        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema),
-                                     examples=examples_prompt(self.schema))
+        self.shown = shown_tables(self.schema)
+        self._examples_text = examples_prompt(self.schema)
+        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
+                                     examples=self._examples_text)
+        self.relevance: Relevance | None = None
+        if estimate_tokens(self.system) > FULL_VIEW_TOKENS:  # too large to show whole: cut per question
+            self.relevance = Relevance(self.schema, self.shown)
+            log.info("the view (%d tokens) is cut per question to about %d tokens",
+                     estimate_tokens(self.system), PART_VIEW_TOKENS)
         self.examples = examples
         self.trace = trace or Trace(None)
         self.max_attempts = max_attempts
@@ -116,7 +126,7 @@ class Answerer:
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
         shots = self.examples.prompt_for(text) if self.examples else ""
         user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=text)
-        messages: list[dict[str, Any]] = [{"role": "system", "content": self.system},
+        messages: list[dict[str, Any]] = [{"role": "system", "content": self._system_for(text, mentions)},
                                           {"role": "user", "content": user}]
         self.trace.write("question", question=text, hints=[m.hint() for m in mentions])
         runs: list[_Run] = []
@@ -145,6 +155,18 @@ class Answerer:
         ans.seconds = time.perf_counter() - started - ans.wait_seconds
         self.trace.write("answer", **{k: v for k, v in ans.to_dict().items() if k not in ("plan",)})
         return ans
+
+    def _system_for(self, question: str, mentions: list) -> str:
+        """The system prompt: the whole view, or the part of a large view the question is about."""
+        if self.relevance is None:
+            return self.system
+
+        def fits(tables, keep) -> bool:
+            return estimate_tokens(schema_ddl(self.schema, tables, keep)) <= PART_VIEW_TOKENS
+
+        tables, keep = self.relevance.select(question, {m.table for m in mentions}, fits)
+        return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, tables, keep),
+                              examples=self._examples_text)
 
     def _run(self, q: Question, sql: str) -> _Run:
         run = _Run(sql=sql)

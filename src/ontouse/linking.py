@@ -42,8 +42,12 @@ class Mention:
     column: str
     exact: bool  # the question names the whole value (else the value contains the words)
     count: int = 1  # for partial mentions: how many values contain the words
+    links: tuple[str, ...] = ()  # for a thing's name: the link columns (table.column) that point at its table
 
     def hint(self) -> str:
+        if self.exact and self.links:
+            return (f"'{self.value}' is the {self.column} of a {self.table} row; "
+                    f"{', '.join(self.links)} link{'s' if len(self.links) == 1 else ''} to {self.table}")
         if self.exact:
             return f"'{self.value}' is a value of {self.table}.{self.column}"
         return (f"'{self.text}' occurs inside {self.count} value(s) of {self.table}.{self.column}, "
@@ -60,10 +64,11 @@ class ValueIndex:
     by_word: dict[str, set[int]] = field(default_factory=dict)
     entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
     _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)  # the tables the prompt shows (hints name only those)
 
     @classmethod
-    def build(cls, schema: Schema, store: Store) -> "ValueIndex":
-        idx = cls(schema, store)
+    def build(cls, schema: Schema, store: Store, shown: set[str] | None = None) -> "ValueIndex":
+        idx = cls(schema, store, shown=set(shown or ()))
         text_props = {c.prop for t in schema.tables.values() for c in t.columns.values()
                       if c.kind == "value" and c.sql_type == "TEXT"}
         for prop, values in schema.values.items():
@@ -131,12 +136,16 @@ class ValueIndex:
         return out
 
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
-        """The mention in each table whose rows carry the value (the most specific tables)."""
-        tables = self.tables_with(prop, value)
+        """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name
+        of a thing also says which links point at its table."""
+        tables = [t for t in self.tables_with(prop, value) if not self.shown or t.name in self.shown]
         out = []
         for t in tables[:2]:
             col = next(c for c in t.columns.values() if c.prop == prop)
-            out.append(Mention(text, value, t.name, col.name, exact))
+            links = tuple(f"{o.name}.{c.name}" for o in self.schema.tables.values()
+                          if not self.shown or o.name in self.shown
+                          for c in o.columns.values() if c.kind == "link" and c.target == t.name and not c.hidden)
+            out.append(Mention(text, value, t.name, col.name, exact, links=links[:3] if col.is_label else ()))
         return out
 
     def tables_with(self, prop: URIRef, value: str) -> list[Table]:
@@ -187,9 +196,10 @@ def _contains(hay: tuple[str, ...], run: tuple[str, ...]) -> bool:
 
 
 def _dedupe(items: list[Mention]) -> list[Mention]:
+    """One mention per value and table (a thing's name and its label are one hint)."""
     seen, out = set(), []
     for m in items:
-        k = (m.value, m.table, m.column)
+        k = (m.value, m.table)
         if k not in seen:
             seen.add(k)
             out.append(m)

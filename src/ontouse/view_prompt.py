@@ -80,7 +80,7 @@ def column_line(table: Table, c: Column, schema: Schema, compact: bool = False) 
     return line + (" -- " + "; ".join(bits) if bits else "")
 
 
-def table_ddl(table: Table, schema: Schema) -> str:
+def table_ddl(table: Table, schema: Schema, keep: set[str] | None = None) -> str:
     head = [f"{table.count} rows"]
     if table.comment and _adds_words(table.comment, table.name):
         head.insert(0, _note(table.comment, 90))
@@ -91,7 +91,8 @@ def table_ddl(table: Table, schema: Schema) -> str:
     if table.parents:
         head.append("a kind of " + ", ".join(table.parents))
     lines = [f"CREATE TABLE {table.name} ( -- {'; '.join(head)}"]
-    cols = [column_line(table, c, schema, compact) for c in table.columns.values() if not c.hidden]
+    cols = [column_line(table, c, schema, compact) for c in table.columns.values()
+            if not c.hidden and (keep is None or c.kind == "id" or c.name in keep)]
     decl, sep, note = cols[-1].partition(", --") if ", --" in cols[-1] else (cols[-1].rstrip(","), "", "")
     cols[-1] = decl + (" --" + note if sep else "")
     lines += cols
@@ -143,11 +144,14 @@ def examples_prompt(schema: Schema) -> str:
     return prompts.load("ask_sql_examples_things" if labelled * 2 >= rows else "ask_sql_examples_keys").strip()
 
 
-def schema_ddl(schema: Schema, tables: Iterable[Table] | None = None) -> str:
+def schema_ddl(schema: Schema, tables: Iterable[Table] | None = None,
+               keep: dict[str, set[str]] | None = None) -> str:
+    """The DDL of the tables (all shown ones by default), in the view's order; `keep`: the columns to show of
+    each table (all when absent)."""
     chosen = list(tables) if tables is not None else shown_tables(schema)
     order = {id(t): i for i, t in enumerate(schema.tables.values())}
     chosen.sort(key=lambda t: order.get(id(t), 0))
-    return "\n\n".join(table_ddl(t, schema) for t in chosen)
+    return "\n\n".join(table_ddl(t, schema, (keep or {}).get(t.name)) for t in chosen)
 
 
 def estimate_tokens(text: str) -> int:

@@ -1,0 +1,56 @@
+"""Cutting a large view to the part a question is about (relevance.py), on two made-up domains."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontouse import ask as ask_mod
+from ontouse.ask import Answerer
+from ontouse.question import parse_question
+from ontouse.relevance import Relevance
+from ontouse.view_prompt import estimate_tokens, schema_ddl, shown_tables
+
+from ontouse_graphs import CATALOG, COMPANY, view
+
+
+def _select(ttl: str, question: str, budget_tables: int, mentioned: set[str] = frozenset()):
+    _, schema = view(ttl)
+    rel = Relevance(schema, shown_tables(schema))
+    return rel.select(question, set(mentioned), lambda tables, keep: len(tables) <= budget_tables)
+
+
+@pytest.mark.parametrize("ttl, question, first", [
+    (COMPANY, "What is the budget of each department?", "Department"),
+    (COMPANY, "Which people earn a salary above 5000?", "Employee"),
+    (CATALOG, "Which supplier names are known?", "Supplier"),
+    (CATALOG, "Which categories are there?", "Category"),
+])
+def test_the_table_closest_to_the_question_comes_first(ttl: str, question: str, first: str) -> None:
+    tables, _ = _select(ttl, question, 1)
+    assert [t.name for t in tables] == [first]
+
+
+def test_linked_tables_follow_so_joins_stay_possible() -> None:
+    tables, _ = _select(COMPANY, "In which department does Ada Quill work?", 2, {"Employee"})
+    assert {t.name for t in tables} == {"Employee", "Department"}
+    tables, _ = _select(CATALOG, "Which supplier delivers the Iron rake?", 2, {"Product"})
+    assert {t.name for t in tables} == {"Product", "Supplier"}
+
+
+def test_a_mentioned_table_is_always_shown() -> None:
+    tables, _ = _select(CATALOG, "How much does it cost?", 1, {"Category"})
+    assert [t.name for t in tables] == ["Category"]
+
+
+def test_answerer_cuts_a_view_over_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    store, schema = view(COMPANY)
+    whole = Answerer(store, model=None, schema=schema)
+    assert whole.relevance is None and "CREATE TABLE Department" in whole.system
+    monkeypatch.setattr(ask_mod, "FULL_VIEW_TOKENS", 10)
+    small = estimate_tokens(schema_ddl(schema, [schema.table("Department")]))
+    monkeypatch.setattr(ask_mod, "PART_VIEW_TOKENS", small + 5)
+    cut = Answerer(store, model=None, schema=schema)
+    assert cut.relevance is not None
+    question = "What is the budget of the Sales department?"
+    text = cut._system_for(question, cut.index.mentions(parse_question(question)))
+    assert "CREATE TABLE Department" in text and "CREATE TABLE Employee" not in text
