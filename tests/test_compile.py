@@ -180,7 +180,7 @@ def test_group_by_having_and_order_by_aggregate() -> None:
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
               "HAVING AVG(e.salary) > 6000") == ["Research"]
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
-              "ORDER BY SUM(e.salary) DESC LIMIT 1") == ["Research"]
+              "ORDER BY SUM(e.salary) DESC LIMIT 1") == [("Research", "19100")]  # with the measure it won by
     assert pets("SELECT pet_type, COUNT(*) AS n FROM Pet GROUP BY pet_type ORDER BY n DESC LIMIT 1") == [
         ("dog", "2")]
     assert pets("SELECT home_town, COUNT(*) FROM Owner GROUP BY home_town HAVING COUNT(*) > 1") == [("Harbor", "2")]
@@ -351,3 +351,31 @@ def test_candidates_show_what_was_checked_for_an_empty_count() -> None:
     checked = evidence_triples(store, compiled.candidates)
     assert checked and all(t in store.graph for t in checked)
     assert {str(o) for _, p, o in checked if isinstance(o, Literal)} <= {"cat", "dog", "parrot"}
+
+
+def test_a_superlative_over_groups_reports_the_measure_it_was_ranked_by() -> None:
+    assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
+              "ORDER BY MIN(e.salary) ASC LIMIT 1") == [("Sales", "3900")]
+    assert pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "GROUP BY o.first_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Lena", "2")]
+    # not a superlative (no LIMIT), or the measure already selected: nothing is added
+    assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
+              "ORDER BY COUNT(*) DESC") == ["Research", "Sales"]
+    assert pets("SELECT o.first_name, COUNT(*) FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "GROUP BY o.first_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Lena", "2")]
+
+
+def test_anti_join_inner_join_with_is_null_means_rows_without_a_match() -> None:
+    """`anti_join`: JOIN t ... WHERE t.c IS NULL (c in the join condition) reads as a LEFT JOIN."""
+    assert pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                "WHERE h.po_owner IS NULL") == ["Yusra"]
+    assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri WHERE e.iri IS NULL") == \
+        ["Legal"]
+
+
+def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
+    """x.key IN (SELECT link ...) where the link points at x's table: the rows themselves are compared."""
+    assert pets("SELECT first_name FROM Owner WHERE owner_id NOT IN (SELECT ref_po_owner FROM PetOwnership)") == [
+        "Yusra"]
+    assert co("SELECT label FROM Department WHERE budget > 100000 AND label IN "
+              "(SELECT memberOf FROM Employee WHERE salary > 9000)") == ["Research"]

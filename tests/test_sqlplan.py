@@ -22,6 +22,10 @@ def pets(sql: str):
     return read_sql(view(PETS)[1], sql)
 
 
+def cat(sql: str):
+    return read_sql(view(CATALOG)[1], sql)
+
+
 def error(schema_ttl: str, sql: str) -> str:
     with pytest.raises(PlanError) as e:
         read_sql(view(schema_ttl)[1], sql)
@@ -214,8 +218,19 @@ def test_unsupported_constructs_pets() -> None:
 def test_fix_id_is_iri() -> None:
     plan, fixes = co("SELECT e.id FROM Employee e WHERE e.salary > 9000")
     assert plan.select == (Item(E("iri")),) and fixes == ["id_is_iri"]
-    plan, fixes = pets("SELECT id FROM Pet")  # unqualified, one table
-    assert plan.select == (Item(Col("Pet", "Pet", "iri")),) and fixes == ["id_is_iri"]
+    plan, fixes = pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                       "WHERE h.id IS NOT NULL")  # a table no other table refers to
+    assert plan.where == IsNull(Col("h", "PetOwnership", "iri"), negated=True) and fixes == ["id_is_iri"]
+
+
+def test_fix_key_name() -> None:
+    """`id` of a table without one is the key other tables refer to; a key's name means the column referring to it."""
+    plan, fixes = pets("SELECT id FROM Pet")
+    assert plan.select == (Item(Col("Pet", "Pet", "pet_id")),) and fixes == ["key_name"]
+    plan, fixes = pets("SELECT owner_id FROM PetOwnership")
+    assert plan.select == (Item(Col("PetOwnership", "PetOwnership", "po_owner")),) and fixes == ["key_name"]
+    plan, fixes = cat("SELECT sup_code FROM Product")
+    assert plan.select == (Item(Col("Product", "Product", "supplier")),) and fixes == ["key_name"]
 
 
 def test_fix_column_owner() -> None:

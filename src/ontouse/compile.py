@@ -20,7 +20,7 @@ from rdflib.namespace import RDF, XSD
 
 from .compile_expr import ExprCompiler, sparql_var
 from .pattern import _dedupe, _Pattern
-from .plan import (Col, Exists, InQuery, IsNull, Item, Not, Or, Plan, PlanError, Query, SetQuery, columns_in,
+from .plan import (Agg, Col, Exists, InQuery, IsNull, Item, Not, Or, Plan, PlanError, Query, SetQuery, columns_in,
                    is_aggregate)
 from .schema import Schema
 
@@ -117,6 +117,13 @@ class Compiler:
             term = ex.value(it.expr, grouped=grouped, keys=keys)
             outputs.append(f"({term} AS {names[i]})")
             cols.append(self._out_column(it))
+        if out_names is None and grouped and q.limit is not None:
+            # a superlative over groups ("the airline with the most flights") reports the measure it was ranked by
+            for o in q.order_by:
+                if is_aggregate(o.expr) and all(o.expr != it.expr for it in q.select):
+                    term = ex.value(o.expr, grouped=grouped, keys=keys)
+                    outputs.append(f"({term} AS ?o{len(outputs) + 1})")
+                    cols.append(OutColumn(o.expr.func if isinstance(o.expr, Agg) else "measure", kind="aggregate"))
         if out_names is None:  # the thing behind each selected name, as a hidden output after the visible ones
             for i, it in enumerate(q.select):
                 if cols[i].kind == "label" and isinstance(it.expr, Col) and it.expr.alias.lower() in alias_var:

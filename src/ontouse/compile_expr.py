@@ -171,6 +171,8 @@ class ExprCompiler:
         parts = e.items if isinstance(e, And) else (e,)
         out = []
         for p in parts:
+            if isinstance(p, InQuery):
+                p = self._link_key(p)
             if isinstance(p, InQuery) and isinstance(p.expr, Col) and self._same_type_in(p):
                 var = self.column_var(p.expr)
                 sub = self.c.subselect(p.query, {}, [var])
@@ -178,6 +180,24 @@ class ExprCompiler:
                 continue
             out.append(self.condition(p))
         return out
+
+    def _link_key(self, p: InQuery) -> InQuery:
+        """`x.key IN (SELECT link ...)` where the link points at x's table: the links are to x's rows, so compare
+        the row itself (the key value and a link to the row are the same thing)."""
+        q = p.query
+        while not isinstance(q, Query):
+            q = q.left
+        if not isinstance(p.expr, Col) or len(q.select) != 1 or not isinstance(q.select[0].expr, Col):
+            return p
+        inner = q.select[0].expr
+        outer_col = self.column(p.expr)
+        inner_col = self.c.schema.table(inner.table).column(inner.column)
+        if outer_col.kind != "value" or inner_col is None or inner_col.kind != "link" or not inner_col.target:
+            return p
+        if not self.c._related(inner_col.target, p.expr.table):
+            return p
+        from dataclasses import replace
+        return replace(p, expr=Col(p.expr.alias, p.expr.table, "iri"))
 
     def _same_type_in(self, p: InQuery) -> bool:
         q = p.query
@@ -220,6 +240,7 @@ class ExprCompiler:
             body = self.c.inline(e.query, self.alias_var)
             return f"{'NOT ' if e.negated else ''}EXISTS {{\n{body}\n  }}"
         if isinstance(e, InQuery):
+            e = self._link_key(e)
             var = f"?in{next(_ids)}"
             sub = self.c.subselect(e.query, {}, [var])
             test = self._cmp("=", e.expr, _VarRef(var))

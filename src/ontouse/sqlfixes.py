@@ -5,7 +5,12 @@ sqlplan.py; each is reported by its rule name):
 - `reach_column`: a column of a table reached through exactly one shortest chain of links or keys (at most two
   joins) from the table it was asked of: the chain is joined and the column read there;
 - `link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the one
-  number column of the linked thing (a price object's amount)."""
+  number column of the linked thing (a price object's amount);
+- `key_name`: a column asked for by the name of the key it refers to (`countryid` of a table whose `country`
+  REFERENCES countries(countryid)) is that referring column; `id` of a table without one is its key column (the
+  one other tables refer to), when there is exactly one;
+- `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
+  without a match: the join becomes a LEFT JOIN."""
 
 from __future__ import annotations
 
@@ -14,7 +19,9 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from .joins import join_steps, shortest_paths
-from .plan import Col, Join, Source
+from dataclasses import replace
+
+from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
 
 if TYPE_CHECKING:
@@ -26,6 +33,39 @@ class FixesMixin:
 
     def _fix(self, rule: str) -> None:  # provided by the Reader
         raise NotImplementedError
+
+    def _own_column(self, table, name: str) -> str | None:
+        """`key_name`: the column of `table` that holds the key `name` of the table it refers to; for `id`, the
+        table's key column (referred to by other tables) when there is exactly one."""
+        refs = [c.name for c in table.columns.values() if c.key_of and c.key_of.split(".", 1)[1].lower() == name.lower()]
+        if len(refs) == 1:
+            self._fix("key_name")
+            return refs[0]
+        if name.lower() == "id":
+            keys = {o.key_of.split(".", 1)[1] for t in self.schema.tables.values() for o in t.columns.values()
+                    if o.key_of and o.key_of.split(".", 1)[0].lower() == table.name.lower()}
+            if len(keys) == 1 and table.column(next(iter(keys))) is not None:
+                self._fix("key_name")
+                return table.column(next(iter(keys))).name
+        return None
+
+    def _anti_join(self, sources: list[Source], joins: list[Join], where) -> tuple[list[Source], list[Join]]:
+        conds = where.items if isinstance(where, And) else (where,) if where is not None else ()
+        for c in conds:
+            if not (isinstance(c, IsNull) and not c.negated and isinstance(c.expr, Col)):
+                continue
+            alias = c.expr.alias.lower()
+            if not sources or sources[0].alias.lower() == alias:
+                continue
+            src = next((s for s in sources if s.alias.lower() == alias and not s.optional), None)
+            mine = [j for j in joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
+            if src is None or len(mine) != 1 or c.expr not in (mine[0].left, mine[0].right) and \
+                    c.expr.column.lower() != "iri":
+                continue
+            sources = [replace(s, optional=True) if s is src else s for s in sources]
+            joins = [replace(j, optional=True) if j is mine[0] else j for j in joins]
+            self._fix("anti_join")
+        return sources, joins
 
     def _link_direction(self, a: exp.Column, b: exp.Column, scope: _Scope) -> tuple[Col, Col] | None:
         """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that

@@ -151,7 +151,8 @@ class Reader(ExprMixin, FixesMixin):
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
                             "the selected columns.")
         joins += scope.extra
-        return Query(select=tuple(items), sources=tuple(scope.sources), joins=tuple(joins), where=where,
+        sources, joins = self._anti_join(scope.sources, joins, where)
+        return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
 
@@ -224,6 +225,10 @@ class Reader(ExprMixin, FixesMixin):
                                     f"(the query has {known}).")
             return self._col_of(src, name, scope)
         found = [s for s in scope.sources if self.schema.table(s.table).column(name)]
+        if not found:  # a column of this query's own tables under another name, before any outer table
+            own = [(s, c) for s in scope.sources for c in [self._own_column(self.schema.table(s.table), name)] if c]
+            if len(own) == 1:
+                return Col(own[0][0].alias, own[0][0].table, own[0][1])
         if not found and scope.parent is not None:
             found = [s for s in scope.parent.all_sources() if self.schema.table(s.table).column(name)]
         if not found:
@@ -240,6 +245,9 @@ class Reader(ExprMixin, FixesMixin):
         col = table.column(name)
         if col is not None:
             return Col(src.alias, table.name, col.name)
+        own = self._own_column(table, name)
+        if own is not None:
+            return Col(src.alias, table.name, own)
         if name.lower() == "id":
             self._fix("id_is_iri")
             return Col(src.alias, table.name, "iri")
