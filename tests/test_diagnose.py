@@ -98,3 +98,18 @@ def test_probes_are_bounded() -> None:
     counting.calls = 0
     why(PETS, f"SELECT p.pet_id FROM Pet p WHERE p.pet_age > 50 AND {conds}", store=counting)
     assert counting.calls <= MAX_PROBES + 1
+
+
+def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> None:
+    """A join the question does not need (no column of it is used) that leaves no rows."""
+    for ttl, sql, blamed in (
+            (COMPANY, "SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                      "JOIN Employee m ON m.hasManager = e.iri WHERE d.label = 'Research' AND e.salary < 6000",
+             "Employee AS m"),
+            (PETS, "SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
+                   "WHERE o.home_town = 'Millbrook' AND o.age > 50 AND o.first_name = 'Lena'", None)):
+        msg = why(ttl, sql)
+        if blamed:
+            assert msg.startswith(f"joining {blamed} leaves no rows")
+        else:
+            assert "joining" not in msg

@@ -40,6 +40,8 @@ from .sparql import QueryError
 from .sqlplan import read_sql
 from .store import GraphStore, Store
 from .support import support_set
+from .lexicon import Embedder
+from .lexicon import available as lexicon_available
 from .relevance import Relevance
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
@@ -95,6 +97,7 @@ class Answerer:
         started = time.perf_counter()
         self.schema = schema or build_schema(store)
         self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
+        self.index.embedder = Embedder() if lexicon_available() else None
         self.view_seconds = time.perf_counter() - started
         if not self.schema.tables:
             raise InputError("The ontology has no typed individuals (no rdf:type to a class), so there is nothing "

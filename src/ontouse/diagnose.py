@@ -72,6 +72,17 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
             if _count(schema, store, Query(select=_select_of(sources, q), sources=sources, joins=rest)) != 0:
                 return _join_message(schema, q, j)
         return "the tables are joined on columns that never hold the same value."
+    for src in plan.sources[1:]:  # a joined table the question does not use, which leaves nothing
+        if probes >= MAX_PROBES:
+            break
+        if _used(plan, src.alias):
+            continue
+        probes += 1
+        joins = tuple(j for j in q.joins if src.alias.lower() not in (j.left.alias.lower(), j.right.alias.lower()))
+        rest = replace(q, sources=tuple(s for s in q.sources if s is not src), joins=joins)
+        if len(joins) == len(q.joins) - 1 and _count(schema, store, rest):
+            return (f"joining {src.table} AS {src.alias} leaves no rows, and no column of it is selected or "
+                    "compared: leave that table out if the question does not ask about it.")
     conds = list(q.where.items) if isinstance(q.where, And) else [q.where] if q.where is not None else []
     if len(conds) > 1:
         for c in conds:
@@ -85,6 +96,19 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
                 return (f"with the condition {_sql(c)} nothing is left (without it {n} rows match): check that it "
                         "compares the right column with a value the data holds.")
     return ""
+
+
+def _used(q: Query, alias: str) -> bool:
+    """Is a column of the source used anywhere but in its join conditions?"""
+    from .plan import columns_in
+
+    cols: list[Col] = []
+    for it in q.select:
+        columns_in(it.expr, cols, deep=True)
+    for e in (q.where, q.having, *q.group_by, *(o.expr for o in q.order_by)):
+        if e is not None:
+            columns_in(e, cols, deep=True)
+    return any(c.alias.lower() == alias.lower() for c in cols)
 
 
 def _select_of(sources: tuple[Source, ...], q: Query):

@@ -46,8 +46,8 @@ class Mention:
 
     def hint(self) -> str:
         if self.exact and self.links:
-            return (f"'{self.value}' is the {self.column} of a {self.table} row; "
-                    f"{', '.join(self.links)} link{'s' if len(self.links) == 1 else ''} to {self.table}")
+            return (f"'{self.value}' is the {self.column} of a {self.table} row (a link column such as "
+                    f"{self.links[0]} points to {self.table} rows)")
         if self.exact:
             return f"'{self.value}' is a value of {self.table}.{self.column}"
         return (f"'{self.text}' occurs inside {self.count} value(s) of {self.table}.{self.column}, "
@@ -65,6 +65,8 @@ class ValueIndex:
     entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
     _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)  # the tables the prompt shows (hints name only those)
+    embedder: object = None  # a lexicon.Embedder, to pick the link a hint shows
+    _question: str = ""
 
     @classmethod
     def build(cls, schema: Schema, store: Store, shown: set[str] | None = None) -> "ValueIndex":
@@ -88,6 +90,7 @@ class ValueIndex:
         return idx
 
     def mentions(self, q: Question) -> list[Mention]:
+        self._question = q.text
         words = _key(q.words)
         exact: list[tuple[int, int, str, URIRef]] = []
         for i, w in enumerate(words):
@@ -142,11 +145,23 @@ class ValueIndex:
         out = []
         for t in tables[:2]:
             col = next(c for c in t.columns.values() if c.prop == prop)
-            links = tuple(f"{o.name}.{c.name}" for o in self.schema.tables.values()
-                          if not self.shown or o.name in self.shown
-                          for c in o.columns.values() if c.kind == "link" and c.target == t.name and not c.hidden)
-            out.append(Mention(text, value, t.name, col.name, exact, links=links[:3] if col.is_label else ()))
+            links = [(o, c) for o in self.schema.tables.values() if not self.shown or o.name in self.shown
+                     for c in o.columns.values() if c.kind == "link" and c.target == t.name and not c.hidden]
+            best = self._closest_link(links)
+            out.append(Mention(text, value, t.name, col.name, exact,
+                               links=(f"{best[0].name}.{best[1].name}",) if best and col.is_label else ()))
         return out
+
+    def _closest_link(self, links: list) -> tuple | None:
+        """Of the links that point at a thing's table, the one closest in meaning to the question being linked
+        (one example is a hint; a list of them reads to a small model as joins to make)."""
+        if len(links) <= 1 or self.embedder is None or not self._question:
+            return links[0] if links else None
+        from .lexicon import split_name
+
+        texts = [f"{split_name(c.name)} of {split_name(o.name)}" for o, c in links]
+        best = self.embedder.rank(self._question, texts, top=1)
+        return links[best[0][0]] if best else links[0]
 
     def tables_with(self, prop: URIRef, value: str) -> list[Table]:
         query = ("SELECT DISTINCT ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) ?s a ?t }"
