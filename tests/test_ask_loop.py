@@ -79,12 +79,13 @@ def test_extract_sql(reply: str, expected: str) -> None:
 # ---- the loop ----------------------------------------------------------------------------------------------
 def test_unknown_column_goes_back_with_the_precise_error() -> None:
     ans, model, store = ask(COMPANY, "Which employees work in Sales?",
-                            sql("SELECT e.label FROM Employee e WHERE e.dept = 'Sales'"),
+                            sql("SELECT e.label FROM Employee e WHERE e.shoe_size = 'Sales'"),
                             sql("SELECT e.label FROM Employee e WHERE e.memberOf = 'Sales'"))
     assert len(model.conversations) == 2 and ans.llm_calls == 2
     second = model.conversations[1]
-    assert second[-2] == {"role": "assistant", "content": sql("SELECT e.label FROM Employee e WHERE e.dept = 'Sales'")}
-    assert "`e.dept`: e is the table Employee, which has no column `dept`." in second[-1]["content"]
+    assert second[-2] == {"role": "assistant",
+                          "content": sql("SELECT e.label FROM Employee e WHERE e.shoe_size = 'Sales'")}
+    assert "`e.shoe_size`: e is the table Employee, which has no column `shoe_size`." in second[-1]["content"]
     assert "Columns of Employee: iri, label, fullName, hasManager, hired, memberOf, salary." in second[-1]["content"]
     assert sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
     assert len(ans.sparql) == 1 and "co#memberOf>" in ans.sparql[0]  # only the plan that compiled ran
@@ -203,7 +204,7 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
     ttl.write_text(PETS, encoding="utf-8")
     questions = tmp_path / "questions.json"
     questions.write_text(json.dumps([{"query": "How many pets are there?"}, "Which owners live in Harbor?"]))
-    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"), sql("SELECT hometown FROM Owner"),
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"), sql("SELECT shoe_size FROM Owner"),
                           sql("SELECT first_name FROM Owner WHERE home_town = 'Harbor'"))
     out = tmp_path / "out"
     summary = run_batch([ttl], questions, out=out, model=model)

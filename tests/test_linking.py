@@ -120,3 +120,10 @@ def test_index_skips_numbers_and_non_text_columns() -> None:
     idx = index(PARTS)
     assert "12345" not in {v for _, v, _ in idx.entries}
     assert not any(p == URIRef("http://example.org/pets#pet_age") for _, _, p in index(PETS).entries)
+
+
+def test_a_misspelt_value_is_linked_to_the_one_value_it_nearly_spells() -> None:
+    assert mentions(PETS, "How old is the oldest parot?") == [("parrot", "Pet", "pet_type", True)]
+    assert mentions(COMPANY, "Who works in Reseach?") == [("Research", "Department", "label", True)]
+    assert index(PETS).closest(URIRef("http://example.org/pets#pet_type"), "parot") == ["parrot"]
+    assert mentions(PETS, "How old is the oldest pirate?") == []  # not close enough to anything

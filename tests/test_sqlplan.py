@@ -263,3 +263,16 @@ def test_no_fixes_for_a_correct_query() -> None:
     for sql in ("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri",
                 "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'cat'"):
         assert read_sql(view(COMPANY if "Employee" in sql else PETS)[1], sql)[1] == []
+
+
+def test_fix_column_meaning() -> None:
+    """`column_meaning`: a name that clearly means one column of the table (sentence embeddings)."""
+    from ontouse.lexicon import Embedder
+
+    emb = Embedder()
+    plan, fixes = read_sql(view(COMPANY)[1], "SELECT e.label FROM Employee e WHERE e.dept = 'Sales'", emb)
+    assert plan.where.left == E("memberOf") and fixes == ["column_meaning"]
+    plan, fixes = read_sql(view(PETS)[1], "SELECT AVG(age) FROM Pet", emb)
+    assert plan.select[0].expr.arg == Col("Pet", "Pet", "pet_age") and fixes == ["column_meaning"]
+    with pytest.raises(PlanError):  # nothing close: no guess
+        read_sql(view(PETS)[1], "SELECT shoe_size FROM Pet", emb)

@@ -174,7 +174,7 @@ class Answerer:
     def _run(self, q: Question, sql: str) -> _Run:
         run = _Run(sql=sql)
         try:
-            plan, fixes = read_sql(self.schema, sql)
+            plan, fixes = read_sql(self.schema, sql, self.index.embedder)
             plan, more = repair_plan(plan, self.schema, self.index)
             run.plan, run.fixes = plan, tuple(fixes + more)
             run.compiled = compile_plan(self.schema, plan)

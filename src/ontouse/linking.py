@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 MAX_VALUE_CHARS = 120
 PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
+FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("pontiometer" for "potentiometer")
 PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Brant") inside at most this many
 MAX_HINTS = 8
 
@@ -66,6 +67,7 @@ class ValueIndex:
     _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)  # the tables the prompt shows (hints name only those)
     embedder: object = None  # a lexicon.Embedder, to pick the link a hint shows
+    _singles: list[str] = field(default_factory=list)  # one-word values (folded), for typos
     _question: str = ""
 
     @classmethod
@@ -111,7 +113,27 @@ class ValueIndex:
             kept.append((i, j, value, prop))
             out += self._placed(" ".join(q.words[i:j]), value, prop, True)
         out += self._partial(words, taken, q)
+        out += self._misspelt(words, taken, q)
         return _dedupe(out)[:MAX_HINTS]
+
+    def _misspelt(self, words: tuple[str, ...], taken: set[int], q: Question) -> list[Mention]:
+        """A long question word that is no value but nearly spells exactly one one-word value (a typo)."""
+        import difflib
+
+        if not self._singles:
+            self._singles = sorted({key[0] for key, _, _ in self.entries if len(key) == 1 and len(key[0]) >= 5})
+        out: list[Mention] = []
+        for i, w in enumerate(words):
+            if i in taken or len(w) < 5 or w in _STOP or not w.isalpha() or w in self.by_word:
+                continue
+            close = difflib.get_close_matches(w, self._singles, n=2, cutoff=FUZZY_CUTOFF)
+            if len(close) != 1:
+                continue
+            for key, value, prop in self.by_first.get(close[0], ()):
+                if len(key) == 1:
+                    out += self._placed(q.words[i], value, prop, True)
+                    break
+        return out
 
     def _partial(self, words: tuple[str, ...], taken: set[int], q: Question) -> list[Mention]:
         out: list[Mention] = []
@@ -199,7 +221,14 @@ class ValueIndex:
         if same:
             return same
         inside = [v for v in values if _contains(_key(tokens(v)), key)]
-        return inside if len(inside) == 1 else []
+        if inside:
+            return inside if len(inside) == 1 else []
+        import difflib  # a typo: the one value that nearly spells it
+
+        close = difflib.get_close_matches(folded, [fold(v).strip() for v in values], n=2, cutoff=FUZZY_CUTOFF)
+        if len(close) == 1:
+            return [v for v in values if fold(v).strip() == close[0]][:1]
+        return []
 
 
 _STOP = frozenset(singular(w) for w in STOP)

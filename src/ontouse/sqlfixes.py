@@ -9,6 +9,9 @@ sqlplan.py; each is reported by its rule name):
 - `key_name`: a column asked for by the name of the key it refers to (`countryid` of a table whose `country`
   REFERENCES countries(countryid)) is that referring column; `id` of a table without one is its key column (the
   one other tables refer to), when there is exactly one;
+- `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
+  embedding space of a small sentence model (`continentid` for `continent`, `age` for `pet_age`; a label column
+  means the row's name); only a close and unrivalled match counts;
 - `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
   without a match: the join becomes a LEFT JOIN."""
 
@@ -26,6 +29,9 @@ from .schema import Schema
 
 if TYPE_CHECKING:
     from .sqlplan import _Scope
+
+MEANING_MIN = 0.55  # cosine similarity of a column meant by another name (all-MiniLM-L6-v2)
+MEANING_MARGIN = 0.15  # ... and its lead over the next column
 
 
 class FixesMixin:
@@ -47,6 +53,26 @@ class FixesMixin:
             if len(keys) == 1 and table.column(next(iter(keys))) is not None:
                 self._fix("key_name")
                 return table.column(next(iter(keys))).name
+        return None
+
+    def _meaning(self, table, name: str) -> str | None:
+        embedder = getattr(self, "embedder", None)
+        if embedder is None:
+            return None
+        from .lexicon import split_name
+
+        cols = [c for c in table.columns.values() if c.kind != "id" and not c.hidden]
+        if not cols:
+            return None
+        texts = ["name" if c.is_label else f"{split_name(c.name)}. {c.comment or c.label}".strip(". ") for c in cols]
+        ranked = embedder.rank(split_name(name), texts, top=2)
+        if not ranked:
+            return None
+        best = ranked[0][1]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        if best >= MEANING_MIN and best - second >= MEANING_MARGIN:
+            self._fix("column_meaning")
+            return cols[ranked[0][0]].name
         return None
 
     def _anti_join(self, sources: list[Source], joins: list[Join], where) -> tuple[list[Source], list[Join]]:

@@ -51,8 +51,9 @@ class _Scope:
 class Reader(ExprMixin, FixesMixin):
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: Schema, embedder=None) -> None:
         self.schema = schema
+        self.embedder = embedder  # a lexicon.Embedder for `column_meaning` (None: that fix is off)
         self.fixes: list[str] = []
         self._in_join = False
 
@@ -229,6 +230,10 @@ class Reader(ExprMixin, FixesMixin):
             own = [(s, c) for s in scope.sources for c in [self._own_column(self.schema.table(s.table), name)] if c]
             if len(own) == 1:
                 return Col(own[0][0].alias, own[0][0].table, own[0][1])
+            if len(scope.sources) == 1:
+                meant = self._meaning(self.schema.table(scope.sources[0].table), name)
+                if meant is not None:
+                    return Col(scope.sources[0].alias, scope.sources[0].table, meant)
         if not found and scope.parent is not None:
             found = [s for s in scope.parent.all_sources() if self.schema.table(s.table).column(name)]
         if not found:
@@ -255,6 +260,9 @@ class Reader(ExprMixin, FixesMixin):
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
+        meant = self._meaning(table, name)
+        if meant is not None:
+            return Col(src.alias, table.name, meant)
         reached = self._reach(src, name, scope)
         if reached is not None:
             return reached
@@ -306,7 +314,7 @@ def _parse_message(e: sqlglot.errors.ParseError) -> str:
     return " ".join(str(e).split())[:200]
 
 
-def read_sql(schema: Schema, sql: str) -> tuple[Plan, list[str]]:
+def read_sql(schema: Schema, sql: str, embedder=None) -> tuple[Plan, list[str]]:
     """The plan of `sql` and the names of the fixes applied; PlanError when it cannot be read."""
-    reader = Reader(schema)
+    reader = Reader(schema, embedder)
     return reader.read(sql), reader.fixes
