@@ -62,3 +62,9 @@ def test_fold_tokens_and_singular() -> None:
     assert tokens("Valve X-100, red!") == ["valve", "x", "100", "red"]
     assert [singular(w) for w in ("dogs", "stories", "boxes", "glasses", "bus", "analysis", "cat", "pets")] == [
         "dog", "story", "box", "glass", "bus", "analysis", "cat", "pet"]
+
+
+def test_asks_names() -> None:
+    assert parse_question("What are the names of the teams?").asks_names
+    assert parse_question("Give me each supplier's name and city.").asks_names
+    assert not parse_question("Who leads the team?").asks_names

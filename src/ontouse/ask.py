@@ -186,7 +186,7 @@ class Answerer:
             run.problem = f"the query could not run ({e}). Write a simpler query."
             return run
         run.raw = result.rows
-        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema)
+        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names)
         run.total, run.truncated = result.total, result.truncated
         if not run.rows and q.kind == "yesno":
             return run  # "is there ...?" with nothing found: the answer is no

@@ -55,6 +55,7 @@ class Question:
     names: list[str] = field(default_factory=list)  # runs of capitalised words not at the start
     kind: str = "other"  # yesno | count | other
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
+    asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
 
     @property
     def content_words(self) -> list[str]:
@@ -87,4 +88,5 @@ def parse_question(text: str) -> Question:
                    r"number of\b|^count\b", fold(text)):
         q.kind = "count"
     q.grouped = any(w in GROUPING for w in q.words)
+    q.asks_names = any(singular(w) == "name" for w in q.words)
     return q

@@ -34,8 +34,9 @@ def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef]) -> dict[URIR
 
 
 def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: Store,
-               schema: Schema) -> list[list[Cell]]:
-    """The visible cells of each result row; a selected name knows the thing it names (a hidden output)."""
+               schema: Schema, names_asked: bool = False) -> list[list[Cell]]:
+    """The visible cells of each result row; a selected name knows the thing it names (a hidden output), unless
+    the question asks for names (then the name is the answer, not the thing)."""
     width = len(columns)
     iris = [t for row in rows for t in row[:width] if isinstance(t, URIRef)]
     names = labels_of(store, schema, iris) if iris else {}
@@ -48,7 +49,7 @@ def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: S
             elif isinstance(t, URIRef):
                 cells.append(Cell(value=str(t), is_iri=True, entity=str(t), label=names.get(t, "")))
             elif isinstance(t, Literal):
-                idx = columns[i].entity
+                idx = None if names_asked else columns[i].entity
                 thing = row[idx] if idx is not None and idx < len(row) else None
                 cells.append(Cell(value=str(t), datatype=str(t.datatype or ""),
                                   entity=str(thing) if isinstance(thing, URIRef) else "",
