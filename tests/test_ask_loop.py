@@ -229,3 +229,18 @@ def test_read_questions_errors(tmp_path: Path) -> None:
         path.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=needle):
             read_questions(path)
+
+
+def test_which_question_answered_about_other_things_goes_back() -> None:
+    """The question asks which departments; the first query lists employees; the second answers."""
+    ans, model, store = ask(COMPANY, "Which departments have employees earning over 9000?",
+                            sql("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                                "WHERE e.salary > 9000"),
+                            sql("SELECT d.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                                "WHERE e.salary > 9000"))
+    assert "the question asks which Department" in model.conversations[1][-1]["content"]
+    assert ans.values() == ["Research"] and ans.llm_calls == 2
+    ans, model, _ = ask(PETS, "Which owners have a parrot?",
+                        sql("SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'parrot'"),
+                        sql("SELECT o.first_name FROM Owner o WHERE o.home_town = 'Harbor'"))
+    assert "the question asks which Owner" in model.conversations[1][-1]["content"]

@@ -68,3 +68,11 @@ def test_asks_names() -> None:
     assert parse_question("What are the names of the teams?").asks_names
     assert parse_question("Give me each supplier's name and city.").asks_names
     assert not parse_question("Who leads the team?").asks_names
+
+
+def test_head_noun_of_which_and_what_questions() -> None:
+    assert parse_question("Which suppliers deliver lamps?").head == "supplier"
+    assert parse_question("In which department is Ada?").head == "department"
+    assert parse_question("What products are cheap?").head == "product"
+    assert parse_question("What is the cheapest lamp?").head == ""
+    assert parse_question("Who works here?").head == ""

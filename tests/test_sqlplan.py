@@ -276,3 +276,15 @@ def test_fix_column_meaning() -> None:
     assert plan.select[0].expr.arg == Col("Pet", "Pet", "pet_age") and fixes == ["column_meaning"]
     with pytest.raises(PlanError):  # nothing close: no guess
         read_sql(view(PETS)[1], "SELECT shoe_size FROM Pet", emb)
+
+
+def test_fix_link_direction_same_link_on_both_sides() -> None:
+    """`X.link = Y.link` where only Y has the link and it points at X's rows: X.iri = Y.link."""
+    plan, fixes = co("SELECT m.label FROM Employee m JOIN Employee e ON m.hasManager = e.hasManager "
+                     "WHERE e.label = 'Ada Quill'")
+    assert fixes == [] and plan.joins[0].left.column == "hasManager"  # both have the column: nothing to fix
+    plan, fixes = co("SELECT d.label FROM Department d JOIN Employee e ON d.memberOf = e.memberOf "
+                     "WHERE e.label = 'Ada Quill'")
+    assert fixes == ["link_direction"] and plan.joins == (Join(D("iri"), E("memberOf")),)
+    plan, fixes = cat("SELECT c.label FROM Category c JOIN Product p ON c.inCategory = p.inCategory")
+    assert fixes == ["link_direction"] and plan.joins[0].left == Col("c", "Category", "iri")

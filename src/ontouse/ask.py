@@ -33,7 +33,7 @@ from .linking import ValueIndex
 from .plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
-from .checks import echo_problem, shape_problem
+from .checks import echo_problem, shape_problem, type_problem
 from .results import answer_text, boolean_of, make_cells, no_data_text
 from .schema import Schema, build_schema
 from .sparql import QueryError
@@ -198,7 +198,7 @@ class Answerer:
         aggregate_only = isinstance(plan, Query) and not plan.group_by and all(
             is_aggregate(it.expr) for it in plan.select)
         run.problem = shape_problem(q, run.rows, aggregate_only) or (
-            echo_problem(plan, self.schema) if q.kind != "yesno" else "")
+            echo_problem(plan, self.schema) if q.kind != "yesno" else "") or type_problem(plan, self.schema, q)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
             run.problem = "the query counts nothing (the result is 0): " + (

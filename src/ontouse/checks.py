@@ -4,7 +4,7 @@ plans that only return what the question itself names."""
 from __future__ import annotations
 
 from .answer import Cell
-from .plan import And, Cmp, Col, InList, Like, Lit, Plan, Query
+from .plan import And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
 from .question import Question
 from .schema import Schema
 
@@ -57,3 +57,39 @@ def echo_problem(plan: Plan, schema: Schema) -> str:
         echoed.append(f"{e.alias}.{col.name}")
     return (f"the query returns {', '.join(echoed)}, which the question itself names (the WHERE clause fixes it): "
             "select the column of the joined table that the question asks for instead.")
+
+
+def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
+    """A "which X ..." question where X names a table, answered without any column of that table (or of a table
+    of the same things, or a column referring to them): the query answers about other things."""
+    if not q.head or q.kind != "other" or not isinstance(plan, Query):
+        return ""
+    from .lexicon import split_name
+    from .question import singular
+
+    def names(t) -> set[str]:
+        words = [singular(w) for w in split_name(t.name).split()]
+        return {" ".join(words), words[-1]} if words else set()
+
+    wanted = [t for t in schema.tables.values() if q.head in names(t)]
+    if len(wanted) != 1 or all(is_aggregate(it.expr) for it in plan.select):
+        return ""
+    target = wanted[0]
+
+    def of_target(e) -> bool:
+        if not isinstance(e, Col):
+            return False
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        if table is None or col is None:
+            return False
+        if set(table.classes) & set(target.classes) or target.cls in table.classes:
+            return True
+        if col.kind == "link" and col.target == target.name:
+            return True
+        return bool(col.key_of) and col.key_of.split(".", 1)[0] == target.name
+
+    if any(of_target(it.expr) for it in plan.select):
+        return ""
+    return (f"the question asks which {target.name}, but the query selects no column of {target.name}: select "
+            f"{target.name} rows (their iri, or the column that names them).")

@@ -56,6 +56,7 @@ class Question:
     kind: str = "other"  # yesno | count | other
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
     asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
+    head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which suppliers" -> "supplier")
 
     @property
     def content_words(self) -> list[str]:
@@ -89,4 +90,8 @@ def parse_question(text: str) -> Question:
         q.kind = "count"
     q.grouped = any(w in GROUPING for w in q.words)
     q.asks_names = any(singular(w) == "name" for w in q.words)
+    for i, w in enumerate(q.words[:4]):  # "which X", "in which X", "what X" (not "what is")
+        if w in ("which", "what") and i + 1 < len(q.words) and q.words[i + 1] not in STOP:
+            q.head = singular(q.words[i + 1])
+            break
     return q

@@ -56,13 +56,21 @@ class FixesMixin:
         return None
 
     def _meaning(self, table, name: str) -> str | None:
-        embedder = getattr(self, "embedder", None)
-        if embedder is None:
-            return None
         from .lexicon import split_name
 
         cols = [c for c in table.columns.values() if c.kind != "id" and not c.hidden]
         if not cols:
+            return None
+        if any(t.column(name) for t in self.schema.tables.values()):
+            # a column of another table: only a column of this table whose name holds it (`pet_age` for `age`)
+            words = set(split_name(name).split())
+            holding = [c for c in cols if words <= set(split_name(c.name).split())]
+            if len(holding) == 1:
+                self._fix("column_meaning")
+                return holding[0].name
+            return None
+        embedder = getattr(self, "embedder", None)
+        if embedder is None:
             return None
         texts = ["name" if c.is_label else f"{split_name(c.name)}. {c.comment or c.label}".strip(". ") for c in cols]
         ranked = embedder.rank(split_name(name), texts, top=2)
@@ -113,6 +121,21 @@ class FixesMixin:
                 continue
             self._fix("link_direction")
             return Col(src_one.alias, t_one.name, link.name), Col(src_other.alias, t_other.name, "iri")
+        for one, other in ((a, b), (b, a)):  # `X.link = Y.link`, the link belonging to Y and pointing at X
+            if not one.table or not other.table or one.name.lower() != other.name.lower():
+                continue
+            src_one, src_other = scope.find(one.table), scope.find(other.table)
+            if src_one is None or src_other is None or src_one is src_other:
+                continue
+            t_one, t_other = self.schema.table(src_one.table), self.schema.table(src_other.table)
+            link = t_other.column(other.name)
+            if t_one.column(one.name) is not None or link is None or link.kind != "link" or not link.target:
+                continue
+            target = self.schema.table(link.target)
+            if target is None or not (set(target.classes) & set(t_one.classes)):
+                continue
+            self._fix("link_direction")
+            return Col(src_one.alias, t_one.name, "iri"), Col(src_other.alias, t_other.name, link.name)
         return None
 
     def _reach(self, src: Source, name: str, scope: _Scope, dry: bool = False):
