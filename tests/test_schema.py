@@ -10,7 +10,7 @@ from rdflib.namespace import RDFS
 from ontouse.joins import join_edges, join_steps
 from ontouse.schema import build_schema, local_name, sql_ident, sql_type
 from ontouse.view_prompt import schema_ddl
-from ontouse_graphs import CATALOG, COMPANY, PETS, store_of, view
+from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
 
 CO = "http://example.org/co#"
 PET = "http://example.org/pets#"
@@ -221,3 +221,23 @@ def test_join_steps() -> None:
     _, shop = view(CATALOG)
     steps = join_steps(shop, "Supplier", {"category"})
     assert steps[0] == ("sup_code", "Product", "supplier") and steps[-1] == ("inCategory", "Category", "iri")
+
+
+def test_a_column_that_is_the_naming_part_of_the_label_names_the_rows() -> None:
+    """Labels built as "code - name" or "name (place)": the name (and a code) name the rows; a repeated value
+    inside the label (the place) does not."""
+    for ttl, table, naming, other in (
+        (HEAD + """@prefix : <http://example.org/a#> .
+            :s1 a :Supplier ; rdfs:label "Nordwerk (Germany)" ; :sup_name "Nordwerk" ; :land "Germany" .
+            :s2 a :Supplier ; rdfs:label "Polux (France)" ; :sup_name "Polux" ; :land "France" .
+            :s3 a :Supplier ; rdfs:label "Aramis (France)" ; :sup_name "Aramis" ; :land "France" .""",
+         "Supplier", {"label", "sup_name"}, "land"),
+        (HEAD + """@prefix : <http://example.org/b#> .
+            :p1 a :Part ; rdfs:label "X-100 - Red valve" ; :code "X-100" ; :title "Red valve" ; :kind "valve" .
+            :p2 a :Part ; rdfs:label "X-200 - Blue valve" ; :code "X-200" ; :title "Blue valve" ; :kind "valve" .
+            :p3 a :Part ; rdfs:label "H-7 - Hose" ; :code "H-7" ; :title "Hose" ; :kind "hose" .""",
+         "Part", {"label", "code", "title"}, "kind"),
+    ):
+        schema = build_schema(store_of(ttl))
+        t = schema.table(table)
+        assert {c.name for c in t.columns.values() if c.is_label} == naming and not t.column(other).is_label

@@ -144,6 +144,7 @@ WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT 3"""
 _Q_TEXT = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label rdfs:comment skos:prefLabel skos:definition } ?x ?p ?v }"
 _Q_LABEL_LIKE = """SELECT (COUNT(*) AS ?n) (SUM(IF(STR(?v) = STR(?l), 1, 0)) AS ?same)
+  (SUM(IF(CONTAINS(STR(?l), STR(?v)) && REGEX(STR(?v), "[^\\\\W\\\\d_]"), 1, 0)) AS ?inside)
 WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?v . ?s <%s> ?l . FILTER(isLiteral(?v)) }"""
 _Q_PAIRS = "SELECT ?s ?o WHERE { ?s <%s> ?o . FILTER(isIRI(?o)) } LIMIT 30"
 _Q_ROWVALUES = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } ?x ?p ?v . FILTER(isLiteral(?v)) }"
@@ -311,9 +312,12 @@ def _mark_labels(schema: Schema, rows) -> None:
         for c in table.columns.values():
             if c.kind != "value" or c.is_label or c.sql_type != "TEXT" or c.prop in LABEL_PROPERTIES:
                 continue
-            n, same = rows(_Q_LABEL_LIKE % (_iri_list(table.classes), c.prop, std[0].prop))[0]
-            if n and int(same or 0) >= 0.9 * int(n):
-                c.is_label = True
+            n, same, inside = rows(_Q_LABEL_LIKE % (_iri_list(table.classes), c.prop, std[0].prop))[0]
+            n = int(n or 0)
+            if n and int(same or 0) >= 0.9 * n:
+                c.is_label = True  # the label itself, under another name
+            elif n and int(inside or 0) >= 0.9 * n and c.distinct >= 0.8 * c.subjects:
+                c.is_label = True  # the part of the label that names the row ("code - name", "name (place)")
 
 
 def _find_keys(schema: Schema, rows) -> None:
