@@ -80,3 +80,31 @@ def record() -> None:
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
+
+
+@pytest.mark.live
+def test_live_question_and_batch_through_the_cli(tmp_path: Path) -> None:
+    """The embedded model, through the console script: one question (JSON out) and a batch into an outcome."""
+    import json
+    import shutil
+    import subprocess
+
+    kg = SHARED / "spider4sparql" / "kg" / "pets_1.ttl"
+    exe = shutil.which("ontoask", path=str(Path(sys.executable).parent))
+    if not kg.is_file() or not exe:
+        pytest.skip("shared data or the console script is missing")
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    proc = subprocess.run([exe, "--ontology", str(kg), "--json", "How many pets weigh more than 10?"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr
+    ans = json.loads(proc.stdout)
+    assert ans["state"] == "answered" and ans["support"] and ans["rows"][0][0]["value"] == "2"
+    questions = tmp_path / "q.json"
+    questions.write_text(json.dumps(["How many students are there?", "What is the weight of the heaviest pet?"]))
+    out = tmp_path / "out"
+    proc = subprocess.run([exe, "--ontology", str(kg), "--questions", str(questions), "--out", str(out)],
+                          capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads((out / "answers.json").read_text())
+    assert [r["state"] for r in rows] == ["answered", "answered"] and all(r["support"] for r in rows)
+    assert (out / "stats.json").is_file() and (out / "answers.log").is_file()

@@ -328,19 +328,21 @@ def _width(s: Plan) -> int:
     return len(s.select) if isinstance(s, Query) else _width(s.left)
 
 
-def _all_columns(q: Query) -> list[Col]:
-    """Columns of this query level that need a triple pattern (not those only under IS NULL)."""
+def _outside_where(q: Query) -> list[Col]:
+    """The columns of the select list, join conditions, grouping, having and ordering."""
     out: list[Col] = []
     for it in q.select:
         columns_in(it.expr, out)
     for j in q.joins:
         out += [j.left, j.right]
-    for g in q.group_by:
-        columns_in(g, out)
-    if q.having is not None:
-        columns_in(q.having, out)
-    for o in q.order_by:
-        columns_in(o.expr, out)
+    for e in (*q.group_by, *(o.expr for o in q.order_by)) + ((q.having,) if q.having is not None else ()):
+        columns_in(e, out)
+    return out
+
+
+def _all_columns(q: Query) -> list[Col]:
+    """Columns of this query level that need a triple pattern (not those only under IS NULL)."""
+    out = _outside_where(q)
     if q.where is not None:
         columns_in(_strip_isnull(q.where), out)
     return list(dict.fromkeys(out))
@@ -360,17 +362,7 @@ def _strip_isnull(e):
 def _optional_columns(q: Query) -> set[tuple[str, str]]:
     """Columns referenced in WHERE only under OR / NOT: their triples are OPTIONAL (a row may lack them)."""
     from .plan import And
-    required: list[Col] = []
-    for it in q.select:
-        columns_in(it.expr, required)
-    for j in q.joins:
-        required += [j.left, j.right]
-    for g in q.group_by:
-        columns_in(g, required)
-    for o in q.order_by:
-        columns_in(o.expr, required)
-    if q.having is not None:
-        columns_in(q.having, required)
+    required = _outside_where(q)
     soft: list[Col] = []
     conj = q.where.items if isinstance(q.where, And) else (q.where,) if q.where is not None else ()
     for c in conj:

@@ -26,26 +26,9 @@ def join_edges(schema: Schema, table: Table) -> list[tuple[str, str, str]]:
 
 
 def join_steps(schema: Schema, start: str, goals: set[str], max_hops: int = 3) -> list[tuple[str, str, str]] | None:
-    """The shortest chain of joins from table `start` to a table in `goals` (lower-cased names), or None."""
-    first = schema.table(start)
-    if first is None:
-        return None
-    frontier: list[tuple[Table, list[tuple[str, str, str]]]] = [(first, [])]
-    seen = {first.name.lower()}
-    for _ in range(max_hops):
-        nxt = []
-        for table, path in frontier:
-            for a_col, b_name, b_col in join_edges(schema, table):
-                b = schema.table(b_name)
-                if b is None or b.name.lower() in seen:
-                    continue
-                step = path + [(a_col, b.name, b_col)]
-                if b.name.lower() in goals:
-                    return step
-                seen.add(b.name.lower())
-                nxt.append((b, step))
-        frontier = nxt
-    return None
+    """A shortest chain of joins from table `start` to a table in `goals` (lower-cased names), or None."""
+    paths = shortest_paths(schema, start, goals, max_hops=max_hops, limit=1)
+    return paths[0] if paths else None
 
 
 def shortest_paths(schema: Schema, start: str, goals: set[str], max_hops: int = 2,
