@@ -14,6 +14,20 @@ from typing import Any
 NO_DATA = "No data available"
 
 
+_FLOATING = {"double", "float", "decimal"}
+
+
+def _readable_number(text: str) -> str:
+    """A computed number as a person reads it: 11.350000000000001 -> 11.35 (the exact value stays in `value`)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if number != number or number in (float("inf"), float("-inf")):
+        return text
+    return f"{number:.12g}"
+
+
 @dataclass(frozen=True)
 class Cell:
     value: str  # the selected value: a literal's lexical form or an IRI
@@ -32,6 +46,8 @@ class Cell:
         """How the cell is shown to a person."""
         if self.is_iri:
             return self.label or self.value
+        if self.datatype.rsplit("#", 1)[-1] in _FLOATING:
+            return _readable_number(self.value)
         return self.value
 
     def to_dict(self) -> dict[str, Any]:
