@@ -13,6 +13,8 @@ from ontobuild import __version__
 from ontobuild.cliutil import friendly_errors, llm_options, model_options
 from ontobuild.errors import InputError
 
+from .store import Source
+
 log = logging.getLogger(__name__)
 
 
@@ -35,6 +37,16 @@ def read_query(text: str) -> str:
 @click.argument("question", required=False)
 @click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
               help="An ontobuild outcome folder or an RDF file (.owl .rdf .ttl .nt .n3 .jsonld); repeatable.")
+@click.option("--endpoint", default=None, metavar="URL",
+              help="A SPARQL 1.1 endpoint's query URL instead of --ontology files (read-only; credentials from "
+                   "ONTOASK_ENDPOINT_TOKEN or ONTOASK_ENDPOINT_USER / ONTOASK_ENDPOINT_PASSWORD).")
+@click.option("--graph", "graph_iri", default=None, metavar="IRI", help="With --endpoint: query this named graph.")
+@click.option("--store", "store_kind", type=click.Choice(["oxigraph", "memory"]), default="oxigraph",
+              show_default=True, help="Where local files are held: an embedded Oxigraph store, or rdflib's memory "
+                                      "store.")
+@click.option("--store-path", type=click.Path(path_type=Path), default=None,
+              help="Keep the Oxigraph store of the --ontology files in this folder; a later run with the same "
+                   "files opens it without parsing again.")
 @click.option("--sparql", default=None, help="Run this SPARQL SELECT/ASK query and print the result "
                                                "('-': read it from stdin, '@FILE': from a file).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: SPARQL JSON results with --sparql, the answer "
@@ -52,7 +64,8 @@ def read_query(text: str) -> str:
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontoask")
 @friendly_errors
-def main(question: str | None, ontologies: tuple[Path, ...], sparql: str | None, as_json: bool, max_rows: int,
+def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
+         store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
          timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          verbose: int) -> None:
@@ -61,6 +74,7 @@ def main(question: str | None, ontologies: tuple[Path, ...], sparql: str | None,
     \b
     ontoask --ontology outcomes/20250101_120000 "Which products weigh over 50 kg?"
     ontoask --ontology a.ttl --ontology b.ttl --sparql 'SELECT ?c WHERE { ?c a owl:Class }'
+    ontoask --endpoint http://localhost:7878/query "How many orders were placed in 2024?"
     ontoask --ontology out/ --questions questions.yml --out answers/"""
     modes = [m for m, on in (("QUESTION", question is not None), ("--sparql", sparql is not None),
                              ("--questions", questions_path is not None)) if on]
@@ -68,32 +82,30 @@ def main(question: str | None, ontologies: tuple[Path, ...], sparql: str | None,
         raise click.UsageError(f"give only one of QUESTION, --sparql and --questions (got {' and '.join(modes)}).")
     if not modes:
         raise click.UsageError("give a QUESTION, --sparql QUERY or --questions FILE.")
+    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
+                    store_path=store_path)
     if sparql is not None:
-        click.echo(run_sparql(list(ontologies), read_query(sparql), as_json=as_json, max_rows=max_rows,
+        click.echo(run_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows,
                               timeout_s=timeout_s))
         return
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
     options = llm_options(backend, model, base_url, api_key, model_path)
     if question is not None:
-        ans = run_question(graph_paths=list(ontologies), question=question, out=out, llm_options=options,
+        ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
                            examples_path=examples_path)
         click.echo(answer_json(ans) if as_json else ans.render())
     else:
-        click.echo(run_batch(graph_paths=list(ontologies), questions_path=questions_path, out=out,
+        click.echo(run_batch(graph_paths=source, questions_path=questions_path, out=out,
                              llm_options=options, examples_path=examples_path))
 
 
-def run_sparql(paths: list[Path], query: str, as_json: bool = False, max_rows: int = 50,
+def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int = 50,
                timeout_s: float = 10) -> str:
-    """Load the ontology, run one query, and return the table (or JSON text)."""
-    from .graph import load_graph
-    from .sparql import format_table, run_query, to_json
+    """Open the graph, run one query, and return the table (or JSON text)."""
+    from .sparql import format_table, to_json
 
-    if not paths:
-        raise click.UsageError("--sparql needs the ontology: give --ontology PATH (an outcome folder or RDF file).")
-    graph = load_graph(paths)
-    result = run_query(graph, query, max_rows=max_rows, timeout_s=timeout_s)
+    result = source.open().select(query, max_rows=max_rows, timeout_s=timeout_s)
     if as_json:
         return json.dumps(to_json(result), indent=2, ensure_ascii=False)
     return format_table(result)

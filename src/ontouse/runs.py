@@ -15,6 +15,7 @@ from ontobuild.llm import ChatModel
 
 from .answer import Answer, NO_DATA
 from .ask import Answerer, open_answerer
+from .store import Source
 
 log = logging.getLogger(__name__)
 
@@ -65,30 +66,36 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
     return f"{head}, {calls:.1f} calls, {pt:.0f} prompt + {ct:.0f} completion tokens, {secs:.1f} s per question"
 
 
-def run_question(graph_paths: list[Path], question: str, llm_options: dict[str, Any] | None = None,
+def _source(graph: Source | list[Path]) -> Source:
+    return graph if isinstance(graph, Source) else Source(paths=tuple(Path(p) for p in graph))
+
+
+def run_question(graph_paths: Source | list[Path], question: str, llm_options: dict[str, Any] | None = None,
                  out: str | Path | None = None, examples_path: str | Path | None = None) -> Answer:
     """Answer one question (and write an outcome folder with `out`)."""
     if not question or not question.strip():
         raise InputError("The question is empty.")
     outdir = _outdir(out) if out is not None else None
-    answerer = open_answerer(graph_paths, llm_options=llm_options, examples_path=examples_path,
+    source = _source(graph_paths)
+    answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log" if outdir else None)
     try:
         ans = answerer.ask(question.strip())
     finally:
         answerer.trace.close()
     if outdir is not None:
-        _write_outcome(outdir, [ans.to_dict()], answerer, graph_paths)
+        _write_outcome(outdir, [ans.to_dict()], answerer, source)
     return ans
 
 
-def run_batch(graph_paths: list[Path], questions_path: str | Path, out: str | Path | None = None,
+def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out: str | Path | None = None,
               llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               examples_path: str | Path | None = None, limit: int | None = None) -> str:
     """Answer every question of a file into an outcome folder; returns the summary line."""
     questions = read_questions(questions_path)[:limit] if limit else read_questions(questions_path)
     outdir = _outdir(out)
-    answerer = open_answerer(graph_paths, model=model, llm_options=llm_options, examples_path=examples_path,
+    source = _source(graph_paths)
+    answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log")
     rows: list[dict[str, Any]] = []
     try:
@@ -107,7 +114,7 @@ def run_batch(graph_paths: list[Path], questions_path: str | Path, out: str | Pa
     finally:
         answerer.trace.close()
     summary = summary_line(rows)
-    _write_outcome(outdir, rows, answerer, graph_paths, summary)
+    _write_outcome(outdir, rows, answerer, source, summary)
     return f"{summary}\noutcome: {outdir}"
 
 
@@ -117,12 +124,12 @@ def _outdir(out: str | Path | None) -> Path:
     return new_outcome_dir(out=out)
 
 
-def _write_outcome(outdir: Path, rows: list[dict[str, Any]], answerer: Answerer, graph_paths: list,
+def _write_outcome(outdir: Path, rows: list[dict[str, Any]], answerer: Answerer, source: Source,
                    summary: str | None = None) -> None:
     from ontobuild.outcome import write_json
 
     write_json(outdir / "answers.json", rows)
-    stats: dict[str, Any] = {"outcome": str(outdir), "ontology": [str(p) for p in graph_paths],
+    stats: dict[str, Any] = {"outcome": str(outdir), "ontology": source.describe(),
                              "questions": len(rows), "answered": sum(1 for r in rows if r.get("state") == "answered"),
                              "view_seconds": round(answerer.view_seconds, 2),
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}

@@ -19,6 +19,7 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
+from .sparql import QueryError
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,7 @@ META_NAMESPACES = (str(RDF), str(RDFS), str(OWL), str(XSD))
 LABEL_PROPERTIES = (RDFS.label, SKOS.prefLabel, URIRef("http://xmlns.com/foaf/0.1/name"),
                     URIRef("http://schema.org/name"), URIRef("http://purl.org/dc/terms/title"), SKOS.altLabel)
 MAX_VALUES = 20000  # distinct literal values kept per property for value linking
+SORT_LIMIT_FALLBACK = 5000  # when a store refuses to sort MAX_VALUES rows
 
 _INT = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "negativeInteger",
         "nonPositiveInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte", "gYear"}
@@ -212,7 +214,12 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
         c.prop == p for t in schema.tables.values() for c in t.columns.values()))
     _mark_labels(schema, rows)
     for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
-        vals = rows(_Q_VALUES % (prop, max_values), max_values)
+        try:
+            vals = rows(_Q_VALUES % (prop, max_values), max_values)
+        except QueryError as e:  # some endpoints refuse to sort that many rows (Virtuoso: 10000): fewer
+            log.info("values of %s: %s; asking for %d", prop, e, SORT_LIMIT_FALLBACK)
+            max_values = SORT_LIMIT_FALLBACK
+            vals = rows(_Q_VALUES % (prop, max_values), max_values)
         schema.values[prop] = {str(v): int(n) for v, n in vals}
     for t in schema.tables.values():
         for col in t.columns.values():

@@ -1,18 +1,22 @@
 """The one seam through which the answerer reads a graph: SELECT and ASK queries with a time limit and a row cap.
 
 Everything in `ontouse` that reads triples (the relational view, plan execution, support sets, `--sparql`) goes
-through a `Store`; nothing walks an rdflib `Graph` directly. `GraphStore` runs queries with rdflib over an
-in-memory graph loaded from local files; other stores (an embedded Oxigraph, a remote endpoint) fit the same
-protocol."""
+through a `Store`; nothing walks an rdflib `Graph` directly. `GraphStore` runs queries through rdflib's API over
+local files, held in an embedded Oxigraph store (the default; optionally persisted on disk so that a second run
+does not parse again, `persist.py`) or in rdflib's memory store; `EndpointStore` (`endpoint.py`) asks a remote
+SPARQL 1.1 endpoint. `Source` says which, and opens it."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
 
 from rdflib import Graph
 from rdflib.term import Node
+
+from ontobuild.errors import InputError
 
 from .sparql import QueryResult, graph_prefixes, run_query
 
@@ -33,17 +37,17 @@ class Store(Protocol):
 
 
 class GraphStore:
-    """rdflib over an in-memory graph."""
+    """rdflib's API over a local graph (an Oxigraph store, in memory or on disk, or rdflib's memory store)."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.prefixes = graph_prefixes(graph)
 
     @classmethod
-    def from_paths(cls, paths: str | Path | Iterable[str | Path]) -> "GraphStore":
+    def from_paths(cls, paths: str | Path | Iterable[str | Path], kind: str = "oxigraph") -> "GraphStore":
         from .graph import load_graph
 
-        return cls(load_graph(paths))
+        return cls(load_graph(paths, store=kind))
 
     def select(self, query: str, max_rows: int = 1000, timeout_s: float = DEFAULT_TIMEOUT,
                bindings: dict[str, Node] | None = None) -> QueryResult:
@@ -54,3 +58,55 @@ class GraphStore:
 
     def size(self) -> int:
         return len(self.graph)
+
+
+STORE_KINDS = ("oxigraph", "memory")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the graph is: local RDF files (or outcome folders) held in an embedded store of `kind`, optionally
+    persisted in `store_path`; or a remote SPARQL endpoint (`endpoint`, restricted to named graph `graph`)."""
+
+    paths: tuple[Path, ...] = ()
+    endpoint: str | None = None
+    graph: str | None = None
+    kind: str = "oxigraph"
+    store_path: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.endpoint and self.paths:
+            raise InputError("give either --ontology files or --endpoint, not both.")
+        if not self.endpoint and not self.paths:
+            raise InputError("no ontology given: pass --ontology with an ontobuild outcome folder or RDF files, "
+                             "or --endpoint with the URL of a SPARQL endpoint.")
+        if self.kind not in STORE_KINDS:
+            raise InputError(f"unknown store {self.kind!r}: use one of {', '.join(STORE_KINDS)}.")
+        if self.store_path is not None and (self.endpoint or self.kind != "oxigraph"):
+            raise InputError("--store-path keeps an Oxigraph store of local files; it does not apply to "
+                             f"{'--endpoint' if self.endpoint else '--store memory'}.")
+        if self.graph and not self.endpoint:
+            raise InputError("--graph names a graph of the --endpoint; with local files, give the files.")
+
+    def describe(self) -> list[str]:
+        """What stats.json records as the ontology (an endpoint's URL without credentials)."""
+        if self.endpoint:
+            from .endpoint import _split_credentials
+
+            return [_split_credentials(self.endpoint)[0] + (f" (graph {self.graph})" if self.graph else "")]
+        return [str(p) for p in self.paths]
+
+    def open(self) -> Store:
+        if self.endpoint:
+            from .endpoint import EndpointStore
+
+            store = EndpointStore(self.endpoint, graph=self.graph)
+            store.learn_prefixes()
+            return store
+        if self.store_path is not None:
+            from .persist import open_persisted
+
+            return GraphStore(open_persisted(self.paths, self.store_path))
+        from .graph import load_graph
+
+        return GraphStore(load_graph(self.paths, store=self.kind))

@@ -1,0 +1,113 @@
+"""An Oxigraph store of local RDF files kept on disk, so that a second run opens it instead of parsing again.
+
+The folder holds the store (`db/`, RocksDB) and `manifest.json`: the files it was loaded from (path, size,
+modification time) and their prefixes. It is reused only when the manifest matches the files given now; else
+it is built again in a sibling folder and renamed into place when complete, so an interrupted load never
+leaves a half-filled store that a later run would trust."""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from rdflib import Graph, URIRef
+
+from ontobuild.errors import InputError
+
+from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
+
+log = logging.getLogger(__name__)
+
+GRAPH_IRI = URIRef("urn:ontoask:graph")  # the named graph the files are loaded into (rdflib's graph identifier)
+MANIFEST = "manifest.json"
+VERSION = 1
+
+
+def _stamp(files: list[Path]) -> list[dict[str, Any]]:
+    out = []
+    for f in files:
+        st = f.stat()
+        out.append({"path": str(f.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns})
+    return out
+
+
+def _read_manifest(folder: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((folder / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("version") == VERSION else None
+
+
+def _graph_over(db: Path, prefixes: list[list[str]]) -> Graph:
+    import pyoxigraph
+    from oxrdflib.store import OxigraphStore
+
+    graph = Graph(store=OxigraphStore(store=pyoxigraph.Store.read_only(str(db))), identifier=GRAPH_IRI,
+                  bind_namespaces="core")
+    for prefix, ns in prefixes:
+        graph.bind(prefix, ns, override=False)
+    return graph
+
+
+def _build(files: list[Path], folder: Path) -> dict[str, Any]:
+    """Load `files` into a new store in `folder` (which must not exist); the manifest data."""
+    import pyoxigraph
+
+    store = pyoxigraph.Store(str(folder / "db"))
+    prefixes: list[tuple[str, str]] = []  # in the order of the files, bound as rdflib binds a parser's prefixes
+    target = pyoxigraph.NamedNode(str(GRAPH_IRI))
+    for path in files:
+        fmt = guess_format(path, file_head(path))
+        if fmt not in NATIVE_FORMATS:
+            raise InputError(f"{path}: a persisted store reads Turtle, N-Triples and RDF/XML files, not "
+                             f"{fmt}; convert it, or run without --store-path.")
+        ox_format = {"turtle": pyoxigraph.RdfFormat.TURTLE, "nt": pyoxigraph.RdfFormat.N_TRIPLES,
+                     "xml": pyoxigraph.RdfFormat.RDF_XML}[fmt]
+        start = time.monotonic()
+        try:
+            store.bulk_load(path=str(path), format=ox_format, base_iri=path.resolve().as_uri(), to_graph=target)
+        except (SyntaxError, ValueError, OSError) as e:
+            raise InputError(f"{path} could not be read: {' '.join(str(e).split())[:300]}") from None
+        prefixes += head_prefixes(path, fmt).items()
+        log.info("%s loaded into the persisted store in %.1f s", path, time.monotonic() - start)
+    store.optimize()
+    del store
+    gc.collect()  # the store's files are closed before the folder is renamed
+    return {"version": VERSION, "files": _stamp(files), "prefixes": prefixes}
+
+
+def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
+    """A graph over the persisted store of `paths` in `folder`: opened read-only (several runs may share it) when it
+    matches the files, else (re)built first."""
+    files = resolve_paths(paths)
+    folder = Path(folder)
+    manifest = _read_manifest(folder)
+    if manifest is not None and manifest.get("files") == _stamp(files):
+        log.info("opening the persisted store %s", folder)
+        return _graph_over(folder / "db", manifest.get("prefixes") or [])
+    if folder.exists() and manifest is None and any(folder.iterdir()):
+        raise InputError(f"{folder} exists and is not a store written by ontoask (no {MANIFEST}); give an empty "
+                         "or new folder to --store-path.")
+    partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    try:
+        data = _build(files, partial)
+        (partial / MANIFEST).write_text(json.dumps(data, indent=1), "utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(partial, folder)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return _graph_over(folder / "db", data["prefixes"])
+
+
+__all__ = ["open_persisted", "GRAPH_IRI"]
