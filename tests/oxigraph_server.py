@@ -7,12 +7,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from ontouse.endpoint import wait_ready
 
 
 def oxigraph_cli() -> str | None:
@@ -43,13 +43,7 @@ def oxigraph_server(graphs: dict[str | None, list[Path]], workdir: Path) -> Iter
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/query"
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{url}?query=ASK%7B%7D", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
+        if not wait_ready(url, 30):
             pytest.fail("the oxigraph server did not start")
         yield url
     finally:

@@ -7,12 +7,12 @@ import contextlib
 import shutil
 import subprocess
 import time
-import urllib.request
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from ontouse.endpoint import wait_ready
 from oxigraph_server import free_port
 
 INI = """[Database]
@@ -81,12 +81,8 @@ def virtuoso_server(graphs: dict[str, list[Path]], workdir: Path) -> Iterator[st
                 subprocess.run([isql, str(isql_port), "dba", "dba", f"exec={stmt}"], check=True,
                                capture_output=True, timeout=120)
         url = f"http://127.0.0.1:{http_port}/sparql"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{url}?query=ASK%7B%7D", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.2)
+        if not wait_ready(url, 30):
+            pytest.fail("Virtuoso's SPARQL endpoint did not start")
         yield url
     finally:
         proc.terminate()

@@ -100,6 +100,20 @@ def _boolean(data: dict[str, Any]) -> bool:
         return False
 
 
+def wait_ready(url: str, timeout_s: float = 30.0) -> bool:
+    """Whether a SPARQL endpoint answers a trivial query within `timeout_s` (e.g. a server just started)."""
+    probe = url + ("&" if "?" in url else "?") + "query=ASK%7B%7D"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(probe, timeout=2) as response:  # noqa: S310 - http(s) only
+                response.read()
+            return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 class EndpointStore:
     """SELECT and ASK over a SPARQL 1.1 endpoint (optionally restricted to one named graph)."""
 
@@ -202,4 +216,4 @@ class EndpointStore:
         return int(result.rows[0][0]) if result.rows and result.rows[0][0] is not None else 0
 
 
-__all__ = ["EndpointStore", "EndpointError", "term_of", "with_values"]
+__all__ = ["EndpointStore", "EndpointError", "term_of", "with_values", "wait_ready"]
