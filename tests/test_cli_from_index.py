@@ -105,7 +105,7 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert result.exit_code == 0, result.output
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
                      "reason": False, "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1",
-                                                      "api_key": "k", "model_path": None}}
+                                                      "api_key": "k", "model_path": None, "threads": None}}
     assert "outcome: x" in result.stdout
 
 

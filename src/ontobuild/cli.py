@@ -66,7 +66,7 @@ def format_summary(summary: dict[str, Any]) -> str:
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
          no_reason: bool, check_model: bool, backend: str, model: str | None, base_url: str | None, api_key: str | None,
-         model_path: str | None, verbose: int) -> None:
+         model_path: str | None, threads: int | None, verbose: int) -> None:
     """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
 
     \b
@@ -77,7 +77,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if check_model:
         from .check import check_model as run_check
 
-        result = run_check(llm_options(backend, model, base_url, api_key, model_path))
+        result = run_check(llm_options(backend, model, base_url, api_key, model_path, threads))
         click.echo("\n".join(f"{k}: {v}" for k, v in result.items()))
         if result["state"] != "answered":
             raise click.ClickException("the model did not make a valid tool call")
@@ -92,7 +92,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         from .build import run_build  # local import: the model stack is only needed here
 
         summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
-                            llm_options=llm_options(backend, model, base_url, api_key, model_path))
+                            llm_options=llm_options(backend, model, base_url, api_key, model_path, threads))
     summary = dict(summary or {})
     summary.setdefault("total_seconds", round(time.monotonic() - start, 2))
     click.echo(format_summary(summary))

@@ -92,9 +92,10 @@ def run_cli(fn: Callable[[], Any], verbose: int = 0) -> Any:
 
 
 def llm_options(backend: str | None, model: str | None, base_url: str | None, api_key: str | None,
-                model_path: str | None) -> dict[str, Any]:
+                model_path: str | None, threads: int | None = None) -> dict[str, Any]:
     """The model options both tools pass on, as one dict."""
-    return {"backend": backend, "model": model, "base_url": base_url, "api_key": api_key, "model_path": model_path}
+    return {"backend": backend, "model": model, "base_url": base_url, "api_key": api_key, "model_path": model_path,
+            "threads": threads}
 
 
 def model_options(fn: F) -> F:
@@ -108,6 +109,9 @@ def model_options(fn: F) -> F:
         click.option("--api-key", default=None, help="API key for that server (default: from the environment)."),
         click.option("--model-path", default=None, type=click.Path(dir_okay=False),
                      help="A GGUF model file for the local backend."),
+        click.option("--threads", default=None, type=click.IntRange(1),
+                     help="Threads of the local model (default: ONTOBUILD_THREADS, else the cores that are free "
+                          "at each call)."),
     ]
     for option in reversed(options):
         fn = option(fn)

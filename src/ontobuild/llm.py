@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
+from . import cores
 from .errors import ModelUnavailable, OntoError
 
 log = logging.getLogger(__name__)
@@ -257,10 +258,15 @@ class LocalChat:
         if not path.is_file():
             raise ModelUnavailable(f"Model file {path} does not exist.")
         self.model = MODEL_NAME if not model_path else path.name
+        try:
+            self._fixed_threads = n_threads or cores.setting()
+        except ValueError as e:
+            raise ModelUnavailable(str(e)) from None
+        self.threads = cores.choose_threads(self._fixed_threads)
         start = time.perf_counter()
         try:
-            self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 2,
-                              n_batch=512, seed=seed, verbose=False)
+            self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=self.threads,
+                              n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {path}: {e}.") from None
         self.load_seconds = time.perf_counter() - start
@@ -290,6 +296,18 @@ class LocalChat:
             return []
         return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
 
+    def _adapt_threads(self) -> None:
+        """Use only the cores that are free now (unless the user fixed the count): see cores.py."""
+        if self._fixed_threads:
+            return
+        threads = cores.choose_threads()
+        ctx = getattr(self._llm, "_ctx", None)
+        if threads != self.threads and ctx is not None and hasattr(ctx, "set_n_threads"):
+            log.info("model threads: %d -> %d (cores busy with other work: %d)", self.threads, threads,
+                     len(cores.usable_cores()) - threads)
+            ctx.set_n_threads(threads, threads)
+            self.threads = threads
+
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         use_tools = bool(tools) and tool_choice != "none"
@@ -309,6 +327,7 @@ class LocalChat:
             asked = time.perf_counter()
             with inference_lock():
                 waited += time.perf_counter() - asked
+                self._adapt_threads()
                 out = self._llm.create_completion(
                     prompt, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
                     stop=["<|im_end|>", "</tool_call>"],
@@ -337,6 +356,7 @@ class LLMOptions:
     base_url: str | None = None
     api_key: str | None = None
     model_path: str | None = None
+    threads: int | None = None  # the local model's threads (default: the free cores, per call)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -352,5 +372,5 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
     if backend == "openai":
         return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key)
     if backend == "local":
-        return LocalChat(model_path=opts.model_path)
+        return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
     raise OntoError(f"Unknown backend '{backend}': use auto, openai or local.")

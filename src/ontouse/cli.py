@@ -68,6 +68,7 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
          store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
          timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
+         threads: int | None,
          verbose: int) -> None:
     """Answer QUESTION about an ontology, from SPARQL results only.
 
@@ -90,7 +91,7 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
         return
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
-    options = llm_options(backend, model, base_url, api_key, model_path)
+    options = llm_options(backend, model, base_url, api_key, model_path, threads)
     if question is not None:
         ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
                            examples_path=examples_path)

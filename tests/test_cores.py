@@ -1,0 +1,51 @@
+"""Thread choice for the embedded model: free usable cores, the user's setting first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ontobuild import cores
+
+STAT = "cpu  {a} 0 0 {i} 0 0 0 0 0 0\ncpu0 {a0} 0 0 {i0} 0 0 0 0 0 0\ncpu1 {a1} 0 0 {i1} 0 0 0 0 0 0\nintr 1 2 3\n"
+
+
+def test_cpu_times_reads_busy_and_total() -> None:
+    times = cores._cpu_times(STAT.format(a=30, i=70, a0=10, i0=40, a1=20, i1=30))
+    assert times == {0: (10, 50), 1: (20, 50)}
+
+
+def test_busy_cores_counts_cores_another_process_holds(tmp_path: Path, monkeypatch) -> None:
+    stat = tmp_path / "stat"
+    samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
+                    STAT.format(a=0, i=0, a0=195, i0=105, a1=105, i1=195)])  # core 0 busy 95%, core 1 5%
+    monkeypatch.setattr(cores.Path, "read_text", lambda self: next(samples))
+    monkeypatch.setattr(cores, "usable_cores", lambda: [0, 1])
+    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 1
+
+
+def test_choose_threads(monkeypatch) -> None:
+    monkeypatch.setattr(cores, "usable_cores", lambda: [0, 1, 2, 3])
+    monkeypatch.setattr(cores, "busy_cores", lambda: 1)
+    assert cores.choose_threads() == 3
+    assert cores.choose_threads(2) == 2  # the user's count wins
+    monkeypatch.setattr(cores, "busy_cores", lambda: 4)
+    assert cores.choose_threads() == 1  # never none
+    monkeypatch.setattr(cores, "busy_cores", lambda: None)  # not Linux
+    assert cores.choose_threads() == 4
+
+
+def test_setting_from_environment(monkeypatch) -> None:
+    monkeypatch.delenv(cores.ENV, raising=False)
+    assert cores.setting() is None
+    monkeypatch.setenv(cores.ENV, "3")
+    assert cores.setting() == 3
+    monkeypatch.setenv(cores.ENV, "0")
+    with pytest.raises(ValueError):
+        cores.setting()
+
+
+def test_busy_cores_on_this_machine_is_a_count() -> None:
+    n = cores.busy_cores(sample_s=0.05)
+    assert n is None or 0 <= n <= len(cores.usable_cores())
