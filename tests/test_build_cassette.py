@@ -29,7 +29,18 @@ def _model():
 
 
 def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
-    stats = run_build(FILES, out=tmp_path / "out", model=_model())
+    from io import StringIO
+
+    from rich.console import Console
+
+    from ontobuild.progress import TerminalProgress
+
+    screen = StringIO()
+    progress = TerminalProgress(Console(file=screen, force_terminal=True, width=120))
+    stats = run_build(FILES, out=tmp_path / "out", model=_model(), progress=progress)
+    progress.close()
+    shown = screen.getvalue()
+    assert "record shape 1 of" in shown and "text chunk 1 of" in shown and "reasoner (HermiT)" in shown
     out = tmp_path / "out"
     for name in ("entities_index.json", "ontology.owl", "ontology.ttl", "reasoner.txt", "building.log",
                  "stats.json", "coverage.json"):

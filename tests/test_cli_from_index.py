@@ -50,6 +50,17 @@ def test_from_index_no_reason(tiny_index, tmp_path: Path) -> None:
     assert (tmp_path / "o" / "reasoner.txt").read_text().startswith("not checked: ")
 
 
+def test_from_index_json_prints_the_stats_object(tiny_index, tmp_path: Path) -> None:
+    path = tmp_path / "idx.json"
+    path.write_text(tiny_index.to_json())
+    result = CliRunner().invoke(main, ["--from-index", str(path), "--out", str(tmp_path / "o"), "--no-reason",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)  # one JSON object, nothing else on stdout
+    stats = json.loads((tmp_path / "o" / "stats.json").read_text())
+    assert printed["counts"] == stats["counts"] and "total_seconds" in printed
+
+
 @pytest.mark.parametrize("content, needle", [
     ("{\"format\": ", "is not valid JSON"),
     ("[]", "is not an entities index"),
@@ -103,6 +114,7 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     result = CliRunner().invoke(main, ["a.json", "b.md", "--out", "o", "--no-reason", "--backend", "openai",
                                        "--model", "m", "--base-url", "http://h/v1", "--api-key", "k"])
     assert result.exit_code == 0, result.output
+    assert type(calls.pop("progress")).__name__ == "Progress"  # not a terminal: silent
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
                      "reason": False, "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1",
                                                       "api_key": "k", "model_path": None, "threads": None}}

@@ -25,6 +25,7 @@ from .mapping import (TYPES, repair_decision, Coverage, Decision, Shape, apply_m
                       proposed_name_key)
 from .names import safe_name
 from .outcome import new_outcome_dir, write_index_outcome, write_json
+from .progress import Progress
 from .textfacts import (apply_facts, apply_links, find_mentions, find_numbers, is_unit_word, mention_spans,
                         outside_names, subject_hint)
 from .tools import Tool
@@ -223,12 +224,16 @@ def repair(model: ChatModel, idx: EntitiesIndex, report: dict[str, Any], trace: 
 
 def run_build(files: list[Path], out: str | Path | None = None, index_path: str | Path | None = None,
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
-              root: str | Path = "outcomes") -> dict[str, Any]:
+              root: str | Path = "outcomes", progress: Progress | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json."""
     t0 = time.perf_counter()
+    progress = progress or Progress()
     inputs = load_inputs([Path(f) for f in files])
     idx = load_index(index_path) if index_path else EntitiesIndex()
-    model = model or open_model(llm_options)
+    if model is None:
+        progress.begin("model", "loading the model")
+        model = open_model(llm_options)
+        progress.end("model")
     outdir = new_outcome_dir(root=root, out=out)
     seconds: dict[str, float] = {}
     cov = Coverage()
@@ -238,16 +243,27 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
         t = time.perf_counter()
         shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]
         shapes.sort(key=lambda s: s.pattern.count(".") + s.pattern.count("["))  # parents before children
-        for shape in shapes:
+        progress.begin("json", f"mapping {len(shapes)} record shape(s)", total=len(shapes))
+        for i, shape in enumerate(shapes, 1):
             decision = decide_mapping(model, shape, trace)
             made = apply_mapping(idx, shape, decision, cov)
             trace.write("mapped", shape=shape.pattern, file=shape.file, records=len(shape.records),
                         individuals=made, decision=vars(decision))
+            progress.advance("json", f"mapped record shape {i} of {len(shapes)} ({len(shape.records)} records)")
+        progress.end("json")
         seconds["json"] = time.perf_counter() - t
         t = time.perf_counter()
-        chunks = [extract_chunk(model, idx, c, trace) for c in inputs.chunks]
+        chunks = []
+        progress.begin("text", f"reading {len(inputs.chunks)} text chunk(s)", total=len(inputs.chunks))
+        for i, c in enumerate(inputs.chunks, 1):
+            before = model.usage.snapshot()
+            chunks.append(extract_chunk(model, idx, c, trace))
+            progress.advance("text", f"text chunk {i} of {len(inputs.chunks)}{_speed(model, before)}")
+        progress.end("text")
         seconds["text"] = time.perf_counter() - t
+        progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
         stats = _finish(idx, outdir, reason, model, cov, chunks, seconds, t0, trace)
+        progress.end("finish")
         if stats["reasoner"]["status"] == "inconsistent":
             t = time.perf_counter()
             stats_repair = repair(model, idx, stats["reasoner"], trace)
@@ -256,6 +272,13 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
             stats["repair"] = stats_repair
             write_json(outdir / "stats.json", stats)
     return stats
+
+
+def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
+    """", 24 tokens/s": the completion speed of the model's calls since `before` (a usage snapshot)."""
+    now = model.usage.snapshot()
+    tokens, secs = now[2] - before[2], now[3] - before[3]
+    return f", {tokens / secs:.0f} tokens/s" if secs > 0 and tokens > 0 else ""
 
 
 def _finish(idx: EntitiesIndex, outdir: Path, reason: bool, model: ChatModel, cov: Coverage,

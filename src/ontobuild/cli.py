@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from pathlib import Path
@@ -60,12 +61,15 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="Outcome folder (default: outcomes/YYYYmmdd_HHMMSS).")
 @click.option("--no-reason", is_flag=True, help="Do not run the OWL reasoner.")
 @click.option("--check-model", is_flag=True, help="Only check the model: one real tool call, with timings.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress display (it is shown only on a terminal anyway).")
+@click.option("--json", "as_json", is_flag=True, help="Print the run's figures (what stats.json holds) as one JSON "
+                                                      "object instead of the summary.")
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         no_reason: bool, check_model: bool, backend: str, model: str | None, base_url: str | None, api_key: str | None,
+         no_reason: bool, check_model: bool, quiet: bool, as_json: bool, backend: str, model: str | None, base_url: str | None, api_key: str | None,
          model_path: str | None, threads: int | None, verbose: int) -> None:
     """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
 
@@ -78,7 +82,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         from .check import check_model as run_check
 
         result = run_check(llm_options(backend, model, base_url, api_key, model_path, threads))
-        click.echo("\n".join(f"{k}: {v}" for k, v in result.items()))
+        click.echo(json.dumps(result, ensure_ascii=False) if as_json else
+                   "\n".join(f"{k}: {v}" for k, v in result.items()))
         if result["state"] != "answered":
             raise click.ClickException("the model did not make a valid tool call")
         return
@@ -90,12 +95,18 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
         from .build import run_build  # local import: the model stack is only needed here
+        from .progress import open_progress
 
-        summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
-                            llm_options=llm_options(backend, model, base_url, api_key, model_path, threads))
+        progress = open_progress(quiet=quiet or bool(verbose))
+        try:
+            summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
+                                llm_options=llm_options(backend, model, base_url, api_key, model_path, threads),
+                                progress=progress)
+        finally:
+            progress.close()
     summary = dict(summary or {})
     summary.setdefault("total_seconds", round(time.monotonic() - start, 2))
-    click.echo(format_summary(summary))
+    click.echo(json.dumps(summary, ensure_ascii=False, default=str) if as_json else format_summary(summary))
 
 
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True) -> dict[str, Any]:
