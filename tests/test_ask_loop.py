@@ -207,7 +207,17 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
     model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"), sql("SELECT shoe_size FROM Owner"),
                           sql("SELECT first_name FROM Owner WHERE home_town = 'Harbor'"))
     out = tmp_path / "out"
-    summary = run_batch([ttl], questions, out=out, model=model)
+    from io import StringIO
+
+    from rich.console import Console
+
+    from ontobuild.progress import TerminalProgress
+
+    screen = StringIO()
+    progress = TerminalProgress(Console(file=screen, force_terminal=True, width=120))
+    summary = run_batch([ttl], questions, out=out, model=model, progress=progress)
+    progress.close()
+    assert "question 2 of 2: answered, 2 call(s)" in screen.getvalue()
     assert summary.startswith("2/2 answered, 1.5 calls") and f"outcome: {out}" in summary
     rows = json.loads((out / "answers.json").read_text())
     assert rows[0]["answer"] == "4." and rows[0]["rows"] == [[{"value": "4", "datatype": XSD_INTEGER}]]

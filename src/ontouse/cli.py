@@ -60,13 +60,15 @@ def read_query(text: str) -> str:
 @click.option("--questions", "questions_path", type=click.Path(path_type=Path), default=None,
               help="A file of questions to answer in a batch.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontoask")
 @friendly_errors
 def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
          store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, backend: str,
+         timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, quiet: bool,
+         backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None,
          verbose: int) -> None:
@@ -97,8 +99,15 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
                            examples_path=examples_path)
         click.echo(answer_json(ans) if as_json else ans.render())
     else:
-        click.echo(run_batch(graph_paths=source, questions_path=questions_path, out=out,
-                             llm_options=options, examples_path=examples_path))
+        from ontobuild.progress import open_progress
+
+        progress = open_progress(quiet=quiet or bool(verbose))
+        try:
+            summary = run_batch(graph_paths=source, questions_path=questions_path, out=out, llm_options=options,
+                                examples_path=examples_path, progress=progress)
+        finally:
+            progress.close()
+        click.echo(summary)
 
 
 def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int = 50,

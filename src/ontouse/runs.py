@@ -12,6 +12,7 @@ from typing import Any
 
 from ontobuild.errors import InputError, OntoError
 from ontobuild.llm import ChatModel
+from ontobuild.progress import Progress
 
 from .answer import Answer, NO_DATA
 from .ask import Answerer, open_answerer
@@ -90,16 +91,21 @@ def run_question(graph_paths: Source | list[Path], question: str, llm_options: d
 
 def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out: str | Path | None = None,
               llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
-              examples_path: str | Path | None = None, limit: int | None = None) -> str:
+              examples_path: str | Path | None = None, limit: int | None = None,
+              progress: Progress | None = None) -> str:
     """Answer every question of a file into an outcome folder; returns the summary line."""
+    progress = progress or Progress()
     questions = read_questions(questions_path)[:limit] if limit else read_questions(questions_path)
     outdir = _outdir(out)
     source = _source(graph_paths)
+    progress.begin("open", "opening the graph, building its view, loading the model")
     answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log")
+    progress.end("open")
+    progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
     rows: list[dict[str, Any]] = []
     try:
-        for item in questions:
+        for i, item in enumerate(questions, 1):
             try:
                 ans = answerer.ask(item["query"])
             except OntoError as e:  # e.g. the prompt does not fit: record it and go on
@@ -111,8 +117,11 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
                 row["correct"] = _score(ans, item["expected"])
             rows.append(row)
             log.info("%s -> %s", item["query"], ans.answer)
+            progress.advance("ask", f"question {i} of {len(questions)}: {ans.state}, {ans.llm_calls} call(s), "
+                                    f"{ans.seconds:.1f} s")
     finally:
         answerer.trace.close()
+    progress.end("ask")
     summary = summary_line(rows)
     _write_outcome(outdir, rows, answerer, source, summary)
     return f"{summary}\noutcome: {outdir}"
