@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ontouse.diagnose import MAX_PROBES, diagnose_empty
 from ontouse.sqlplan import read_sql
-from ontouse_graphs import COMPANY, PETS, view
+from ontouse_graphs import CATALOG, COMPANY, PETS, view
 
 
 def why(ttl: str, sql: str, store=None) -> str:
@@ -113,3 +113,11 @@ def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> N
             assert msg.startswith(f"joining {blamed} leaves no rows")
         else:
             assert "joining" not in msg
+
+
+def test_ordering_by_a_column_the_kept_rows_lack() -> None:
+    assert why(COMPANY, "SELECT label FROM Employee WHERE label = 'Dan Ferro' ORDER BY hired LIMIT 1") == (
+        "ordering by Employee.hired leaves no rows: none of the rows the conditions keep has a value there. "
+        "Order by a column those rows have.")
+    assert why(CATALOG, "SELECT label FROM Product WHERE price < 30 ORDER BY stock DESC, discontinued").startswith(
+        "ordering by Product.stock, Product.discontinued leaves no rows")

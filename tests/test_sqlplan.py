@@ -288,3 +288,13 @@ def test_fix_link_direction_same_link_on_both_sides() -> None:
     assert fixes == ["link_direction"] and plan.joins == (Join(D("iri"), E("memberOf")),)
     plan, fixes = cat("SELECT c.label FROM Category c JOIN Product p ON c.inCategory = p.inCategory")
     assert fixes == ["link_direction"] and plan.joins[0].left == Col("c", "Category", "iri")
+
+
+@pytest.mark.parametrize("ttl, text", [
+    (PETS, "The answer is in the `Pet` table. The '"),  # prose with an unclosed quote where SQL should be
+    (COMPANY, 'SELECT "label FROM Employee'),
+])
+def test_untokenizable_text_is_a_plan_error(ttl: str, text: str) -> None:
+    _, schema = view(ttl)
+    with pytest.raises(PlanError, match="cannot be read"):
+        read_sql(schema, text)

@@ -88,6 +88,7 @@ class Answer:
     seconds: float = 0.0  # wall time, without waiting for another process's inference
     wait_seconds: float = 0.0
     truncated: bool = False  # the result had more rows than are kept
+    asked: str = ""  # in a conversation: the standalone question answered, when the question was rewritten
 
     @property
     def no_data(self) -> bool:
@@ -114,13 +115,15 @@ class Answer:
             "seconds": round(self.seconds, 2), "truncated": self.truncated}
         if self.wait_seconds:
             out["wait_seconds"] = round(self.wait_seconds, 2)
+        if self.asked:
+            out["asked"] = self.asked
         if with_expected:
             out["expected"] = expected
         return out
 
     def render(self) -> str:
         """The answer and its support, as printed on a terminal."""
-        lines = [self.answer]
+        lines = [f"(asked as: {self.asked})", self.answer] if self.asked else [self.answer]
         if self.support:
             lines.append("Support:")
             lines += [f"  {s} {p} {o}" for s, p, o in self.support]

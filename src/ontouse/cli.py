@@ -59,6 +59,8 @@ def read_query(text: str) -> str:
                    "ones guide the model.")
 @click.option("--questions", "questions_path", type=click.Path(path_type=Path), default=None,
               help="A file of questions to answer in a batch.")
+@click.option("--chat", is_flag=True, help="A conversation: questions from the terminal (or one per line from a "
+                                           "pipe); follow-ups are rewritten into standalone questions.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
 @model_options
@@ -67,7 +69,7 @@ def read_query(text: str) -> str:
 @friendly_errors
 def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
          store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, examples_path: Path | None, questions_path: Path | None, out: Path | None, quiet: bool,
+         timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None, quiet: bool,
          backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None,
@@ -80,11 +82,12 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
     ontoask --endpoint http://localhost:7878/query "How many orders were placed in 2024?"
     ontoask --ontology out/ --questions questions.yml --out answers/"""
     modes = [m for m, on in (("QUESTION", question is not None), ("--sparql", sparql is not None),
-                             ("--questions", questions_path is not None)) if on]
+                             ("--questions", questions_path is not None), ("--chat", chat)) if on]
     if len(modes) > 1:
-        raise click.UsageError(f"give only one of QUESTION, --sparql and --questions (got {' and '.join(modes)}).")
+        raise click.UsageError(f"give only one of QUESTION, --sparql, --questions and --chat (got "
+                               f"{' and '.join(modes)}).")
     if not modes:
-        raise click.UsageError("give a QUESTION, --sparql QUERY or --questions FILE.")
+        raise click.UsageError("give a QUESTION, --sparql QUERY, --questions FILE or --chat.")
     source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
                     store_path=store_path)
     if sparql is not None:
@@ -94,6 +97,13 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
     options = llm_options(backend, model, base_url, api_key, model_path, threads)
+    if chat:
+        from .runs import run_chat
+
+        outdir = run_chat(graph_paths=source, lines=_chat_lines(), out=out, llm_options=options,
+                          examples_path=examples_path, show=lambda text: click.echo(text + "\n"))
+        click.echo(f"transcript: {outdir}", err=True)
+        return
     if question is not None:
         ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
                            examples_path=examples_path)
@@ -108,6 +118,23 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
         finally:
             progress.close()
         click.echo(summary)
+
+
+def _chat_lines():
+    """Questions: typed at a prompt with line editing and history on a terminal, else one per line of stdin."""
+    if not sys.stdin.isatty():
+        yield from sys.stdin
+        return
+    try:
+        import readline  # noqa: F401 - line editing and history for input()
+    except ImportError:
+        pass
+    while True:
+        try:
+            yield input("question> ")
+        except EOFError:
+            click.echo("", err=True)
+            return
 
 
 def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int = 50,

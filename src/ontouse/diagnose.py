@@ -57,6 +57,11 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
         return ""
     if plan.having is not None and _count(schema, store, replace(plan, having=None)):
         return "no group passes the HAVING condition."
+    if plan.order_by and plan.group_by == () and _count(schema, store, replace(plan, order_by=(), limit=None,
+                                                                                offset=None)):
+        names = ", ".join(_sql(o.expr) for o in plan.order_by)
+        return (f"ordering by {names} leaves no rows: none of the rows the conditions keep has a value there. "
+                "Order by a column those rows have.")
     q = replace(plan, select=_select_of(plan.sources, plan), group_by=(), having=None, order_by=(), limit=None,
                 offset=None, distinct=False)
     probes = 0

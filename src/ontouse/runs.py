@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from ontobuild.errors import InputError, OntoError
 from ontobuild.llm import ChatModel
@@ -125,6 +125,40 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
     summary = summary_line(rows)
     _write_outcome(outdir, rows, answerer, source, summary)
     return f"{summary}\noutcome: {outdir}"
+
+
+def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | Path | None = None,
+             llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
+             examples_path: str | Path | None = None, show: Callable[[str], None] = print) -> Path:
+    """A conversation: each line is a question (follow-ups rewritten into standalone questions, chat.py); every
+    answer is shown as it comes and the transcript, with support sets, is rewritten into the outcome folder after
+    each turn. Returns the outcome folder."""
+    from .chat import Conversation
+
+    outdir = _outdir(out)
+    source = _source(graph_paths)
+    answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
+                             trace_path=outdir / "answers.log")
+    conversation = Conversation(answerer)
+    rows: list[dict[str, Any]] = []
+    try:
+        for line in lines:
+            question = " ".join(line.split())
+            if not question:
+                continue
+            if question.lower() in ("exit", "quit"):
+                break
+            try:
+                answer = conversation.ask(question).answer
+            except OntoError as e:  # the model failed on this one: say so and go on
+                show(f"{NO_DATA} (error: {e})")
+                continue
+            show(answer.render())
+            rows.append(answer.to_dict())
+            _write_outcome(outdir, rows, answerer, source, f"chat: {len(rows)} question(s)")
+    finally:
+        answerer.trace.close()
+    return outdir
 
 
 def _outdir(out: str | Path | None) -> Path:

@@ -66,6 +66,9 @@ class Reader(ExprMixin, FixesMixin):
             trees = sqlglot.parse(text, read="sqlite")
         except sqlglot.errors.ParseError as e:
             raise PlanError(f"The SQL does not parse: {_parse_message(e)}.") from None
+        except sqlglot.errors.SqlglotError as e:  # e.g. TokenError: prose or an unclosed quote where SQL should be
+            raise PlanError(f"The SQL cannot be read: {' '.join(str(e).split())[:200]}. Write only the SQL "
+                            "query in the ```sql block.") from None
         trees = [t for t in trees if t is not None]
         if len(trees) != 1:
             raise PlanError("Write exactly one SQL query (one SELECT statement).")

@@ -1,0 +1,49 @@
+"""The conversation loop (ontouse.chat, runs.run_chat) with a scripted model, on graphs of two domains: a
+follow-up is rewritten from the earlier turns, the rewrite is what gets answered and is shown and kept; a first
+question or an unusable rewrite is asked as typed. (The model's real rewrites are exercised by the live test.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ontouse.ask import Answerer
+from ontouse.chat import Conversation
+from ontouse.runs import run_chat
+from ontouse_graphs import COMPANY, PETS, view
+from test_ask_loop import ScriptedModel, sql
+
+
+def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
+    store, schema = view(COMPANY)
+    model = ScriptedModel(sql("SELECT label FROM Employee ORDER BY salary ASC LIMIT 1"),
+                          "What is the salary of Dan Ferro?",
+                          sql("SELECT salary FROM Employee WHERE label = 'Dan Ferro'"))
+    chat = Conversation(Answerer(store, model, schema=schema))
+    first = chat.ask("Who earns the least?")
+    assert first.asked == "Who earns the least?" and first.answer.values() == ["Dan Ferro"]
+    assert len(model.conversations) == 1  # no rewrite without history
+    second = chat.ask("and his salary?")
+    rewrite_prompt = model.conversations[1][-1]["content"]
+    assert "Q: Who earns the least?" in rewrite_prompt and "A: Dan Ferro." in rewrite_prompt
+    assert "Next question: and his salary?" in rewrite_prompt
+    assert second.answer.asked == "What is the salary of Dan Ferro?" and second.answer.values() == ["3900"]
+    assert second.answer.question == "and his salary?" and second.answer.llm_calls == 2
+    assert second.answer.render().startswith("(asked as: What is the salary of Dan Ferro?)\n3900.")
+    assert second.answer.support
+
+
+def test_unusable_rewrite_falls_back_to_the_question(tmp_path: Path) -> None:
+    ttl = tmp_path / "pets.ttl"
+    ttl.write_text(PETS, encoding="utf-8")
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"),
+                          "Sure! Here are some options:\n1. How many dogs?\n2. How many cats?",  # not one question
+                          sql("SELECT COUNT(*) FROM Pet WHERE pet_type = 'dog'"))
+    shown: list[str] = []
+    out = run_chat([ttl], ["How many pets are there?\n", "\n", "How many of them are dogs?\n", "quit\n", "ignored"],
+                   out=tmp_path / "chat", model=model, show=shown.append)
+    assert shown[0].startswith("4.") and shown[1].startswith("2.") and "(asked as" not in shown[1]
+    rows = json.loads((out / "answers.json").read_text())
+    assert [r["question"] for r in rows] == ["How many pets are there?", "How many of them are dogs?"]
+    assert all(r["support"] for r in rows) and "asked" not in rows[1]
+    assert json.loads((out / "stats.json").read_text())["questions"] == 2
