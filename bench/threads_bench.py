@@ -27,7 +27,7 @@ TOKENS, REPEATS = 96, 3
 
 
 def speed(model, fixed: int | None) -> dict:
-    model._fixed_threads = fixed
+    model.fix_threads(fixed)
     rates, threads = [], []
     for _ in range(REPEATS):
         reply = model.chat(PROMPT, tools=None, tool_choice="none", max_tokens=TOKENS)
@@ -51,8 +51,6 @@ def main() -> None:
     try:
         time.sleep(1.0)
         results["one_busy_core_adaptive"] = speed(model, None)
-        model._llm._ctx.set_n_threads(all_cores, all_cores)
-        model.threads = all_cores
         results["one_busy_core_all_threads"] = speed(model, all_cores)
     finally:
         busy.kill()

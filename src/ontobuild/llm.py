@@ -296,15 +296,21 @@ class LocalChat:
             return []
         return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
 
+    def fix_threads(self, threads: int | None) -> None:
+        """Use `threads` for every call from now on (None: choose them per call again, see cores.py)."""
+        self._fixed_threads = threads
+        if threads:
+            self._set_threads(threads)
+
     def _adapt_threads(self) -> None:
         """Use only the cores that are free now (unless the user fixed the count): see cores.py."""
-        if self._fixed_threads:
-            return
-        threads = cores.choose_threads()
+        if not self._fixed_threads:
+            self._set_threads(cores.choose_threads())
+
+    def _set_threads(self, threads: int) -> None:
         ctx = getattr(self._llm, "_ctx", None)
         if threads != self.threads and ctx is not None and hasattr(ctx, "set_n_threads"):
-            log.info("model threads: %d -> %d (cores busy with other work: %d)", self.threads, threads,
-                     len(cores.usable_cores()) - threads)
+            log.info("model threads: %d -> %d", self.threads, threads)
             ctx.set_n_threads(threads, threads)
             self.threads = threads
 

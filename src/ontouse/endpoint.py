@@ -38,7 +38,7 @@ class EndpointError(OntoError):
     """The endpoint cannot be reached or does not answer as a SPARQL endpoint (exit code 1)."""
 
 
-def _split_credentials(url: str) -> tuple[str, str | None]:
+def split_credentials(url: str) -> tuple[str, str | None]:
     """The URL without user:password, and a Basic authorization header value when the URL held them."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -118,7 +118,7 @@ class EndpointStore:
     """SELECT and ASK over a SPARQL 1.1 endpoint (optionally restricted to one named graph)."""
 
     def __init__(self, url: str, graph: str | None = None, prefixes: dict[str, str] | None = None) -> None:
-        self.url, url_auth = _split_credentials(url)
+        self.url, url_auth = split_credentials(url)
         self._auth = _auth_from_env() or url_auth
         self.graph = graph
         self.prefixes = dict(COMMON_PREFIXES, **(prefixes or {}))
