@@ -39,7 +39,7 @@ def test_write_index_outcome(tiny_index, tmp_path: Path) -> None:
     stats = write_index_outcome(tiny_index, tmp_path, reason=False, extra_stats={"llm": {"calls": 3},
                                                                                 "seconds": {"agent": 1.5}})
     names = {p.name for p in tmp_path.iterdir()}
-    assert names == {"entities_index.json", "ontology.owl", "ontology.ttl", "reasoner.txt", "stats.json"}
+    assert names == {"entities_index.json", "ontology.owl", "ontology.ttl", "reasoner.txt", "report.html", "stats.json"}
     assert (tmp_path / "reasoner.txt").read_text() == "not checked: disabled with --no-reason\n"
     on_disk = json.loads((tmp_path / "stats.json").read_text())
     assert on_disk == stats

@@ -126,3 +126,20 @@ def test_a_property_in_another_unit_is_not_merged() -> None:
     idx = _shop()
     idx.add_property("weightG", "datatype", range="xsd:integer", unit="g")
     assert resolve_property(idx, "weightKg") == "weightKg" and resolve_property(idx, "weight_g") == "weightG"
+
+
+def test_text_facts_keep_their_sentence() -> None:
+    """The source of a fact read from text names the chunk and the sentence it came from (two domains)."""
+    cases = [("Library", "Dune", "Dune is a long novel. Dune runs to 412 pages. It sold well.", "412", "pages",
+              "Dune runs to 412 pages."),
+             ("Fleet", "Truck7", "Our depots are busy. Truck7 carries 18 t at most; it is new.", "18", "payloadT",
+              "Truck7 carries 18 t at most;")]
+    for cls, name, text, value, prop, sentence in cases:
+        idx = EntitiesIndex()
+        idx.add_class(cls)
+        idx.add_individual(name, [cls])
+        used, problems = apply_facts(idx, "doc.txt#1", find_numbers(text), find_mentions(idx, text),
+                                     [{"value": value, "subject": name, "property": prop}], text)
+        assert not problems and used
+        fact = idx.individuals[name].facts[0]
+        assert fact.source == {"chunk": "doc.txt#1", "sentence": sentence}

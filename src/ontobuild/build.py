@@ -297,7 +297,7 @@ def _finish(idx: EntitiesIndex, outdir: Path, reason: bool, model: ChatModel, co
     extra = {"llm": model.usage.as_dict(),
              "coverage": {k: coverage[k] for k in ("json_leaves", "text_chunks", "text_numbers")},
              "seconds": {k: round(v, 2) for k, v in seconds.items()}}
-    stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra)
+    stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage)
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
     write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])

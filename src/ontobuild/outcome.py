@@ -1,7 +1,7 @@
 """The outcome folder of a run: atomic writes and the files every run leaves behind.
 
-An outcome folder holds entities_index.json, ontology.owl (RDF/XML), ontology.ttl, reasoner.txt and
-stats.json; stats.json is written last, so its presence means the folder is complete."""
+An outcome folder holds entities_index.json, ontology.owl (RDF/XML), ontology.ttl, reasoner.txt, report.html
+(report.py) and stats.json; stats.json is written last, so its presence means the folder is complete."""
 
 from __future__ import annotations
 
@@ -100,12 +100,15 @@ def new_outcome_dir(root: str | Path = "outcomes", out: str | Path | None = None
 
 
 def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = True,
-                        extra_stats: dict[str, Any] | None = None, timeout_s: float = 120) -> dict[str, Any]:
+                        extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
+                        coverage: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json).
 
     Stats: counts (classes, properties, individuals, facts, triples, skipped), the reasoner verdict,
-    seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm")."""
+    seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm"). `coverage` (what the
+    build kept and skipped) goes into report.html."""
     from .reason import ReasonerReport, check  # local: keeps `import outcome` light
+    from .report import write_build_report
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -141,6 +144,9 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
             stats["seconds"].update(value)
         else:
             stats[key] = value
+    t = time.monotonic()
+    write_build_report(idx, outdir, stats, coverage)
+    stats["seconds"]["report"] = round(time.monotonic() - t, 3)
     stats["seconds"]["write_outcome"] = round(time.monotonic() - t0, 3)
     write_json(outdir / STATS_FILE, stats)
     log.info("outcome written to %s", outdir)

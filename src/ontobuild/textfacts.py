@@ -254,6 +254,24 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def sentence_at(text: str, pos: int) -> str:
+    """The sentence of `text` around character `pos`, on one line (the provenance of a fact read from it)."""
+    a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+    return " ".join(text[a:b].split())
+
+
+def sentence_naming(text: str, *mentions: str) -> str:
+    """The first sentence that names every mention (case-insensitive), else the first naming any, else ""."""
+    spans = [" ".join(text[a:b].split()) for a, b in sentences(text)]
+    lowered = [m.lower() for m in mentions if m]
+    for want_all in (True, False):
+        for sentence in spans:
+            hits = [m in sentence.lower() for m in lowered]
+            if hits and (all(hits) if want_all else any(hits)):
+                return sentence
+    return ""
+
+
 def members(idx: EntitiesIndex, cls: str) -> list[str]:
     """Individuals of a class or of any of its subclasses (asserted)."""
     kinds = {cls}
@@ -391,7 +409,9 @@ def apply_links(idx: EntitiesIndex, chunk_id: str, candidates: list[str], links:
         for a, b in pairs:
             if (a, name, b) not in seen:
                 seen.add((a, name, b))
-                idx.add_fact(a, Fact(name, object=b, source={"chunk": chunk_id}))
+                sentence = sentence_naming(text, s_m, o_m)
+                idx.add_fact(a, Fact(name, object=b, source={"chunk": chunk_id,
+                                                             **({"sentence": sentence} if sentence else {})}))
                 out.append({"chunk": chunk_id, "subject": a, "property": name, "object": b})
     return out, problems
 
@@ -417,6 +437,11 @@ def shared_by(idx: EntitiesIndex, text: str, num: NumberMention, subject: str) -
     if _COLLECTIVE.search(sentence) or any(a <= x < b for x, _, _ in mention_spans(idx, text, [subject])):
         return True
     return any(a <= x < b and subject in members(idx, cls) for x, _, cls in class_spans(idx, text))
+
+
+def _source(chunk_id: str, text: str, num: NumberMention) -> dict[str, str]:
+    sentence = sentence_at(text, num.start) if text else ""
+    return {"chunk": chunk_id, **({"sentence": sentence} if sentence else {})}
 
 
 def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention], candidates: list[str],
@@ -453,7 +478,7 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
         prop = ensure_datatype_property(idx, resolve_property(idx, str(f.get("property") or num.suggestion())), num.datatype,
                                         domain, num.unit, f"From text, e.g. '{num.context}'")
         added = idx.add_fact(subject, Fact(prop, literal=num.value, datatype=idx.properties[prop].range or num.datatype,
-                                           unit=num.unit, source={"chunk": chunk_id}))
+                                           unit=num.unit, source=_source(chunk_id, text, num)))
         if again is not None:
             again.setdefault("also", []).append(subject)
             continue

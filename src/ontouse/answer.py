@@ -89,6 +89,7 @@ class Answer:
     wait_seconds: float = 0.0
     truncated: bool = False  # the result had more rows than are kept
     asked: str = ""  # in a conversation: the standalone question answered, when the question was rewritten
+    sources: list[dict[str, str]] = field(default_factory=list)  # per support triple, where it came from ({}: unknown)
 
     @property
     def no_data(self) -> bool:
@@ -117,6 +118,8 @@ class Answer:
             out["wait_seconds"] = round(self.wait_seconds, 2)
         if self.asked:
             out["asked"] = self.asked
+        if any(self.sources):
+            out["sources"] = self.sources
         if with_expected:
             out["expected"] = expected
         return out
@@ -125,6 +128,14 @@ class Answer:
         """The answer and its support, as printed on a terminal."""
         lines = [f"(asked as: {self.asked})", self.answer] if self.asked else [self.answer]
         if self.support:
+            from .provenance import describe
+
             lines.append("Support:")
-            lines += [f"  {s} {p} {o}" for s, p, o in self.support]
+            shown = ""
+            for i, (s, p, o) in enumerate(self.support):
+                lines.append(f"  {s} {p} {o}")
+                where = describe(self.sources[i]) if i < len(self.sources) else ""
+                if where and where != shown:
+                    lines.append(f"      from {where}")
+                shown = where or shown
         return "\n".join(lines)

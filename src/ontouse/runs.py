@@ -1,7 +1,8 @@
 """`ontoask QUESTION` and `ontoask --questions FILE`: one question, or a batch into an outcome folder.
 
-A batch writes answers.json (one row per question: the answer, the result table, SPARQL, plan, support, cost),
-answers.log (a JSONL trace of every model exchange and query) and stats.json, each atomically."""
+A batch writes answers.json (one row per question: the answer, the result table, SPARQL, plan, support with
+each triple's source, cost), answers.log (a JSONL trace of every model exchange and query), report.html (report.py)
+and stats.json, each atomically."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from ontobuild.progress import Progress
 
 from .answer import Answer, NO_DATA
 from .ask import Answerer, open_answerer
+from .provenance import Provenance
+from .report import write_answers_report
 from .store import Source
 
 log = logging.getLogger(__name__)
@@ -71,6 +74,18 @@ def _source(graph: Source | list[Path]) -> Source:
     return graph if isinstance(graph, Source) else Source(paths=tuple(Path(p) for p in graph))
 
 
+def _sourced(answerer: Answerer, source: Source) -> Callable[[Answer], Answer]:
+    """A function that adds each support triple's recorded source to an answer (when the ontology has an index)."""
+    prov = None if source.endpoint else Provenance.find(source.paths)
+
+    def add(ans: Answer) -> Answer:
+        if prov is not None and ans.support:
+            ans.sources = prov.sources(ans.support, answerer.store.prefixes)
+        return ans
+
+    return add
+
+
 def run_question(graph_paths: Source | list[Path], question: str, llm_options: dict[str, Any] | None = None,
                  out: str | Path | None = None, examples_path: str | Path | None = None) -> Answer:
     """Answer one question (and write an outcome folder with `out`)."""
@@ -81,7 +96,7 @@ def run_question(graph_paths: Source | list[Path], question: str, llm_options: d
     answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log" if outdir else None)
     try:
-        ans = answerer.ask(question.strip())
+        ans = _sourced(answerer, source)(answerer.ask(question.strip()))
     finally:
         answerer.trace.close()
     if outdir is not None:
@@ -102,12 +117,13 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
     answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log")
     progress.end("open")
+    sourced = _sourced(answerer, source)
     progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
     rows: list[dict[str, Any]] = []
     try:
         for i, item in enumerate(questions, 1):
             try:
-                ans = answerer.ask(item["query"])
+                ans = sourced(answerer.ask(item["query"]))
             except OntoError as e:  # e.g. the prompt does not fit: record it and go on
                 log.warning("question failed: %s", e)
                 ans = Answer(question=item["query"], answer=f"{NO_DATA} (error: {e})", state="error", error=str(e))
@@ -140,6 +156,7 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
     answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
                              trace_path=outdir / "answers.log")
     conversation = Conversation(answerer)
+    sourced = _sourced(answerer, source)
     rows: list[dict[str, Any]] = []
     try:
         for line in lines:
@@ -149,7 +166,7 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
             if question.lower() in ("exit", "quit"):
                 break
             try:
-                answer = conversation.ask(question).answer
+                answer = sourced(conversation.ask(question).answer)
             except OntoError as e:  # the model failed on this one: say so and go on
                 show(f"{NO_DATA} (error: {e})")
                 continue
@@ -178,6 +195,7 @@ def _write_outcome(outdir: Path, rows: list[dict[str, Any]], answerer: Answerer,
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
     if summary:
         stats["summary"] = summary
+    write_answers_report(outdir, rows, stats)
     write_json(outdir / "stats.json", stats)
 
 

@@ -1,0 +1,215 @@
+"""`report.html`: what a person looks at in an outcome folder. One self-contained page (inline CSS, SVG and a
+few lines of script; nothing fetched), written atomically with the rest of the folder.
+
+A build report shows the counts, the cost, the reasoner's verdict, the coverage (what was skipped and why),
+a picture of the class hierarchy, a picture of how the classes relate (object properties from domain to
+range), and a table of the individuals with their facts and each fact's source. `page` and `section` are
+shared with the answers report of `ontoask` (ontouse/report.py)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from html import escape
+from pathlib import Path
+from typing import Any, Iterable
+
+from .drawing import MAX_NODES, Diagram, engine, to_svg
+from .index import EntitiesIndex
+
+log = logging.getLogger(__name__)
+
+REPORT_FILE = "report.html"
+MAX_INDIVIDUALS = 2000  # rows of the individuals table; the rest is in entities_index.json
+
+_CSS = """
+body{font-family:Helvetica,Arial,sans-serif;margin:0;color:#1d2733;background:#f6f8fa}
+header{background:#24384f;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}
+header p{margin:4px 0 0;color:#c8d3df;font-size:13px}
+main{padding:8px 24px 40px;max-width:1300px}
+section{background:#fff;border:1px solid #dde3ea;border-radius:6px;margin:16px 0;padding:12px 16px}
+h2{font-size:16px;margin:4px 0 10px}h3{font-size:14px;margin:12px 0 6px}
+.cards{display:flex;flex-wrap:wrap;gap:10px}.card{border:1px solid #dde3ea;border-radius:6px;padding:8px 12px;
+min-width:110px}.card b{display:block;font-size:20px}.card span{font-size:12px;color:#5b6b7c}
+.ok{color:#1a7f37}.bad{color:#c62828}.warn{color:#9a6700}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e6eaef;padding:4px 6px;
+text-align:left;vertical-align:top}th{background:#f0f3f6}
+td.src{color:#5b6b7c;font-size:12px}code,pre{font-family:Menlo,Consolas,monospace;font-size:12px}
+pre{background:#f3f5f7;padding:8px;overflow-x:auto;white-space:pre-wrap}
+.picture{overflow:auto;max-height:720px;border:1px solid #eef1f4;padding:4px;background:#fff}
+.picture svg{max-width:none}.note{color:#5b6b7c;font-size:12px}
+summary{font-size:13px;cursor:pointer}
+input.filter{padding:5px 8px;width:320px;margin-bottom:8px;border:1px solid #c5ced8;border-radius:4px}
+ul.facts{margin:0;padding-left:16px}
+"""
+
+# Filters the rows of a table by the text of an input (data-filter names the table's id).
+_SCRIPT = """
+document.querySelectorAll('input.filter').forEach(function(box){
+  box.addEventListener('input',function(){
+    var q=box.value.toLowerCase();
+    document.querySelectorAll('#'+box.dataset.filter+' tbody tr').forEach(function(tr){
+      tr.style.display=tr.textContent.toLowerCase().indexOf(q)<0?'none':'';});});});
+"""
+
+
+def page(title: str, subtitle: str, sections: Iterable[str]) -> str:
+    """A whole HTML page."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width\"><title>{escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body><header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>"
+            f"<main>{''.join(sections)}</main><script>{_SCRIPT}</script></body></html>\n")
+
+
+def section(title: str, body: str, section_id: str = "") -> str:
+    ident = f' id="{escape(section_id)}"' if section_id else ""
+    return f"<section{ident}><h2>{escape(title)}</h2>{body}</section>"
+
+
+def cards(items: list[tuple[str, Any]]) -> str:
+    return '<div class="cards">' + "".join(f'<div class="card"><b>{escape(str(v))}</b><span>{escape(k)}</span></div>'
+                                           for k, v in items) + "</div>"
+
+
+def table(head: list[str], rows: Iterable[list[str]], table_id: str = "", filter_hint: str = "") -> str:
+    """An HTML table; cells are given as HTML (escape what comes from data)."""
+    box = (f'<input class="filter" data-filter="{table_id}" placeholder="{escape(filter_hint)}">'
+           if table_id and filter_hint else "")
+    ident = f' id="{table_id}"' if table_id else ""
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return (f"{box}<table{ident}><thead><tr>{''.join(f'<th>{escape(h)}</th>' for h in head)}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+def picture(svg: str, what: str, left_out: int = 0) -> str:
+    if not svg:
+        return f'<p class="note">No {escape(what)} to draw.</p>'
+    note = f'<p class="note">{left_out} more not drawn (see the ontology files).</p>' if left_out else ""
+    return f'<div class="picture" data-picture="{escape(what)}">{svg}</div>{note}'
+
+
+def source_text(source: dict[str, str]) -> str:
+    """A fact's source for a person: the file and JSON path, or the text chunk and its sentence."""
+    if not source:
+        return ""
+    if source.get("chunk"):
+        sentence = source.get("sentence", "")
+        return f"{source['chunk']}: \u201c{sentence}\u201d" if sentence else source["chunk"]
+    return " ".join(x for x in (source.get("file", ""), source.get("path", "")) if x)
+
+
+# ---- build report ----------------------------------------------------------------------------------
+def class_hierarchy(idx: EntitiesIndex) -> tuple[Diagram, int]:
+    """Classes with their number of individuals, subclass edges (drawn up); (diagram, classes left out)."""
+    members: dict[str, int] = {}
+    for ind in idx.individuals.values():
+        for c in ind.classes:
+            members[c] = members.get(c, 0) + 1
+    names = sorted(idx.classes, key=lambda c: (-members.get(c, 0), c))
+    shown = set(names[:MAX_NODES])
+    d = Diagram(rankdir="BT")
+    for name in sorted(shown):
+        d.node(name, f"{idx.classes[name].label or name}\n{members.get(name, 0)} individual(s)")
+    for name in sorted(shown):
+        for parent in idx.classes[name].superclasses:
+            d.edge(name, parent)
+    return d, len(names) - len(shown)
+
+
+def class_relations(idx: EntitiesIndex) -> tuple[Diagram, int]:
+    """Object properties as edges from each domain class to the range class; (diagram, properties left out)."""
+    d = Diagram(rankdir="LR")
+    props = sorted((p for p in idx.properties.values() if p.kind == "object"), key=lambda p: p.name)
+    left = 0
+    for p in props:
+        ends = [c for c in (*p.domain, p.range) if c in idx.classes]
+        if len(d.nodes) + len(set(ends) - set(d.nodes)) > MAX_NODES:
+            left += 1
+            continue
+        for c in ends:
+            d.node(c, idx.classes[c].label or c)
+        for dom in p.domain:
+            if p.range:
+                d.edge(dom, p.range, p.label or p.name)
+    return d, left
+
+
+def _fact_value(idx: EntitiesIndex, fact: Any) -> str:
+    if fact.object is not None:
+        target = idx.individuals.get(fact.object)
+        return f'<a href="#i-{escape(fact.object)}">{escape(target.label if target else fact.object)}</a>'
+    unit = f" {fact.unit}" if fact.unit else ""
+    return escape(f"{fact.literal}{unit}")
+
+
+def _individual_rows(idx: EntitiesIndex) -> Iterable[list[str]]:
+    for name in sorted(idx.individuals)[:MAX_INDIVIDUALS]:
+        ind = idx.individuals[name]
+        facts = "".join(f"<li><b>{escape(f.property)}</b>: {_fact_value(idx, f)} "
+                        f'<span class="note">\u2190 {escape(source_text(f.source))}</span></li>' for f in ind.facts)
+        yield [f'<span id="i-{escape(name)}">{escape(ind.label or name)}</span>', escape(", ".join(ind.classes)),
+               f'<ul class="facts">{facts}</ul>', f'<span class="note">{escape(source_text(ind.source))}</span>']
+
+
+def _coverage_section(coverage: dict[str, Any] | None, idx: EntitiesIndex) -> str:
+    rows = []
+    for key in ("json_leaves", "text_chunks", "text_numbers"):
+        part = (coverage or {}).get(key)
+        if isinstance(part, dict) and "total" in part:
+            pct = f"{100 * part.get('covered', 0) / part['total']:.1f}%" if part["total"] else "-"
+            rows.append([escape(key.replace("_", " ")), str(part["total"]), str(part.get("covered", 0)),
+                         str(part.get("skipped", 0)), pct])
+    body = table(["input", "total", "kept", "skipped", "kept %"], rows) if rows else \
+        '<p class="note">No coverage recorded (built from an index).</p>'
+    skipped = [e for key in ("json", "text") for e in (coverage or {}).get(key, []) or []
+               if isinstance(e, dict) and e.get("status") == "skipped"]
+    skipped += [s for s in idx.skipped if isinstance(s, dict)]
+    if skipped:
+        body += "<h3>Skipped, and why</h3>" + table(
+            ["where", "value", "reason"],
+            ([escape(" ".join(str(s.get(k, "")) for k in ("file", "path", "chunk") if s.get(k))),
+              escape(str(s.get("value", ""))[:200]), escape(str(s.get("reason", "")))] for s in skipped[:500]))
+    else:
+        body += '<p class="ok">Nothing was skipped.</p>'
+    return section("Coverage", body, "coverage")
+
+
+def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, Any] | None = None,
+                 title: str = "") -> str:
+    counts = stats.get("counts", {})
+    llm = stats.get("llm") or {}
+    reasoner = stats.get("reasoner") or {}
+    status = str(reasoner.get("status", "not checked"))
+    css = {"consistent": "ok", "inconsistent": "bad"}.get(status, "warn")
+    seconds = stats.get("seconds", {})
+    total = seconds.get("total") or round(sum(v for v in seconds.values() if isinstance(v, (int, float))), 2)
+    summary = cards([(k, counts.get(k, 0)) for k in ("classes", "properties", "individuals", "facts", "triples")]
+                    + [("LLM calls", llm.get("calls", 0)),
+                       ("prompt + completion tokens", f"{llm.get('prompt_tokens', 0)} + {llm.get('completion_tokens', 0)}"),
+                       ("seconds", total)])
+    verdict = (f'<p>Reasoner (HermiT): <b class="{css}">{escape(status)}</b> {escape(str(reasoner.get("reason", "")))}'
+               "</p>" + "".join(f"<pre>{escape(str(x))}</pre>" for x in reasoner.get("details", [])[:20]))
+    if llm.get("model"):
+        verdict += f'<p class="note">Model: {escape(str(llm.get("backend", "")))} {escape(str(llm["model"]))}</p>'
+    hierarchy, h_left = class_hierarchy(idx)
+    relations, r_left = class_relations(idx)
+    sections = [
+        section("Summary", summary + verdict, "summary"),
+        _coverage_section(coverage, idx),
+        section("Class hierarchy", picture(to_svg(hierarchy), "class hierarchy", h_left), "classes"),
+        section("How the classes relate", picture(to_svg(relations), "class relations", r_left), "relations"),
+        section(f"Individuals ({len(idx.individuals)})",
+                table(["individual", "classes", "facts (and where each came from)", "source"],
+                      _individual_rows(idx), "individuals", "filter individuals, classes, facts, sources")
+                + (f'<p class="note">The first {MAX_INDIVIDUALS} are shown; all are in entities_index.json.</p>'
+                   if len(idx.individuals) > MAX_INDIVIDUALS else ""), "individuals"),
+    ]
+    subtitle = f"{datetime.now():%Y-%m-%d %H:%M} \u00b7 pictures drawn by {engine()}"
+    return page(title or "ontobuild report", subtitle, sections)
+
+
+def write_build_report(idx: EntitiesIndex, outdir: Path, stats: dict[str, Any],
+                       coverage: dict[str, Any] | None = None) -> Path:
+    from .outcome import atomic_write
+
+    return atomic_write(outdir / REPORT_FILE, build_report(idx, stats, coverage, f"ontobuild report: {outdir.name}"))
