@@ -123,7 +123,7 @@ def test_attempts_are_bounded_by_max_attempts() -> None:
     store, schema = view(PETS)
     model = ScriptedModel(*[sql("SELECT nothing FROM Pet")] * 5)
     ans = Answerer(store, model, schema=schema, max_attempts=2).ask("Which pets are there?")
-    assert len(model.conversations) == 2 and ans.state == "no_data" and ans.sparql == []
+    assert len(model.conversations) == 2 and ans.state == "error" and ans.sparql == []  # no usable plan: the model failed
     assert "There is no column `nothing`" in ans.error
 
 

@@ -112,12 +112,14 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     fake.run_build = fake_run_build
     monkeypatch.setitem(sys.modules, "ontobuild.build", fake)
     result = CliRunner().invoke(main, ["a.json", "b.md", "--out", "o", "--no-reason", "--backend", "openai",
-                                       "--model", "m", "--base-url", "http://h/v1", "--api-key", "k"])
+                                       "--model", "m", "--base-url", "http://h/v1", "--api-key", "k",
+                                       "--model-timeout", "5", "--model-retries", "0", "--force"])
     assert result.exit_code == 0, result.output
     assert type(calls.pop("progress")).__name__ == "Progress"  # not a terminal: silent
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
-                     "reason": False, "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1",
-                                                      "api_key": "k", "model_path": None, "threads": None}}
+                     "reason": False, "force": True, "keep_partial": False,
+                     "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1", "api_key": "k",
+                                     "model_path": None, "threads": None, "timeout": 5.0, "retries": 0}}
     assert "outcome: x" in result.stdout
 
 
@@ -138,7 +140,7 @@ def test_friendly_errors() -> None:
     r = runner.invoke(_command(ModelUnavailable("no model\n  here")))
     assert r.exit_code == 2 and r.stderr == "Error: no model here\n"
     r = runner.invoke(_command(KeyboardInterrupt()))
-    assert r.exit_code == 130 and r.stderr == "Interrupted\n"
+    assert r.exit_code == 130 and r.stderr == "Interrupted (Ctrl-C).\n"
     r = runner.invoke(_command(ValueError("boom")))
     assert r.exit_code == 1
     assert r.stderr == "Internal error: ValueError: boom (run with -v for details)\n"

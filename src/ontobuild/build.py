@@ -24,7 +24,7 @@ from .mapping import (TYPES, repair_decision, Coverage, Decision, Shape, apply_m
                       ensure_individual, ensure_object_property, check_decision, default_levels, find_records, group_shapes, is_leaf,
                       proposed_name_key)
 from .names import safe_name
-from .outcome import new_outcome_dir, write_index_outcome, write_json
+from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
 from .textfacts import (apply_facts, apply_links, find_mentions, find_numbers, is_unit_word, mention_spans,
                         outside_names, subject_hint)
@@ -115,7 +115,7 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace) -> Decision:
                        label=f"map {shape.file} {shape.pattern}", max_tokens=700)
     if result.state != "answered":
         raise ModelBehaviorError(f"The model could not decide a mapping for {shape.file} {shape.pattern}: "
-                                 f"{result.reason or result.state}.")
+                                 f"{(result.reason or result.state).rstrip('.')}.")
     for ch in sink.get("changes", []):
         plan = shape.plans[ch["key"]]
         if ch.get("property"):
@@ -224,53 +224,64 @@ def repair(model: ChatModel, idx: EntitiesIndex, report: dict[str, Any], trace: 
 
 def run_build(files: list[Path], out: str | Path | None = None, index_path: str | Path | None = None,
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
-              root: str | Path = "outcomes", progress: Progress | None = None) -> dict[str, Any]:
-    """Build (or extend) an ontology from the files; returns the stats written to stats.json."""
+              root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
+              keep_partial: bool = False) -> dict[str, Any]:
+    """Build (or extend) an ontology from the files; returns the stats written to stats.json.
+
+    The outcome folder appears only when the build succeeded (outcome.outcome_folder); `force` lets `out` be a
+    non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete."""
     t0 = time.perf_counter()
     progress = progress or Progress()
     inputs = load_inputs([Path(f) for f in files])
     idx = load_index(index_path) if index_path else EntitiesIndex()
-    if model is None:
-        progress.begin("model", "loading the model")
-        model = open_model(llm_options)
-        progress.end("model")
-    outdir = new_outcome_dir(root=root, out=out)
+    used = [*files, *([index_path] if index_path else [])]
+    with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial) as folder:
+        if model is None:
+            progress.begin("model", "loading the model")
+            model = open_model(llm_options)
+            progress.end("model")
+        with Trace(folder.path / "building.log") as trace:
+            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0)
+    return stats
+
+
+def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel, folder: OutcomeFolder,
+           reason: bool, progress: Progress, trace: Trace, t0: float) -> dict[str, Any]:
     seconds: dict[str, float] = {}
     cov = Coverage()
-    (outdir / "building.log").unlink(missing_ok=True)  # a rebuild into the same --out: this run's log only
-    with Trace(outdir / "building.log") as trace:
-        trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
+    outdir = folder.path
+    trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
+    t = time.perf_counter()
+    shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]
+    shapes.sort(key=lambda s: s.pattern.count(".") + s.pattern.count("["))  # parents before children
+    progress.begin("json", f"mapping {len(shapes)} record shape(s)", total=len(shapes))
+    for i, shape in enumerate(shapes, 1):
+        decision = decide_mapping(model, shape, trace)
+        made = apply_mapping(idx, shape, decision, cov)
+        trace.write("mapped", shape=shape.pattern, file=shape.file, records=len(shape.records),
+                    individuals=made, decision=vars(decision))
+        progress.advance("json", f"mapped record shape {i} of {len(shapes)} ({len(shape.records)} records)")
+    progress.end("json")
+    seconds["json"] = time.perf_counter() - t
+    t = time.perf_counter()
+    chunks = []
+    progress.begin("text", f"reading {len(inputs.chunks)} text chunk(s)", total=len(inputs.chunks))
+    for i, c in enumerate(inputs.chunks, 1):
+        before = model.usage.snapshot()
+        chunks.append(extract_chunk(model, idx, c, trace))
+        progress.advance("text", f"text chunk {i} of {len(inputs.chunks)}{_speed(model, before)}")
+    progress.end("text")
+    seconds["text"] = time.perf_counter() - t
+    progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
+    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace)
+    progress.end("finish")
+    if stats["reasoner"]["status"] == "inconsistent":
         t = time.perf_counter()
-        shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]
-        shapes.sort(key=lambda s: s.pattern.count(".") + s.pattern.count("["))  # parents before children
-        progress.begin("json", f"mapping {len(shapes)} record shape(s)", total=len(shapes))
-        for i, shape in enumerate(shapes, 1):
-            decision = decide_mapping(model, shape, trace)
-            made = apply_mapping(idx, shape, decision, cov)
-            trace.write("mapped", shape=shape.pattern, file=shape.file, records=len(shape.records),
-                        individuals=made, decision=vars(decision))
-            progress.advance("json", f"mapped record shape {i} of {len(shapes)} ({len(shape.records)} records)")
-        progress.end("json")
-        seconds["json"] = time.perf_counter() - t
-        t = time.perf_counter()
-        chunks = []
-        progress.begin("text", f"reading {len(inputs.chunks)} text chunk(s)", total=len(inputs.chunks))
-        for i, c in enumerate(inputs.chunks, 1):
-            before = model.usage.snapshot()
-            chunks.append(extract_chunk(model, idx, c, trace))
-            progress.advance("text", f"text chunk {i} of {len(inputs.chunks)}{_speed(model, before)}")
-        progress.end("text")
-        seconds["text"] = time.perf_counter() - t
-        progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
-        stats = _finish(idx, outdir, reason, model, cov, chunks, seconds, t0, trace)
-        progress.end("finish")
-        if stats["reasoner"]["status"] == "inconsistent":
-            t = time.perf_counter()
-            stats_repair = repair(model, idx, stats["reasoner"], trace)
-            seconds["repair"] = time.perf_counter() - t
-            stats = _finish(idx, outdir, reason, model, cov, chunks, seconds, t0, trace)
-            stats["repair"] = stats_repair
-            write_json(outdir / "stats.json", stats)
+        stats_repair = repair(model, idx, stats["reasoner"], trace)
+        seconds["repair"] = time.perf_counter() - t
+        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace)
+        stats["repair"] = stats_repair
+        write_json(outdir / "stats.json", stats)
     return stats
 
 
@@ -281,8 +292,9 @@ def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
     return f", {tokens / secs:.0f} tokens/s" if secs > 0 and tokens > 0 else ""
 
 
-def _finish(idx: EntitiesIndex, outdir: Path, reason: bool, model: ChatModel, cov: Coverage,
+def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,
             chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace) -> dict[str, Any]:
+    outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
     coverage = {
         "json_leaves": cov.totals(),
@@ -297,7 +309,8 @@ def _finish(idx: EntitiesIndex, outdir: Path, reason: bool, model: ChatModel, co
     extra = {"llm": model.usage.as_dict(),
              "coverage": {k: coverage[k] for k in ("json_leaves", "text_chunks", "text_numbers")},
              "seconds": {k: round(v, 2) for k, v in seconds.items()}}
-    stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage)
+    stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
+                                final=folder.final)
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
     write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cliutil import friendly_errors, llm_options, model_options
+from .cliutil import friendly_errors, llm_options, model_options, outcome_options
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +64,15 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (it is shown only on a terminal anyway).")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures (what stats.json holds) as one JSON "
                                                       "object instead of the summary.")
+@outcome_options
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         no_reason: bool, check_model: bool, quiet: bool, as_json: bool, backend: str, model: str | None, base_url: str | None, api_key: str | None,
-         model_path: str | None, threads: int | None, verbose: int) -> None:
+         no_reason: bool, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
+         backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
+         threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
     """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
 
     \b
@@ -81,7 +83,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if check_model:
         from .check import check_model as run_check
 
-        result = run_check(llm_options(backend, model, base_url, api_key, model_path, threads))
+        result = run_check(llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout,
+                                       model_retries))
         click.echo(json.dumps(result, ensure_ascii=False) if as_json else
                    "\n".join(f"{k}: {v}" for k, v in result.items()))
         if result["state"] != "answered":
@@ -90,7 +93,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if from_index is not None:
         if files or index_path is not None:
             raise click.UsageError("--from-index cannot be combined with FILES or --index.")
-        summary = build_from_index(from_index, out=out, reason=not no_reason)
+        summary = build_from_index(from_index, out=out, reason=not no_reason, force=force,
+                                   keep_partial=keep_partial)
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
@@ -99,9 +103,10 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
 
         progress = open_progress(quiet=quiet or bool(verbose))
         try:
+            options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout,
+                                  model_retries)
             summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
-                                llm_options=llm_options(backend, model, base_url, api_key, model_path, threads),
-                                progress=progress)
+                                llm_options=options, progress=progress, force=force, keep_partial=keep_partial)
         finally:
             progress.close()
     summary = dict(summary or {})
@@ -109,14 +114,15 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     click.echo(json.dumps(summary, ensure_ascii=False, default=str) if as_json else format_summary(summary))
 
 
-def build_from_index(path: Path, out: Path | None = None, reason: bool = True) -> dict[str, Any]:
-    """Load an index file and write its outcome folder; the stats dict."""
+def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
+                     keep_partial: bool = False) -> dict[str, Any]:
+    """Load an index file and write its outcome folder (transactionally); the stats dict."""
     from .index import load_index
-    from .outcome import new_outcome_dir, write_index_outcome
+    from .outcome import outcome_folder, write_index_outcome
 
     t = time.monotonic()
     idx = load_index(path)
     load_s = round(time.monotonic() - t, 3)
-    outdir = new_outcome_dir(out=out)
-    return write_index_outcome(idx, outdir, reason=reason,
-                               extra_stats={"source": {"from_index": str(path)}, "seconds": {"load": load_s}})
+    with outcome_folder(out=out, force=force, inputs=[path], keep_partial=keep_partial) as folder:
+        return write_index_outcome(idx, folder.path, reason=reason, final=folder.final,
+                                   extra_stats={"source": {"from_index": str(path)}, "seconds": {"load": load_s}})

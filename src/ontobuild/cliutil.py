@@ -2,7 +2,8 @@
 
 Users never see a traceback: an OntoError prints "Error: <message>" (one paragraph) and exits with the
 error's exit_code; Ctrl-C prints "Interrupted" and exits 130; anything unexpected prints one line
-"Internal error: ... (run with -v for details)" and exits 1 (the traceback is printed only with -v)."""
+"Internal error: ... (run with -v for details)" and exits 1 (the traceback is printed only with -v); SIGTERM
+exits 143 after clean-up. Messages never show a secret (redaction.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import Any, Callable, TypeVar
 
 import click
 
-from .errors import OntoError
+from .errors import OntoError, Terminated
+from .redaction import redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,8 +37,22 @@ def setup_logging(verbose: int = 0) -> None:
 
 
 def one_paragraph(text: str) -> str:
-    """Collapse whitespace and line breaks so a message prints as one paragraph."""
-    return " ".join(str(text).split())
+    """Collapse whitespace and line breaks so a message prints as one paragraph (secrets redacted)."""
+    return redact(" ".join(str(text).split()))
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def handle_sigterm() -> None:
+    """Turn SIGTERM into the Terminated exception in the main thread, so that clean-up runs (outcome folders
+    removed, child processes killed) before the process exits with 143."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def _fail(message: str, code: int) -> None:
@@ -53,6 +69,7 @@ def friendly_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         verbose = kwargs.get("verbose") or 0
         setup_logging(int(verbose))
+        handle_sigterm()
         try:
             return fn(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
@@ -62,7 +79,9 @@ def friendly_errors(fn: F) -> F:
                 logging.getLogger(fn.__module__).debug("error details", exc_info=True)
             _fail(f"Error: {one_paragraph(str(e) or type(e).__name__)}", e.exit_code)
         except KeyboardInterrupt:
-            _fail("Interrupted", 130)
+            _fail("Interrupted (Ctrl-C).", 130)
+        except Terminated:
+            _fail("Terminated (SIGTERM).", 143)
         except BrokenPipeError:  # e.g. `ontoask ... | head`: stop quietly
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)
@@ -92,10 +111,24 @@ def run_cli(fn: Callable[[], Any], verbose: int = 0) -> Any:
 
 
 def llm_options(backend: str | None, model: str | None, base_url: str | None, api_key: str | None,
-                model_path: str | None, threads: int | None = None) -> dict[str, Any]:
+                model_path: str | None, threads: int | None = None, timeout: float | None = None,
+                retries: int | None = None) -> dict[str, Any]:
     """The model options both tools pass on, as one dict."""
     return {"backend": backend, "model": model, "base_url": base_url, "api_key": api_key, "model_path": model_path,
-            "threads": threads}
+            "threads": threads, "timeout": timeout, "retries": retries}
+
+
+def outcome_options(fn: F) -> F:
+    """--force and --keep-partial: how a run treats its outcome folder (outcome.outcome_folder)."""
+    options = [
+        click.option("--force", is_flag=True, help="Let --out be a folder that is not empty: it is replaced when "
+                                                   "the run succeeds."),
+        click.option("--keep-partial", is_flag=True, help="Keep the folder of a failed or interrupted run, as "
+                                                          "NAME.incomplete (default: removed)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 def model_options(fn: F) -> F:
@@ -112,6 +145,12 @@ def model_options(fn: F) -> F:
         click.option("--threads", default=None, type=click.IntRange(1),
                      help="Threads of the local model (default: ONTOBUILD_THREADS, else the cores that are free "
                           "at each call)."),
+        click.option("--model-timeout", "model_timeout", default=None, type=click.FloatRange(0.1),
+                     help="Seconds to wait for a model server's reply, per attempt (default: "
+                          "ONTOBUILD_MODEL_TIMEOUT, else 120; connecting gives up after at most 10 s)."),
+        click.option("--model-retries", "model_retries", default=None, type=click.IntRange(0),
+                     help="Retries of a failed or timed-out model server call (default: ONTOBUILD_MODEL_RETRIES, "
+                          "else 2)."),
     ]
     for option in reversed(options):
         fn = option(fn)

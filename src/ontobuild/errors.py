@@ -1,4 +1,6 @@
-"""The flat exception tree. Library code raises these; only the CLI turns them into exit codes."""
+"""The flat exception tree. Library code raises these; only the CLI turns them into exit codes:
+0 success, 2 the user's input or configuration (InputError, ModelUnavailable, refused queries), 1 the model or
+the environment failed (every other OntoError), 130 Ctrl-C, 143 SIGTERM (Terminated)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,16 @@ class ModelUnavailable(OntoError):
     """No model can be used: the local model files or llama-cpp-python are missing, or the server is unreachable."""
 
     exit_code = 2
+
+
+class ModelServerError(OntoError):
+    """The model server failed: unreachable, too slow, an HTTP error, or a reply that is not a chat completion."""
+
+
+class Terminated(BaseException):
+    """The process received SIGTERM (signals.py raises it in the main thread so that clean-up runs)."""
+
+    exit_code = 143
 
 
 class ReasonerError(OntoError):

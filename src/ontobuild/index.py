@@ -30,6 +30,7 @@ DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
              "xsd:dateTime", "xsd:anyURI")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+_BASE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
 
 
 @dataclass
@@ -370,7 +371,12 @@ class EntitiesIndex:
             more = f" ({len(errors) - 1} more problem(s) after this one)" if len(errors) > 1 else ""
             raise InputError(f"{origin} is not a valid entities index: at {where}: {e.message}{more}.")
         data = copy.deepcopy(data)
-        idx = cls(base_iri=data.get("base_iri", DEFAULT_BASE_IRI))
+        base = data.get("base_iri", DEFAULT_BASE_IRI)
+        if not _BASE_IRI.fullmatch(base):
+            raise InputError(f"{origin} is not a valid entities index: base_iri {base!r} is not an absolute IRI "
+                             "ending in '#' or '/' (e.g. http://example.org/onto#); spaces and <>\"{{}}|\\^` "
+                             "are not allowed in IRIs.")
+        idx = cls(base_iri=base)
         for n, c in data["classes"].items():
             idx.classes[n] = ClassDef(**{**c, "name": n})
         for n, p in data["properties"].items():
@@ -388,6 +394,11 @@ class EntitiesIndex:
     def dangling(self) -> list[str]:
         """References to entities that do not exist, and literals that do not fit their datatype."""
         out = []
+        kinds = (("class", self.classes), ("property", self.properties), ("individual", self.individuals))
+        for i, (kind_a, names_a) in enumerate(kinds):
+            for kind_b, names_b in kinds[i + 1:]:
+                out += [f"'{n}' is both a {kind_a} and an {kind_b}" if kind_b[0] in "aeiou" else
+                        f"'{n}' is both a {kind_a} and a {kind_b}" for n in sorted(set(names_a) & set(names_b))]
         for c in self.classes.values():
             out += [f"at /classes/{c.name}/superclasses: unknown class '{s}'" for s in c.superclasses
                     if s not in self.classes]

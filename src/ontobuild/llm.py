@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, Iterator, Protocol
 
 from . import cores
-from .errors import ModelUnavailable, OntoError
+from .errors import InputError, ModelServerError, ModelUnavailable, OntoError
+from .redaction import redact
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,19 @@ class ChatModel(Protocol):
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply: ...
 
 
+def _env_number(name: str, default: Any, kind: type) -> Any:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise InputError(f"{name}={raw!r} is not a number.") from None
+    if value < 0 or (kind is float and value == 0):
+        raise InputError(f"{name}={raw!r} must be positive.")
+    return value
+
+
 # ---- openai ------------------------------------------------------------------------------------------
 class OpenAIChat:
     """Chat completions on any OpenAI-compatible endpoint."""
@@ -109,15 +123,20 @@ class OpenAIChat:
     backend = "openai"
 
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
-                 timeout: float = 120.0) -> None:
+                 timeout: float | None = None, retries: int | None = None) -> None:
         import openai
 
         self.model = model or os.environ.get("ONTOBUILD_MODEL") or DEFAULT_OPENAI_MODEL
         key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
         if not key:
             raise ModelUnavailable("No API key: set OPENAI_API_KEY or pass --api-key (or --base-url for a local server).")
+        self.timeout = timeout if timeout is not None else _env_number("ONTOBUILD_MODEL_TIMEOUT", 120.0, float)
+        self.retries = retries if retries is not None else _env_number("ONTOBUILD_MODEL_RETRIES", 2, int)
+        self._secrets = [key]
         self._client = openai.OpenAI(api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
-                                     timeout=timeout, max_retries=2)
+                                     timeout=openai.Timeout(self.timeout, connect=min(10.0, self.timeout)),
+                                     max_retries=self.retries)
+        self.server = redact(str(self._client.base_url), self._secrets)
         self._errors = (openai.APIError,)
         self._required_ok = True
         self.usage = Usage(self.backend, self.model)
@@ -147,13 +166,30 @@ class OpenAIChat:
                 self._required_ok = False
                 kwargs["tool_choice"] = "auto"
                 resp = self._client.chat.completions.create(**kwargs)
+        except openai.APITimeoutError:
+            raise ModelServerError(
+                f"The model server at {self.server} did not answer within {self.timeout:g} s "
+                f"({self.retries + 1} attempt(s)); raise --model-timeout / ONTOBUILD_MODEL_TIMEOUT if it is only "
+                "slow, or check the server.") from None
         except openai.APIConnectionError as e:
-            raise ModelUnavailable(f"Cannot reach the model server at {self._client.base_url}: {e}.") from None
+            raise ModelServerError(f"Cannot reach the model server at {self.server} ({self.retries + 1} "
+                                   f"attempt(s)): {redact(str(e), self._secrets).rstrip('.')}.") from None
         except openai.AuthenticationError:
-            raise ModelUnavailable("The model server refused the API key (authentication failed).") from None
+            raise ModelUnavailable(f"The model server at {self.server} refused the API key (authentication "
+                                   "failed); check OPENAI_API_KEY or --api-key.") from None
         except openai.APIError as e:
-            raise OntoError(f"The model server answered with an error: {e}.") from None
+            status = getattr(e, "status_code", None)
+            raise ModelServerError(f"The model server at {self.server} answered with an error"
+                                   f"{f' (HTTP {status})' if status else ''}: "
+                                   f"{redact(str(e), self._secrets)[:400].rstrip('.')}.") from None
+        except ValueError as e:  # a body that is not JSON (or not text): not an OpenAI-compatible reply
+            raise ModelServerError(f"The model server at {self.server} sent a reply that is not a chat completion "
+                                   f"({type(e).__name__}: {redact(str(e), self._secrets)[:200]}); is it an "
+                                   "OpenAI-compatible server?") from None
         seconds = time.perf_counter() - start
+        if not getattr(resp, "choices", None) or getattr(resp.choices[0], "message", None) is None:
+            raise ModelServerError(f"The model server at {self.server} sent a reply without a message (no "
+                                   "choices); is it an OpenAI-compatible chat completions server?")
         msg = resp.choices[0].message
         calls = [ToolCall(c.id or f"call_{i}", c.function.name, c.function.arguments or "{}")
                  for i, c in enumerate(msg.tool_calls or [])]
@@ -363,6 +399,8 @@ class LLMOptions:
     api_key: str | None = None
     model_path: str | None = None
     threads: int | None = None  # the local model's threads (default: the free cores, per call)
+    timeout: float | None = None  # seconds per model server call (default: ONTOBUILD_MODEL_TIMEOUT, else 120)
+    retries: int | None = None  # retries of a failed server call (default: ONTOBUILD_MODEL_RETRIES, else 2)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -376,7 +414,8 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
         has_remote = opts.api_key or opts.base_url or os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")
         backend = "openai" if has_remote and not opts.model_path else "local"
     if backend == "openai":
-        return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key)
+        return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key, timeout=opts.timeout,
+                          retries=opts.retries)
     if backend == "local":
         return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
-    raise OntoError(f"Unknown backend '{backend}': use auto, openai or local.")
+    raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")

@@ -1,5 +1,8 @@
 """The outcome folder of a run: atomic writes and the files every run leaves behind.
 
+Outcome folders are transactional (`outcome_folder`): a run writes into a hidden sibling folder that is
+renamed into place only when the run succeeded, and removed when it failed or was interrupted.
+
 An outcome folder holds entities_index.json, ontology.owl (RDF/XML), ontology.ttl, reasoner.txt, report.html
 (report.py) and stats.json; stats.json is written last, so its presence means the folder is complete."""
 
@@ -8,11 +11,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import shutil
 import tempfile
 import time
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from .errors import InputError
 from .index import EntitiesIndex
@@ -30,7 +36,7 @@ STATS_FILE = "stats.json"
 def atomic_write(path: str | Path, data: bytes | str) -> Path:
     """Write `data` to `path` so that readers see the old file or the whole new one, never a part."""
     path = Path(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = _utf8(data, path) if isinstance(data, str) else data
     try:
         mode = path.stat().st_mode & 0o777  # keep the mode of the file being replaced
     except FileNotFoundError:
@@ -53,6 +59,15 @@ def atomic_write(path: str | Path, data: bytes | str) -> Path:
     return path
 
 
+def _utf8(text: str, path: Path) -> bytes:
+    """UTF-8 bytes of `text`; a lone surrogate (which UTF-8 cannot hold) becomes U+FFFD, with a warning."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        log.warning("%s: invalid characters (lone surrogates) written as U+FFFD", path.name)
+        return re.sub("[\ud800-\udfff]", "\ufffd", text).encode("utf-8")
+
+
 def _fsync_dir(folder: Path) -> None:
     """Make the rename durable (best effort: not every platform can open a folder)."""
     try:
@@ -69,11 +84,12 @@ def _fsync_dir(folder: Path) -> None:
 
 def write_json(path: str | Path, obj: Any) -> Path:
     """Atomically write `obj` as indented UTF-8 JSON with a final newline."""
-    return atomic_write(path, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)  # NaN is not JSON: fail here, not later
+    return atomic_write(path, text + "\n")
 
 
 def new_outcome_dir(root: str | Path = "outcomes", out: str | Path | None = None) -> Path:
-    """Create and return the folder of a new run.
+    """Create and return a folder for a run, written in place (not transactional; see `outcome_folder`).
 
     With `out`, that folder (created if needed; it may exist). Otherwise root/YYYYmmdd_HHMMSS, with
     _2, _3, ... appended when a folder of that name already exists."""
@@ -99,14 +115,115 @@ def new_outcome_dir(root: str | Path = "outcomes", out: str | Path | None = None
         raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
 
 
+class OutcomeFolder:
+    """A run's outcome folder, made transactionally: files are written into `path`, a hidden sibling of the
+    final folder (`.NAME.partial-XXXX`); `commit` renames it to `final` in one step, `discard` removes it (or,
+    with keep_partial, renames it to NAME.incomplete so that it says what it is)."""
+
+    def __init__(self, final: Path, replace: bool = False, keep_partial: bool = False) -> None:
+        self.final = final
+        self.replace = replace
+        self.keep_partial = keep_partial
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+            os.chmod(self.path, 0o755)
+        except OSError as e:
+            raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
+        self.done = False
+
+    def commit(self) -> Path:
+        """Put the finished folder in place of `final` (replacing it when allowed) and return `final`."""
+        old = None
+        if self.final.exists() and self.replace:
+            old = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
+            os.rmdir(old)
+            os.replace(self.final, old)
+        elif self.final.exists():  # a timestamped folder taken meanwhile: the next free name
+            self.final = _free_name(self.final)
+        os.replace(self.path, self.final)
+        _fsync_dir(self.final.parent)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        self.done = True
+        log.info("outcome written to %s", self.final)
+        return self.final
+
+    def discard(self) -> Path | None:
+        """Remove the unfinished folder; with keep_partial keep it as NAME.incomplete (returned)."""
+        self.done = True
+        if not self.path.exists():
+            return None
+        if self.keep_partial:
+            kept = _free_name(self.final.with_name(self.final.name + ".incomplete"))
+            os.replace(self.path, kept)
+            return kept
+        shutil.rmtree(self.path, ignore_errors=True)
+        return None
+
+
+def _free_name(path: Path) -> Path:
+    n, candidate = 2, path
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}_{n}")
+        n += 1
+    return candidate
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, force: bool = False,
+                 inputs: Iterable[str | Path] = (), keep_partial: bool = False) -> OutcomeFolder:
+    """The outcome folder of a new run. `out` must not be a non-empty folder unless `force` (then it is
+    replaced when the run succeeds), and never a folder holding one of the run's `inputs`."""
+    if out is None:
+        final = _free_name(Path(root) / datetime.now().strftime("%Y%m%d_%H%M%S"))
+        return OutcomeFolder(final, keep_partial=keep_partial)
+    final = Path(out)
+    if final.exists() and not final.is_dir():
+        raise InputError(f"{final} exists and is not a folder; choose another --out.")
+    held = [str(p) for p in inputs if _inside(Path(p), final)]
+    if held:
+        raise InputError(f"--out {final} holds an input of this run ({', '.join(held)}); the outcome would "
+                         "replace it. Choose another --out.")
+    if final.is_dir() and any(final.iterdir()) and not force:
+        raise InputError(f"--out {final} is a folder that is not empty; choose another --out, or add --force to "
+                         "replace it when the run succeeds.")
+    return OutcomeFolder(final, replace=force, keep_partial=keep_partial)
+
+
+@contextmanager
+def outcome_folder(root: str | Path = "outcomes", out: str | Path | None = None, force: bool = False,
+                   inputs: Iterable[str | Path] = (), keep_partial: bool = False) -> Iterator[OutcomeFolder]:
+    """Write a run's files into `folder.path`; the folder is committed when the block ends normally and
+    discarded on any exception, including Ctrl-C and SIGTERM (see signals.py)."""
+    folder = plan_outcome(root, out, force, inputs, keep_partial)
+    try:
+        yield folder
+    except BaseException:
+        kept = folder.discard()
+        if kept is not None:
+            log.warning("the incomplete outcome is kept in %s", kept)
+        raise
+    if not folder.done:
+        folder.commit()
+
+
 def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = True,
                         extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
-                        coverage: dict[str, Any] | None = None) -> dict[str, Any]:
+                        coverage: dict[str, Any] | None = None, final: Path | None = None) -> dict[str, Any]:
     """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json).
 
     Stats: counts (classes, properties, individuals, facts, triples, skipped), the reasoner verdict,
     seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm"). `coverage` (what the
-    build kept and skipped) goes into report.html."""
+    build kept and skipped) goes into report.html. `final`: where the folder will be once committed (stats.json
+    and report.html name it), when `outdir` is the unfinished folder of an `outcome_folder`."""
     from .reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
@@ -134,7 +251,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     timings["reasoner"] = time.monotonic() - t
 
     stats: dict[str, Any] = {
-        "outcome": str(outdir),
+        "outcome": str(final or outdir),
         "counts": {**idx.counts(), "triples": len(graph), "skipped": len(idx.skipped)},
         "reasoner": report.to_dict(),
         "seconds": {k: round(v, 3) for k, v in timings.items()},
@@ -145,7 +262,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
         else:
             stats[key] = value
     t = time.monotonic()
-    write_build_report(idx, outdir, stats, coverage)
+    write_build_report(idx, outdir, stats, coverage, name=(final or outdir).name)
     stats["seconds"]["report"] = round(time.monotonic() - t, 3)
     stats["seconds"]["write_outcome"] = round(time.monotonic() - t0, 3)
     write_json(outdir / STATS_FILE, stats)

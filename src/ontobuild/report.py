@@ -209,7 +209,8 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
 
 
 def write_build_report(idx: EntitiesIndex, outdir: Path, stats: dict[str, Any],
-                       coverage: dict[str, Any] | None = None) -> Path:
+                       coverage: dict[str, Any] | None = None, name: str = "") -> Path:
     from .outcome import atomic_write
 
-    return atomic_write(outdir / REPORT_FILE, build_report(idx, stats, coverage, f"ontobuild report: {outdir.name}"))
+    title = f"ontobuild report: {name or outdir.name}"
+    return atomic_write(outdir / REPORT_FILE, build_report(idx, stats, coverage, title))

@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from .redaction import redact
+
 
 class Trace:
     """Append-only JSONL; each line is flushed as written so an interrupted run keeps what happened."""
@@ -23,8 +25,8 @@ class Trace:
             return
         if self._fh is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "a", encoding="utf-8")
-        self._fh.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+            self._fh = open(self.path, "a", encoding="utf-8", errors="backslashreplace")  # lone surrogates too
+        self._fh.write(redact(json.dumps(rec, ensure_ascii=False, default=str)) + "\n")
         self._fh.flush()
 
     def close(self) -> None:

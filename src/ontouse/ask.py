@@ -213,7 +213,9 @@ class Answerer:
         ans.plan = to_dict(last.plan) if last.plan is not None else None
         if best is None:
             reason = "looked for: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
-            ans.state, ans.error, ans.answer = "no_data", last.problem, no_data_text(reason)
+            # no attempt gave a query that could run: the model failed this question (not: the data has no answer)
+            unusable = not any(r.compiled for r in runs)
+            ans.state, ans.error, ans.answer = "error" if unusable else "no_data", last.problem, no_data_text(reason)
             return ans
         ans.columns = [c.name for c in best.compiled.columns]
         ans.rows, ans.truncated = best.rows, best.truncated

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ontobuild import __version__
-from ontobuild.cliutil import friendly_errors, llm_options, model_options
+from ontobuild.cliutil import friendly_errors, llm_options, model_options, outcome_options
 from ontobuild.errors import InputError
 
 from .store import Source
@@ -63,6 +63,7 @@ def read_query(text: str) -> str:
                                            "pipe); follow-ups are rewritten into standalone questions.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
+@outcome_options
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontoask")
@@ -70,9 +71,9 @@ def read_query(text: str) -> str:
 def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
          store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
          timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None, quiet: bool,
-         backend: str,
+         force: bool, keep_partial: bool, backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-         threads: int | None,
+         threads: int | None, model_timeout: float | None, model_retries: int | None,
          verbose: int) -> None:
     """Answer QUESTION about an ontology, from SPARQL results only.
 
@@ -96,17 +97,18 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
         return
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
-    options = llm_options(backend, model, base_url, api_key, model_path, threads)
+    options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout, model_retries)
+    kept = {"force": force, "keep_partial": keep_partial}
     if chat:
         from .runs import run_chat
 
         outdir = run_chat(graph_paths=source, lines=_chat_lines(), out=out, llm_options=options,
-                          examples_path=examples_path, show=lambda text: click.echo(text + "\n"))
+                          examples_path=examples_path, show=lambda text: click.echo(text + "\n"), **kept)
         click.echo(f"transcript: {outdir}", err=True)
         return
     if question is not None:
         ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
-                           examples_path=examples_path)
+                           examples_path=examples_path, **kept)
         click.echo(answer_json(ans) if as_json else ans.render())
     else:
         from ontobuild.progress import open_progress
@@ -114,7 +116,7 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
         progress = open_progress(quiet=quiet or bool(verbose))
         try:
             summary = run_batch(graph_paths=source, questions_path=questions_path, out=out, llm_options=options,
-                                examples_path=examples_path, progress=progress)
+                                examples_path=examples_path, progress=progress, **kept)
         finally:
             progress.close()
         click.echo(summary)
@@ -132,7 +134,7 @@ def _chat_lines():
     while True:
         try:
             yield input("question> ")
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C at the prompt ends the conversation
             click.echo("", err=True)
             return
 

@@ -101,7 +101,7 @@ def answers_report(rows: list[dict[str, Any]], stats: dict[str, Any], title: str
                 + [_question(i, r) for i, r in enumerate(rows, 1)])
 
 
-def write_answers_report(outdir: Path, rows: list[dict[str, Any]], stats: dict[str, Any]) -> Path:
+def write_answers_report(outdir: Path, rows: list[dict[str, Any]], stats: dict[str, Any], name: str = "") -> Path:
     from ontobuild.outcome import atomic_write
 
-    return atomic_write(outdir / REPORT_FILE, answers_report(rows, stats, f"ontoask answers: {outdir.name}"))
+    return atomic_write(outdir / REPORT_FILE, answers_report(rows, stats, f"ontoask answers: {name or outdir.name}"))

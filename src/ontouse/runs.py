@@ -11,11 +11,12 @@ import logging
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ontobuild.errors import InputError, OntoError
+from ontobuild.errors import InputError, ModelServerError, ModelUnavailable, OntoError
 from ontobuild.llm import ChatModel
+from ontobuild.outcome import OutcomeFolder, outcome_folder, write_json
 from ontobuild.progress import Progress
 
-from .answer import Answer, NO_DATA
+from .answer import Answer
 from .ask import Answerer, open_answerer
 from .provenance import Provenance
 from .report import write_answers_report
@@ -67,6 +68,9 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
     answered = sum(1 for r in rows if r.get("state") == "answered")
     scored = [r["correct"] for r in rows if r.get("correct") is not None]
     head = f"{sum(scored)}/{len(scored)} correct (expected given)" if scored else f"{answered}/{n} answered"
+    failed = sum(1 for r in rows if r.get("state") == "error")
+    if failed:
+        head += f", {failed} failed"
     return f"{head}, {calls:.1f} calls, {pt:.0f} prompt + {ct:.0f} completion tokens, {secs:.1f} s per question"
 
 
@@ -86,116 +90,139 @@ def _sourced(answerer: Answerer, source: Source) -> Callable[[Answer], Answer]:
     return add
 
 
+def _fatal(e: OntoError) -> bool:
+    """Errors that would fail every following question too: the model server is gone or not configured."""
+    return isinstance(e, (ModelServerError, ModelUnavailable))
+
+
 def run_question(graph_paths: Source | list[Path], question: str, llm_options: dict[str, Any] | None = None,
-                 out: str | Path | None = None, examples_path: str | Path | None = None) -> Answer:
-    """Answer one question (and write an outcome folder with `out`)."""
+                 out: str | Path | None = None, examples_path: str | Path | None = None, force: bool = False,
+                 keep_partial: bool = False) -> Answer:
+    """Answer one question (and write an outcome folder with `out`, only if it succeeds)."""
     if not question or not question.strip():
         raise InputError("The question is empty.")
-    outdir = _outdir(out) if out is not None else None
     source = _source(graph_paths)
-    answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path,
-                             trace_path=outdir / "answers.log" if outdir else None)
-    try:
-        ans = _sourced(answerer, source)(answerer.ask(question.strip()))
-    finally:
-        answerer.trace.close()
-    if outdir is not None:
-        _write_outcome(outdir, [ans.to_dict()], answerer, source)
+    if out is None:
+        answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path)
+        return _sourced(answerer, source)(answerer.ask(question.strip()))
+    with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
+        answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path,
+                                 trace_path=folder.path / "answers.log")
+        try:
+            ans = _sourced(answerer, source)(answerer.ask(question.strip()))
+        finally:
+            answerer.trace.close()
+        _write_outcome(folder, [ans.to_dict()], answerer, source)
     return ans
 
 
 def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out: str | Path | None = None,
               llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               examples_path: str | Path | None = None, limit: int | None = None,
-              progress: Progress | None = None) -> str:
-    """Answer every question of a file into an outcome folder; returns the summary line."""
+              progress: Progress | None = None, force: bool = False, keep_partial: bool = False) -> str:
+    """Answer every question of a file into an outcome folder; returns the summary line.
+
+    A question that fails (the model's output could not be used) is recorded with state "error" and counted;
+    a model server that fails stops the batch; a batch in which every question failed is a failure. In both
+    cases OntoError is raised and no outcome folder is left."""
     progress = progress or Progress()
     questions = read_questions(questions_path)[:limit] if limit else read_questions(questions_path)
-    outdir = _outdir(out)
     source = _source(graph_paths)
-    progress.begin("open", "opening the graph, building its view, loading the model")
-    answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
-                             trace_path=outdir / "answers.log")
-    progress.end("open")
-    sourced = _sourced(answerer, source)
-    progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
-    rows: list[dict[str, Any]] = []
-    try:
-        for i, item in enumerate(questions, 1):
-            try:
-                ans = sourced(answerer.ask(item["query"]))
-            except OntoError as e:  # e.g. the prompt does not fit: record it and go on
-                log.warning("question failed: %s", e)
-                ans = Answer(question=item["query"], answer=f"{NO_DATA} (error: {e})", state="error", error=str(e))
-            has_expected = "expected" in item
-            row = ans.to_dict(item.get("expected"), with_expected=has_expected)
-            if has_expected:
-                row["correct"] = _score(ans, item["expected"])
-            rows.append(row)
-            log.info("%s -> %s", item["query"], ans.answer)
-            progress.advance("ask", f"question {i} of {len(questions)}: {ans.state}, {ans.llm_calls} call(s), "
-                                    f"{ans.seconds:.1f} s")
-    finally:
-        answerer.trace.close()
-    progress.end("ask")
-    summary = summary_line(rows)
-    _write_outcome(outdir, rows, answerer, source, summary)
-    return f"{summary}\noutcome: {outdir}"
+    with outcome_folder(out=out, force=force, inputs=[*source.paths, Path(questions_path)],
+                        keep_partial=keep_partial) as folder:
+        progress.begin("open", "opening the graph, building its view, loading the model")
+        answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options,
+                                 examples_path=examples_path, trace_path=folder.path / "answers.log")
+        progress.end("open")
+        sourced = _sourced(answerer, source)
+        progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
+        rows: list[dict[str, Any]] = []
+        try:
+            for i, item in enumerate(questions, 1):
+                try:
+                    ans = sourced(answerer.ask(item["query"]))
+                except OntoError as e:
+                    if _fatal(e):  # same class, so the exit code stays (2: configuration, 1: the server)
+                        raise type(e)(f"Stopped at question {i} of {len(questions)}: {e}") from None
+                    log.warning("question failed: %s", e)  # e.g. the prompt does not fit: record it and go on
+                    ans = Answer(question=item["query"], answer=f"Error: {e}", state="error", error=str(e))
+                has_expected = "expected" in item
+                row = ans.to_dict(item.get("expected"), with_expected=has_expected)
+                if has_expected:
+                    row["correct"] = _score(ans, item["expected"])
+                rows.append(row)
+                log.info("%s -> %s", item["query"], ans.answer)
+                progress.advance("ask", f"question {i} of {len(questions)}: {ans.state}, {ans.llm_calls} call(s), "
+                                        f"{ans.seconds:.1f} s")
+        finally:
+            answerer.trace.close()
+        progress.end("ask")
+        failed = [r for r in rows if r.get("state") == "error"]
+        if rows and len(failed) == len(rows):
+            raise OntoError(f"Every question failed ({len(rows)}); the first: {failed[0]['error']}")
+        summary = summary_line(rows)
+        _write_outcome(folder, rows, answerer, source, summary)
+    return f"{summary}\noutcome: {folder.final}"
 
 
 def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | Path | None = None,
              llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
-             examples_path: str | Path | None = None, show: Callable[[str], None] = print) -> Path:
+             examples_path: str | Path | None = None, show: Callable[[str], None] = print,
+             force: bool = False, keep_partial: bool = False) -> Path:
     """A conversation: each line is a question (follow-ups rewritten into standalone questions, chat.py); every
-    answer is shown as it comes and the transcript, with support sets, is rewritten into the outcome folder after
-    each turn. Returns the outcome folder."""
+    answer is shown as it comes and the transcript, with support sets, is rewritten into the unfinished outcome
+    folder after each turn; the folder is put in place when the conversation ends (also when the model server
+    fails: the turns answered are kept, then the error is raised). Returns the outcome folder."""
     from .chat import Conversation
 
-    outdir = _outdir(out)
     source = _source(graph_paths)
-    answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options, examples_path=examples_path,
-                             trace_path=outdir / "answers.log")
-    conversation = Conversation(answerer)
-    sourced = _sourced(answerer, source)
-    rows: list[dict[str, Any]] = []
-    try:
-        for line in lines:
-            question = " ".join(line.split())
-            if not question:
-                continue
-            if question.lower() in ("exit", "quit"):
-                break
-            try:
-                answer = sourced(conversation.ask(question).answer)
-            except OntoError as e:  # the model failed on this one: say so and go on
-                show(f"{NO_DATA} (error: {e})")
-                continue
-            show(answer.render())
-            rows.append(answer.to_dict())
-            _write_outcome(outdir, rows, answerer, source, f"chat: {len(rows)} question(s)")
-    finally:
-        answerer.trace.close()
-    return outdir
+    stopped: OntoError | None = None
+    with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
+        answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options,
+                                 examples_path=examples_path, trace_path=folder.path / "answers.log")
+        conversation = Conversation(answerer)
+        sourced = _sourced(answerer, source)
+        rows: list[dict[str, Any]] = []
+        try:
+            for line in lines:
+                question = " ".join(line.split())
+                if not question:
+                    continue
+                if question.lower() in ("exit", "quit"):
+                    break
+                try:
+                    answer = sourced(conversation.ask(question).answer)
+                except OntoError as e:
+                    if _fatal(e):
+                        stopped = e
+                        break
+                    show(f"Error: {e}")  # the model failed on this one: say so and go on
+                    continue
+                show(answer.render())
+                rows.append(answer.to_dict())
+                _write_outcome(folder, rows, answerer, source, f"chat: {len(rows)} question(s)")
+        finally:
+            answerer.trace.close()
+        if not rows:
+            _write_outcome(folder, rows, answerer, source, "chat: no question answered")
+    if stopped is not None:
+        raise OntoError(f"The conversation stopped (transcript: {folder.final}): {stopped}")
+    return folder.final
 
 
-def _outdir(out: str | Path | None) -> Path:
-    from ontobuild.outcome import new_outcome_dir
-
-    return new_outcome_dir(out=out)
-
-
-def _write_outcome(outdir: Path, rows: list[dict[str, Any]], answerer: Answerer, source: Source,
+def _write_outcome(folder: OutcomeFolder, rows: list[dict[str, Any]], answerer: Answerer, source: Source,
                    summary: str | None = None) -> None:
-    from ontobuild.outcome import write_json
+    outdir = folder.path
 
     write_json(outdir / "answers.json", rows)
-    stats: dict[str, Any] = {"outcome": str(outdir), "ontology": source.describe(),
+    stats: dict[str, Any] = {"outcome": str(folder.final), "ontology": source.describe(),
                              "questions": len(rows), "answered": sum(1 for r in rows if r.get("state") == "answered"),
+                             "failed": sum(1 for r in rows if r.get("state") == "error"),
                              "view_seconds": round(answerer.view_seconds, 2),
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
     if summary:
         stats["summary"] = summary
-    write_answers_report(outdir, rows, stats)
+    write_answers_report(outdir, rows, stats, name=folder.final.name)
     write_json(outdir / "stats.json", stats)
 
 
