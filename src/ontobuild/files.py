@@ -53,6 +53,14 @@ def _constant(name: str) -> Any:
     return None if name == "NaN" else name
 
 
+def _number(text: str) -> Any:
+    """A JSON number; one too large for a float (1e999) or with more digits than Python converts stays text."""
+    if len(text) > 4000:
+        return text
+    value = float(text) if any(c in text for c in ".eE") else int(text)
+    return text if value in (float("inf"), float("-inf")) else value
+
+
 def _fix_text(text: str) -> tuple[str, int]:
     """`text` with lone surrogates (from escapes such as \\ud800) replaced by U+FFFD, and how many there were."""
     try:
@@ -104,7 +112,8 @@ def read_json_file(path: Path) -> Any:
     refused (a parser would keep only the last value); NaN is read as an empty value."""
     text = read_text_file(path)
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_constant)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_constant, parse_float=_number,
+                          parse_int=_number)
     except json.JSONDecodeError as e:
         raise InputError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.") from None
     except _DuplicateKey as e:

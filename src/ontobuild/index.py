@@ -363,6 +363,11 @@ class EntitiesIndex:
     @classmethod
     def from_dict(cls, data: dict[str, Any], origin: str = "<index>") -> "EntitiesIndex":
         """Build from our own format, validated against the JSON Schema and for dangling references."""
+        base = data.get("base_iri", DEFAULT_BASE_IRI) if isinstance(data, dict) else DEFAULT_BASE_IRI
+        if not isinstance(base, str) or not _BASE_IRI.fullmatch(base):
+            raise InputError(f"{origin} is not a valid entities index: base_iri {base!r} is not an absolute IRI "
+                             "ending in '#' or '/' (e.g. http://example.org/onto#); spaces and <>\"{{}}|\\^` "
+                             "are not allowed in IRIs.")
         validator = jsonschema.Draft202012Validator(schema())
         errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
@@ -371,11 +376,6 @@ class EntitiesIndex:
             more = f" ({len(errors) - 1} more problem(s) after this one)" if len(errors) > 1 else ""
             raise InputError(f"{origin} is not a valid entities index: at {where}: {e.message}{more}.")
         data = copy.deepcopy(data)
-        base = data.get("base_iri", DEFAULT_BASE_IRI)
-        if not _BASE_IRI.fullmatch(base):
-            raise InputError(f"{origin} is not a valid entities index: base_iri {base!r} is not an absolute IRI "
-                             "ending in '#' or '/' (e.g. http://example.org/onto#); spaces and <>\"{{}}|\\^` "
-                             "are not allowed in IRIs.")
         idx = cls(base_iri=base)
         for n, c in data["classes"].items():
             idx.classes[n] = ClassDef(**{**c, "name": n})

@@ -203,10 +203,13 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
                 _write_outcome(folder, rows, answerer, source, f"chat: {len(rows)} question(s)")
         finally:
             answerer.trace.close()
+        if stopped is not None and not rows:  # nothing to keep: no folder
+            raise type(stopped)(f"The conversation stopped: {stopped}")
         if not rows:
             _write_outcome(folder, rows, answerer, source, "chat: no question answered")
     if stopped is not None:
-        raise OntoError(f"The conversation stopped (transcript: {folder.final}): {stopped}")
+        raise type(stopped)(f"The conversation stopped (transcript of {len(rows)} answer(s): {folder.final}): "
+                            f"{stopped}")
     return folder.final
 
 
