@@ -355,3 +355,23 @@ def test_sigterm_during_the_reasoner_leaves_no_process(work: Path, poc_index_pat
     time.sleep(0.5)
     assert _processes_mentioning("ontobuild.reason") == [] and _processes_mentioning("ontobuild-reason-") == []
     assert not out.exists() and not list(work.glob(".reasoned.partial-*"))
+
+
+def test_sigkill_during_the_reasoner(work: Path, poc_index_path: Path) -> None:
+    """SIGKILL cannot be handled: the reasoner child dies with its parent, and the next run sweeps the partial
+    folder the killed run left."""
+    out = work / "killed"
+    proc = subprocess.Popen([_cli("ontobuild"), "--from-index", str(poc_index_path), "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(
+            pid != proc.pid for pid in _processes_mentioning("ontobuild.reason")):
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait(timeout=10)
+    time.sleep(1.0)
+    assert _processes_mentioning("ontobuild.reason") == []
+    assert len(list(work.glob(".killed.partial-*"))) == 1
+    r = CliRunner().invoke(build_main, ["--from-index", str(work / "onto" / "entities_index.json"), "--out",
+                                        str(work / "next"), "--no-reason"])
+    assert r.exit_code == 0 and not list(work.glob(".killed.partial-*")) and not out.exists()

@@ -31,6 +31,7 @@ OWL_FILE = "ontology.owl"
 TTL_FILE = "ontology.ttl"
 REASONER_FILE = "reasoner.txt"
 STATS_FILE = "stats.json"
+OWNER_FILE = ".owner-pid"  # in a partial folder: the process writing it
 
 
 def atomic_write(path: str | Path, data: bytes | str) -> Path:
@@ -126,8 +127,10 @@ class OutcomeFolder:
         self.keep_partial = keep_partial
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
+            _sweep_stale(final.parent)
             self.path = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
             os.chmod(self.path, 0o755)
+            (self.path / OWNER_FILE).write_text(str(os.getpid()))
         except OSError as e:
             raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
         self.done = False
@@ -141,6 +144,7 @@ class OutcomeFolder:
             os.replace(self.final, old)
         elif self.final.exists():  # a timestamped folder taken meanwhile: the next free name
             self.final = _free_name(self.final)
+        (self.path / OWNER_FILE).unlink(missing_ok=True)
         os.replace(self.path, self.final)
         _fsync_dir(self.final.parent)
         if old is not None:
@@ -160,6 +164,20 @@ class OutcomeFolder:
             return kept
         shutil.rmtree(self.path, ignore_errors=True)
         return None
+
+
+def _sweep_stale(parent: Path) -> None:
+    """Remove the partial folders of runs that were killed outright (SIGKILL, power loss): their owner process
+    is gone. A partial folder of a live run is left alone."""
+    for folder in parent.glob(".*.partial-*"):
+        try:
+            pid = int((folder / OWNER_FILE).read_text().strip())
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            log.info("removing %s, left by a run that was killed", folder)
+            shutil.rmtree(folder, ignore_errors=True)
+        except (OSError, ValueError):  # no owner file, or not ours to judge: leave it
+            continue
 
 
 def _free_name(path: Path) -> Path:

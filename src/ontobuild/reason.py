@@ -82,7 +82,8 @@ def check(owl_path: Path, timeout_s: float = 120) -> ReasonerReport:
 def _run_child(cmd: list[str], env: dict[str, str], timeout_s: float, start: float) -> ReasonerReport:
     log.debug("running %s", cmd)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True,
+                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     try:
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -105,6 +106,16 @@ def _run_child(cmd: list[str], env: dict[str, str], timeout_s: float, start: flo
         return ReasonerReport.not_checked(f"the reasoner failed: {last[:300]}", seconds=seconds)
     log.info("reasoner: %s in %.2f s", report.status, seconds)
     return report
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel kills it when its parent dies, even by SIGKILL (Linux)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
