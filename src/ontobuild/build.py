@@ -19,6 +19,8 @@ from .errors import ModelBehaviorError, ToolArgumentError
 from .index import EntitiesIndex, Fact, load_index
 from .indextools import make_index_tools
 from .ingest import Chunk, load_inputs
+from .keys import apply_references, find_references, ordered_for_mapping
+from .references import confirm_all
 from .llm import ChatModel, open_model
 from .mapping import (TYPES, repair_decision, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, check_decision, default_levels, find_records, group_shapes, is_leaf,
@@ -60,7 +62,7 @@ def _plan_lines(shape: Shape) -> str:
     return "\n".join(lines)
 
 
-def _map_tool(shape: Shape, sink: dict[str, Any]) -> Tool:
+def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape]) -> Tool:
     keys = list(shape.keys)
     props: dict[str, Any] = {
         "record_class": CLASS_NAME,
@@ -81,12 +83,12 @@ def _map_tool(shape: Shape, sink: dict[str, Any]) -> Tool:
     attempts = []
 
     def map_records(**args: Any) -> str:
-        problems = check_decision(shape, args)
+        problems = check_decision(shape, args, mapped)
         attempts.append(problems)
         if problems and len(attempts) < 2:
             raise ToolArgumentError("Fix these and call map_records again: " + "; ".join(problems) + ".")
         if problems:  # the model could not fix it: the code's proposals stand in for what is wrong
-            args = repair_decision(shape, args)
+            args = repair_decision(shape, args, mapped)
             sink["repaired"] = problems
         sink.update(args)
         return "ok"
@@ -96,7 +98,7 @@ def _map_tool(shape: Shape, sink: dict[str, Any]) -> Tool:
                 map_records, terminal=True)
 
 
-def decide_mapping(model: ChatModel, shape: Shape, trace: Trace) -> Decision:
+def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None) -> Decision:
     examples = "\n".join(json.dumps({k: _short(v) for k, v in r.fields.items()}, ensure_ascii=False)
                          for r in shape.records[:EXAMPLES])
     proposal = default_levels(shape, "Record")
@@ -111,7 +113,7 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace) -> Decision:
                           name_key=json.dumps(proposed_name_key(shape), ensure_ascii=False))
     sink: dict[str, Any] = {}
     messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
-    result = run_agent(model, messages, [_map_tool(shape, sink)], max_turns=3, trace=trace,
+    result = run_agent(model, messages, [_map_tool(shape, sink, mapped or [])], max_turns=3, trace=trace,
                        label=f"map {shape.file} {shape.pattern}", max_tokens=700)
     if result.state != "answered":
         raise ModelBehaviorError(f"The model could not decide a mapping for {shape.file} {shape.pattern}: "
@@ -253,15 +255,25 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
     t = time.perf_counter()
     shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]
-    shapes.sort(key=lambda s: s.pattern.count(".") + s.pattern.count("["))  # parents before children
+    keys = find_references(shapes)
+    shapes = ordered_for_mapping(shapes, keys)  # parents before children, referenced tables before referring
     progress.begin("json", f"mapping {len(shapes)} record shape(s)", total=len(shapes))
     for i, shape in enumerate(shapes, 1):
-        decision = decide_mapping(model, shape, trace)
+        decision = decide_mapping(model, shape, trace, shapes[:i - 1])
+        decision.id_key = (keys.keys.get(id(shape)) or [""])[0]
         made = apply_mapping(idx, shape, decision, cov)
         trace.write("mapped", shape=shape.pattern, file=shape.file, records=len(shape.records),
                     individuals=made, decision=vars(decision))
         progress.advance("json", f"mapped record shape {i} of {len(shapes)} ({len(shape.records)} records)")
     progress.end("json")
+    references: list[dict[str, Any]] = []
+    if keys.references:
+        progress.begin("refs", f"confirming {len(keys.references)} reference(s) between tables",
+                       total=len(keys.references))
+        classes = {id(s): s.record_class for s in shapes}
+        references = confirm_all(model, keys, classes, trace, lambda: progress.advance("refs", "reference confirmed"))
+        references += apply_references(idx, keys, cov, classes)
+        progress.end("refs")
     seconds["json"] = time.perf_counter() - t
     t = time.perf_counter()
     chunks = []
@@ -273,13 +285,13 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     progress.end("text")
     seconds["text"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
-    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace)
+    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references)
     progress.end("finish")
     if stats["reasoner"]["status"] == "inconsistent":
         t = time.perf_counter()
         stats_repair = repair(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
-        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace)
+        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references)
         stats["repair"] = stats_repair
         write_json(outdir / "stats.json", stats)
     return stats
@@ -293,7 +305,8 @@ def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
 
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,
-            chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace) -> dict[str, Any]:
+            chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace,
+            references: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
     coverage = {
@@ -302,6 +315,7 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
                         "skipped": sum(c["status"] == "skipped" for c in chunks)},
         "text_numbers": {"total": len(numbers), "covered": sum(n["status"] == "covered" for n in numbers),
                          "skipped": sum(n["status"] == "skipped" for n in numbers)},
+        "references": references or [],
         "json": cov.entries,
         "text": chunks,
     }

@@ -35,11 +35,12 @@ def read_text_file(path: Path) -> str:
 MAX_DEPTH = 100  # nesting of JSON objects and lists; company data is far shallower, and walkers recurse
 
 
-class _DuplicateKey(Exception):
-    pass
+class _DuplicateKey(ValueError):
+    def __str__(self) -> str:
+        return f"the key {str(self.args[0])!r} appears twice in one object"
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
@@ -112,7 +113,7 @@ def read_json_file(path: Path) -> Any:
     refused (a parser would keep only the last value); NaN is read as an empty value."""
     text = read_text_file(path)
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_constant, parse_float=_number,
+        data = json.loads(text, object_pairs_hook=unique_keys, parse_constant=_constant, parse_float=_number,
                           parse_int=_number)
     except json.JSONDecodeError as e:
         raise InputError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.") from None

@@ -1,19 +1,27 @@
-"""Reading the inputs: structured JSON documents, and free text cut into chunks.
+"""Reading the inputs: structured data (JSON trees, JSON lists of records, JSON Lines, CSV/TSV tables), and free
+text cut into chunks.
 
 A `.json` file holding a list of strings is text (one chunk per string, split further when too long);
-any other JSON is structured data. `.txt` and `.md` files are split on blank lines into chunks."""
+any other JSON is structured data. `.jsonl`/`.ndjson` hold one JSON object per line, `.csv`/`.tsv` a table with a
+header row (its dialect sniffed): both become a list of records, like a JSON list of objects. `.txt` and `.md` files
+are split on blank lines into chunks. All files of one run form one dataset."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .files import read_json_file, read_text_file
+from .files import read_json_file, read_text_file, unique_keys
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
+TABLE_SUFFIXES = {".csv", ".tsv", ".tab"}
+LINES_SUFFIXES = {".jsonl", ".ndjson"}
 
 
 @dataclass
@@ -44,6 +52,59 @@ def split_text(text: str, max_chars: int = 900) -> list[str]:
     return out
 
 
+def read_table(path: Path) -> list[dict[str, str | None]]:
+    """The rows of a CSV/TSV file as records {header: cell}; an empty cell is None. The delimiter and quoting are
+    sniffed from the start of the file; the first row is the header."""
+    text = read_text_file(path)
+    sample = text[:65536]
+    default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    try:
+        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel_tab if default == "\t" else csv.excel
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
+    except csv.Error as e:
+        raise InputError(f"{path} is not a readable table: {e}.") from None
+    rows = [r for r in rows if any(cell.strip() for cell in r)]
+    if len(rows) < 2:
+        raise InputError(f"{path} has no data rows under its header.")
+    header = [h.strip() for h in rows[0]]
+    if any(not h for h in header):
+        raise InputError(f"{path}: column {header.index('') + 1} of the header row has no name.")
+    seen = {h for h in header if header.count(h) > 1}
+    if seen:
+        raise InputError(f"{path}: the header names {', '.join(sorted(seen))} more than once, so one column would "
+                         "hide the other; rename it.")
+    out = []
+    for line, row in enumerate(rows[1:], 2):
+        if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
+            raise InputError(f"{path}: row {line} has {len(row)} cells but the header has {len(header)} columns "
+                             "(a delimiter inside an unquoted cell?).")
+        cells = [c if c.strip() else None for c in row[:len(header)]] + [None] * (len(header) - len(row))
+        out.append(dict(zip(header, cells)))
+    return out
+
+
+def read_json_lines(path: Path) -> list[Any]:
+    """JSON Lines: one JSON value (a record object) per line; blank lines are ignored."""
+    out = []
+    for line_no, line in enumerate(read_text_file(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line, object_pairs_hook=unique_keys)
+        except ValueError as e:
+            raise InputError(f"{path}: line {line_no} is not valid JSON ({e}).") from None
+        if not isinstance(value, dict):
+            raise InputError(f"{path}: line {line_no} is not a JSON object (JSON Lines inputs hold one record "
+                             "per line).")
+        out.append(value)
+    if not out:
+        raise InputError(f"{path} holds no records.")
+    return out
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
     if not paths:
@@ -51,7 +112,12 @@ def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     inputs = Inputs()
     for path in paths:
         name = path.name
-        if path.suffix.lower() in TEXT_SUFFIXES:
+        suffix = path.suffix.lower()
+        if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:
+            rows = read_table(path) if suffix in TABLE_SUFFIXES else read_json_lines(path)
+            inputs.json_docs.append((name, rows))
+            continue
+        if suffix in TEXT_SUFFIXES:
             texts = split_text(read_text_file(path), max_chars)
         else:
             data = read_json_file(path)

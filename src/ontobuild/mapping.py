@@ -8,12 +8,13 @@ leaf value: mapped into the ontology, or skipped with a reason."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .names import safe_name
+from .names import safe_name, unique_name
 
 _UNIT = re.compile(r"^(kg|g|t|tons?|cm|mm|m|km|m²|m2|m³|sqm|eur|€|usd|\$|years?|months?|days?|hours?|h|min|"
                    r"minutes?|s|w|kw|v|l|ml|%|pcs/[a-z]+|pcs|in|inch|lbs?)$", re.I)
@@ -22,6 +23,7 @@ _DEC = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")
 TYPES = ("string", "integer", "decimal", "uri", "boolean", "individual", "parts", "skip")
+log = logging.getLogger(__name__)
 XSD = {"string": "xsd:string", "integer": "xsd:integer", "decimal": "xsd:decimal", "uri": "xsd:anyURI",
        "boolean": "xsd:boolean"}
 
@@ -137,6 +139,7 @@ class Shape:
     keys: list[str]  # every key seen in the records, in first-seen order
     plans: dict[str, FieldPlan]
     n_levels: int
+    record_class: str = ""  # once mapped: the class of its records
 
 
 def find_records(file: str, data: Any) -> list[Record]:
@@ -226,9 +229,13 @@ def _used_classes(shape: Shape) -> dict[str, str]:
     return out
 
 
-def repair_decision(shape: Shape, args: dict[str, Any]) -> dict[str, Any]:
+def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> dict[str, Any]:
     """The decision with every problem check_decision finds replaced by the code's proposal."""
     args = dict(args)
+    if _other_table(shape, args["record_class"], mapped or []) is not None:
+        stem = re.sub(r"\.[A-Za-z]+$", "", shape.file)
+        args["record_class"] = safe_name(singular(stem)) if safe_name(singular(stem)) != args["record_class"] \
+            else args["record_class"] + "Record"
     defaults = default_levels(shape, args["record_class"])
     used, taken = _used_properties(shape), _used_classes(shape)
     args["levels"] = [lv if lv["class"] not in (args["record_class"], *taken) and lv["property"] not in used else d
@@ -238,10 +245,27 @@ def repair_decision(shape: Shape, args: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def check_decision(shape: Shape, args: dict[str, Any]) -> list[str]:
-    """Problems with a mapping decision, each said so that the model can fix it."""
+def _other_table(shape: Shape, cls: str, mapped: list[Shape]) -> Shape | None:
+    """Another file's shape whose records already have class `cls` and share few keys with `shape` (a
+    different table: its records must not be confused with these)."""
+    for other in mapped:
+        if other.record_class == cls and other.file != shape.file:
+            common = set(other.keys) & set(shape.keys)
+            if len(common) * 2 < min(len(other.keys), len(shape.keys)) + 1:
+                return other
+    return None
+
+
+def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> list[str]:
+    """Problems with a mapping decision, each said so that the model can fix it. `mapped`: the shapes mapped
+    before this one (a record class of another table is refused)."""
     problems = []
     cls = args.get("record_class", "")
+    other = _other_table(shape, cls, mapped or [])
+    if other is not None:
+        problems.append(f"record_class {cls} is already the class of the records of {other.file} (keys "
+                        f"{', '.join(other.keys[:6])}); the records of {shape.file} are other things and need "
+                        "their own class")
     used = _used_properties(shape)
     taken = _used_classes(shape)
     for i, lv in enumerate(args.get("levels", [])):
@@ -276,6 +300,7 @@ class Decision:
     superclass: str = ""
     name_key: str = "@key"
     levels: list[dict[str, str]] = field(default_factory=list)  # [{"class", "property"}] outermost first
+    id_key: str = ""  # a key column (unique in every record) that names records the name key leaves unnamed
     parts_class: str = "Variant"
     parts_property: str = "hasVariant"
 
@@ -283,6 +308,7 @@ class Decision:
 @dataclass
 class Coverage:
     entries: list[dict[str, Any]] = field(default_factory=list)
+    records: dict[str, str] = field(default_factory=dict)  # individual -> the record it was made from
 
     def add(self, file: str, path: list[str | int], value: Any, status: str, **where: Any) -> None:
         self.entries.append({"file": file, "path": pointer(path), "value": value, "status": status, **where})
@@ -303,6 +329,8 @@ def _individual_name(rec: Record, decision: Decision) -> tuple[str, str]:
         label = rec.own_key or ""
     if not label and rec.parent is not None:
         label = f"{rec.parent.individual} {rec.link_key} {rec.path[-1]}"
+    if not label and decision.id_key and is_leaf(rec.fields.get(decision.id_key)):
+        label = f"{decision.record_class} {rec.fields[decision.id_key]}"
     if not label:
         label = f"{decision.record_class} {rec.path[-1] if rec.path else 1}"
     return safe_name(label), label
@@ -380,10 +408,17 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
         lcls = ensure_class(idx, lv["class"], f"Grouping level of {cls} records in {shape.file}")
         lprop = ensure_object_property(idx, lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
         level_info.append((lcls, lprop))
+    shape.record_class = cls
     made = 0
     for rec in shape.records:
         name, label = _individual_name(rec, decision)
         src = {"file": rec.file, "path": pointer(rec.path)}
+        here = f"{rec.file} {pointer(rec.path)}"
+        if cov.records.get(name, here) != here:  # two records never become one individual
+            taken_by = cov.records[name]
+            name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
+            log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
+        cov.records[name] = here
         rec.individual = ensure_individual(idx, name, label, cls, "", src,
                                            aliases=[rec.own_key] if rec.own_key and rec.own_key != label else [])
         made += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
+from typing import Callable
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")
@@ -38,6 +39,15 @@ def safe_name(text: str, *, lower_first: bool = False) -> str:
     if out[0].isdigit():
         out = "_" + out
     return out
+
+
+def unique_name(name: str, taken: Callable[[str], bool]) -> str:
+    """`name`, or name_2, name_3, ... the first that `taken` does not claim (two things never share a name)."""
+    n, candidate = 2, name
+    while taken(candidate):
+        candidate = f"{name}_{n}"
+        n += 1
+    return candidate
 
 
 def normalize(text: str) -> str:

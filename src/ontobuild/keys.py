@@ -1,0 +1,195 @@
+"""Keys and references across record sets: what makes related tables one dataset.
+
+Code proposes, from the values alone:
+- candidate keys of a record shape: columns whose values are present in every record and all different;
+- candidate references: a column of one shape whose values all occur among the key values of another shape
+  (customers.json `id` and orders.json `customer_id`), the usual foreign key;
+- link tables: shapes whose records are made of references only (a table of pairs), which become direct
+  links between the things they pair.
+The model confirms or rejects each candidate reference once per pair of shapes (build.py); code then links
+every record (`apply_references`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .index import EntitiesIndex, Fact
+from .mapping import Coverage, Shape, ensure_object_property, is_leaf, pointer, singular, split_key
+from .names import safe_name
+
+_ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
+
+
+def _value(v: Any) -> str | None:
+    """A cell as a key value: numbers and text compare by their text ('7' and 7 are the same key)."""
+    if v is None or isinstance(v, bool) or not is_leaf(v):
+        return None
+    text = str(v).strip()
+    if isinstance(v, float) and v.is_integer():
+        text = str(int(v))
+    return text or None
+
+
+def column_values(shape: Shape, column: str) -> list[str | None]:
+    return [_value(r.fields.get(column)) for r in shape.records]
+
+
+def candidate_keys(shape: Shape) -> list[str]:
+    """Columns with a value in every record, all different; id-like names first, then in column order."""
+    if len(shape.records) < 2:
+        return []
+    out = []
+    for column in shape.keys:
+        values = column_values(shape, column)
+        if all(v is not None for v in values) and len(set(values)) == len(values):
+            out.append(column)
+    return sorted(out, key=lambda c: (not _ID_NAME.search(split_key(c)[0]), shape.keys.index(c)))
+
+
+@dataclass
+class Reference:
+    """Records of `source` refer, by `column`, to records of `target` whose `key` holds that value."""
+
+    source: Shape
+    column: str
+    target: Shape
+    key: str
+    coverage: float = 1.0  # share of the column's values found among the key's values
+    confirmed: bool = False
+    property: str = ""
+    inverse: str = ""
+
+    def describe(self) -> str:
+        return f"{self.source.file} {self.column!r} -> {self.target.file} {self.key!r}"
+
+
+@dataclass
+class Plan:
+    """The candidate references of a dataset, and the shapes that are link tables."""
+
+    references: list[Reference] = field(default_factory=list)
+    keys: dict[int, list[str]] = field(default_factory=dict)  # id(shape) -> candidate keys
+
+    def of(self, shape: Shape) -> list[Reference]:
+        return [r for r in self.references if r.source is shape]
+
+    def is_link_table(self, shape: Shape) -> bool:
+        """Every column of the shape refers to another shape, and there are at least two of them."""
+        refs = {r.column for r in self.of(shape)}
+        return len(refs) >= 2 and refs >= set(shape.keys)
+
+
+def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
+    """Candidate keys of every shape, and every column whose values all occur among another shape's key
+    values. A column that is itself the shape's only key refers only when its name says so (an id named after
+    the target), so that two tables numbered 1..n are not taken for each other."""
+    plan = Plan(keys={id(s): candidate_keys(s) for s in shapes})
+    for source in shapes:
+        own_keys = plan.keys[id(source)]
+        for column in source.keys:
+            values = {v for v in column_values(source, column) if v is not None}
+            if len(values) < min(min_values, len(source.records)):
+                continue
+            best: Reference | None = None
+            for target in shapes:
+                if target is source and column in plan.keys[id(target)][:1]:
+                    continue
+                for key in plan.keys[id(target)]:
+                    if key == column and target is source:
+                        continue
+                    key_values = set(column_values(target, key))
+                    if not values <= key_values:
+                        continue
+                    named = _names_target(column, key, target)
+                    if own_keys[:1] == [column] and _names_own(column, source):
+                        continue  # the shape's own identifier that happens to fit another table's
+                    score = (named, key == plan.keys[id(target)][0], -len(key_values))
+                    if best is None or score > best_score:
+                        best, best_score = Reference(source, column, target, key), score
+                    break  # the target's best key that fits
+            if best is not None:
+                plan.references.append(best)
+    # A.c -> B.k and B.k -> A.c: a pair of tables that share ids; the one into a link table is the echo
+    mutual = [r for r in plan.references if any(o.source is r.target and o.column == r.key and o.target is r.source
+                                                and o.key == r.column for o in plan.references)]
+    plan.references = [r for r in plan.references if r not in mutual or not plan.is_link_table(r.target)]
+    return plan
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _names_own(column: str, shape: Shape) -> bool:
+    """The column is the shape's own identifier by its name: 'id', or the table's name followed by id."""
+    col, stem = _norm(column), _norm(_stem(shape.file))
+    return col in ("id", stem + "id", _norm(singular(_stem(shape.file))) + "id")
+
+
+def _stem(file: str) -> str:
+    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab)$", "", file, flags=re.I).lower()
+
+
+def _names_target(column: str, key: str, target: Shape) -> bool:
+    """The column's name mentions the key's name or the target table's name (stuid ~ stuid; student_id ~ student)."""
+    col, stem, k = _norm(column), _norm(_stem(target.file)), _norm(key)
+    one = _norm(singular(_stem(target.file)))
+    return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
+
+
+def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:
+    """Parents before children (a JSON tree's nesting), then referenced shapes first and link tables last: each
+    table is mapped knowing the tables it refers to."""
+    def rank(s: Shape) -> tuple:
+        return (s.pattern.count(".") + s.pattern.count("["), plan.is_link_table(s), len(plan.of(s)))
+
+    return sorted(shapes, key=rank)
+
+
+def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dict[int, str]) -> list[dict[str, Any]]:
+    """Object property facts for every confirmed reference (the id value stays as a datatype fact too), and
+    direct links for the pairs of link tables. Returns what was linked, for coverage.json."""
+    out = []
+    for ref in plan.references:
+        if not ref.confirmed:
+            continue
+        by_key = {_value(r.fields.get(ref.key)): r.individual for r in ref.target.records if r.individual}
+        src_cls, dst_cls = classes.get(id(ref.source), ""), classes.get(id(ref.target), "")
+        prop = ensure_object_property(idx, ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True),
+                                      src_cls, dst_cls, f"Reference from {ref.source.file} column '{ref.column}' to "
+                                                        f"{ref.target.file} '{ref.key}'")
+        inverse = ensure_object_property(idx, ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") if ref.inverse \
+            and ref.inverse != prop else ""
+        linked = missing = 0
+        for rec in ref.source.records:
+            target = by_key.get(_value(rec.fields.get(ref.column)))
+            if not rec.individual or not target:
+                missing += rec.fields.get(ref.column) not in (None, "")
+                continue
+            src = {"file": rec.file, "path": pointer(rec.path + [ref.column])}
+            idx.add_fact(rec.individual, Fact(prop, object=target, source=src))
+            if inverse:
+                idx.add_fact(target, Fact(inverse, object=rec.individual, source=src))
+            linked += 1
+        out.append({"reference": ref.describe(), "property": prop, "inverse": inverse, "linked": linked,
+                    "unmatched": missing})
+    for shape in {id(r.source): r.source for r in plan.references}.values():
+        refs = [r for r in plan.of(shape) if r.confirmed]
+        if not plan.is_link_table(shape) or len(refs) != 2:
+            continue
+        a, b = refs
+        prop = ensure_object_property(idx, safe_name(_stem(shape.file), lower_first=True),
+                                      classes.get(id(a.target), ""), classes.get(id(b.target), ""),
+                                      f"The pairs of {shape.file}")
+        keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}
+        keys_b = {_value(r.fields.get(b.key)): r.individual for r in b.target.records}
+        pairs = 0
+        for rec in shape.records:
+            x, y = keys_a.get(_value(rec.fields.get(a.column))), keys_b.get(_value(rec.fields.get(b.column)))
+            if x and y:
+                idx.add_fact(x, Fact(prop, object=y, source={"file": rec.file, "path": pointer(rec.path)}))
+                pairs += 1
+        out.append({"link_table": shape.file, "property": prop, "pairs": pairs})
+    return out

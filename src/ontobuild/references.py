@@ -1,0 +1,75 @@
+"""The model confirms or rejects each candidate reference between record shapes (keys.py finds them): one
+small `confirm_reference` call per pair, with the two tables' names, classes, the column and example records.
+A call that fails leaves the candidate unconfirmed (its values stay as plain values; nothing is lost)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Callable
+
+from . import prompts
+from .agent import run_agent
+from .keys import Plan, Reference, column_values
+from .llm import ChatModel
+from .names import safe_name
+from .tools import Tool
+from .trace import Trace
+
+log = logging.getLogger(__name__)
+
+PROP_OR_EMPTY = {"type": "string", "pattern": "^([a-z][A-Za-z0-9]{1,50})?$"}
+
+
+def _example(ref_shape: Any) -> str:
+    rec = ref_shape.records[0]
+    return json.dumps({k: v for k, v in list(rec.fields.items())[:8]}, ensure_ascii=False, default=str)[:300]
+
+
+def _tool(sink: dict[str, Any]) -> Tool:
+    def confirm_reference(**args: Any) -> str:
+        sink.update(args)
+        return "ok"
+
+    params = {"type": "object", "additionalProperties": False, "required": ["refers", "property", "inverse"],
+              "properties": {"refers": {"type": "boolean"},
+                             "property": {"type": "string", "pattern": "^[a-z][A-Za-z0-9]{1,50}$"},
+                             "inverse": PROP_OR_EMPTY}}
+    return Tool("confirm_reference", "Say whether the column refers to the other table's records, and name the link.",
+                params, confirm_reference, terminal=True)
+
+
+def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Trace) -> None:
+    """Ask the model about one candidate reference; sets ref.confirmed, ref.property, ref.inverse."""
+    values = [v for v in column_values(ref.source, ref.column) if v is not None]
+    source_class = classes.get(id(ref.source), "Record")
+    target_class = classes.get(id(ref.target), "Record")
+    proposed = safe_name(target_class, lower_first=True)
+    text = prompts.render("confirm_reference", source=ref.source.file, column=json.dumps(ref.column),
+                          source_class=source_class, values=", ".join(sorted(set(values))[:6]),
+                          source_example=_example(ref.source), target=ref.target.file, target_class=target_class,
+                          key=json.dumps(ref.key), target_example=_example(ref.target), property=proposed,
+                          inverse=safe_name("has " + source_class, lower_first=True))
+    sink: dict[str, Any] = {}
+    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+    result = run_agent(model, messages, [_tool(sink)], max_turns=2, trace=trace, label=f"reference {ref.describe()}",
+                       max_tokens=80)
+    if result.state != "answered" or "refers" not in sink:
+        log.warning("no decision on %s: %s", ref.describe(), result.reason)
+        return
+    ref.confirmed = bool(sink["refers"])
+    ref.property = sink.get("property") or proposed
+    ref.inverse = sink.get("inverse") or ""
+
+
+def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Trace,
+                done: Callable[[], None] = lambda: None) -> list[dict[str, Any]]:
+    """Every candidate, asked once; what was decided (for coverage.json)."""
+    out = []
+    for ref in plan.references:
+        confirm(model, ref, classes, trace)
+        done()
+        out.append({"reference": ref.describe(), "confirmed": ref.confirmed, "property": ref.property,
+                    "inverse": ref.inverse})
+        trace.write("reference", **out[-1])
+    return out

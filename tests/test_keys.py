@@ -1,0 +1,145 @@
+"""Tables that refer to each other: CSV/TSV/JSON Lines inputs, candidate keys, candidate references, link
+tables, the links made once a reference is confirmed, and records that never merge. Two domains: a small
+library (members, books, loans) and a fleet (depots, trucks, trips)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ontobuild.errors import InputError
+from ontobuild.index import EntitiesIndex
+from ontobuild.ingest import load_inputs
+from ontobuild.keys import apply_references, candidate_keys, find_references, ordered_for_mapping
+from ontobuild.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes
+
+LIBRARY = {
+    "members.csv": "member_id,name,joined\n1,Ada Byron,2019\n2,Alan Grey,2020\n3,Ada Byron,2021\n",
+    "books.tsv": "book_id\ttitle\tpages\n10\tDune\t412\n11\tEmma\t320\n12\tUlysses\t730\n",
+    "loans.jsonl": '{"member_id": 1, "book_id": 10}\n{"member_id": 2, "book_id": 12}\n{"member_id": 1, "book_id": 11}\n',
+}
+FLEET = {
+    "depots.json": json.dumps([{"depot_code": "N", "city": "Northport"}, {"depot_code": "S", "city": "Southam"}]),
+    "trucks.csv": "id;plate;depot_code;payload\n1;AB-1;N;18\n2;CD-2;S;12\n3;EF-3;N;12\n",
+    "trips.csv": "trip_id,truck_id,km\n100,1,340\n101,3,120\n102,1,80\n",
+}
+
+
+def dataset(tmp_path: Path, files: dict[str, str]):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    inputs = load_inputs([tmp_path / n for n in files])
+    return [s for f, d in inputs.json_docs for s in group_shapes(find_records(f, d))]
+
+
+def refs(plan) -> set[tuple[str, str, str, str]]:
+    return {(r.source.file, r.column, r.target.file, r.key) for r in plan.references}
+
+
+def test_tables_are_read_with_their_dialect(tmp_path: Path) -> None:
+    shapes = {s.file: s for s in dataset(tmp_path, {**LIBRARY, **FLEET})}
+    assert shapes["trucks.csv"].records[0].fields == {"id": "1", "plate": "AB-1", "depot_code": "N", "payload": "18"}
+    assert shapes["books.tsv"].records[2].fields["title"] == "Ulysses"
+    assert shapes["loans.jsonl"].records[1].fields == {"member_id": 2, "book_id": 12}
+    assert shapes["trucks.csv"].plans["payload"].type == "integer"
+
+
+@pytest.mark.parametrize("name,text,message", [
+    ("a.csv", "x,y\n1,2,3\n", "row 2 has 3 cells"),
+    ("b.csv", "x,x\n1,2\n", "more than once"),
+    ("c.csv", "x,y\n", "no data rows"),
+    ("d.jsonl", '{"a": 1}\n[1, 2]\n', "line 2 is not a JSON object"),
+    ("e.jsonl", '{"a": 1}\n{"a": \n', "line 2 is not valid JSON"),
+    ("f.jsonl", '{"a": 1, "a": 2}\n', "appears twice"),
+])
+def test_broken_tables_are_refused(tmp_path: Path, name: str, text: str, message: str) -> None:
+    (tmp_path / name).write_text(text, "utf-8")
+    with pytest.raises(InputError, match=message):
+        load_inputs([tmp_path / name])
+
+
+def test_candidate_keys(tmp_path: Path) -> None:
+    shapes = {s.file: s for s in dataset(tmp_path, {**LIBRARY, **FLEET})}
+    assert candidate_keys(shapes["members.csv"])[0] == "member_id"  # name repeats: not a key
+    assert "name" not in candidate_keys(shapes["members.csv"])
+    assert candidate_keys(shapes["depots.json"])[0] == "depot_code"
+    assert candidate_keys(shapes["trips.csv"])[0] == "trip_id"
+
+
+@pytest.mark.parametrize("files,expected", [
+    (LIBRARY, {("loans.jsonl", "member_id", "members.csv", "member_id"),
+               ("loans.jsonl", "book_id", "books.tsv", "book_id")}),
+    (FLEET, {("trucks.csv", "depot_code", "depots.json", "depot_code"), ("trips.csv", "truck_id", "trucks.csv", "id")}),
+])
+def test_references_are_found_by_values(tmp_path: Path, files: dict[str, str], expected: set) -> None:
+    plan = find_references(dataset(tmp_path, files))
+    assert refs(plan) == expected  # ids numbered 1..n in several tables are not taken for each other
+
+
+def test_link_tables_and_mapping_order(tmp_path: Path) -> None:
+    shapes = dataset(tmp_path, LIBRARY)
+    plan = find_references(shapes)
+    loans = next(s for s in shapes if s.file == "loans.jsonl")
+    assert plan.is_link_table(loans)
+    assert ordered_for_mapping(shapes, plan)[-1] is loans
+
+
+def _map(idx: EntitiesIndex, shapes, plan, classes: dict[str, str], cov: Coverage) -> dict[int, str]:
+    for shape in ordered_for_mapping(shapes, plan):
+        decision = Decision(record_class=classes[shape.file], id_key=(plan.keys[id(shape)] or [""])[0])
+        apply_mapping(idx, shape, decision, cov)
+    return {id(s): s.record_class for s in shapes}
+
+
+def test_confirmed_references_become_links(tmp_path: Path) -> None:
+    shapes = dataset(tmp_path, FLEET)
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    classes = _map(idx, shapes, plan, {"depots.json": "Depot", "trucks.csv": "Truck", "trips.csv": "Trip"}, cov)
+    for ref in plan.references:
+        ref.confirmed = ref.column == "depot_code"  # the model rejects the other one
+        ref.property, ref.inverse = "basedAt", "hosts"
+    made = apply_references(idx, plan, cov, classes)
+    assert made == [{"reference": "trucks.csv 'depot_code' -> depots.json 'depot_code'", "property": "basedAt",
+                     "inverse": "hosts", "linked": 3, "unmatched": 0}]
+    truck = idx.individuals["Truck1"]
+    depot = next(f.object for f in truck.facts if f.property == "basedAt")
+    assert any(f.literal == "Northport" for f in idx.individuals[depot].facts)
+    assert sorted(f.object for f in idx.individuals[depot].facts if f.property == "hosts") == ["Truck1", "Truck3"]
+    assert any(f.property == "depotCode" and f.literal == "N" for f in truck.facts)  # the id value stays too
+    assert cov.totals()["skipped"] == 0
+
+
+def test_link_table_pairs_become_direct_links(tmp_path: Path) -> None:
+    shapes = dataset(tmp_path, LIBRARY)
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    classes = _map(idx, shapes, plan, {"members.csv": "Member", "books.tsv": "Book", "loans.jsonl": "Loan"}, cov)
+    for ref in plan.references:
+        ref.confirmed, ref.property = True, "of" + ref.target.record_class
+    made = apply_references(idx, plan, cov, classes)
+    assert made[-1] == {"link_table": "loans.jsonl", "property": "loans", "pairs": 3}
+    ada = next(n for n, i in idx.individuals.items() if {"Ada Byron", "2019"} <= {f.literal for f in i.facts})
+    titles = [next(g.literal for g in idx.individuals[f.object].facts if g.property == "title")
+              for f in idx.individuals[ada].facts if f.property == "loans"]
+    assert sorted(titles) == ["Dune", "Emma"]
+
+
+def test_records_never_merge(tmp_path: Path) -> None:
+    """Two members share a name, and two tables' rows would get the same fallback names: all stay apart."""
+    shapes = dataset(tmp_path, {**LIBRARY, **FLEET})
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    names = {"members.csv": "Member", "books.tsv": "Book", "loans.jsonl": "Member", "depots.json": "Depot",
+             "trucks.csv": "Truck", "trips.csv": "Truck"}
+    _map(idx, shapes, plan, names, cov)
+    n_records = sum(len(s.records) for s in shapes)
+    assert len(cov.records) == n_records == len({n for n in cov.records})
+    members = [i for i in idx.individuals.values() if any(f.literal == "Ada Byron" for f in i.facts)]
+    assert len(members) == 2  # same name, two people
+    by_name = Decision(record_class="Member", name_key="name")  # named by a column whose values repeat
+    idx2, cov2 = EntitiesIndex(), Coverage()
+    apply_mapping(idx2, next(s for s in shapes if s.file == "members.csv"), by_name, cov2)
+    assert sorted(idx2.individuals) == ["AdaByron", "AdaByron_2", "AlanGrey"]
