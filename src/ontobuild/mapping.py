@@ -15,9 +15,8 @@ from typing import Any
 
 from .index import EntitiesIndex, Fact
 from .names import safe_name, unique_name
+from .units import canonical, currency
 
-_UNIT = re.compile(r"^(kg|g|t|tons?|cm|mm|m|km|m²|m2|m³|sqm|eur|€|usd|\$|years?|months?|days?|hours?|h|min|"
-                   r"minutes?|s|w|kw|v|l|ml|%|pcs/[a-z]+|pcs|in|inch|lbs?)$", re.I)
 _INT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+$|^[+-]?\d+$")
 _DEC = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
@@ -62,8 +61,8 @@ def split_key(key: str) -> tuple[str, str]:
     text = key.strip().rstrip(":").strip()
     unit = ""
     for m in re.finditer(r"\(([^)]*)\)", text):
-        if _UNIT.match(m.group(1).strip()):
-            unit = m.group(1).strip()
+        if canonical(m.group(1).strip()):
+            unit = currency(m.group(1).strip()) or m.group(1).strip()  # "($)" -> USD
             text = (text[:m.start()] + text[m.end():]).strip()
             break
     return " ".join(text.split()) or key, unit

@@ -51,11 +51,14 @@ def unique_name(name: str, taken: Callable[[str], bool]) -> str:
 
 
 def normalize(text: str) -> str:
-    """Case-, spacing-, punctuation- and unit-insensitive key of a mention."""
+    """Case-, spacing-, punctuation- and unit-insensitive key of a mention ("EcoRing (kg)" ~ "EcoRing"; units
+    after a number are dropped, never a name's own letters)."""
     text = ascii_fold(text)
     text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # split camelCase
     tokens = [t.lower() for t in _WORD.findall(_PAREN.sub(" ", text))]
-    kept = [t for t in tokens if t not in _UNITS and t not in _STOP]
+    # a unit word goes only after a number ("58 kg"): "Model T" and "Size M" keep their letter
+    kept = [t for i, t in enumerate(tokens) if t not in _STOP and
+            not (t in _UNITS and i > 0 and tokens[i - 1].isdigit())]
     return "".join(kept or tokens)
 
 

@@ -10,13 +10,17 @@ from typing import Any
 from .index import EntitiesIndex, Fact
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual
 from .names import normalize, safe_name, similarity
+from .units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, property_suffix, unit as unit_of
 
+_COUNTS = r"pieces?|pcs|pallets?|levels?|boxes|box|units?"  # counted things, kept as written
 _NUM = re.compile(
-    r"(?P<cur>€|\$|EUR\s?)?(?<![A-Za-z0-9.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![A-Za-z0-9])"
-    r"(?:[\s-]?(?P<unit>%|°C|°F|m²|m2|m³|sqm|kg|tons?|t|cm|mm|km|m|days?|minutes?|hours?|h|pieces?|pcs|pallets?|levels?|"
-    r"years?|months?|weeks?|boxes|box|units?|€)(?![A-Za-z]))?"
+    rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,])"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)(?![0-9])"
+    rf"(?:[\s-]?(?P<unit>{SUFFIX_FORMS}|{_COUNTS})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
     r"(?P<per>(?:\s(?:per|/)\s?(?:the\s)?[a-z]+){0,3})"
 )
+# unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
+_WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr"}
 _PER = re.compile(r"\s(?:per|/)\s?(?:the\s)?(day|pallet|block|piece|element|trip|box|carton|crate|shelf|unit|meter|m²|month|year|order)\b")
 
 
@@ -46,26 +50,47 @@ class NumberMention:
     def suggestion(self) -> str:
         """A property name proposed from the unit and context, for the model to keep or change."""
         base, *per = self.unit.lower().split(" per ")
-        name = _BASE.get(base.strip(), safe_name(base, lower_first=True) if base.strip() else "value")
+        name = _BASE.get(base.strip()) or _named_by_unit(self.unit.split(" per ")[0].strip()) or \
+            (safe_name(base, lower_first=True) if base.strip() else "value")
         pack = _LAST_PACK.search(self.before)
         if pack and name == "weightKg":  # "each box weighing about 11 kg" is the box's weight
             name = pack.group(1).lower() + "WeightKg"
-        if re.search(r"stor|stay|in stock|kept", self.context.lower()) and name in ("days", "costEur"):
+        if re.search(r"\b(stor(ed|age|ing)|stays?|in stock|kept)\b", self.context.lower()) and name in ("days", "costEur"):
             name = "storage" + name[0].upper() + name[1:]
         return name + "".join("Per" + p.strip().capitalize() for p in per)
+
+
+_DIMENSION_WORD = {"mass": "weight", "length": "length", "area": "area", "volume": "volume", "power": "power",
+                   "energy": "energy", "electric charge": "capacity", "voltage": "voltage", "current": "current",
+                   "temperature": "temperature", "ratio": "percent", "data": "size", "frequency": "frequency",
+                   "speed": "speed", "time": "duration"}
+
+
+def _named_by_unit(written: str) -> str:
+    """A property name from a unit alone: USD -> costUsd, lb -> weightLb, mAh -> capacityMah."""
+    if currency(written) and not written.islower():
+        return "cost" + property_suffix(currency(written))
+    found = unit_of(written)
+    if found is None:
+        return ""
+    word = _DIMENSION_WORD.get(found[0], "value")
+    return word if word == "percent" else word + property_suffix(found[1])
 
 
 def find_numbers(text: str) -> list[NumberMention]:
     out: list[NumberMention] = []
     prev_end = -1
     for m in _NUM.finditer(text):
-        raw = m.group("num").replace(",", "")
+        num = m.group("num")
+        raw = num.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", num) else num.replace(",", "")  # 0,80 / 1,400
         unit = m.group("unit") or ""
+        if unit in _WORDLIKE and re.match(r"\s+[A-Za-z]", text[m.end("unit"):]):
+            unit = ""
         cur = (m.group("cur") or "").strip()
         if cur:
-            unit = "EUR"
-        elif unit == "€":
-            unit = "EUR"
+            unit = currency(cur) or cur
+        elif currency(unit) and not unit.islower():
+            unit = currency(unit)
         pers = _PER.findall(m.group("per") or "")
         pack = _PACK.search(text, max(0, m.start() - 30), m.start())
         if pack and not unit:  # "ships in boxes of 4": how many items one package holds

@@ -1,0 +1,90 @@
+"""Units and currencies: one table for the whole builder (mapping of keys such as "Weight (lb)", numbers in
+text such as "$120" or "3,000 mAh", the proof of concept's import).
+
+Each unit symbol has a dimension and a canonical symbol; currencies are known by their symbol and by their
+ISO 4217 code, and a symbol shared by several currencies ("$") is read as the most common one unless the text
+says which ("US$", "CA$", "A$"). Nothing here converts values: a value keeps the unit it was written in, and
+the property name says which (weightLb, priceUsd)."""
+
+from __future__ import annotations
+
+import re
+
+# symbol (as written) -> (dimension, canonical symbol)
+UNITS: dict[str, tuple[str, str]] = {}
+for _dim, _forms in {
+    "mass": {"mg": "mg", "g": "g", "kg": "kg", "t": "t", "ton": "t", "tons": "t", "tonne": "t", "tonnes": "t",
+             "lb": "lb", "lbs": "lb", "oz": "oz"},
+    "length": {"mm": "mm", "cm": "cm", "m": "m", "km": "km", "in": "in", "inch": "in", "inches": "in", "ft": "ft",
+               "mi": "mi"},
+    "area": {"m²": "m²", "m2": "m²", "sqm": "m²", "km²": "km²", "ft²": "ft²", "sq ft": "ft²", "ha": "ha"},
+    "volume": {"m³": "m³", "m3": "m³", "l": "L", "L": "L", "ml": "mL", "mL": "mL", "cl": "cL", "gal": "gal"},
+    "electric charge": {"mAh": "mAh", "Ah": "Ah"},
+    "energy": {"Wh": "Wh", "kWh": "kWh", "kcal": "kcal", "J": "J", "kJ": "kJ"},
+    "power": {"W": "W", "kW": "kW", "MW": "MW", "hp": "hp"},
+    "voltage": {"V": "V", "kV": "kV"},
+    "current": {"A": "A", "mA": "mA"},
+    "temperature": {"°C": "°C", "°F": "°F"},
+    "ratio": {"%": "%"},
+    "time": {"s": "s", "sec": "s", "min": "min", "minutes": "min", "minute": "min", "h": "h", "hours": "h",
+             "hour": "h", "day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
+             "months": "month", "year": "year", "years": "year"},
+    "data": {"KB": "kB", "kB": "kB", "MB": "MB", "GB": "GB", "TB": "TB"},
+    "frequency": {"Hz": "Hz", "kHz": "kHz", "MHz": "MHz", "GHz": "GHz"},
+    "speed": {"km/h": "km/h", "mph": "mph", "m/s": "m/s"},
+}.items():
+    for _form, _canon in _forms.items():
+        UNITS[_form] = (_dim, _canon)
+
+# currency symbol or code (as written) -> ISO 4217 code
+CURRENCIES: dict[str, str] = {"€": "EUR", "$": "USD", "US$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
+                              "CHF": "CHF", "CA$": "CAD", "C$": "CAD", "A$": "AUD", "AU$": "AUD", "R$": "BRL",
+                              "zł": "PLN", "kr": "SEK"}
+ISO_CODES = ("EUR", "USD", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "KRW", "BRL", "PLN", "SEK", "NOK",
+             "DKK", "CZK", "HUF", "MXN", "ZAR", "SGD", "HKD", "NZD", "TRY", "RUB")
+CURRENCIES.update({code: code for code in ISO_CODES})
+CURRENCIES.update({"euro": "EUR", "euros": "EUR", "dollar": "USD", "dollars": "USD", "pound": "GBP", "pounds": "GBP"})
+
+
+def currency(token: str) -> str:
+    """The ISO code of a currency symbol, code or word ('' when it is none)."""
+    token = token.strip()
+    return CURRENCIES.get(token) or CURRENCIES.get(token.upper() if len(token) == 3 else token) or \
+        CURRENCIES.get(token.lower(), "")
+
+
+def unit(token: str) -> tuple[str, str] | None:
+    """(dimension, canonical symbol) of a unit as written, or None. Case matters where it must (mA vs MA)."""
+    token = " ".join(token.strip().split())
+    if token in UNITS:
+        return UNITS[token]
+    low = token.lower()
+    for form, value in UNITS.items():  # spelled-out words in any case: "Inches", "KG"
+        if form.lower() == low and (len(form) > 2 or form.islower()):
+            return value
+    return None
+
+
+def canonical(token: str) -> str:
+    """The canonical symbol of a unit, or the ISO code of a currency, or '' for neither."""
+    code = currency(token)
+    if code:
+        return code
+    found = unit(token)
+    return found[1] if found else ""
+
+
+def _alternation(forms: list[str]) -> str:
+    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+# Written before a number: "$120", "US$ 5", "€0.80", "EUR 12", "CHF 9.90"
+PREFIX_CURRENCY = _alternation([f for f, c in CURRENCIES.items() if not f.isalpha() or f.isupper()])
+# Written after a number: every unit and currency form ("120 USD", "3,000 mAh", "12 in.")
+SUFFIX_FORMS = _alternation([*UNITS, *[f for f in CURRENCIES if len(f) > 1 or not f.isalpha()]])
+
+
+def property_suffix(canonical_unit: str) -> str:
+    """The part of a property name that says the unit: 'kg' -> 'Kg', 'm²' -> 'M2', 'USD' -> 'Usd', '%' -> 'Pct'."""
+    text = canonical_unit.replace("²", "2").replace("³", "3").replace("°", "").replace("%", "pct").replace("/", " per ")
+    return "".join(w[:1].upper() + w[1:].lower() for w in re.findall(r"[A-Za-z0-9]+", text))
