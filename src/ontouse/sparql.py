@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
@@ -52,7 +52,8 @@ def graph_prefixes(graph: Graph) -> dict[str, str]:
 def _native_solutions(graph: Graph, text: str, prefixes: dict[str, str],
                       bindings: dict[str, Node]) -> tuple[str, list[str], Any]:
     """Run `text` on the Oxigraph store under `graph` (as oxrdflib's store.query does, but without rdflib's
-    Result, which keeps every solution): (kind, variable names, boolean or an iterator of rows)."""
+    Result, which keeps every solution): (kind, variable names, boolean or an iterator of rows, whose terms
+    are made rdflib terms only for the rows kept)."""
     import pyoxigraph as ox
     from oxrdflib._converter import from_ox, to_ox
 
@@ -67,11 +68,10 @@ def _native_solutions(graph: Graph, text: str, prefixes: dict[str, str],
         return "ASK", [], bool(result)
     names = [v.value for v in result.variables]
 
-    def rows() -> Iterator[list[Node | None]]:
-        for solution in result:
-            yield [None if (t := solution[i]) is None else from_ox(t) for i in range(len(names))]
+    def row(solution: Any) -> list[Node | None]:
+        return [None if (t := solution[i]) is None else from_ox(t) for i in range(len(names))]
 
-    return "SELECT", names, rows()
+    return "SELECT", names, _Lazy(result, row)
 
 
 def _rdflib_solutions(graph: Graph, prepared: Any, bindings: dict[str, Node]) -> tuple[str, list[str], Any]:
@@ -90,32 +90,47 @@ def _rdflib_solutions(graph: Graph, prepared: Any, bindings: dict[str, Node]) ->
     return "SELECT", [str(v) for v in variables], rows()
 
 
-def _evaluate(graph: Graph, text: str, prefixes: dict[str, str], max_rows: int,
+def _evaluate(graph: Graph, query: str, prefixes: dict[str, str], max_rows: int,
               bindings: dict[str, Node]) -> tuple[str, list[str], Any, int]:
-    """Run the checked `text`; (kind, names, boolean or the first `max_rows` rows, total). Runs in the child."""
+    """Check `query`, then run the text checked; (kind, names, boolean or the first `max_rows` rows, total).
+    Runs in the child, so that the time limit also bounds parsing (a long query can take rdflib minutes)."""
+    checked = check_query(query, prefixes)
     try:
         if hasattr(graph.store, "_inner"):  # an Oxigraph store runs the checked text natively
-            kind, names, out = _native_solutions(graph, text, prefixes, bindings)
-        else:  # rdflib evaluates its parse of the same text (parsed again here: cheap, and nothing to send)
-            kind, names, out = _rdflib_solutions(graph, check_query(text, prefixes).prepared, bindings)
+            kind, names, out = _native_solutions(graph, checked.text, prefixes, bindings)
+        else:  # rdflib evaluates its parse of the same text
+            kind, names, out = _rdflib_solutions(graph, checked.prepared, bindings)
         if kind == "ASK":
             return kind, names, out, 1
         rows, total = _first(out, max_rows)
-    except QueryError:
-        raise
     except Exception as e:  # noqa: BLE001 - engines raise many kinds of errors
         raise QueryError(f"the query failed while running: {' '.join(str(e).split())[:300] or type(e).__name__}.")
     return kind, names, rows, total
 
 
-def _first(rows: Iterable[list[Node | None]], keep: int) -> tuple[list[list[Node | None]], int]:
+def _warm_parser() -> None:
+    """Parse a tiny query here before forking: a child that parses first (rdflib builds and caches parts of its
+    parser on first use) pays for it on every fork, up to a second in a process holding a large store."""
+    check_query("ASK { ?s ?p ?o }", COMMON_PREFIXES)
+
+
+@dataclass
+class _Lazy:
+    """Solutions made rows only when kept."""
+
+    solutions: Iterable[Any]
+    row: Callable[[Any], list[Node | None]]
+
+
+def _first(rows: Iterable[list[Node | None]] | _Lazy, keep: int) -> tuple[list[list[Node | None]], int]:
     """The first `keep` rows and the number of rows; the others are counted, not kept."""
-    kept: list[list[Node | None]] = []
+    solutions, row = (rows.solutions, rows.row) if isinstance(rows, _Lazy) else (rows, None)
+    kept: list[Any] = []
     total = 0
-    for row in rows:
+    for solution in solutions:
         total += 1
         if total <= keep:
-            kept.append(row)
+            kept.append(row(solution) if row else solution)
     return kept, total
 
 
@@ -129,18 +144,19 @@ def run_query(graph: Graph, query: str, max_rows: int = 50, timeout_s: float = 1
     """Run a read-only SELECT or ASK query; at most `max_rows` rows are kept (`truncated` says so).
 
     `bindings` gives values to variables of the query (rdflib initBindings), so that code never pastes
-    values into query text. The query is checked here, then run in a child process killed after `timeout_s`: a fresh
+    values into query text. The query is checked and run in a child process killed after `timeout_s`: a fresh
     fork of this process, or `worker` (from `query_worker(graph)`), which saves the fork on every query.
     Raises QueryError for refused queries, syntax errors, evaluation errors and timeouts."""
     prefixes = graph_prefixes(graph)
-    text = check_query(query, prefixes).text  # refused here, before any process is forked
     values = {k: v for k, v in (bindings or {}).items() if v is not None}
     try:
+        if worker is None or worker.pid is None:
+            _warm_parser()
         if worker is not None:
-            kind, names, out, total = worker.call((text, prefixes, max_rows, values), timeout_s)
+            kind, names, out, total = worker.call((query, prefixes, max_rows, values), timeout_s)
         else:
             kind, names, out, total = call_isolated(
-                lambda: _evaluate(graph, text, prefixes, max_rows, values), timeout_s)
+                lambda: _evaluate(graph, query, prefixes, max_rows, values), timeout_s)
     except TimedOut:
         raise QueryError(f"the query took longer than {timeout_s:g} s and was abandoned; add a LIMIT or narrow "
                          "it (more specific triple patterns first, fewer OPTIONALs, no unbounded ?s ?p ?o joins)."
