@@ -3,8 +3,9 @@
 Everything in `ontouse` that reads triples (the relational view, plan execution, support sets, `--sparql`) goes
 through a `Store`; nothing walks an rdflib `Graph` directly. `GraphStore` runs queries through rdflib's API over
 local files, held in an embedded Oxigraph store (the default; optionally persisted on disk so that a second run
-does not parse again, `persist.py`) or in rdflib's memory store; `EndpointStore` (`endpoint.py`) asks a remote
-SPARQL 1.1 endpoint. `Source` says which, and opens it."""
+does not parse again, `persist.py`) or in rdflib's memory store, each query in a child process killed at its time
+limit (`sandbox.py`); `EndpointStore` (`endpoint.py`) asks a remote SPARQL 1.1 endpoint. `Source` says which, and
+opens it."""
 
 from __future__ import annotations
 
