@@ -7,13 +7,11 @@ and leave no child process behind."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -34,6 +32,7 @@ from ontouse.querycheck import check_algebra
 from ontouse.sandbox import call_isolated
 from ontouse.sparql import QueryError, run_query
 from ontouse.store import GraphStore
+from recording_server import Recorder, recording_server
 
 LIB = "http://library.example/"
 FLEET = "http://fleet.example/"
@@ -46,42 +45,10 @@ lib:a1 a lib:Author ; lib:name "Frank" ; lib:born "1920-10-08"^^xsd:date .
 """
 
 
-class Recorder(http.server.ThreadingHTTPServer):
-    """Records every request it gets; answers like a SPARQL endpoint (empty results) or a JSON-LD context."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.requests: list[tuple[str, str, str]] = []
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def _answer(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
-        self.server.requests.append((self.command, self.path, body))  # type: ignore[attr-defined]
-        data = json.dumps({"@context": {"title": f"{LIB}title"}, "head": {"vars": ["t"]},
-                           "results": {"bindings": []}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/sparql-results+json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    do_GET = do_POST = _answer
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def recorder() -> Iterator[Recorder]:
-    server = Recorder()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with recording_server() as server:
+        yield server
 
 
 def children() -> set[int]:
@@ -272,6 +239,17 @@ def test_a_million_rows_stream_through_the_child() -> None:
 def test_the_child_cannot_use_the_network(recorder: Recorder) -> None:
     with pytest.raises(PermissionError, match="network access is not allowed"):
         call_isolated(lambda: urllib.request.urlopen(recorder.url + "/from-child", timeout=2).read(), 5)
+    assert recorder.requests == []
+
+
+def test_the_child_has_no_network_even_for_native_code(recorder: Recorder) -> None:
+    """Behind the query check: Oxigraph's own SERVICE client, called directly in the child, cannot connect."""
+    if call_isolated(lambda: os.readlink("/proc/self/ns/net"), 5) == os.readlink("/proc/self/ns/net"):
+        pytest.skip("user namespaces are not allowed here: only the query check and the audit hook apply")
+    inner = fleet_graph("oxigraph").store._inner  # type: ignore[attr-defined]
+    with pytest.raises(OSError, match="unreachable"):
+        call_isolated(lambda: list(inner.query(f"SELECT * WHERE {{ SERVICE <{recorder.url}/ox> {{ ?s ?p ?o }} }}")),
+                      5)
     assert recorder.requests == []
 
 

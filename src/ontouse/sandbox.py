@@ -5,8 +5,9 @@ interrupted from a thread: a catastrophic REGEX or a huge join would run on afte
 work runs in a child made by fork(): it sees the parent's loaded store copy-on-write (nothing is copied or
 parsed again), sends its result back pickled through a pipe, and exits with os._exit (no cleanup of the
 parent's objects runs in it). When the time limit passes the parent kills it (SIGKILL) and reaps it, so no
-stray or zombie process remains; the child also dies with its parent (PR_SET_PDEATHSIG on Linux). Inside the
-child, Python's own network access is refused by an audit hook, as a second line behind the query check.
+stray or zombie process remains; the child also dies with its parent (PR_SET_PDEATHSIG on Linux). Behind the
+query check, the child has no network: it moves into a new, empty network namespace (Linux, where unprivileged
+user namespaces are allowed), and an audit hook refuses Python's own network access in any case.
 
 `call_isolated` forks one child per call. Forking copies the parent's page tables (about 16 ms, and as much
 again to tear them down, for a process holding a 1M-triple store), so a store that answers many queries uses
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 _PR_SET_PDEATHSIG = 1
+_CLONE_NEWUSER, _CLONE_NEWNET = 0x10000000, 0x40000000
 _HEADER = struct.Struct("!Q")
 _NETWORK_EVENTS = frozenset({"socket.connect", "socket.getaddrinfo", "socket.gethostbyname", "urllib.Request",
                              "http.client.connect"})
@@ -53,10 +55,14 @@ def _refuse_network(event: str, args: tuple[Any, ...]) -> None:
 
 
 def _child_setup(parent: int) -> None:
-    """In the child: die with the parent, and refuse Python-level network access."""
+    """In the child: die with the parent; leave the network (a new, empty network namespace, where user
+    namespaces are allowed: then neither Python nor native code such as Oxigraph's SERVICE client can connect
+    anywhere); and refuse Python-level network access in any case (an audit hook)."""
     if sys.platform.startswith("linux"):
         try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET)  # may fail (user namespaces disabled): the hook remains
         except (OSError, AttributeError):
             pass
         if os.getppid() != parent:  # the parent died before prctl took effect
