@@ -50,8 +50,8 @@ def test_query_from_file_and_max_rows(ttl: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, code, needle", [
-    (["--sparql", "DELETE WHERE { ?s ?p ?o }"], 1, "DELETE is not allowed"),
-    (["--sparql", "SELECT ?p WHERE { ?p a }"], 1, "SPARQL syntax error"),
+    (["--sparql", "DELETE WHERE { ?s ?p ?o }"], 2, "DELETE is not allowed"),
+    (["--sparql", "SELECT ?p WHERE { ?p a }"], 2, "SPARQL syntax error"),
     (["--ontology", "missing.ttl", "--sparql", "ASK {}"], 2, "no such file"),
 ])
 def test_errors(ttl: Path, args: list[str], code: int, needle: str) -> None:

@@ -141,10 +141,19 @@ def _chat_lines():
 
 def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int = 50,
                timeout_s: float = 10) -> str:
-    """Open the graph, run one query, and return the table (or JSON text)."""
-    from .sparql import format_table, to_json
+    """Open the graph, run one query, and return the table (or JSON text). A query that is refused, wrong or
+    too slow is the user's input to change: InputError (exit code 2)."""
+    from .sparql import QueryError, format_table, to_json
 
-    result = source.open().select(query, max_rows=max_rows, timeout_s=timeout_s)
+    store = source.open()
+    try:
+        result = store.select(query, max_rows=max_rows, timeout_s=timeout_s)
+    except QueryError as e:
+        raise InputError(str(e)) from None
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
     if as_json:
         return json.dumps(to_json(result), indent=2, ensure_ascii=False)
     return format_table(result)

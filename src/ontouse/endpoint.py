@@ -1,11 +1,12 @@
 """A remote SPARQL 1.1 endpoint as a `Store` (Fuseki, GraphDB, Virtuoso, Oxigraph server, QLever, ...).
 
-Read-only by construction: a query is parsed and checked here first (only SELECT and ASK, no SERVICE, no FROM;
-`sparql.prepare`), and it is sent to the endpoint's *query* operation of the SPARQL 1.1 Protocol, which cannot
-update. Variable bindings travel as a VALUES clause appended to the query (values are never pasted into the
-query's patterns). Credentials come from the environment (`ONTOASK_ENDPOINT_TOKEN` for a bearer token, or
-`ONTOASK_ENDPOINT_USER` and `ONTOASK_ENDPOINT_PASSWORD`, or user:password in the URL) and are never logged or
-shown: every message names the endpoint by its URL without credentials."""
+Read-only by construction: a query is parsed and checked here first (only SELECT and ASK, no SERVICE, no FROM,
+decided on its algebra; `querycheck.check_query`), and its text as checked (escapes decoded) is sent to the
+endpoint's *query* operation of the SPARQL 1.1 Protocol, which cannot update. Variable bindings travel as a VALUES
+clause appended to the query (values are never pasted into the query's patterns). Credentials come from the
+environment (`ONTOASK_ENDPOINT_TOKEN` for a bearer token, or `ONTOASK_ENDPOINT_USER` and
+`ONTOASK_ENDPOINT_PASSWORD`, or user:password in the URL) and are never logged or shown: every message names the
+endpoint by its URL without credentials."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from rdflib.term import Node
 
 from ontobuild.errors import InputError, OntoError
 
-from .sparql import COMMON_PREFIXES, QueryError, QueryResult, prepare
+from .sparql import COMMON_PREFIXES, QueryError, QueryResult, check_query
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,8 @@ class EndpointStore:
 
     def select(self, query: str, max_rows: int = 1000, timeout_s: float = 20.0,
                bindings: dict[str, Node] | None = None) -> QueryResult:
-        is_ask = prepare(query, self.prefixes).algebra.name == "AskQuery"  # read-only check and syntax errors
+        checked = check_query(query, self.prefixes)  # read-only check (on the algebra) and syntax errors
+        is_ask, query = checked.kind == "ASK", checked.text  # the text checked is the text sent
         declared = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in self.prefixes.items())
         bindings = {k: t for k, t in (bindings or {}).items() if t is not None}
         text = declared + (with_values(query, bindings) if bindings else query)

@@ -1,4 +1,7 @@
-"""Load the ontology (one or several RDF files, or an ontobuild outcome folder) into one rdflib Graph."""
+"""Load the ontology (one or several RDF files, or an ontobuild outcome folder) into one rdflib Graph.
+
+Every file is checked first (`inputguard.check_file`): no parser may fetch anything (an XML external entity or
+DTD, a remote JSON-LD context) or expand entities without bound; owl:imports is never followed."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ from typing import Iterable
 from rdflib import Graph
 
 from ontobuild.errors import InputError
+
+from .inputguard import check_file
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +97,7 @@ def load_graph(paths: str | Path | Iterable[str | Path], store: str = "oxigraph"
     graph = new_graph(store)
     for path in resolve_paths(paths):
         fmt = guess_format(path, file_head(path))
+        check_file(path, fmt)
         before = len(graph)
         native = NATIVE_FORMATS.get(fmt) if store == "oxigraph" else None
         try:

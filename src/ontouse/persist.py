@@ -21,6 +21,7 @@ from rdflib import Graph, URIRef
 from ontobuild.errors import InputError
 
 from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
+from .inputguard import check_file
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,7 @@ def _build(files: list[Path], folder: Path) -> dict[str, Any]:
         if fmt not in NATIVE_FORMATS:
             raise InputError(f"{path}: a persisted store reads Turtle, N-Triples and RDF/XML files, not "
                              f"{fmt}; convert it, or run without --store-path.")
+        check_file(path, fmt)
         ox_format = {"turtle": pyoxigraph.RdfFormat.TURTLE, "nt": pyoxigraph.RdfFormat.N_TRIPLES,
                      "xml": pyoxigraph.RdfFormat.RDF_XML}[fmt]
         start = time.monotonic()

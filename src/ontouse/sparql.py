@@ -2,37 +2,31 @@
 
 Only SELECT and ASK queries run. CONSTRUCT and DESCRIBE are refused (the results of this tool are
 tables; ``SELECT ?s ?p ?o`` gives the same triples); so are updates (INSERT, DELETE, LOAD, CLEAR, ...),
-SERVICE (remote endpoints) and FROM / FROM NAMED (which would make rdflib fetch graphs from the web).
-The prefixes rdf, rdfs, owl, xsd, skos plus every prefix bound in the graph are predeclared.
+SERVICE (remote endpoints) and FROM / FROM NAMED (which would make rdflib fetch graphs from the web): the
+parsed algebra decides (`querycheck.py`). The prefixes rdf, rdfs, owl, xsd, skos plus every prefix bound in
+the graph are predeclared.
 
-rdflib has no query timeout: the evaluation runs in a daemon thread and the caller stops waiting after
-`timeout_s`; the abandoned thread finishes (or dies with the process) in the background."""
+Neither rdflib nor the embedded Oxigraph store can stop a running query, so every query runs in a forked child
+process (`sandbox.py`) that is killed when its time is up. The child streams the solutions: it keeps the first
+`max_rows` and only counts the others, so a query with a million solutions costs no memory for them."""
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef, Variable
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
-from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import Node
 
-from ontobuild.errors import ToolArgumentError
+from .querycheck import QueryError, check_query, check_read_only, decode_escapes, prepare  # noqa: F401 - re-exported
+from .sandbox import ChildFailed, TimedOut, Worker, call_isolated
 
 log = logging.getLogger(__name__)
 
 COMMON_PREFIXES = {"rdf": str(RDF), "rdfs": str(RDFS), "owl": str(OWL), "xsd": str(XSD), "skos": str(SKOS)}
-_UPDATE_WORDS = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY")
-_GENERAL_HINT = ("check for a missing '.' between triple patterns, a variable without '?', unbalanced braces "
-                 "or parentheses, a misspelled keyword, or a missing PREFIX declaration")
-
-
-class QueryError(ToolArgumentError):
-    """A SPARQL query that cannot or may not run; the message says what to change."""
 
 
 @dataclass
@@ -46,81 +40,6 @@ class QueryResult:
     prefixes: dict[str, str] = field(default_factory=dict)  # prefix -> namespace, for shortening terms
 
 
-# ---- checking -----------------------------------------------------------------------------------------
-_STRIP = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'  # long strings
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'  # strings
-    r"|'(?:[^'\\\n]|\\.)*'"
-    r"|<[^<>\"{}|^`\\\s]*>"  # IRIs
-    r"|#[^\n]*",  # comments
-    re.DOTALL,
-)
-
-
-def _keywords(query: str) -> set[str]:
-    """Upper-cased bare words of the query outside strings, IRIs, comments, variables and prefixed names."""
-    text = _STRIP.sub(" ", query)
-    return {m.group(0).upper() for m in re.finditer(r"(?<![?$\w:.-])[A-Za-z]+(?![\w:-])", text)}
-
-
-def check_read_only(query: str) -> None:
-    """Raise QueryError for updates, SERVICE and FROM clauses."""
-    words = _keywords(query)
-    update = [w for w in _UPDATE_WORDS if w in words]
-    if update:
-        raise QueryError(f"{update[0]} is not allowed: this tool only reads the ontology (SELECT or ASK queries); "
-                         "updates such as INSERT, DELETE, LOAD, CLEAR or DROP are refused.")
-    if "SERVICE" in words:
-        raise QueryError("SERVICE is not allowed: query only the loaded ontology, without remote endpoints.")
-    if "FROM" in words:
-        raise QueryError("FROM / FROM NAMED are not allowed: the query always runs over the loaded ontology; "
-                         "remove the FROM clause.")
-
-
-def _syntax_message(query: str, e: Exception, prefixes: dict[str, str]) -> str:
-    unknown = re.search(r"Unknown namespace prefix : (\S*)", str(e))
-    if unknown:
-        known = ", ".join(f"{p}:" for p in sorted(prefixes)) or "none"
-        return (f"SPARQL error: the prefix '{unknown.group(1)}:' is not declared. Declare it with "
-                f"PREFIX {unknown.group(1)}: <namespace IRI>, or use one of the predeclared prefixes: {known}.")
-    lineno, col = getattr(e, "lineno", None), getattr(e, "col", None)
-    if lineno is None:
-        return f"SPARQL error: {' '.join(str(e).split())[:300]}. Hint: {_GENERAL_HINT}."
-    line = query.splitlines()[lineno - 1] if 0 < lineno <= len(query.splitlines()) else ""
-    near = line[max(col - 1, 0):][:40].strip() or "the end of the query"
-    hints = []
-    if query.count("{") != query.count("}"):
-        hints.append(f"the braces are unbalanced ({query.count('{')} '{{' and {query.count('}')} '}}')")
-    if query.count("(") != query.count(")"):
-        hints.append(f"the parentheses are unbalanced ({query.count('(')} '(' and {query.count(')')} ')')")
-    if not hints:
-        hints.append(_GENERAL_HINT)
-    return (f"SPARQL syntax error at line {lineno}, column {col}, near \"{near}\" (line: {line.strip()[:120]!r}). "
-            f"Hint: {'; '.join(hints)}.")
-
-
-def prepare(query: str, prefixes: dict[str, str]):
-    """Parse and check `query`; the prepared query or QueryError."""
-    if not query or not query.strip():
-        raise QueryError("the SPARQL query is empty.")
-    check_read_only(query)
-    try:
-        prepared = prepareQuery(query, initNs=prefixes)
-    except Exception as e:  # noqa: BLE001 - pyparsing and rdflib raise plain exceptions
-        raise QueryError(_syntax_message(query, e, prefixes)) from None
-    kind = prepared.algebra.name
-    if kind in ("ConstructQuery", "DescribeQuery"):
-        verb = kind.replace("Query", "").upper()
-        raise QueryError(f"{verb} queries are not supported: use SELECT (for example SELECT ?s ?p ?o WHERE "
-                         "{ ... }) or ASK.")
-    if kind not in ("SelectQuery", "AskQuery"):
-        raise QueryError(f"only SELECT and ASK queries are allowed, not {kind}.")
-    if prepared.algebra.get("datasetClause"):
-        raise QueryError("FROM / FROM NAMED are not allowed: remove the FROM clause.")
-    return prepared
-
-
 def graph_prefixes(graph: Graph) -> dict[str, str]:
     """Common prefixes plus the graph's own bindings (the graph's win on conflicts)."""
     out = dict(COMMON_PREFIXES)
@@ -130,74 +49,124 @@ def graph_prefixes(graph: Graph) -> dict[str, str]:
 
 
 # ---- running -------------------------------------------------------------------------------------------
-class _Cancelled(Exception):
-    pass
+def _native_solutions(graph: Graph, text: str, prefixes: dict[str, str],
+                      bindings: dict[str, Node]) -> tuple[str, list[str], Any]:
+    """Run `text` on the Oxigraph store under `graph` (as oxrdflib's store.query does, but without rdflib's
+    Result, which keeps every solution): (kind, variable names, boolean or an iterator of rows, whose terms
+    are made rdflib terms only for the rows kept)."""
+    import pyoxigraph as ox
+    from oxrdflib._converter import from_ox, to_ox
+
+    store = graph.store
+    inner = store._inner  # type: ignore[attr-defined]
+    union = getattr(graph, "default_union", False)
+    result = inner.query(text, use_default_graph_as_union=union,
+                         default_graph=None if union else to_ox(graph.identifier),
+                         prefixes=dict(getattr(store, "_namespace_for_prefix", {}), **prefixes),
+                         substitutions={ox.Variable(k): to_ox(v) for k, v in bindings.items()})
+    if isinstance(result, ox.QueryBoolean):
+        return "ASK", [], bool(result)
+    names = [v.value for v in result.variables]
+
+    def row(solution: Any) -> list[Node | None]:
+        return [None if (t := solution[i]) is None else from_ox(t) for i in range(len(names))]
+
+    return "SELECT", names, _Lazy(result, row)
 
 
-class _CancellableGraph(Graph):
-    """A view of `base` (same store) whose triple lookups stop once `cancel` is set, so that an
-    abandoned query stops at its next join instead of running on in the background."""
+def _rdflib_solutions(graph: Graph, prepared: Any, bindings: dict[str, Node]) -> tuple[str, list[str], Any]:
+    """Run `prepared` with rdflib's evaluator, streaming (rdflib's Result would keep every solution)."""
+    from rdflib.plugins.sparql.evaluate import evalQuery
 
-    def __init__(self, base: Graph, cancel: threading.Event) -> None:
-        super().__init__(store=base.store, identifier=base.identifier, namespace_manager=base.namespace_manager)
-        self._cancel = cancel
+    res = evalQuery(graph, prepared, bindings or None)
+    if res["type_"] == "ASK":
+        return "ASK", [], bool(res["askAnswer"])
+    variables = [Variable(str(v)) for v in (res.get("vars_") or [])]
 
-    def triples(self, triple, *args, **kwargs):  # type: ignore[override]
-        if self._cancel.is_set():
-            raise _Cancelled()
-        return super().triples(triple, *args, **kwargs)
+    def rows() -> Iterator[list[Node | None]]:
+        for solution in res["bindings"]:
+            yield [solution.get(v) for v in variables]
+
+    return "SELECT", [str(v) for v in variables], rows()
+
+
+def _evaluate(graph: Graph, query: str, prefixes: dict[str, str], max_rows: int,
+              bindings: dict[str, Node]) -> tuple[str, list[str], Any, int]:
+    """Check `query`, then run the text checked; (kind, names, boolean or the first `max_rows` rows, total).
+    Runs in the child, so that the time limit also bounds parsing (a long query can take rdflib minutes)."""
+    checked = check_query(query, prefixes)
+    try:
+        if hasattr(graph.store, "_inner"):  # an Oxigraph store runs the checked text natively
+            kind, names, out = _native_solutions(graph, checked.text, prefixes, bindings)
+        else:  # rdflib evaluates its parse of the same text
+            kind, names, out = _rdflib_solutions(graph, checked.prepared, bindings)
+        if kind == "ASK":
+            return kind, names, out, 1
+        rows, total = _first(out, max_rows)
+    except Exception as e:  # noqa: BLE001 - engines raise many kinds of errors
+        raise QueryError(f"the query failed while running: {' '.join(str(e).split())[:300] or type(e).__name__}.")
+    return kind, names, rows, total
+
+
+def _warm_parser() -> None:
+    """Parse a tiny query here before forking: a child that parses first (rdflib builds and caches parts of its
+    parser on first use) pays for it on every fork, up to a second in a process holding a large store."""
+    check_query("ASK { ?s ?p ?o }", COMMON_PREFIXES)
+
+
+@dataclass
+class _Lazy:
+    """Solutions made rows only when kept."""
+
+    solutions: Iterable[Any]
+    row: Callable[[Any], list[Node | None]]
+
+
+def _first(rows: Iterable[list[Node | None]] | _Lazy, keep: int) -> tuple[list[list[Node | None]], int]:
+    """The first `keep` rows and the number of rows; the others are counted, not kept."""
+    solutions, row = (rows.solutions, rows.row) if isinstance(rows, _Lazy) else (rows, None)
+    kept: list[Any] = []
+    total = 0
+    for solution in solutions:
+        total += 1
+        if total <= keep:
+            kept.append(row(solution) if row else solution)
+    return kept, total
+
+
+def query_worker(graph: Graph) -> Worker:
+    """A long-lived child process that runs queries over `graph` as it is now (see `sandbox.Worker`)."""
+    return Worker(lambda request: _evaluate(graph, *request))
 
 
 def run_query(graph: Graph, query: str, max_rows: int = 50, timeout_s: float = 10,
-              bindings: dict[str, Node] | None = None) -> QueryResult:
+              bindings: dict[str, Node] | None = None, worker: Worker | None = None) -> QueryResult:
     """Run a read-only SELECT or ASK query; at most `max_rows` rows are kept (`truncated` says so).
 
     `bindings` gives values to variables of the query (rdflib initBindings), so that code never pastes
-    values into query text. Raises QueryError for refused queries, syntax errors, evaluation errors and
-    timeouts."""
+    values into query text. The query is checked and run in a child process killed after `timeout_s`: a fresh
+    fork of this process, or `worker` (from `query_worker(graph)`), which saves the fork on every query.
+    Raises QueryError for refused queries, syntax errors, evaluation errors and timeouts."""
     prefixes = graph_prefixes(graph)
-    prepared = prepare(query, prefixes)
-    box: dict[str, Any] = {}
-    cancel = threading.Event()
-    view = _CancellableGraph(graph, cancel)
-
-    native = hasattr(graph.store, "_inner")  # an Oxigraph store runs the query text itself, natively
-
-    def work() -> None:
-        try:
-            if native:
-                result = graph.query(query, initNs=prefixes, initBindings=bindings or {})
-            else:
-                result = view.query(prepared, initBindings=bindings or None)
-            if result.type == "ASK":
-                box["ask"] = bool(result.askAnswer)
-                return
-            names = [str(v) for v in (result.vars or [])]
-            rows, total = [], 0
-            for row in result:
-                total += 1
-                if len(rows) < max_rows:
-                    rows.append([row[i] if i < len(row) else None for i in range(len(names))])
-            box["select"] = (names, rows, total)
-        except _Cancelled:
-            log.debug("abandoned query stopped")
-        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
-            box["error"] = e
-
-    worker = threading.Thread(target=work, name="sparql-query", daemon=True)
-    worker.start()
-    worker.join(timeout_s)
-    if worker.is_alive():
-        cancel.set()
+    values = {k: v for k, v in (bindings or {}).items() if v is not None}
+    try:
+        if worker is None or worker.pid is None:
+            _warm_parser()
+        if worker is not None:
+            kind, names, out, total = worker.call((query, prefixes, max_rows, values), timeout_s)
+        else:
+            kind, names, out, total = call_isolated(
+                lambda: _evaluate(graph, query, prefixes, max_rows, values), timeout_s)
+    except TimedOut:
         raise QueryError(f"the query took longer than {timeout_s:g} s and was abandoned; add a LIMIT or narrow "
-                         "it (more specific triple patterns first, fewer OPTIONALs, no unbounded ?s ?p ?o joins).")
-    if "error" in box:
-        e = box["error"]
-        raise QueryError(f"the query failed while running: {' '.join(str(e).split())[:300] or type(e).__name__}.")
-    if "ask" in box:
-        return QueryResult(vars=[], rows=[], total=1, kind="ASK", boolean=box["ask"], prefixes=prefixes)
-    names, rows, total = box["select"]
-    return QueryResult(vars=names, rows=rows, truncated=total > len(rows), total=total, kind="SELECT",
+                         "it (more specific triple patterns first, fewer OPTIONALs, no unbounded ?s ?p ?o joins)."
+                         ) from None
+    except ChildFailed as e:
+        raise QueryError(f"the query failed while running: {e} (out of memory?); narrow it or add a LIMIT."
+                         ) from None
+    if kind == "ASK":
+        return QueryResult(vars=[], rows=[], total=1, kind="ASK", boolean=out, prefixes=prefixes)
+    return QueryResult(vars=names, rows=out, truncated=total > len(out), total=total, kind="SELECT",
                        prefixes=prefixes)
 
 

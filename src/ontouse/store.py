@@ -3,8 +3,9 @@
 Everything in `ontouse` that reads triples (the relational view, plan execution, support sets, `--sparql`) goes
 through a `Store`; nothing walks an rdflib `Graph` directly. `GraphStore` runs queries through rdflib's API over
 local files, held in an embedded Oxigraph store (the default; optionally persisted on disk so that a second run
-does not parse again, `persist.py`) or in rdflib's memory store; `EndpointStore` (`endpoint.py`) asks a remote
-SPARQL 1.1 endpoint. `Source` says which, and opens it."""
+does not parse again, `persist.py`) or in rdflib's memory store, each query in a child process killed at its time
+limit (`sandbox.py`); `EndpointStore` (`endpoint.py`) asks a remote SPARQL 1.1 endpoint. `Source` says which, and
+opens it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from rdflib.term import Node
 
 from ontobuild.errors import InputError
 
-from .sparql import QueryResult, graph_prefixes, run_query
+from .sparql import QueryResult, graph_prefixes, query_worker, run_query
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +38,16 @@ class Store(Protocol):
 
 
 class GraphStore:
-    """rdflib's API over a local graph (an Oxigraph store, in memory or on disk, or rdflib's memory store)."""
+    """rdflib's API over a local graph (an Oxigraph store, in memory or on disk, or rdflib's memory store).
+
+    Queries run in a child process forked at the first query and killed on a timeout (`sandbox.Worker`): it
+    sees the graph as it was then, so the graph must not change after the first query (`close()` forgets the
+    child; the next query forks a new one)."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.prefixes = graph_prefixes(graph)
+        self._worker = query_worker(graph)
 
     @classmethod
     def from_paths(cls, paths: str | Path | Iterable[str | Path], kind: str = "oxigraph") -> "GraphStore":
@@ -51,7 +57,12 @@ class GraphStore:
 
     def select(self, query: str, max_rows: int = 1000, timeout_s: float = DEFAULT_TIMEOUT,
                bindings: dict[str, Node] | None = None) -> QueryResult:
-        return run_query(self.graph, query, max_rows=max_rows, timeout_s=timeout_s, bindings=bindings)
+        return run_query(self.graph, query, max_rows=max_rows, timeout_s=timeout_s, bindings=bindings,
+                         worker=self._worker)
+
+    def close(self) -> None:
+        """Stop the query process (it also stops when the store is garbage-collected or the program ends)."""
+        self._worker.close()
 
     def contains(self, triple: tuple[Node, Node, Node]) -> bool:
         return triple in self.graph
