@@ -7,8 +7,8 @@ import json
 import pytest
 
 from ontobuild.index import EntitiesIndex
-from ontobuild.mapping import (Coverage, Decision, apply_mapping, check_decision, find_records, group_shapes,
-                               infer_field, repair_decision, split_key)
+from ontobuild.decisions import check_decision, repair_decision
+from ontobuild.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes, infer_field, split_key
 
 from conftest import REPO
 

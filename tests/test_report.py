@@ -115,7 +115,7 @@ def test_answer_render_shows_sources() -> None:
                  support=[[":Dune", ":pages", "412"], [":Dune", "rdf:type", ":Novel"]],
                  sources=[{"chunk": "notes.txt#2", "sentence": "Dune runs to 412 pages."}, {}])
     text = ans.render()
-    assert 'from notes.txt#2: "Dune runs to 412 pages."' in text
+    assert "from notes.txt#2: \u201cDune runs to 412 pages.\u201d" in text
     assert ans.to_dict()["sources"][0]["chunk"] == "notes.txt#2"
 
 

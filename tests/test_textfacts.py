@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ontobuild.index import EntitiesIndex
 from ontobuild.ingest import split_text
-from ontobuild.textfacts import apply_facts, apply_links, find_mentions, find_numbers, mention_spans, outside_names
+from ontobuild.textfacts import apply_facts, apply_links, find_mentions, mention_spans
+from ontobuild.textnumbers import find_numbers, outside_names
 
 TEXT = ("The EcoRing product, with a unit weight of 58 kg per block, is stored on pallets of 20 pieces. "
         "It covers approximately 2,500 m², average storage time is 20-25 days, at €0.80 per day per pallet.")

@@ -7,7 +7,7 @@ import pytest
 
 from ontobuild.mapping import split_key
 from ontobuild.names import normalize
-from ontobuild.textfacts import find_numbers
+from ontobuild.textnumbers import find_numbers
 from ontobuild.units import canonical, currency, property_suffix
 
 

@@ -22,14 +22,14 @@ from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
 from .llm import ChatModel, open_model
-from .mapping import (TYPES, repair_decision, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
-                      ensure_individual, ensure_object_property, check_decision, default_levels, find_records, group_shapes, is_leaf,
-                      proposed_name_key)
+from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
+from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
+                      ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import safe_name
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
-from .textfacts import (apply_facts, apply_links, find_mentions, find_numbers, is_unit_word, mention_spans,
-                        outside_names, subject_hint)
+from .textfacts import apply_facts, apply_links, find_mentions, is_unit_word, mention_spans, subject_hint
+from .textnumbers import find_numbers, outside_names
 from .tools import Tool
 from .trace import Trace
 

@@ -93,6 +93,7 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
             if len(values) < min(min_values, len(source.records)):
                 continue
             best: Reference | None = None
+            best_score: tuple = ()
             for target in shapes:
                 if target is source and column in plan.keys[id(target)][:1]:
                     continue
@@ -134,7 +135,7 @@ def _stem(file: str) -> str:
 
 def _names_target(column: str, key: str, target: Shape) -> bool:
     """The column's name mentions the key's name or the target table's name (stuid ~ stuid; student_id ~ student)."""
-    col, stem, k = _norm(column), _norm(_stem(target.file)), _norm(key)
+    col, k = _norm(column), _norm(key)
     one = _norm(singular(_stem(target.file)))
     return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
 

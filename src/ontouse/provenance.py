@@ -99,10 +99,7 @@ class Provenance:
 
 
 def describe(source: dict[str, str]) -> str:
-    """One line for a person: 'catalog.json $['A']['Price']' or 'notes.txt#3: "The sentence."'."""
-    if not source:
-        return ""
-    if source.get("chunk"):
-        sentence = source.get("sentence", "")
-        return f'{source["chunk"]}: "{sentence}"' if sentence else source["chunk"]
-    return " ".join(x for x in (source.get("file", ""), source.get("path", "")) if x)
+    """One line for a person: 'catalog.json $['A']['Price']' or 'notes.txt#3: “The sentence.”'."""
+    from ontobuild.report import source_text
+
+    return source_text(source)

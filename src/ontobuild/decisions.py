@@ -1,0 +1,103 @@
+"""The model's mapping decision for a record shape, checked: every problem said so that the model can fix it
+(`check_decision`), and the code's own proposal standing in for what it could not fix (`repair_decision`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .mapping import Shape, parse_number, part_groups, singular, split_key
+from .names import safe_name
+
+
+def proposed_name_key(shape: Shape) -> str:
+    for k in shape.keys:
+        if split_key(k)[0].lower() in ("name", "title", "label", "product name", "full name"):
+            return k
+    return "@key"
+
+
+def default_levels(shape: Shape, record_class: str) -> list[dict[str, str]]:
+    """Grouping levels of a JSON tree are usually categories: ProductCategory / inProductCategory."""
+    names = [f"{record_class}Category"] + [f"{record_class}Group{i}" for i in range(2, shape.n_levels + 1)]
+    return [{"class": n, "property": "in" + n} for n in names[: shape.n_levels]]
+
+
+def _used_properties(shape: Shape) -> dict[str, str]:
+    """Property name -> the JSON key it maps, for every key of the shape and every field inside its parts."""
+    used = {p.property: k for k, p in shape.plans.items()}
+    for k, p in shape.plans.items():
+        used.update({q.property: f"{k} / {sk}" for sk, q in p.sub.items()})
+    return used
+
+
+def _used_classes(shape: Shape) -> dict[str, str]:
+    """Class name -> what it already holds (the values of a key, or the variants of the records)."""
+    out = {p.range_class: f"the values of key {k!r}" for k, p in shape.plans.items()
+           if p.type == "individual" and p.range_class}
+    if part_groups(shape):
+        out["Variant"] = "the records' variants"
+    return out
+
+
+def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> dict[str, Any]:
+    """The decision with every problem check_decision finds replaced by the code's proposal."""
+    args = dict(args)
+    if _other_table(shape, args["record_class"], mapped or []) is not None:
+        stem = re.sub(r"\.[A-Za-z]+$", "", shape.file)
+        args["record_class"] = safe_name(singular(stem)) if safe_name(singular(stem)) != args["record_class"] \
+            else args["record_class"] + "Record"
+    defaults = default_levels(shape, args["record_class"])
+    used, taken = _used_properties(shape), _used_classes(shape)
+    args["levels"] = [lv if lv["class"] not in (args["record_class"], *taken) and lv["property"] not in used else d
+                      for lv, d in zip(args.get("levels", defaults), defaults)]
+    if any("name_key" in p for p in check_decision(shape, {**args, "levels": []})):
+        args["name_key"] = proposed_name_key(shape)
+    return args
+
+
+def _other_table(shape: Shape, cls: str, mapped: list[Shape]) -> Shape | None:
+    """Another file's shape whose records already have class `cls` and share few keys with `shape` (a
+    different table: its records must not be confused with these)."""
+    for other in mapped:
+        if other.record_class == cls and other.file != shape.file:
+            common = set(other.keys) & set(shape.keys)
+            if len(common) * 2 < min(len(other.keys), len(shape.keys)) + 1:
+                return other
+    return None
+
+
+def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> list[str]:
+    """Problems with a mapping decision, each said so that the model can fix it. `mapped`: the shapes mapped
+    before this one (a record class of another table is refused)."""
+    problems = []
+    cls = args.get("record_class", "")
+    other = _other_table(shape, cls, mapped or [])
+    if other is not None:
+        problems.append(f"record_class {cls} is already the class of the records of {other.file} (keys "
+                        f"{', '.join(other.keys[:6])}); the records of {shape.file} are other things and need "
+                        "their own class")
+    used = _used_properties(shape)
+    taken = _used_classes(shape)
+    for i, lv in enumerate(args.get("levels", [])):
+        if lv["class"] == cls:
+            problems.append(f"levels[{i}].class must differ from record_class {cls}: a level groups records "
+                            f"(for example {cls}Category), it is not a record itself")
+        elif lv["class"] in taken:
+            problems.append(f"levels[{i}].class {lv['class']} is already the class of {taken[lv['class']]}; a level "
+                            f"groups records into categories (for example {cls}Category)")
+        if lv["property"] in used:
+            problems.append(f"levels[{i}].property {lv['property']} already maps key {used[lv['property']]!r}; "
+                            f"use a new name such as in{lv['class']}")
+    key = args.get("name_key", "@key")
+    if key != "@key":
+        values = [str(r.fields.get(key, "")).strip() for r in shape.records]
+        if any(not v for v in values):
+            problems.append(f"name_key {key!r} is empty in some records; use \"@key\" or another key")
+        elif len(set(values)) < len(values):
+            problems.append(f"name_key {key!r} repeats the same value in several records; use a key that names "
+                            "each record uniquely")
+        elif all(parse_number(v) for v in values) and proposed_name_key(shape) not in ("@key", key):
+            problems.append(f"name_key {key!r} holds numbers; name records by {proposed_name_key(shape)!r} "
+                            "(identifiers stay a property)")
+    return problems
