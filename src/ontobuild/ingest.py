@@ -3,8 +3,9 @@ text cut into chunks.
 
 A `.json` file holding a list of strings is text (one chunk per string, split further when too long);
 any other JSON is structured data. `.jsonl`/`.ndjson` hold one JSON object per line, `.csv`/`.tsv` a table with a
-header row (its dialect sniffed): both become a list of records, like a JSON list of objects. `.txt` and `.md` files
-are split on blank lines into chunks. All files of one run form one dataset."""
+header row (its dialect sniffed): both become a list of records, like a JSON list of objects. `.txt` files are split
+on blank lines into chunks, `.md` files by heading and paragraph (each chunk keeps its headings). All files of one
+run form one dataset."""
 
 from __future__ import annotations
 
@@ -49,6 +50,34 @@ def split_text(text: str, max_chars: int = 900) -> list[str]:
             para = para[cut:].strip()
         if para:
             out.append(para)
+    return out
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def split_markdown(text: str, max_chars: int = 900) -> list[str]:
+    """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
+    ("Storage > Helmets: ..."), so that a paragraph keeps what it is about."""
+    out: list[str] = []
+    path: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        if block:
+            head = " > ".join(path)
+            out.extend(f"{head}: {piece}" if head else piece for piece in split_text("\n".join(block), max_chars))
+            block.clear()
+
+    for line in text.splitlines():
+        m = _HEADING.match(line)
+        if m:
+            flush()
+            level = len(m.group(1))
+            path[:] = path[:level - 1] + [m.group(2).strip()]
+        else:
+            block.append(line)
+    flush()
     return out
 
 
@@ -117,7 +146,9 @@ def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
             rows = read_table(path) if suffix in TABLE_SUFFIXES else read_json_lines(path)
             inputs.json_docs.append((name, rows))
             continue
-        if suffix in TEXT_SUFFIXES:
+        if suffix in (".md", ".markdown"):
+            texts = split_markdown(read_text_file(path), max_chars)
+        elif suffix in TEXT_SUFFIXES:
             texts = split_text(read_text_file(path), max_chars)
         else:
             data = read_json_file(path)

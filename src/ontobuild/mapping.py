@@ -15,10 +15,9 @@ from typing import Any
 
 from .index import EntitiesIndex, Fact
 from .names import safe_name, unique_name
+from .numbers import decimal_comma, read_number
 from .units import canonical, currency
 
-_INT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+$|^[+-]?\d+$")
-_DEC = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)$")
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")
 TYPES = ("string", "integer", "decimal", "uri", "boolean", "individual", "parts", "skip")
@@ -78,14 +77,9 @@ def singular(word: str) -> str:
     return word
 
 
-def parse_number(text: str) -> tuple[str, str] | None:
-    """(lexical, 'integer'|'decimal') for a plain number written as text, else None."""
-    t = text.strip()
-    if _INT.match(t):
-        return t.replace(",", ""), "integer"
-    if _DEC.match(t):
-        return t, "decimal"
-    return None
+def parse_number(text: str, decimal_comma: bool = False) -> tuple[str, str] | None:
+    """(lexical, 'integer'|'decimal') for a number written as text (numbers.py), else None."""
+    return read_number(text, decimal_comma)
 
 
 def parse_parts(text: str) -> list[tuple[str, str]]:
@@ -102,6 +96,7 @@ class FieldPlan:
     label: str = ""
     reason: str = ""
     sub: dict[str, "FieldPlan"] = field(default_factory=dict)  # for parts: the fields inside
+    decimal_comma: bool = False  # the column writes fractions with a comma (numbers.decimal_comma)
 
 
 def infer_field(key: str, values: list[Any]) -> FieldPlan:
@@ -118,10 +113,11 @@ def infer_field(key: str, values: list[Any]) -> FieldPlan:
         return FieldPlan(key, prop, "boolean", unit, label=label)
     if all(_URL.match(s) for s in strs):
         return FieldPlan(key, prop, "uri", unit, label=label)
-    nums = [parse_number(s) if not isinstance(x, bool) else None for x, s in zip(flat, strs)]
+    comma = decimal_comma(strs)
+    nums = [parse_number(s, comma) if not isinstance(x, bool) else None for x, s in zip(flat, strs)]
     if all(nums):
         kind = "integer" if all(n[1] == "integer" for n in nums if n) else "decimal"
-        return FieldPlan(key, prop, kind, unit, label=label)
+        return FieldPlan(key, prop, kind, unit, label=label, decimal_comma=comma)
     if any(isinstance(v, list) for v in values) and all(len(s) <= 40 and len(s.split()) <= 5 for s in strs):
         cls = safe_name(singular(label))
         return FieldPlan(key, "has" + cls, "individual", unit, range_class=cls, label=label)
@@ -290,7 +286,7 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
     dtype = plan.type
     lexical = text
     if dtype in ("integer", "decimal"):
-        num = parse_number(text)
+        num = parse_number(text, plan.decimal_comma)
         if num is None:
             dtype = "string"  # kept as text, never dropped
         else:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from .names import safe_name, similarity
+from .numbers import read_number
 from .units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, property_suffix, unit as unit_of
 
 _COUNTS = r"pieces?|pcs|pallets?|levels?|boxes|box|units?"  # counted things, kept as written
@@ -79,7 +80,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     prev_end = -1
     for m in _NUM.finditer(text):
         num = m.group("num")
-        raw = num.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", num) else num.replace(",", "")  # 0,80 / 1,400
+        raw = (read_number(num) or (num, ""))[0]  # 0,80 -> 0.80; 1,400 -> 1400
         unit = m.group("unit") or ""
         if unit in _WORDLIKE and re.match(r"\s+[A-Za-z]", text[m.end("unit"):]):
             unit = ""
