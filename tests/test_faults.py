@@ -375,3 +375,11 @@ def test_sigkill_during_the_reasoner(work: Path, poc_index_path: Path) -> None:
     r = CliRunner().invoke(build_main, ["--from-index", str(work / "onto" / "entities_index.json"), "--out",
                                         str(work / "next"), "--no-reason"])
     assert r.exit_code == 0 and not list(work.glob(".killed.partial-*")) and not out.exists()
+
+
+def test_an_empty_out_folder_is_used_as_is(work: Path) -> None:
+    empty = work / "empty"
+    empty.mkdir()
+    r = CliRunner().invoke(build_main, ["--from-index", str(work / "onto" / "entities_index.json"), "--out",
+                                        str(empty), "--no-reason"])
+    assert r.exit_code == 0 and (empty / "stats.json").is_file() and not (work / "empty_2").exists()

@@ -142,6 +142,8 @@ class OutcomeFolder:
             old = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
             os.rmdir(old)
             os.replace(self.final, old)
+        elif self.final.is_dir() and not any(self.final.iterdir()):  # an empty --out folder: taken as is
+            os.rmdir(self.final)
         elif self.final.exists():  # a timestamped folder taken meanwhile: the next free name
             self.final = _free_name(self.final)
         (self.path / OWNER_FILE).unlink(missing_ok=True)
