@@ -1,4 +1,4 @@
-"""Unit tests for bench.score (answer matching, answer-set F1), bench.ck25 loaders and the dev questions."""
+"""Unit tests for ontouse.scoring (answer matching, answer-set F1), bench.ck25 loaders and the dev questions."""
 
 import json
 import re
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # bench/ is a package at the repository root, not an installed one
     sys.path.insert(0, str(ROOT))
 
-from bench.score import answer_set_f1, is_correct, name_in_text, numbers_in
+from ontouse.scoring import answer_set_f1, is_correct, name_in_text, numbers_in
 
 CK25 = (ROOT / ".." / "shared" / "data" / "ck25").resolve()
 needs_ck25 = pytest.mark.skipif(not (CK25 / "questions.yml").exists(), reason="shared/data/ck25 is not there")

@@ -48,12 +48,10 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
     return out
 
 
-def _score(answer: Answer, expected: Any) -> bool | None:
-    """The repository's scorer (bench/score.py) when it can be imported from a checkout, else None."""
-    try:
-        from bench.score import is_correct
-    except ImportError:
-        return None
+def _score(answer: Answer, expected: Any) -> bool:
+    """Whether the answer text gives the expected value (ontouse.scoring.is_correct)."""
+    from .scoring import is_correct
+
     return bool(is_correct(answer.answer, expected))
 
 
