@@ -320,8 +320,11 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
         "text": chunks,
     }
     write_json(outdir / "coverage.json", coverage)
+    asked = [r for r in references or [] if "confirmed" in r]
     extra = {"llm": model.usage.as_dict(),
              "coverage": {k: coverage[k] for k in ("json_leaves", "text_chunks", "text_numbers")},
+             "references": {"candidates": len(asked), "confirmed": sum(1 for r in asked if r["confirmed"]),
+                            "links": sum(r.get("linked", 0) + r.get("pairs", 0) for r in references or [])},
              "seconds": {k: round(v, 2) for k, v in seconds.items()}}
     stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
                                 final=folder.final)

@@ -161,6 +161,12 @@ def _coverage_section(coverage: dict[str, Any] | None, idx: EntitiesIndex) -> st
                          str(part.get("skipped", 0)), pct])
     body = table(["input", "total", "kept", "skipped", "kept %"], rows) if rows else \
         '<p class="note">No coverage recorded (built from an index).</p>'
+    refs = [r for r in (coverage or {}).get("references", []) or [] if "confirmed" in r]
+    if refs:
+        body += "<h3>References between record sets</h3>" + table(
+            ["candidate (column -> key)", "model's decision", "link", "inverse"],
+            ([escape(r["reference"]), "confirmed" if r["confirmed"] else "rejected", escape(r.get("property", "")),
+              escape(r.get("inverse", ""))] for r in refs))
     skipped = [e for key in ("json", "text") for e in (coverage or {}).get(key, []) or []
                if isinstance(e, dict) and e.get("status") == "skipped"]
     skipped += [s for s in idx.skipped if isinstance(s, dict)]
