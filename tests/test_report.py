@@ -60,7 +60,9 @@ def test_build_report_has_pictures_and_sources(make, subject, prop, value, other
     stats = write_index_outcome(idx, tmp_path, reason=False,
                                 coverage={"json_leaves": {"total": 3, "covered": 2, "skipped": 1},
                                           "json": [{"file": "x.json", "path": "$[9]", "value": "??",
-                                                    "status": "skipped", "reason": "no record shape"}]})
+                                                    "status": "skipped", "reason": "no record shape"}],
+                                          "references": [{"reference": "a.csv 'x_id' -> b.csv 'id'", "confirmed": False,
+                                                          "property": "toB", "inverse": ""}]})
     html = (tmp_path / "report.html").read_text("utf-8")
     assert "report" in stats["seconds"] and (tmp_path / "stats.json").is_file()
     for picture in ("class hierarchy", "class relations"):
@@ -69,6 +71,7 @@ def test_build_report_has_pictures_and_sources(make, subject, prop, value, other
     assert "http://" not in html.replace(idx.base_iri, "").replace("http://www.w3.org/2000/svg", "") \
         .replace("http://www.w3.org/1999/xlink", "")  # nothing fetched: no external address
     assert other in html and value in html and "no record shape" in html  # individuals, facts, skipped + why
+    assert "References between record sets" in html and "rejected" in html
     src = next(f.source for f in idx.individuals[subject].facts if f.property == prop)
     assert describe(src).split(" ")[0] in html
 
