@@ -104,8 +104,8 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
                     if not values <= key_values:
                         continue
                     named = _names_target(column, key, target)
-                    if own_keys[:1] == [column] and _names_own(column, source):
-                        continue  # the shape's own identifier that happens to fit another table's
+                    if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
+                        continue  # two tables' own identifiers (both numbered 1..n): not a reference
                     score = (named, key == plan.keys[id(target)][0], -len(key_values))
                     if best is None or score > best_score:
                         best, best_score = Reference(source, column, target, key), score
