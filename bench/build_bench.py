@@ -147,7 +147,7 @@ def render_md(r: dict[str, Any]) -> str:
     if "poc" in r:
         n = r["poc"]["logistics_numeric_facts"]
         lines.append(f"\nlogistics.json numeric facts as typed literals on the right individuals: "
-                     f"{n['found']}/{n['total']} ({n["share"]:.1%}); missed: {', '.join(n['missed']) or 'none'}.")
+                     f"{n['found']}/{n['total']} ({n['share']:.1%}); missed: {', '.join(n['missed']) or 'none'}.")
     if r.get("scaling"):
         lines.append("\nScaling (completion tokens relative to 1x): " + ", ".join(
             f"{x['label']}: {x['completion_tokens_vs_1x']}x ({x['counts']['individuals']} individuals)"
