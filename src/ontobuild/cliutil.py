@@ -81,7 +81,7 @@ def friendly_errors(fn: F) -> F:
         except KeyboardInterrupt:
             _fail("Interrupted (Ctrl-C).", 130)
         except Terminated:
-            _fail("Terminated (SIGTERM).", 143)
+            _fail("Terminated (SIGTERM).", Terminated.exit_code)
         except BrokenPipeError:  # e.g. `ontoask ... | head`: stop quietly
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from .mapping import Shape, parse_number, part_groups, singular, split_key
+from .mapping import Shape, file_stem, parse_number, part_groups, singular, split_key
 from .names import safe_name
 
 
@@ -44,7 +43,7 @@ def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | No
     """The decision with every problem check_decision finds replaced by the code's proposal."""
     args = dict(args)
     if _other_table(shape, args["record_class"], mapped or []) is not None:
-        stem = re.sub(r"\.[A-Za-z]+$", "", shape.file)
+        stem = file_stem(shape.file)
         args["record_class"] = safe_name(singular(stem)) if safe_name(singular(stem)) != args["record_class"] \
             else args["record_class"] + "Record"
     defaults = default_levels(shape, args["record_class"])

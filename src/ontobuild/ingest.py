@@ -58,7 +58,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
 def split_markdown(text: str, max_chars: int = 900) -> list[str]:
     """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
-    ("Storage > Helmets: ..."), so that a paragraph keeps what it is about."""
+    ("Returns > Refunds: ..."), so that a paragraph keeps what it is about."""
     out: list[str] = []
     path: list[str] = []
     block: list[str] = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .mapping import Coverage, Shape, ensure_object_property, is_leaf, pointer, singular, split_key
+from .mapping import Coverage, Shape, ensure_object_property, file_stem, is_leaf, pointer, singular, split_key
 from .names import safe_name
 
 _ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
@@ -125,18 +125,14 @@ def _norm(text: str) -> str:
 
 def _names_own(column: str, shape: Shape) -> bool:
     """The column is the shape's own identifier by its name: 'id', or the table's name followed by id."""
-    col, stem = _norm(column), _norm(_stem(shape.file))
-    return col in ("id", stem + "id", _norm(singular(_stem(shape.file))) + "id")
-
-
-def _stem(file: str) -> str:
-    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab)$", "", file, flags=re.I).lower()
+    col, stem = _norm(column), _norm(file_stem(shape.file))
+    return col in ("id", stem + "id", _norm(singular(file_stem(shape.file))) + "id")
 
 
 def _names_target(column: str, key: str, target: Shape) -> bool:
-    """The column's name mentions the key's name or the target table's name (stuid ~ stuid; student_id ~ student)."""
+    """The column's name mentions the key's name or the target table's name (member_no ~ member_no; customer_id ~ customers)."""
     col, k = _norm(column), _norm(key)
-    one = _norm(singular(_stem(target.file)))
+    one = _norm(singular(file_stem(target.file)))
     return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
 
 
@@ -181,7 +177,7 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
         if not plan.is_link_table(shape) or len(refs) != 2:
             continue
         a, b = refs
-        prop = ensure_object_property(idx, safe_name(_stem(shape.file), lower_first=True),
+        prop = ensure_object_property(idx, safe_name(file_stem(shape.file), lower_first=True),
                                       classes.get(id(a.target), ""), classes.get(id(b.target), ""),
                                       f"The pairs of {shape.file}")
         keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}

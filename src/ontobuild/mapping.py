@@ -67,6 +67,11 @@ def split_key(key: str) -> tuple[str, str]:
     return " ".join(text.split()) or key, unit
 
 
+def file_stem(file: str) -> str:
+    """A file's name without its data suffix, lower-cased: what its records are called ("orders.csv" -> "orders")."""
+    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab)$", "", file, flags=re.I).lower()
+
+
 def singular(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
