@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ontobuild.index import EntitiesIndex
 from ontobuild.ingest import split_text
-from ontobuild.textfacts import apply_facts, apply_links, find_mentions, mention_spans
+from ontobuild.textfacts import apply_facts, apply_links
+from ontobuild.textmentions import find_mentions, mention_spans
 from ontobuild.textnumbers import find_numbers, outside_names
 
 TEXT = ("The EcoRing product, with a unit weight of 58 kg per block, is stored on pallets of 20 pieces. "
@@ -144,3 +145,47 @@ def test_text_facts_keep_their_sentence() -> None:
         assert not problems and used
         fact = idx.individuals[name].facts[0]
         assert fact.source == {"chunk": "doc.txt#1", "sentence": sentence}
+
+
+def test_a_rate_keeps_its_base_as_a_fact_of_the_same_subject() -> None:
+    """'A per N unit': the first number's unit names the base, and when the model takes only the rate, code
+    keeps the base too, on the same subject (two domains: food labels, vehicle fleets)."""
+    from ontobuild.textfacts import apply_facts
+
+    cases = [("Snack", "OatBar", "The OatBar gives 450 kcal per 100 g and costs $2.", "450", "energyKcal",
+              "kcal per 100 g", "weightGForEnergyKcal"),
+             ("Van", "Vantage", "Our Vantage uses 9.5 L / 100 km on average.", "9.5", "fuelL", "L per 100 km",
+              "distanceKmForFuelL")]
+    for cls, name, text, value, prop, unit, base_prop in cases:
+        idx = EntitiesIndex()
+        idx.add_class(cls)
+        idx.add_individual(name, [cls])
+        nums = find_numbers(text)
+        assert (nums[0].unit, nums[1].base_of) == (unit, nums[0])
+        used, problems = apply_facts(idx, "t#1", nums, [name], [{"value": value, "subject": name, "property": prop}],
+                                     text)
+        assert problems == []
+        assert [(u["property"], u["value"], u["individual"]) for u in used] == [
+            (prop, value, name), (base_prop, "100", name)]
+        assert used[1]["subject_by"] == "code: the base of the rate n1"
+        assert {f.property: f.literal for f in idx.individuals[name].facts} == {prop: value, base_prop: "100"}
+
+
+def test_a_joined_measure_is_about_the_noun_phrase_after_it() -> None:
+    """'two 10-ton cranes', 'a 28-cm pan': the number measures what follows it, not the paragraph's subject;
+    a known individual there is taken as it is (two domains: a kitchen shop, a computer lab)."""
+    from ontobuild.textfacts import class_of_new, subject_hint
+
+    idx = EntitiesIndex()
+    idx.add_class("Plan")
+    idx.add_individual("GoldPlan", ["Plan"], label="Gold plan")
+    cases = [("The Riverside shop is large. It sells a 28-cm frying pan, made of steel.", "FryingPan (new)"),
+             ("The east lab is busy: it holds three 2-TB disks.", "Disks (new)"),
+             ("The Acme desk sells the 5-year Gold plan to schools.", "GoldPlan")]
+    for text, want in cases:
+        mentions = find_mentions(idx, text)
+        nums = find_numbers(text)
+        assert nums[0].joined
+        assert subject_hint(text, nums[0], mention_spans(idx, text, mentions)) == want
+    assert [class_of_new(m) for m in ("Disks", "Spare Batteries", "Cardboard Boxes", "Glass", "TV Series")] == [
+        "Disk", "Battery", "Box", "Glass", "Series"]

@@ -28,7 +28,8 @@ from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_cl
 from .names import safe_name
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
-from .textfacts import apply_facts, apply_links, find_mentions, is_unit_word, mention_spans, subject_hint
+from .textfacts import apply_facts, apply_links, is_unit_word, subject_hint
+from .textmentions import find_mentions, mention_spans
 from .textnumbers import find_numbers, outside_names
 from .tools import Tool
 from .trace import Trace

@@ -9,35 +9,9 @@ from typing import Any
 from .index import EntitiesIndex, Fact
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual
 from .names import normalize, safe_name, similarity
+from .textmentions import (class_named, class_spans, members, mention_spans, sentence_at, sentence_naming,
+                           sentences)
 from .textnumbers import NumberMention, match_number
-
-def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12) -> list[str]:
-    """Individuals whose label or alias appears in the text (normalized), longest first."""
-    norm = normalize(re.sub(r"[()\[\]]", " ", text))  # names in parentheses count too
-    hits = []
-    for name, ind in idx.individuals.items():
-        forms = {normalize(f) for f in [name, ind.label, *ind.aliases] if f}
-        best = max((len(f) for f in forms if len(f) >= 4 and f in norm), default=0)
-        if best:
-            hits.append((best, name))
-    hits.sort(reverse=True)
-    return [n for _, n in hits[:limit]]
-
-
-def mention_spans(idx: EntitiesIndex, text: str, names: list[str]) -> list[tuple[int, int, str]]:
-    """Where each of the named individuals is mentioned in the text: (start, end, name)."""
-    spans = []
-    low = text.lower()
-    for name in names:
-        ind = idx.individuals[name]
-        for form in {name, ind.label, *ind.aliases, re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ind.label)}:
-            form = form.replace("_", " ").lower()
-            if len(form) < 3:
-                continue
-            for m in re.finditer(r"(?<![a-z0-9])" + re.escape(form) + r"(?![a-z0-9])", low):
-                spans.append((m.start(), m.end(), name))
-    return sorted(spans)
-
 
 _GLUE = {"per", "of", "and", "or", "to", "for", "with", "in", "on", "at", "depending", "including", "is", "are",
          "was", "were", "each", "total", "totaling", "average", "approximately", "about", "which", "that", "the"}
@@ -73,6 +47,15 @@ def subject_hint(text: str, num: NumberMention, spans: list[tuple[int, int, str]
     after = [sp for sp in spans if 0 <= sp[0] - num.end <= 2]
     if after:
         return after[0][2]
+    if num.joined:  # "two 10-ton overhead cranes": the noun phrase the measure qualifies
+        phrase = _STOP_PHRASE.split(text[num.end:num.end + 60], maxsplit=1)[0]
+        phrase = re.split(r"[.!?)]", phrase, maxsplit=1)[0]
+        named = [sp for sp in spans if num.end <= sp[0] < num.end + len(phrase)]
+        words = re.findall(r"[A-Za-z]+", phrase)[:3]
+        if named:
+            return named[0][2]
+        if words and not all(w.lower() in _GLUE for w in words):
+            return safe_name(" ".join(words)) + " (new)"
     nxt = re.match(r"\s*([A-Za-z]+)", text[num.end:])
     clause = max(text.rfind(". ", 0, num.start), text.rfind(", ", 0, num.start), text.rfind("; ", 0, num.start))
     before = [sp for sp in spans if clause < sp[0] and sp[1] <= num.start]
@@ -126,7 +109,21 @@ def class_of_new(mention: str) -> str:
     """The class of a new thing, from the head noun of its name: MainWarehouse -> Warehouse."""
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", safe_name(mention))
     head = next((w for w in reversed(words) if w.isalpha() and len(w) > 2), "Thing")
-    return head[0].upper() + head[1:]
+    return singular(head[0].upper() + head[1:])
+
+
+def singular(word: str) -> str:
+    """An English noun in the singular, for a class name: Cranes -> Crane, Batteries -> Battery, Boxes -> Box."""
+    low = word.lower()
+    if low.endswith(("series", "species", "news")):
+        return word
+    if low.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if low.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is", "os")) and len(word) > 3:
+        return word[:-1]
+    return word
 
 
 def _subject(idx: EntitiesIndex, mention: str, cls: str, chunk_id: str, candidates: list[str]) -> str:
@@ -148,70 +145,6 @@ def named_in(idx: EntitiesIndex, mention: str, text: str, candidates: list[str])
         return True
     hit = resolve_subject(idx, mention, candidates)
     return hit is not None and hit in candidates
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; a point inside a number ("0.60") does not end one."""
-    out, start = [], 0
-    for m in re.finditer(r"[.!?;](?=\s|$)", text):
-        out.append((start, m.end()))
-        start = m.end()
-    if text[start:].strip():
-        out.append((start, len(text)))
-    return out
-
-
-def sentence_at(text: str, pos: int) -> str:
-    """The sentence of `text` around character `pos`, on one line (the provenance of a fact read from it)."""
-    a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
-    return " ".join(text[a:b].split())
-
-
-def sentence_naming(text: str, *mentions: str) -> str:
-    """The first sentence that names every mention (case-insensitive), else the first naming any, else ""."""
-    spans = [" ".join(text[a:b].split()) for a, b in sentences(text)]
-    lowered = [m.lower() for m in mentions if m]
-    for want_all in (True, False):
-        for sentence in spans:
-            hits = [m in sentence.lower() for m in lowered]
-            if hits and (all(hits) if want_all else any(hits)):
-                return sentence
-    return ""
-
-
-def members(idx: EntitiesIndex, cls: str) -> list[str]:
-    """Individuals of a class or of any of its subclasses (asserted)."""
-    kinds = {cls}
-    while True:
-        more = {c for c, d in idx.classes.items() if set(d.superclasses) & kinds} - kinds
-        if not more:
-            break
-        kinds |= more
-    return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
-
-
-def _plural_pattern(cls: str) -> str:
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", cls)
-    head, last = " ".join(w.lower() for w in words[:-1]), words[-1].lower() if words else ""
-    plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
-    return r"(?<![a-z])(?:all\s+(?:the\s+)?|the\s+)?" + re.escape((head + " " if head else "") + plural) + r"(?![a-z])"
-
-
-def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
-    """Where the text speaks of a whole class in the plural ("All frames", "Helmets"): (start, end, class)."""
-    low, out = text.lower(), []
-    for cls in idx.classes:
-        if cls != "TextChunk" and members(idx, cls):
-            out += [(m.start(), m.end(), cls) for m in re.finditer(_plural_pattern(cls), low)]
-    return out
-
-
-def class_named(idx: EntitiesIndex, mention: str) -> str | None:
-    """The class a mention names in the plural ("All frames" -> Frame), if it has members."""
-    for a, b, cls in class_spans(idx, mention):
-        if a == 0 and b == len(mention.strip()):
-            return cls
-    return None
 
 
 _COORD = re.compile(r"^[\s,()&]*(?:(?:and|or|as well as)\s+)?(?:the\s+)?$", re.I)
@@ -394,4 +327,27 @@ def apply_facts(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention],
                      "status": "covered", "individual": subject, "property": prop,
                      **({"subject_by": "code hint (the model named only a unit)"} if f.get("hinted") else {}),
                      **({} if added else {"note": "the same fact was already in the index; the text confirms it"})})
+    used += rate_bases(idx, chunk_id, numbers, used, taken, text)
     return sorted(used, key=lambda e: int(e["number"][1:])), problems
+
+
+def rate_bases(idx: EntitiesIndex, chunk_id: str, numbers: list[NumberMention], used: list[dict[str, Any]],
+               taken: set[str], text: str) -> list[dict[str, Any]]:
+    """The reference quantity of a rate the model took but whose base it left ("10 tons per 50 m²": 50 m²),
+    as a fact of the same subject named after both (areaM2ForWeightTons), so no part of the rate is lost."""
+    out = []
+    for num in numbers:
+        rate = next((e for e in used if num.base_of is not None and e["number"] == num.base_of.id), None)
+        if rate is None or num.id in taken:
+            continue
+        subject, of = rate["individual"], rate["property"]
+        domain = idx.individuals[subject].classes[0] if idx.individuals[subject].classes else ""
+        prop = ensure_datatype_property(idx, resolve_property(idx, f"{num.suggestion()}For{of[0].upper()}{of[1:]}"),
+                                        num.datatype, domain, num.unit,
+                                        f"The reference quantity of {of}, from text, e.g. '{num.context}'")
+        idx.add_fact(subject, Fact(prop, literal=num.value, datatype=idx.properties[prop].range or num.datatype,
+                                   unit=num.unit, source=_source(chunk_id, text, num)))
+        taken.add(num.id)
+        out.append({"chunk": chunk_id, "number": num.id, "value": num.value, "unit": num.unit, "status": "covered",
+                    "individual": subject, "property": prop, "subject_by": f"code: the base of the rate {rate['number']}"})
+    return out

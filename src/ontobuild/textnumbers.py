@@ -19,6 +19,7 @@ _NUM = re.compile(
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
 _WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr"}
+_RATE_GAP = re.compile(r"\s*(?:per|/|for every|for each)\s*", re.I)
 _PER = re.compile(r"\s(?:per|/)\s?(?:the\s)?(day|pallet|block|piece|element|trip|box|carton|crate|shelf|unit|meter|m²|month|year|order)\b")
 
 
@@ -44,10 +45,13 @@ class NumberMention:
     start: int = 0
     end: int = 0
     before: str = ""  # the words just before the number
+    joined: bool = False  # written "10-ton": a measure of the noun phrase that follows ("10-ton cranes")
+    base_of: NumberMention | None = None  # the reference quantity of a rate: 50 m² in "10 tons per 50 m²"
 
     def suggestion(self) -> str:
         """A property name proposed from the unit and context, for the model to keep or change."""
         base, *per = self.unit.lower().split(" per ")
+        per = [p for p in per if not p[:1].isdigit()]  # "tons per 50 m²": the base is a fact of its own
         name = _BASE.get(base.strip()) or _named_by_unit(self.unit.split(" per ")[0].strip()) or \
             (safe_name(base, lower_first=True) if base.strip() else "value")
         pack = _LAST_PACK.search(self.before)
@@ -102,7 +106,12 @@ def find_numbers(text: str) -> list[NumberMention]:
         if out and not out[-1].unit and unit and re.fullmatch(r"\s*(-|–|to|and)\s*", text[prev_end:m.start()]):
             out[-1].unit = unit
         out.append(NumberMention(f"n{len(out) + 1}", raw, dtype, unit, context, m.start("num"), m.end(),
-                                 re.split(r"[.;!?]\s", text[max(0, m.start() - 45):m.start()])[-1]))
+                                 re.split(r"[.;!?]\s", text[max(0, m.start() - 45):m.start()])[-1],
+                                 joined=bool(m.group("unit")) and text[m.end("num"):m.start("unit")] == "-"))
+        # "10 tons per 50 m²", "250 kcal / 100 g": the second number is the reference quantity of the first
+        if len(out) > 1 and out[-2].unit and not cur and _RATE_GAP.fullmatch(text[out[-2].end:m.start()]):
+            out[-1].base_of = out[-2]
+            out[-2].unit = f"{out[-2].unit} per {raw}{' ' + unit if unit else ''}"
         prev_end = m.end("num")
     return out
 

@@ -1,0 +1,101 @@
+"""Where a text speaks of known things: the individuals it names (by label or alias), the classes it names in
+the plural ("All frames"), and its sentences (a point inside a number does not end one)."""
+
+from __future__ import annotations
+
+import re
+
+from .index import EntitiesIndex
+from .names import normalize
+
+
+def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12) -> list[str]:
+    """Individuals whose label or alias appears in the text (normalized), longest first."""
+    norm = normalize(re.sub(r"[()\[\]]", " ", text))  # names in parentheses count too
+    hits = []
+    for name, ind in idx.individuals.items():
+        forms = {normalize(f) for f in [name, ind.label, *ind.aliases] if f}
+        best = max((len(f) for f in forms if len(f) >= 4 and f in norm), default=0)
+        if best:
+            hits.append((best, name))
+    hits.sort(reverse=True)
+    return [n for _, n in hits[:limit]]
+
+
+def mention_spans(idx: EntitiesIndex, text: str, names: list[str]) -> list[tuple[int, int, str]]:
+    """Where each of the named individuals is mentioned in the text: (start, end, name)."""
+    spans = []
+    low = text.lower()
+    for name in names:
+        ind = idx.individuals[name]
+        for form in {name, ind.label, *ind.aliases, re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ind.label)}:
+            form = form.replace("_", " ").lower()
+            if len(form) < 3:
+                continue
+            for m in re.finditer(r"(?<![a-z0-9])" + re.escape(form) + r"(?![a-z0-9])", low):
+                spans.append((m.start(), m.end(), name))
+    return sorted(spans)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; a point inside a number ("0.60") does not end one."""
+    out, start = [], 0
+    for m in re.finditer(r"[.!?;](?=\s|$)", text):
+        out.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return out
+
+
+def sentence_at(text: str, pos: int) -> str:
+    """The sentence of `text` around character `pos`, on one line (the provenance of a fact read from it)."""
+    a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+    return " ".join(text[a:b].split())
+
+
+def sentence_naming(text: str, *mentions: str) -> str:
+    """The first sentence that names every mention (case-insensitive), else the first naming any, else ""."""
+    spans = [" ".join(text[a:b].split()) for a, b in sentences(text)]
+    lowered = [m.lower() for m in mentions if m]
+    for want_all in (True, False):
+        for sentence in spans:
+            hits = [m in sentence.lower() for m in lowered]
+            if hits and (all(hits) if want_all else any(hits)):
+                return sentence
+    return ""
+
+
+def members(idx: EntitiesIndex, cls: str) -> list[str]:
+    """Individuals of a class or of any of its subclasses (asserted)."""
+    kinds = {cls}
+    while True:
+        more = {c for c, d in idx.classes.items() if set(d.superclasses) & kinds} - kinds
+        if not more:
+            break
+        kinds |= more
+    return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
+
+
+def _plural_pattern(cls: str) -> str:
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", cls)
+    head, last = " ".join(w.lower() for w in words[:-1]), words[-1].lower() if words else ""
+    plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return r"(?<![a-z])(?:all\s+(?:the\s+)?|the\s+)?" + re.escape((head + " " if head else "") + plural) + r"(?![a-z])"
+
+
+def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
+    """Where the text speaks of a whole class in the plural ("All frames", "Helmets"): (start, end, class)."""
+    low, out = text.lower(), []
+    for cls in idx.classes:
+        if cls != "TextChunk" and members(idx, cls):
+            out += [(m.start(), m.end(), cls) for m in re.finditer(_plural_pattern(cls), low)]
+    return out
+
+
+def class_named(idx: EntitiesIndex, mention: str) -> str | None:
+    """The class a mention names in the plural ("All frames" -> Frame), if it has members."""
+    for a, b, cls in class_spans(idx, mention):
+        if a == 0 and b == len(mention.strip()):
+            return cls
+    return None
