@@ -42,3 +42,17 @@ def test_markdown_is_chunked_by_heading_and_paragraph(tmp_path) -> None:
     chunks = [c.text for c in load_inputs([tmp_path / "guide.md"]).chunks]
     assert chunks == ["Depots: Northport holds 40 trucks.", "Depots > Rules: Trucks rest 11 h. Every night.",
                       "Books: Dune has 412 pages."]
+
+
+def test_xsd_lexical_forms_have_one_home() -> None:
+    """A value already in xsd notation: its number type (a leading zero marks a code), and the same patterns
+    check literals in the index (one source for both)."""
+    from ontobuild.index import check_literal
+    from ontobuild.numbers import xsd_number_type
+
+    assert [xsd_number_type(v) for v in ("0", "-12", "+3", "0.5", "-0.25", "10.", ".5")] == [
+        "xsd:integer", "xsd:integer", "xsd:integer", "xsd:decimal", "xsd:decimal", "xsd:decimal", "xsd:decimal"]
+    assert [xsd_number_type(v) for v in ("007", "012.5", "1e5", "1_000", "1,5", "")] == [None] * 6
+    assert check_literal("007", "xsd:integer") is None  # valid xsd, even if we would not infer it
+    assert check_literal("1_000", "xsd:integer") and check_literal("1e5", "xsd:decimal")
+    assert check_literal("1e5", "xsd:double") is None and check_literal("INF", "xsd:double") is None

@@ -22,6 +22,7 @@ import jsonschema
 from .errors import InputError, ToolArgumentError
 from .files import read_json_file
 from .names import safe_name, similarity
+from .numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
 
 log = logging.getLogger(__name__)
 
@@ -89,14 +90,14 @@ def check_literal(lexical: str, datatype: str) -> str | None:
         return f"unknown datatype '{dt}' (use one of {', '.join(DATATYPES)})"
     try:
         if dt == "xsd:integer":
-            if not re.fullmatch(r"[+-]?[0-9]+", lexical.strip()):  # int() would also take "1_000"
+            if not XSD_INTEGER.fullmatch(lexical.strip()):
                 raise ValueError
         elif dt == "xsd:decimal":
-            if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", lexical.strip()):  # no exponent
+            if not XSD_DECIMAL.fullmatch(lexical.strip()):
                 raise ValueError
             Decimal(lexical)
         elif dt == "xsd:double":
-            if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN", lexical.strip()):
+            if not XSD_DOUBLE.fullmatch(lexical.strip()):
                 raise ValueError
         elif dt == "xsd:boolean":
             if lexical not in ("true", "false", "1", "0"):

@@ -16,6 +16,22 @@ _EN_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?")
 _EU_THOUSANDS = re.compile(r"[+-]?\d{1,3}(\.\d{3})+(,\d+)?")
 _SPACE_THOUSANDS = re.compile(r"[+-]?\d{1,3}(\s\d{3})+([.,]\d+)?")
 _COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
+# the lexical forms of XML Schema (what a typed literal holds once read)
+XSD_INTEGER = re.compile(r"[+-]?[0-9]+")  # int() would also take "1_000"
+XSD_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # no exponent
+XSD_DOUBLE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN")
+
+
+def xsd_number_type(lexical: str) -> str | None:
+    """'xsd:integer' | 'xsd:decimal' for a value already in xsd notation, else None. A leading zero ("007")
+    marks a code, not a number."""
+    if re.match(r"[+-]?0[0-9]", lexical):
+        return None
+    if XSD_INTEGER.fullmatch(lexical):
+        return "xsd:integer"
+    if XSD_DECIMAL.fullmatch(lexical):
+        return "xsd:decimal"
+    return None
 
 
 def read_number(text: str, decimal_comma: bool = False) -> tuple[str, str] | None:

@@ -28,11 +28,10 @@ from typing import Any, Iterable
 from .errors import InputError, ToolArgumentError
 from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME
 from .names import safe_name
+from .numbers import xsd_number_type
 
 log = logging.getLogger(__name__)
 
-_INTEGER = re.compile(r"[+-]?(0|[1-9][0-9]*)")
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+)")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _URL = re.compile(r"https?://\S+", re.IGNORECASE)
 # A property without values is an object property when its description says it links entities.
@@ -46,10 +45,9 @@ def _pointer(token: str) -> str:
 
 def literal_type(value: str) -> str:
     """The most specific xsd datatype the lexical form `value` fits."""
-    if _INTEGER.fullmatch(value):
-        return "xsd:integer"
-    if _DECIMAL.fullmatch(value):
-        return "xsd:decimal"
+    number = xsd_number_type(value)
+    if number:
+        return number
     if value in ("true", "false"):
         return "xsd:boolean"
     if _DATE.fullmatch(value):
