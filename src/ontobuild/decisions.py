@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .mapping import Shape, file_stem, parse_number, part_groups, singular, split_key
-from .names import safe_name
+from .mapping import Shape, file_stem, parse_number, part_groups, split_key
+from .names import safe_name, singular
 
 
 def proposed_name_key(shape: Shape) -> str:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .mapping import Coverage, Shape, ensure_object_property, file_stem, is_leaf, pointer, singular, split_key
-from .names import safe_name
+from .mapping import Coverage, Shape, ensure_object_property, file_stem, is_leaf, pointer, split_key
+from .names import safe_name, singular
 
 _ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
 

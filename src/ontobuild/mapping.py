@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .names import safe_name, unique_name
+from .names import safe_name, singular, unique_name
 from .numbers import decimal_comma, read_number
 from .units import canonical, currency
 
@@ -70,16 +70,6 @@ def split_key(key: str) -> tuple[str, str]:
 def file_stem(file: str) -> str:
     """A file's name without its data suffix, lower-cased: what its records are called ("orders.csv" -> "orders")."""
     return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab)$", "", file, flags=re.I).lower()
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("xes", "ches", "shes", "sses", "zzes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def parse_number(text: str, decimal_comma: bool = False) -> tuple[str, str] | None:

@@ -79,3 +79,17 @@ def similarity(mention: str, candidate: str) -> float:
     ta, tb = tokens(mention), tokens(candidate)
     jacc = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
     return max(0.6 * jacc, 0.6 * SequenceMatcher(None, a, b).ratio())
+
+
+def singular(word: str) -> str:
+    """An English noun in the singular: Cranes -> Crane, batteries -> battery, Boxes -> Box, status -> status."""
+    low = word.lower()
+    if len(word) <= 3 or low.endswith(("series", "species", "news")):
+        return word
+    if low.endswith("ies") and len(word) > 4:
+        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
+    if low.endswith(("xes", "ches", "shes", "sses", "zzes")):
+        return word[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word

@@ -8,7 +8,7 @@ from typing import Any
 
 from .index import EntitiesIndex, Fact
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual
-from .names import normalize, safe_name, similarity
+from .names import normalize, safe_name, similarity, singular
 from .textmentions import (class_named, class_spans, members, mention_spans, sentence_at, sentence_naming,
                            sentences)
 from .textnumbers import NumberMention, match_number
@@ -111,19 +111,6 @@ def class_of_new(mention: str) -> str:
     head = next((w for w in reversed(words) if w.isalpha() and len(w) > 2), "Thing")
     return singular(head[0].upper() + head[1:])
 
-
-def singular(word: str) -> str:
-    """An English noun in the singular, for a class name: Cranes -> Crane, Batteries -> Battery, Boxes -> Box."""
-    low = word.lower()
-    if low.endswith(("series", "species", "news")):
-        return word
-    if low.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if low.endswith(("sses", "xes", "ches", "shes", "zes")):
-        return word[:-2]
-    if low.endswith("s") and not low.endswith(("ss", "us", "is", "os")) and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def _subject(idx: EntitiesIndex, mention: str, cls: str, chunk_id: str, candidates: list[str]) -> str:
