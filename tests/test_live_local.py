@@ -17,7 +17,7 @@ pytestmark = pytest.mark.live
 
 
 QUESTION = [{"role": "system", "content": "You record facts by calling tools."},
-            {"role": "user", "content": "The EcoRing block weighs 58 kg. Record it."}]
+            {"role": "user", "content": "The Orion lamp weighs 2.4 kg. Record it."}]
 
 
 def _local_model_or_skip():
@@ -39,8 +39,8 @@ def test_embedded_model_makes_a_real_tool_call(monkeypatch) -> None:
     assert model.backend == "local"
     result = run_agent(model, list(QUESTION), [record_weight])
     assert result.state == "answered"
-    assert result.output in ("record_weight(product='EcoRing', weight_kg=58)",
-                             "record_weight(product='EcoRing', weight_kg=58.0)")
+    assert result.output in ("record_weight(product='Orion lamp', weight_kg=2.4)",
+                             "record_weight(product='Orion', weight_kg=2.4)")
     assert model.usage.calls == 1 and model.usage.completion_tokens > 0
 
 
@@ -75,7 +75,7 @@ def test_same_code_against_an_openai_compatible_server() -> None:
         result = run_agent(model, list(QUESTION), [record_weight])
         assert result.state == "answered", result.reason
         call = result.steps[-1].arguments
-        assert call["product"].lower().startswith("ecoring") and float(call["weight_kg"]) == 58
+        assert call["product"].lower().startswith("orion") and float(call["weight_kg"]) == 2.4
         assert model.usage.calls >= 1 and model.usage.prompt_tokens > 0
     finally:
         server.terminate()
@@ -92,4 +92,4 @@ def test_check_model_command_without_a_key(monkeypatch) -> None:
     result = CliRunner().invoke(main, ["--check-model"])
     assert result.exit_code == 0, result.output
     assert "backend: local" in result.output and "state: answered" in result.output
-    assert "call: record_weight(product='EcoRing', weight_kg=58" in result.output
+    assert "call: record_weight(product='Orion" in result.output and "weight_kg=2.4)" in result.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ontobuild.index import EntitiesIndex
 from ontobuild.ingest import split_text
 from ontobuild.textfacts import apply_facts, apply_links
@@ -14,9 +16,9 @@ TEXT = ("The EcoRing product, with a unit weight of 58 kg per block, is stored o
 
 def test_find_numbers_with_units() -> None:
     nums = [(n.value, n.unit) for n in find_numbers(TEXT)]
-    assert nums == [("58", "kg per block"), ("20", "pieces"), ("2500", "m²"), ("20", "days"), ("25", "days"),
+    assert nums == [("58", "kg per block"), ("20", "pieces per pallet"), ("2500", "m²"), ("20", "days"), ("25", "days"),
                     ("0.80", "EUR per day per pallet")]
-    assert find_numbers(TEXT)[-1].suggestion() == "storageCostEurPerDayPerPallet"
+    assert find_numbers(TEXT)[-1].suggestion() == "costEurPerDayPerPallet"
     assert find_numbers("GrecCurb100 and SP8 have no numbers") == []
 
 
@@ -155,7 +157,7 @@ def test_a_rate_keeps_its_base_as_a_fact_of_the_same_subject() -> None:
     cases = [("Snack", "OatBar", "The OatBar gives 450 kcal per 100 g and costs $2.", "450", "energyKcal",
               "kcal per 100 g", "weightGForEnergyKcal"),
              ("Van", "Vantage", "Our Vantage uses 9.5 L / 100 km on average.", "9.5", "fuelL", "L per 100 km",
-              "distanceKmForFuelL")]
+              "lengthKmForFuelL")]
     for cls, name, text, value, prop, unit, base_prop in cases:
         idx = EntitiesIndex()
         idx.add_class(cls)
@@ -189,3 +191,19 @@ def test_a_joined_measure_is_about_the_noun_phrase_after_it() -> None:
         assert subject_hint(text, nums[0], mention_spans(idx, text, mentions)) == want
     assert [class_of_new(m) for m in ("Disks", "Spare Batteries", "Cardboard Boxes", "Glass", "TV Series")] == [
         "Disk", "Battery", "Box", "Glass", "Series"]
+
+
+def test_what_is_not_a_subject_holds_in_any_domain() -> None:
+    """A unit, a quantity word or what the chunk's numbers count is not the thing measured; the opening noun
+    phrase of a sentence is, even when a word of it ends in -ing (a car park, a wine cellar)."""
+    from ontobuild.textfacts import is_unit_word, sentence_subject
+
+    assert [is_unit_word(w, {"bottles"}) for w in ("Bottles", "bottle", "kg", "Costs", "price", "Pinot Noir")] == [
+        True, True, True, True, True, False]
+    assert [is_unit_word(w, {"spaces"}) for w in ("Spaces", "Parking garage")] == [True, False]
+    cases = [("The parking garage has 300 spaces.", "ParkingGarage (new)"),
+             ("The old cellar, built in 1890, holds 4,000 bottles.", "OldCellar (new)"),
+             ("Parking fees are low, around $2 per hour.", ""),
+             ("The east wing dedicated to prints covers 800 m².", "EastWing (new)")]
+    for text, want in cases:
+        assert sentence_subject(text, re.search(r"\d", text).start(), []) == want

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -133,7 +134,8 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                     name_key=sink.get("name_key", "@key"), levels=sink.get("levels", []))
 
 
-def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: dict[str, str]) -> Tool:
+def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: dict[str, str],
+                counted: set[str]) -> Tool:
     mention = {"type": "string", "minLength": 2, "maxLength": 60}
     fact = {"type": "object", "additionalProperties": False, "required": ["value", "subject", "property"],
             "properties": {"value": {"enum": values}, "subject": mention, "property": PROP_NAME,
@@ -142,7 +144,7 @@ def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: 
             "properties": {"subject": mention, "property": PROP_NAME, "object": mention}}
 
     def add_facts(facts: list[dict[str, Any]], links: list[dict[str, Any]] | None = None) -> str:
-        bad = [f for f in facts if is_unit_word(f["subject"])]
+        bad = [f for f in facts if is_unit_word(f["subject"], counted)]
         sink.setdefault("facts", []).extend(f for f in facts if f not in bad)
         sink.setdefault("links", []).extend(lk for lk in links or [] if lk not in sink.get("links", []))
         sink["attempts"] = sink.get("attempts", 0) + 1
@@ -181,7 +183,8 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     sink: dict[str, Any] = {}
     messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": prompt}]
     tool = _facts_tool(sorted({n.value for n in numbers}, key=float) or ["0"], len(numbers), sink,
-                       {n.value: hints[n.id] for n in reversed(numbers)})
+                       {n.value: hints[n.id] for n in reversed(numbers)},
+                       {w for n in numbers for w in re.findall(r"[a-z]{3,}", n.unit) if w != "per"})
     # about 30 tokens a fact and 25 a link: a budget in proportion stops a model that repeats itself
     result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
                        max_tokens=250 + 40 * len(numbers))

@@ -27,7 +27,7 @@ def check_model(llm_options: dict[str, Any] | None = None) -> dict[str, Any]:
     model = open_model(llm_options)
     loaded = time.perf_counter() - t0
     messages = [{"role": "system", "content": "You record facts by calling tools."},
-                {"role": "user", "content": "The EcoRing block weighs 58 kg. Record it."}]
+                {"role": "user", "content": "The Orion lamp weighs 2.4 kg. Record it."}]
     result = run_agent(model, messages, [record_weight], max_turns=2)
     u = model.usage
     return {"backend": model.backend, "model": model.model, "state": result.state, "call": result.output,

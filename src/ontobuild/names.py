@@ -7,11 +7,10 @@ import unicodedata
 from difflib import SequenceMatcher
 from typing import Callable
 
+from .units import currency, unit
+
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")
-# Unit words and symbols dropped when comparing mentions ("EcoRing (kg)" ~ "EcoRing").
-_UNITS = {"kg", "g", "t", "ton", "tons", "cm", "mm", "m", "m2", "sqm", "pcs", "pc", "eur", "euro", "euros",
-          "day", "days", "min", "minutes", "h", "hours", "per"}
 _STOP = {"the", "a", "an", "of", "and", "for", "with", "in", "on", "to", "by"}
 
 
@@ -51,14 +50,14 @@ def unique_name(name: str, taken: Callable[[str], bool]) -> str:
 
 
 def normalize(text: str) -> str:
-    """Case-, spacing-, punctuation- and unit-insensitive key of a mention ("EcoRing (kg)" ~ "EcoRing"; units
+    """Case-, spacing-, punctuation- and unit-insensitive key of a mention ("Orion (kg)" ~ "Orion"; units
     after a number are dropped, never a name's own letters)."""
     text = ascii_fold(text)
     text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # split camelCase
     tokens = [t.lower() for t in _WORD.findall(_PAREN.sub(" ", text))]
     # a unit word goes only after a number ("58 kg"): "Model T" and "Size M" keep their letter
     kept = [t for i, t in enumerate(tokens) if t not in _STOP and
-            not (t in _UNITS and i > 0 and tokens[i - 1].isdigit())]
+            not (i > 0 and tokens[i - 1].isdigit() and (t == "per" or unit(t) or currency(t)))]
     return "".join(kept or tokens)
 
 
@@ -82,7 +81,7 @@ def similarity(mention: str, candidate: str) -> float:
 
 
 def singular(word: str) -> str:
-    """An English noun in the singular: Cranes -> Crane, batteries -> battery, Boxes -> Box, status -> status."""
+    """An English noun in the singular: Hoists -> Hoist, batteries -> battery, Boxes -> Box, status -> status."""
     low = word.lower()
     if len(word) <= 3 or low.endswith(("series", "species", "news")):
         return word

@@ -4,28 +4,37 @@ says which entity each number is about and what property it is; code writes the 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterable
 
 from .index import EntitiesIndex, Fact
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual
 from .names import normalize, safe_name, similarity, singular
 from .textmentions import (class_named, class_spans, members, mention_spans, sentence_at, sentence_naming,
                            sentences)
-from .textnumbers import NumberMention, match_number
+from .textnumbers import QUANTITY_NOUNS, NumberMention, match_number
+from .units import currency, unit as unit_of
 
-_GLUE = {"per", "of", "and", "or", "to", "for", "with", "in", "on", "at", "depending", "including", "is", "are",
-         "was", "were", "each", "total", "totaling", "average", "approximately", "about", "which", "that", "the"}
+_GLUE = {"per", "of", "and", "or", "to", "for", "with", "in", "on", "at", "is", "are", "was", "were", "each",
+         "total", "average", "approximately", "about", "which", "that", "the"}
+
+
+def _glue(word: str) -> bool:
+    """A word that does not name a thing: a function word or a verb form in -ing ("depending", "including")."""
+    return word.lower() in _GLUE or word.lower().endswith("ing")
 
 
 _NOT_SUBJECT = {"since", "because", "as", "when", "if", "in", "on", "at", "due", "average", "it", "this", "these",
-                "they", "there", "storage", "daily", "total", "up"}
-_STOP_PHRASE = re.compile(r"\b(is|are|was|were|has|have|covers?|uses?|dedicated|with|such|from|in|on|at|for|"
-                          r"of|to|thanks|weighing|containing|that|which|can|will|stored|kept|handled)\b|[,;:(]")
+                "they", "there", "total", "up"}
+# where the opening noun phrase of a sentence ends: a verb, a participle, a preposition, a relative pronoun
+_STOP_PHRASE = re.compile(r"\b(is|are|was|were|has|have|had|can|will|may|must|should|with|such|from|in|on|at|for|"
+                          r"of|to|that|which|who|kept|(?:cover|use|hold|contain|include|measure|weigh|cost|take|need|"
+                          r"offer|provide|keep|get|make|run|last|reach)s?|[a-z]{4,}ed|"
+                          r"[a-z]{3,}ing(?=\s+(?:an?|the|its|their|up|about|over|only|\d)\b))\b|[,;:(]")
 
 
 def sentence_subject(text: str, start: int, spans: list[tuple[int, int, str]]) -> str:
     """The subject of the sentence holding `start`: a known individual named in its first words, or a new
-    CamelCase name from its opening noun phrase ("The main warehouse dedicated to ..." -> MainWarehouse)."""
+    CamelCase name from its opening noun phrase ("The east wing dedicated to prints ..." -> EastWing)."""
     s0 = max(text.rfind(". ", 0, start) + 2, 0) if text.rfind(". ", 0, start) >= 0 else 0
     head = [sp for sp in spans if s0 <= sp[0] <= s0 + 45 and sp[1] <= start]
     if head:
@@ -33,33 +42,33 @@ def sentence_subject(text: str, start: int, spans: list[tuple[int, int, str]]) -
     opening = re.sub(r"^(the|a|an|each|every|our|its)\s+", "", text[s0:start].strip(), flags=re.I)
     phrase = _STOP_PHRASE.split(opening, maxsplit=1)[0].strip()
     words = re.findall(r"[A-Za-z]+", phrase)
-    if not words or len(words) > 4 or words[0].lower() in _NOT_SUBJECT or \
-            all(w.lower() in UNIT_WORDS or w.lower() in _GLUE for w in words):
+    if not words or len(words) > 4 or words[0].lower() in _NOT_SUBJECT or is_unit_word(words[-1]) or \
+            all(is_unit_word(w) or _glue(w) for w in words):
         return ""
     return safe_name(phrase) + " (new)"
 
 
 def subject_hint(text: str, num: NumberMention, spans: list[tuple[int, int, str]]) -> str:
     """The thing a number most likely measures, or "" when it is not clear: a known individual named right
-    after it ("20 EcoRing pieces"); the sentence's subject when a noun follows the number ("a 3,000 m²
-    warehouse") or nothing known precedes it in its clause; else the nearest known one before it in the
-    clause; else the entity the paragraph opens with ("The EcoRing product, ...")."""
+    after it ("20 Dune copies"); the sentence's subject when a noun follows the number ("a 300 m²
+    hall") or nothing known precedes it in its clause; else the nearest known one before it in the
+    clause; else the entity the paragraph opens with ("The Dune novel, ...")."""
     after = [sp for sp in spans if 0 <= sp[0] - num.end <= 2]
     if after:
         return after[0][2]
-    if num.joined:  # "two 10-ton overhead cranes": the noun phrase the measure qualifies
+    if num.joined:  # "three 2-TB disks": the noun phrase the measure qualifies
         phrase = _STOP_PHRASE.split(text[num.end:num.end + 60], maxsplit=1)[0]
         phrase = re.split(r"[.!?)]", phrase, maxsplit=1)[0]
         named = [sp for sp in spans if num.end <= sp[0] < num.end + len(phrase)]
         words = re.findall(r"[A-Za-z]+", phrase)[:3]
         if named:
             return named[0][2]
-        if words and not all(w.lower() in _GLUE for w in words):
+        if words and not all(_glue(w) for w in words):
             return safe_name(" ".join(words)) + " (new)"
     nxt = re.match(r"\s*([A-Za-z]+)", text[num.end:])
     clause = max(text.rfind(". ", 0, num.start), text.rfind(", ", 0, num.start), text.rfind("; ", 0, num.start))
     before = [sp for sp in spans if clause < sp[0] and sp[1] <= num.start]
-    if before and not (nxt and nxt.group(1).lower() not in _GLUE):
+    if before and not (nxt and not _glue(nxt.group(1))):
         return before[-1][2]
     opening = [sp for sp in spans if sp[0] <= 40]
     if opening:
@@ -95,18 +104,22 @@ def resolve_property(idx: EntitiesIndex, name: str) -> str:
     return safe_name(name, lower_first=True)
 
 
-UNIT_WORDS = {"pallet", "pallets", "piece", "pieces", "pcs", "block", "blocks", "box", "boxes", "unit", "units",
-              "element", "elements", "carton", "cartons", "item", "items", "product", "products", "day", "days",
-              "cost", "costs", "weight", "area", "storage", "value", "thing", "things"}
+# words that name what is counted or measured in any domain, not a thing of the data
+GENERIC_WORDS = {"unit", "item", "piece", "thing", "value", "product", "element", "quantity", "total", "amount",
+                 "number", "count"} | QUANTITY_NOUNS
 
 
-def is_unit_word(mention: str) -> bool:
-    """A subject that names a unit or a generic word instead of the thing measured ("Pallets")."""
-    return normalize(mention) in UNIT_WORDS or mention.strip().lower() in UNIT_WORDS
+def is_unit_word(mention: str, counted: Iterable[str] = ()) -> bool:
+    """A subject that names a unit, a generic or quantity word, or what the text's numbers count ("Pallets" when
+    a number of the chunk is "20 bottles"), instead of the thing measured."""
+    words = {normalize(mention), mention.strip().lower()}
+    words |= {singular(w) for w in words}
+    return bool(words & (GENERIC_WORDS | {singular(c.lower()) for c in counted})) or \
+        unit_of(mention.strip()) is not None or bool(currency(mention.strip()))
 
 
 def class_of_new(mention: str) -> str:
-    """The class of a new thing, from the head noun of its name: MainWarehouse -> Warehouse."""
+    """The class of a new thing, from the head noun of its name: EastWing -> Wing."""
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", safe_name(mention))
     head = next((w for w in reversed(words) if w.isalpha() and len(w) > 2), "Thing")
     return singular(head[0].upper() + head[1:])
@@ -258,7 +271,7 @@ _COLLECTIVE = re.compile(r"\b(both|each|all|every|they|their|them|these|those)\b
 
 def shared_by(idx: EntitiesIndex, text: str, num: NumberMention, subject: str) -> bool:
     """Whether the sentence of a number may speak of `subject` too: it names it, names its class in the plural
-    ("Helmets must be kept below 30 °C") or speaks of several things ("Both stay 25 days")."""
+    ("Lamps must be kept below 30 °C") or speaks of several things ("Both last 25 days")."""
     a, b = next(((a, b) for a, b in sentences(text) if a <= num.start < b), (0, len(text)))
     sentence = text[a:b]
     if _COLLECTIVE.search(sentence) or any(a <= x < b for x, _, _ in mention_spans(idx, text, [subject])):

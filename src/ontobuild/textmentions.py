@@ -85,7 +85,7 @@ def _plural_pattern(cls: str) -> str:
 
 
 def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
-    """Where the text speaks of a whole class in the plural ("All frames", "Helmets"): (start, end, class)."""
+    """Where the text speaks of a whole class in the plural ("All lamps", "Novels"): (start, end, class)."""
     low, out = text.lower(), []
     for cls in idx.classes:
         if cls != "TextChunk" and members(idx, cls):

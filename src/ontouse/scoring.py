@@ -6,7 +6,7 @@ question in data/dev_questions.json. It is lenient about form and strict about c
 * numbers are compared numerically ("12.5 kg", "12.50", "1,800 m²", "four"); an integer expected value must be met
   exactly, a non-integer one (averages) within 1 % relative;
 * names are compared case-, space-, punctuation- and CamelCase-insensitively, on token boundaries
-  ("TrailBlazer29", "trail_blazer_29" and "TrailBlazer 29" all match; "Black" does not match "Blackish");
+  ("NovaStar29", "nova_star_29" and "NovaStar 29" all match; "Black" does not match "Blackish");
 * lists: every expected item must be named (optionally, with `candidates`, at most `max_extra` other candidates);
 * "yes"/"no": the first yes/no/true/false word of the answer decides; without one, a negation means "no";
 * "No data available": the answer must say so (no data / not found / unknown ...); such an answer is never
@@ -63,7 +63,7 @@ def _fold(text: str) -> str:
 def _tokens(text: str) -> list[str]:
     """Fine-grained lower-case tokens: split on non-alphanumerics, CamelCase humps and letter/digit changes."""
     text = _fold(text)
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)          # trailBlazer -> trail Blazer
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)          # novaStar -> nova Star
     text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", text)    # HTMLParser -> HTML Parser
     text = re.sub(r"([A-Za-z])(\d)", r"\1 \2", text)          # Blazer29 -> Blazer 29
     text = re.sub(r"(\d)([A-Za-z])", r"\1 \2", text)          # 29er -> 29 er
