@@ -45,7 +45,8 @@ def ensure_outcome(path: Path, rebuild: bool = False) -> Path:
         return path
     print(f"building {path} with ontobuild (a few minutes) ...", file=sys.stderr)
     exe = Path(sys.executable).with_name("ontobuild")
-    cmd = [str(exe) if exe.exists() else "ontobuild", *map(str, BUILD_INPUTS), "--out", str(path)]
+    cmd = [str(exe) if exe.exists() else "ontobuild", *map(str, BUILD_INPUTS), "--out", str(path),
+           *(["--force"] if path.exists() else [])]  # an old outcome is replaced only when the build succeeded
     t = time.monotonic()
     subprocess.run(cmd, check=True, cwd=REPO)
     print(f"built in {time.monotonic() - t:.0f} s", file=sys.stderr)
