@@ -207,3 +207,22 @@ def test_what_is_not_a_subject_holds_in_any_domain() -> None:
              ("The east wing dedicated to prints covers 800 m².", "EastWing (new)")]
     for text, want in cases:
         assert sentence_subject(text, re.search(r"\d", text).start(), []) == want
+
+
+def test_a_known_thing_is_a_subject_even_when_a_number_counts_it() -> None:
+    """'cartons of 10 novels' counts novels, but when Novels is a known individual (a category of the data), the
+    model may still name it as the subject; counted words that name nothing known stay unit words (two
+    domains: a bookshop, a wine shop)."""
+    from ontobuild.build import _counted_words
+
+    for cls, name, text, want in (("Category", "Novels", "Novels ship in cartons of 10 novels and 12 bottles.",
+                                   {"carton", "bottles"}),
+                                  ("Category", "Red wines", "Red wines come in cases of 6 wines; 40 crates wait.",
+                                   {"case", "wines", "crates"})):
+        idx = EntitiesIndex()
+        idx.add_class(cls)
+        idx.add_individual(safe := name.replace(" ", ""), [cls], label=name)
+        mentions = find_mentions(idx, text)
+        assert mentions == [safe]
+        counted = _counted_words(idx, find_numbers(text), mentions)
+        assert counted == want, counted

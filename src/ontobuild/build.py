@@ -26,12 +26,12 @@ from .llm import ChatModel, open_model
 from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
-from .names import safe_name
+from .names import normalize, safe_name, singular
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
 from .textfacts import apply_facts, apply_links, is_unit_word, subject_hint
 from .textmentions import find_mentions, mention_spans
-from .textnumbers import find_numbers, outside_names
+from .textnumbers import NumberMention, find_numbers, outside_names
 from .tools import Tool
 from .trace import Trace
 
@@ -167,6 +167,14 @@ def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: 
                  "required": ["facts"], "additionalProperties": False}, add_facts, terminal=True)
 
 
+def _counted_words(idx: EntitiesIndex, numbers: list[NumberMention], mentions: list[str]) -> set[str]:
+    """What the chunk's numbers count ("10 bottles per case": bottles, case), except the names of things it
+    mentions: a known individual is a subject even when a number counts it ("cartons of 10 Novels")."""
+    known = {normalize(f) for m in mentions for f in (m, idx.individuals[m].label, *idx.individuals[m].aliases)}
+    words = {w for n in numbers for w in re.findall(r"[a-z]{3,}", n.unit) if w != "per"}
+    return {w for w in words if normalize(w) not in known and normalize(singular(w)) not in known}
+
+
 def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace) -> dict[str, Any]:
     numbers = find_numbers(chunk.text)
     mentions = [m for m in find_mentions(idx, chunk.text) if "TextChunk" not in idx.individuals[m].classes]
@@ -184,7 +192,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": prompt}]
     tool = _facts_tool(sorted({n.value for n in numbers}, key=float) or ["0"], len(numbers), sink,
                        {n.value: hints[n.id] for n in reversed(numbers)},
-                       {w for n in numbers for w in re.findall(r"[a-z]{3,}", n.unit) if w != "per"})
+                       _counted_words(idx, numbers, mentions))
     # about 30 tokens a fact and 25 a link: a budget in proportion stops a model that repeats itself
     result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
                        max_tokens=250 + 40 * len(numbers))

@@ -110,7 +110,7 @@ GENERIC_WORDS = {"unit", "item", "piece", "thing", "value", "product", "element"
 
 
 def is_unit_word(mention: str, counted: Iterable[str] = ()) -> bool:
-    """A subject that names a unit, a generic or quantity word, or what the text's numbers count ("Pallets" when
+    """A subject that names a unit, a generic or quantity word, or what the text's numbers count ("Bottles" when
     a number of the chunk is "20 bottles"), instead of the thing measured."""
     words = {normalize(mention), mention.strip().lower()}
     words |= {singular(w) for w in words}
