@@ -226,3 +226,17 @@ def test_a_known_thing_is_a_subject_even_when_a_number_counts_it() -> None:
         assert mentions == [safe]
         counted = _counted_words(idx, find_numbers(text), mentions)
         assert counted == want, counted
+
+
+def test_a_relation_is_named_as_its_sentence_states_it() -> None:
+    """The model's 'stores' for 'are stored at' reads backwards: the relation takes the sentence's own words
+    (storedAt); a name the sentence does not use gives way too; a verb the sentence uses stays (two domains:
+    a library, a winery)."""
+    from ontobuild.textfacts import stated_name
+
+    assert stated_name(" are shelved in ", "Dune and Emma are shelved in the East Wing.", "shelves") == "shelvedIn"
+    assert stated_name(" is shelved in ", "Dune is shelved in the East Wing.", "locatedIn") == "shelvedIn"
+    assert stated_name(" was bottled by ", "The 2019 Merlot was bottled by Vinalta.", "producedBy") == "bottledBy"
+    assert stated_name(" bottles ", "Vinalta bottles the Merlot.", "bottles") == "bottles"
+    assert stated_name(" and ", "Dune and Emma are novels.", "relatedTo") == "relatedTo"
+    assert stated_name(" are shelved on ", "Dune and Emma are shelved on floor two.", "shelvedIn") == "shelvedIn"

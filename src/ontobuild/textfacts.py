@@ -184,13 +184,31 @@ def _chain(text: str, spans: list[tuple[int, int, str]], first: tuple[int, int, 
     return out
 
 
+_VOICED = re.compile(r"\b([a-z]{3,}(?:ed|en|wn))\s+(at|in|on|by|from|to|with|for|into|under|near)\b")
+
+
+def stated_name(between: str, sentence: str, prop: str) -> str:
+    """The relation's name as the sentence states it between the two things ("are stored at" -> storedAt), when
+    the model's name is that verb in another voice ("stores") or a verb the sentence does not use; else the
+    model's name."""
+    verb = next(iter(re.findall(r"[a-z]+", prop)), "")
+    stem = verb[:4]
+    used = any(w.startswith(stem) for w in re.findall(r"[a-z]+", sentence.lower())) if stem else False
+    m = next((m for m in _VOICED.finditer(between.lower()) if not used or m.group(1).startswith(stem)), None)
+    if m is None or m.group(1) == verb:  # the model already used the sentence's verb form ("storedIn")
+        return prop
+    return safe_name(f"{m.group(1)} {m.group(2)}", lower_first=True)
+
+
 def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: str, obj: str,
-                 prop: str, subject_class: str | None = None) -> list[tuple[str, str]]:
+                 prop: str, subject_class: str | None = None, between: list[str] | None = None
+                 ) -> list[tuple[str, str]]:
     """(subject, object) pairs one sentence of the text states for a relation the model proposed: the two
     named in the same sentence with the relation's words between them (whichever comes first is the subject),
     widened to the things listed with the subject ("A, B and C are stored at X") or, when the sentence names
     the subject's whole class ("All frames are stored at X"), to every member of that class. [] when no
-    sentence states it."""
+    sentence states it. The words between the two, and the sentence, are appended to `between`."""
+    between = [] if between is None else between
     names = [n for n in dict.fromkeys([*candidates, subject, obj]) if n in idx.individuals]
     spans = mention_spans(idx, text, names)
     classes = class_spans(idx, text)
@@ -203,11 +221,13 @@ def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: 
         if s_sp:
             left, right = sorted([s_sp[0], o_sp[0]])
             if _states_relation(text[left[1]:right[0]], text[a:b], prop):
+                between += [text[left[1]:right[0]], text[a:b]]
                 return [(m, right[2]) for m in _chain(text, inside, left, idx, right[2])]
             continue
         for c0, c1, cls in classes:
             if a <= c0 and c1 <= b and c1 <= o_sp[0][0] and (cls == subject_class or subject in members(idx, cls)) \
                     and _states_relation(text[c1:o_sp[0][0]], text[a:b], prop):
+                between += [text[c1:o_sp[0][0]], text[a:b]]
                 return [(m, obj) for m in members(idx, cls) if m != obj]
     return []
 
@@ -236,7 +256,9 @@ def apply_links(idx: EntitiesIndex, chunk_id: str, candidates: list[str], links:
                                                                candidates)
         if s is None and not s_cls:
             s = _subject(idx, s_m, link.get("subject_class", ""), chunk_id, candidates)
-        pairs = stated_pairs(idx, text, candidates, s or "", o, name, s_cls)
+        between: list[str] = []
+        pairs = stated_pairs(idx, text, candidates, s or "", o, name, s_cls, between)
+        name = stated_name(between[0], between[1], name) if between else name
         if not pairs:
             for new in set(idx.individuals) - known:  # made for this link only: not kept
                 del idx.individuals[new]
