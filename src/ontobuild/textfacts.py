@@ -201,14 +201,12 @@ def stated_name(between: str, sentence: str, prop: str) -> str:
 
 
 def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: str, obj: str,
-                 prop: str, subject_class: str | None = None, between: list[str] | None = None
-                 ) -> list[tuple[str, str]]:
+                 prop: str, subject_class: str | None = None) -> tuple[list[tuple[str, str]], str, str]:
     """(subject, object) pairs one sentence of the text states for a relation the model proposed: the two
     named in the same sentence with the relation's words between them (whichever comes first is the subject),
     widened to the things listed with the subject ("A, B and C are stored at X") or, when the sentence names
     the subject's whole class ("All frames are stored at X"), to every member of that class. [] when no
-    sentence states it. The words between the two, and the sentence, are appended to `between`."""
-    between = [] if between is None else between
+    sentence states it. Also returns the words between the two and the sentence ("" when none does)."""
     names = [n for n in dict.fromkeys([*candidates, subject, obj]) if n in idx.individuals]
     spans = mention_spans(idx, text, names)
     classes = class_spans(idx, text)
@@ -221,15 +219,14 @@ def stated_pairs(idx: EntitiesIndex, text: str, candidates: list[str], subject: 
         if s_sp:
             left, right = sorted([s_sp[0], o_sp[0]])
             if _states_relation(text[left[1]:right[0]], text[a:b], prop):
-                between += [text[left[1]:right[0]], text[a:b]]
-                return [(m, right[2]) for m in _chain(text, inside, left, idx, right[2])]
+                return [(m, right[2]) for m in _chain(text, inside, left, idx, right[2])], text[left[1]:right[0]], \
+                    text[a:b]
             continue
         for c0, c1, cls in classes:
             if a <= c0 and c1 <= b and c1 <= o_sp[0][0] and (cls == subject_class or subject in members(idx, cls)) \
                     and _states_relation(text[c1:o_sp[0][0]], text[a:b], prop):
-                between += [text[c1:o_sp[0][0]], text[a:b]]
-                return [(m, obj) for m in members(idx, cls) if m != obj]
-    return []
+                return [(m, obj) for m in members(idx, cls) if m != obj], text[c1:o_sp[0][0]], text[a:b]
+    return [], "", ""
 
 
 def apply_links(idx: EntitiesIndex, chunk_id: str, candidates: list[str], links: list[dict[str, Any]],
@@ -256,9 +253,8 @@ def apply_links(idx: EntitiesIndex, chunk_id: str, candidates: list[str], links:
                                                                candidates)
         if s is None and not s_cls:
             s = _subject(idx, s_m, link.get("subject_class", ""), chunk_id, candidates)
-        between: list[str] = []
-        pairs = stated_pairs(idx, text, candidates, s or "", o, name, s_cls, between)
-        name = stated_name(between[0], between[1], name) if between else name
+        pairs, between, sentence = stated_pairs(idx, text, candidates, s or "", o, name, s_cls)
+        name = stated_name(between, sentence, name) if pairs else name
         if not pairs:
             for new in set(idx.individuals) - known:  # made for this link only: not kept
                 del idx.individuals[new]

@@ -133,7 +133,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     prev_end = -1
     for m in _NUM.finditer(text):
         num = m.group("num")
-        raw = (read_number(num) or (num, ""))[0]  # 0,80 -> 0.80; 1,400 -> 1400
+        raw, kind = read_number(num) or (num, "integer")  # 0,80 -> 0.80; 1,400 -> 1400
         unit = m.group("unit") or ""
         if unit in _WORDLIKE and re.match(r"\s+[A-Za-z]", text[m.end("unit"):]):
             unit = ""
@@ -154,7 +154,7 @@ def find_numbers(text: str) -> list[NumberMention]:
             unit = (unit or "count") + "".join(f" per {p}" for p in pers)
         start, stop = max(0, m.start() - 60), min(len(text), end + 40)
         context = " ".join(text[start:stop].split())
-        dtype = "xsd:decimal" if "." in raw else "xsd:integer"
+        dtype = f"xsd:{kind}"
         # "20-25 days", "between 700 and 1,400 kg": the first number takes the unit of the second
         ranged = bool(out) and re.fullmatch(r"\s*(-|–|to|and)\s*", text[prev_end:m.start()]) is not None
         if ranged and not out[-1].unit and unit:
