@@ -29,9 +29,7 @@ from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_cl
 from .names import normalize, safe_name, singular
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
-from .textfacts import apply_facts, apply_links, is_unit_word, subject_hint
-from .textmentions import find_mentions, mention_spans
-from .textnumbers import NumberMention, find_numbers, outside_names
+from .textstep import TextState, extract_chunk, package_words, review_properties
 from .tools import Tool
 from .trace import Trace
 
@@ -134,98 +132,6 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                     name_key=sink.get("name_key", "@key"), levels=sink.get("levels", []))
 
 
-def _facts_tool(values: list[str], n_numbers: int, sink: dict[str, Any], hints: dict[str, str],
-                counted: set[str]) -> Tool:
-    mention = {"type": "string", "minLength": 2, "maxLength": 60}
-    fact = {"type": "object", "additionalProperties": False, "required": ["value", "subject", "property"],
-            "properties": {"value": {"enum": values}, "subject": mention, "property": PROP_NAME,
-                           "subject_class": CLASS_NAME}}
-    link = {"type": "object", "additionalProperties": False, "required": ["subject", "property", "object"],
-            "properties": {"subject": mention, "property": PROP_NAME, "object": mention}}
-
-    def add_facts(facts: list[dict[str, Any]], links: list[dict[str, Any]] | None = None) -> str:
-        bad = [f for f in facts if is_unit_word(f["subject"], counted)]
-        sink.setdefault("facts", []).extend(f for f in facts if f not in bad)
-        sink.setdefault("links", []).extend(lk for lk in links or [] if lk not in sink.get("links", []))
-        sink["attempts"] = sink.get("attempts", 0) + 1
-        if bad and sink["attempts"] < 2:
-            listed = "; ".join(f"value {f['value']} subject {f['subject']}" for f in bad)
-            raise ToolArgumentError(
-                f"The other facts were added. These were not, because their subject is a unit or a generic word, "
-                f"not the thing measured: {listed}. Call add_facts again with only these facts, each with the "
-                "known individual (or the new named thing) the number is about, and no links.")
-        for f in bad:  # the model could not say it: code's hint stands in where there is one
-            if hints.get(str(f["value"])):
-                sink["facts"].append({**f, "subject": hints[str(f["value"])].removesuffix(" (new)"), "hinted": True})
-            else:
-                sink.setdefault("dropped", []).append(f)
-        return "ok"
-
-    return Tool("add_facts", "Add the facts of this text chunk.",
-                {"type": "object", "properties": {"facts": {"type": "array", "items": fact, "maxItems": n_numbers + 4},
-                                                  "links": {"type": "array", "items": link, "maxItems": 8}},
-                 "required": ["facts"], "additionalProperties": False}, add_facts, terminal=True)
-
-
-def _counted_words(idx: EntitiesIndex, numbers: list[NumberMention], mentions: list[str]) -> set[str]:
-    """What the chunk's numbers count ("10 bottles per case": bottles, case), except the names of things it
-    mentions: a known individual is a subject even when a number counts it ("cartons of 10 Novels")."""
-    known = {normalize(f) for m in mentions for f in (m, idx.individuals[m].label, *idx.individuals[m].aliases)}
-    words = {w for n in numbers for w in re.findall(r"[a-z]{3,}", n.unit) if w != "per"}
-    return {w for w in words if normalize(w) not in known and normalize(singular(w)) not in known}
-
-
-def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace) -> dict[str, Any]:
-    numbers = find_numbers(chunk.text)
-    mentions = [m for m in find_mentions(idx, chunk.text) if "TextChunk" not in idx.individuals[m].classes]
-    spans = mention_spans(idx, chunk.text, mentions)
-    numbers = outside_names(numbers, spans)
-    hints = {n.id: subject_hint(chunk.text, n, spans) for n in numbers}
-    text_props = sorted({f.property for _, f in idx.iter_facts() if "chunk" in f.source} - {"text", "mentions"})
-    prompt = prompts.render(
-        "extract_facts", chunk_id=chunk.id, text=chunk.text,
-        numbers="\n".join(f"{n.value} {n.unit} -> {n.suggestion()}{', about ' + hints[n.id] if hints[n.id] else ''}"
-                           f" | {n.context}" for n in numbers) or "none",
-        mentions=", ".join(f"{m} ({', '.join(idx.individuals[m].classes)})" for m in mentions) or "none",
-        properties=", ".join(text_props[:30]) or "none")
-    sink: dict[str, Any] = {}
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": prompt}]
-    tool = _facts_tool(sorted({n.value for n in numbers}, key=float) or ["0"], len(numbers), sink,
-                       {n.value: hints[n.id] for n in reversed(numbers)},
-                       _counted_words(idx, numbers, mentions))
-    # about 30 tokens a fact and 25 a link: a budget in proportion stops a model that repeats itself
-    result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
-                       max_tokens=250 + 40 * len(numbers))
-    if result.state != "answered":
-        log.warning("no facts from %s: %s", chunk.id, result.reason)
-    used, problems = apply_facts(idx, chunk.id, numbers, mentions, sink.get("facts", []), chunk.text)
-    links, link_problems = apply_links(idx, chunk.id, mentions, sink.get("links", []), chunk.text)
-    problems += link_problems
-    chunk_ind = _keep_chunk(idx, chunk, mentions)
-    used_ids = {u["number"] for u in used}
-    dropped = {str(f["value"]) for f in sink.get("dropped", [])}
-    entries = used + [{"chunk": chunk.id, "number": n.id, "value": n.value, "unit": n.unit, "status": "skipped",
-                       "reason": "its subject was only a unit word" if n.value in dropped else
-                       "the model did not take it as a measurement"} for n in numbers if n.id not in used_ids]
-    if problems:
-        trace.write("problems", label=f"facts {chunk.id}", problems=problems)
-    return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if used or links else "skipped",
-            "reason": "" if used or links else "no fact extracted; its text is kept as a TextChunk",
-            "numbers": entries, "links": links}
-
-
-def _keep_chunk(idx: EntitiesIndex, chunk: Chunk, mentions: list[str]) -> str:
-    """Every chunk stays in the ontology as a TextChunk with its text and links to what it mentions."""
-    cls = ensure_class(idx, "TextChunk", "A passage of the input text, kept verbatim")
-    name = ensure_individual(idx, safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
-    prop = ensure_datatype_property(idx, "text", "xsd:string", cls, "", "The verbatim text of a chunk")
-    idx.add_fact(name, Fact(prop, literal=chunk.text, datatype="xsd:string", source={"chunk": chunk.id}))
-    link = ensure_object_property(idx, "mentions", cls, "", "A text chunk mentions an individual")
-    for m in mentions:
-        idx.add_fact(name, Fact(link, object=m, source={"chunk": chunk.id}))
-    return name
-
-
 def repair(model: ChatModel, idx: EntitiesIndex, report: dict[str, Any], trace: Trace) -> str:
     names = {w.strip(".,:;'\"()") for d in report.get("details", []) for w in d.split()}
     involved = [f"{n}: {idx.kind_of(n)}" for n in sorted(names) if idx.kind_of(n)]
@@ -289,24 +195,37 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     seconds["json"] = time.perf_counter() - t
     t = time.perf_counter()
     chunks = []
+    state = TextState(packages=package_words(inputs.chunks))
     progress.begin("text", f"reading {len(inputs.chunks)} text chunk(s)", total=len(inputs.chunks))
     for i, c in enumerate(inputs.chunks, 1):
         before = model.usage.snapshot()
-        chunks.append(extract_chunk(model, idx, c, trace))
+        chunks.append(extract_chunk(model, idx, c, trace, state))
         progress.advance("text", f"text chunk {i} of {len(inputs.chunks)}{_speed(model, before)}")
+    if inputs.chunks:
+        review_properties(model, idx, trace, state)
+        _rename_in_coverage(chunks, state.merges)
     progress.end("text")
     seconds["text"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
-    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references)
+    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges)
     progress.end("finish")
     if stats["reasoner"]["status"] == "inconsistent":
         t = time.perf_counter()
         stats_repair = repair(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
-        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references)
+        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges)
         stats["repair"] = stats_repair
         write_json(outdir / "stats.json", stats)
     return stats
+
+
+def _rename_in_coverage(chunks: list[dict[str, Any]], merges: list[dict[str, Any]]) -> None:
+    """Coverage entries name the property a fact ended in, after merges."""
+    into = {m["merged"]: m["into"] for m in merges}
+    for c in chunks:
+        for e in c["numbers"]:
+            while e.get("property") in into:
+                e["property"] = into[e["property"]]
 
 
 def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
@@ -318,7 +237,8 @@ def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,
             chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace,
-            references: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            references: list[dict[str, Any]] | None = None, merges: list[dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
     outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
     coverage = {
@@ -328,6 +248,7 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
         "text_numbers": {"total": len(numbers), "covered": sum(n["status"] == "covered" for n in numbers),
                          "skipped": sum(n["status"] == "skipped" for n in numbers)},
         "references": references or [],
+        "merges": merges or [],
         "json": cov.entries,
         "text": chunks,
     }

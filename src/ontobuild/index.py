@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 FORMAT = "ontobuild-index/1"
 DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
-             "xsd:dateTime", "xsd:anyURI")
+             "xsd:dateTime", "xsd:anyURI", "xsd:time", "xsd:gYear", "xsd:gMonthDay")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 _BASE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
 
@@ -50,6 +50,7 @@ class PropertyDef:
     domain: list[str] = field(default_factory=list)
     range: str = ""  # a class name (object) or an xsd datatype (datatype)
     unit: str = ""
+    dimension: str = ""  # what its values measure (mass, time, money, ...): a value of another is refused
     roles: list[str] = field(default_factory=list)
 
 
@@ -60,6 +61,7 @@ class Fact:
     literal: str | None = None  # lexical form, for datatype properties
     datatype: str = ""
     unit: str = ""
+    qualifier: str = ""  # what qualifies the value as the text says it: "at most", "about", "on average"
     source: dict[str, str] = field(default_factory=dict)
 
     def key(self) -> tuple:
@@ -104,6 +106,15 @@ def check_literal(lexical: str, datatype: str) -> str | None:
                 raise ValueError
         elif dt == "xsd:date":
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", lexical):
+                raise ValueError
+        elif dt == "xsd:time":
+            if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?", lexical):
+                raise ValueError
+        elif dt == "xsd:gYear":
+            if not re.fullmatch(r"-?\d{4,}", lexical):
+                raise ValueError
+        elif dt == "xsd:gMonthDay":
+            if not re.fullmatch(r"--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])", lexical):
                 raise ValueError
         elif dt == "xsd:dateTime":
             if not re.fullmatch(r"-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?", lexical):
@@ -312,6 +323,31 @@ class EntitiesIndex:
                     if f.object == old:
                         f.object = new
 
+    def merge_property(self, old: str, into: str) -> int:
+        """Move every fact of property `old` to `into` (same kind), drop `old`; returns the facts moved."""
+        self.need_property(old)
+        self.need_property(into)
+        a, b = self.properties[old], self.properties[into]
+        if a.kind != b.kind:
+            raise ToolArgumentError(f"'{old}' is a {a.kind} property and '{into}' a {b.kind} property.")
+        moved = 0
+        for i in self.individuals.values():
+            kept = []
+            for f in i.facts:
+                if f.property == old:
+                    f.property = into
+                    moved += 1
+                    if any(g.key() == f.key() for g in kept):
+                        continue
+                kept.append(f)
+            i.facts = kept
+        _add_unique(b.domain, a.domain)
+        _add_unique(b.roles, a.roles)
+        if b.kind == "datatype" and a.range != b.range and {a.range, b.range} <= {"xsd:integer", "xsd:decimal"}:
+            b.range = "xsd:decimal"
+        del self.properties[old]
+        return moved
+
     def find(self, mention: str, kinds: tuple[str, ...] = ("individual", "class", "property"),
              limit: int = 5, threshold: float = 0.5) -> list[tuple[float, str, str]]:
         """Entities whose name, label or aliases match `mention`, best first: (score, kind, name)."""
@@ -343,7 +379,7 @@ class EntitiesIndex:
         def fact(f: Fact) -> dict[str, Any]:
             return clean({"property": f.property, "object": f.object, "literal": f.literal,
                           "datatype": f.datatype if f.literal is not None else "", "unit": f.unit,
-                          "source": f.source})
+                          "qualifier": f.qualifier, "source": f.source})
 
         return {
             "format": FORMAT,

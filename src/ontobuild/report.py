@@ -37,7 +37,7 @@ text-align:left;vertical-align:top}th{background:#f0f3f6}
 td.src{color:#5b6b7c;font-size:12px}code,pre{font-family:Menlo,Consolas,monospace;font-size:12px}
 pre{background:#f3f5f7;padding:8px;overflow-x:auto;white-space:pre-wrap}
 .picture{overflow:auto;max-height:720px;border:1px solid #eef1f4;padding:4px;background:#fff}
-.picture svg{max-width:none}.note{color:#5b6b7c;font-size:12px}
+.picture svg{max-width:none}.note{color:#5b6b7c;font-size:12px}.qual{color:#8a4b00}
 summary{font-size:13px;cursor:pointer}
 input.filter{padding:5px 8px;width:320px;margin-bottom:8px;border:1px solid #c5ced8;border-radius:4px}
 ul.facts{margin:0;padding-left:16px}
@@ -137,9 +137,14 @@ def class_relations(idx: EntitiesIndex) -> tuple[Diagram, int]:
 def _fact_value(idx: EntitiesIndex, fact: Any) -> str:
     if fact.object is not None:
         target = idx.individuals.get(fact.object)
-        return f'<a href="#i-{escape(fact.object)}">{escape(target.label if target else fact.object)}</a>'
+        stated = fact.source.get("stated_of", "") if fact.source else ""
+        return f'<a href="#i-{escape(fact.object)}">{escape(target.label if target else fact.object)}</a>' + \
+            (f' <span class="note">stated of \u201c{escape(stated)}\u201d</span>' if stated else "")
     unit = f" {fact.unit}" if fact.unit else ""
-    return escape(f"{fact.literal}{unit}")
+    qualifier = f' <span class="qual">({escape(fact.qualifier)})</span>' if getattr(fact, "qualifier", "") else ""
+    stated = fact.source.get("stated_of", "") if fact.source else ""
+    return escape(f"{fact.literal}{unit}") + qualifier + \
+        (f' <span class="note">stated of \u201c{escape(stated)}\u201d</span>' if stated else "")
 
 
 def _individual_rows(idx: EntitiesIndex) -> Iterable[list[str]]:
@@ -180,6 +185,33 @@ def _coverage_section(coverage: dict[str, Any] | None, idx: EntitiesIndex) -> st
     return section("Coverage", body, "coverage")
 
 
+def _properties_section(idx: EntitiesIndex, coverage: dict[str, Any] | None) -> str:
+    """Every property with what it measures and how often it is used; the merges of synonymous properties; the
+    classes read from text that hold a single individual (for review)."""
+    uses: dict[str, int] = {}
+    for _, f in idx.iter_facts():
+        uses[f.property] = uses.get(f.property, 0) + 1
+    rows = ([escape(n), escape(p.kind), escape(getattr(p, "dimension", "") or ""), escape(p.unit or p.range),
+             escape(", ".join(p.domain)), str(uses.get(n, 0))] for n, p in sorted(idx.properties.items()))
+    body = table(["property", "kind", "measures", "unit / range", "domain", "facts"], rows, "properties",
+                 "filter properties")
+    merges = (coverage or {}).get("merges") or []
+    if merges:
+        body += "<h3>Merged: one concept, one property</h3>" + table(
+            ["merged", "into", "facts moved", "why"],
+            ([escape(m["merged"]), escape(m["into"]), str(m.get("facts", "")), escape(m.get("why", ""))]
+             for m in merges))
+    lonely = []
+    for c in sorted(idx.classes):
+        held = [i for i in idx.individuals.values() if c in i.classes]
+        if len(held) == 1 and "chunk" in held[0].source and c != "TextChunk":
+            lonely.append([escape(c), escape(held[0].label)])
+    if lonely:
+        body += "<h3>Classes read from text with a single individual (review them)</h3>" + \
+            table(["class", "its only individual"], lonely)
+    return section(f"Properties ({len(idx.properties)})", body, "properties")
+
+
 def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, Any] | None = None,
                  title: str = "") -> str:
     counts = stats.get("counts", {})
@@ -202,6 +234,7 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
     sections = [
         section("Summary", summary + verdict, "summary"),
         _coverage_section(coverage, idx),
+        _properties_section(idx, coverage),
         section("Class hierarchy", picture(to_svg(hierarchy), "class hierarchy", h_left), "classes"),
         section("How the classes relate", picture(to_svg(relations), "class relations", r_left), "relations"),
         section(f"Individuals ({len(idx.individuals)})",

@@ -1,191 +1,268 @@
-"""Numbers in free text: every number with its unit (units.py) and the words around it, and a property name
-proposed for it from the unit and its context, for the model to keep or change (textfacts.py assigns them)."""
+"""Numbers in free text read as what they are: every quantity with its sign, unit, dimension, what it is per,
+and the qualifiers the words around it give (a range, a bound, "about", "on average"); times of day, dates and
+years typed as such. Code reads; the model only decides what a quantity is about and what it means
+(textstep.py), and code refuses what cannot be right (concepts.py).
+
+A number that cannot be typed (a code such as "R-12", a bare word number) is not a quantity and is never
+stored under a generic name."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .names import safe_name, similarity, singular
+from .names import singular
 from .numbers import read_number
-from .units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, property_suffix, unit as unit_of
+from .units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
 
-# words ending in "s" that are not plural nouns, so not what a number counts ("in 2020 this was ...")
+# words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"
-                "less|unless|yes|does|goes|news|series|species|versus|various|previous")
-# what a number counts: a plural noun ("90 seats", "3 rooms") or a word joined by a hyphen ("3-level")
-_COUNTED = rf"(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s|(?<=-)[a-z]{{3,}}"
+                "less|unless|yes|does|goes|news|series|species|versus|various|previous|days|hours|weeks|years|"
+                "months|minutes|seconds")
+_COUNTED = rf"(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s"
+_MINUS = "-\u2212\u2013"
 _NUM = re.compile(
-    rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,])"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)(?![0-9])"
-    rf"(?:[\s-]?(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
+    rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_-])(?P<sign>[{_MINUS}](?=\d))?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![0-9]|[.,]\d|:\d)"
+    rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
-_WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr"}
-_RATE_GAP = re.compile(r"\s*(?:per|/|for every|for each)\s*", re.I)
-# "per day", "/ order", "per the month", "per linear meter" (a second word only when it is a unit)
-_PER = re.compile(rf"(?:\s+per\s+|\s*/\s*)(?:(?:the|each|an?)\s+)?((?:{SUFFIX_FORMS})(?![A-Za-z0-9²³])|[a-z]{{2,}})"
-                  r"(?:\s+([a-z]+))?")
-# "ships in boxes of 4", "sold in packs of 6": how many units one package holds
+_WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
+_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.]([0-5]\d)(?![\d:])(?:\s*(a\.?m\.?|p\.?m\.?))?", re.I)
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]
+_MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december|" \
+         r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
+_DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?(?!\d)", re.I)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?(?!\d)", re.I)
+_YEAR = re.compile(r"\b(?:in|since|from|until|till|before|after|by|of|year)\s(1[89]\d\d|20\d\d)(?![\d%]|[.,]\d)", re.I)
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "single": 1}
+# "one frame per box", "two samples per rack": a word number before "X per Y" is a quantity too
+_WORD_RATE = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s+([a-z]{3,})\s+(?:per|a|each)\s+([a-z]{3,})\b",
+                        re.I)
+# what a quantity is per: "per day", "/ h", "a day", "per linear metre", "for each order"
+_PER = re.compile(rf"(?:\s*(?:per|/|for each|for every)\s*|\s+an?\s+(?=(?:day|week|month|year|hour|minute)\b))"
+                  rf"(?:(?:the|each|an?)\s+)?((?:{SUFFIX_FORMS})(?![A-Za-z0-9²³])|[a-z]{{2,}})")
+_MAX_WORDS = re.compile(r"(?:\b(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|a maximum of|"
+                        r"not exceed(?:ing)?|within|under|below|less than|fewer than|lower than|"
+                        r"must not exceed|cannot exceed|no higher than|until)|<=?|≤)\s*(?:about\s+)?$", re.I)
+_MIN_WORDS = re.compile(r"(?:\b(?:at least|no less than|not less than|minimum(?: of)?|min\.?|a minimum of|"
+                        r"above|over|more than|greater than|higher than|exceeding|from|starting at)|>=?|≥)"
+                        r"\s*(?:about\s+)?$", re.I)
+_STRICT = re.compile(r"\b(?:under|below|less than|fewer than|lower than|above|over|more than|greater than|"
+                     r"higher than|exceeding)\s*(?:about\s+)?$|[<>]\s*$", re.I)
+# "holds up to 320 pallets", "room for 150 pallets", "a capacity of": how much something holds, not a bound
+_CAPACITY = re.compile(r"\b(?:holds?|holding|can hold|fits?|accommodates?|seats?|room for|space for|"
+                       r"capacity(?: of)?|stores? up to)\s+(?:up to\s+|about\s+)?$", re.I)
+_APPROX = re.compile(r"\b(?:about|around|approximately|approx\.?|roughly|nearly|some|circa|ca\.|~)\s*$", re.I)
+_AVERAGE = re.compile(r"^\s*(?:on average|in average|on avg\.?)", re.I)
+_AVERAGE_BEFORE = re.compile(r"\b(?:average|mean|typical(?:ly)?)\b[^.;,]*$", re.I)
+# "ships in boxes of 4", "packed in cartons of 10 items": how many units one package holds
 _PACK = re.compile(r"\b(?:in|into|on|by)\s+([a-z]{3,}s)\s+of\s+$", re.I)
-# what a weight is of: "each crate weighing", "a case of X Y weighs", "Crates, each weighing", "crate weight"
-_WEIGHED = re.compile(r"\b(?:(?:[Ee]ach|[Ee]very|[Aa]n?|[Oo]ne|[Pp]er)\s+([a-z]{3,})(?:\s+of(?:\s+[A-Z][\w-]*)+)?,?"
-                      r"\s+weigh(?:s|ing)?|([A-Za-z][a-z]{2,}),\s+each\s+weigh(?:s|ing)?|([a-z]{3,})\s+weight)\b")
-# words of a sentence that give a quantity without naming it
-_HEDGE = {"average", "estimated", "approximate", "approximately", "about", "around", "roughly", "nearly", "over",
-          "under", "only", "up", "to", "typical", "mean", "of", "is", "are", "was", "were", "at", "a", "an", "the",
-          "its", "their", "with", "and", "for", "on", "be", "can", "total", "overall", "current", "has", "have", "had"}
-# nouns that name a quantity, whatever the domain: "the charging time is", "a fee of", "the seating capacity is"
-QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
-                  "capacity", "density", "length", "width", "height", "depth", "area", "size", "volume", "speed",
-                  "temperature", "distance", "power", "voltage", "amount", "count", "number", "total", "value",
-                  "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output"}
-_QUANTITY_VERB = re.compile(r"\b(?:is|are|was|were|of|averaging|:)\s+(?:(?:about|around|approximately|roughly|"
-                            r"nearly|over|under|up to|only|on average|an average of)\s+)*$")
+_RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|and|until|till|through)\s*(?:about\s+)?")
+_BETWEEN = re.compile(r"\b(?:between|from)\s+(?:about\s+)?$", re.I)
 
 
 @dataclass
-class NumberMention:
+class Quantity:
+    """One number of a text with what the text says about it."""
     id: str
-    value: str  # lexical
-    datatype: str  # xsd:integer | xsd:decimal
-    unit: str
-    context: str
+    value: str  # lexical form in xsd notation
+    datatype: str  # xsd:integer | xsd:decimal | xsd:time | xsd:date | xsd:gYear | xsd:gMonthDay
+    unit: str = ""  # canonical unit, ISO currency code, or the counted noun (singular)
+    dimension: str = ""  # mass, time, money, count, temperature, ratio, ... ("" for a bare number)
+    per: list[str] = field(default_factory=list)  # "€0.60 per box per day" -> ["box", "day"]
     start: int = 0
     end: int = 0
-    before: str = ""  # the words just before the number
-    joined: bool = False  # written "2-TB": a measure of the noun phrase that follows ("three 2-TB disks")
-    base_of: NumberMention | None = None  # the reference quantity of a rate: 50 m² in "10 tons per 50 m²"
+    before: str = ""  # the words of its clause before it
+    after: str = ""  # the words after it (and its unit) up to the end of its clause
+    bound: str = ""  # "min" | "max": "at least 12", "below 30 °C", "within 30 days"
+    strict: bool = False  # "below"/"above": the bound itself excluded
+    approx: bool = False  # "about 11 kg"
+    average: bool = False  # "12 days on average", "the average storage time is"
+    range_of: str = ""  # the id of the other end of a range ("40 to 60 %")
+    range_role: str = ""  # "min" | "max" within that range
+    package: str = ""  # "in boxes of 4" -> "box": how many units one package holds
+    capacity: bool = False  # "holds up to 320 pallets", "room for 150 pallets"
+    joined: bool = False  # "a 3,000 m² warehouse": a measure of the noun phrase that follows
+    written: str = ""  # the text as written, for the report
 
-    def suggestion(self) -> str:
-        """A property name proposed from the words that name the quantity ("the charging time is 3 hours" ->
-        chargingTimeHours), else from what is weighed ("each crate weighing 14 kg" -> crateWeightKg), else from
-        the unit alone (kg -> weightKg, € -> costEur, "90 seats" -> seats); a rate says what it is per."""
-        base, *per = self.unit.split(" per ")
-        per = [p for p in per if not p[:1].isdigit()]  # "tons per 50 m²": the base is a fact of its own
-        by_unit = _named_by_unit(base.strip()) or (safe_name(base, lower_first=True) if base.strip() else "value")
-        named = _quantity_words(self.before)
-        weighed = _WEIGHED.findall(self.before)
-        if named and not _PACK.search(self.before):
-            name = named + (_unit_suffix(base.strip()) if base.strip() and base != "count" else "")
-        elif weighed and by_unit.startswith("weight"):
-            name = singular(next(w for w in weighed[-1] if w)).lower() + "W" + by_unit[1:]
-        else:
-            name = by_unit
-        return name + "".join("Per" + safe_name(p) for p in per)
+    @property
+    def qualifier(self) -> str:
+        """The words that qualify the value, for the report and the fact's annotation."""
+        parts = []
+        if self.bound:
+            parts.append(("more than " if self.bound == "min" else "less than ") if self.strict else
+                         ("at least " if self.bound == "min" else "at most "))
+        if self.range_role:
+            parts.append(f"{self.range_role} of a range")
+        if self.approx:
+            parts.append("about")
+        if self.average:
+            parts.append("on average")
+        return ", ".join(p.strip() for p in parts)
 
-
-def _quantity_words(before: str) -> str:
-    """The words that name a quantity right before its number, in lowerCamelCase: "The average charging time is"
-    -> chargingTime; "" when there are none ("covers approximately")."""
-    if not _QUANTITY_VERB.search(before):
-        return ""
-    head = _QUANTITY_VERB.sub("", before)
-    head = re.split(r"[,;:()]", head)[-1]
-    words = re.findall(r"[A-Za-z]+", head)
-    words = [w for w in words[-3:] if w.islower() and w not in _HEDGE and not w.endswith(("ly", "ed"))]
-    if not words or singular(words[-1]) not in QUANTITY_NOUNS:
-        return ""
-    return safe_name(" ".join(words[-2:]), lower_first=True)
+    def is_number(self) -> bool:
+        return self.datatype in ("xsd:integer", "xsd:decimal")
 
 
-def _unit_suffix(written: str) -> str:
-    """The unit part of a property name: a spelled-out word as written (Days, Tons), a symbol canonical (Kg)."""
+def _unit(written: str) -> tuple[str, str]:
+    """(canonical unit, dimension) of a unit as written: currencies are money, a counted noun is a count."""
     code = currency(written)
-    if code and not written.islower():
-        return property_suffix(code)
+    if code and not (written.islower() and len(written) > 1 and written not in ("euro", "euros", "dollars",
+                                                                                  "dollar", "pounds")):
+        return code, "money"
     found = unit_of(written)
-    if found and written.isalpha() and len(written) > 2 and re.search("[aeiouAEIOU]", written):
-        return property_suffix(written)
-    return property_suffix(found[1]) if found else safe_name(written)
-
-
-_DIMENSION_WORD = {"mass": "weight", "length": "length", "area": "area", "volume": "volume", "power": "power",
-                   "energy": "energy", "electric charge": "capacity", "voltage": "voltage", "current": "current",
-                   "temperature": "temperature", "ratio": "percent", "data": "size", "frequency": "frequency",
-                   "speed": "speed", "time": "duration", "count": "count"}
-
-
-def _named_by_unit(written: str) -> str:
-    """A property name from a unit alone: USD -> costUsd, lb -> weightLb, mAh -> capacityMah."""
-    if currency(written) and not written.islower():
-        return "cost" + property_suffix(currency(written))
-    found = unit_of(written)
-    if found is None:
-        return ""
-    word = _DIMENSION_WORD.get(found[0], "value")
-    return word if word == "percent" else word + _unit_suffix(written)
+    if found:
+        return found[1], found[0]
+    if re.fullmatch(r"[a-z]{3,}s", written):
+        return singular(written), "count"
+    return written, "unknown"
 
 
 def _pers(text: str, pos: int) -> tuple[list[str], int]:
-    """What a quantity is per, read from `pos`: "per day per seat" -> ["day", "seat"]; and where it ends."""
+    """What a quantity is per, read from `pos`: "per box per day" -> ["box", "day"]; and where it ends."""
     out = []
-    while (m := _PER.match(text, pos)) and m.group(1).lower() not in _HEDGE | {"cent", "se"}:
-        word, pos = m.group(1), m.end(1)
-        if m.group(2) and unit_of(m.group(2)):  # "per linear meter"
-            word, pos = f"{word} {m.group(2)}", m.end(2)
-        out.append(word)
+    while (m := _PER.match(text, pos)) and m.group(1).lower() not in {"cent", "se", "the", "and"}:
+        word = m.group(1)
+        found = unit_of(word)
+        out.append(found[1] if found and found[0] == "time" else singular(word.lower()) if word.isalpha() else word)
+        pos = m.end(1)
     return out, pos
 
 
-def find_numbers(text: str) -> list[NumberMention]:
-    out: list[NumberMention] = []
-    prev_end = -1
-    for m in _NUM.finditer(text):
-        num = m.group("num")
-        raw, kind = read_number(num) or (num, "integer")  # 0,80 -> 0.80; 1,400 -> 1400
-        unit = m.group("unit") or ""
-        if unit in _WORDLIKE and re.match(r"\s+[A-Za-z]", text[m.end("unit"):]):
-            unit = ""
-        if unit and not unit_of(unit) and not currency(unit) and re.fullmatch(r"1[89]\d\d|2[01]\d\d", raw):
-            unit = ""  # "in 2024 sales grew": a year, not a count of sales
-        cur = (m.group("cur") or "").strip()
-        if cur:
-            unit = currency(cur) or cur
-        elif currency(unit) and not unit.islower():
-            unit = currency(unit)
-        pers, end = _pers(text, m.end())
-        if text[m.end():m.end() + 9].lower() == " per cent":
-            unit, end = "%", m.end() + 9
-        pack = _PACK.search(text, max(0, m.start() - 30), m.start())
-        if pack and not unit_of(unit) and not currency(unit):  # "in boxes of 4": how many items a package holds
-            unit = f"{unit or 'units'} per {singular(pack.group(1).lower())}"
-        elif pers:
-            unit = (unit or "count") + "".join(f" per {p}" for p in pers)
-        start, stop = max(0, m.start() - 60), min(len(text), end + 40)
-        context = " ".join(text[start:stop].split())
-        dtype = f"xsd:{kind}"
-        # "20-25 days", "between 700 and 1,400 kg": the first number takes the unit of the second
-        ranged = bool(out) and re.fullmatch(r"\s*(-|–|to|and)\s*", text[prev_end:m.start()]) is not None
-        if ranged and not out[-1].unit and unit:
-            out[-1].unit = unit
-        out.append(NumberMention(f"n{len(out) + 1}", raw, dtype, unit, context, m.start("num"), end,
-                                 out[-1].before if ranged else  # "the time is 20-25 days": both
-                                 re.split(r"[.;!?]\s", text[max(0, m.start() - 45):m.start()])[-1],
-                                 joined=bool(m.group("unit")) and text[m.end("num"):m.start("unit")] == "-"))
-        # "10 tons per 50 m²", "250 kcal / 100 g": the second number is the reference quantity of the first
-        if len(out) > 1 and out[-2].unit and not cur and _RATE_GAP.fullmatch(text[out[-2].end:m.start()]):
-            out[-1].base_of = out[-2]
-            out[-2].unit = f"{out[-2].unit} per {raw}{' ' + unit if unit else ''}"
-        prev_end = m.end("num")
-    return out
+def _clause_start(text: str, pos: int) -> int:
+    cut = max(text.rfind(". ", 0, pos), text.rfind("; ", 0, pos), text.rfind("\n", 0, pos), text.rfind(", ", 0, pos))
+    return cut + 2 if cut >= 0 else 0
 
 
-def outside_names(numbers: list[NumberMention], spans: list[tuple[int, int, str]]) -> list[NumberMention]:
-    """Numbers that are not part of a known name ("Galaxy 22"), renumbered."""
-    kept = [n for n in numbers if not any(a <= n.start < b for a, b, _ in spans)]
-    for i, n in enumerate(kept):
-        n.id = f"n{i + 1}"
+def _clause_end(text: str, pos: int) -> int:
+    m = re.compile(r"[.;,\n](?:\s|$)|$").search(text, pos)
+    return m.start() if m else len(text)
+
+
+def _dates(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, str, str]]:
+    """(start, end, lexical, datatype) of each time of day and date."""
+    out = []
+    for m in _TIME.finditer(text):
+        hour, minute, ampm = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower().replace(".", "")
+        if m.group(0)[len(m.group(1))] == "." and not ampm and not re.search(r"\b(?:at|from|to|until)\s*$",
+                                                                            text[:m.start()]):
+            continue  # "3.50" is a decimal, not a time, unless the text says it is one
+        hour = hour % 12 + (12 if ampm == "pm" else 0) if ampm else hour
+        out.append((m.start(), m.end(), f"{hour:02d}:{minute:02d}:00", "xsd:time"))
+    for m in _ISO_DATE.finditer(text):
+        out.append((m.start(), m.end(), m.group(0), "xsd:date"))
+    for regex, day_group, month_group in ((_DAY_MONTH, 1, 2), (_MONTH_DAY, 2, 1)):
+        for m in regex.finditer(text):
+            month = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(m.group(month_group).lower()[:3]))
+            day = int(m.group(day_group))
+            if not 1 <= day <= 31:
+                continue
+            year = m.group(3)
+            out.append((m.start(), m.end(), f"{year}-{month:02d}-{day:02d}" if year else f"--{month:02d}-{day:02d}",
+                        "xsd:date" if year else "xsd:gMonthDay"))
+    for m in _YEAR.finditer(text):
+        out.append((m.start(1), m.end(1), m.group(1), "xsd:gYear"))
+    out.sort(key=lambda d: (d[0], -d[1]))
+    kept: list[tuple[int, int, str, str]] = []
+    for d in out:  # the longest reading of a place wins ("12 March 2024" over "2024")
+        if not any(a < d[1] and d[0] < b for a, b, *_ in kept) and not any(a < d[1] and d[0] < b for a, b in taken):
+            kept.append(d)
     return kept
 
 
-def match_number(numbers: list[NumberMention], value: str, prop: str, taken: set[str]) -> NumberMention | None:
-    """The not yet used mention of `value`; among equal values, the one whose suggested property fits best."""
-    try:
-        wanted = float(value.replace(",", ""))
-    except ValueError:
-        return None
-    same = [n for n in numbers if n.id not in taken and float(n.value) == wanted]
-    if not same:
-        return None
-    return max(same, key=lambda n: (similarity(prop, n.suggestion()), -numbers.index(n)))
+def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> list[Quantity]:
+    """Every quantity of a text, in order; `skip` are spans not to read (numbers inside known names)."""
+    skip = list(skip or [])
+    out: list[Quantity] = []
+    found: list[tuple[int, Quantity]] = []
+    for a, b, lexical, dtype in _dates(text, skip):
+        q = Quantity("", lexical, dtype, "", "time of day" if dtype == "xsd:time" else "date", start=a, end=b,
+                     written=text[a:b])
+        found.append((a, q))
+        skip.append((a, b))
+    for m in _WORD_RATE.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in skip):
+            continue
+        q = Quantity("", str(_WORD_NUMBERS[m.group(1).lower()]), "xsd:integer", singular(m.group(2).lower()),
+                     "count", [singular(m.group(3).lower())], m.start(), m.end(), written=m.group(0))
+        found.append((m.start(), q))
+        skip.append((m.start(), m.end()))
+    for m in _NUM.finditer(text):
+        if any(a <= m.start("num") < b for a, b in skip):
+            continue
+        if re.match(r"[A-Za-z]+[-‐]?$", text[max(0, m.start() - 3):m.start()]) and not m.group("cur"):
+            continue  # a code: "R-12", "X5"
+        raw, kind = read_number(m.group("num")) or (m.group("num"), "integer")
+        written_unit = m.group("unit") or ""
+        if written_unit in _WORDLIKE and re.match(r"\s+[A-Za-z]", text[m.end("unit"):]):
+            written_unit = ""
+        if written_unit and m.group("gap") == "-" and not unit_of(written_unit) and not currency(written_unit):
+            written_unit = ""  # "3-level": a name part, not a count
+        sign = "-" if m.group("sign") or re.search(r"\bminus\s*$", text[:m.start()], re.I) else ""
+        q = Quantity("", sign + raw, f"xsd:{kind}", start=m.start(), end=m.end(), written=m.group(0).strip())
+        cur = (m.group("cur") or "").strip()
+        if cur:
+            q.unit, q.dimension = currency(cur) or cur, "money"
+        elif written_unit:
+            q.unit, q.dimension = _unit(written_unit)
+        elif re.match(r"\s*per\s*cent\b", text[m.end():], re.I):
+            q.unit, q.dimension = "%", "ratio"
+        if q.dimension == "count" and re.fullmatch(r"1[89]\d\d|20\d\d", raw):
+            continue  # "in 2024 sales grew": a year, read above when the text says so
+        q.joined = bool(written_unit) and m.group("gap") in ("-", " ", "\u00a0") and \
+            re.match(r"\s+[a-z]{3,}", text[m.end():]) is not None and q.dimension not in ("count", "money", "") and \
+            re.search(r"\b(?:an?|the|one|two|three|four|five|six|\d+)\s*$", text[:m.start()], re.I) is not None
+        pers, end = _pers(text, m.end())
+        q.per, q.end = pers, max(q.end, end)
+        found.append((m.start(), q))
+    found.sort(key=lambda x: x[0])
+    for i, (_, q) in enumerate(found):
+        q.id = f"n{i + 1}"
+        clause = _clause_start(text, q.start)
+        q.before = text[clause:q.start]
+        q.after = text[q.end:_clause_end(text, q.end)]
+        out.append(q)
+    _qualify(text, out)
+    return out
+
+
+def _qualify(text: str, quantities: list[Quantity]) -> None:
+    """Ranges, bounds, packages, "about" and "on average" from the words around each quantity."""
+    for prev, q in zip(quantities, quantities[1:]):
+        gap = text[prev.end:q.start]
+        if prev.datatype != q.datatype and not (prev.is_number() and q.is_number()):
+            continue
+        if _RANGE_GAP.fullmatch(gap) and (prev.dimension in ("", q.dimension) or not q.dimension) and \
+                not prev.per and (gap.strip() != "and" or _BETWEEN.search(prev.before)):
+            if not prev.unit:
+                prev.unit, prev.dimension, prev.per = q.unit, q.dimension, list(q.per)
+            prev.range_of, q.range_of, prev.range_role, q.range_role = q.id, prev.id, "min", "max"
+            q.before, prev.after = prev.before, q.after
+    for q in quantities:
+        before = text[max(0, q.start - 40):q.start]
+        if q.range_role == "max":
+            before = text[max(0, q.start - 40):q.start] if not q.range_of else ""
+        if _CAPACITY.search(before):
+            q.capacity = True
+        elif not q.range_role and _MAX_WORDS.search(before):
+            q.bound, q.strict = "max", bool(_STRICT.search(before))
+        elif not q.range_role and _MIN_WORDS.search(before) and not _BETWEEN.search(before):
+            q.bound, q.strict = "min", bool(_STRICT.search(before))
+        q.approx = bool(_APPROX.search(before))
+        q.average = bool(_AVERAGE.match(text[q.end:q.end + 20]) or _AVERAGE_BEFORE.search(q.before))
+        pack = _PACK.search(text, max(0, q.start - 30), q.start)
+        if pack and q.dimension in ("", "count"):
+            q.package = singular(pack.group(1).lower())
+            q.dimension, q.unit = "count", q.unit or "unit"
+            q.per = [q.package]
+        if q.per and q.dimension == "":
+            q.dimension, q.unit = "count", "unit"
+
+
+def unit_text(q: Quantity) -> str:
+    """The unit with what it is per, as people read it: "EUR per box per day", "°C", "pallet"."""
+    return " ".join([q.unit] + [f"per {p}" for p in q.per]).strip()

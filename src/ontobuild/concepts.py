@@ -1,0 +1,220 @@
+"""What a quantity means, as a property: its concept words, dimension, unit, what it is per and its bound
+("maxTemperatureC", "storageCostEurPerPackagePerDay"). Code proposes the name from the words around the
+number; the model may choose a better concept among the existing properties of the same signature or name a
+new one; code refuses a name whose words contradict the value's dimension (a cost is never a duration) and
+reuses one property per concept across the whole dataset (`resolve`, `synonym_groups`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .index import EntitiesIndex
+from .names import safe_name, singular, tokens
+from .textnumbers import Quantity
+from .units import property_suffix
+
+# nouns that name a quantity, whatever the domain
+QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
+                  "capacity", "density", "length", "width", "height", "depth", "area", "size", "volume", "speed",
+                  "temperature", "distance", "power", "voltage", "amount", "count", "number", "total", "value",
+                  "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output",
+                  "pressure", "level", "frequency", "limit", "threshold", "life", "lifetime", "span", "interval",
+                  "delay", "wait", "stock", "throughput", "yield", "humidity", "dose", "concentration", "fare",
+                  "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window"}
+# what a noun of a property name can measure: "cost" is money, never time
+NOUN_DIMENSIONS: dict[str, set[str]] = {
+    "cost": {"money"}, "price": {"money"}, "fee": {"money"}, "fare": {"money"}, "toll": {"money"},
+    "tariff": {"money"}, "surcharge": {"money"}, "deposit": {"money"}, "salary": {"money"}, "budget": {"money"},
+    "revenue": {"money"}, "value": {"money", "ratio", "count", "unknown"},
+    "weight": {"mass"}, "mass": {"mass"}, "time": {"time"}, "duration": {"time"}, "period": {"time"},
+    "delay": {"time"}, "interval": {"time"}, "lifetime": {"time"}, "life": {"time"}, "age": {"time"},
+    "temperature": {"temperature"}, "area": {"area"}, "surface": {"area"}, "length": {"length"},
+    "width": {"length"}, "height": {"length"}, "depth": {"length"}, "distance": {"length"},
+    "volume": {"volume"}, "speed": {"speed"}, "pressure": {"pressure"}, "power": {"power"},
+    "voltage": {"voltage"}, "opening": {"time of day"}, "closing": {"time of day"}, "date": {"date"},
+}
+# a property's default concept word by dimension, when the text names none
+_DIMENSION_WORD = {"mass": "weight", "length": "length", "area": "area", "volume": "volume", "power": "power",
+                   "energy": "energy", "electric charge": "capacity", "voltage": "voltage", "current": "current",
+                   "temperature": "temperature", "ratio": "share", "data": "size", "frequency": "frequency",
+                   "speed": "speed", "time": "duration", "money": "price", "pressure": "pressure",
+                   "rotation": "speed", "flow": "flowRate", "concentration": "concentration",
+                   "turbidity": "turbidity", "sound level": "soundLevel", "illuminance": "illuminance",
+                   "luminous flux": "luminousFlux", "torque": "torque", "data rate": "dataRate",
+                   "time of day": "time", "date": "date"}
+_TIME_WORDS = {"day": "Days", "working day": "WorkingDays", "week": "Weeks", "month": "Months", "year": "Years",
+               "h": "Hours", "min": "Minutes", "s": "Seconds", "ms": "Milliseconds"}
+GENERIC = {"price", "duration", "share", "value", "count", "number", "amount", "quantity", "time", "date"}
+_QUANTITY_NP = re.compile(r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s+(?:is|are|was|were|of|:|averages?|reaches?|"
+                          r"stands at|amounts to)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
+                          r"on average|an average of|at least|at most|below|above|under|over)\s+)*$")
+_VERB_CONCEPT = {"weigh": "weight", "weighs": "weight", "weighing": "weight", "weighed": "weight",
+                 "cost": "cost", "costs": "cost", "costing": "cost", "covers": "area", "measures": "size",
+                 "lasts": "duration", "takes": "duration"}
+_HEDGES = {"average", "estimated", "approximate", "typical", "mean", "total", "overall", "current", "usual",
+           "its", "their", "the", "a", "an", "at", "of", "with", "and", "for"}
+
+
+@dataclass
+class Concept:
+    """A proposed property for a quantity."""
+    words: str  # the concept in lowerCamelCase, without unit and bound: "storageCost"
+    name: str  # the full property name: "storageCostEurPerPackagePerDay"
+    generic: bool  # code found no words naming it (only the dimension's default)
+
+
+def unit_suffix(q: Quantity, packages: set[str]) -> str:
+    """The unit part of a property name: "EurPerPackagePerDay", "Pallets", "C" (°C)."""
+    if q.dimension in ("date", "time of day") or q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
+        return ""
+    if q.dimension == "time" and q.unit in _TIME_WORDS and not q.per:
+        return _TIME_WORDS[q.unit]
+    if q.dimension == "count":
+        base = "" if q.package or q.unit in ("unit", "") else safe_name(q.unit + "s")
+    else:
+        base = property_suffix(q.unit) if q.unit else ""
+    pers = ["Package" if p in packages else safe_name(p) for p in q.per]
+    return base + "".join("Per" + p for p in pers)
+
+
+def _words_before(q: Quantity) -> str:
+    """The noun phrase that names the quantity right before it: "Its average storage time is" -> storageTime."""
+    m = _QUANTITY_NP.search(q.before)
+    if not m:
+        return ""
+    words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]
+    if not words or singular(words[-1]) not in QUANTITY_NOUNS:
+        return ""
+    return safe_name(" ".join(words[-2:]), lower_first=True)
+
+
+def propose(q: Quantity, packages: set[str]) -> Concept:
+    """The property code proposes for a quantity."""
+    words, generic = _words_before(q), False
+    verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
+                     r"up to\s+|only\s+)?$", q.before)
+    after = re.match(r"\s*(?:of\s+)?([a-z]{4,})\b", q.after)
+    if q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
+        words = "unitsPerPackage"
+    elif q.capacity and q.dimension == "count":
+        words = "capacity"
+    elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words:
+        words = _VERB_CONCEPT[verb.group(1).lower()]
+        if words == "weight" and re.search(r"\b(?:each|every|a|one|the)?\s*(" + "|".join(map(re.escape, packages))
+                                           + r")\b[^.]*$", q.before, re.I) if packages else False:
+            words = "packageWeight"
+    elif q.dimension == "count" and not words:
+        words = "max" if False else ""
+    if not words and q.dimension == "ratio" and after and after.group(1) not in ("per", "with", "and"):
+        words = safe_name(after.group(1), lower_first=True)  # "40 to 60 % charge" -> charge
+    if not words and q.dimension == "money":
+        bounded = re.search(r"\b([a-z]{3,})s?\s+(?:above|over|below|under|of at least|from)\s*$", q.before)
+        if bounded and bounded.group(1) not in _HEDGES:
+            words = safe_name(singular(bounded.group(1)) + " value", lower_first=True)  # "orders above €150"
+    if not words and q.dimension == "count" and q.unit not in ("", "unit"):
+        words = "count" if not q.per else ""
+    if not words and q.package == "" and q.dimension in ("mass",) and packages and \
+            re.search(r"\b(" + "|".join(map(re.escape, packages)) + r")\b", q.before, re.I):
+        words = "packageWeight"
+    if not words:
+        words = _DIMENSION_WORD.get(q.dimension, "")
+        generic = not words or words in GENERIC
+    if q.dimension == "count" and words in ("", "count") and q.per:
+        words, generic = "", False  # "50 lights per shelf": named by its unit, lightsPerShelf
+    prefix = ""
+    if q.bound:
+        prefix = q.bound
+    elif q.range_role:
+        prefix = q.range_role
+    name = _join(prefix, words, unit_suffix(q, packages), q)
+    return Concept(words, name, generic)
+
+
+def _join(prefix: str, words: str, suffix: str, q: Quantity) -> str:
+    if q.range_role and q.dimension in ("date", "time of day"):  # "open 06:30 to 22:00": start and end
+        prefix, words = "", (words or "time") + ("Start" if q.range_role == "min" else "End")
+    parts = [p for p in (prefix, words) if p]
+    name = parts[0] if parts else ""
+    for p in parts[1:]:
+        name += p[0].upper() + p[1:]
+    if suffix:
+        name = (name + suffix) if name else suffix[0].lower() + suffix[1:]
+    return name or "quantity"
+
+
+def with_unit(name: str, q: Quantity, packages: set[str]) -> str:
+    """A model's name completed with the unit and bound code read ("storageTime" -> storageTimeDays,
+    "temperature" below 30 °C -> maxTemperatureC)."""
+    name = safe_name(name, lower_first=True)
+    suffix = unit_suffix(q, packages)
+    if suffix and not name.lower().endswith(suffix.lower()):
+        for cut in (suffix, property_suffix(q.unit) if q.unit else ""):
+            if cut and cut.lower() in name.lower():
+                name = re.sub(re.escape(cut), "", name, flags=re.I) or name
+        name += suffix
+    prefix = q.bound or q.range_role
+    if prefix and not name.lower().startswith(("min", "max")) and q.dimension not in ("date", "time of day"):
+        name = prefix + name[0].upper() + name[1:]
+    return name
+
+
+def concept_problem(name: str, q: Quantity) -> str:
+    """Why a property name cannot hold this quantity ("" when it can): its nouns say another dimension."""
+    words = [singular(w) for w in re.findall(r"[A-Z]?[a-z]+", name)]
+    for w in words:
+        dims = NOUN_DIMENSIONS.get(w.lower())
+        if dims and q.dimension and q.dimension not in dims and q.dimension != "count":
+            return (f"'{name}' names a {w.lower()}, which is never a {q.dimension} (the value is {q.written}); "
+                    f"choose a name for what {q.written} measures")
+    return ""
+
+
+def signature(idx: EntitiesIndex, prop: str) -> tuple[str, str, str]:
+    """(dimension, unit, bound) of a property: properties that differ in these never mean the same."""
+    p = idx.properties[prop]
+    bound = "min" if prop.startswith("min") and prop[3:4].isupper() else \
+        "max" if prop.startswith("max") and prop[3:4].isupper() else ""
+    return (p.dimension, p.unit, bound)
+
+
+def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str], limit: int = 4) -> list[str]:
+    """Existing datatype properties of the same dimension, unit and bound as the quantity, closest first."""
+    want = (q.dimension, _unit_key(q, packages), q.bound or q.range_role)
+    out = []
+    for name, p in idx.properties.items():
+        if p.kind != "datatype" or not p.dimension:
+            continue
+        if (p.dimension, p.unit, signature(idx, name)[2]) == want:
+            out.append(name)
+    out.sort(key=lambda n: -_overlap(n, proposed))
+    return out[:limit]
+
+
+def _unit_key(q: Quantity, packages: set[str]) -> str:
+    pers = ["package" if p in packages else p for p in q.per]
+    return " ".join([q.unit] + [f"per {p}" for p in pers]).strip()
+
+
+def _overlap(a: str, b: str) -> float:
+    ta, tb = tokens(a), tokens(b)
+    return len(ta & tb) / len(ta | tb) if ta and tb else 0.0
+
+
+def resolve(idx: EntitiesIndex, name: str, q: Quantity, packages: set[str]) -> str:
+    """The property to use for `name`: itself when new or of the same signature; an existing property of the same
+    signature whose concept words contain (or are contained in) the name's; else the name."""
+    p = idx.properties.get(name)
+    want = (q.dimension, _unit_key(q, packages))
+    if p is not None and (p.dimension, p.unit) == want:
+        return name
+    mine = set(tokens(name))
+    for other in candidates(idx, q, name, packages, limit=20):
+        theirs = set(tokens(other))
+        if mine and theirs and (mine <= theirs or theirs <= mine):
+            return other
+    return name if p is None else name + "Value"
+
+
+def unit_key(q: Quantity, packages: set[str]) -> str:
+    return _unit_key(q, packages)

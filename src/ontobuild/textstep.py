@@ -1,0 +1,327 @@
+"""The text step of a build: for each chunk, code reads the quantities (textnumbers), the things and relations
+(textsubjects) and proposes a property per quantity (concepts); the model is asked only where code cannot
+decide (several candidate subjects, or no words naming the quantity), choosing among letters and existing
+properties; code checks the answer (a cost is never a duration), writes typed facts with their qualifiers on
+every thing a plural or group names, and lists every skipped number with its reason. After all chunks,
+properties that may mean the same concept are shown to the model and merged (`review_properties`)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import prompts
+from .agent import run_agent
+from .concepts import GENERIC, Concept, candidates, concept_problem, propose, resolve, unit_key, with_unit
+from .errors import ToolArgumentError
+from .index import EntitiesIndex, Fact
+from .ingest import Chunk
+from .llm import ChatModel
+from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
+from .names import safe_name, singular
+from .textmentions import find_mentions, sentence_at
+from .textnumbers import Quantity, find_quantities, unit_text
+from .textsubjects import ChunkReading, Thing, quantity_candidates, read_chunk
+from .tools import Tool
+from .trace import Trace
+
+log = logging.getLogger(__name__)
+
+PROP_NAME = {"type": "string", "pattern": "^[a-z][A-Za-z0-9]{1,50}$"}
+_LETTERS = "ABCD"
+_CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40})", re.I)
+
+
+@dataclass
+class TextState:
+    """What the text step keeps across chunks: package words, the last subject per file, merges made."""
+    packages: set[str] = field(default_factory=set)
+    prior: dict[str, Thing] = field(default_factory=dict)
+    merges: list[dict[str, Any]] = field(default_factory=list)
+
+
+def package_words(chunks: list[Chunk]) -> set[str]:
+    """Words the texts use for packages ("ships in boxes of 4" -> box): a quantity per package is one concept."""
+    out = set()
+    for c in chunks:
+        for m in re.finditer(r"\b(?:in|into)\s+([a-z]{3,}s)\s+of\s+(?:\d|one|two|three|four|five|six|ten|twelve)",
+                             c.text, re.I):
+            out.add(singular(m.group(1).lower()))
+    return out
+
+
+def _file_of(chunk: Chunk) -> str:
+    return chunk.id.rsplit("#", 1)[0] if "#" in chunk.id else chunk.id.rsplit("_", 1)[0]
+
+
+def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace, state: TextState
+                  ) -> dict[str, Any]:
+    """Facts and relations of one chunk into the index; returns its coverage entry."""
+    known = [m for m in find_mentions(idx, chunk.text, limit=40) if "TextChunk" not in idx.individuals[m].classes]
+    reading = read_chunk(idx, chunk.text, known, state.prior.get(_file_of(chunk)))
+    quantities = find_quantities(chunk.text, reading.skip)
+    for q in quantities:  # "one item per box", "cartons of 10 items": how many units one package holds
+        if q.dimension == "count" and q.per and q.per[-1] in state.packages:
+            q.package, q.unit = q.per[-1], "unit"
+        elif q.package:
+            q.unit = "unit"
+    quantity_candidates(idx, reading, quantities, state.packages)
+    proposals = {q.id: propose(q, state.packages) for q in quantities}
+    ask = [q for q in quantities if q.id in reading.candidates and
+           (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
+    choices: dict[str, dict[str, str]] = {}
+    if ask:
+        choices = _ask_model(model, idx, chunk, reading, ask, proposals, state, trace)
+    entries: list[dict[str, Any]] = []
+    for q in quantities:
+        entries.append(_write(idx, chunk, reading, q, proposals[q.id], choices.get(q.id), state))
+    links = _write_relations(idx, chunk, reading)
+    if reading.subjects:
+        state.prior[_file_of(chunk)] = list(reading.subjects.values())[-1]
+    chunk_ind = _keep_chunk(idx, chunk, known)
+    covered = [e for e in entries if e["status"] == "covered"]
+    return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if covered or links else "skipped",
+            "reason": "" if covered or links else "no fact read; its text is kept as a TextChunk",
+            "numbers": entries, "links": links}
+
+
+def _options(reading: ChunkReading, q: Quantity) -> list[Thing]:
+    return reading.candidates.get(q.id, [])
+
+
+def _thing_text(t: Thing) -> str:
+    if t.individuals:
+        return t.label + (f" ({', '.join(t.individuals)})" if len(t.individuals) > 1 else "")
+    return f"{t.label} (new {t.new_class})"
+
+
+def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, ask: list[Quantity],
+               proposals: dict[str, Any], state: TextState, trace: Trace) -> dict[str, dict[str, str]]:
+    lines = []
+    for q in ask:
+        opts = _options(reading, q)
+        same = [c for c in candidates(idx, q, proposals[q.id].name, state.packages) if c != proposals[q.id].name]
+        lines.append(f"{q.id}: {q.written!r} in \"{sentence_at(chunk.text, q.start)}\"\n"
+                     f"  about: " + "; ".join(f"{_LETTERS[i]} = {_thing_text(t)}" for i, t in enumerate(opts)) +
+                     f"\n  proposed property: {proposals[q.id].name}" +
+                     (f"; existing of the same kind: {', '.join(same)}" if same else ""))
+    sink: dict[str, Any] = {"attempts": 0}
+    by_id = {q.id: q for q in ask}
+
+    def add_facts(facts: list[dict[str, Any]]) -> str:
+        sink["attempts"] += 1
+        errors, good = [], {}
+        for f in facts:
+            q = by_id.get(str(f.get("id")))
+            if q is None:
+                continue
+            about, prop = str(f.get("about", "none")), str(f.get("property", ""))
+            n_opts = len(_options(reading, q))
+            if about != "none" and (about not in _LETTERS or _LETTERS.index(about) >= n_opts):
+                errors.append(f"{q.id}: about must be one of {', '.join(_LETTERS[:n_opts])} or none")
+                continue
+            problem = concept_problem(prop, q) if prop else ""
+            if problem:
+                errors.append(f"{q.id}: {problem}")
+                good[q.id] = {"about": about, "property": ""}
+                continue
+            good[q.id] = {"about": about, "property": prop}
+        sink["facts"] = {**sink.get("facts", {}), **good}
+        if errors and sink["attempts"] < 2:
+            raise ToolArgumentError("The other entries were kept. Fix these and call add_facts again with only "
+                                    "them: " + "; ".join(errors))
+        return "ok"
+
+    item = {"type": "object", "properties": {"id": {"type": "string", "enum": [q.id for q in ask]},
+                                             "about": {"type": "string", "enum": [*_LETTERS, "none"]},
+                                             "property": PROP_NAME},
+            "required": ["id", "about", "property"], "additionalProperties": False}
+    tool = Tool("add_facts", "Say what each number is about and which property it is.",
+                {"type": "object", "properties": {"facts": {"type": "array", "items": item, "maxItems": len(ask) + 2}},
+                 "required": ["facts"], "additionalProperties": False}, add_facts, terminal=True)
+    text = prompts.render("extract_facts", chunk_id=chunk.id, text=chunk.text, items="\n".join(lines))
+    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+    result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
+                       max_tokens=80 + 40 * len(ask))
+    if result.state != "answered":
+        log.warning("no answer for the numbers of %s: %s", chunk.id, result.reason)
+    return sink.get("facts", {})
+
+
+def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
+    """The individuals a thing stands for, creating a new one (and its class) when the text introduces it."""
+    if t.individuals:
+        return list(t.individuals)
+    name = t.new_name
+    if name in idx.individuals:
+        return [name]
+    if idx.kind_of(name) is not None:
+        name += "Thing"
+    cls = t.new_class or "Thing"
+    if cls == name or cls.lower() == name.lower():  # a class is a kind, never the thing's own name
+        words = re.findall(r"[A-Z][a-z0-9]*", name)
+        cls = words[-1] if len(words) > 1 else "Thing"
+    cls = ensure_class(idx, cls, "A kind of thing the text speaks of")
+    return [ensure_individual(idx, name, t.label, cls, "Read from text", {"chunk": chunk_id})]
+
+
+def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
+    parts = [q.qualifier] if q.qualifier else []
+    pack = q.package or next((p for p in q.per if p in state.packages), "")
+    if pack:
+        parts.append(f"per {pack}")
+    sentence = sentence_at(chunk.text, q.start)
+    cond = _CONDITION.search(sentence)
+    if cond:
+        parts.append(" ".join(cond.group(1).split()))
+    return "; ".join(p for p in parts if p)
+
+
+def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity, proposed: Concept,
+           choice: dict[str, str] | None, state: TextState) -> dict[str, Any]:
+    entry: dict[str, Any] = {"chunk": chunk.id, "number": q.id, "value": q.value, "unit": unit_text(q),
+                             "written": q.written}
+    opts = _options(reading, q)
+    if not opts:
+        return {**entry, "status": "skipped", "reason": reading.reasons.get(q.id, "no subject could be read")}
+    if choice is not None and choice.get("about") == "none":
+        return {**entry, "status": "skipped", "reason": "the model said it measures none of the things read"}
+    decided = "code"
+    thing = opts[0]
+    if choice is not None and choice.get("about") in _LETTERS[:len(opts)]:
+        thing, decided = opts[_LETTERS.index(choice["about"])], "model"
+    name = proposed.name
+    if choice and choice.get("property"):
+        picked = with_unit(choice["property"], q, state.packages)
+        if not concept_problem(picked, q) and (proposed.generic or picked in idx.properties):
+            name = picked
+    if thing.individuals == [] and safe_name(thing.label).lower() == name.lower():
+        return {**entry, "status": "skipped", "reason": "its property would be the thing's own name"}
+    prop_name = resolve(idx, name, q, state.packages)
+    subjects = _materialize(idx, thing, chunk.id)
+    domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
+    prop = ensure_datatype_property(idx, prop_name, q.datatype, domain, unit_key(q, state.packages),
+                                    f"From text, e.g. '{sentence_at(chunk.text, q.start)}'")
+    p = idx.properties[prop]
+    p.dimension = p.dimension or q.dimension
+    source = {"chunk": chunk.id, "sentence": sentence_at(chunk.text, q.start)}
+    if len(subjects) > 1 or thing.how in ("class", "group"):
+        source["stated_of"] = thing.label
+    qualifier = _qualifier(q, chunk, state)
+    for s in subjects:
+        idx.add_fact(s, Fact(prop, literal=q.value, datatype=p.range or q.datatype, unit=unit_text(q),
+                             qualifier=qualifier, source=dict(source)))
+    return {**entry, "status": "covered", "individuals": subjects, "individual": subjects[0], "property": prop,
+            "decided_by": decided, **({"qualifier": qualifier} if qualifier else {}),
+            **({"stated_of": thing.label} if "stated_of" in source else {})}
+
+
+def _generic(name: str) -> bool:
+    words = re.findall(r"[a-z]+|[A-Z][a-z]*", name)
+    core = [w.lower() for w in words if w.lower() not in ("min", "max")]
+    return bool(core) and core[0] in GENERIC
+
+
+def _write_relations(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading) -> list[dict[str, Any]]:
+    out = []
+    for rel in reading.relations:
+        subjects = _materialize(idx, rel.subjects, chunk.id)
+        objs = _materialize(idx, rel.obj, chunk.id)
+        obj = objs[0] if len(objs) == 1 else None
+        if obj is None:
+            continue
+        domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
+        rng = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
+        prop = ensure_object_property(idx, rel.name, domain, rng, f"From text, e.g. '{rel.sentence}'")
+        source = {"chunk": chunk.id, "sentence": rel.sentence}
+        if len(subjects) > 1:
+            source["stated_of"] = rel.subjects.label
+        for s in subjects:
+            if s != obj:
+                idx.add_fact(s, Fact(prop, object=obj, source=dict(source)))
+                out.append({"chunk": chunk.id, "subject": s, "property": prop, "object": obj})
+    return out
+
+
+def _keep_chunk(idx: EntitiesIndex, chunk: Chunk, mentions: list[str]) -> str:
+    """Every chunk stays in the ontology as a TextChunk with its text and links to what it mentions."""
+    cls = ensure_class(idx, "TextChunk", "A passage of the input text, kept verbatim")
+    name = ensure_individual(idx, safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
+    prop = ensure_datatype_property(idx, "text", "xsd:string", cls, "", "The verbatim text of a chunk")
+    idx.add_fact(name, Fact(prop, literal=chunk.text, datatype="xsd:string", source={"chunk": chunk.id}))
+    link = ensure_object_property(idx, "mentions", cls, "", "A text chunk mentions an individual")
+    for m in mentions:
+        idx.add_fact(name, Fact(link, object=m, source={"chunk": chunk.id}))
+    return name
+
+
+# ---- one concept, one property ---------------------------------------------------------------------------
+
+def synonym_groups(idx: EntitiesIndex) -> list[list[str]]:
+    """Datatype properties that may mean one concept: the same dimension, unit and bound, at least one read from
+    text, never two of them on one individual, values of similar size."""
+    by_sig: dict[tuple[str, str, str], list[str]] = {}
+    from_text = {f.property for _, f in idx.iter_facts() if "chunk" in f.source}
+    for name, p in idx.properties.items():
+        if p.kind != "datatype" or not p.dimension:
+            continue
+        bound = name[:3] if name[:3] in ("min", "max") and name[3:4].isupper() else ""
+        by_sig.setdefault((p.dimension, p.unit, bound), []).append(name)
+    out = []
+    for names in by_sig.values():
+        if len(names) < 2:
+            continue
+        holders = {n: {i.name for i, f in idx.iter_facts() if f.property == n} for n in names}
+        kinds = {n: {c for h in holders[n] for c in idx.individuals[h].classes} for n in names}
+        group: list[str] = []
+        for n in sorted(names, key=lambda n: -len(holders[n])):
+            # never on one individual together, held by things of a shared class, at least one read from text
+            if all(not (holders[n] & holders[g]) and kinds[n] & kinds[g] for g in group):
+                group.append(n)
+        if len(group) > 1 and set(group) & from_text:
+            out.append(group)
+    return out
+
+
+def review_properties(model: ChatModel, idx: EntitiesIndex, trace: Trace, state: TextState) -> None:
+    """Show each group of possibly synonymous properties to the model; merge the ones it says are the same."""
+    for group in synonym_groups(idx):
+        lines = []
+        for n in group:
+            uses = [(i, f) for i, f in idx.iter_facts() if f.property == n]
+            examples = "; ".join(f"{i.label} {f.literal} ({f.source.get('sentence', '')[:90]})" for i, f in uses[:2])
+            lines.append(f"- {n}: {examples}")
+        p = idx.properties[group[0]]
+        sink: dict[str, Any] = {}
+
+        def decide(same: bool) -> str:
+            sink["same"] = bool(same)
+            return "ok"
+
+        tool = Tool("decide", "Say whether these properties are one concept.",
+                    {"type": "object", "properties": {"same": {"type": "boolean"}}, "required": ["same"],
+                     "additionalProperties": False}, decide, terminal=True)
+        text = prompts.render("same_concept", signature=f"{p.dimension}, {p.unit}", lines="\n".join(lines))
+        messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+        run_agent(model, messages, [tool], max_turns=2, trace=trace, label="same concept", max_tokens=30)
+        if not sink.get("same"):
+            continue
+        keep = _keeper(idx, group)
+        for n in group:
+            if n != keep:
+                moved = idx.merge_property(n, keep)
+                state.merges.append({"merged": n, "into": keep, "facts": moved,
+                                     "why": f"same {p.dimension} in {p.unit}; the model confirmed one concept"})
+
+
+def _keeper(idx: EntitiesIndex, group: list[str]) -> str:
+    """The name a merged group keeps: one used by structured data, else a specific one, else the most used."""
+    def uses(n: str) -> int:
+        return sum(1 for _, f in idx.iter_facts() if f.property == n)
+
+    def from_data(n: str) -> bool:
+        return any("file" in f.source and "chunk" not in f.source for _, f in idx.iter_facts() if f.property == n)
+
+    return max(group, key=lambda n: (from_data(n), not _generic(n), uses(n), -len(n)))

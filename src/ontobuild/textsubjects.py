@@ -1,0 +1,357 @@
+"""What each quantity of a text is about, as code can read it: the things a chunk speaks of (known individuals,
+a class named in the plural, a group named together, new proper names, noun phrases with their own facts),
+the subject of each sentence (with "they/both/its" pointing back), and for each quantity the candidate
+subjects in order of likelihood. The model chooses among these candidates (textstep.py); a quantity with no
+candidate is skipped with the reason, never put on a guess. A chunk, a document or a heading is never a
+subject."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .index import EntitiesIndex
+from .names import normalize, safe_name, singular
+from .textmentions import members, mention_spans, sentences
+from .textnumbers import Quantity
+from .units import currency, unit as unit_of
+
+# function words that never start or make a thing's name
+_FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "your", "his", "her", "all",
+             "each", "every", "both", "some", "any", "no", "of", "and", "or", "to", "in", "on", "at", "for", "with",
+             "by", "from", "as", "is", "are", "was", "were", "be", "been", "it", "they", "them", "we", "you", "if",
+             "when", "because", "since", "while", "also", "only", "not", "must", "can", "may", "should", "will",
+             "there", "here", "than", "then", "per", "about", "up", "down", "out", "over", "under", "after",
+             "before", "within", "between", "into", "onto", "upon", "inside", "outside", "such", "other", "more",
+             "most", "less", "least", "very", "which", "who", "what", "where", "how", "why", "do", "does", "did",
+             "has", "have", "had", "so", "but", "yet", "once", "twice", "average", "total", "new"}
+_PRONOUN = re.compile(r"^\s*(?:(they|them|their|both|these|those|each|all of them|it|its|this|each of them)\b)",
+                      re.I)
+_PLURAL_PRONOUNS = {"they", "them", "their", "both", "these", "those", "each", "all of them", "each of them"}
+# verbs and participles that end a sentence's opening noun phrase
+_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|can|cannot|will|may|must|should|need|needs|takes?|covers?|"
+                   r"holds?|ships?|stays?|lasts?|runs?|costs?|weighs?|weighing|operates?|uses?|keeps?|gets?|"
+                   r"reaches?|delivers?|contains?|offers?|provides?|requires?|measures?|opens?|closes?|starts?|"
+                   r"ends?|accepts?|sails?|leaves?|arrives?|serves?|produces?|makes?|sells?|buys?|"
+                   r"[a-z]{3,}ed)\b")
+_ANNOUNCE = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+"
+                       r"(?:[a-z]+\s+)?([a-z]{3,}s)\b")
+_PROPER = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|de|of|la|van|von|del))*")
+# "kept in a locked cage", "stored in a dry shed": a place a sentence puts things in
+_NOUN_PHRASE = re.compile(r"\b(?:an?|the|one)\s+((?:[a-z]+[\s-]){0,2}[a-z]{3,})\s+of\s*$")
+_PLACE = re.compile(r"\b((?:stored|kept|placed|held|housed|located|parked|moored|installed)\s+(?:[a-z]+\s+)?"
+                    r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?\s+|the\s+)?", re.I)
+
+
+@dataclass
+class Thing:
+    """Something a chunk speaks of: known individuals (one, a group or a class's members) or a new thing."""
+    label: str  # as the text names it
+    individuals: list[str] = field(default_factory=list)  # known individuals it stands for
+    new_name: str = ""  # a new individual's name
+    new_class: str = ""  # its class
+    start: int = 0
+    end: int = 0
+    plural: bool = False
+    how: str = ""  # why code reads it so: "named", "group", "class", "pronoun", "new name", "noun phrase"
+
+    def key(self) -> tuple[str, ...]:
+        return tuple(self.individuals) or (self.new_name,)
+
+
+@dataclass
+class Relation:
+    """A relation a sentence states: subject things, a property name from the sentence's words, an object."""
+    subjects: Thing
+    name: str
+    obj: Thing
+    sentence: str
+
+
+@dataclass
+class ChunkReading:
+    text: str
+    things: list[Thing] = field(default_factory=list)
+    subjects: dict[int, Thing] = field(default_factory=dict)  # sentence start -> its subject
+    candidates: dict[str, list[Thing]] = field(default_factory=dict)  # quantity id -> candidate subjects
+    reasons: dict[str, str] = field(default_factory=dict)  # quantity id -> why there is no candidate
+    relations: list[Relation] = field(default_factory=list)
+    skip: list[tuple[int, int]] = field(default_factory=list)  # spans of names (numbers in them are no quantity)
+
+
+def _class_plural(cls: str) -> str:
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", cls)
+    if not words:
+        return ""
+    last = words[-1].lower()
+    plural = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else \
+        last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return " ".join([w.lower() for w in words[:-1]] + [plural])
+
+
+def _new_name_class(phrase: str, announced: dict[str, str]) -> str:
+    """The class of a new named thing: what the text announced ("operates three depots") or its head noun."""
+    for cls in reversed(list(announced)):
+        return cls
+    words = [w for w in re.findall(r"[A-Za-z]+", phrase) if w.lower() not in _FUNCTION]
+    head = words[-1] if words else "Thing"
+    return safe_name(singular(head))
+
+
+def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | None = None) -> ChunkReading:
+    """Things, sentence subjects and relations of one chunk. `known` are the individuals it mentions;
+    `prior` the subject the previous chunk of the same file ended with (for an opening pronoun)."""
+    r = ChunkReading(text)
+    spans = mention_spans(idx, text, known)
+    spans = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0])
+                                         for o in spans)]
+    low = text.lower()
+    things: list[Thing] = []
+    # a class named in the plural: its members (a known individual of the same name, such as a category
+    # "Lamps", is not what the text means: it speaks of the members)
+    for cls in idx.classes:
+        plural = _class_plural(cls)
+        if not plural or cls == "TextChunk":
+            continue
+        for m in re.finditer(r"(?<![a-z])(?:all\s+(?:the\s+)?)?" + re.escape(plural) + r"(?![a-z])", low):
+            inside_name = any(a <= m.start() and m.end() < b or a < m.start() < b for a, b, _ in spans)
+            group = members(idx, cls)
+            if group and not inside_name:
+                things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
+                                    how="class"))
+    plural_spans = [(t.start, t.end) for t in things]
+    spans = [sp for sp in spans if not any(a <= sp[0] < b for a, b in plural_spans)]
+    r.skip = [(a, b) for a, b, _ in spans]
+    for a, b, name in spans:
+        if not any(t.start == a and t.individuals == [name] for t in things):
+            things.append(Thing(text[a:b], [name], start=a, end=b, how="named"))
+    things.sort(key=lambda t: t.start)
+    things = _groups(text, things)
+    things += _new_things(idx, text, things, r.skip)
+    things.sort(key=lambda t: t.start)
+    r.things = things
+    history = [prior] if prior is not None else []
+    for a, b in sentences(text):
+        subject = _sentence_subject(text, a, b, things, history)
+        if subject is not None:
+            r.subjects[a] = subject
+            history.append(subject)
+    r.relations = _relations(text, things, r)
+    return r
+
+
+def _groups(text: str, things: list[Thing]) -> list[Thing]:
+    """Things listed together ("A, B and C", "Widgets (A, B and C)", "the A and B lamps") as one group, which a
+    later plural of the same noun ("Lamps stay ...") or a pronoun points to."""
+    out: list[Thing] = []
+    i = 0
+    while i < len(things):
+        t = things[i]
+        j, chain = i, [t]
+        while j + 1 < len(things) and re.fullmatch(r"\s*(?:,|and|&|or|as well as|,\s*and)\s*(?:the\s+)?",
+                                                      text[things[j].end:things[j + 1].start]):
+            j += 1
+            chain.append(things[j])
+        if t.how == "class" and j == i and i + 1 < len(things) and text[t.end:things[i + 1].start].strip() == "(":
+            k, listed = i + 1, []
+            while k < len(things) and things[k].how == "named" and things[k].start < text.find(")", t.end):
+                listed += things[k].individuals
+                k += 1
+            if listed:
+                out.append(Thing(text[t.start:things[k - 1].end], listed, start=t.start, end=things[k - 1].end,
+                                 plural=True, how="group"))
+                i = k
+                continue
+        if len(chain) > 1 and all(c.how == "named" for c in chain):
+            noun = re.match(r"\s+([a-z]{3,}s)\b", text[chain[-1].end:])
+            end = chain[-1].end + (noun.end() if noun else 0)
+            out.append(Thing(text[t.start:end], [n for c in chain for n in c.individuals], start=t.start, end=end,
+                             plural=True, how="group"))
+            if noun:  # "the A and B lamps": a later "Lamps" means this group
+                word = noun.group(1)
+                for m in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", text.lower()):
+                    if m.start() > end:
+                        out.append(Thing(text[m.start():m.end()], [n for c in chain for n in c.individuals],
+                                         start=m.start(), end=m.end(), plural=True, how="group"))
+            i = j + 1
+            continue
+        out.append(t)
+        i += 1
+    # a group's noun beats the class plural at the same place
+    return [t for t in out if not (t.how == "class" and any(o.how == "group" and o.start <= t.start < o.end + 1
+                                                                and o is not t for o in out))]
+
+
+def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[tuple[int, int]]) -> list[Thing]:
+    """Things the index does not know yet: proper names the text introduces ("Harbor Depot covers ...") and
+    noun phrases with a measure of their own ("a locked cage of 40 m²", "kept in a cold room")."""
+    out: list[Thing] = []
+    taken = [(t.start, t.end) for t in things] + skip
+    announcements = [(m.end(), safe_name(singular(m.group(1)))) for m in _ANNOUNCE.finditer(text)
+                     if not unit_of(m.group(1)) and not currency(m.group(1)) and
+                     not any(x <= m.start() < y for x, y in taken)]
+    for a, b in sentences(text):
+        for m in _PLACE.finditer(text, a, b):  # "kept in a locked cage": a place, a thing of its own
+            np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b", text[m.end():])
+            if np and not any(x <= m.end() < y for x, y in taken) and np.group(1).split()[0] not in _FUNCTION:
+                phrase = np.group(1)
+                phrase = " ".join(w for w in phrase.split() if w not in _FUNCTION)
+                s0 = m.end()
+                out.append(Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+                                 start=s0, end=s0 + len(np.group(1)), how="noun phrase"))
+                taken.append((s0, s0 + len(np.group(1))))
+        for m in _PROPER.finditer(text, a, b):
+            s, e = m.start(), m.end()
+            words = m.group(0).split()
+            while words and (words[0].lower() in _FUNCTION or words[0].isdigit()):
+                s += len(words[0]) + 1
+                words = words[1:]
+            if len(words) < 2 or any(x < e and s < y for x, y in taken) or unit_of(words[-1]) or \
+                    any(w.isupper() and len(w) > 1 for w in words[:1]) and len(words) < 2:
+                continue
+            if s == a or text[a:s].strip() == "":  # at a sentence start: a name only when a verb follows
+                if not _VERB.match(text[e:e + 30].strip() + " "):
+                    continue
+            label = " ".join(words)
+            announced = {c: c for end, c in announcements if end <= s}
+            out.append(Thing(label, new_name=safe_name(label), new_class=_new_name_class(label, announced), start=s,
+                             end=e, how="new name"))
+            taken.append((s, e))
+    return out
+
+
+def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing]) -> Thing | None:
+    """The subject of a sentence: the thing it opens with (before its verb), a pronoun's referent, or a new
+    thing from its opening noun phrase."""
+    sentence = text[a:b]
+    verb = _VERB.search(sentence)
+    head_end = a + (verb.start() if verb else len(sentence))
+    opening = [t for t in things if a <= t.start < head_end]
+    lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
+    if opening and lead and opening[0].start > a + lead.end() - 2:
+        return opening[0]  # "A carton of X weighs": about X
+    if opening:
+        return opening[0]
+    previous = history[-1] if history else None
+    pron = _PRONOUN.match(sentence)
+    if pron and previous is not None:
+        if pron.group(1).lower() in _PLURAL_PRONOUNS:  # "Both", "They": the last thing that was several
+            return next((t for t in reversed(history) if t.plural or len(t.individuals) > 1), previous)
+        return previous
+    m = re.match(r"\s*(?:(?:the|our|all|every|each)\s+)?([A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})", sentence)
+    if m and verb:
+        words = []
+        for w in m.group(1).split():
+            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()):
+                break
+            words.append(w)
+        phrase = " ".join(words)
+        if not words or any(unit_of(w) or currency(w) for w in words):
+            return previous
+        m = re.search(re.escape(phrase), sentence)
+        head = words[-1].lower()
+        if head.endswith("s") and not head.endswith("ss"):
+            phrase = " ".join(words[:-1] + [singular(words[-1])])
+        if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
+            label = f"{phrase} policy"  # "Returns are accepted ...", "Standard shipping takes ...": a rule
+            return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
+                         end=a + m.end(), how="noun phrase")
+        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
+                     end=a + m.end(), how="noun phrase")
+    return previous
+
+
+def _in_sentence(text: str, pos: int) -> tuple[int, int]:
+    return next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+
+
+def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Quantity],
+                        packages: set[str]) -> None:
+    """For each quantity, its candidate subjects (best first) into `r.candidates`, or a reason into `r.reasons`."""
+    text = r.text
+    for q in quantities:
+        a, b = _in_sentence(text, q.start)
+        clause = max(text.rfind(";", a, q.start), text.rfind(", and", a, q.start), text.rfind(" and ", a, q.start)
+                     if re.search(r"\band\s+(?:the\s+)?[A-Z]", text[a:q.start]) else -1, a)
+        out: list[Thing] = []
+        # "a locked cage of 40 m²": the noun phrase the measure is of, a new thing
+        np = _NOUN_PHRASE.search(text[max(a, q.start - 50):q.start])
+        if np and q.dimension not in ("count", "money") and not _quantity_noun(np.group(1)):
+            phrase = " ".join(w for w in np.group(1).split() if w not in _FUNCTION)
+            start = q.start - len(np.group(0)) + np.group(0).find(np.group(1))
+            near = [t for t in r.things if t.start <= start < t.end + 2 or start <= t.start < q.start]
+            thing = near[-1] if near else Thing(phrase, new_name=safe_name(phrase),
+                                                new_class=safe_name(singular(phrase.split()[-1])), start=start,
+                                                end=q.start, how="noun phrase")
+            r.candidates[q.id] = [thing]
+            continue
+        # "A carton of X weighs 4 kg", "the X ships in cartons of 6": the nearest thing before it in its clause
+        local = [t for t in r.things if clause <= t.start and t.end <= q.start and
+                 not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
+                               text[max(a, t.start - 12):t.start])]
+        if local:
+            out.append(local[-1])
+        subject = r.subjects.get(a)
+        if subject is not None and subject not in out:
+            out.append(subject)
+        # things named after it in the sentence ("20 copies of X")
+        after = [t for t in r.things if q.end <= t.start < b and not re.search(r"\b(?:at|in|inside|to)\s*$",
+                                                                                text[q.end:t.start])]
+        out += [t for t in after[:1] if t not in out]
+        out = [t for t in out if not _is_package(t, packages)]
+        if out:
+            r.candidates[q.id] = out[:4]
+        else:
+            r.reasons[q.id] = "no thing the sentence speaks of could be read"
+
+
+def _quantity_noun(phrase: str) -> bool:
+    from .concepts import QUANTITY_NOUNS
+    return singular(phrase.split()[-1]) in QUANTITY_NOUNS
+
+
+def _is_package(t: Thing, packages: set[str]) -> bool:
+    return not t.individuals and normalize(singular(t.label.split()[-1])) in {normalize(p) for p in packages}
+
+
+_REL_VERB = re.compile(r"^[\s)]*(?:(?:are|is|were|was|must be|should be|will be)\s+)?(?:also\s+|all\s+)?"
+                       r"([a-z]{3,}(?:ed|en|wn)|kept|held|built|left|put|set|laid|hung|sold|made|found|sent)\s+"
+                       r"(?:[a-z]+ly\s+)?(at|in|inside|on|under|near|within|to|from|by|for)\s+"
+                       r"(?:an?\s+|the\s+)?$", re.I)
+
+
+_REL_TAIL = re.compile(r"\b(?:is|are|was|were|be)\s+(?:also\s+|all\s+)?([a-z]{3,}(?:ed|en|wn)|kept|held|built|left|put|set|laid|hung|sold|made|found|sent)\s+"
+                       r"(?:[a-z]+ly\s+)?(at|in|inside|on|under|near|within|to|from|by|for)\s+(?:an?\s+|the\s+)?$", re.I)
+_LOCATED = re.compile(r"^\s*(?:of\s+[^,.;]{0,25}?\s+)?(inside|within|next to|near|behind|beside|at)\s+(?:the\s+)?$",
+                      re.I)
+
+
+def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation]:
+    """Relations a sentence states between two things with a participle and a preposition ("A and B are stored at
+    C" -> storedAt); named from the sentence's own words."""
+    out: list[Relation] = []
+    for a, b in sentences(text):
+        inside = [t for t in things if a <= t.start < b]
+        subject = r.subjects.get(a)
+        for obj in inside:
+            head = text[a:obj.start]
+            m = None
+            for cand in ([subject] if subject else []) + [t for t in inside if t.end <= obj.start]:
+                if cand is None or cand is obj or cand.start > obj.start and cand.how != "pronoun":
+                    continue
+                gap = text[max(cand.end, a) if cand.start >= a else a:obj.start]
+                gap = gap[gap.rfind(",") + 1:] if "," in gap and not re.search(r"\b(?:are|is)\b", gap[gap.rfind(","):]) \
+                    else gap
+                m = _REL_VERB.search(gap[-60:]) if cand.start >= a else _REL_TAIL.search(gap[-60:])
+                if m:
+                    name = safe_name(f"{m.group(1)} {m.group(2)}", lower_first=True)
+                    if not any(x.subjects.key() == cand.key() and x.obj.key() == obj.key() for x in out):
+                        out.append(Relation(cand, name, obj, " ".join(text[a:b].split())))
+                    break
+            del head
+        for t1, t2 in zip(inside, inside[1:]):  # "a cage of 40 m² inside the depot": where a thing is
+            m = _LOCATED.match(text[t1.end:t2.start])
+            if m and not t1.individuals and t1.how == "noun phrase":
+                name = safe_name(f"located {m.group(1)}", lower_first=True)
+                out.append(Relation(t1, name, t2, " ".join(text[a:b].split())))
+    return out
