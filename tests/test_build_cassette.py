@@ -15,7 +15,7 @@ from ontobuild.cassette import RecordingChat, ReplayChat
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "build_mini.json"
-FILES = [HERE / "data" / "mini_catalog.json", HERE / "data" / "mini_notes.txt"]
+FILES = [HERE / "data" / "mini_fleet.json", HERE / "data" / "mini_fleet_notes.txt"]
 
 
 def _model():
@@ -51,16 +51,26 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
     assert leaves == {"total": 17, "covered": 16, "skipped": 1}  # the empty "Notes" is skipped, with its reason
     assert cov["text_chunks"]["covered"] == 1
     index = json.loads((out / "entities_index.json").read_text())
-    sky = index["individuals"]["SkyShellAero"]
-    values = {f.get("literal") for f in sky["facts"]}
-    assert {"280", "149", "4.1", "9"} <= values  # JSON values and text numbers on the same individual
+    ind = index["individuals"]
+
+    def facts(name: str) -> dict[str, tuple[str, str]]:
+        return {f["property"]: (f.get("literal") or f.get("object"), f.get("qualifier", ""))
+                for f in ind[name].get("facts", []) if f["property"] not in ("text", "mentions")}
+
+    kestrel = facts("Kestrel_V2")
+    assert kestrel["payloadKg"] == ("900", "")  # JSON and text on the same individual
+    assert kestrel["serviceCostEur"] == ("340", "") and kestrel["serviceTimeHours"] == ("3", "about")
+    # "Both vans must be charged to at least 80 %": a bound, on each van, never on the category "Vans"
+    assert facts("OspreyL")["minChargeLevelPct"] == ("80", "at least")
+    assert "minChargeLevelPct" not in facts("Vans") and "minChargeLevelPct" not in facts("Heron_T1")
+    # "Quarry Yard, a depot of 2,400 m²" and "a covered bay of 60 m² inside Quarry Yard": things of their own
+    assert ind["QuarryYard"]["classes"] == ["Depot"] and facts("QuarryYard")["areaM2"] == ("2400", "")
+    assert facts("CoveredBay")["locatedInside"] == ("QuarryYard", "") and facts("Heron_T1")["keptIn"][0] == "CoveredBay"
+    parked = {s for s, i in ind.items() for f in i.get("facts", []) if f.get("object") == "QuarryYard"
+              and f["property"] == "parkedAt"}
+    assert parked == {"Kestrel_V2", "OspreyL"}  # "Vans are parked at ...": every van
     numbers = cov["text"][0]["numbers"]
-    assert {n["value"] for n in numbers if n["status"] == "covered"} == {"650", "4.1", "9", "0.35"}
-    # "Helmets are stored at Ridge Hall": the link the model proposed, widened by code to every helmet
-    stored = {s for s, ind in index["individuals"].items() for f in ind.get("facts", [])
-              if f.get("object") == "RidgeHall" and f["property"] != "mentions"}
-    assert stored == {"SkyShellAero", "UrbanDome"}
-    assert index["classes"]["Helmet"]["superclasses"] == ["Product"]  # the category is also a kind of product
+    assert all(n["status"] == "covered" for n in numbers) and len(numbers) == 5
     llm = stats["llm"]
     assert llm["calls"] >= 2 and llm["completion_tokens"] > 0 and set(llm) == {
         "backend", "model", "calls", "prompt_tokens", "completion_tokens", "seconds"}
@@ -79,6 +89,6 @@ def test_extend_an_existing_index(tmp_path: Path) -> None:
               index_path=tmp_path / "first" / "entities_index.json")
     second = json.loads((tmp_path / "second" / "entities_index.json").read_text())
     assert set(first["individuals"]) < set(second["individuals"])  # everything kept, text entities added
-    sky = {f.get("literal") for f in second["individuals"]["SkyShellAero"]["facts"]}
-    assert {"280", "149", "4.1", "9"} <= sky
+    kestrel = {f.get("literal") for f in second["individuals"]["Kestrel_V2"]["facts"]}
+    assert {"900", "31000", "340", "3"} <= kestrel
     assert (tmp_path / "second" / "reasoner.txt").read_text().startswith("consistent")

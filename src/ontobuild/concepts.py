@@ -53,7 +53,14 @@ _VERB_CONCEPT = {"weigh": "weight", "weighs": "weight", "weighing": "weight", "w
                  "cost": "cost", "costs": "cost", "costing": "cost", "covers": "area", "measures": "size",
                  "lasts": "duration", "takes": "duration"}
 _HEDGES = {"average", "estimated", "approximate", "typical", "mean", "total", "overall", "current", "usual",
-           "its", "their", "the", "a", "an", "at", "of", "with", "and", "for"}
+           "its", "their", "the", "a", "an", "at", "of", "with", "and", "for", "has", "have", "had", "is", "are",
+           "was", "were", "be", "gets", "offers"}
+
+
+# words next to a number that never name what it measures
+_NOT_CONCEPT = {"per", "with", "and", "or", "before", "after", "during", "each", "every", "when", "while", "until",
+                "since", "than", "then", "from", "into", "onto", "over", "under", "which", "that", "this", "also",
+                "only", "just", "more", "less", "must", "should", "will", "can", "may"}
 
 
 @dataclass
@@ -101,13 +108,25 @@ def propose(q: Quantity, packages: set[str]) -> Concept:
         words = "capacity"
     elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words:
         words = _VERB_CONCEPT[verb.group(1).lower()]
+        noun = re.search(r"(?<!\bthe )(?<!\bThe )(?<!\ba )(?<!\bA )(?<!\ban )(?<!\bAn )\b([a-z]{3,})\s+$",
+                         q.before[:verb.start()])
+        if noun and noun.group(1) not in _HEDGES | _NOT_CONCEPT and not noun.group(1).endswith(("ly", "ed")) and \
+                words not in ("area",):
+            head = "package" if singular(noun.group(1)) in packages else noun.group(1)
+            words = safe_name(f"{head} {words}", lower_first=True)  # "a service costs" -> serviceCost
         if words == "weight" and re.search(r"\b(?:each|every|a|one|the)?\s*(" + "|".join(map(re.escape, packages))
                                            + r")\b[^.]*$", q.before, re.I) if packages else False:
             words = "packageWeight"
     elif q.dimension == "count" and not words:
         words = "max" if False else ""
-    if not words and q.dimension == "ratio" and after and after.group(1) not in ("per", "with", "and"):
+    if not words and q.dimension == "ratio" and after and after.group(1) not in _HEDGES | _NOT_CONCEPT:
         words = safe_name(after.group(1), lower_first=True)  # "40 to 60 % charge" -> charge
+    stem = re.search(r"\b([a-z]{3,}?)e?d\s+(?:to|at|up to)\s+(?:at least|at most|about|up to|only|no more than)?\s*$",
+                     q.before)
+    if not words and q.dimension == "ratio" and stem and stem.group(1) not in _HEDGES:
+        words = safe_name(f"{stem.group(1)}e level" if not stem.group(1).endswith("e") and
+                          (stem.group(0).split()[0].endswith("ed") and stem.group(1)[-1] in "gv") else
+                          f"{stem.group(1)} level", lower_first=True)  # "charged to 80 %" -> chargeLevel
     if not words and q.dimension == "money":
         bounded = re.search(r"\b([a-z]{3,})s?\s+(?:above|over|below|under|of at least|from)\s*$", q.before)
         if bounded and bounded.group(1) not in _HEDGES:
@@ -122,6 +141,7 @@ def propose(q: Quantity, packages: set[str]) -> Concept:
         generic = not words or words in GENERIC
     if q.dimension == "count" and words in ("", "count") and q.per:
         words, generic = "", False  # "50 lights per shelf": named by its unit, lightsPerShelf
+    generic = generic or words in GENERIC
     prefix = ""
     if q.bound:
         prefix = q.bound

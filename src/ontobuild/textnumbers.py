@@ -23,7 +23,7 @@ _COUNTED = rf"(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s"
 _MINUS = "-\u2212\u2013"
 _NUM = re.compile(
     rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_-])(?P<sign>[{_MINUS}](?=\d))?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![0-9]|[.,]\d|:\d)"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)(?![0-9]|[.,]\d|:\d)"
     rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
@@ -44,7 +44,7 @@ _WORD_RATE = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s+([a-z]{3,})\s+(
                         re.I)
 # what a quantity is per: "per day", "/ h", "a day", "per linear metre", "for each order"
 _PER = re.compile(rf"(?:\s*(?:per|/|for each|for every)\s*|\s+an?\s+(?=(?:day|week|month|year|hour|minute)\b))"
-                  rf"(?:(?:the|each|an?)\s+)?((?:{SUFFIX_FORMS})(?![A-Za-z0-9²³])|[a-z]{{2,}})")
+                  rf"(?:(?:the|each|an?)\s+)?((?:{SUFFIX_FORMS})(?![A-Za-z0-9²³])|[a-z]{{2,}}(?:\s+(?:{SUFFIX_FORMS})\b)?)")
 _MAX_WORDS = re.compile(r"(?:\b(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|a maximum of|"
                         r"not exceed(?:ing)?|within|under|below|less than|fewer than|lower than|"
                         r"must not exceed|cannot exceed|no higher than|until)|<=?|≤)\s*(?:about\s+)?$", re.I)

@@ -14,16 +14,18 @@ from typing import Any
 
 from . import prompts
 from .agent import run_agent
-from .concepts import GENERIC, Concept, candidates, concept_problem, propose, resolve, unit_key, with_unit
+from .concepts import (GENERIC, Concept, candidates, concept_problem, propose, resolve, unit_key, unit_suffix,
+                       with_unit)
 from .errors import ToolArgumentError
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
 from .llm import ChatModel
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
 from .names import safe_name, singular
-from .textmentions import find_mentions, sentence_at
+from .textmentions import find_mentions, sentence_at, sentences
+from .units import unit as unit_of
 from .textnumbers import Quantity, find_quantities, unit_text
-from .textsubjects import ChunkReading, Thing, quantity_candidates, read_chunk
+from .textsubjects import _VERB, ChunkReading, Thing, quantity_candidates, read_chunk
 from .tools import Tool
 from .trace import Trace
 
@@ -100,13 +102,13 @@ def _thing_text(t: Thing) -> str:
 def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, ask: list[Quantity],
                proposals: dict[str, Any], state: TextState, trace: Trace) -> dict[str, dict[str, str]]:
     lines = []
+    names: dict[str, list[str]] = {}
     for q in ask:
         opts = _options(reading, q)
-        same = [c for c in candidates(idx, q, proposals[q.id].name, state.packages) if c != proposals[q.id].name]
+        names[q.id] = _concept_options(idx, q, chunk.text, proposals[q.id], reading, state)
         lines.append(f"{q.id}: {q.written!r} in \"{sentence_at(chunk.text, q.start)}\"\n"
                      f"  about: " + "; ".join(f"{_LETTERS[i]} = {_thing_text(t)}" for i, t in enumerate(opts)) +
-                     f"\n  proposed property: {proposals[q.id].name}" +
-                     (f"; existing of the same kind: {', '.join(same)}" if same else ""))
+                     "\n  property: one of " + ", ".join(names[q.id]))
     sink: dict[str, Any] = {"attempts": 0}
     by_id = {q.id: q for q in ask}
 
@@ -123,6 +125,8 @@ def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: Chun
                 errors.append(f"{q.id}: about must be one of {', '.join(_LETTERS[:n_opts])} or none")
                 continue
             problem = concept_problem(prop, q) if prop else ""
+            if prop and prop not in names[q.id]:
+                problem = f"property must be one of {', '.join(names[q.id])}"
             if problem:
                 errors.append(f"{q.id}: {problem}")
                 good[q.id] = {"about": about, "property": ""}
@@ -136,7 +140,8 @@ def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: Chun
 
     item = {"type": "object", "properties": {"id": {"type": "string", "enum": [q.id for q in ask]},
                                              "about": {"type": "string", "enum": [*_LETTERS, "none"]},
-                                             "property": PROP_NAME},
+                                             "property": {"type": "string",
+                                                          "enum": sorted({n for v in names.values() for n in v})}},
             "required": ["id", "about", "property"], "additionalProperties": False}
     tool = Tool("add_facts", "Say what each number is about and which property it is.",
                 {"type": "object", "properties": {"facts": {"type": "array", "items": item, "maxItems": len(ask) + 2}},
@@ -148,6 +153,36 @@ def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: Chun
     if result.state != "answered":
         log.warning("no answer for the numbers of %s: %s", chunk.id, result.reason)
     return sink.get("facts", {})
+
+
+def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Concept, reading: ChunkReading,
+                     state: TextState) -> list[str]:
+    """Property names the model may choose for a quantity: existing properties of the same kind, names made of
+    the nouns of its sentence and the quantity's kind ("stays in stock 12 days" -> stockTimeDays), and code's
+    proposal. The model never writes a name freely: a small model copies instructions."""
+    out = candidates(idx, q, proposal.name, state.packages)
+    if proposal.generic:
+        a, b = next(((a, b) for a, b in sentences(text) if a <= q.start < b), (0, len(text)))
+        named = {w.lower() for t in reading.things for w in re.findall(r"[A-Za-z]+", t.label)}
+        kind = {"time": "time", "money": "cost", "ratio": "level", "count": "count"}.get(q.dimension, "")
+        nouns = [w for w in re.findall(r"\b[a-z]{4,}\b", text[a:b]) if w not in named and w not in _NOT_NOUN
+                 and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
+                 and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]
+        for t in reading.candidates.get(q.id, [])[:1]:  # "Return policy": returnTime
+            if not t.individuals:
+                nouns = [w.lower() for w in t.label.split() if w.lower() not in _NOT_NOUN | {"policy"}][-1:] + nouns
+        for w in dict.fromkeys(sorted(nouns, key=lambda w: abs(text.find(w, a) - q.start))):
+            if kind:
+                out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
+    out.append(proposal.name)
+    return list(dict.fromkeys(out))[:6]
+
+
+_NOT_NOUN = {"must", "should", "with", "from", "into", "than", "then", "that", "this", "these", "those", "their",
+             "there", "where", "when", "which", "while", "each", "every", "both", "also", "only", "about", "around",
+             "stay", "stays", "keep", "kept", "takes", "take", "make", "made", "have", "does", "done", "will", "they",
+             "them", "more", "less", "most", "least", "over", "under", "after", "before", "within", "average", "some",
+             "above", "below", "free", "open", "closed", "standard", "working", "same", "other", "such"}
 
 
 def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
@@ -186,6 +221,9 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     opts = _options(reading, q)
     if not opts:
         return {**entry, "status": "skipped", "reason": reading.reasons.get(q.id, "no subject could be read")}
+    if not q.dimension and proposed.generic:
+        return {**entry, "status": "skipped", "reason": "a bare number: the text does not say what it counts or "
+                                                         "measures"}
     if choice is not None and choice.get("about") == "none":
         return {**entry, "status": "skipped", "reason": "the model said it measures none of the things read"}
     decided = "code"
@@ -195,7 +233,8 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     name = proposed.name
     if choice and choice.get("property"):
         picked = with_unit(choice["property"], q, state.packages)
-        if not concept_problem(picked, q) and (proposed.generic or picked in idx.properties):
+        if not concept_problem(picked, q) and not _junk_concept(picked) and \
+                (proposed.generic or picked in idx.properties):
             name = picked
     if thing.individuals == [] and safe_name(thing.label).lower() == name.lower():
         return {**entry, "status": "skipped", "reason": "its property would be the thing's own name"}
@@ -216,6 +255,16 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     return {**entry, "status": "covered", "individuals": subjects, "individual": subjects[0], "property": prop,
             "decided_by": decided, **({"qualifier": qualifier} if qualifier else {}),
             **({"stated_of": thing.label} if "stated_of" in source else {})}
+
+
+_JUNK = {"name", "value", "property", "quantity", "number", "data", "info", "item", "thing", "amount", "unit"}
+
+
+def _junk_concept(name: str) -> bool:
+    """A property name that names no quantity: "name", "valueHours"."""
+    words = [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*", name)]
+    words = [w for w in words if w not in ("min", "max")]
+    return not words or words[0] in _JUNK
 
 
 def _generic(name: str) -> bool:

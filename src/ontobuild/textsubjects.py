@@ -279,7 +279,10 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         if np and q.dimension not in ("count", "money") and not _quantity_noun(np.group(1)):
             phrase = " ".join(w for w in np.group(1).split() if w not in _FUNCTION)
             start = q.start - len(np.group(0)) + np.group(0).find(np.group(1))
-            near = [t for t in r.things if t.start <= start < t.end + 2 or start <= t.start < q.start]
+            near = [t for t in r.things if t.start <= start < t.end + 2 or start <= t.start < q.start or
+                    re.fullmatch(r",\s*(?:an?|the|one)\s+", text[t.end:start])]  # "X, a hall of 60 m²": X
+            if near and near[-1].how == "new name" and re.fullmatch(r",\s*(?:an?|the|one)\s+", text[near[-1].end:start]):
+                near[-1].new_class = safe_name(singular(phrase.split()[-1]))  # "X, a depot of ...": X is a depot
             thing = near[-1] if near else Thing(phrase, new_name=safe_name(phrase),
                                                 new_class=safe_name(singular(phrase.split()[-1])), start=start,
                                                 end=q.start, how="noun phrase")

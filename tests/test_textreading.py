@@ -1,0 +1,130 @@
+"""Reading text as code can: quantities as written (signs, ranges, bounds, times, dates, packages, rates), the
+things a chunk speaks of and the subject of each number, relations stated with a participle, concepts named
+once. Made-up domains: a tree nursery, a cold store for lab samples, a bakery."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontobuild.concepts import concept_problem, propose, with_unit
+from ontobuild.index import EntitiesIndex, Fact
+from ontobuild.textmentions import find_mentions
+from ontobuild.textnumbers import find_quantities, unit_text
+from ontobuild.textstep import synonym_groups
+from ontobuild.textsubjects import quantity_candidates, read_chunk
+
+
+def _q(text: str) -> list[tuple[str, str, str, str, str]]:
+    return [(q.value, q.datatype, unit_text(q), q.dimension, q.qualifier) for q in find_quantities(text)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Plasma is stored at -80 °C.", [("-80", "xsd:integer", "°C", "temperature", "")]),
+    ("Keep it between 2 and 8 °C.", [("2", "xsd:integer", "°C", "temperature", "min of a range"),
+                                     ("8", "xsd:integer", "°C", "temperature", "max of a range")]),
+    ("The shop is open 06:30 to 22:00.", [("06:30:00", "xsd:time", "", "time of day", "min of a range"),
+                                          ("22:00:00", "xsd:time", "", "time of day", "max of a range")]),
+    ("It opened on 12 March 2021.", [("2021-03-12", "xsd:date", "", "date", "")]),
+    ("Founded in 1998, it grew.", [("1998", "xsd:gYear", "", "date", "")]),
+    ("The mixer turns at 4,500 rpm.", [("4500", "xsd:integer", "rpm", "rotation", "")]),
+    ("The lab runs 120 tests per hour.", [("120", "xsd:integer", "test per h", "count", "")]),
+    ("Pumps must stay below 6 bar.", [("6", "xsd:integer", "bar", "pressure", "less than")]),
+    ("Seedlings need at least 12 hours of light.", [("12", "xsd:integer", "h", "time", "at least")]),
+    ("A tray holds up to 40 seedlings.", [("40", "xsd:integer", "seedling", "count", "")]),
+    ("Saplings ship in bundles of 25.", [("25", "xsd:integer", "unit per bundle", "count", "")]),
+    ("The code R-12 names a tray.", []),
+])
+def test_quantities_read_as_written(text: str, expected: list) -> None:
+    assert _q(text) == expected
+
+
+def test_capacity_is_not_a_bound_and_ranges_share_the_concept() -> None:
+    tray, = find_quantities("A tray holds up to 40 seedlings.")
+    assert tray.capacity and not tray.bound
+    assert propose(tray, set()).name == "capacitySeedlings"
+    low, high = find_quantities("Batteries are kept at 40 to 60 % charge.")
+    assert (propose(low, set()).name, propose(high, set()).name) == ("minChargePct", "maxChargePct")
+    cool, = find_quantities("Dough must rest below 5 °C.")
+    assert propose(cool, set()).name == "maxTemperatureC"
+
+
+def test_a_cost_is_never_a_duration() -> None:
+    days, = find_quantities("Oaks stay 14 days in the yard.")
+    assert concept_problem("storageCostEur", days)
+    assert not concept_problem("yardTime", days)
+    assert with_unit("yardTime", days, set()) == "yardTimeDays"
+
+
+def _nursery() -> EntitiesIndex:
+    idx = EntitiesIndex()
+    idx.add_class("Tree")
+    for name, label in [("RedOak", "Red Oak"), ("SilverBirch", "Silver Birch"), ("BlackPine", "Black Pine")]:
+        idx.add_individual(name, ["Tree"], label=label)
+    return idx
+
+
+def _read(idx: EntitiesIndex, text: str, packages: set[str] = frozenset()):  # type: ignore[assignment]
+    reading = read_chunk(idx, text, find_mentions(idx, text, limit=40))
+    quantities = find_quantities(text, reading.skip)
+    quantity_candidates(idx, reading, quantities, set(packages))
+    return reading, {q.written: [t.individuals or [t.new_name] for t in reading.candidates.get(q.id, [])]
+                     for q in quantities}
+
+
+def test_groups_plurals_and_pronouns_name_every_member() -> None:
+    idx = _nursery()
+    text = ("The Red Oak and Silver Birch trees grow in Field North. They need 30 days of rooting. "
+            "Trees are watered below 20 °C. The Black Pine needs 45 days. Both ship in bundles of 10.")
+    reading, cands = _read(idx, text, {"bundle"})
+    assert cands["30 days"][0] == ["RedOak", "SilverBirch"]
+    assert cands["20 °C"][0] == ["RedOak", "SilverBirch"]  # the group's noun again: the group
+    assert cands["45 days"][0] == ["BlackPine"]
+    assert cands["10"][0] == ["RedOak", "SilverBirch"]  # "Both": the last thing that was several
+    rel = [(r.subjects.individuals, r.name, r.obj.new_name) for r in reading.relations]
+    assert rel == [] or all(name for _, name, _ in rel)
+
+
+def test_new_named_things_take_the_announced_kind_and_relations_are_read() -> None:
+    idx = _nursery()
+    text = ("The nursery runs two greenhouses. Glass House East covers 900 m². Glass House West covers 400 m². "
+            "All trees are stored at Glass House East.")
+    reading, cands = _read(idx, text)
+    things = {t.new_name: t.new_class for t in reading.things if t.new_name}
+    assert things["GlassHouseEast"] == things["GlassHouseWest"] == "Greenhouse"
+    assert cands["900 m²"] == [["GlassHouseEast"]]
+    rel = [(sorted(r.subjects.individuals), r.name, r.obj.new_name) for r in reading.relations]
+    assert (["BlackPine", "RedOak", "SilverBirch"], "storedAt", "GlassHouseEast") in rel
+
+
+def test_a_noun_phrase_with_its_own_measure_becomes_a_thing() -> None:
+    idx = _nursery()
+    text = "The Black Pine is kept in a shaded tunnel of 60 m² inside Field North."
+    reading, cands = _read(idx, text)
+    assert cands["60 m²"] == [["ShadedTunnel"]]
+    rel = {(tuple(r.subjects.individuals) or (r.subjects.new_name,), r.name, r.obj.new_name or r.obj.individuals[0])
+           for r in reading.relations}
+    assert (("BlackPine",), "keptIn", "ShadedTunnel") in rel
+    assert (("ShadedTunnel",), "locatedInside", "FieldNorth") in rel
+
+
+def test_a_rule_sentence_is_about_a_policy_not_a_chunk() -> None:
+    idx = _nursery()
+    reading, cands = _read(idx, "Refunds are paid within 14 days of the claim.")
+    assert cands["14 days"] == [["RefundPolicy"]]
+    assert reading.candidates and all(t.new_class == "Policy" for t in list(reading.candidates.values())[0])
+
+
+def test_synonym_groups_never_join_properties_one_thing_holds_together() -> None:
+    idx = _nursery()
+    for name in ("rootingTimeDays", "growTimeDays", "pottingTimeDays"):
+        idx.add_property(name, "datatype", range="xsd:integer", unit="day")
+        idx.properties[name].dimension = "time"
+    src = {"chunk": "notes#1"}
+    idx.add_fact("RedOak", Fact("rootingTimeDays", literal="30", source=src))
+    idx.add_fact("SilverBirch", Fact("growTimeDays", literal="28", source=src))
+    idx.add_fact("SilverBirch", Fact("pottingTimeDays", literal="5", source=src))
+    groups = synonym_groups(idx)
+    assert groups and all(not {"growTimeDays", "pottingTimeDays"} <= set(g) for g in groups)
+    moved = idx.merge_property("rootingTimeDays", "growTimeDays")
+    assert moved == 1 and "rootingTimeDays" not in idx.properties
+    assert [f.literal for f in idx.individuals["RedOak"].facts if f.property == "growTimeDays"] == ["30"]
