@@ -14,8 +14,8 @@ from conftest import REPO
 
 POC = REPO / "../shared/data/poc/product_data.json"
 CATALOG = {
-    "Helmets": {
-        "SkyShell": {"ID": "7", "Name": "SkyShell", "Colors": ["Red", "Black"], "Weight (g):": "280",
+    "Hoods": {
+        "StormCap": {"ID": "7", "Name": "StormCap", "Colors": ["Red", "Black"], "Weight (g):": "280",
                      "Price (EUR):": "129.90", "Web": "https://x.example/sky", "Note": ""},
         "Dome": {"ID": "8", "Name": "Dome", "Colors": ["Black"], "Weight (g):": "310", "Price (EUR):": "89",
                  "SIZE M:": "Frame weight (kg): 2.05; Seat tube (cm): 43"},
@@ -40,7 +40,7 @@ def test_records_and_shapes() -> None:
     assert len(shapes) == 1
     shape = shapes[0]
     assert shape.pattern == "$.*.*" and shape.n_levels == 1 and len(shape.records) == 2
-    assert shape.records[0].levels == ["Helmets"] and shape.records[0].own_key == "SkyShell"
+    assert shape.records[0].levels == ["Hoods"] and shape.records[0].own_key == "StormCap"
 
 
 def _apply(data: dict, file: str = "c.json") -> tuple[EntitiesIndex, Coverage]:
@@ -55,11 +55,11 @@ def test_apply_mapping_accounts_for_every_leaf() -> None:
     idx, cov = _apply(CATALOG)
     totals = cov.totals()
     assert totals == {"total": 14, "covered": 13, "skipped": 1}  # 8 + 6 leaves; the empty "Note" is skipped
-    sky = idx.individuals["SkyShell"]
+    sky = idx.individuals["StormCap"]
     assert "Product" in sky.classes
     facts = {(f.property, f.literal or f.object) for f in sky.facts}
     assert {("weightG", "280"), ("priceEUR", "129.90")} <= facts
-    assert ("hasColor", "Red") in facts and ("inCategory", "Helmets") in facts
+    assert ("hasColor", "Red") in facts and ("inCategory", "Hoods") in facts
     variant = idx.individuals["Dome_SIZE_M"]
     assert {(f.property, f.literal) for f in variant.facts} >= {("frameWeightKg", "2.05"), ("seatTubeCm", "43")}
     assert idx.dangling() == []
@@ -102,9 +102,9 @@ def test_level_may_not_reuse_the_variant_class_or_a_parts_property() -> None:
 
 def test_category_keys_become_subclasses_of_the_record_class() -> None:
     idx, _ = _apply({**CATALOG, "Accessories": {"Lamp": {"Name": "Lamp", "Weight (g):": "90"}}})
-    assert idx.classes["Helmet"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]
-    assert idx.individuals["SkyShell"].classes == ["Product", "Helmet"]
-    assert idx.individuals["Helmets"].classes == ["ProductCategory"]  # the category itself stays an individual
+    assert idx.classes["Hood"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]
+    assert idx.individuals["StormCap"].classes == ["Product", "Hood"]
+    assert idx.individuals["Hoods"].classes == ["ProductCategory"]  # the category itself stays an individual
     other = EntitiesIndex()
     shape = group_shapes(find_records("staff.json", {"Sales": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
     apply_mapping(other, shape, Decision("Employee", name_key="Name",

@@ -26,11 +26,11 @@ def test_number_forms(answer):
 
 
 def test_numbers_exact_for_integers_and_thousands_separators():
-    assert is_correct("Harbor Depot covers 1,800 m².", 1800)
+    assert is_correct("Cedar Barn covers 1,800 m².", 1800)
     assert is_correct("1800", 1800)
     assert is_correct("There are 4.0 of them", 4)
     assert is_correct("There are four helmets.", 4)
-    assert not is_correct("Harbor Depot covers 1,750 m².", 1800)
+    assert not is_correct("Cedar Barn covers 1,750 m².", 1800)
     assert not is_correct("There are 5 products", 4)
     assert not is_correct("about 1801", 1800)
 
@@ -44,23 +44,23 @@ def test_numbers_one_percent_for_non_integers():
 
 
 def test_numbers_inside_names_and_units_do_not_count():
-    assert numbers_in("TrailBlazer29 weighs 2.05 kg") == [2.05]
+    assert numbers_in("RiverRunner29 weighs 2.05 kg") == [2.05]
     assert numbers_in("420 m²") == [420.0]
-    assert not is_correct("The TrailBlazer29 frame", 29)
+    assert not is_correct("The RiverRunner29 frame", 29)
 
 
 # ----------------------------------------------------------------------------------------------- names
 
-@pytest.mark.parametrize("answer", ["TrailBlazer29", "The trailblazer 29.", "ns:Trail_Blazer_29",
-                                    "TRAILBLAZER-29 frame", "TrailBlazer29Frame"])
+@pytest.mark.parametrize("answer", ["RiverRunner29", "The riverrunner 29.", "ns:River_Runner_29",
+                                    "RIVERRUNNER-29 frame", "RiverRunner29Frame"])
 def test_names_case_space_punct_camel_insensitive(answer):
-    assert is_correct(answer, "TrailBlazer 29")
+    assert is_correct(answer, "RiverRunner 29")
 
 
 def test_names_on_token_boundaries():
     assert name_in_text("SteelKnot U-Lock", "The SteelKnot ULock has the longest warranty")
     assert not name_in_text("Black", "Blackish")
-    assert not is_correct("Ridge Hall", "Harbor Depot")
+    assert not is_correct("Flint Shed", "Cedar Barn")
     assert not is_correct("Mill Lane", "Mill Lane Store")
     assert is_correct("It is stored at mill_lane_store.", "Mill Lane Store")
 
@@ -68,31 +68,31 @@ def test_names_on_token_boundaries():
 # ----------------------------------------------------------------------------------------------- lists
 
 def test_lists_need_every_item():
-    expected = ["TrailBlazer 29", "SkyShell Aero", "KidRider Mini"]
-    assert is_correct("TrailBlazer29, SkyShellAero and KidRiderMini", expected)
-    assert is_correct("- kidrider mini\n- skyshell aero\n- trailblazer 29", expected)
-    assert not is_correct("TrailBlazer 29 and SkyShell Aero", expected)
+    expected = ["RiverRunner 29", "StormCap Aero", "TinyTrek Mini"]
+    assert is_correct("RiverRunner29, StormCapAero and TinyTrekMini", expected)
+    assert is_correct("- tinytrek mini\n- stormcap aero\n- riverrunner 29", expected)
+    assert not is_correct("RiverRunner 29 and StormCap Aero", expected)
 
 
 def test_lists_with_candidates_limit_extra_names():
-    products = ["BeamPro", "GlowTail R", "UrbanDome", "SkyShell Aero", "KidRider Mini"]
+    products = ["BeamPro", "GlowTail R", "UrbanDome", "StormCap Aero", "TinyTrek Mini"]
     expected = ["BeamPro", "GlowTail R"]
     assert is_correct("BeamPro, GlowTail R", expected, candidates=products)
     assert is_correct("BeamPro, GlowTail R, UrbanDome", expected, candidates=products)         # one extra is ok
-    assert not is_correct("BeamPro, GlowTail R, UrbanDome, SkyShell Aero", expected, candidates=products)
-    assert is_correct("BeamPro, GlowTail R, UrbanDome, SkyShell Aero", expected)                # no candidates
+    assert not is_correct("BeamPro, GlowTail R, UrbanDome, StormCap Aero", expected, candidates=products)
+    assert is_correct("BeamPro, GlowTail R, UrbanDome, StormCap Aero", expected)                # no candidates
 
 
 # ----------------------------------------------------------------------------------------------- yes / no
 
 def test_yes_no():
-    assert is_correct("Yes, the SkyShell Aero comes in red.", "yes")
+    assert is_correct("Yes, the StormCap Aero comes in red.", "yes")
     assert is_correct("yes", "Yes")
     assert is_correct("True", "yes")
-    assert is_correct("No. It is stored at Harbor Depot.", "no")
+    assert is_correct("No. It is stored at Cedar Barn.", "no")
     assert is_correct("No, the UrbanDome is not available in red.", "no")
     assert is_correct("The UrbanDome is not available in red.", "no")
-    assert is_correct("The SkyShell Aero is available in red.", "yes")
+    assert is_correct("The StormCap Aero is available in red.", "yes")
     assert not is_correct("Yes.", "no")
     assert not is_correct("No, it is not.", "yes")
 
@@ -119,7 +119,7 @@ def test_answers_that_are_not_no_data(answer):
 
 def test_no_data_answer_is_wrong_for_a_real_value():
     assert not is_correct("No data available", 1800)
-    assert not is_correct("No data available", "Harbor Depot")
+    assert not is_correct("No data available", "Cedar Barn")
     assert not is_correct("No data available", ["BeamPro", "GlowTail R"])
 
 
@@ -206,8 +206,8 @@ def test_dev_questions_are_well_formed():
 
 
 def test_a_single_name_with_rival_names_is_hedging():
-    frames = ["TrailBlazer 29", "CityGlide 700", "GravelKing Carbon"]
-    assert is_correct("The GravelKing Carbon.", "GravelKing Carbon", candidates=frames, max_extra=0)
-    assert not is_correct("CityGlide 700, GravelKing Carbon has the lowest wheel size.", "GravelKing Carbon",
+    frames = ["RiverRunner 29", "MetroLoop 500", "DustRider Alloy"]
+    assert is_correct("The DustRider Alloy.", "DustRider Alloy", candidates=frames, max_extra=0)
+    assert not is_correct("MetroLoop 500, DustRider Alloy has the lowest wheel size.", "DustRider Alloy",
                           candidates=frames, max_extra=0)
-    assert is_correct("It is 139 EUR, the SkyShell Aero.", "139", candidates=frames, max_extra=0)  # numbers: as before
+    assert is_correct("It is 139 EUR, the StormCap Aero.", "139", candidates=frames, max_extra=0)  # numbers: as before

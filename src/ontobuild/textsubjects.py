@@ -183,7 +183,7 @@ def _groups(text: str, things: list[Thing]) -> list[Thing]:
 
 
 def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[tuple[int, int]]) -> list[Thing]:
-    """Things the index does not know yet: proper names the text introduces ("Harbor Depot covers ...") and
+    """Things the index does not know yet: proper names the text introduces ("Cedar Barn covers ...") and
     noun phrases with a measure of their own ("a locked cage of 40 m²", "kept in a cold room")."""
     out: list[Thing] = []
     taken = [(t.start, t.end) for t in things] + skip
