@@ -1,0 +1,109 @@
+"""Aligning a built index onto the user's vocabulary: code's compatible candidates, the model's choice (recorded
+real exchanges of the embedded model), renames and merges onto the vocabulary's IRIs, new terms listed.
+
+Set ONTOBUILD_RECORD=1 to re-record the cassette with the real local model after changing the prompt or tool."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ontobuild.alignment import align, iri_share, property_problem
+from ontobuild.cassette import RecordingChat, ReplayChat
+from ontobuild.index import EntitiesIndex, Fact
+from ontobuild.owl import to_graph
+from ontobuild.vocabulary import load_vocabulary
+
+HERE = Path(__file__).parent
+CASSETTE = HERE / "cassettes" / "align_vocabulary.json"
+HX = "https://hives.example/voc#"
+VOCAB = """@prefix hx: <https://hives.example/voc#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix unit: <http://qudt.org/vocab/unit/> .
+hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "The bees that live together in one hive." .
+hx:Apiary a owl:Class ; rdfs:label "apiary" ; rdfs:comment "A place where hives are kept." .
+hx:Beekeeper a owl:Class ; rdfs:label "beekeeper" .
+[] a owl:AllDisjointClasses ; owl:members ( hx:Colony hx:Apiary hx:Beekeeper ) .
+hx:honeyYield a owl:DatatypeProperty ; rdfs:label "honey yield" ; rdfs:comment "Honey harvested from a colony in a season." ;
+    rdfs:domain hx:Colony ; rdfs:range xsd:decimal ; qudt:unit unit:KiloGM .
+hx:queenAge a owl:DatatypeProperty ; rdfs:label "queen age" ; rdfs:domain hx:Colony ; rdfs:range xsd:integer ;
+    qudt:unit unit:MO .
+hx:keptAt a owl:ObjectProperty, owl:FunctionalProperty ; rdfs:label "kept at" ; rdfs:domain hx:Colony ;
+    rdfs:range hx:Apiary .
+hx:frames a owl:DatatypeProperty ; rdfs:label "frame count" ; rdfs:domain hx:Colony ; rdfs:range xsd:integer .
+hx:HillSide a hx:Apiary ; rdfs:label "Hill Side" .
+"""
+
+
+def built_index() -> EntitiesIndex:
+    """What the builder could make of a hives table: its own names for the vocabulary's concepts."""
+    idx = EntitiesIndex("http://example.org/hives#")
+    idx.add_class("Hive", label="Hive")
+    idx.add_class("Site", label="Site")
+    idx.add_property("honeyKg", "datatype", ["Hive"], "xsd:decimal", unit="kg")
+    idx.properties["honeyKg"].dimension = "mass"
+    idx.add_property("queenAgeYears", "datatype", ["Hive"], "xsd:integer", unit="year")
+    idx.properties["queenAgeYears"].dimension = "time"
+    idx.add_property("frameCount", "datatype", ["Hive"], "xsd:integer")
+    idx.add_property("site", "object", ["Hive"], "Site")
+    idx.add_individual("HillSide", ["Site"], label="Hill Side", source={"file": "hives.csv", "path": "$[0].site"})
+    for name, honey, age, frames in (("Amber", "21.5", "2", "9"), ("Birch", "14.0", "1", "7")):
+        idx.add_individual(name, ["Hive"], label=name, source={"file": "hives.csv", "path": f"$[{name}]"})
+        idx.add_fact(name, Fact("honeyKg", literal=honey, datatype="xsd:decimal", unit="kg"))
+        idx.add_fact(name, Fact("queenAgeYears", literal=age, datatype="xsd:integer", unit="year"))
+        idx.add_fact(name, Fact("frameCount", literal=frames, datatype="xsd:integer"))
+        idx.add_fact(name, Fact("site", object="HillSide"))
+    return idx
+
+
+@pytest.fixture
+def vocab(tmp_path: Path):
+    path = tmp_path / "hives.ttl"
+    path.write_text(VOCAB, encoding="utf-8")
+    return load_vocabulary([path])
+
+
+def _model():
+    if os.environ.get("ONTOBUILD_RECORD"):
+        from ontobuild.llm import LocalChat
+
+        return RecordingChat(LocalChat(), CASSETTE)
+    if not CASSETTE.is_file():
+        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
+    return ReplayChat(CASSETTE)
+
+
+def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
+    idx = built_index()
+    age = vocab.terms[HX + "queenAge"]
+    assert "in month" in property_problem(idx, vocab, "queenAgeYears", age)  # another unit: never merged
+    assert "datatype property" in property_problem(idx, vocab, "site", vocab.terms[HX + "frames"])
+    idx.add_fact("Amber", Fact("frameCount", literal="8", datatype="xsd:integer"))
+    idx.properties["frameCount"].range = "xsd:decimal"
+    idx.add_fact("Amber", Fact("frameCount", literal="7.5", datatype="xsd:decimal"))
+    assert "not \"7.5\"" in property_problem(idx, vocab, "frameCount", vocab.terms[HX + "frames"])
+
+
+def test_built_terms_become_vocabulary_terms(vocab) -> None:
+    idx = built_index()
+    records = {r["term"]: r for r in align(_model(), idx, vocab, use_embeddings=True)}
+    assert records["frameCount"]["how"] == "same name" and records["frameCount"]["name"] == "frames"
+    assert records["Hive"]["iri"] == HX + "Colony" and records["Hive"]["how"] == "model chose"
+    assert records["honeyKg"]["iri"] == HX + "honeyYield"
+    assert records["site"]["iri"] == HX + "keptAt"
+    assert records["queenAgeYears"]["iri"] == "" and "in month" in " ".join(records["queenAgeYears"]["refused"])
+    amber = idx.individuals["Amber"]
+    assert amber.classes == ["Colony"] and {f.property for f in amber.facts} == {"honeyYield", "queenAgeYears",
+                                                                                 "frames", "keptAt"}
+    assert idx.individuals["HillSide"].iri == HX + "HillSide" and "Apiary" in idx.individuals["HillSide"].classes
+    assert idx.properties["keptAt"].functional and idx.classes["Colony"].disjoint == ["Apiary", "Beekeeper"]
+    assert not idx.dangling()
+    share = iri_share(idx, vocab)
+    assert share["properties"] == {"used": 4, "vocabulary": 3, "new": ["queenAgeYears"]}
+    g = to_graph(idx)
+    assert len(list(g.triples((None, None, None)))) > 0 and "hx" in dict(g.namespaces())
