@@ -14,6 +14,7 @@ from ontobuild.alignment import align, iri_share, property_problem
 from ontobuild.cassette import RecordingChat, ReplayChat
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import to_graph
+from ontobuild.report import build_report
 from ontobuild.vocabulary import load_vocabulary
 
 HERE = Path(__file__).parent
@@ -91,7 +92,8 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
 
 def test_built_terms_become_vocabulary_terms(vocab) -> None:
     idx = built_index()
-    records = {r["term"]: r for r in align(_model(), idx, vocab, use_embeddings=True)}
+    listed = align(_model(), idx, vocab, use_embeddings=True)
+    records = {r["term"]: r for r in listed}
     assert records["frameCount"]["how"] == "same name" and records["frameCount"]["name"] == "frames"
     assert records["Hive"]["iri"] == HX + "Colony" and records["Hive"]["how"] == "model chose"
     assert records["honeyKg"]["iri"] == HX + "honeyYield"
@@ -107,3 +109,14 @@ def test_built_terms_become_vocabulary_terms(vocab) -> None:
     assert share["properties"] == {"used": 4, "vocabulary": 3, "new": ["queenAgeYears"]}
     g = to_graph(idx)
     assert len(list(g.triples((None, None, None)))) > 0 and "hx" in dict(g.namespaces())
+    page = build_report(idx, {}, {"alignments": listed})
+    assert "Your vocabulary" in page and HX + "honeyYield" in page and "New terms" in page
+
+
+def test_schema_option_is_not_for_from_index(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ontobuild.cli import main
+
+    result = CliRunner().invoke(main, ["--from-index", str(tmp_path / "i.json"), "--schema", str(tmp_path / "v.ttl")])
+    assert result.exit_code == 2 and "--schema" in result.output

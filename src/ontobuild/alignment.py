@@ -311,6 +311,15 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     return [asdict(r) for r in records]
 
 
+def rename_entries(alignments: list[dict[str, Any]], entries: list[dict[str, Any]]) -> None:
+    """Coverage entries name the class and property a value ended in, after the alignment renamed them."""
+    renamed = {a["term"]: a["name"] for a in alignments if a["name"] != a["term"]}
+    for e in entries:
+        for key in ("property", "class"):
+            if isinstance(e.get(key), str):
+                e[key] = renamed.get(e[key], e[key])
+
+
 def iri_share(idx: EntitiesIndex, vocab: Vocabulary) -> dict[str, Any]:
     """How many of the classes and properties that hold data are the vocabulary's terms."""
     used_classes = {c for i in idx.individuals.values() for c in i.classes}
