@@ -18,7 +18,6 @@ from . import prompts
 from .agent import run_agent
 from .errors import ModelBehaviorError, ToolArgumentError
 from .index import EntitiesIndex, Fact, load_index
-from .indextools import make_index_tools
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
@@ -31,6 +30,8 @@ from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_j
 from .progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
+from .consistency import needs_repair, repair_round
+from .report import write_build_report
 from .vocabulary import Vocabulary, load_vocabulary
 from .tools import Tool
 from .trace import Trace
@@ -134,16 +135,6 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                     name_key=sink.get("name_key", "@key"), levels=sink.get("levels", []))
 
 
-def repair(model: ChatModel, idx: EntitiesIndex, report: dict[str, Any], trace: Trace) -> str:
-    names = {w.strip(".,:;'\"()") for d in report.get("details", []) for w in d.split()}
-    involved = [f"{n}: {idx.kind_of(n)}" for n in sorted(names) if idx.kind_of(n)]
-    text = prompts.render("repair", report="\n".join([report.get("status", "")] + report.get("details", [])),
-                          entities="\n".join(involved[:30]) or "see the report")
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
-    result = run_agent(model, messages, make_index_tools(idx), max_turns=6, trace=trace, label="repair")
-    return result.state
-
-
 def run_build(files: list[Path], out: str | Path | None = None, index_path: str | Path | None = None,
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
@@ -224,14 +215,16 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                     alignments)
     progress.end("finish")
-    if stats["reasoner"]["status"] == "inconsistent":
+    if needs_repair(stats["reasoner"]):
         t = time.perf_counter()
-        stats_repair = repair(model, idx, stats["reasoner"], trace)
+        stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
         stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                     alignments)
         stats["repair"] = stats_repair
         write_json(outdir / "stats.json", stats)
+        write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
+                           name=folder.final.name)
     return stats
 
 

@@ -212,6 +212,22 @@ def _properties_section(idx: EntitiesIndex, coverage: dict[str, Any] | None) -> 
     return section(f"Properties ({len(idx.properties)})", body, "properties")
 
 
+def _repair_html(repair: dict[str, Any] | None) -> str:
+    """What the reasoner's repair round changed, and what remains."""
+    if not isinstance(repair, dict):
+        return ""
+    done = repair.get("repaired") or []
+    left = repair.get("remaining") or []
+    html = f"<h3>Repair round: {len(done)} repaired, {len(left)} remaining</h3>"
+    if done:
+        html += table(["problem", "what was involved", "fix"],
+                      ([escape(r["problem"]), "<br>".join(escape(x) for x in r.get("involved", [])), escape(r["fix"])]
+                       for r in done))
+    if left:
+        html += "<p>Remaining:</p><ul>" + "".join(f"<li>{escape(str(x))}</li>" for x in left) + "</ul>"
+    return html
+
+
 def _vocabulary_section(coverage: dict[str, Any] | None) -> str:
     """With `--schema`: each built term and the vocabulary term it became, or that it stays a new term, and why."""
     alignments = (coverage or {}).get("alignments") or []
@@ -249,6 +265,7 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
                        ("seconds", total)])
     verdict = (f'<p>Reasoner (HermiT): <b class="{css}">{escape(status)}</b> {escape(str(reasoner.get("reason", "")))}'
                "</p>" + "".join(f"<pre>{escape(str(x))}</pre>" for x in reasoner.get("details", [])[:20]))
+    verdict += _repair_html(stats.get("repair"))
     if llm.get("model"):
         verdict += f'<p class="note">Model: {escape(str(llm.get("backend", "")))} {escape(str(llm["model"]))}</p>'
     hierarchy, h_left = class_hierarchy(idx)
