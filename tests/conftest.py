@@ -38,3 +38,19 @@ def make_tiny_index() -> EntitiesIndex:
 @pytest.fixture
 def tiny_index() -> EntitiesIndex:
     return make_tiny_index()
+
+
+def cassette_model(path: Path):
+    """The model of a cassette test: recorded real exchanges replayed, or with ONTOBUILD_RECORD=1 the real local
+    model, recorded to `path`."""
+    import os
+
+    from ontobuild.cassette import RecordingChat, ReplayChat
+
+    if os.environ.get("ONTOBUILD_RECORD"):
+        from ontobuild.llm import LocalChat
+
+        return RecordingChat(LocalChat(), path)
+    if not path.is_file():
+        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
+    return ReplayChat(path)

@@ -5,17 +5,17 @@ Set ONTOBUILD_RECORD=1 to re-record the cassette with the real local model after
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from ontobuild.alignment import align, iri_share, property_problem
-from ontobuild.cassette import RecordingChat, ReplayChat
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import to_graph
 from ontobuild.report import build_report
 from ontobuild.vocabulary import load_vocabulary
+
+from conftest import cassette_model
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "align_vocabulary.json"
@@ -70,13 +70,7 @@ def vocab(tmp_path: Path):
 
 
 def _model():
-    if os.environ.get("ONTOBUILD_RECORD"):
-        from ontobuild.llm import LocalChat
-
-        return RecordingChat(LocalChat(), CASSETTE)
-    if not CASSETTE.is_file():
-        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
-    return ReplayChat(CASSETTE)
+    return cassette_model(CASSETTE)
 
 
 def test_code_refuses_what_cannot_be_the_same(vocab) -> None:

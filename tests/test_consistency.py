@@ -5,17 +5,17 @@ Set ONTOBUILD_RECORD=1 to re-record the cassette with the real local model after
 
 from __future__ import annotations
 
-import os
 from html import escape
 import shutil
 from pathlib import Path
 
 import pytest
 
-from ontobuild.cassette import RecordingChat, ReplayChat
 from ontobuild.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.report import build_report
+
+from conftest import cassette_model
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "repair_round.json"
@@ -78,13 +78,7 @@ def test_problems_and_fixes_on_tiny_ontologies() -> None:
 
 
 def _model():
-    if os.environ.get("ONTOBUILD_RECORD"):
-        from ontobuild.llm import LocalChat
-
-        return RecordingChat(LocalChat(), CASSETTE)
-    if not CASSETTE.is_file():
-        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
-    return ReplayChat(CASSETTE)
+    return cassette_model(CASSETTE)
 
 
 @pytest.mark.skipif(shutil.which("java") is None, reason="HermiT needs Java")

@@ -18,12 +18,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import prompts
-from .agent import run_agent
+from .agent import choose_one
 from .index import EntitiesIndex, check_literal
 from .llm import ChatModel
 from .mapping import dimension_of
 from .names import normalize, similarity, singular
-from .tools import Tool
 from .trace import Trace
 from .vocabulary import Term, Vocabulary
 
@@ -180,26 +179,17 @@ def _examples(idx: EntitiesIndex, name: str) -> str:
 def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, kind: str, options: list[Term],
             trace: Trace | None) -> tuple[Term | None, str]:
     by_name = {vocab.names[t.iri]: t for t in options}
-    sink: dict[str, Any] = {}
-
-    def choose(choice: str) -> str:
-        sink["choice"] = choice
-        return "ok"
-
-    tool = Tool("choose", "Choose the vocabulary term that means the same, or none.",
-                {"type": "object", "additionalProperties": False, "required": ["choice"],
-                 "properties": {"choice": {"enum": [*by_name, "none"]}}}, choose, terminal=True)
     text = prompts.render("align_term", kind={"class": "class", "object": "relation (object property)",
                                               "datatype": "value (datatype property)"}[kind],
                           term=name, examples=_examples(idx, name),
                           candidates="\n".join(_describe(vocab, t) for t in options))
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
-    result = run_agent(model, messages, [tool], max_turns=2, trace=trace, label=f"align {name}", max_tokens=40)
-    if result.state != "answered" or "choice" not in sink:
+    choice = choose_one(model, text, "choose", "Choose the vocabulary term that means the same, or none.", "choice",
+                        [*by_name, "none"], trace=trace, label=f"align {name}")
+    if choice is None:
         return None, "model gave no answer"
-    if sink["choice"] == "none":
+    if choice == "none":
         return None, "model said none"
-    return by_name[sink["choice"]], "model chose"
+    return by_name[choice], "model chose"
 
 
 def _slot(idx: EntitiesIndex, vocab: Vocabulary, iri: str, holder: str | None) -> str:
@@ -215,6 +205,36 @@ def _slot(idx: EntitiesIndex, vocab: Vocabulary, iri: str, holder: str | None) -
     return name
 
 
+def _decide(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, names: list[str], sim: _Similarity,
+            trace: Trace | None, records: list[Alignment]) -> dict[str, list[str]]:
+    """Per built term: its compatible candidates, then the same-name one or the model's choice; vocabulary IRI ->
+    the built names that chose it. Appends an Alignment per term to `records`."""
+    chosen: dict[str, list[str]] = {}
+    for name in names:
+        kind = "class" if name in idx.classes else idx.properties[name].kind
+        ok, refused, same = _candidates(idx, vocab, name, (kind,), sim)
+        rec = Alignment(name, kind, candidates=[vocab.names[t.iri] for t in ok], refused=refused)
+        term, rec.how = (same, "same name") if same else \
+            _choose(model, idx, vocab, name, kind, ok, trace) if ok else (None, "no candidate")
+        if term is not None:
+            chosen.setdefault(term.iri, []).append(name)
+            rec.iri = term.iri
+        records.append(rec)
+    return chosen
+
+
+def _place(idx: EntitiesIndex, vocab: Vocabulary, term: Term, built: list[str], merge: Any) -> str:
+    """The index name of a vocabulary term; the first built term that chose it is renamed to it, the others merged
+    into it (`merge`: merge_class or merge_property). A name not yet in the index is for the caller to add."""
+    name = _slot(idx, vocab, term.iri, built[0] if built else None)
+    if built:
+        if built[0] != name:
+            idx.rename(built[0], name)
+        for other in built[1:]:
+            merge(other, name)
+    return name
+
+
 def _class_names(vocab: Vocabulary, placed: dict[str, str], iris: list[str]) -> list[str]:
     return [placed[i] for i in iris if i in placed]
 
@@ -227,24 +247,10 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     records: list[Alignment] = []
     placed: dict[str, str] = {}  # vocabulary IRI -> index name
     # ---- classes
-    chosen: dict[str, list[str]] = {}
-    for name in sorted(n for n, c in idx.classes.items() if not c.iri):
-        ok, _, same = _candidates(idx, vocab, name, ("class",), sim)
-        rec = Alignment(name, "class", candidates=[vocab.names[t.iri] for t in ok])
-        term, rec.how = (same, "same name") if same else \
-            _choose(model, idx, vocab, name, "class", ok, trace) if ok else (None, "no candidate")
-        if term is not None:
-            chosen.setdefault(term.iri, []).append(name)
-            rec.iri = term.iri
-        records.append(rec)
+    chosen = _decide(model, idx, vocab, sorted(n for n, c in idx.classes.items() if not c.iri), sim, trace, records)
     for term in vocab.of_kind("class"):
-        built = chosen.get(term.iri, [])
-        name = _slot(idx, vocab, term.iri, built[0] if built else None)
-        if built:
-            if built[0] != name:
-                idx.rename(built[0], name)
-            for other in built[1:]:
-                idx.merge_class(other, name)
+        name = _place(idx, vocab, term, chosen.get(term.iri, []), idx.merge_class)
+        if name in idx.classes:
             c = idx.classes[name]
             if c.label and c.label not in (name, term.label):
                 c.roles.append(f"built as {c.label}")
@@ -268,25 +274,11 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
         ind.iri = term.iri
         placed[term.iri] = name
     # ---- properties
-    chosen = {}
-    for name in sorted(n for n, p in idx.properties.items() if not p.iri):
-        kind = idx.properties[name].kind
-        ok, refused, same = _candidates(idx, vocab, name, (kind,), sim)
-        rec = Alignment(name, kind, candidates=[vocab.names[t.iri] for t in ok], refused=refused)
-        term, rec.how = (same, "same name") if same else \
-            _choose(model, idx, vocab, name, kind, ok, trace) if ok else (None, "no candidate")
-        if term is not None:
-            chosen.setdefault(term.iri, []).append(name)
-            rec.iri = term.iri
-        records.append(rec)
+    chosen = _decide(model, idx, vocab, sorted(n for n, p in idx.properties.items() if not p.iri), sim, trace,
+                     records)
     for term in vocab.of_kind("object", "datatype"):
-        built = chosen.get(term.iri, [])
-        name = _slot(idx, vocab, term.iri, built[0] if built else None)
-        if built:
-            if built[0] != name:
-                idx.rename(built[0], name)
-            for other in built[1:]:
-                idx.merge_property(other, name)
+        name = _place(idx, vocab, term, chosen.get(term.iri, []), idx.merge_property)
+        if name in idx.properties:
             p = idx.properties[name]
         else:
             p = idx.add_property(name, term.kind)

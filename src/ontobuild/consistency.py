@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import prompts
-from .agent import run_agent
+from .agent import choose_one
 from .index import EntitiesIndex, Fact, check_literal
 from .llm import ChatModel
 from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
-from .tools import Tool
 from .trace import Trace
 
 log = logging.getLogger(__name__)
@@ -217,22 +216,11 @@ def apply_fix(idx: EntitiesIndex, fix: Fix) -> None:
 
 def _choose(model: ChatModel, problem: Problem, trace: Trace | None) -> Fix | None:
     ids = [f"fix{i + 1}" for i in range(len(problem.fixes))]
-    sink: dict[str, Any] = {}
-
-    def choose_fix(fix: str) -> str:
-        sink["fix"] = fix
-        return "ok"
-
-    tool = Tool("choose_fix", "Choose the fix that removes what is wrong.",
-                {"type": "object", "additionalProperties": False, "required": ["fix"],
-                 "properties": {"fix": {"enum": ids}}}, choose_fix, terminal=True)
     text = prompts.render("repair_choice", problem=problem.text, involved="\n".join(problem.involved),
                           fixes="\n".join(f"{i}: {f.text}" for i, f in zip(ids, problem.fixes)))
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
-    result = run_agent(model, messages, [tool], max_turns=2, trace=trace, label="repair", max_tokens=30)
-    if result.state != "answered" or sink.get("fix") not in ids:
-        return None
-    return problem.fixes[ids.index(sink["fix"])]
+    choice = choose_one(model, text, "choose_fix", "Choose the fix that removes what is wrong.", "fix", ids,
+                        trace=trace, label="repair", max_tokens=30)
+    return problem.fixes[ids.index(choice)] if choice else None
 
 
 def check_index(idx: EntitiesIndex, timeout_s: float = 120) -> ReasonerReport:
