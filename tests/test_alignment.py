@@ -13,7 +13,7 @@ from ontobuild.alignment import align, iri_share, property_problem
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import to_graph
 from ontobuild.report import build_report
-from ontobuild.vocabulary import load_vocabulary
+from ontobuild.vocabulary import Term, load_vocabulary
 
 from conftest import cassette_model
 
@@ -82,6 +82,9 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
     idx.properties["frameCount"].range = "xsd:decimal"
     idx.add_fact("Amber", Fact("frameCount", literal="7.5", datatype="xsd:decimal"))
     assert "not \"7.5\"" in property_problem(idx, vocab, "frameCount", vocab.terms[HX + "frames"])
+    tag = Term(HX + "hiveTag", "datatype", "hive tag", range="xsd:string")
+    vocab.names[tag.iri] = "hiveTag"
+    assert "holds numbers" in property_problem(idx, vocab, "frameCount", tag)  # a number never becomes text
 
 
 def test_built_terms_become_vocabulary_terms(vocab) -> None:
@@ -99,6 +102,7 @@ def test_built_terms_become_vocabulary_terms(vocab) -> None:
     assert idx.individuals["HillSide"].iri == HX + "HillSide" and "Apiary" in idx.individuals["HillSide"].classes
     assert idx.properties["keptAt"].functional and idx.classes["Colony"].disjoint == ["Apiary", "Beekeeper"]
     assert not idx.dangling()
+    assert {f.datatype for f in amber.facts if f.property == "honeyYield"} == {"xsd:decimal"}
     share = iri_share(idx, vocab)
     assert share["properties"] == {"used": 4, "vocabulary": 3, "new": ["queenAgeYears"]}
     g = to_graph(idx)

@@ -108,6 +108,8 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
                     return f"{label} holds {term.range} values, not \"{f.literal}\""
             if term.range in _NUMERIC and p.range not in _NUMERIC | {""}:
                 return f"{label} holds numbers, {prop} holds {p.range}"
+            if p.range in _NUMERIC and term.range not in _NUMERIC:
+                return f"{label} holds {term.range} values, {prop} holds numbers"
         if term.unit and term.unit != p.unit:
             have = f"{p.unit} ({p.dimension or dimension_of(p.unit) or 'no dimension'})" if p.unit else "no unit"
             return f"{label} is in {term.unit} ({dimension_of(term.unit) or 'no dimension'}), {prop} in {have}"
@@ -292,6 +294,9 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
             p.range = placed[term.range]
         elif term.kind == "datatype" and term.range:
             p.range = term.range
+            for _, f in idx.iter_facts():  # values keep their lexical form, typed as the vocabulary says
+                if f.property == name and f.literal is not None and check_literal(f.literal, term.range) is None:
+                    f.datatype = term.range
         if term.unit:
             p.unit, p.dimension = term.unit, dimension_of(term.unit) or p.dimension
         placed[term.iri] = name
