@@ -13,6 +13,7 @@ from ontobuild.alignment import align, iri_share, property_problem
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import to_graph
 from ontobuild.report import build_report
+from ontobuild.trace import Trace
 from ontobuild.vocabulary import Term, load_vocabulary
 
 from conftest import cassette_model
@@ -89,7 +90,9 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
 
 def test_built_terms_become_vocabulary_terms(vocab) -> None:
     idx = built_index()
-    listed = align(_model(), idx, vocab, use_embeddings=True)
+    trace = Trace()
+    listed = align(_model(), idx, vocab, trace, use_embeddings=True)
+    assert [r["alignment"]["term"] for r in trace.records if r["kind"] == "align"] == [r["term"] for r in listed]
     records = {r["term"]: r for r in listed}
     assert records["frameCount"]["how"] == "same name" and records["frameCount"]["name"] == "frames"
     assert records["Hive"]["iri"] == HX + "Colony" and records["Hive"]["how"] == "model chose"

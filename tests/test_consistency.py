@@ -14,6 +14,7 @@ import pytest
 from ontobuild.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.report import build_report
+from ontobuild.trace import Trace
 
 from conftest import cassette_model
 
@@ -86,7 +87,9 @@ def test_repair_round_with_hermit() -> None:
     idx = bakery()
     before = check_index(idx)
     assert before.status == "inconsistent" and needs_repair(before)
-    result = repair_round(_model(), idx, before)
+    trace = Trace()
+    result = repair_round(_model(), idx, before, trace)
+    assert [r["repair"]["fix"] for r in trace.records if r["kind"] == "repair"] == [result["repaired"][0]["fix"]]
     assert result["status"] == "consistent" and result["remaining"] == []
     [done] = result["repaired"]
     assert done["kind"] == "domain violation"

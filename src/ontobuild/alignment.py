@@ -303,7 +303,7 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     for rec in records:
         rec.name = placed.get(rec.iri, rec.term)
         if trace is not None:
-            trace.write("align", **asdict(rec))
+            trace.write("align", alignment=asdict(rec))
     log.info("vocabulary: %d of %d built terms aligned", sum(1 for r in records if r.iri), len(records))
     return [asdict(r) for r in records]
 

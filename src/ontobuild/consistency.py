@@ -261,7 +261,7 @@ def repair_round(model: ChatModel, idx: EntitiesIndex, report: ReasonerReport | 
         repaired.append({"problem": problem.text, "kind": problem.kind, "involved": problem.involved,
                          "fix": fix.text, "action": fix.action})
         if trace is not None:
-            trace.write("repair", **repaired[-1])
+            trace.write("repair", repair=repaired[-1])
         report = check(idx)
         status = report.status
     remaining = [p.text for p in find_problems(idx)] if needs_repair(report) else []
