@@ -52,14 +52,14 @@ def built_index() -> EntitiesIndex:
     idx.add_property("queenAgeYears", "datatype", ["Hive"], "xsd:integer", unit="year")
     idx.properties["queenAgeYears"].dimension = "time"
     idx.add_property("frameCount", "datatype", ["Hive"], "xsd:integer")
-    idx.add_property("site", "object", ["Hive"], "Site")
+    idx.add_property("keptIn", "object", ["Hive"], "Site")
     idx.add_individual("HillSide", ["Site"], label="Hill Side", source={"file": "hives.csv", "path": "$[0].site"})
     for name, honey, age, frames in (("Amber", "21.5", "2", "9"), ("Birch", "14.0", "1", "7")):
         idx.add_individual(name, ["Hive"], label=name, source={"file": "hives.csv", "path": f"$[{name}]"})
         idx.add_fact(name, Fact("honeyKg", literal=honey, datatype="xsd:decimal", unit="kg"))
         idx.add_fact(name, Fact("queenAgeYears", literal=age, datatype="xsd:integer", unit="year"))
         idx.add_fact(name, Fact("frameCount", literal=frames, datatype="xsd:integer"))
-        idx.add_fact(name, Fact("site", object="HillSide"))
+        idx.add_fact(name, Fact("keptIn", object="HillSide"))
     return idx
 
 
@@ -78,7 +78,7 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
     idx = built_index()
     age = vocab.terms[HX + "queenAge"]
     assert "in month" in property_problem(idx, vocab, "queenAgeYears", age)  # another unit: never merged
-    assert "datatype property" in property_problem(idx, vocab, "site", vocab.terms[HX + "frames"])
+    assert "datatype property" in property_problem(idx, vocab, "keptIn", vocab.terms[HX + "frames"])
     idx.add_fact("Amber", Fact("frameCount", literal="8", datatype="xsd:integer"))
     idx.properties["frameCount"].range = "xsd:decimal"
     idx.add_fact("Amber", Fact("frameCount", literal="7.5", datatype="xsd:decimal"))
@@ -97,17 +97,19 @@ def test_built_terms_become_vocabulary_terms(vocab) -> None:
     assert records["frameCount"]["how"] == "same name" and records["frameCount"]["name"] == "frames"
     assert records["Hive"]["iri"] == HX + "Colony" and records["Hive"]["how"] == "model chose"
     assert records["honeyKg"]["iri"] == HX + "honeyYield"
-    assert records["site"]["iri"] == HX + "keptAt"
+    # the embedded model keeps "keptIn" (a Site) apart from "kept at" (an Apiary): offered, not chosen
+    assert records["keptIn"]["iri"] == "" and records["keptIn"]["candidates"] == ["keptAt"]
+    assert records["keptIn"]["how"] == "model said none"
     assert records["queenAgeYears"]["iri"] == "" and "in month" in " ".join(records["queenAgeYears"]["refused"])
     amber = idx.individuals["Amber"]
     assert amber.classes == ["Colony"] and {f.property for f in amber.facts} == {"honeyYield", "queenAgeYears",
-                                                                                 "frames", "keptAt"}
+                                                                                 "frames", "keptIn"}
     assert idx.individuals["HillSide"].iri == HX + "HillSide" and "Apiary" in idx.individuals["HillSide"].classes
     assert idx.properties["keptAt"].functional and idx.classes["Colony"].disjoint == ["Apiary", "Beekeeper"]
     assert not idx.dangling()
     assert {f.datatype for f in amber.facts if f.property == "honeyYield"} == {"xsd:decimal"}
     share = iri_share(idx, vocab)
-    assert share["properties"] == {"used": 4, "vocabulary": 3, "new": ["queenAgeYears"]}
+    assert share["properties"] == {"used": 4, "vocabulary": 2, "new": ["keptIn", "queenAgeYears"]}
     g = to_graph(idx)
     assert len(list(g.triples((None, None, None)))) > 0 and "hx" in dict(g.namespaces())
     page = build_report(idx, {}, {"alignments": listed})
@@ -121,3 +123,37 @@ def test_schema_option_is_not_for_from_index(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(main, ["--from-index", str(tmp_path / "i.json"), "--schema", str(tmp_path / "v.ttl")])
     assert result.exit_code == 2 and "--schema" in result.output
+
+
+LIGHTS = """@prefix lh: <https://lights.example/o#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+lh:Lighthouse a owl:Class ; rdfs:label "lighthouse" .
+lh:towerHeight a owl:DatatypeProperty ; rdfs:label "tower height (m, above the rock)" ; rdfs:range xsd:decimal .
+"""
+
+
+class NeverAsked:  # loop mechanics only: fails the test if the model is asked
+    backend, model = "scripted", "none"
+
+    def chat(self, *args, **kwargs):
+        raise AssertionError("the model was asked although code had decided")
+
+
+def test_same_name_terms_are_taken_once_and_values_take_the_vocabulary_unit(tmp_path: Path) -> None:
+    path = tmp_path / "lights.ttl"
+    path.write_text(LIGHTS, encoding="utf-8")
+    vocab = load_vocabulary([path])
+    assert vocab.terms["https://lights.example/o#towerHeight"].unit == "m"
+    idx = EntitiesIndex("http://example.org/coast#")
+    idx.add_class("Lighthouse")
+    idx.add_property("towerHeight", "datatype", ["Lighthouse"], "xsd:decimal")  # no unit in the data
+    idx.add_property("towerHeightM", "datatype", ["Lighthouse"], "xsd:decimal", unit="m")
+    idx.add_individual("NorthHead", ["Lighthouse"])
+    idx.add_fact("NorthHead", Fact("towerHeight", literal="31"))
+    idx.add_fact("NorthHead", Fact("towerHeightM", literal="28"))  # another value on the same thing
+    records = {r["term"]: r for r in align(NeverAsked(), idx, vocab, use_embeddings=False)}
+    assert records["towerHeight"]["how"] == "same name" and idx.properties["towerHeight"].unit == "m"
+    assert records["towerHeightM"]["how"] == "no candidate"  # one thing never gets two values of one concept
+    assert {f.property for f in idx.individuals["NorthHead"].facts} == {"towerHeight", "towerHeightM"}

@@ -34,6 +34,8 @@ MAX_CANDIDATES = 4
 MIN_CLASS_SIMILARITY = 0.3
 MIN_PROPERTY_SIMILARITY = 0.25
 _NUMERIC = {"xsd:integer", "xsd:decimal", "xsd:double"}
+# the builder's own structure (a text chunk kept verbatim, its text, what it mentions): never a domain term
+_OWN_TERMS = {"TextChunk", "text", "mentions"}
 
 
 @dataclass
@@ -110,7 +112,7 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
                 return f"{label} holds numbers, {prop} holds {p.range}"
             if p.range in _NUMERIC and term.range not in _NUMERIC:
                 return f"{label} holds {term.range} values, {prop} holds numbers"
-        if term.unit and term.unit != p.unit:
+        if term.unit and term.unit != p.unit and (p.unit or p.dimension):
             have = f"{p.unit} ({p.dimension or dimension_of(p.unit) or 'no dimension'})" if p.unit else "no unit"
             return f"{label} is in {term.unit} ({dimension_of(term.unit) or 'no dimension'}), {prop} in {have}"
     for d_iris, who, what in ((term.domain, [i.name for i, _ in uses], "domain"),
@@ -173,8 +175,13 @@ def _examples(idx: EntitiesIndex, name: str) -> str:
             (f" It is a kind of {sup}." if sup else "")
     p = idx.properties[name]
     uses = [(i, f) for i, f in idx.iter_facts() if f.property == name][:3]
-    shown = "; ".join(f"{i.label} {name} {idx.individuals[f.object].label if f.object else f.literal}"
-                      f"{' ' + (f.unit or p.unit) if (f.unit or p.unit) else ''}" for i, f in uses)
+
+    def thing(ind: str) -> str:
+        classes = idx.individuals[ind].classes
+        return idx.individuals[ind].label + (f" (a {', '.join(classes)})" if classes else "")
+
+    shown = "; ".join(f"{thing(i.name)} {name} {thing(f.object) if f.object else f.literal}"
+                      f"{' ' + (f.unit or p.unit) if (f.unit or p.unit) and not f.object else ''}" for i, f in uses)
     return f"Used as: {shown}." if shown else "It is not used yet."
 
 
@@ -186,7 +193,7 @@ def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, 
                           term=name, examples=_examples(idx, name),
                           candidates="\n".join(_describe(vocab, t) for t in options))
     choice = choose_one(model, text, "choose", "Choose the vocabulary term that means the same, or none.", "choice",
-                        [*by_name, "none"], trace=trace, label=f"align {name}")
+                        ["none", *by_name], trace=trace, label=f"align {name}")
     if choice is None:
         return None, "model gave no answer"
     if choice == "none":
@@ -210,19 +217,48 @@ def _slot(idx: EntitiesIndex, vocab: Vocabulary, iri: str, holder: str | None) -
 def _decide(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, names: list[str], sim: _Similarity,
             trace: Trace | None, records: list[Alignment]) -> dict[str, list[str]]:
     """Per built term: its compatible candidates, then the same-name one or the model's choice; vocabulary IRI ->
-    the built names that chose it. Appends an Alignment per term to `records`."""
-    chosen: dict[str, list[str]] = {}
+    the built names that chose it. Same-name matches are decided first and their terms are not offered to other
+    built terms; a term is not offered to a built property that holds values on the same things as the built
+    property that chose it (one thing, two values of one concept). Appends an Alignment per term to `records`."""
+    found = {}
     for name in names:
         kind = "class" if name in idx.classes else idx.properties[name].kind
-        ok, refused, same = _candidates(idx, vocab, name, (kind,), sim)
-        rec = Alignment(name, kind, candidates=[vocab.names[t.iri] for t in ok], refused=refused)
-        term, rec.how = (same, "same name") if same else \
-            _choose(model, idx, vocab, name, kind, ok, trace) if ok else (None, "no candidate")
-        if term is not None:
-            chosen.setdefault(term.iri, []).append(name)
-            rec.iri = term.iri
+        found[name] = (kind, *_candidates(idx, vocab, name, (kind,), sim))
+    chosen: dict[str, list[str]] = {}
+    for name in names:
+        same = found[name][3]
+        if same is not None and same.iri not in chosen:
+            chosen[same.iri] = [name]
+    by_name = {built[0]: iri for iri, built in chosen.items()}
+    for name in names:
+        kind, ok, refused, same = found[name]
+        if name in by_name:
+            term, how = vocab.terms[by_name[name]], "same name"
+            ok = [t for t in ok if t.iri != term.iri]
+        else:
+            ok = [t for t in ok if _offered(idx, name, kind, chosen.get(t.iri, []), by_name)]
+            term, how = _choose(model, idx, vocab, name, kind, ok, trace) if ok else (None, "no candidate")
+            if term is not None:
+                chosen.setdefault(term.iri, []).append(name)
+        rec = Alignment(name, kind, iri=term.iri if term else "", how=how, candidates=[vocab.names[t.iri] for t in ok],
+                        refused=refused)
         records.append(rec)
     return chosen
+
+
+def _offered(idx: EntitiesIndex, name: str, kind: str, others: list[str], same_named: dict[str, str]) -> bool:
+    """Whether a vocabulary term already chosen by the built terms `others` may be offered to `name` too: never when
+    one of them has its name or `name` is a class; a property only when they hold values on other things."""
+    if not others:
+        return True
+    if kind == "class" or any(b in same_named for b in others):
+        return False
+    mine = _holders(idx, name)
+    return not any(mine & _holders(idx, b) for b in others)
+
+
+def _holders(idx: EntitiesIndex, prop: str) -> set[str]:
+    return {i.name for i, f in idx.iter_facts() if f.property == prop}
 
 
 def _place(idx: EntitiesIndex, vocab: Vocabulary, term: Term, built: list[str], merge: Any) -> str:
@@ -249,7 +285,8 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     records: list[Alignment] = []
     placed: dict[str, str] = {}  # vocabulary IRI -> index name
     # ---- classes
-    chosen = _decide(model, idx, vocab, sorted(n for n, c in idx.classes.items() if not c.iri), sim, trace, records)
+    chosen = _decide(model, idx, vocab, sorted(n for n, c in idx.classes.items() if not c.iri and n not in _OWN_TERMS),
+                     sim, trace, records)
     for term in vocab.of_kind("class"):
         name = _place(idx, vocab, term, chosen.get(term.iri, []), idx.merge_class)
         if name in idx.classes:
@@ -276,8 +313,8 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
         ind.iri = term.iri
         placed[term.iri] = name
     # ---- properties
-    chosen = _decide(model, idx, vocab, sorted(n for n, p in idx.properties.items() if not p.iri), sim, trace,
-                     records)
+    chosen = _decide(model, idx, vocab, sorted(n for n, p in idx.properties.items()
+                                               if not p.iri and n not in _OWN_TERMS), sim, trace, records)
     for term in vocab.of_kind("object", "datatype"):
         name = _place(idx, vocab, term, chosen.get(term.iri, []), idx.merge_property)
         if name in idx.properties:

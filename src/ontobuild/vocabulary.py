@@ -57,7 +57,7 @@ _QUDT_UNITS = {"KiloGM": "kg", "GM": "g", "MilliGM": "mg", "TONNE": "t", "LB": "
                "HR": "h", "DAY": "day", "WK": "week", "MO": "month", "YR": "year", "PERCENT": "%", "W": "W",
                "KiloW": "kW", "V": "V", "A": "A", "BAR": "bar", "PA": "Pa", "KiloPA": "kPa",
                "REV-PER-MIN": "rpm", "M-PER-SEC": "m/s", "KiloM-PER-HR": "km/h"}
-_LABEL_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
+_LABEL_UNIT = re.compile(r"\(([^()]{1,60})\)\s*$")
 
 
 @dataclass
@@ -275,9 +275,10 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
         t.functional = (node, RDF.type, OWL.FunctionalProperty) in g
         t.unit = _unit(g, node)
         if not t.unit and kind == "datatype":
-            m = _LABEL_UNIT.search(t.label)
-            if m and canonical(m.group(1).strip()):
-                t.unit = canonical(m.group(1).strip())
+            m = _LABEL_UNIT.search(t.label)  # "level (m, relative to the river)": the first part
+            written = m.group(1).split(",")[0].strip() if m else ""
+            if written and canonical(written):
+                t.unit = canonical(written)
     classes = {iri for iri, t in vocab.terms.items() if t.kind == "class"}
     for iri in list(classes):
         node = URIRef(iri)
