@@ -67,7 +67,8 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     quantities = find_quantities(chunk.text, reading.skip)
     for q in quantities:  # "20 Oak saplings": a count of the named thing's units
         if not q.dimension:
-            named = next((t for t in reading.things if q.end <= t.start <= q.end + 2 and t.individuals), None)
+            named = next((t for t in reading.things if q.end <= t.start <= q.end + 2 and t.individuals and
+                          not chunk.text[q.end:t.start].strip()), None)
             noun = re.match(r"\s+([a-z]{3,}s)\b", chunk.text[named.end:]) if named else None
             if noun:
                 q.unit, q.dimension = singular(noun.group(1)), "count"
@@ -80,7 +81,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
-    proposals = {q.id: propose(q, state.packages) for q in quantities}
+    proposals = {q.id: propose(q, state.packages, _opening(chunk.text, q.start)) for q in quantities}
     ask = [q for q in quantities if q.id in reading.candidates and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
@@ -97,6 +98,13 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if covered or links else "skipped",
             "reason": "" if covered or links else "no fact read; its text is kept as a TextChunk",
             "numbers": entries, "links": links}
+
+
+def _opening(text: str, pos: int) -> str:
+    """The first word of the sentence holding `pos`."""
+    a = next((a for a, b in sentences(text) if a <= pos < b), 0)
+    m = re.match(r"\s*([A-Za-z]+)", text[a:])
+    return m.group(1) if m else ""
 
 
 def _options(reading: ChunkReading, q: Quantity) -> list[Thing]:

@@ -381,8 +381,10 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         if subject is not None and subject not in out:
             out.append(subject)
         # things named after it in the sentence ("20 copies of X")
-        after = [t for t in r.things if q.end <= t.start <= q.end + 2 and t.individuals]  # "20 Oak saplings"
-        out = [t for t in after[:1] if t not in out] + out
+        after = [t for t in r.things if q.end <= t.start <= q.end + 2 and t.individuals and
+                 not text[q.end:t.start].strip()]  # "20 Oak saplings"
+        if after:
+            out = after[:1]
         out = [t for t in out if not _is_package(t, packages)]
         if out:
             r.candidates[q.id] = out[:4]
