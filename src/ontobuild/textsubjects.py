@@ -304,8 +304,12 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                  sentence)
     if m and verb:
         words = []
-        for w in m.group(1).split():
-            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()) or (words and w.endswith("ing")):
+        tokens = m.group(1).split()
+        rest = sentence[m.end(1):]
+        for i, w in enumerate(tokens):
+            follower = tokens[i + 1] if i + 1 < len(tokens) else (re.match(r"\s*(\S+)", rest) or [None, ""])[1]
+            participle = words and w.endswith("ing") and re.fullmatch(r"(?:an?|the|its|their|\d[\d,.]*)", follower or "")
+            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()) or participle:
                 break
             words.append(w)
         phrase = " ".join(words)
