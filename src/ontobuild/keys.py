@@ -88,30 +88,42 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
     values. A column that is itself the shape's only key refers only when its name says so (an id named after
     the target), so that two tables numbered 1..n are not taken for each other."""
     plan = Plan(keys={id(s): candidate_keys(s) for s in shapes})
-    for source in shapes:
+    # every key's values once, and an inverted index value -> keys holding it: near-linear in cells, never a
+    # comparison of every column with every key
+    key_values: dict[tuple[int, str], set[str | None]] = {}
+    holders: dict[str, set[tuple[int, str]]] = {}
+    for t_index, target in enumerate(shapes):
+        for key in plan.keys[id(target)]:
+            vals = set(column_values(target, key))
+            key_values[(t_index, key)] = vals
+            for v in vals:
+                if v is not None:
+                    holders.setdefault(v, set()).add((t_index, key))
+    for s_index, source in enumerate(shapes):
         own_keys = plan.keys[id(source)]
         for column in source.keys:
             values = {v for v in column_values(source, column) if v is not None}
             if len(values) < min(min_values, len(source.records)):
                 continue
+            possible: set[tuple[int, str]] | None = None
+            for v in sorted(values, key=lambda v: len(holders.get(v, ())))[:3]:  # the rarest values first
+                possible = set(holders.get(v, ())) if possible is None else possible & holders.get(v, set())
+                if not possible:
+                    break
             best: Reference | None = None
             best_score: tuple = ()
-            for target in shapes:
-                if target is source and column in plan.keys[id(target)][:1]:
+            for t_index, key in sorted(possible or (), key=lambda tk: (tk[0], plan.keys[id(shapes[tk[0]])].index(tk[1]))):
+                target = shapes[t_index]
+                if target is source and (column in plan.keys[id(target)][:1] or key == column):
                     continue
-                for key in plan.keys[id(target)]:
-                    if key == column and target is source:
-                        continue
-                    key_values = set(column_values(target, key))
-                    if not values <= key_values:
-                        continue
-                    named = _names_target(column, key, target)
-                    if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
-                        continue  # two tables' own identifiers (both numbered 1..n): not a reference
-                    score = (named, key == plan.keys[id(target)][0], -len(key_values))
-                    if best is None or score > best_score:
-                        best, best_score = Reference(source, column, target, key), score
-                    break  # the target's best key that fits
+                if not values <= key_values[(t_index, key)]:
+                    continue
+                if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
+                    continue  # two tables' own identifiers (both numbered 1..n): not a reference
+                named = _names_target(column, key, target)
+                score = (named, key == plan.keys[id(target)][0], -len(key_values[(t_index, key)]))
+                if best is None or score > best_score:
+                    best, best_score = Reference(source, column, target, key), score
             if best is not None:
                 plan.references.append(best)
     # A.c -> B.k and B.k -> A.c: a pair of tables that share ids; the one into a link table is the echo

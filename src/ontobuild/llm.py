@@ -22,7 +22,7 @@ from typing import Any, Iterator, Protocol
 
 from . import cores
 from .errors import InputError, ModelServerError, ModelUnavailable, OntoError
-from .redaction import redact
+from .redaction import redact, register_secret
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +132,7 @@ class OpenAIChat:
         self.timeout = timeout if timeout is not None else _env_number("ONTOBUILD_MODEL_TIMEOUT", 120.0, float)
         self.retries = retries if retries is not None else _env_number("ONTOBUILD_MODEL_RETRIES", 2, int)
         self._secrets = [key]
+        register_secret(key)
         self._client = openai.OpenAI(api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
                                      timeout=openai.Timeout(self.timeout, connect=min(10.0, self.timeout)),
                                      max_retries=self.retries)
