@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,12 +162,32 @@ def read_json_lines(path: Path) -> list[Any]:
     return out
 
 
+DEFAULT_MAX_INPUT_MB = 100.0
+
+
+def max_input_bytes() -> int:
+    """The largest input file accepted: --max-input-mb / ONTOBUILD_MAX_INPUT_MB (default 100 MB)."""
+    try:
+        mb = float(os.environ.get("ONTOBUILD_MAX_INPUT_MB") or DEFAULT_MAX_INPUT_MB)
+    except ValueError:
+        raise InputError("ONTOBUILD_MAX_INPUT_MB must be a number of megabytes.") from None
+    return int(mb * 1e6)
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
     if not paths:
         raise InputError("No input files given: pass one or more .json, .txt or .md files.")
     inputs = Inputs()
+    limit = max_input_bytes()
     for path in paths:
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0  # a missing file is reported by its reader
+        if size > limit:
+            raise InputError(f"{path} is {size / 1e6:.1f} MB, more than the {limit / 1e6:g} MB an input may have; "
+                             "raise --max-input-mb (or ONTOBUILD_MAX_INPUT_MB) if the machine has the memory for it.")
         name = path.name
         suffix = path.suffix.lower()
         if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:
