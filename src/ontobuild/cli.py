@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,8 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, JSON-LD), repeatable: the "
                    "built classes and properties become its terms where one fits; new terms are listed in the report.")
 @click.option("--no-reason", is_flag=True, help="Do not run the OWL reasoner.")
+@click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
+              help="Refuse an input file larger than this many MB (default 100; also ONTOBUILD_MAX_INPUT_MB).")
 @click.option("--check-model", is_flag=True, help="Only check the model: one real tool call, with timings.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (it is shown only on a terminal anyway).")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures (what stats.json holds) as one JSON "
@@ -77,7 +80,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         schema: tuple[Path, ...], no_reason: bool, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
+         schema: tuple[Path, ...], no_reason: bool, max_input_mb: float | None, check_model: bool, quiet: bool,
+         as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
     """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
@@ -87,6 +91,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     ontobuild --from-index entities_index.json write the OWL of an existing index
     ontobuild --check-model                    one real tool call with the configured model"""
     start = time.monotonic()
+    if max_input_mb is not None:
+        os.environ["ONTOBUILD_MAX_INPUT_MB"] = str(max_input_mb)
     if check_model:
         from .check import check_model as run_check
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, TypeVar
 import click
 
 from .errors import OntoError, Terminated
-from .redaction import redact
+from .redaction import RedactingFilter, redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,6 +30,8 @@ def setup_logging(verbose: int = 0) -> None:
     level = logging.WARNING if not verbose else logging.INFO if verbose == 1 else logging.DEBUG
     fmt = "%(levelname)s: %(message)s" if not verbose else "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(level=level, format=fmt, datefmt="%H:%M:%S", stream=sys.stderr, force=True)
+    for handler in logging.getLogger().handlers:  # secrets masked in every record and traceback (-v)
+        handler.setFormatter(RedactingFilter(handler.formatter or logging.Formatter(fmt)))  # type: ignore[arg-type]
     for name in _OWN_LOGGERS:
         logging.getLogger(name).setLevel(logging.DEBUG if verbose else logging.NOTSET)
     for name in _NOISY_LOGGERS:
@@ -91,7 +93,7 @@ def friendly_errors(fn: F) -> F:
             raise click.exceptions.Exit(1)
         except Exception as e:  # noqa: BLE001 - the last line of defence
             if verbose:
-                traceback.print_exc(file=sys.stderr)
+                sys.stderr.write(redact(traceback.format_exc()))
             detail = one_paragraph(str(e))[:300]
             what = f"{type(e).__name__}: {detail}" if detail else type(e).__name__
             _fail(f"Internal error: {what} (run with -v for details)", 1)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,8 @@ from .files import read_json_file, read_text_file, unique_keys
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 TABLE_SUFFIXES = {".csv", ".tsv", ".tab"}
 LINES_SUFFIXES = {".jsonl", ".ndjson"}
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -81,30 +85,54 @@ def split_markdown(text: str, max_chars: int = 900) -> list[str]:
     return out
 
 
+def _strict_rows(text: str, delimiter: str) -> list[list[str]] | None:
+    """The rows read with the strict RFC 4180 dialect and the file type's delimiter, when every row then has the
+    header's number of cells (more than one); None to fall back to sniffing (";" or "|" tables)."""
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quotechar='"',
+                                      doublequote=True, strict=True) if any(c.strip() for c in r)]
+    except csv.Error:
+        return None
+    if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    return rows
+
+
+def _distinct_header(path: Path, header: list[str]) -> list[str]:
+    """Header names made distinct: an empty name becomes column_N, a repeated one name_2, name_3 (both columns
+    are kept), each with a warning."""
+    out: list[str] = []
+    for i, name in enumerate(header, 1):
+        new = name or f"column_{i}"
+        n = 2
+        while new in out:
+            new, n = f"{name or 'column'}_{n}", n + 1
+        if new != name:
+            log.warning("%s: header column %d %s; kept as %r", path,
+                        i, "has no name" if not name else f"repeats {name!r}", new)
+        out.append(new)
+    return out
+
+
 def read_table(path: Path) -> list[dict[str, str | None]]:
     """The rows of a CSV/TSV file as records {header: cell}; an empty cell is None. The delimiter and quoting are
     sniffed from the start of the file; the first row is the header."""
     text = read_text_file(path)
-    sample = text[:65536]
     default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
-    try:
-        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel_tab if default == "\t" else csv.excel
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
-    except csv.Error as e:
-        raise InputError(f"{path} is not a readable table: {e}.") from None
+    rows = _strict_rows(text, default)  # RFC 4180 first: a quoted cell may hold delimiters and "" quotes
+    if rows is None:
+        try:
+            dialect: Any = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
+        except csv.Error:
+            dialect = csv.excel_tab if default == "\t" else csv.excel
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
+        except csv.Error as e:
+            raise InputError(f"{path} is not a readable table: {e}.") from None
     rows = [r for r in rows if any(cell.strip() for cell in r)]
     if len(rows) < 2:
         raise InputError(f"{path} has no data rows under its header.")
-    header = [h.strip() for h in rows[0]]
-    if any(not h for h in header):
-        raise InputError(f"{path}: column {header.index('') + 1} of the header row has no name.")
-    seen = {h for h in header if header.count(h) > 1}
-    if seen:
-        raise InputError(f"{path}: the header names {', '.join(sorted(seen))} more than once, so one column would "
-                         "hide the other; rename it.")
+    header = _distinct_header(path, [h.strip() for h in rows[0]])
     out = []
     for line, row in enumerate(rows[1:], 2):
         if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
@@ -134,12 +162,38 @@ def read_json_lines(path: Path) -> list[Any]:
     return out
 
 
+DEFAULT_MAX_INPUT_MB = 100.0
+
+
+def max_input_bytes() -> int:
+    """The largest input file accepted: --max-input-mb / ONTOBUILD_MAX_INPUT_MB (default 100 MB)."""
+    try:
+        mb = float(os.environ.get("ONTOBUILD_MAX_INPUT_MB") or DEFAULT_MAX_INPUT_MB)
+    except ValueError:
+        raise InputError("ONTOBUILD_MAX_INPUT_MB must be a number of megabytes.") from None
+    return int(mb * 1e6)
+
+
+def check_input_size(path: Path, limit: int | None = None) -> None:
+    """InputError when `path` is larger than an input may be (max_input_bytes)."""
+    limit = max_input_bytes() if limit is None else limit
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # a missing file is reported by its reader
+    if size > limit:
+        raise InputError(f"{path} is {size / 1e6:.1f} MB, more than the {limit / 1e6:g} MB an input may have; "
+                         "raise --max-input-mb (or ONTOBUILD_MAX_INPUT_MB) if the machine has the memory for it.")
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
     if not paths:
         raise InputError("No input files given: pass one or more .json, .txt or .md files.")
     inputs = Inputs()
+    limit = max_input_bytes()
     for path in paths:
+        check_input_size(path, limit)
         name = path.name
         suffix = path.suffix.lower()
         if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:

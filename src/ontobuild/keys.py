@@ -60,6 +60,8 @@ class Reference:
     confirmed: bool = False
     property: str = ""
     inverse: str = ""
+    decided_by: str = ""  # "code" when the evidence decides, "model" when the model was asked
+    reason: str = ""
 
     def describe(self) -> str:
         return f"{self.source.file} {self.column!r} -> {self.target.file} {self.key!r}"
@@ -86,30 +88,42 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
     values. A column that is itself the shape's only key refers only when its name says so (an id named after
     the target), so that two tables numbered 1..n are not taken for each other."""
     plan = Plan(keys={id(s): candidate_keys(s) for s in shapes})
-    for source in shapes:
+    # every key's values once, and an inverted index value -> keys holding it: near-linear in cells, never a
+    # comparison of every column with every key
+    key_values: dict[tuple[int, str], set[str | None]] = {}
+    holders: dict[str, set[tuple[int, str]]] = {}
+    for t_index, target in enumerate(shapes):
+        for key in plan.keys[id(target)]:
+            vals = set(column_values(target, key))
+            key_values[(t_index, key)] = vals
+            for v in vals:
+                if v is not None:
+                    holders.setdefault(v, set()).add((t_index, key))
+    for s_index, source in enumerate(shapes):
         own_keys = plan.keys[id(source)]
         for column in source.keys:
             values = {v for v in column_values(source, column) if v is not None}
             if len(values) < min(min_values, len(source.records)):
                 continue
+            possible: set[tuple[int, str]] | None = None
+            for v in sorted(values, key=lambda v: len(holders.get(v, ())))[:3]:  # the rarest values first
+                possible = set(holders.get(v, ())) if possible is None else possible & holders.get(v, set())
+                if not possible:
+                    break
             best: Reference | None = None
             best_score: tuple = ()
-            for target in shapes:
-                if target is source and column in plan.keys[id(target)][:1]:
+            for t_index, key in sorted(possible or (), key=lambda tk: (tk[0], plan.keys[id(shapes[tk[0]])].index(tk[1]))):
+                target = shapes[t_index]
+                if target is source and (column in plan.keys[id(target)][:1] or key == column):
                     continue
-                for key in plan.keys[id(target)]:
-                    if key == column and target is source:
-                        continue
-                    key_values = set(column_values(target, key))
-                    if not values <= key_values:
-                        continue
-                    named = _names_target(column, key, target)
-                    if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
-                        continue  # two tables' own identifiers (both numbered 1..n): not a reference
-                    score = (named, key == plan.keys[id(target)][0], -len(key_values))
-                    if best is None or score > best_score:
-                        best, best_score = Reference(source, column, target, key), score
-                    break  # the target's best key that fits
+                if not values <= key_values[(t_index, key)]:
+                    continue
+                if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
+                    continue  # two tables' own identifiers (both numbered 1..n): not a reference
+                named = _names_target(column, key, target)
+                score = (named, key == plan.keys[id(target)][0], -len(key_values[(t_index, key)]))
+                if best is None or score > best_score:
+                    best, best_score = Reference(source, column, target, key), score
             if best is not None:
                 plan.references.append(best)
     # A.c -> B.k and B.k -> A.c: a pair of tables that share ids; the one into a link table is the echo
@@ -134,6 +148,65 @@ def _names_target(column: str, key: str, target: Shape) -> bool:
     col, k = _norm(column), _norm(key)
     one = _norm(singular(file_stem(target.file)))
     return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
+
+
+# words of a column name that say it holds a measurement, never an identifier of another table's records
+_MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "height", "length", "width", "area",
+            "volume", "duration", "time", "date", "year", "years", "rate", "score", "grade", "percent", "percentage",
+            "total", "sum", "avg", "average", "min", "max", "salary", "budget", "capacity", "speed", "temperature",
+            "rating", "rank", "level", "size", "quantity", "qty", "population", "balance", "fee", "tax", "miles",
+            "km", "hours", "days", "minutes", "seconds", "stars", "votes", "points", "money", "value", "income",
+            "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective", "expiry", "born",
+            "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
+_ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
+
+
+def _words(column: str) -> list[str]:
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", split_key(column)[0])
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+
+
+def measurement(column: str, values: list[str]) -> str:
+    """Why a column holds measurements or dates rather than references ("" when it may refer): a unit in its
+    name, a measurement word and no id word ("nearest_station_miles", "number of staff"), decimal or date
+    values."""
+    if split_key(column)[1]:
+        return f"its name carries a unit ({split_key(column)[1]})"
+    words = _words(column)
+    if words and not set(words) & _ID_WORDS:
+        hit = set(words) & _MEASURE
+        if hit:
+            return f"its name says it is a measurement ({', '.join(sorted(hit))})"
+        if "number" in words and ("of" in words or words[0] in ("num", "number") and len(words) > 1):
+            return "its name says it is a count"
+    sample = [v for v in values[:200] if v]
+    if sample and sum(bool(_DATE.fullmatch(v)) for v in sample) > len(sample) / 2:
+        return "its values are dates"
+    if sample and sum(bool(re.fullmatch(r"-?\d+\.\d+", v)) for v in sample) > len(sample) / 2:
+        return "its values are decimal numbers"
+    return ""
+
+
+def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
+    """Code's verdict on a candidate reference from the evidence it can weigh: ("no", why) for what cannot be a
+    link (a measurement, a date, a key that is itself a measurement), ("yes", why) when the column is named after
+    the target and its key is the target's own identifier and covers every value, else ("ask", why)."""
+    values = [v for v in column_values(ref.source, ref.column) if v is not None]
+    why = measurement(ref.column, values)
+    if why:
+        return "no", f"{ref.column!r}: {why}"
+    key_values = [v for v in column_values(ref.target, ref.key) if v is not None]
+    why = measurement(ref.key, key_values)
+    if why:
+        return "no", f"the key {ref.key!r}: {why}"
+    distinct = set(values)
+    back = len(distinct) / max(1, len(set(key_values)))  # how much of the target the column reaches
+    primary = plan.keys.get(id(ref.target), [""])[:1] == [ref.key]
+    if _names_target(ref.column, ref.key, ref.target) and primary and ref.source is not ref.target:
+        return "yes", (f"{ref.column!r} is named after {file_stem(ref.target.file)} and every value is one of its "
+                       f"{ref.key!r} ({len(distinct)} distinct, {back:.0%} of them)")
+    return "ask", f"every value occurs among {ref.key!r} ({len(distinct)} distinct, {back:.0%} of the keys)"
 
 
 def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:

@@ -121,10 +121,12 @@ class OutcomeFolder:
     final folder (`.NAME.partial-XXXX`); `commit` renames it to `final` in one step, `discard` removes it (or,
     with keep_partial, renames it to NAME.incomplete so that it says what it is)."""
 
-    def __init__(self, final: Path, replace: bool = False, keep_partial: bool = False) -> None:
+    def __init__(self, final: Path, replace: bool = False, keep_partial: bool = False, explicit: bool = False) -> None:
         self.final = final
         self.replace = replace
         self.keep_partial = keep_partial
+        self.explicit = explicit  # a folder the user named (--out): never silently moved to another name
+        self.claim = _claim(final) if explicit else None
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
             _sweep_stale(final.parent)
@@ -132,8 +134,14 @@ class OutcomeFolder:
             os.chmod(self.path, 0o755)
             (self.path / OWNER_FILE).write_text(str(os.getpid()))
         except OSError as e:
+            self._release()
             raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
         self.done = False
+
+    def _release(self) -> None:
+        if self.claim is not None:
+            self.claim.unlink(missing_ok=True)
+            self.claim = None
 
     def commit(self) -> Path:
         """Put the finished folder in place of `final` (replacing it when allowed) and return `final`."""
@@ -144,6 +152,10 @@ class OutcomeFolder:
             os.replace(self.final, old)
         elif self.final.is_dir() and not any(self.final.iterdir()):  # an empty --out folder: taken as is
             os.rmdir(self.final)
+        elif self.final.exists() and self.explicit:
+            self.discard()
+            raise InputError(f"--out {self.final} was filled by someone else during this run; nothing was "
+                             "replaced. Run again with another --out.")
         elif self.final.exists():  # a timestamped folder taken meanwhile: the next free name
             self.final = _free_name(self.final)
         (self.path / OWNER_FILE).unlink(missing_ok=True)
@@ -151,6 +163,7 @@ class OutcomeFolder:
         _fsync_dir(self.final.parent)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+        self._release()
         self.done = True
         log.info("outcome written to %s", self.final)
         return self.final
@@ -158,6 +171,7 @@ class OutcomeFolder:
     def discard(self) -> Path | None:
         """Remove the unfinished folder; with keep_partial keep it as NAME.incomplete (returned)."""
         self.done = True
+        self._release()
         if not self.path.exists():
             return None
         if self.keep_partial:
@@ -198,6 +212,40 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
+def _claim(final: Path) -> Path:
+    """Claim `final` for this run, atomically: a second run into the same --out is refused while this one runs
+    (a claim whose process is gone is stale and taken over)."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    claim = final.parent / f".{final.name}.claim"
+    for _ in range(2):
+        try:
+            fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                pid = int(claim.read_text().strip() or 0)
+            except (OSError, ValueError):
+                pid = 0
+            if pid and _alive(pid):
+                raise InputError(f"--out {final} is being written by another run (process {pid}); wait for it, "
+                                 "or choose another --out.") from None
+            claim.unlink(missing_ok=True)  # stale: its process is gone
+            continue
+        with os.fdopen(fd, "w") as fh:
+            fh.write(str(os.getpid()))
+        return claim
+    raise InputError(f"--out {final} could not be claimed for this run; choose another --out.")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, force: bool = False,
                  inputs: Iterable[str | Path] = (), keep_partial: bool = False) -> OutcomeFolder:
     """The outcome folder of a new run. `out` must not be a non-empty folder unless `force` (then it is
@@ -206,6 +254,13 @@ def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, f
         final = _free_name(Path(root) / datetime.now().strftime("%Y%m%d_%H%M%S"))
         return OutcomeFolder(final, keep_partial=keep_partial)
     final = Path(out)
+    here = Path.cwd().resolve()
+    if final.resolve() == here or final.resolve() in here.parents:
+        raise InputError(f"--out {out} is the current folder or one of its parents; the outcome would replace it. "
+                         "Choose a new folder for --out.")
+    if final.is_symlink():
+        raise InputError(f"--out {out} is a symbolic link; give the folder it points to ({final.resolve()}) or a "
+                         "new folder.")
     if final.exists() and not final.is_dir():
         raise InputError(f"{final} exists and is not a folder; choose another --out.")
     held = [str(p) for p in inputs if _inside(Path(p), final)]
@@ -215,7 +270,7 @@ def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, f
     if final.is_dir() and any(final.iterdir()) and not force:
         raise InputError(f"--out {final} is a folder that is not empty; choose another --out, or add --force to "
                          "replace it when the run succeeds.")
-    return OutcomeFolder(final, replace=force, keep_partial=keep_partial)
+    return OutcomeFolder(final, replace=force, keep_partial=keep_partial, explicit=True)
 
 
 @contextmanager

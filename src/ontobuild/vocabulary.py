@@ -111,9 +111,12 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
 
     from ontouse.inputguard import check_file
 
+    from .ingest import check_input_size
+
     if not path.is_file():
         raise InputError(f"{path}: no such vocabulary file.")
     fmt = _fmt(path)
+    check_input_size(path)
     check_file(path, fmt)
     g = Graph()
     try:

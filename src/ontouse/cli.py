@@ -12,6 +12,7 @@ import click
 from ontobuild import __version__
 from ontobuild.cliutil import friendly_errors, llm_options, model_options, outcome_options
 from ontobuild.errors import InputError
+from ontobuild.terminal import safe
 
 from .store import Source
 
@@ -92,8 +93,8 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
     source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
                     store_path=store_path)
     if sparql is not None:
-        click.echo(run_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows,
-                              timeout_s=timeout_s))
+        click.echo(safe(run_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows,
+                                   timeout_s=timeout_s)))
         return
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
@@ -103,13 +104,13 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
         from .runs import run_chat
 
         outdir = run_chat(graph_paths=source, lines=_chat_lines(), out=out, llm_options=options,
-                          examples_path=examples_path, show=lambda text: click.echo(text + "\n"), **kept)
+                          examples_path=examples_path, show=lambda text: click.echo(safe(text) + "\n"), **kept)
         click.echo(f"transcript: {outdir}", err=True)
         return
     if question is not None:
         ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
                            examples_path=examples_path, **kept)
-        click.echo(answer_json(ans) if as_json else ans.render())
+        click.echo(safe(answer_json(ans) if as_json else ans.render()))
     else:
         from ontobuild.progress import open_progress
 
@@ -119,7 +120,7 @@ def main(question: str | None, ontologies: tuple[Path, ...], endpoint: str | Non
                                 examples_path=examples_path, progress=progress, **kept)
         finally:
             progress.close()
-        click.echo(summary)
+        click.echo(safe(summary))
 
 
 def _chat_lines():

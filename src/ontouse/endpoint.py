@@ -11,11 +11,13 @@ endpoint by its URL without credentials."""
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import logging
 import os
 import re
 import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -26,6 +28,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
 from ontobuild.errors import InputError, OntoError
+from ontobuild.redaction import register_secret
 
 from .sparql import COMMON_PREFIXES, QueryError, QueryResult, check_query
 
@@ -33,6 +36,107 @@ log = logging.getLogger(__name__)
 
 MAX_RESPONSE_BYTES = 256 << 20
 RESULTS_JSON = "application/sparql-results+json"
+
+
+def _connection(url: str, deadline: float) -> http.client.HTTPConnection:
+    parts = urllib.parse.urlsplit(url)
+    timeout = max(0.05, deadline - time.monotonic())
+    if parts.scheme == "https":
+        return http.client.HTTPSConnection(parts.hostname or "", parts.port, timeout=timeout)
+    return http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
+
+
+def _close(sockets: list[socket.socket]) -> None:
+    """The deadline watchdog: shut the socket so that a blocked read returns at once."""
+    for sock in sockets:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+_BINDINGS = re.compile(rb'"bindings"\s*:\s*\[')
+
+
+def _read_results(response: http.client.HTTPResponse, max_rows: int, url: str,
+                  deadline: float = float("inf")) -> dict[str, Any]:
+    """SPARQL JSON results read as they stream: the head and the first `max_rows` bindings are kept, the rest
+    only counted, so memory is bounded by the rows kept, not by the size of the answer."""
+    buffer = b""
+    data: dict[str, Any] | None = None
+    kept: list[Any] = []
+    total = 0
+    received = 0
+    decoder = json.JSONDecoder()
+    state = "head"
+    text = ""
+    while True:
+        chunk = response.read1(1 << 16) if hasattr(response, "read1") else response.read(1 << 16)
+        if not chunk and time.monotonic() >= deadline - 0.05:
+            raise TimeoutError("deadline")  # the watchdog closed the connection
+        received += len(chunk)
+        if received > MAX_RESPONSE_BYTES and state != "rows":
+            raise QueryError(f"the endpoint's answer is larger than {MAX_RESPONSE_BYTES >> 20} MB before its "
+                             "rows; add a LIMIT.")
+        buffer += chunk
+        if state == "head":
+            m = _BINDINGS.search(buffer)
+            if m is None and chunk:
+                continue
+            if m is None:  # the whole answer without a bindings array: ASK, or malformed
+                return _whole(buffer, url)
+            prefix = buffer[:m.end()]
+            buffer = buffer[m.end():]
+            state = "rows"
+            try:
+                data = json.loads(prefix.decode("utf-8") + "]}}" if prefix.count(b"{") - prefix.count(b"}") >= 2
+                                  else prefix.decode("utf-8") + "]}")
+            except ValueError:
+                data = None
+            text = ""
+        if state == "rows":
+            text += buffer.decode("utf-8", "ignore") if chunk or buffer else ""
+            buffer = b""
+            pos = 0
+            while True:
+                while pos < len(text) and text[pos] in " \t\r\n,":
+                    pos += 1
+                if pos < len(text) and text[pos] == "]":
+                    state = "done"
+                    break
+                try:
+                    obj, end = decoder.raw_decode(text, pos)
+                except ValueError:
+                    break
+                if not isinstance(obj, dict):
+                    raise EndpointError(f"{url} answered with malformed SPARQL JSON results (a binding is "
+                                        f"{type(obj).__name__}, not an object).")
+                total += 1
+                if len(kept) < max_rows:
+                    kept.append(obj)
+                pos = end
+            text = text[pos:]
+        if state == "done" or not chunk:
+            break
+    if state != "done":
+        raise EndpointError(f"{url} answered with malformed or truncated SPARQL JSON results.")
+    if not isinstance(data, dict) or not isinstance(data.get("head"), dict):
+        data = {"head": {"vars": sorted({k for b in kept for k in b})}}
+    data["results"] = {"bindings": kept}
+    data["_total"] = total
+    return data
+
+
+def _whole(body: bytes, url: str) -> dict[str, Any]:
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise EndpointError(f"{url} did not answer with SPARQL JSON results; is it a SPARQL query "
+                            "endpoint?") from None
+    if not isinstance(data, dict) or not ("boolean" in data or "results" in data):
+        raise EndpointError(f"{url} answered with malformed SPARQL JSON results (a {type(data).__name__}, "
+                            "not a results object).")
+    return data
 
 
 class EndpointError(OntoError):
@@ -49,6 +153,8 @@ def split_credentials(url: str) -> tuple[str, str | None]:
     netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
     clean = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
     pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+    register_secret(urllib.parse.unquote(parts.password or ""))
+    register_secret(parts.password)
     return clean, "Basic " + base64.b64encode(pair.encode()).decode()
 
 
@@ -129,44 +235,86 @@ class EndpointStore:
     def __repr__(self) -> str:
         return f"EndpointStore({self.url!r}, graph={self.graph!r})"
 
-    def _post(self, query: str, timeout_s: float) -> dict[str, Any]:
+    def _post(self, query: str, timeout_s: float, max_rows: int = 1000) -> dict[str, Any]:
+        """POST the query; the whole exchange (connect, headers, body) is bounded by `timeout_s` (a watchdog
+        closes the connection at the deadline, so a server that drips bytes cannot hold it), redirects are
+        followed only within the endpoint's origin and only when they keep the POST (307/308), and the answer is
+        parsed as it streams, keeping at most `max_rows` bindings in memory."""
         form = {"query": query}
         if self.graph:
             form["default-graph-uri"] = self.graph
+        body = urllib.parse.urlencode(form).encode()
         headers = {"Accept": RESULTS_JSON, "Content-Type": "application/x-www-form-urlencoded",
                    "User-Agent": "ontoask"}
         if self._auth:
             headers["Authorization"] = self._auth
-        request = urllib.request.Request(self.url, data=urllib.parse.urlencode(form).encode(), headers=headers,
-                                         method="POST")
         start = time.monotonic()
+        deadline = start + timeout_s
+        url = self.url
         try:
-            with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310 - http(s) only
-                body = response.read(MAX_RESPONSE_BYTES + 1)
-        except urllib.error.HTTPError as e:
-            detail = " ".join(e.read(2000).decode("utf-8", "replace").split())[:300]
-            if e.code not in (401, 403, 404, 407) and 400 <= e.code < 600 and detail:  # the query's own error
-                raise QueryError(f"the endpoint could not run the query (HTTP {e.code}): {detail}") from None
-            raise EndpointError(f"the SPARQL endpoint {self.url} answered HTTP {e.code} {e.reason}"
-                                f"{': ' + detail if detail else ''}. Check the URL (its query service), "
-                                "and the credentials in ONTOASK_ENDPOINT_TOKEN or ONTOASK_ENDPOINT_USER / "
-                                "ONTOASK_ENDPOINT_PASSWORD.") from None
-        except (socket.timeout, TimeoutError):
-            raise QueryError(f"the endpoint did not answer within {timeout_s:g} s; narrow the query.") from None
-        except (urllib.error.URLError, OSError) as e:
-            reason = getattr(e, "reason", e)
-            raise EndpointError(f"the SPARQL endpoint {self.url} cannot be reached ({reason}). Is the server "
-                                "running, and is this its query URL?") from None
+            for _hop in range(4):
+                conn = _connection(url, deadline)
+                watched: list[socket.socket] = []
+                timer = threading.Timer(max(0.0, deadline - time.monotonic()), _close, (watched,))
+                timer.daemon = True
+                timer.start()
+                try:
+                    conn.connect()
+                    if conn.sock is not None:
+                        watched.append(conn.sock)  # the response may keep the socket after conn lets go
+                    parts = urllib.parse.urlsplit(url)
+                    conn.request("POST", urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, "")),
+                                 body=body, headers=headers)
+                    response = conn.getresponse()
+                    if response.status in (301, 302, 303, 307, 308):
+                        url = self._redirect(url, response)
+                        continue
+                    if response.status >= 400:
+                        self._http_error(response)
+                    return _read_results(response, max_rows, self.url, deadline)
+                except (OSError, http.client.HTTPException, ValueError) as e:
+                    if time.monotonic() >= deadline - 0.01:
+                        raise QueryError(f"the endpoint did not answer within {timeout_s:g} s; narrow the query, "
+                                         "or raise --timeout.") from None
+                    if isinstance(e, ValueError):
+                        raise
+                    raise EndpointError(f"the SPARQL endpoint {self.url} cannot be reached ({type(e).__name__}: "
+                                        f"{e}). Is the server running, and is this its query URL?") from None
+                finally:
+                    timer.cancel()
+                    conn.close()
+            raise EndpointError(f"the SPARQL endpoint {self.url} redirected too many times.")
         finally:
             self.requests += 1
             self.seconds += time.monotonic() - start
-        if len(body) > MAX_RESPONSE_BYTES:
-            raise QueryError(f"the endpoint's answer is larger than {MAX_RESPONSE_BYTES >> 20} MB; add a LIMIT.")
-        try:
-            return json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            raise EndpointError(f"{self.url} did not answer with SPARQL JSON results; is it a SPARQL query "
-                                "endpoint?") from None
+
+    def _redirect(self, url: str, response: http.client.HTTPResponse) -> str:
+        """Where a redirect may be followed: the same origin (scheme, host, port) and a 307/308 that keeps the
+        POST; anything else is refused with the place it pointed to (credentials never leave the origin)."""
+        location = urllib.parse.urljoin(url, response.getheader("Location") or "")
+        here, there = urllib.parse.urlsplit(url), urllib.parse.urlsplit(location)
+        same = (here.scheme, here.hostname, here.port) == (there.scheme, there.hostname, there.port)
+        if same and response.status in (307, 308):
+            return location
+        shown = urllib.parse.urlunsplit((there.scheme, there.hostname or "", there.path, "", ""))
+        raise EndpointError(f"the SPARQL endpoint {self.url} redirected (HTTP {response.status}) to {shown}; "
+                            + ("give that URL with --endpoint (a redirect to another origin is never followed, "
+                               "so credentials stay with the endpoint you named)." if not same else
+                               "a redirect that turns the query's POST into a GET would lose the query; give "
+                               "that URL with --endpoint."))
+
+    def _http_error(self, response: http.client.HTTPResponse) -> None:
+        detail = " ".join(response.read(2000).decode("utf-8", "replace").split())[:300]
+        code = response.status
+        if code not in (401, 403, 404, 407) and 400 <= code < 600 and detail:  # the query's own error
+            raise QueryError(f"the endpoint could not run the query (HTTP {code}): {detail}")
+        error = EndpointError(f"the SPARQL endpoint {self.url} answered HTTP {code} {response.reason}"
+                              f"{': ' + detail if detail else ''}. Check the URL (its query service), and the "
+                              "credentials in ONTOASK_ENDPOINT_TOKEN or ONTOASK_ENDPOINT_USER / "
+                              "ONTOASK_ENDPOINT_PASSWORD.")
+        if code in (401, 403, 404, 407):
+            error.exit_code = 2  # the user's URL or credentials: a usage error, as the README's table says
+        raise error
 
     def select(self, query: str, max_rows: int = 1000, timeout_s: float = 20.0,
                bindings: dict[str, Node] | None = None) -> QueryResult:
@@ -175,16 +323,18 @@ class EndpointStore:
         declared = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in self.prefixes.items())
         bindings = {k: t for k, t in (bindings or {}).items() if t is not None}
         text = declared + (with_values(query, bindings) if bindings else query)
-        data = self._post(text, timeout_s)
+        data = self._post(text, timeout_s, max_rows)
         if "boolean" in data or is_ask:
             return QueryResult(vars=[], rows=[], total=1, kind="ASK", boolean=_boolean(data), prefixes=self.prefixes)
         try:
-            names = list(data["head"]["vars"])
+            names = [str(v) for v in data["head"]["vars"]]
             found = data["results"]["bindings"]
             rows = [[term_of(b[v]) if v in b else None for v in names] for b in found[:max_rows]]
-        except (KeyError, TypeError, ValueError) as e:
-            raise EndpointError(f"{self.url} answered with malformed SPARQL JSON results ({e}).") from None
-        return QueryResult(vars=names, rows=rows, truncated=len(found) > max_rows, total=len(found),
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise EndpointError(f"{self.url} answered with malformed SPARQL JSON results "
+                                f"({type(e).__name__}: {e}).") from None
+        total = data.get("_total", len(found))
+        return QueryResult(vars=names, rows=rows, truncated=total > max_rows, total=total,
                            kind="SELECT", prefixes=self.prefixes)
 
     def learn_prefixes(self, timeout_s: float = 10.0) -> None:

@@ -25,6 +25,9 @@ TOP = 3
 MIN_SIMILARITY = 0.35
 
 
+MAX_EXAMPLES_BYTES = 5_000_000  # an examples file is a few hundred pairs; YAML parsing is slow on more
+
+
 @dataclass
 class Examples:
     pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -34,6 +37,13 @@ class Examples:
     def load(cls, path: str | Path) -> "Examples":
         path = Path(path)
         try:
+            size = path.stat().st_size
+        except OSError as e:
+            raise InputError(f"{path} cannot be read: {e.strerror}.") from None
+        if size > MAX_EXAMPLES_BYTES:
+            raise InputError(f"{path} is {size / 1e6:.1f} MB; an examples file may have at most "
+                             f"{MAX_EXAMPLES_BYTES // 1_000_000} MB (a few hundred question/SQL pairs are plenty).")
+        try:
             text = path.read_text("utf-8")
         except OSError as e:
             raise InputError(f"{path} cannot be read: {e.strerror}.") from None
@@ -41,11 +51,17 @@ class Examples:
             raise InputError(f"{path} is not UTF-8 text.") from None
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise InputError(f"{path} is nested too deeply to be a list of examples.") from None
         except json.JSONDecodeError:
             try:
                 import yaml
 
+                if text.count("&") > 1000 or text.count("*") > 1000 and "&" in text:
+                    raise InputError(f"{path} uses too many YAML anchors and aliases for an examples file.")
                 data = yaml.safe_load(text)
+            except InputError:
+                raise
             except Exception:  # noqa: BLE001 - any YAML error is the user's file
                 raise InputError(f"{path} is neither JSON nor YAML: give a list of "
                                  "{\"question\": ..., \"sql\": ...} objects.") from None

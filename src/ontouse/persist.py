@@ -8,6 +8,7 @@ leaves a half-filled store that a later run would trust."""
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from filelock import FileLock
 from rdflib import Graph, URIRef
 
 from ontobuild.errors import InputError
@@ -27,14 +29,19 @@ log = logging.getLogger(__name__)
 
 GRAPH_IRI = URIRef("urn:ontoask:graph")  # the named graph the files are loaded into (rdflib's graph identifier)
 MANIFEST = "manifest.json"
-VERSION = 1
+VERSION = 2  # 2: files recognised by their SHA-256
 
 
 def _stamp(files: list[Path]) -> list[dict[str, Any]]:
+    """What the store was built from, decided by content: each file's path, size and SHA-256 (a file changed
+    with the same size and modification time is still a changed file)."""
     out = []
     for f in files:
-        st = f.stat()
-        out.append({"path": str(f.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns})
+        h = hashlib.sha256()
+        with open(f, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        out.append({"path": str(f.resolve()), "size": f.stat().st_size, "sha256": h.hexdigest()})
     return out
 
 
@@ -90,26 +97,43 @@ def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
     matches the files, else (re)built first."""
     files = resolve_paths(paths)
     folder = Path(folder)
-    manifest = _read_manifest(folder)
-    if manifest is not None and manifest.get("files") == _stamp(files):
-        log.info("opening the persisted store %s", folder)
-        return _graph_over(folder / "db", manifest.get("prefixes") or [])
-    if folder.exists() and manifest is None and any(folder.iterdir()):
-        raise InputError(f"{folder} exists and is not a store written by ontoask (no {MANIFEST}); give an empty "
-                         "or new folder to --store-path.")
-    partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--store-path {folder} is a file; give a folder (new or one ontoask wrote).")
     try:
-        data = _build(files, partial)
-        (partial / MANIFEST).write_text(json.dumps(data, indent=1), "utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(partial, folder)
-    except BaseException:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(folder.with_name(f".{folder.name}.lock")))
+    except OSError as e:
+        raise InputError(f"--store-path {folder}: cannot use its parent folder ({e.strerror or e}).") from None
+    stamp = _stamp(files)
+    with lock:  # runs on one store take turns to build it; a finished store is then opened by all
+        manifest = _read_manifest(folder)
+        if manifest is not None and manifest.get("files") == stamp:
+            try:
+                log.info("opening the persisted store %s", folder)
+                return _graph_over(folder / "db", manifest.get("prefixes") or [])
+            except OSError as e:  # a damaged store: built again below
+                log.warning("the persisted store %s cannot be opened (%s); building it again", folder, e)
+                manifest = None
+        if folder.exists() and _read_manifest(folder) is None and any(folder.iterdir()) and \
+                not (folder / "db").is_dir():
+            raise InputError(f"{folder} exists and is not a store written by ontoask (no {MANIFEST}); give an "
+                             "empty or new folder to --store-path.")
+        partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
         shutil.rmtree(partial, ignore_errors=True)
-        raise
-    return _graph_over(folder / "db", data["prefixes"])
+        try:
+            partial.mkdir(parents=True)
+            data = _build(files, partial)
+            (partial / MANIFEST).write_text(json.dumps(data, indent=1), "utf-8")
+            if folder.exists():
+                shutil.rmtree(folder)
+            os.replace(partial, folder)
+        except PermissionError as e:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise InputError(f"--store-path {folder} cannot be written ({e.strerror or e}).") from None
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
+        return _graph_over(folder / "db", data["prefixes"])
 
 
 __all__ = ["open_persisted", "GRAPH_IRI"]
