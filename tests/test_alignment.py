@@ -86,6 +86,9 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
     tag = Term(HX + "hiveTag", "datatype", "hive tag", range="xsd:string")
     vocab.names[tag.iri] = "hiveTag"
     assert "holds numbers" in property_problem(idx, vocab, "frameCount", tag)  # a number never becomes text
+    idx.add_property("lastInspection", "datatype", ["Hive"], "xsd:date")
+    idx.add_fact("Amber", Fact("lastInspection", literal="2026-05-02", datatype="xsd:date"))
+    assert "holds texts, lastInspection holds dates" in property_problem(idx, vocab, "lastInspection", tag)
 
 
 def test_built_terms_become_vocabulary_terms(vocab) -> None:

@@ -31,9 +31,12 @@ log = logging.getLogger(__name__)
 MAX_CANDIDATES = 4
 # the least similarity (of names and labels: names.similarity, or of their words' sentence embeddings) of a candidate;
 # low, because code's compatibility checks and the model's choice come after it
-MIN_CLASS_SIMILARITY = 0.3
+MIN_CLASS_SIMILARITY = 0.4
 MIN_PROPERTY_SIMILARITY = 0.25
 _NUMERIC = {"xsd:integer", "xsd:decimal", "xsd:double"}
+_FAMILY = {"xsd:integer": "number", "xsd:decimal": "number", "xsd:double": "number", "xsd:date": "date",
+           "xsd:dateTime": "date", "xsd:gYear": "date", "xsd:gMonthDay": "date", "xsd:time": "time of day",
+           "xsd:boolean": "truth value", "xsd:anyURI": "web address", "xsd:string": "text"}
 # the builder's own structure (a text chunk kept verbatim, its text, what it mentions): never a domain term
 _OWN_TERMS = {"TextChunk", "text", "mentions"}
 
@@ -108,10 +111,9 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
             for _, f in uses:
                 if check_literal(f.literal or "", term.range) is not None:
                     return f"{label} holds {term.range} values, not \"{f.literal}\""
-            if term.range in _NUMERIC and p.range not in _NUMERIC | {""}:
-                return f"{label} holds numbers, {prop} holds {p.range}"
-            if p.range in _NUMERIC and term.range not in _NUMERIC:
-                return f"{label} holds {term.range} values, {prop} holds numbers"
+            mine, theirs = _FAMILY.get(p.range, ""), _FAMILY.get(term.range, "")
+            if mine and theirs and mine != theirs:  # a number or a date never becomes text, nor text a number
+                return f"{label} holds {theirs}s, {prop} holds {mine}s"
         if term.unit and term.unit != p.unit and (p.unit or p.dimension):
             have = f"{p.unit} ({p.dimension or dimension_of(p.unit) or 'no dimension'})" if p.unit else "no unit"
             return f"{label} is in {term.unit} ({dimension_of(term.unit) or 'no dimension'}), {prop} in {have}"
@@ -355,9 +357,10 @@ def rename_entries(alignments: list[dict[str, Any]], entries: list[dict[str, Any
 
 
 def iri_share(idx: EntitiesIndex, vocab: Vocabulary) -> dict[str, Any]:
-    """How many of the classes and properties that hold data are the vocabulary's terms."""
-    used_classes = {c for i in idx.individuals.values() for c in i.classes}
-    used_props = {f.property for _, f in idx.iter_facts()}
+    """How many of the classes and properties that hold data are the vocabulary's terms (the builder's own text-chunk
+    terms aside)."""
+    used_classes = {c for i in idx.individuals.values() for c in i.classes} - _OWN_TERMS
+    used_props = {f.property for _, f in idx.iter_facts()} - _OWN_TERMS
     iris = set(vocab.terms)
     out: dict[str, Any] = {}
     for what, names, pool in (("classes", used_classes, idx.classes), ("properties", used_props, idx.properties)):
