@@ -89,6 +89,11 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
     idx.add_property("lastInspection", "datatype", ["Hive"], "xsd:date")
     idx.add_fact("Amber", Fact("lastInspection", literal="2026-05-02", datatype="xsd:date"))
     assert "holds texts, lastInspection holds dates" in property_problem(idx, vocab, "lastInspection", tag)
+    idx.add_property("split", "datatype", ["Hive"], "xsd:string")  # dates a table gave as text
+    idx.add_fact("Amber", Fact("split", literal="2026-04-11"))
+    day = Term(HX + "splitOn", "datatype", "split on", range="xsd:date")
+    vocab.names[day.iri] = "splitOn"
+    assert property_problem(idx, vocab, "split", day) == ""
 
 
 def test_built_terms_become_vocabulary_terms(vocab) -> None:

@@ -112,7 +112,9 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
                 if check_literal(f.literal or "", term.range) is not None:
                     return f"{label} holds {term.range} values, not \"{f.literal}\""
             mine, theirs = _FAMILY.get(p.range, ""), _FAMILY.get(term.range, "")
-            if mine and theirs and mine != theirs:  # a number or a date never becomes text, nor text a number
+            # a number or a date never becomes text nor another kind; text whose every value is a valid value of
+            # the term's range (checked above: dates and numbers read from a table as text) takes the term's type
+            if mine and theirs and mine != theirs and mine != "text":
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
         if term.unit and term.unit != p.unit and (p.unit or p.dimension):
             have = f"{p.unit} ({p.dimension or dimension_of(p.unit) or 'no dimension'})" if p.unit else "no unit"
