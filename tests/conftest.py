@@ -9,6 +9,14 @@ import pytest
 from ontobuild.index import EntitiesIndex, Fact
 
 REPO = Path(__file__).resolve().parents[1]
+# the prefixes of the made-up beekeeping vocabularies of the vocabulary tests (Turtle)
+HIVES_PREFIXES = """@prefix hx: <https://hives.example/voc#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix unit: <http://qudt.org/vocab/unit/> .
+"""
 POC_INDEX = REPO / "../shared/data/poc/reference_outcome/entities_index.json"
 
 

@@ -16,18 +16,12 @@ from ontobuild.report import build_report
 from ontobuild.trace import Trace
 from ontobuild.vocabulary import Term, load_vocabulary
 
-from conftest import cassette_model
+from conftest import HIVES_PREFIXES, cassette_model
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "align_vocabulary.json"
 HX = "https://hives.example/voc#"
-VOCAB = """@prefix hx: <https://hives.example/voc#> .
-@prefix owl: <http://www.w3.org/2002/07/owl#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-@prefix qudt: <http://qudt.org/schema/qudt/> .
-@prefix unit: <http://qudt.org/vocab/unit/> .
-hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "The bees that live together in one hive." .
+VOCAB = HIVES_PREFIXES + """hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "The bees that live together in one hive." .
 hx:Apiary a owl:Class ; rdfs:label "apiary" ; rdfs:comment "A place where hives are kept." .
 hx:Beekeeper a owl:Class ; rdfs:label "beekeeper" .
 [] a owl:AllDisjointClasses ; owl:members ( hx:Colony hx:Apiary hx:Beekeeper ) .

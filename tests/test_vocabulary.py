@@ -10,14 +10,10 @@ import pytest
 from ontobuild.errors import InputError
 from ontobuild.vocabulary import load_vocabulary
 
+from conftest import HIVES_PREFIXES
+
 HX = "https://hives.example/voc#"
-TTL = """@prefix hx: <https://hives.example/voc#> .
-@prefix owl: <http://www.w3.org/2002/07/owl#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-@prefix qudt: <http://qudt.org/schema/qudt/> .
-@prefix unit: <http://qudt.org/vocab/unit/> .
-hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "Bees living together in one hive." .
+TTL = HIVES_PREFIXES + """hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "Bees living together in one hive." .
 hx:Apiary a owl:Class ; rdfs:label "apiary" .
 hx:Swarm rdfs:subClassOf hx:Colony .
 [] a owl:AllDisjointClasses ; owl:members ( hx:Colony hx:Apiary ) .
