@@ -83,6 +83,14 @@ def test_code_refuses_what_cannot_be_the_same(vocab) -> None:
     idx.add_property("lastInspection", "datatype", ["Hive"], "xsd:date")
     idx.add_fact("Amber", Fact("lastInspection", literal="2026-05-02", datatype="xsd:date"))
     assert "holds texts, lastInspection holds dates" in property_problem(idx, vocab, "lastInspection", tag)
+    idx.add_property("broodFrames", "datatype", ["Hive"], "xsd:integer", unit="frame")
+    idx.properties["broodFrames"].dimension = "count"
+    idx.add_fact("Birch", Fact("broodFrames", literal="4", unit="frame"))
+    frames = Term(HX + "broodFrameCount", "datatype", "brood frames", range="xsd:integer")
+    bees = Term(HX + "workerCount", "datatype", "worker bees", range="xsd:integer")
+    vocab.names.update({frames.iri: "broodFrameCount", bees.iri: "workerCount"})
+    assert property_problem(idx, vocab, "broodFrames", frames) == ""
+    assert "counts frames" in property_problem(idx, vocab, "broodFrames", bees)  # what is counted must be the same
     idx.add_property("split", "datatype", ["Hive"], "xsd:string")  # dates a table gave as text
     idx.add_fact("Amber", Fact("split", literal="2026-04-11"))
     day = Term(HX + "splitOn", "datatype", "split on", range="xsd:date")

@@ -22,7 +22,7 @@ from .agent import choose_one
 from .index import EntitiesIndex, check_literal
 from .llm import ChatModel
 from .mapping import dimension_of
-from .names import normalize, similarity, singular
+from .names import normalize, similarity, singular, tokens
 from .trace import Trace
 from .vocabulary import Term, Vocabulary
 
@@ -30,9 +30,9 @@ log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 4
 # the least similarity (of names and labels: names.similarity, or of their words' sentence embeddings) of a candidate;
-# low, because code's compatibility checks and the model's choice come after it
-MIN_CLASS_SIMILARITY = 0.4
-MIN_PROPERTY_SIMILARITY = 0.25
+# lowest for object properties, whose domain and range checks say most (the small model tends to take what it is
+# offered: on made-up domains it took "maximum tide level" for a length and "port" for a fleet at 0.44-0.46)
+MIN_SIMILARITY = {"class": 0.5, "datatype": 0.5, "object": 0.25}
 _NUMERIC = {"xsd:integer", "xsd:decimal", "xsd:double"}
 _FAMILY = {"xsd:integer": "number", "xsd:decimal": "number", "xsd:double": "number", "xsd:date": "date",
            "xsd:dateTime": "date", "xsd:gYear": "date", "xsd:gMonthDay": "date", "xsd:time": "time of day",
@@ -101,6 +101,8 @@ def _classes_of(idx: EntitiesIndex, individual: str) -> set[str]:
 
 def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Term) -> str:
     """Why built property `prop` cannot become vocabulary property `term` ("" when it can)."""
+    from ontouse.lexicon import split_name
+
     p = idx.properties[prop]
     label = vocab.names.get(term.iri, term.label)
     if p.kind != term.kind:
@@ -116,6 +118,10 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
             # the term's range (checked above: dates and numbers read from a table as text) takes the term's type
             if mine and theirs and mine != theirs and mine != "text":
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
+        counted = p.unit.split(" per ")[0].strip() if p.dimension == "count" else ""
+        named = {singular(w) for w in tokens(f"{split_name(term.iri)} {term.label}")}
+        if counted and singular(counted.lower()) not in named:
+            return f"{prop} counts {counted}s, {label} does not say it counts them"
         if term.unit and term.unit != p.unit and (p.unit or p.dimension):
             have = f"{p.unit} ({p.dimension or dimension_of(p.unit) or 'no dimension'})" if p.unit else "no unit"
             return f"{label} is in {term.unit} ({dimension_of(term.unit) or 'no dimension'}), {prop} in {have}"
@@ -137,7 +143,7 @@ def _candidates(idx: EntitiesIndex, vocab: Vocabulary, name: str, kinds: tuple[s
     ent = idx.classes.get(name) or idx.properties.get(name)
     label = ent.label if ent is not None and ent.label != name else ""
     scored = []
-    least = MIN_CLASS_SIMILARITY if "class" in kinds else MIN_PROPERTY_SIMILARITY
+    least = min(MIN_SIMILARITY[k] for k in kinds)
     for term in vocab.of_kind(*kinds):
         s = 1.0 if _same_name(name, label, term) else sim.score(name, label, term)
         if s >= least:
