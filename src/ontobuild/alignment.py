@@ -146,8 +146,8 @@ def _candidates(idx: EntitiesIndex, vocab: Vocabulary, name: str, kinds: tuple[s
     least = min(MIN_SIMILARITY[k] for k in kinds)
     for term in vocab.of_kind(*kinds):
         s = 1.0 if _same_name(name, label, term) else sim.score(name, label, term)
-        if s >= least:
-            scored.append((s, term))
+        if s >= least or term.kind == "object" and term.domain and term.range:  # a declared domain and range are
+            scored.append((s, term))  # evidence enough to offer a relation whatever its name (checked below)
     scored.sort(key=lambda st: (-st[0], st[1].iri))
     ok, refused, same = [], [], None
     for s, term in scored:
