@@ -141,6 +141,8 @@ LIGHTS = """@prefix lh: <https://lights.example/o#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 lh:Lighthouse a owl:Class ; rdfs:label "lighthouse" .
 lh:towerHeight a owl:DatatypeProperty ; rdfs:label "tower height (m, above the rock)" ; rdfs:range xsd:decimal .
+lh:Harbour a owl:Class ; rdfs:label "harbour" .
+lh:homeHarbour a owl:ObjectProperty ; rdfs:domain lh:Lighthouse ; rdfs:range lh:Harbour .
 """
 
 
@@ -160,10 +162,20 @@ def test_same_name_terms_are_taken_once_and_values_take_the_vocabulary_unit(tmp_
     idx.add_class("Lighthouse")
     idx.add_property("towerHeight", "datatype", ["Lighthouse"], "xsd:decimal")  # no unit in the data
     idx.add_property("towerHeightM", "datatype", ["Lighthouse"], "xsd:decimal", unit="m")
-    idx.add_individual("NorthHead", ["Lighthouse"])
+    idx.add_property("homeHarbour", "datatype", ["Lighthouse"], "xsd:string")  # a table column of names
+    for name in ("NorthHead", "SouthHead"):
+        idx.add_individual(name, ["Lighthouse"])
+        idx.add_fact(name, Fact("homeHarbour", literal="Port Ellen", source={"file": "lights.csv", "path": name}))
     idx.add_fact("NorthHead", Fact("towerHeight", literal="31"))
     idx.add_fact("NorthHead", Fact("towerHeightM", literal="28"))  # another value on the same thing
     records = {r["term"]: r for r in align(NeverAsked(), idx, vocab, use_embeddings=False)}
     assert records["towerHeight"]["how"] == "same name" and idx.properties["towerHeight"].unit == "m"
     assert records["towerHeightM"]["how"] == "no candidate"  # one thing never gets two values of one concept
-    assert {f.property for f in idx.individuals["NorthHead"].facts} == {"towerHeight", "towerHeightM"}
+    assert {f.property for f in idx.individuals["NorthHead"].facts} == {"towerHeight", "towerHeightM", "homeHarbour"}
+    # the vocabulary says a home harbour is a Harbour: the names become one harbour both lighthouses link to
+    assert records["homeHarbour"]["how"] == "same name" and idx.properties["homeHarbour"].kind == "object"
+    [link] = [f for f in idx.individuals["SouthHead"].facts if f.property == "homeHarbour"]
+    harbour = idx.individuals[link.object]
+    assert harbour.label == "Port Ellen" and harbour.classes == ["Harbour"] and harbour.source["file"] == "lights.csv"
+    assert [f.object for f in idx.individuals["NorthHead"].facts if f.property == "homeHarbour"] == [harbour.name]
+    assert not idx.dangling()

@@ -22,7 +22,7 @@ from .agent import choose_one
 from .index import EntitiesIndex, check_literal
 from .llm import ChatModel
 from .mapping import dimension_of
-from .names import normalize, similarity, singular, tokens
+from .names import normalize, safe_name, similarity, singular, tokens, unique_name
 from .trace import Trace
 from .vocabulary import Term, Vocabulary
 
@@ -105,9 +105,10 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
 
     p = idx.properties[prop]
     label = vocab.names.get(term.iri, term.label)
-    if p.kind != term.kind:
-        return f"{label} is a{'n object' if term.kind == 'object' else ' datatype'} property"
     uses = [(i, f) for i, f in idx.iter_facts() if f.property == prop]
+    names_things = p.kind == "datatype" and term.kind == "object" and term.range and p.range in ("", "xsd:string")
+    if p.kind != term.kind and not names_things:  # text values that name things may become links (names_things)
+        return f"{label} is a{'n object' if term.kind == 'object' else ' datatype'} property"
     if term.kind == "datatype":
         if term.range:
             for _, f in uses:
@@ -137,21 +138,24 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
     return ""
 
 
-def _candidates(idx: EntitiesIndex, vocab: Vocabulary, name: str, kinds: tuple[str, ...], sim: _Similarity
+def _candidates(idx: EntitiesIndex, vocab: Vocabulary, name: str, kind: str, sim: _Similarity
                 ) -> tuple[list[Term], list[str], Term | None]:
-    """(compatible candidates best first, refused ones with why, a same-name compatible term)."""
+    """(compatible candidates best first, refused ones with why, a same-name compatible term). A text property may
+    also become a relation (its values name things)."""
     ent = idx.classes.get(name) or idx.properties.get(name)
     label = ent.label if ent is not None and ent.label != name else ""
+    kinds = ("datatype", "object") if kind == "datatype" and idx.properties[name].range in ("", "xsd:string") else \
+        (kind,)
     scored = []
-    least = min(MIN_SIMILARITY[k] for k in kinds)
     for term in vocab.of_kind(*kinds):
         s = 1.0 if _same_name(name, label, term) else sim.score(name, label, term)
-        if s >= least or term.kind == "object" and term.domain and term.range:  # a declared domain and range are
-            scored.append((s, term))  # evidence enough to offer a relation whatever its name (checked below)
+        # a declared domain and range are evidence enough to offer a relation for a relation, whatever its name
+        if s >= MIN_SIMILARITY[kind] or kind == "object" and term.domain and term.range:
+            scored.append((s, term))
     scored.sort(key=lambda st: (-st[0], st[1].iri))
     ok, refused, same = [], [], None
     for s, term in scored:
-        why = property_problem(idx, vocab, name, term) if "class" not in kinds else ""
+        why = property_problem(idx, vocab, name, term) if kind != "class" else ""
         if why:
             refused.append(why)
         elif s == 1.0 and same is None:
@@ -233,7 +237,7 @@ def _decide(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, names: list
     found = {}
     for name in names:
         kind = "class" if name in idx.classes else idx.properties[name].kind
-        found[name] = (kind, *_candidates(idx, vocab, name, (kind,), sim))
+        found[name] = (kind, *_candidates(idx, vocab, name, kind, sim))
     chosen: dict[str, list[str]] = {}
     for name in names:
         same = found[name][3]
@@ -283,6 +287,23 @@ def _place(idx: EntitiesIndex, vocab: Vocabulary, term: Term, built: list[str], 
     return name
 
 
+def _values_to_things(idx: EntitiesIndex, prop: str, cls: str) -> None:
+    """A text property the vocabulary says is a relation to `cls`: each value names a thing of that class (an
+    individual of it with that label, or a new one, labelled with the value and sourced like the fact)."""
+    p = idx.properties[prop]
+    p.kind, p.range, p.unit, p.dimension = "object", cls, "", ""
+    by_label = {normalize(i.label): i.name for i in idx.individuals.values() if cls in i.classes}
+    for ind, f in list(idx.iter_facts()):
+        if f.property != prop or f.literal is None:
+            continue
+        key = normalize(f.literal)
+        if key not in by_label:
+            name = unique_name(safe_name(f.literal) or cls, lambda n: idx.kind_of(n) is not None)
+            idx.add_individual(name, [cls], label=f.literal, source=dict(f.source))
+            by_label[key] = name
+        f.object, f.literal, f.datatype, f.unit = by_label[key], None, "", ""
+
+
 def _class_names(vocab: Vocabulary, placed: dict[str, str], iris: list[str]) -> list[str]:
     return [placed[i] for i in iris if i in placed]
 
@@ -326,6 +347,9 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     chosen = _decide(model, idx, vocab, sorted(n for n, p in idx.properties.items()
                                                if not p.iri and n not in _OWN_TERMS), sim, trace, records)
     for term in vocab.of_kind("object", "datatype"):
+        for built in chosen.get(term.iri, []):
+            if term.kind == "object" and idx.properties[built].kind == "datatype":
+                _values_to_things(idx, built, placed[term.range])
         name = _place(idx, vocab, term, chosen.get(term.iri, []), idx.merge_property)
         if name in idx.properties:
             p = idx.properties[name]
