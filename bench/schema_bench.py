@@ -18,6 +18,7 @@ from typing import Any
 from ontobuild.alignment import align, iri_share
 from ontobuild.index import load_index
 from ontobuild.llm import open_model
+from ontobuild.outcome import atomic_write
 from ontobuild.vocabulary import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def main() -> None:
     result = run(args.index, args.schema)
     results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     results[args.name or args.schema.parent.name] = result
-    RESULTS.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_write(RESULTS, json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps({k: result[k] for k in ("share_of_given_iris", "terms", "seconds")}, indent=1))
 
 

@@ -117,7 +117,8 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
             mine, theirs = _FAMILY.get(p.range, ""), _FAMILY.get(term.range, "")
             # a number or a date never becomes text nor another kind; text whose every value is a valid value of
             # the term's range (checked above: dates and numbers read from a table as text) takes the term's type
-            if mine and theirs and mine != theirs and mine != "text":
+            if mine and theirs and mine != theirs and mine != "text" and \
+                    not (mine == "number" and term.range == "xsd:gYear"):  # years a table gave as numbers
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
         counted = p.unit.split(" per ")[0].strip() if p.dimension == "count" else ""
         named = {singular(w) for w in tokens(f"{split_name(term.iri)} {term.label}")}
