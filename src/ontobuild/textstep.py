@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 
 PROP_NAME = {"type": "string", "pattern": "^[a-z][A-Za-z0-9]{1,50}$"}
 _LETTERS = "ABCD"
-_CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40})", re.I)
+_CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40}|(?:at|during|in)\s+(?:night|"
+                        r"weekends?|winter|summer|spring|autumn|peak hours|off-peak hours))", re.I)
 
 
 @dataclass
@@ -182,7 +183,8 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
     if proposal.generic:
         a, b = next(((a, b) for a, b in sentences(text) if a <= q.start < b), (0, len(text)))
         named = {w.lower() for t in reading.things for w in re.findall(r"[A-Za-z]+", t.label)}
-        kind = {"time": "time", "money": "cost", "ratio": "level", "count": "count"}.get(q.dimension, "")
+        kind = {"time": "time", "money": "cost", "ratio": "level", "count": "count", "date": "date",
+                "time of day": "time"}.get(q.dimension, "")
         nouns = [w for w in re.findall(r"\b[a-z]{4,}\b", text[a:b]) if w not in named and w not in _NOT_NOUN
                  and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
                  and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]

@@ -168,8 +168,47 @@ def _narrowed(idx: EntitiesIndex, text: str, things: list[Thing], spans: list[tu
                     t = Thing(label, group, start=min(a, t.start), end=max(b, t.end), plural=True, how="class")
                     break
             t = _such_as(idx, text, t, spans)
+            t = _by_values(idx, text, t, spans)
         out.append(t)
     return out
+
+
+def _holds(idx: EntitiesIndex, member: str, word: str) -> bool:
+    """Whether a member has a value written `word` (a literal, or a linked thing's label or name)."""
+    key = normalize(word)
+    for f in idx.individuals[member].facts:
+        if f.literal is not None and normalize(f.literal) == key:
+            return True
+        if f.object is not None and f.object in idx.individuals:
+            other = idx.individuals[f.object]
+            if key in (normalize(other.label), normalize(other.name)):
+                return True
+    return False
+
+
+def _by_values(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, int, str]]) -> Thing:
+    """A class plural narrowed by the values the text qualifies it with: "the KX pumps", "pumps of the KX
+    series", "the pumps at North Yard" -> the members holding that value (or linked to that thing)."""
+    words: list[str] = []
+    before = re.search(r"(?:^|\s)([A-Z][\w-]*)\s+$", text[max(0, t.start - 20):t.start])
+    if before and before.group(1).lower() not in ("the", "all", "our", "these", "those", "each", "every"):
+        words.append(before.group(1))
+    after = re.match(r"\s+(?:of|from|in)\s+the\s+([A-Z][\w-]*)\s+(?:series|line|range|family|type|model|class)\b",
+                     text[t.end:])
+    if after:
+        words.append(after.group(1))
+    at = re.match(r"\s+(?:at|in|of)\s+(?:the\s+)?$", text[t.end:t.end + 12])
+    place = next((name for a, b, name in spans if at and a == t.end + at.end()), None)
+    group = list(t.individuals)
+    for w in words:
+        kept = [m for m in group if _holds(idx, m, w)]
+        group = kept or group
+    if place:
+        kept = [m for m in group if any(f.object == place for f in idx.individuals[m].facts)]
+        group = kept or group
+    if group == t.individuals:
+        return t
+    return Thing(t.label, group, start=t.start, end=t.end, plural=True, how="class")
 
 
 def _such_as(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, int, str]]) -> Thing:
@@ -323,6 +362,10 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
             phrase = " ".join(words[:-1] + [singular(words[-1])])
+        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Reserve samples are frozen"
+        if kind:
+            return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
+                         end=a + m.end(), plural=True, how="noun phrase")
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
             label = f"{phrase} policy"  # "Returns are accepted ...", "Standard shipping takes ...": a rule
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
@@ -422,8 +465,10 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
     C" -> storedAt); named from the sentence's own words."""
     out: list[Relation] = []
     for a, b in sentences(text):
-        inside = [t for t in things if a <= t.start < b]
         subject = r.subjects.get(a)
+        inside = sorted([t for t in things if a <= t.start < b] +
+                        ([subject] if subject is not None and subject.how == "noun phrase" and a <= subject.start < b
+                         and subject not in things else []), key=lambda t: t.start)
         for obj in inside:
             head = text[a:obj.start]
             m = None
