@@ -21,7 +21,10 @@ QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee",
                   "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output",
                   "pressure", "level", "frequency", "limit", "threshold", "life", "lifetime", "span", "interval",
                   "delay", "wait", "stock", "throughput", "yield", "humidity", "dose", "concentration", "fare",
-                  "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window"}
+                  "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window",
+                  "efficiency", "head", "flow", "elevation", "altitude", "thickness", "diameter", "radius",
+                  "strength", "intensity", "draught", "draft", "payload", "rating", "turbidity", "ph", "dosage",
+                  "runtime", "lifespan", "range", "reach", "span", "gauge", "resolution", "brightness"}
 # what a noun of a property name can measure: "cost" is money, never time
 NOUN_DIMENSIONS: dict[str, set[str]] = {
     "cost": {"money"}, "price": {"money"}, "fee": {"money"}, "fare": {"money"}, "toll": {"money"},

@@ -27,7 +27,7 @@ _NUM = re.compile(
     rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
-_WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
+_WORDLIKE = {"in", "A", "s", "l", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.]([0-5]\d)(?![\d:])(?:\s*(a\.?m\.?|p\.?m\.?))?", re.I)
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

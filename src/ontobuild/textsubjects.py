@@ -197,7 +197,7 @@ def _by_values(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, i
                      text[t.end:])
     if after:
         words.append(after.group(1))
-    at = re.match(r"\s+(?:at|in|of)\s+(?:the\s+)?$", text[t.end:t.end + 12])
+    at = re.match(r"\s+(?:at|in|of)\s+(?:the\s+)?", text[t.end:t.end + 16])
     place = next((name for a, b, name in spans if at and a == t.end + at.end()), None)
     group = list(t.individuals)
     for w in words:
@@ -331,15 +331,34 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
     if opening and lead and opening[0].start > a + lead.end() - 2:
         return opening[0]  # "A carton of X weighs": about X
+    np = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(at|in|on|near|inside)\s+", sentence)
+    if opening and np and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
+            not _VERB.fullmatch(np.group(1).split()[-1]):
+        phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
+        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+                     start=a + np.start(1), end=a + np.end(1), how="noun phrase")
     if opening:
         return opening[0]
+    qnp = re.match(r"\s*(?:[Tt]he\s+)?[A-Za-z]+\s+(?:in|of|at)\s+the\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+", sentence)
+    if qnp and _quantity_noun(sentence.split()[0].lower() if sentence.split()[0].lower() != "the"
+                              else sentence.split()[1].lower()):
+        phrase = qnp.group(1)  # "Pressure in the distribution network must stay ...": the network
+        words = []
+        for w in phrase.split():
+            if w in _FUNCTION or _VERB.fullmatch(w):
+                break
+            words.append(w)
+        if words:
+            phrase = " ".join(words)
+            return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(words[-1])),
+                         start=a + qnp.start(1), end=a + qnp.start(1) + len(phrase), how="noun phrase")
     previous = history[-1] if history else None
     pron = _PRONOUN.match(sentence)
     if pron and previous is not None:
         if pron.group(1).lower() in _PLURAL_PRONOUNS:  # "Both", "They": the last thing that was several
             return next((t for t in reversed(history) if t.plural or len(t.individuals) > 1), previous)
         return previous
-    m = re.match(r"\s*(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach)\s+)?([A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})",
+    m = re.match(r"\s*(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach|[Aa]n?)\s+)?([A-Za-z][A-Za-z-]+(?:\s+[a-z][a-z-]+){0,2})",
                  sentence)
     if m and verb:
         words = []
