@@ -50,7 +50,7 @@ _TIME_WORDS = {"day": "Days", "working day": "WorkingDays", "week": "Weeks", "mo
                "h": "Hours", "min": "Minutes", "s": "Seconds", "ms": "Milliseconds"}
 GENERIC = {"price", "duration", "share", "value", "count", "number", "amount", "quantity", "time", "date"}
 _QUANTITY_NP = re.compile(r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s+(?:is|are|was|were|of|:|averages?|reaches?|"
-                          r"stands at|amounts to)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
+                          r"stands at|amounts to|between|from)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
                           r"on average|an average of|at least|at most|below|above|under|over)\s+)*$")
 _VERB_CONCEPT = {"weigh": "weight", "weighs": "weight", "weighing": "weight", "weighed": "weight",
                  "cost": "cost", "costs": "cost", "costing": "cost", "covers": "area", "measures": "size",
@@ -96,7 +96,20 @@ def _words_before(q: Quantity) -> str:
     words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]
     if not words or singular(words[-1]) not in QUANTITY_NOUNS:
         return ""
-    return safe_name(" ".join(words[-2:]), lower_first=True)
+    return safe_name(" ".join(words[-2:-1] + [singular(words[-1])]), lower_first=True)
+
+
+_WHEN_NP = re.compile(r"(?:^|\b[Tt]he\s+|,\s*|\band\s+the\s+)((?:[a-z]+\s+){0,2}[a-z]{3,})\s+(?:(?:from|of|at|in|for)\s+"
+                      r"(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*\s+)?(?:is|are|was|were)\s+(?:at|on|due on|set for)\s*$")
+
+
+def _event_words(q: Quantity) -> str:
+    """What a time of day or a date is the time of: "The first departure from X is at 05:45" -> firstDeparture."""
+    m = _WHEN_NP.search(q.before)
+    if not m:
+        return ""
+    words = [w for w in m.group(1).split() if w not in _HEDGES and w not in _NOT_CONCEPT]
+    return safe_name(" ".join(words[-2:]), lower_first=True) if words else ""
 
 
 _PERIODIC = {"daily": "day", "hourly": "h", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
@@ -108,6 +121,9 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if periodic and _PERIODIC[periodic.group(1).lower()] not in q.per and q.dimension == "money":
         q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the daily storage cost is €1.25": per day
     words, generic = _words_before(q), False
+    if not words and q.dimension in ("time of day", "date"):
+        event = _event_words(q)
+        words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "1,160 kg per pallet", "Pallets, each weighing 1,200 kg"
         q.per = [p for p in q.per if p not in packages]
@@ -148,6 +164,8 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.package == "" and q.dimension in ("mass",) and packages and \
             re.search(r"\b(" + "|".join(map(re.escape, packages)) + r")\b", q.before, re.I):
         words = "packageWeight"
+    if not words and q.of:
+        words = safe_name(f"{q.of} {_DIMENSION_WORD.get(q.dimension, '')}", lower_first=True)
     if not words:
         words = _DIMENSION_WORD.get(q.dimension, "")
         generic = not words or words in GENERIC

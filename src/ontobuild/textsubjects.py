@@ -32,7 +32,8 @@ _PLURAL_PRONOUNS = {"they", "them", "their", "both", "these", "those", "each", "
 _VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|can|cannot|will|may|must|should|need|needs|takes?|covers?|"
                    r"holds?|ships?|stays?|lasts?|runs?|costs?|weighs?|weighing|operates?|uses?|keeps?|gets?|"
                    r"reaches?|delivers?|contains?|offers?|provides?|requires?|measures?|opens?|closes?|starts?|"
-                   r"ends?|accepts?|sails?|leaves?|arrives?|serves?|produces?|makes?|sells?|buys?|"
+                   r"ends?|accepts?|sails?|leaves?|arrives?|serves?|produces?|makes?|sells?|buys?|works?|burns?|"
+                   r"carr(?:y|ies)|seats?|belongs?|applies|apply|feeds?|draws?|flows?|handles?|stands?|lies|"
                    r"[a-z]{3,}ed)\b")
 _ANNOUNCE = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+"
                        r"(?:[a-z]+\s+)?([a-z]{3,}s)\b")
@@ -41,6 +42,11 @@ _PROPER = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|de|of|la|van
 _NOUN_PHRASE = re.compile(r"\b(?:an?|the|one)\s+((?:[a-z]+[\s-]){0,2}[a-z]{3,})\s+of\s*$")
 _PLACE = re.compile(r"\b((?:stored|kept|placed|held|housed|located|parked|moored|installed)\s+(?:[a-z]+\s+)?"
                     r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?|the|one)\s+", re.I)
+
+
+_MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+                "dec"}
 
 
 @dataclass
@@ -306,6 +312,8 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             while words and (words[0].lower() in _FUNCTION or words[0].isdigit()):
                 s += len(words[0]) + 1
                 words = words[1:]
+            if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
+                continue  # "10 January 2027": a date, not a name
             if len(words) < 2 or any(x < e and s < y for x, y in taken) or unit_of(words[-1]) or \
                     any(w.isupper() and len(w) > 1 for w in words[:1]) and len(words) < 2:
                 continue
@@ -323,7 +331,11 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
                       packages: set[str] = frozenset()) -> Thing | None:  # type: ignore[assignment]
     """The subject of a sentence: the thing it opens with (before its verb), a pronoun's referent, or a new
-    thing from its opening noun phrase."""
+    thing from its opening noun phrase. An opening place ("At Holm the office opens ...") is skipped."""
+    place = re.match(r"\s*(?:At|In|On|From)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*,?\s+(?=[Tt]he\s|[Aa]n?\s|[Oo]ur\s)",
+                     text[a:b])
+    if place:
+        a += place.end()
     sentence = text[a:b]
     verb = _VERB.search(sentence)
     head_end = a + (verb.start() if verb else len(sentence))
