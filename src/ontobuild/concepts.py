@@ -50,7 +50,7 @@ _TIME_WORDS = {"day": "Days", "working day": "WorkingDays", "week": "Weeks", "mo
                "h": "Hours", "min": "Minutes", "s": "Seconds", "ms": "Milliseconds"}
 GENERIC = {"price", "duration", "share", "value", "count", "number", "amount", "quantity", "time", "date"}
 _QUANTITY_NP = re.compile(r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s+(?:is|are|was|were|of|:|averages?|reaches?|"
-                          r"stands at|amounts to|between|from)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
+                          r"stands at|amounts to|between|from|rises above|falls below|exceeds|drops below)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
                           r"on average|an average of|at least|at most|below|above|under|over)\s+)*$")
 _VERB_CONCEPT = {"weigh": "weight", "weighs": "weight", "weighing": "weight", "weighed": "weight",
                  "cost": "cost", "costs": "cost", "costing": "cost", "covers": "area", "measures": "size",
@@ -129,11 +129,11 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         q.per = [p for p in q.per if p not in packages]
     verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
                      r"up to\s+|only\s+)?$", q.before)
-    after = re.match(r"\s*(?:of\s+)?([a-z]{4,})\b", q.after)
+    after = re.match(r"\s*(?:of\s+)?([a-z]{4,}(?:\s+(?!and\b|or\b|with\b|per\b|in\b|at\b|for\b)[a-z]{4,})?)\b", q.after)
     if q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
         words = "unitsPerPackage"
-    elif q.capacity and q.dimension == "count":
-        words = "capacity"
+    elif q.capacity and (q.dimension == "count" or q.dimension in ("mass", "volume") and not words):
+        words = "capacity"  # "holds up to 320 pallets", "a bag holds 30 kg"
     elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words and words != "packageWeight":
         words = _VERB_CONCEPT[verb.group(1).lower()]
         noun = re.search(r"(?<!\bthe )(?<!\bThe )(?<!\ba )(?<!\bA )(?<!\ban )(?<!\bAn )\b([a-z]{3,})\s+$",
@@ -147,7 +147,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
             words = "packageWeight"
     elif q.dimension == "count" and not words:
         words = "max" if False else ""
-    if not words and q.dimension == "ratio" and after and after.group(1) not in _HEDGES | _NOT_CONCEPT:
+    if not words and q.dimension == "ratio" and after and after.group(1).split()[0] not in _HEDGES | _NOT_CONCEPT:
         words = safe_name(after.group(1), lower_first=True)  # "40 to 60 % charge" -> charge
     stem = re.search(r"\b([a-z]{3,}?)e?d\s+(?:to|at|up to)\s+(?:at least|at most|about|up to|only|no more than)?\s*$",
                      q.before)

@@ -198,7 +198,9 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
             if not t.individuals:
                 nouns = [w.lower() for w in t.label.split() if w.lower() not in _NOT_NOUN | {"policy"}][-1:] + nouns
         for w in dict.fromkeys(sorted(nouns, key=lambda w: abs(text.find(w, a) - q.start))):
-            if kind:
+            if kind == "count":  # "graded 87.5 points": gradePoints
+                out.append(with_unit(safe_name(singular(w), lower_first=True), q, state.packages))
+            elif kind:
                 out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
     out.append(proposal.name)
     return list(dict.fromkeys(out))[:6]

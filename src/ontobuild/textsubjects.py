@@ -262,6 +262,17 @@ def _groups(text: str, things: list[Thing]) -> list[Thing]:
                                  plural=True, how="group"))
                 i = k
                 continue
+        if t.how == "class" and i + 1 < len(things) and things[i + 1].how == "named" and \
+                re.fullmatch(r"\s*", text[t.end:things[i + 1].start]):
+            k, listed = i + 1, []  # "Lots L-03 and L-04 come from ...": those lots
+            while k < len(things) and things[k].how == "named" and \
+                    re.fullmatch(r"\s*(?:,|and|&|or|,\s*and)?\s*", text[things[k - 1].end:things[k].start]):
+                listed += things[k].individuals
+                k += 1
+            out.append(Thing(text[t.start:things[k - 1].end], listed, start=t.start, end=things[k - 1].end,
+                             plural=True, how="group"))
+            i = k
+            continue
         if len(chain) > 1 and all(c.how == "named" for c in chain):
             noun = re.match(r"\s+([a-z]{3,}s)\b", text[chain[-1].end:])
             end = chain[-1].end + (noun.end() if noun else 0)
@@ -336,8 +347,15 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                      text[a:b])
     if place:
         a += place.end()
+    cond = re.match(r"\s*(?:If|When|Once|Whenever|While|As soon as|Unless)\b[^,.;]{3,80},\s*", text[a:b])
+    if cond:  # "If the humidity rises above 70 %, the dehumidifier runs ...": the main clause's subject
+        a += cond.end()
     sentence = text[a:b]
     verb = _VERB.search(sentence)
+    guess = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)?\s*(?:[A-Za-z][\w-]*\s+){1,3}?([a-z]{3,}s)\s+(?:up\b|at\b|to\b|on\b|in\b|"
+                     r"an?\b|the\b|\d)", sentence)
+    if guess and (verb is None or guess.start(1) < verb.start()):
+        verb = re.compile(re.escape(guess.group(1))).search(sentence, guess.start(1))
     head_end = a + (verb.start() if verb else len(sentence))
     opening = [t for t in things if a <= t.start < head_end]
     lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
@@ -449,6 +467,14 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                 r.candidates[q.id] = [Thing(label, new_name=safe_name(label), new_class=safe_name(singular(words[-1])),
                                             start=q.end, end=q.end + len(np2.group(0)), how="noun phrase")]
                 continue
+        lead_np = re.match(r"(?:,\s*and|;|\band)\s+(?:a|an|the)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(?:holds?|weighs?|"
+                           r"costs?|takes?|has|have|is|are|needs?|runs?|seats?|carries|covers?)\b", text[clause:q.start])
+        if lead_np and not _quantity_noun(lead_np.group(1)) and clause > a and \
+                singular(lead_np.group(1).split()[-1]) not in packages:
+            phrase = lead_np.group(1)  # "..., and a jute sack holds 60 kg": the sack
+            r.candidates[q.id] = [Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+                                        start=clause + lead_np.start(1), end=clause + lead_np.end(1), how="noun phrase")]
+            continue
         # "A carton of X weighs 4 kg", "the X ships in cartons of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
