@@ -21,7 +21,10 @@ QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee",
                   "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output",
                   "pressure", "level", "frequency", "limit", "threshold", "life", "lifetime", "span", "interval",
                   "delay", "wait", "stock", "throughput", "yield", "humidity", "dose", "concentration", "fare",
-                  "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window"}
+                  "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window",
+                  "efficiency", "head", "flow", "elevation", "altitude", "thickness", "diameter", "radius",
+                  "strength", "intensity", "draught", "draft", "payload", "rating", "turbidity", "ph", "dosage",
+                  "runtime", "lifespan", "range", "reach", "span", "gauge", "resolution", "brightness"}
 # what a noun of a property name can measure: "cost" is money, never time
 NOUN_DIMENSIONS: dict[str, set[str]] = {
     "cost": {"money"}, "price": {"money"}, "fee": {"money"}, "fare": {"money"}, "toll": {"money"},
@@ -47,7 +50,7 @@ _TIME_WORDS = {"day": "Days", "working day": "WorkingDays", "week": "Weeks", "mo
                "h": "Hours", "min": "Minutes", "s": "Seconds", "ms": "Milliseconds"}
 GENERIC = {"price", "duration", "share", "value", "count", "number", "amount", "quantity", "time", "date"}
 _QUANTITY_NP = re.compile(r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s+(?:is|are|was|were|of|:|averages?|reaches?|"
-                          r"stands at|amounts to)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
+                          r"stands at|amounts to|between|from|rises above|falls below|exceeds|drops below)\s+(?:(?:about|around|approximately|roughly|nearly|up to|only|"
                           r"on average|an average of|at least|at most|below|above|under|over)\s+)*$")
 _VERB_CONCEPT = {"weigh": "weight", "weighs": "weight", "weighing": "weight", "weighed": "weight",
                  "cost": "cost", "costs": "cost", "costing": "cost", "covers": "area", "measures": "size",
@@ -93,7 +96,20 @@ def _words_before(q: Quantity) -> str:
     words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]
     if not words or singular(words[-1]) not in QUANTITY_NOUNS:
         return ""
-    return safe_name(" ".join(words[-2:]), lower_first=True)
+    return safe_name(" ".join(words[-2:-1] + [singular(words[-1])]), lower_first=True)
+
+
+_WHEN_NP = re.compile(r"(?:^|\b[Tt]he\s+|,\s*|\band\s+the\s+)((?:[a-z]+\s+){0,2}[a-z]{3,})\s+(?:(?:from|of|at|in|for)\s+"
+                      r"(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*\s+)?(?:is|are|was|were)\s+(?:at|on|due on|set for)\s*$")
+
+
+def _event_words(q: Quantity) -> str:
+    """What a time of day or a date is the time of: "The first departure from X is at 05:45" -> firstDeparture."""
+    m = _WHEN_NP.search(q.before)
+    if not m:
+        return ""
+    words = [w for w in m.group(1).split() if w not in _HEDGES and w not in _NOT_CONCEPT]
+    return safe_name(" ".join(words[-2:]), lower_first=True) if words else ""
 
 
 _PERIODIC = {"daily": "day", "hourly": "h", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
@@ -105,16 +121,19 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if periodic and _PERIODIC[periodic.group(1).lower()] not in q.per and q.dimension == "money":
         q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the daily storage cost is €1.25": per day
     words, generic = _words_before(q), False
+    if not words and q.dimension in ("time of day", "date"):
+        event = _event_words(q)
+        words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "1,160 kg per pallet", "Pallets, each weighing 1,200 kg"
         q.per = [p for p in q.per if p not in packages]
     verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
                      r"up to\s+|only\s+)?$", q.before)
-    after = re.match(r"\s*(?:of\s+)?([a-z]{4,})\b", q.after)
+    after = re.match(r"\s*(?:of\s+)?([a-z]{4,}(?:\s+(?!and\b|or\b|with\b|per\b|in\b|at\b|for\b)[a-z]{4,})?)\b", q.after)
     if q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
         words = "unitsPerPackage"
-    elif q.capacity and q.dimension == "count":
-        words = "capacity"
+    elif q.capacity and (q.dimension == "count" or q.dimension in ("mass", "volume") and not words):
+        words = "capacity"  # "holds up to 320 pallets", "a bag holds 30 kg"
     elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words and words != "packageWeight":
         words = _VERB_CONCEPT[verb.group(1).lower()]
         noun = re.search(r"(?<!\bthe )(?<!\bThe )(?<!\ba )(?<!\bA )(?<!\ban )(?<!\bAn )\b([a-z]{3,})\s+$",
@@ -128,7 +147,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
             words = "packageWeight"
     elif q.dimension == "count" and not words:
         words = "max" if False else ""
-    if not words and q.dimension == "ratio" and after and after.group(1) not in _HEDGES | _NOT_CONCEPT:
+    if not words and q.dimension == "ratio" and after and after.group(1).split()[0] not in _HEDGES | _NOT_CONCEPT:
         words = safe_name(after.group(1), lower_first=True)  # "40 to 60 % charge" -> charge
     stem = re.search(r"\b([a-z]{3,}?)e?d\s+(?:to|at|up to)\s+(?:at least|at most|about|up to|only|no more than)?\s*$",
                      q.before)
@@ -145,6 +164,8 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.package == "" and q.dimension in ("mass",) and packages and \
             re.search(r"\b(" + "|".join(map(re.escape, packages)) + r")\b", q.before, re.I):
         words = "packageWeight"
+    if not words and q.of:
+        words = safe_name(f"{q.of} {_DIMENSION_WORD.get(q.dimension, '')}", lower_first=True)
     if not words:
         words = _DIMENSION_WORD.get(q.dimension, "")
         generic = not words or words in GENERIC

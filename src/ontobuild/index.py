@@ -92,6 +92,16 @@ def _add_unique(items: list[str], new: list[str] | tuple[str, ...]) -> None:
             items.append(item)
 
 
+# the lexical forms of the date and time datatypes
+_LEXICAL = {
+    "xsd:date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "xsd:time": re.compile(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?"),
+    "xsd:gYear": re.compile(r"-?\d{4,}"),
+    "xsd:gMonthDay": re.compile(r"--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"),
+    "xsd:dateTime": re.compile(r"-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?"),
+}
+
+
 def check_literal(lexical: str, datatype: str) -> str | None:
     """None when `lexical` is a valid value of `datatype`, else the reason."""
     dt = datatype or "xsd:string"
@@ -111,21 +121,8 @@ def check_literal(lexical: str, datatype: str) -> str | None:
         elif dt == "xsd:boolean":
             if lexical not in ("true", "false", "1", "0"):
                 raise ValueError
-        elif dt == "xsd:date":
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", lexical):
-                raise ValueError
-        elif dt == "xsd:time":
-            if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?", lexical):
-                raise ValueError
-        elif dt == "xsd:gYear":
-            if not re.fullmatch(r"-?\d{4,}", lexical):
-                raise ValueError
-        elif dt == "xsd:gMonthDay":
-            if not re.fullmatch(r"--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])", lexical):
-                raise ValueError
-        elif dt == "xsd:dateTime":
-            if not re.fullmatch(r"-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?", lexical):
-                raise ValueError
+        elif dt in _LEXICAL and not _LEXICAL[dt].fullmatch(lexical):
+            raise ValueError
     except (ValueError, InvalidOperation):
         return f"'{lexical}' is not a valid {dt}"
     return None

@@ -34,6 +34,7 @@ class Chunk:
     id: str  # "file#N"
     file: str
     text: str
+    lead: int = 0  # characters at the start that are the path of headings above it (context, not content)
 
 
 @dataclass
@@ -63,14 +64,19 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 def split_markdown(text: str, max_chars: int = 900) -> list[str]:
     """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
     ("Returns > Refunds: ..."), so that a paragraph keeps what it is about."""
-    out: list[str] = []
+    return [f"{head}: {piece}" if head else piece for head, piece in markdown_parts(text, max_chars)]
+
+
+def markdown_parts(text: str, max_chars: int = 900) -> list[tuple[str, str]]:
+    """(path of the headings above it, text) of each chunk of a Markdown text."""
+    out: list[tuple[str, str]] = []
     path: list[str] = []
     block: list[str] = []
 
     def flush() -> None:
         if block:
             head = " > ".join(path)
-            out.extend(f"{head}: {piece}" if head else piece for piece in split_text("\n".join(block), max_chars))
+            out.extend((head, piece) for piece in split_text("\n".join(block), max_chars))
             block.clear()
 
     for line in text.splitlines():
@@ -200,8 +206,11 @@ def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
             rows = read_table(path) if suffix in TABLE_SUFFIXES else read_json_lines(path)
             inputs.json_docs.append((name, rows))
             continue
+        leads: list[int] = []
         if suffix in (".md", ".markdown"):
-            texts = split_markdown(read_text_file(path), max_chars)
+            parts = markdown_parts(read_text_file(path), max_chars)
+            texts = [f"{head}: {piece}" if head else piece for head, piece in parts]
+            leads = [len(head) + 2 if head else 0 for head, _ in parts]
         elif suffix in TEXT_SUFFIXES:
             texts = split_text(read_text_file(path), max_chars)
         else:
@@ -214,5 +223,6 @@ def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
             else:
                 raise InputError(f"{path} holds no data (an empty or scalar JSON value).")
         start = len([c for c in inputs.chunks if c.file == name])
-        inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t) for i, t in enumerate(texts)]
+        inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0)
+                          for i, t in enumerate(texts)]
     return inputs

@@ -27,7 +27,7 @@ _NUM = re.compile(
     rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
-_WORDLIKE = {"in", "A", "s", "l", "L", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
+_WORDLIKE = {"in", "A", "s", "l", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3])[:.]([0-5]\d)(?![\d:])(?:\s*(a\.?m\.?|p\.?m\.?))?", re.I)
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -88,6 +88,7 @@ class Quantity:
     capacity: bool = False  # "holds up to 320 pallets", "room for 150 pallets"
     joined: bool = False  # "a 3,000 m² warehouse": a measure of the noun phrase that follows
     written: str = ""  # the text as written, for the report
+    of: str = ""  # what a rate measures: "380 litres of fuel per hour" -> fuel
 
     @property
     def qualifier(self) -> str:
@@ -217,8 +218,10 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             re.match(r"\s+[a-z]{3,}", text[m.end():]) is not None and q.dimension not in ("count", "money", "") and \
             re.search(r"\b(?:an?|the|one|two|three|four|five|six|\d+)\s+(?:(?!and\b|or\b|to\b)[a-z]+\s+)?$", text[:m.start()], re.I) is not None and \
             re.match(r"\s+[a-z]+ing\b", text[m.end():]) is None
-        pers, end = _pers(text, m.end())
+        of = re.match(r"\s+of\s+([a-z]{3,})(?=\s*(?:per|/)\s)", text[m.end():]) if q.dimension not in ("", "count") else None
+        pers, end = _pers(text, m.end() + (of.end() if of else 0))  # "380 litres of fuel per hour"
         q.per, q.end = pers, max(q.end, end)
+        q.of = of.group(1) if of and pers else ""
         found.append((m.start(), q))
     found.sort(key=lambda x: x[0])
     for i, (_, q) in enumerate(found):

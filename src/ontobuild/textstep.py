@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import prompts
@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 
 PROP_NAME = {"type": "string", "pattern": "^[a-z][A-Za-z0-9]{1,50}$"}
 _LETTERS = "ABCD"
-_CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40})", re.I)
+_CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40}|(?:at|during|in)\s+(?:night|"
+                        r"weekends?|winter|summer|spring|autumn|peak hours|off-peak hours))", re.I)
 
 
 @dataclass
@@ -62,17 +63,19 @@ def _file_of(chunk: Chunk) -> str:
 def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace, state: TextState
                   ) -> dict[str, Any]:
     """Facts and relations of one chunk into the index; returns its coverage entry."""
-    known = [m for m in find_mentions(idx, chunk.text, limit=40) if "TextChunk" not in idx.individuals[m].classes]
-    reading = read_chunk(idx, chunk.text, known, state.prior.get(_file_of(chunk)), state.packages)
-    quantities = find_quantities(chunk.text, reading.skip)
+    body = " " * chunk.lead + chunk.text[chunk.lead:]  # headings give context, never things or numbers
+    view = replace(chunk, text=body)
+    known = [m for m in find_mentions(idx, body, limit=40) if "TextChunk" not in idx.individuals[m].classes]
+    reading = read_chunk(idx, body, known, state.prior.get(_file_of(chunk)), state.packages)
+    quantities = find_quantities(body, reading.skip)
     for q in quantities:  # "20 Oak saplings": a count of the named thing's units
         if not q.dimension:
             named = next((t for t in reading.things if q.end <= t.start <= q.end + 2 and t.individuals and
-                          not chunk.text[q.end:t.start].strip()), None)
-            noun = re.match(r"\s+([a-z]{3,}s)\b", chunk.text[named.end:]) if named else None
+                          not body[q.end:t.start].strip()), None)
+            noun = re.match(r"\s+([a-z]{3,}s)\b", body[named.end:]) if named else None
             if noun:
                 q.unit, q.dimension = singular(noun.group(1)), "count"
-                pack = re.search(r"\b([a-z]{3,}s)\s+(?:with|containing|of)\s+$", chunk.text[max(0, q.start - 30):q.start])
+                pack = re.search(r"\b([a-z]{3,}s)\s+(?:with|containing|of)\s+$", body[max(0, q.start - 30):q.start])
                 if pack and singular(pack.group(1).lower()) in state.packages:
                     q.package, q.per = singular(pack.group(1).lower()), [singular(pack.group(1).lower())]
     for q in quantities:  # "one item per box", "cartons of 10 items": how many units one package holds
@@ -81,16 +84,16 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
-    proposals = {q.id: propose(q, state.packages, _opening(chunk.text, q.start)) for q in quantities}
+    proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
     ask = [q for q in quantities if q.id in reading.candidates and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
     if ask:
-        choices = _ask_model(model, idx, chunk, reading, ask, proposals, state, trace)
+        choices = _ask_model(model, idx, view, reading, ask, proposals, state, trace)
     entries: list[dict[str, Any]] = []
     for q in quantities:
-        entries.append(_write(idx, chunk, reading, q, proposals[q.id], choices.get(q.id), state))
-    links = _write_relations(idx, chunk, reading)
+        entries.append(_write(idx, view, reading, q, proposals[q.id], choices.get(q.id), state))
+    links = _write_relations(idx, view, reading)
     if reading.subjects:
         state.prior[_file_of(chunk)] = list(reading.subjects.values())[-1]
     chunk_ind = _keep_chunk(idx, chunk, known)
@@ -164,7 +167,7 @@ def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: Chun
     tool = Tool("add_facts", "Say what each number is about and which property it is.",
                 {"type": "object", "properties": {"facts": {"type": "array", "items": item, "maxItems": len(ask) + 2}},
                  "required": ["facts"], "additionalProperties": False}, add_facts, terminal=True)
-    text = prompts.render("extract_facts", chunk_id=chunk.id, text=chunk.text, items="\n".join(lines))
+    text = prompts.render("extract_facts", chunk_id=chunk.id, text=chunk.text.strip(), items="\n".join(lines))
     messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
     result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
                        max_tokens=80 + 40 * len(ask))
@@ -182,18 +185,37 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
     if proposal.generic:
         a, b = next(((a, b) for a, b in sentences(text) if a <= q.start < b), (0, len(text)))
         named = {w.lower() for t in reading.things for w in re.findall(r"[A-Za-z]+", t.label)}
-        kind = {"time": "time", "money": "cost", "ratio": "level", "count": "count"}.get(q.dimension, "")
+        kind = {"time": "time", "money": "cost", "ratio": "level", "count": "count", "date": "date",
+                "time of day": "time"}.get(q.dimension, "")
         nouns = [w for w in re.findall(r"\b[a-z]{4,}\b", text[a:b]) if w not in named and w not in _NOT_NOUN
                  and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
                  and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]
+        stems = [_stem(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
+        nouns += [w for w in stems if len(w) > 3 and w not in _NOT_NOUN]  # "serviced every 6 months": service
+        if re.search(r"\bevery\s*$", text[max(a, q.start - 8):q.start]) and kind == "time":
+            kind = "interval"
         for t in reading.candidates.get(q.id, [])[:1]:  # "Return policy": returnTime
             if not t.individuals:
                 nouns = [w.lower() for w in t.label.split() if w.lower() not in _NOT_NOUN | {"policy"}][-1:] + nouns
         for w in dict.fromkeys(sorted(nouns, key=lambda w: abs(text.find(w, a) - q.start))):
-            if kind:
+            if kind == "count":  # "graded 87.5 points": gradePoints
+                out.append(with_unit(safe_name(singular(w), lower_first=True), q, state.packages))
+            elif kind:
                 out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
     out.append(proposal.name)
     return list(dict.fromkeys(out))[:6]
+
+
+def _stem(participle: str) -> str:
+    """The verb of a regular participle, as a noun for a property name: serviced -> service, staffed -> staff,
+    planned -> plan, stored -> store."""
+    stem = participle[:-2]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnpt":
+        return stem[:-1]
+    if stem[-1:] in ("c", "v", "z", "g", "s") and not stem.endswith(("ss", "ng")) or \
+            re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", stem) and len(stem) <= 5:
+        return stem + "e"
+    return stem
 
 
 _NOT_NOUN = {"must", "should", "with", "from", "into", "than", "then", "that", "this", "these", "those", "their",

@@ -32,7 +32,8 @@ _PLURAL_PRONOUNS = {"they", "them", "their", "both", "these", "those", "each", "
 _VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|can|cannot|will|may|must|should|need|needs|takes?|covers?|"
                    r"holds?|ships?|stays?|lasts?|runs?|costs?|weighs?|weighing|operates?|uses?|keeps?|gets?|"
                    r"reaches?|delivers?|contains?|offers?|provides?|requires?|measures?|opens?|closes?|starts?|"
-                   r"ends?|accepts?|sails?|leaves?|arrives?|serves?|produces?|makes?|sells?|buys?|"
+                   r"ends?|accepts?|sails?|leaves?|arrives?|serves?|produces?|makes?|sells?|buys?|works?|burns?|"
+                   r"carr(?:y|ies)|seats?|belongs?|applies|apply|feeds?|draws?|flows?|handles?|stands?|lies|"
                    r"[a-z]{3,}ed)\b")
 _ANNOUNCE = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+"
                        r"(?:[a-z]+\s+)?([a-z]{3,}s)\b")
@@ -41,6 +42,11 @@ _PROPER = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|de|of|la|van
 _NOUN_PHRASE = re.compile(r"\b(?:an?|the|one)\s+((?:[a-z]+[\s-]){0,2}[a-z]{3,})\s+of\s*$")
 _PLACE = re.compile(r"\b((?:stored|kept|placed|held|housed|located|parked|moored|installed)\s+(?:[a-z]+\s+)?"
                     r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?|the|one)\s+", re.I)
+
+
+_MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+                "dec"}
 
 
 @dataclass
@@ -168,8 +174,47 @@ def _narrowed(idx: EntitiesIndex, text: str, things: list[Thing], spans: list[tu
                     t = Thing(label, group, start=min(a, t.start), end=max(b, t.end), plural=True, how="class")
                     break
             t = _such_as(idx, text, t, spans)
+            t = _by_values(idx, text, t, spans)
         out.append(t)
     return out
+
+
+def _holds(idx: EntitiesIndex, member: str, word: str) -> bool:
+    """Whether a member has a value written `word` (a literal, or a linked thing's label or name)."""
+    key = normalize(word)
+    for f in idx.individuals[member].facts:
+        if f.literal is not None and normalize(f.literal) == key:
+            return True
+        if f.object is not None and f.object in idx.individuals:
+            other = idx.individuals[f.object]
+            if key in (normalize(other.label), normalize(other.name)):
+                return True
+    return False
+
+
+def _by_values(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, int, str]]) -> Thing:
+    """A class plural narrowed by the values the text qualifies it with: "the KX pumps", "pumps of the KX
+    series", "the pumps at North Yard" -> the members holding that value (or linked to that thing)."""
+    words: list[str] = []
+    before = re.search(r"(?:^|\s)([A-Z][\w-]*)\s+$", text[max(0, t.start - 20):t.start])
+    if before and before.group(1).lower() not in ("the", "all", "our", "these", "those", "each", "every"):
+        words.append(before.group(1))
+    after = re.match(r"\s+(?:of|from|in)\s+the\s+([A-Z][\w-]*)\s+(?:series|line|range|family|type|model|class)\b",
+                     text[t.end:])
+    if after:
+        words.append(after.group(1))
+    at = re.match(r"\s+(?:at|in|of)\s+(?:the\s+)?", text[t.end:t.end + 16])
+    place = next((name for a, b, name in spans if at and a == t.end + at.end()), None)
+    group = list(t.individuals)
+    for w in words:
+        kept = [m for m in group if _holds(idx, m, w)]
+        group = kept or group
+    if place:
+        kept = [m for m in group if any(f.object == place for f in idx.individuals[m].facts)]
+        group = kept or group
+    if group == t.individuals:
+        return t
+    return Thing(t.label, group, start=t.start, end=t.end, plural=True, how="class")
 
 
 def _such_as(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, int, str]]) -> Thing:
@@ -217,6 +262,17 @@ def _groups(text: str, things: list[Thing]) -> list[Thing]:
                                  plural=True, how="group"))
                 i = k
                 continue
+        if t.how == "class" and i + 1 < len(things) and things[i + 1].how == "named" and \
+                re.fullmatch(r"\s*", text[t.end:things[i + 1].start]):
+            k, listed = i + 1, []  # "Lots L-03 and L-04 come from ...": those lots
+            while k < len(things) and things[k].how == "named" and \
+                    re.fullmatch(r"\s*(?:,|and|&|or|,\s*and)?\s*", text[things[k - 1].end:things[k].start]):
+                listed += things[k].individuals
+                k += 1
+            out.append(Thing(text[t.start:things[k - 1].end], listed, start=t.start, end=things[k - 1].end,
+                             plural=True, how="group"))
+            i = k
+            continue
         if len(chain) > 1 and all(c.how == "named" for c in chain):
             noun = re.match(r"\s+([a-z]{3,}s)\b", text[chain[-1].end:])
             end = chain[-1].end + (noun.end() if noun else 0)
@@ -267,6 +323,8 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             while words and (words[0].lower() in _FUNCTION or words[0].isdigit()):
                 s += len(words[0]) + 1
                 words = words[1:]
+            if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
+                continue  # "10 January 2027": a date, not a name
             if len(words) < 2 or any(x < e and s < y for x, y in taken) or unit_of(words[-1]) or \
                     any(w.isupper() and len(w) > 1 for w in words[:1]) and len(words) < 2:
                 continue
@@ -284,23 +342,53 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
                       packages: set[str] = frozenset()) -> Thing | None:  # type: ignore[assignment]
     """The subject of a sentence: the thing it opens with (before its verb), a pronoun's referent, or a new
-    thing from its opening noun phrase."""
+    thing from its opening noun phrase. An opening place ("At Holm the office opens ...") is skipped."""
+    place = re.match(r"\s*(?:At|In|On|From)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*,?\s+(?=[Tt]he\s|[Aa]n?\s|[Oo]ur\s)",
+                     text[a:b])
+    if place:
+        a += place.end()
+    cond = re.match(r"\s*(?:If|When|Once|Whenever|While|As soon as|Unless)\b[^,.;]{3,80},\s*", text[a:b])
+    if cond:  # "If the humidity rises above 70 %, the dehumidifier runs ...": the main clause's subject
+        a += cond.end()
     sentence = text[a:b]
     verb = _VERB.search(sentence)
+    guess = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)?\s*(?:[A-Za-z][\w-]*\s+){1,3}?([a-z]{3,}s)\s+(?:up\b|at\b|to\b|on\b|in\b|"
+                     r"an?\b|the\b|\d)", sentence)
+    if guess and (verb is None or guess.start(1) < verb.start()):
+        verb = re.compile(re.escape(guess.group(1))).search(sentence, guess.start(1))
     head_end = a + (verb.start() if verb else len(sentence))
     opening = [t for t in things if a <= t.start < head_end]
     lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
     if opening and lead and opening[0].start > a + lead.end() - 2:
         return opening[0]  # "A carton of X weighs": about X
+    np = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(at|in|on|near|inside)\s+", sentence)
+    if opening and np and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
+            not _VERB.fullmatch(np.group(1).split()[-1]):
+        phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
+        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+                     start=a + np.start(1), end=a + np.end(1), how="noun phrase")
     if opening:
         return opening[0]
+    qnp = re.match(r"\s*(?:[Tt]he\s+)?[A-Za-z]+\s+(?:in|of|at)\s+the\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+", sentence)
+    if qnp and _quantity_noun(sentence.split()[0].lower() if sentence.split()[0].lower() != "the"
+                              else sentence.split()[1].lower()):
+        phrase = qnp.group(1)  # "Pressure in the distribution network must stay ...": the network
+        words = []
+        for w in phrase.split():
+            if w in _FUNCTION or _VERB.fullmatch(w):
+                break
+            words.append(w)
+        if words:
+            phrase = " ".join(words)
+            return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(words[-1])),
+                         start=a + qnp.start(1), end=a + qnp.start(1) + len(phrase), how="noun phrase")
     previous = history[-1] if history else None
     pron = _PRONOUN.match(sentence)
     if pron and previous is not None:
         if pron.group(1).lower() in _PLURAL_PRONOUNS:  # "Both", "They": the last thing that was several
             return next((t for t in reversed(history) if t.plural or len(t.individuals) > 1), previous)
         return previous
-    m = re.match(r"\s*(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach)\s+)?([A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})",
+    m = re.match(r"\s*(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach|[Aa]n?)\s+)?([A-Za-z][A-Za-z-]+(?:\s+[a-z][a-z-]+){0,2})",
                  sentence)
     if m and verb:
         words = []
@@ -323,6 +411,10 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
             phrase = " ".join(words[:-1] + [singular(words[-1])])
+        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Reserve samples are frozen"
+        if kind:
+            return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
+                         end=a + m.end(), plural=True, how="noun phrase")
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
             label = f"{phrase} policy"  # "Returns are accepted ...", "Standard shipping takes ...": a rule
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
@@ -375,6 +467,14 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                 r.candidates[q.id] = [Thing(label, new_name=safe_name(label), new_class=safe_name(singular(words[-1])),
                                             start=q.end, end=q.end + len(np2.group(0)), how="noun phrase")]
                 continue
+        lead_np = re.match(r"(?:,\s*and|;|\band)\s+(?:a|an|the)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(?:holds?|weighs?|"
+                           r"costs?|takes?|has|have|is|are|needs?|runs?|seats?|carries|covers?)\b", text[clause:q.start])
+        if lead_np and not _quantity_noun(lead_np.group(1)) and clause > a and \
+                singular(lead_np.group(1).split()[-1]) not in packages:
+            phrase = lead_np.group(1)  # "..., and a jute sack holds 60 kg": the sack
+            r.candidates[q.id] = [Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+                                        start=clause + lead_np.start(1), end=clause + lead_np.end(1), how="noun phrase")]
+            continue
         # "A carton of X weighs 4 kg", "the X ships in cartons of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
@@ -422,8 +522,10 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
     C" -> storedAt); named from the sentence's own words."""
     out: list[Relation] = []
     for a, b in sentences(text):
-        inside = [t for t in things if a <= t.start < b]
         subject = r.subjects.get(a)
+        inside = sorted([t for t in things if a <= t.start < b] +
+                        ([subject] if subject is not None and subject.how == "noun phrase" and a <= subject.start < b
+                         and subject not in things else []), key=lambda t: t.start)
         for obj in inside:
             head = text[a:obj.start]
             m = None
