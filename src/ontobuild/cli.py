@@ -43,13 +43,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     if isinstance(refs, dict) and refs.get("candidates"):
         lines.append(f"references between record sets: {refs['confirmed']} confirmed of {refs['candidates']} "
                      f"candidates, {refs['links']} links")
+    repair = summary.get("repair")
+    if isinstance(repair, dict):
+        lines.append(f"repair round: {len(repair.get('repaired') or [])} repaired, "
+                     f"{len(repair.get('remaining') or [])} remaining")
     llm = summary.get("llm")
     if isinstance(llm, dict):
         lines.append(f"llm: {llm.get('backend')} {llm.get('model')}, {llm.get('calls')} calls, "
                      f"{llm.get('prompt_tokens')} prompt + {llm.get('completion_tokens')} completion tokens, "
                      f"{llm.get('seconds')} s")
     for key, value in summary.items():
-        if key not in ("outcome", "counts", "reasoner", "seconds", "total_seconds", "references") and not isinstance(value, (dict, list)):
+        if key not in ("outcome", "counts", "reasoner", "seconds", "total_seconds", "references", "repair") and not isinstance(value, (dict, list)):
             lines.append(f"{key}: {value}")
     if "total_seconds" in summary:
         lines.append(f"seconds: {summary['total_seconds']}")
