@@ -28,17 +28,21 @@ How it scores (every rule is here; the functions are tested in tests/test_domain
     least", "more than", "min of a range" -> min; "at most", "less than", "max of a range" -> max); it must equal
     the gold bound (none = neither);
   - subject: the individual's label, name or aliases equal a gold subject or an accepted one (case, spacing,
-    punctuation, articles and plurals ignored; gold `aliases` adds other names of table rows such as their ids).
+    punctuation, articles and plurals ignored; gold `aliases` adds other names of table rows such as their ids);
+    a label that starts with the individual's class ("Pump P-101") also counts without it, and one that names a
+    place after its head ("chemical store at Fallow Green") counts as its head.
 * Precision = stated facts that match a gold fact with EVERY individual they are put on right / stated facts.
-  Recall = gold facts whose every subject carries a matching fact (or an accepted subject does) / gold facts.
+  Recall = gold facts whose every subject carries a matching fact (or an accepted subject does) / gold facts,
+  counting only statements that are right as a whole (a value spread over every pump finds nothing).
   A miss is diagnosed: the value is on the right subject under another property, unit or bound, or elsewhere.
 * Duplicate-concept properties: per gold concept group (gold facts, and table columns, that state one concept),
   the distinct properties that hold its values on their subjects (whatever the property name); each property
   beyond the first is one duplicate.
 * Junk classes (automatic, approximate: the full class list is in the results for review): a class whose name is
   a function word or pronoun, a verb form (-ed/-ing endings, or a gold `not_kinds` word), a fragment (more than
-  four words, or a function word inside it), or the name of a single thing (equal to an individual's label or to
-  a gold subject). Plural class names are listed apart.
+  four words, or a function word inside it), a quantity (its last word is one of the gold facts' property words
+  and no gold kind's: "Efficiency", "Temperature"), or the name of a single thing (equal to an individual's label
+  or to a gold subject). Plural class names are listed apart.
 * Document subjects: text facts put on an individual that stands for the document (class TextChunk, Document,
   Section, Heading, Chunk) or whose label equals a heading or the title of the guide.
 * Text-only things (gold `things`): an individual with that label exists, and has one of the acceptable classes.
@@ -170,11 +174,16 @@ _PLACE = {"at", "of", "in", "on", "for", "from", "near", "inside"}
 
 def individual_keys(ind: dict[str, Any]) -> set[str]:
     """Keys of an individual's label, name and aliases; a name with a place ("chemical store at Fallow Green")
-    also stands for its head ("chemical store"), never for the place."""
-    names = [n for n in (ind.get("name", ""), ind.get("label", ""), *ind.get("aliases", [])) if n]
+    also stands for its head ("chemical store"), never for the place; a name that starts with its class ("Pump
+    P-101" of class Pump) also for the rest ("P-101")."""
+    names = [n for n in (ind.get("name", ""), ind.get("label", ""), *(ind.get("aliases") or [])) if n]
     out = {key(n) for n in names}
     for n in names:
         ws = [w for w in words(n) if w not in _ARTICLES]
+        for c in ind.get("classes", []):
+            cw = words(c)
+            if len(ws) > len(cw) and ws[:len(cw)] == cw:
+                out.add("".join(ws[len(cw):]))
         cut = next((i for i, w in enumerate(ws) if w in _PLACE), None)
         if cut:
             out.add("".join(ws[:cut]))
@@ -246,7 +255,9 @@ def score_facts(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
         correct.append(hit is not None)
     rows = []
     for g in facts:
-        matching = [st for st in statements if fact_matches(st, g)]
+        # only statements that are right as a whole count: a fact spread over every pump finds nothing
+        matching = [st for st in statements if fact_matches(st, g) and all(on(n, right[g["id"]])
+                                                                           for n in st["individuals"])]
         holders = {n for st in matching for n in st["individuals"]}
         covered = all(any(on(n, subject_keys(gold, [s])) for n in holders) for s in g["subjects"])
         accepted = bool(g.get("accept")) and any(on(n, subject_keys(gold, g["accept"])) for n in holders)
@@ -277,6 +288,9 @@ def diagnose(statements: list[dict[str, Any]], g: dict[str, Any], gold: dict[str
         if wrong:
             return (f"on {on_subject[0]} as {st['property']}={st['value']} {st['unit']}".rstrip() +
                     f" ({st['qualifier'] or 'no qualifier'}): wrong {', '.join(wrong)}")
+        extra = [n for n in st["individuals"] if not ikeys.get(n, set()) & keys]
+        if extra:
+            return f"also put on {', '.join(extra[:6])}{' ...' if len(extra) > 6 else ''}"
         missing = [s for s in g["subjects"] if not any(ikeys.get(n, set()) & subject_keys(gold, [s])
                                                        for n in st["individuals"])]
         return f"not on every subject: missing {', '.join(missing)}"
@@ -318,9 +332,12 @@ def column_properties(coverage: dict[str, Any], file: str, column: str) -> set[s
 def junk_classes(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
     """Classes that do not name a kind (see the module docstring), and plural class names."""
     inds = index.get("individuals", {})
-    single = {k for i in inds.values() for k in individual_keys(i) if not set(i.get("classes", [])) & INFRA_CLASSES}
+    single = {key(n) for i in inds.values() if not set(i.get("classes", [])) & INFRA_CLASSES
+              for n in (i.get("name", ""), i.get("label", "")) if n}
     single |= {key(s) for g in gold["facts"] for s in g["subjects"]}
     not_kinds = {w.lower() for w in gold.get("not_kinds", [])}
+    kind_words = {w for k in gold_kinds(gold) for w in words(k)}
+    quantities = {singular(w.lower()) for g in gold["facts"] for w in g["words"]} - kind_words
     junk, plural = [], []
     for name, c in index.get("classes", {}).items():
         if name in INFRA_CLASSES:
@@ -336,6 +353,8 @@ def junk_classes(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
             why = "verb form"
         elif len(raw) > 4 or len(raw) > 1 and any(w in _FUNCTION for w in raw):
             why = "fragment"
+        elif singular(raw[-1]) in quantities:
+            why = "a quantity, not a kind"
         elif key(name) in single and not any(key(name) == key(k) for k in gold_kinds(gold)):
             why = "name of a single thing"
         if why:
@@ -437,7 +456,7 @@ def build_domain(name: str, gold: dict[str, Any], model: Any, out: Path, schema:
     from ontobuild.build import run_build
 
     files = [DOMAINS / name / f for f in gold["files"]]
-    extra = {"schema": DOMAINS / name / "schema.ttl"} if schema else {}
+    extra = {"schema": [DOMAINS / name / "schema.ttl"]} if schema else {}
     before = model.usage.snapshot()
     t = time.perf_counter()
     stats = run_build(files, out=out, model=model, force=True, **extra)

@@ -108,3 +108,19 @@ def test_duplicate_concepts_junk_classes_things_and_document_subjects():
     assert things["as_individual"] == 0
     idx["individuals"]["ColdBox"] = _ind("ColdBox", "cold boxes", ["ColdBox"])
     assert text_things(idx, GOLD)["with_kind"] == 1
+
+
+def test_subject_names_with_their_class_or_a_place_and_quantity_classes():
+    idx = _index(_ind("DomeDomeWest", "Dome Dome West", ["Dome"], _fact("openingTime", "21:30")),
+                 _ind("ColdBox", "cold box at Dome West", ["Box"], _fact("temperatureC", "-40", "°C")))
+    s = score_facts(idx, GOLD)
+    assert {r["id"] for r in s["per_fact"] if r["found"]} == {"g2", "g3"}
+    idx["classes"]["Temperature"] = {}
+    assert {"class": "Temperature", "why": "a quantity, not a kind"} in junk_classes(idx, GOLD)["junk"]
+
+
+def test_a_fact_spread_over_too_many_things_finds_nothing():
+    idx = _index(*[_ind(n, n, ["Dome"], _fact("maxSpeedRpm", "3", "rpm", "at most"))
+                   for n in ("Dome East", "Dome West", "Dome North")])
+    s = score_facts(idx, GOLD)
+    assert s["correct_statements"] == 0 and not s["per_fact"][0]["found"]
