@@ -511,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
 
     suffix = "_schema" if args.schema else ""
     results: dict[str, Any] = {"schema": args.schema, "domains": {}}
+    results.update(run_info(None, sys.argv[1:] if argv is None else argv))
+    results["command"] = results["command"].replace("bench.ask_bench", "bench.domain_bench")
     if args.schema and not schema_supported():
         results["note"] = ("ontobuild has no --schema in this build (run_build takes no `schema`): nothing was "
                            "built; run without --schema for the plain figures.")
@@ -521,8 +523,7 @@ def main(argv: list[str] | None = None) -> int:
         from ontobuild.llm import open_model
 
         model = open_model({"backend": "local"})
-    results.update(run_info(model, sys.argv[1:] if argv is None else argv))
-    results["command"] = results["command"].replace("bench.ask_bench", "bench.domain_bench")
+    results["model"] = {"backend": getattr(model, "backend", "?"), "model": getattr(model, "model", "?")}
     for name in names:
         gold = json.loads((DOMAINS / name / "gold.json").read_text("utf-8"))
         out = REPO / "outcomes" / f"domains{suffix}" / name
