@@ -40,9 +40,10 @@ How it scores (every rule is here; the functions are tested in tests/test_domain
   beyond the first is one duplicate.
 * Junk classes (automatic, approximate: the full class list is in the results for review): a class whose name is
   a function word or pronoun, a verb form (-ed/-ing endings, or a gold `not_kinds` word), a fragment (more than
-  four words, or a function word inside it), a quantity (its last word is one of the gold facts' property words
-  and no gold kind's: "Efficiency", "Temperature"), or the name of a single thing (equal to an individual's label
-  or to a gold subject). Plural class names are listed apart.
+  four words, or a function word inside it), a quantity (its last word is one of the gold facts' property
+  words, no gold kind's and no counted unit's: "Efficiency", "Temperature"; not "Car" when cars are counted), or
+  the name of a single thing (equal to an individual's label or to a gold subject). Plural class names are
+  listed apart.
 * Document subjects: text facts put on an individual that stands for the document (class TextChunk, Document,
   Section, Heading, Chunk) or whose label equals a heading or the title of the guide.
 * Text-only things (gold `things`): an individual with that label exists, and has one of the acceptable classes.
@@ -337,7 +338,8 @@ def junk_classes(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
     single |= {key(s) for g in gold["facts"] for s in g["subjects"]}
     not_kinds = {w.lower() for w in gold.get("not_kinds", [])}
     kind_words = {w for k in gold_kinds(gold) for w in words(k)}
-    quantities = {singular(w.lower()) for g in gold["facts"] for w in g["words"]} - kind_words
+    counted = {w for g in gold["facts"] for w in words(g.get("unit") or "")}  # "car per crossing": things
+    quantities = {singular(w.lower()) for g in gold["facts"] for w in g["words"]} - kind_words - counted
     junk, plural = [], []
     for name, c in index.get("classes", {}).items():
         if name in INFRA_CLASSES:
