@@ -36,14 +36,15 @@ How it scores (every rule is here; the functions are tested in tests/test_domain
   counting only statements that are right as a whole (a value spread over every pump finds nothing).
   A miss is diagnosed: the value is on the right subject under another property, unit or bound, or elsewhere.
 * Duplicate-concept properties: per gold concept group (gold facts, and table columns, that state one concept),
-  the distinct properties that hold its values on their subjects (whatever the property name); each property
-  beyond the first is one duplicate.
+  the distinct properties that hold its values on their subjects (whatever the property name; a value put on the
+  wrong thing: the text facts of that value and unit), and the properties of the group's table columns; each
+  property beyond the first is one duplicate.
 * Junk classes (automatic, approximate: the full class list is in the results for review): a class whose name is
   a function word or pronoun, a verb form (-ed/-ing endings, or a gold `not_kinds` word), a fragment (more than
   four words, or a function word inside it), a quantity (its last word is one of the gold facts' property
   words, no gold kind's and no counted unit's: "Efficiency", "Temperature"; not "Car" when cars are counted), or
-  the name of a single thing (equal to an individual's label or to a gold subject). Plural class names are
-  listed apart.
+  a month or day name, or the name of a single thing (equal to an individual's label as written, or to a gold
+  subject). Plural class names are listed apart.
 * Document subjects: text facts put on an individual that stands for the document (class TextChunk, Document,
   Section, Heading, Chunk) or whose label equals a heading or the title of the guide.
 * Text-only things (gold `things`): an individual with that label exists, and has one of the acceptable classes.
@@ -79,6 +80,13 @@ _FUNCTION = _ARTICLES | {
     "which", "who", "what", "when", "where", "if", "then", "than", "is", "are", "was", "were", "be", "been", "has",
     "have", "had", "do", "does", "must", "may", "can", "should", "will", "not", "no", "only", "also", "per"}
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_DATE_WORDS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+               "today", "tomorrow", "yesterday"}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", ascii_fold(str(text)).lower())
 
 
 # ----------------------------------------------------------------------------------------------- normalizing
@@ -303,16 +311,20 @@ def concept_duplicates(index: dict[str, Any], gold: dict[str, Any], coverage: di
     """Per gold concept group, the distinct properties holding its values on its subjects."""
     inds = index.get("individuals", {})
     facts = {g["id"]: g for g in gold["facts"]}
+    statements = text_statements(index)
     groups = []
     for c in gold.get("concepts", []):
         props: set[str] = set()
         for fid in c.get("facts", []):
             g = facts[fid]
             keys = subject_keys(gold, g["subjects"]) | subject_keys(gold, g.get("accept", []))
-            for name, ind in inds.items():
-                if individual_keys(ind) & keys:
-                    props.update(f["property"] for f in ind.get("facts", []) if f.get("literal") is not None
-                                 and "chunk" in (f.get("source") or {}) and values_equal(f["literal"], g["value"]))
+            held = {f["property"] for name, ind in inds.items() if individual_keys(ind) & keys
+                    for f in ind.get("facts", []) if f.get("literal") is not None
+                    and "chunk" in (f.get("source") or {}) and values_equal(f["literal"], g["value"])}
+            if not held:  # put on the wrong thing: the text fact of that value and unit, wherever it went
+                held = {st["property"] for st in statements if values_equal(st["value"], g["value"])
+                        and (g.get("unit") is None or unit_key(st["unit"]) == unit_key(g["unit"]))}
+            props |= held
         for col in c.get("columns", []):
             props.update(column_properties(coverage, col["file"], col["column"]))
         groups.append({"concept": c["name"], "properties": sorted(props), "duplicates": max(0, len(props) - 1)})
@@ -333,9 +345,10 @@ def column_properties(coverage: dict[str, Any], file: str, column: str) -> set[s
 def junk_classes(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
     """Classes that do not name a kind (see the module docstring), and plural class names."""
     inds = index.get("individuals", {})
-    single = {key(n) for i in inds.values() if not set(i.get("classes", [])) & INFRA_CLASSES
+    # as written, not in the singular: a category individual "roasters" does not make the class Roaster junk
+    single = {_squash(n) for i in inds.values() if not set(i.get("classes", [])) & INFRA_CLASSES
               for n in (i.get("name", ""), i.get("label", "")) if n}
-    single |= {key(s) for g in gold["facts"] for s in g["subjects"]}
+    single |= {_squash(s) for g in gold["facts"] for s in g["subjects"]}
     not_kinds = {w.lower() for w in gold.get("not_kinds", [])}
     kind_words = {w for k in gold_kinds(gold) for w in words(k)}
     counted = {w for g in gold["facts"] for w in words(g.get("unit") or "")}  # "car per crossing": things
@@ -357,7 +370,9 @@ def junk_classes(index: dict[str, Any], gold: dict[str, Any]) -> dict[str, Any]:
             why = "fragment"
         elif singular(raw[-1]) in quantities:
             why = "a quantity, not a kind"
-        elif key(name) in single and not any(key(name) == key(k) for k in gold_kinds(gold)):
+        elif len(raw) == 1 and raw[0] in _DATE_WORDS:
+            why = "a date word"
+        elif _squash(name) in single and not any(key(name) == key(k) for k in gold_kinds(gold)):
             why = "name of a single thing"
         if why:
             junk.append({"class": name, "why": why})
