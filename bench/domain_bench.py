@@ -49,7 +49,9 @@ How it scores (every rule is here; the functions are tested in tests/test_domain
   Section, Heading, Chunk) or whose label equals a heading or the title of the guide.
 * Text-only things (gold `things`): an individual with that label exists, and has one of the acceptable classes.
 * End-to-end answers: `ontoask` (the library's answerer, the same loaded model) over the outcome folder, each
-  answer judged with bench.score.is_correct against the gold answer.
+  answer judged with bench.score.is_correct against the gold answer ("lenient"), and strictly: a hedge is wrong
+  (another thing of the expected answer's kind named, as in bench.ask_bench's dev set, or another number, time
+  of day or date than the expected one, values the question names aside): "14; 11" for 11 knots is wrong.
 * With --schema: the share of the terms the build uses (classes of the individuals, properties of their facts,
   TextChunk bookkeeping excluded) whose IRI is declared in the domain's schema.ttl, read from ontology.ttl.
 """
@@ -483,24 +485,57 @@ def build_domain(name: str, gold: dict[str, Any], model: Any, out: Path, schema:
             "llm": {"calls": calls, "prompt_tokens": pt, "completion_tokens": ct, "seconds": round(secs, 1)}}
 
 
+_TIME = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def judge(answer: str, expected: Any, question: str, candidates: list[str] | None = None) -> tuple[bool, bool]:
+    """(strict, lenient): lenient is bench.score.is_correct; strict also refuses a hedge: naming another thing
+    of the expected answer's kind (`candidates`), or giving another number, time of day or date than the
+    expected one (values the question itself names aside)."""
+    from bench.score import is_correct, numbers_in, numbers_match
+
+    lenient = bool(is_correct(answer, expected))
+    if not lenient:
+        return False, False
+    if not is_correct(answer, expected, max_extra=0, candidates=candidates or []):
+        return False, True
+    kind = value_key(expected)
+    if kind and kind[0] == "num":
+        text = _DATE.sub(" ", _TIME.sub(" ", answer))
+        asked = numbers_in(question)
+        others = [n for n in numbers_in(text) if not numbers_match(n, kind[1])
+                  and not any(numbers_match(n, a) for a in asked)]
+        return not others, True
+    if kind and kind[0] in ("time", "date"):
+        pattern = _TIME if kind[0] == "time" else _DATE
+        others = [v for v in pattern.findall(answer) if not values_equal(v, expected) and v not in question]
+        return not others, True
+    return True, True
+
+
 def ask_domain(out: Path, gold: dict[str, Any], model: Any) -> dict[str, Any]:
+    from bench.ask_bench import _graph_of, rivals
     from bench.report import ask, close, open_answerer_for
-    from bench.score import is_correct
+    from bench.score import name_in_text
 
     answerer = open_answerer_for([out], model, out.parent / f"{out.name}_answers.log")
+    graph = _graph_of(answerer, [out])
     rows = []
     for q in gold["questions"]:
         ans = ask(answerer, q["q"])
-        ok = bool(is_correct(ans.answer, q["expected"]))
+        cands = [c for c in rivals(graph, q["expected"]) if not name_in_text(c, q["q"])]
+        ok, lenient = judge(ans.answer, q["expected"], q["q"], cands)
         rows.append({"question": q["q"], "from": q.get("from", ""), "expected": q["expected"], "answer": ans.answer,
-                     "correct": ok, "state": ans.state, "sparql": ans.sparql, "seconds": round(ans.seconds, 1)})
+                     "correct": ok, "lenient": lenient, "state": ans.state, "sparql": ans.sparql,
+                     "seconds": round(ans.seconds, 1)})
         print(f"  {'OK ' if ok else 'BAD'} {q['q']} -> {ans.answer[:100]}" + ("" if ok else f" (expected "
               f"{q['expected']})"), file=sys.stderr, flush=True)
     close(answerer)
     per: dict[str, list[bool]] = {}
     for r in rows:
         per.setdefault(r["from"], []).append(r["correct"])
-    return {"correct": sum(r["correct"] for r in rows), "total": len(rows),
+    return {"correct": sum(r["correct"] for r in rows), "lenient": sum(r["lenient"] for r in rows), "total": len(rows),
             "accuracy": round(sum(r["correct"] for r in rows) / len(rows), 4) if rows else 0.0,
             "per_source": {k: f"{sum(v)}/{len(v)}" for k, v in sorted(per.items())}, "rows": rows}
 
@@ -580,7 +615,7 @@ def summary_line(name: str, r: dict[str, Any]) -> str:
     return (f"{name}: text facts precision {f['precision']:.1%} ({f['correct_statements']}/{f['statements']}), "
             f"recall {f['recall']:.1%} ({f['found']}/{f['gold']}); duplicate-concept properties "
             f"{r['concepts']['duplicate_properties']}; junk classes {len(r['classes']['junk'])}; document subjects "
-            f"{r['document_subjects']}" + (f"; answers {a['correct']}/{a['total']}" if a else ""))
+            f"{r['document_subjects']}" + (f"; answers {a['correct']}/{a['total']} (lenient {a['lenient']})" if a else ""))
 
 
 def render_md(r: dict[str, Any]) -> str:
@@ -595,7 +630,7 @@ def render_md(r: dict[str, Any]) -> str:
     if not r["domains"]:
         return "\n".join(lines)
     lines += ["| domain | text-fact precision | recall | duplicate-concept properties | junk classes | "
-              "document subjects | text-only things as individual / with kind | answers | build s | LLM calls |"
+              "document subjects | text-only things as individual / with kind | answers (strict) | build s | LLM calls |"
               + (" schema terms |" if r.get("schema") else ""),
               "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if r.get("schema") else "")]
     for name, d in r["domains"].items():
@@ -605,7 +640,8 @@ def render_md(r: dict[str, Any]) -> str:
                      f"{f['recall']:.1%} ({f['found']}/{f['gold']}) | {d['concepts']['duplicate_properties']} | "
                      f"{len(d['classes']['junk'])} | {d['document_subjects']} | "
                      f"{t['as_individual']}/{t['with_kind']} of {t['things']} | "
-                     + (f"{a['correct']}/{a['total']} ({', '.join(f'{k} {v}' for k, v in a['per_source'].items())})"
+                     + (f"{a['correct']}/{a['total']} ({', '.join(f'{k} {v}' for k, v in a['per_source'].items())}; "
+                        f"lenient {a['lenient']})"
                         if a else "not asked") + f" | {b.get('seconds', '')} | {llm.get('calls', '')} |"
                      + (f" {d['schema_terms']['share']:.0%} of {d['schema_terms']['used_terms']} |"
                         if r.get("schema") else ""))

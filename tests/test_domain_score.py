@@ -124,3 +124,14 @@ def test_a_fact_spread_over_too_many_things_finds_nothing():
                    for n in ("Dome East", "Dome West", "Dome North")])
     s = score_facts(idx, GOLD)
     assert s["correct_statements"] == 0 and not s["per_fact"][0]["found"]
+
+
+def test_answers_judged_strictly_refuse_hedges():
+    from bench.domain_bench import judge
+
+    assert judge("14; 11.", 11, "What is the service speed of the dome in knots?") == (False, True)
+    assert judge("It is 11 knots.", 11, "What is the speed of dome 3?") == (True, True)
+    assert judge("06:30:00 and 07:00:00", "06:30", "When does it open?") == (False, True)
+    assert judge("Dome West", "Dome West", "Which dome?", ["Dome East"]) == (True, True)
+    assert judge("Dome West, Dome East", "Dome West", "Which dome?", ["Dome East"]) == (False, True)
+    assert judge("No data available", 5, "How many?") == (False, False)
