@@ -39,22 +39,27 @@ def numeric_fact_score(outcome: Path, gold_path: Path = ROOT / "bench/gold/logis
     index = json.loads((outcome / "entities_index.json").read_text())
     coverage = json.loads((outcome / "coverage.json").read_text())
     gold = json.loads(gold_path.read_text())["facts"]
-    found: list[tuple[str, str, float]] = []
+    found: list[tuple[str, list[str], float]] = []  # a number put on several things: right only if all are
     for chunk in coverage["text"]:
         for e in chunk["numbers"]:
-            ind = index["individuals"].get(e.get("individual", ""))
-            if e["status"] != "covered" or not e["chunk"].startswith(file + "#") or ind is None:
+            if e["status"] != "covered" or not e["chunk"].startswith(file + "#"):
                 continue
-            typed = any(f["property"] == e["property"] and f.get("literal") is not None and
-                        f.get("datatype") in ("xsd:integer", "xsd:decimal", "xsd:double") and
-                        float(f["literal"]) == float(e["value"]) for f in ind.get("facts", []))
-            if typed:
-                found.append((e["chunk"].split("#")[1], _norm(e["individual"] + " " + ind.get("label", "")),
-                              float(e["value"])))
+            names = []
+            for name in e.get("individuals") or [e.get("individual", "")]:
+                ind = index["individuals"].get(name)
+                typed = ind is not None and any(
+                    f["property"] == e["property"] and f.get("literal") is not None and
+                    f.get("datatype") in ("xsd:integer", "xsd:decimal", "xsd:double") and
+                    float(f["literal"]) == float(e["value"]) for f in ind.get("facts", []))
+                if typed:
+                    names.append(_norm(name + " " + ind.get("label", "")))
+            if names:
+                found.append((e["chunk"].split("#")[1], names, float(e["value"])))
     rows = []
     for g in gold:
-        ok = any(c == str(g["chunk"]) and abs(v - g["value"]) < 1e-9 and any(s in n for s in g["subjects"])
-                 and not any(x in n for x in g.get("not", [])) for c, n, v in found)
+        ok = any(c == str(g["chunk"]) and abs(v - g["value"]) < 1e-9 and
+                 all(any(s in n for s in g["subjects"]) and not any(x in n for x in g.get("not", [])) for n in ns)
+                 for c, ns, v in found)
         rows.append({**g, "found": ok})
     main = [r for r in rows if not r.get("other")]
     return {"total": len(main), "found": sum(r["found"] for r in main),

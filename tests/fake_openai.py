@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = ("garbage", "http500_echo_key", "http401", "slow", "no_choices", "unknown_tool", "bad_arguments",
-         "prose", "same_call", "empty_body", "html", "script")
+         "prose", "same_call", "empty_body", "html", "script", "reasoning")
 
 
 def _completion(message: dict[str, Any], usage: bool = True) -> dict[str, Any]:
@@ -86,6 +86,18 @@ class FakeOpenAI:
         if mode == "no_choices":
             return self._send(h, 200, {"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
                                        "choices": []})
+        if mode == "reasoning":  # refuses the parameters OpenAI's reasoning models refuse, as OpenAI words it
+            if "max_tokens" in request:
+                return self._send(h, 400, {"error": {
+                    "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                               "'max_completion_tokens' instead.", "type": "invalid_request_error",
+                    "param": "max_tokens", "code": "unsupported_parameter"}})
+            if "temperature" in request and request["temperature"] != 1:
+                return self._send(h, 400, {"error": {
+                    "message": f"Unsupported value: 'temperature' does not support {request['temperature']} with "
+                               "this model. Only the default (1) value is supported.",
+                    "type": "invalid_request_error", "param": "temperature", "code": "unsupported_value"}})
+            return self._send(h, 200, _completion({"content": "ok"}))
         if mode == "script":
             last = str((request.get("messages") or [{}])[-1].get("content", ""))
             reply = next((text for key, text in self.script.items() if key in last), "no idea")

@@ -64,7 +64,7 @@ def _nursery() -> EntitiesIndex:
 
 
 def _read(idx: EntitiesIndex, text: str, packages: set[str] = frozenset()):  # type: ignore[assignment]
-    reading = read_chunk(idx, text, find_mentions(idx, text, limit=40))
+    reading = read_chunk(idx, text, find_mentions(idx, text, limit=40), packages=set(packages))
     quantities = find_quantities(text, reading.skip)
     quantity_candidates(idx, reading, quantities, set(packages))
     return reading, {q.written: [t.individuals or [t.new_name] for t in reading.candidates.get(q.id, [])]
@@ -128,3 +128,12 @@ def test_synonym_groups_never_join_properties_one_thing_holds_together() -> None
     moved = idx.merge_property("rootingTimeDays", "growTimeDays")
     assert moved == 1 and "rootingTimeDays" not in idx.properties
     assert [f.literal for f in idx.individuals["RedOak"].facts if f.property == "growTimeDays"] == ["30"]
+
+
+def test_openings_a_gerund_rule_a_package_and_a_quantity_noun() -> None:
+    idx = _nursery()
+    reading, cands = _read(idx, "Express shipping within the region takes 2 to 4 working days.")
+    assert cands["2"] == [["ExpressShippingPolicy"]]
+    text = "The Black Pine ships in crates of 8. Crates containing 8 saplings weigh 40 kg. Storage costs are €2 a day."
+    reading, cands = _read(idx, text, {"crate"})
+    assert cands["40 kg"] == [["BlackPine"]] and cands["€2"] == [["BlackPine"]]

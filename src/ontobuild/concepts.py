@@ -96,9 +96,18 @@ def _words_before(q: Quantity) -> str:
     return safe_name(" ".join(words[-2:]), lower_first=True)
 
 
-def propose(q: Quantity, packages: set[str]) -> Concept:
-    """The property code proposes for a quantity."""
+_PERIODIC = {"daily": "day", "hourly": "h", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
+
+
+def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
+    """The property code proposes for a quantity; `opening` is the first noun of its sentence."""
+    periodic = re.search(r"\b(" + "|".join(_PERIODIC) + r")\s+[a-z]+\s+[a-z]*\s*(?:is|are|of|:)", q.before, re.I)
+    if periodic and _PERIODIC[periodic.group(1).lower()] not in q.per and q.dimension == "money":
+        q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the daily storage cost is €1.25": per day
     words, generic = _words_before(q), False
+    if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
+        words = "packageWeight"  # "1,160 kg per pallet", "Pallets, each weighing 1,200 kg"
+        q.per = [p for p in q.per if p not in packages]
     verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
                      r"up to\s+|only\s+)?$", q.before)
     after = re.match(r"\s*(?:of\s+)?([a-z]{4,})\b", q.after)
@@ -106,7 +115,7 @@ def propose(q: Quantity, packages: set[str]) -> Concept:
         words = "unitsPerPackage"
     elif q.capacity and q.dimension == "count":
         words = "capacity"
-    elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words:
+    elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words and words != "packageWeight":
         words = _VERB_CONCEPT[verb.group(1).lower()]
         noun = re.search(r"(?<!\bthe )(?<!\bThe )(?<!\ba )(?<!\bA )(?<!\ban )(?<!\bAn )\b([a-z]{3,})\s+$",
                          q.before[:verb.start()])
@@ -228,11 +237,6 @@ def resolve(idx: EntitiesIndex, name: str, q: Quantity, packages: set[str]) -> s
     want = (q.dimension, _unit_key(q, packages))
     if p is not None and (p.dimension, p.unit) == want:
         return name
-    mine = set(tokens(name))
-    for other in candidates(idx, q, name, packages, limit=20):
-        theirs = set(tokens(other))
-        if mine and theirs and (mine <= theirs or theirs <= mine):
-            return other
     return name if p is None else name + "Value"
 
 

@@ -60,6 +60,8 @@ class Reference:
     confirmed: bool = False
     property: str = ""
     inverse: str = ""
+    decided_by: str = ""  # "code" when the evidence decides, "model" when the model was asked
+    reason: str = ""
 
     def describe(self) -> str:
         return f"{self.source.file} {self.column!r} -> {self.target.file} {self.key!r}"
@@ -134,6 +136,65 @@ def _names_target(column: str, key: str, target: Shape) -> bool:
     col, k = _norm(column), _norm(key)
     one = _norm(singular(file_stem(target.file)))
     return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
+
+
+# words of a column name that say it holds a measurement, never an identifier of another table's records
+_MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "height", "length", "width", "area",
+            "volume", "duration", "time", "date", "year", "years", "rate", "score", "grade", "percent", "percentage",
+            "total", "sum", "avg", "average", "min", "max", "salary", "budget", "capacity", "speed", "temperature",
+            "rating", "rank", "level", "size", "quantity", "qty", "population", "balance", "fee", "tax", "miles",
+            "km", "hours", "days", "minutes", "seconds", "stars", "votes", "points", "money", "value", "income",
+            "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective", "expiry", "born",
+            "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
+_ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
+
+
+def _words(column: str) -> list[str]:
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", split_key(column)[0])
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+
+
+def measurement(column: str, values: list[str]) -> str:
+    """Why a column holds measurements or dates rather than references ("" when it may refer): a unit in its
+    name, a measurement word and no id word ("nearest_station_miles", "number of staff"), decimal or date
+    values."""
+    if split_key(column)[1]:
+        return f"its name carries a unit ({split_key(column)[1]})"
+    words = _words(column)
+    if words and not set(words) & _ID_WORDS:
+        hit = set(words) & _MEASURE
+        if hit:
+            return f"its name says it is a measurement ({', '.join(sorted(hit))})"
+        if "number" in words and ("of" in words or words[0] in ("num", "number") and len(words) > 1):
+            return "its name says it is a count"
+    sample = [v for v in values[:200] if v]
+    if sample and sum(bool(_DATE.fullmatch(v)) for v in sample) > len(sample) / 2:
+        return "its values are dates"
+    if sample and sum(bool(re.fullmatch(r"-?\d+\.\d+", v)) for v in sample) > len(sample) / 2:
+        return "its values are decimal numbers"
+    return ""
+
+
+def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
+    """Code's verdict on a candidate reference from the evidence it can weigh: ("no", why) for what cannot be a
+    link (a measurement, a date, a key that is itself a measurement), ("yes", why) when the column is named after
+    the target and its key is the target's own identifier and covers every value, else ("ask", why)."""
+    values = [v for v in column_values(ref.source, ref.column) if v is not None]
+    why = measurement(ref.column, values)
+    if why:
+        return "no", f"{ref.column!r}: {why}"
+    key_values = [v for v in column_values(ref.target, ref.key) if v is not None]
+    why = measurement(ref.key, key_values)
+    if why:
+        return "no", f"the key {ref.key!r}: {why}"
+    distinct = set(values)
+    back = len(distinct) / max(1, len(set(key_values)))  # how much of the target the column reaches
+    primary = plan.keys.get(id(ref.target), [""])[:1] == [ref.key]
+    if _names_target(ref.column, ref.key, ref.target) and primary and ref.source is not ref.target:
+        return "yes", (f"{ref.column!r} is named after {file_stem(ref.target.file)} and every value is one of its "
+                       f"{ref.key!r} ({len(distinct)} distinct, {back:.0%} of them)")
+    return "ask", f"every value occurs among {ref.key!r} ({len(distinct)} distinct, {back:.0%} of the keys)"
 
 
 def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:

@@ -11,7 +11,6 @@ Messages and tools use the OpenAI chat format on both sides."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import os
@@ -139,14 +138,36 @@ class OpenAIChat:
         self.server = redact(str(self._client.base_url), self._secrets)
         self._errors = (openai.APIError,)
         self._required_ok = True
+        self._tokens_param = "max_tokens"  # "max_completion_tokens" once the server says so (reasoning models)
+        self._temperature_ok = True
         self.usage = Usage(self.backend, self.model)
+
+    def _adapt(self, error: Exception, kwargs: dict[str, Any]) -> bool:
+        """Adapt the request to a parameter the server refused, as OpenAI's reasoning models refuse
+        `max_tokens` and a temperature other than the default; decided from the server's error, never from the
+        model's name. True when the request changed (retry it)."""
+        body = getattr(error, "body", None)
+        info = body.get("error", body) if isinstance(body, dict) else {}
+        param = str((info or {}).get("param") or "")
+        text = f"{error} {param}".lower()
+        if "max_tokens" in kwargs and ("max_tokens" == param or "'max_tokens'" in text) and \
+                ("max_completion_tokens" in text or "unsupported" in text):
+            self._tokens_param = "max_completion_tokens"
+            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+            return True
+        if "temperature" in kwargs and ("temperature" == param or "'temperature'" in text) and "unsupported" in text:
+            self._temperature_ok = False
+            kwargs.pop("temperature")
+            return True
+        return False
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         import openai
 
-        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                                  "temperature": temperature}
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, self._tokens_param: max_tokens}
+        if self._temperature_ok:
+            kwargs["temperature"] = temperature
         if tools:
             kwargs["tools"] = tools
             choice = tool_choice
@@ -157,15 +178,19 @@ class OpenAIChat:
             kwargs["tool_choice"] = choice
         start = time.perf_counter()
         try:
-            try:
-                resp = self._client.chat.completions.create(**kwargs)
-            except openai.BadRequestError as e:
-                if kwargs.get("tool_choice") != "required":
-                    raise
-                log.info("server refused tool_choice=required (%s); using auto", e)
-                self._required_ok = False
-                kwargs["tool_choice"] = "auto"
-                resp = self._client.chat.completions.create(**kwargs)
+            for attempt in range(4):  # at most: tokens parameter, temperature, tool_choice
+                try:
+                    resp = self._client.chat.completions.create(**kwargs)
+                    break
+                except openai.BadRequestError as e:
+                    if attempt < 3 and self._adapt(e, kwargs):
+                        log.info("server refused a parameter (%s); request adapted", redact(str(e), self._secrets))
+                        continue
+                    if kwargs.get("tool_choice") != "required" or attempt == 3:
+                        raise
+                    log.info("server refused tool_choice=required (%s); using auto", e)
+                    self._required_ok = False
+                    kwargs["tool_choice"] = "auto"
         except openai.APITimeoutError:
             raise ModelServerError(
                 f"The model server at {self.server} did not answer within {self.timeout:g} s "
@@ -264,14 +289,12 @@ def inference_lock() -> Iterator[None]:
     (each slows down far more than 2x), so concurrent processes take turns instead."""
     from .localmodel import cache_dir
 
+    from filelock import FileLock  # portable (fcntl on POSIX, msvcrt on Windows)
+
     path = cache_dir() / "inference.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    with FileLock(str(path)):
+        yield
 
 
 class LocalChat:

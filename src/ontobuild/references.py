@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, Callable
 
 from . import prompts
 from .agent import run_agent
-from .keys import Plan, Reference, column_values
+from .keys import Plan, Reference, column_values, weigh
+from .mapping import split_key
 from .llm import ChatModel
 from .names import safe_name
 from .tools import Tool
@@ -64,12 +66,24 @@ def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Tr
 
 def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Trace,
                 done: Callable[[], None] = lambda: None) -> list[dict[str, Any]]:
-    """Every candidate, asked once; what was decided (for coverage.json)."""
+    """Every candidate decided once: by code when the evidence decides (`keys.weigh`), else by the model; what
+    was decided and why (for coverage.json)."""
     out = []
     for ref in plan.references:
-        confirm(model, ref, classes, trace)
+        verdict, why = weigh(ref, plan)
+        ref.reason = why
+        if verdict == "ask":
+            confirm(model, ref, classes, trace)
+            ref.decided_by = "model"
+        else:
+            ref.confirmed, ref.decided_by = verdict == "yes", "code"
+            if ref.confirmed:
+                stem = re.sub(r"(?i)[_\s-]*(id|code|key|no|nr|ref)$", "", split_key(ref.column)[0]) or \
+                    classes.get(id(ref.target), "record")
+                ref.property = safe_name(stem, lower_first=True)
+                ref.inverse = safe_name("has " + classes.get(id(ref.source), "record"), lower_first=True)
         done()
         out.append({"reference": ref.describe(), "confirmed": ref.confirmed, "property": ref.property,
-                    "inverse": ref.inverse})
+                    "inverse": ref.inverse, "decided_by": ref.decided_by, "why": ref.reason})
         trace.write("reference", **out[-1])
     return out

@@ -22,7 +22,7 @@ _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|acro
 _COUNTED = rf"(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s"
 _MINUS = "-\u2212\u2013"
 _NUM = re.compile(
-    rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_-])(?P<sign>[{_MINUS}](?=\d))?"
+    rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_])(?<![A-Za-z]-)(?P<sign>[{_MINUS}](?=\d))?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)(?![0-9]|[.,]\d|:\d)"
     rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
@@ -60,7 +60,7 @@ _APPROX = re.compile(r"\b(?:about|around|approximately|approx\.?|roughly|nearly|
 _AVERAGE = re.compile(r"^\s*(?:on average|in average|on avg\.?)", re.I)
 _AVERAGE_BEFORE = re.compile(r"\b(?:average|mean|typical(?:ly)?)\b[^.;,]*$", re.I)
 # "ships in boxes of 4", "packed in cartons of 10 items": how many units one package holds
-_PACK = re.compile(r"\b(?:in|into|on|by)\s+([a-z]{3,}s)\s+of\s+$", re.I)
+_PACK = re.compile(r"\b(?:in|into|on|onto|by)\s+([a-z]{3,}s)\s+(?:of|with|containing)\s+$", re.I)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|and|until|till|through)\s*(?:about\s+)?")
 _BETWEEN = re.compile(r"\b(?:between|from)\s+(?:about\s+)?$", re.I)
 
@@ -215,7 +215,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             continue  # "in 2024 sales grew": a year, read above when the text says so
         q.joined = bool(written_unit) and m.group("gap") in ("-", " ", "\u00a0") and \
             re.match(r"\s+[a-z]{3,}", text[m.end():]) is not None and q.dimension not in ("count", "money", "") and \
-            re.search(r"\b(?:an?|the|one|two|three|four|five|six|\d+)\s*$", text[:m.start()], re.I) is not None
+            re.search(r"\b(?:an?|the|one|two|three|four|five|six|\d+)\s+(?:(?!and\b|or\b|to\b)[a-z]+\s+)?$", text[:m.start()], re.I) is not None and \
+            re.match(r"\s+[a-z]+ing\b", text[m.end():]) is None
         pers, end = _pers(text, m.end())
         q.per, q.end = pers, max(q.end, end)
         found.append((m.start(), q))

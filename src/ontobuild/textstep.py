@@ -48,9 +48,10 @@ def package_words(chunks: list[Chunk]) -> set[str]:
     """Words the texts use for packages ("ships in boxes of 4" -> box): a quantity per package is one concept."""
     out = set()
     for c in chunks:
-        for m in re.finditer(r"\b(?:in|into)\s+([a-z]{3,}s)\s+of\s+(?:\d|one|two|three|four|five|six|ten|twelve)",
-                             c.text, re.I):
-            out.add(singular(m.group(1).lower()))
+        for m in re.finditer(r"\b(?:in|into|on|onto)\s+([a-z]{3,}s)\s+(?:of|with|containing)\s+"
+                             r"(?:\d|one|two|three|four|five|six|ten|twelve)|\b([a-z]{3,}s)\s+(?:with|containing|holding)"
+                             r"\s+\d+\s+(?:[A-Za-z]+\s+)?(?:pieces|units|items)\b", c.text, re.I):
+            out.add(singular((m.group(1) or m.group(2)).lower()))
     return out
 
 
@@ -62,15 +63,25 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
                   ) -> dict[str, Any]:
     """Facts and relations of one chunk into the index; returns its coverage entry."""
     known = [m for m in find_mentions(idx, chunk.text, limit=40) if "TextChunk" not in idx.individuals[m].classes]
-    reading = read_chunk(idx, chunk.text, known, state.prior.get(_file_of(chunk)))
+    reading = read_chunk(idx, chunk.text, known, state.prior.get(_file_of(chunk)), state.packages)
     quantities = find_quantities(chunk.text, reading.skip)
+    for q in quantities:  # "20 Oak saplings": a count of the named thing's units
+        if not q.dimension:
+            named = next((t for t in reading.things if q.end <= t.start <= q.end + 2 and t.individuals and
+                          not chunk.text[q.end:t.start].strip()), None)
+            noun = re.match(r"\s+([a-z]{3,}s)\b", chunk.text[named.end:]) if named else None
+            if noun:
+                q.unit, q.dimension = singular(noun.group(1)), "count"
+                pack = re.search(r"\b([a-z]{3,}s)\s+(?:with|containing|of)\s+$", chunk.text[max(0, q.start - 30):q.start])
+                if pack and singular(pack.group(1).lower()) in state.packages:
+                    q.package, q.per = singular(pack.group(1).lower()), [singular(pack.group(1).lower())]
     for q in quantities:  # "one item per box", "cartons of 10 items": how many units one package holds
         if q.dimension == "count" and q.per and q.per[-1] in state.packages:
             q.package, q.unit = q.per[-1], "unit"
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
-    proposals = {q.id: propose(q, state.packages) for q in quantities}
+    proposals = {q.id: propose(q, state.packages, _opening(chunk.text, q.start)) for q in quantities}
     ask = [q for q in quantities if q.id in reading.candidates and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
@@ -87,6 +98,13 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if covered or links else "skipped",
             "reason": "" if covered or links else "no fact read; its text is kept as a TextChunk",
             "numbers": entries, "links": links}
+
+
+def _opening(text: str, pos: int) -> str:
+    """The first word of the sentence holding `pos`."""
+    a = next((a for a, b in sentences(text) if a <= pos < b), 0)
+    m = re.match(r"\s*([A-Za-z]+)", text[a:])
+    return m.group(1) if m else ""
 
 
 def _options(reading: ChunkReading, q: Quantity) -> list[Thing]:

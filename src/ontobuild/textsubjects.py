@@ -40,7 +40,7 @@ _PROPER = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|de|of|la|van
 # "kept in a locked cage", "stored in a dry shed": a place a sentence puts things in
 _NOUN_PHRASE = re.compile(r"\b(?:an?|the|one)\s+((?:[a-z]+[\s-]){0,2}[a-z]{3,})\s+of\s*$")
 _PLACE = re.compile(r"\b((?:stored|kept|placed|held|housed|located|parked|moored|installed)\s+(?:[a-z]+\s+)?"
-                    r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?\s+|the\s+)?", re.I)
+                    r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?|the|one)\s+", re.I)
 
 
 @dataclass
@@ -98,7 +98,8 @@ def _new_name_class(phrase: str, announced: dict[str, str]) -> str:
     return safe_name(singular(head))
 
 
-def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | None = None) -> ChunkReading:
+def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | None = None,
+               packages: set[str] = frozenset()) -> ChunkReading:  # type: ignore[assignment]
     """Things, sentence subjects and relations of one chunk. `known` are the individuals it mentions;
     `prior` the subject the previous chunk of the same file ended with (for an opening pronoun)."""
     r = ChunkReading(text)
@@ -119,6 +120,7 @@ def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | N
             if group and not inside_name:
                 things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
                                     how="class"))
+    things = _narrowed(idx, text, things, spans)
     plural_spans = [(t.start, t.end) for t in things]
     spans = [sp for sp in spans if not any(a <= sp[0] < b for a, b in plural_spans)]
     r.skip = [(a, b) for a, b, _ in spans]
@@ -132,12 +134,65 @@ def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | N
     r.things = things
     history = [prior] if prior is not None else []
     for a, b in sentences(text):
-        subject = _sentence_subject(text, a, b, things, history)
+        subject = _sentence_subject(text, a, b, things, history, packages)
         if subject is not None:
             r.subjects[a] = subject
             history.append(subject)
     r.relations = _relations(text, things, r)
     return r
+
+
+def _category_class(idx: EntitiesIndex, name: str) -> str:
+    """The class a category individual stands for ("Garden Tools" -> GardenTool), if the index has one."""
+    ind = idx.individuals[name]
+    key = normalize(singular(ind.label or name))
+    for c in idx.classes:
+        if normalize(c) == key or normalize(singular(c)) == key:
+            return c
+    return ""
+
+
+def _narrowed(idx: EntitiesIndex, text: str, things: list[Thing], spans: list[tuple[int, int, str]]) -> list[Thing]:
+    """A class plural narrowed by the category the text names with it: "Outdoor lamps products", "Products from
+    the Garden Tools line" -> the members of that category, not every product."""
+    out = []
+    for t in things:
+        if t.how == "class":
+            for a, b, name in spans:
+                before = re.fullmatch(r"\s*", text[b:t.start]) is not None and b <= t.start  # "<Category> products"
+                after = t.end <= a and re.fullmatch(r"\s+(?:from|of|in)\s+(?:the\s+)?", text[t.end:a]) is not None
+                cls = _category_class(idx, name) if before or after else ""
+                group = members(idx, cls) if cls else []
+                if group:
+                    label = text[a:b] if before else t.label
+                    t = Thing(label, group, start=min(a, t.start), end=max(b, t.end), plural=True, how="class")
+                    break
+            t = _such_as(idx, text, t, spans)
+        out.append(t)
+    return out
+
+
+def _such_as(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, int, str]]) -> Thing:
+    """"Products of the line, such as A and B, are ...": the examples the text names are what it speaks of (a
+    named part, such as a variant, stands for the member it belongs to)."""
+    m = re.compile(r"[^.;]{0,60}?,?\s+such as\s+").match(text, t.end)
+    if not m:
+        return t
+    listed: list[str] = []
+    pos = m.end()
+    for a, b, name in sorted(spans):
+        if a < pos:
+            continue
+        if a > pos + 3 and not re.fullmatch(r"[\s,]*(?:and|or)?\s*", text[pos:a]):
+            break
+        owner = name if name in t.individuals else next(
+            (mem for mem in t.individuals if any(f.object == name for f in idx.individuals[mem].facts)), None)
+        if owner and owner not in listed:
+            listed.append(owner)
+        pos = b
+    if not listed:
+        return t
+    return Thing(t.label, listed, start=t.start, end=t.end, plural=True, how="class")
 
 
 def _groups(text: str, things: list[Thing]) -> list[Thing]:
@@ -192,10 +247,16 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
                      not any(x <= m.start() < y for x, y in taken)]
     for a, b in sentences(text):
         for m in _PLACE.finditer(text, a, b):  # "kept in a locked cage": a place, a thing of its own
-            np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b", text[m.end():])
-            if np and not any(x <= m.end() < y for x, y in taken) and np.group(1).split()[0] not in _FUNCTION:
-                phrase = np.group(1)
-                phrase = " ".join(w for w in phrase.split() if w not in _FUNCTION)
+            np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b(?!\s*\d)", text[m.end():])
+            words = []
+            for w in np.group(1).split() if np else []:
+                if w in _FUNCTION or words and w.endswith(("ed", "ing")) or _VERB.fullmatch(w) and not w.endswith("ed"):
+                    break
+                words.append(w)
+            if words and words[-1].endswith("ed"):
+                words = []
+            if words and not any(x <= m.end() < y for x, y in taken):
+                phrase = " ".join(words)
                 s0 = m.end()
                 out.append(Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
                                  start=s0, end=s0 + len(np.group(1)), how="noun phrase"))
@@ -220,7 +281,8 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
     return out
 
 
-def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing]) -> Thing | None:
+def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
+                      packages: set[str] = frozenset()) -> Thing | None:  # type: ignore[assignment]
     """The subject of a sentence: the thing it opens with (before its verb), a pronoun's referent, or a new
     thing from its opening noun phrase."""
     sentence = text[a:b]
@@ -238,16 +300,25 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         if pron.group(1).lower() in _PLURAL_PRONOUNS:  # "Both", "They": the last thing that was several
             return next((t for t in reversed(history) if t.plural or len(t.individuals) > 1), previous)
         return previous
-    m = re.match(r"\s*(?:(?:the|our|all|every|each)\s+)?([A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})", sentence)
+    m = re.match(r"\s*(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach)\s+)?([A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})",
+                 sentence)
     if m and verb:
         words = []
-        for w in m.group(1).split():
-            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()):
+        tokens = m.group(1).split()
+        rest = sentence[m.end(1):]
+        for i, w in enumerate(tokens):
+            follower = tokens[i + 1] if i + 1 < len(tokens) else (re.match(r"\s*(\S+)", rest) or [None, ""])[1]
+            participle = words and w.endswith("ing") and re.fullmatch(r"(?:an?|the|its|their|\d[\d,.]*)", follower or "")
+            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()) or participle:
                 break
             words.append(w)
         phrase = " ".join(words)
         if not words or any(unit_of(w) or currency(w) for w in words):
             return previous
+        nxt = re.match(r"\s*([a-z]+)", sentence[sentence.find(words[-1]) + len(words[-1]):])
+        if singular(words[-1].lower()) in packages or _quantity_noun(words[-1].lower()) or \
+                (nxt and _quantity_noun(nxt.group(1))):
+            return previous  # "Pallets, each weighing ...", "Storage costs are ...": still the last thing
         m = re.search(re.escape(phrase), sentence)
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
@@ -276,8 +347,8 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         out: list[Thing] = []
         # "a locked cage of 40 m²": the noun phrase the measure is of, a new thing
         np = _NOUN_PHRASE.search(text[max(a, q.start - 50):q.start])
-        if np and q.dimension not in ("count", "money") and not _quantity_noun(np.group(1)):
-            phrase = " ".join(w for w in np.group(1).split() if w not in _FUNCTION)
+        phrase = " ".join(w for w in np.group(1).split() if w not in _FUNCTION) if np else ""
+        if phrase and q.dimension not in ("count", "money") and not _quantity_noun(phrase):
             start = q.start - len(np.group(0)) + np.group(0).find(np.group(1))
             near = [t for t in r.things if t.start <= start < t.end + 2 or start <= t.start < q.start or
                     re.fullmatch(r",\s*(?:an?|the|one)\s+", text[t.end:start])]  # "X, a hall of 60 m²": X
@@ -288,6 +359,22 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                                                 end=q.start, how="noun phrase")
             r.candidates[q.id] = [thing]
             continue
+        # "a 3,000 m² warehouse": the noun phrase the measure qualifies
+        if q.joined:
+            np2 = re.match(r"\s*((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]{2,})", text[q.end:])
+            words = []
+            for w in np2.group(1).split() if np2 else []:
+                if w in _FUNCTION or _VERB.fullmatch(w):
+                    break
+                words.append(w)
+            if words:
+                subject = r.subjects.get(a)
+                phrase = " ".join(words)
+                label = f"{subject.label} {phrase}" if subject is not None and subject.how == "class" and \
+                    len(subject.label.split()) <= 3 else phrase
+                r.candidates[q.id] = [Thing(label, new_name=safe_name(label), new_class=safe_name(singular(words[-1])),
+                                            start=q.end, end=q.end + len(np2.group(0)), how="noun phrase")]
+                continue
         # "A carton of X weighs 4 kg", "the X ships in cartons of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
@@ -298,9 +385,10 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         if subject is not None and subject not in out:
             out.append(subject)
         # things named after it in the sentence ("20 copies of X")
-        after = [t for t in r.things if q.end <= t.start < b and not re.search(r"\b(?:at|in|inside|to)\s*$",
-                                                                                text[q.end:t.start])]
-        out += [t for t in after[:1] if t not in out]
+        after = [t for t in r.things if q.end <= t.start <= q.end + 2 and t.individuals and
+                 not text[q.end:t.start].strip()]  # "20 Oak saplings"
+        if after:
+            out = after[:1]
         out = [t for t in out if not _is_package(t, packages)]
         if out:
             r.candidates[q.id] = out[:4]

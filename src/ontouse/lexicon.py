@@ -81,8 +81,26 @@ def _package_dir(module: str) -> Path | None:
     return Path(list(spec.submodule_search_locations)[0])
 
 
+def _local_dirs() -> list[Path]:
+    """Folders a user may already have the model in, looked at before any package: $ONTOASK_EMBEDDING_DIR,
+    then the local Hugging Face cache (snapshots of sentence-transformers/all-MiniLM-L6-v2). Never downloads."""
+    out = []
+    if os.environ.get("ONTOASK_EMBEDDING_DIR"):
+        out.append(Path(os.environ["ONTOASK_EMBEDDING_DIR"]).expanduser())
+    hub = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME") or Path.home() / ".cache" /
+                                                       "huggingface") / "hub")
+    snapshots = hub / f"models--sentence-transformers--{MODEL_NAME}" / "snapshots"
+    if snapshots.is_dir():
+        out += sorted(snapshots.iterdir(), reverse=True)
+    return out
+
+
 def model_dir() -> Path | None:
-    """The folder holding the model files of the first installed package that ships them, or None."""
+    """The folder holding the model files: a local folder the user has (`_local_dirs`), else the first
+    installed package that ships them, else None. The files' SHA-256 are checked at load either way."""
+    for folder in _local_dirs():
+        if (folder / WEIGHTS_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
+            return folder
     for module, sub in MODEL_LOCATIONS:
         root = _package_dir(module)
         if root is not None and (root / sub / WEIGHTS_FILE).is_file() and (root / sub / TOKENIZER_FILE).is_file():
