@@ -593,14 +593,29 @@ def main(argv: list[str] | None = None) -> int:
             row["schema_terms"] = schema_share(out, DOMAINS / name / "schema.ttl")
         if not args.no_ask:
             row["answers"] = ask_domain(out, gold, model)
+        row.update({"commit": results.get("commit", ""), "date": results.get("date", "")})
         results["domains"][name] = row
         print(summary_line(name, row), file=sys.stderr, flush=True)
-    return _write(results, suffix, args.no_write)
+        if not args.no_write:  # after each domain: a long run that is stopped keeps what it measured
+            _write(_with_previous(results, suffix) if args.only else results, suffix, False, quiet=True)
+    return _write(_with_previous(results, suffix) if args.only else results, suffix, args.no_write)
 
 
-def _write(results: dict[str, Any], suffix: str, no_write: bool) -> int:
+def _with_previous(results: dict[str, Any], suffix: str) -> dict[str, Any]:
+    """A run over some domains (--only) keeps the other domains' rows of the results file (each row says its
+    own commit and date)."""
+    prev = RESULTS / f"domains{suffix}.json"
+    if not prev.is_file():
+        return results
+    old = json.loads(prev.read_text("utf-8")).get("domains", {})
+    return {**results, "domains": {**{k: v for k, v in old.items() if k not in results["domains"]},
+                                   **results["domains"]}}
+
+
+def _write(results: dict[str, Any], suffix: str, no_write: bool, quiet: bool = False) -> int:
     md = render_md(results)
-    print(md)
+    if not quiet:
+        print(md)
     if not no_write:
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / f"domains{suffix}.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
@@ -647,6 +662,8 @@ def render_md(r: dict[str, Any]) -> str:
                         if r.get("schema") else ""))
     for name, d in r["domains"].items():
         lines.append(f"\n## {name}\n")
+        if d.get("commit") and d["commit"] != r.get("commit"):
+            lines.append(f"Measured at commit {d['commit'][:10]} on {d.get('date', '')}.\n")
         missed = [x for x in d["facts"]["per_fact"] if not x["found"]]
         lines.append(f"Gold text facts missed ({len(missed)}):\n")
         lines += [f"- {x['id']} {x['meaning']} = {x['value']} ({', '.join(x['subjects'])}): {x['diagnosis']}"
