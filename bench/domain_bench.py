@@ -557,12 +557,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true", help="score the outcome folders already there, no build")
     ap.add_argument("--no-ask", action="store_true", help="skip the end-to-end questions")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
+    ap.add_argument("--note", default="", help="a note for the results (e.g. which commit built reused outcomes)")
     args = ap.parse_args(argv)
     names = args.only or sorted(p.name for p in DOMAINS.iterdir() if (p / "gold.json").is_file())
     from bench.report import run_info
 
     suffix = "_schema" if args.schema else ""
-    results: dict[str, Any] = {"schema": args.schema, "domains": {}}
+    results: dict[str, Any] = {"schema": args.schema, "domains": {}, **({"remark": args.note} if args.note else {})}
     results.update(run_info(None, sys.argv[1:] if argv is None else argv))
     results["command"] = results["command"].replace("bench.ask_bench", "bench.domain_bench")
     if args.schema and not schema_supported():
@@ -642,6 +643,8 @@ def render_md(r: dict[str, Any]) -> str:
              "Scoring rules: the docstring of bench/domain_bench.py.\n"]
     if r.get("note"):
         lines.append(f"**{r['note']}**\n")
+    if r.get("remark"):
+        lines.append(f"Note: {r['remark']}\n")
     if not r["domains"]:
         return "\n".join(lines)
     lines += ["| domain | text-fact precision | recall | duplicate-concept properties | junk classes | "
