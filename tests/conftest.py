@@ -9,6 +9,14 @@ import pytest
 from ontobuild.index import EntitiesIndex, Fact
 
 REPO = Path(__file__).resolve().parents[1]
+# the prefixes of the made-up beekeeping vocabularies of the vocabulary tests (Turtle)
+HIVES_PREFIXES = """@prefix hx: <https://hives.example/voc#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix unit: <http://qudt.org/vocab/unit/> .
+"""
 POC_INDEX = REPO / "../shared/data/poc/reference_outcome/entities_index.json"
 
 
@@ -38,3 +46,19 @@ def make_tiny_index() -> EntitiesIndex:
 @pytest.fixture
 def tiny_index() -> EntitiesIndex:
     return make_tiny_index()
+
+
+def cassette_model(path: Path):
+    """The model of a cassette test: recorded real exchanges replayed, or with ONTOBUILD_RECORD=1 the real local
+    model, recorded to `path`."""
+    import os
+
+    from ontobuild.cassette import RecordingChat, ReplayChat
+
+    if os.environ.get("ONTOBUILD_RECORD"):
+        from ontobuild.llm import LocalChat
+
+        return RecordingChat(LocalChat(), path)
+    if not path.is_file():
+        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
+    return ReplayChat(path)

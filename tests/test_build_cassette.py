@@ -5,13 +5,14 @@ Set ONTOBUILD_RECORD=1 to re-record it with the real local model after changing 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from ontobuild.build import run_build
-from ontobuild.cassette import RecordingChat, ReplayChat
+from ontobuild.cassette import ReplayChat
+
+from conftest import cassette_model
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "build_mini.json"
@@ -19,13 +20,7 @@ FILES = [HERE / "data" / "mini_fleet.json", HERE / "data" / "mini_fleet_notes.tx
 
 
 def _model():
-    if os.environ.get("ONTOBUILD_RECORD"):
-        from ontobuild.llm import LocalChat
-
-        return RecordingChat(LocalChat(), CASSETTE)
-    if not CASSETTE.is_file():
-        pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
-    return ReplayChat(CASSETTE)
+    return cassette_model(CASSETTE)
 
 
 def test_build_from_recorded_exchanges(tmp_path: Path) -> None:

@@ -18,7 +18,6 @@ from . import prompts
 from .agent import run_agent
 from .errors import ModelBehaviorError, ToolArgumentError
 from .index import EntitiesIndex, Fact, load_index
-from .indextools import make_index_tools
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
@@ -30,6 +29,10 @@ from .names import normalize, safe_name, singular
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
 from .progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
+from .alignment import align, rename_entries
+from .consistency import needs_repair, repair_round
+from .report import write_build_report
+from .vocabulary import Vocabulary, load_vocabulary
 from .tools import Tool
 from .trace import Trace
 
@@ -132,42 +135,37 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                     name_key=sink.get("name_key", "@key"), levels=sink.get("levels", []))
 
 
-def repair(model: ChatModel, idx: EntitiesIndex, report: dict[str, Any], trace: Trace) -> str:
-    names = {w.strip(".,:;'\"()") for d in report.get("details", []) for w in d.split()}
-    involved = [f"{n}: {idx.kind_of(n)}" for n in sorted(names) if idx.kind_of(n)]
-    text = prompts.render("repair", report="\n".join([report.get("status", "")] + report.get("details", [])),
-                          entities="\n".join(involved[:30]) or "see the report")
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
-    result = run_agent(model, messages, make_index_tools(idx), max_turns=6, trace=trace, label="repair")
-    return result.state
-
-
 def run_build(files: list[Path], out: str | Path | None = None, index_path: str | Path | None = None,
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
-              keep_partial: bool = False) -> dict[str, Any]:
+              keep_partial: bool = False, schema: list[Path] | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
+    `schema`: the user's vocabulary files; the built classes and properties are aligned onto its terms
+    (alignment.align) before the ontology is written.
     The outcome folder appears only when the build succeeded (outcome.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete."""
     t0 = time.perf_counter()
     progress = progress or Progress()
     inputs = load_inputs([Path(f) for f in files])
+    vocab = load_vocabulary(schema) if schema else None
     idx = load_index(index_path) if index_path else EntitiesIndex()
-    used = [*files, *([index_path] if index_path else [])]
+    used = [*files, *([index_path] if index_path else []), *(schema or [])]
     with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial) as folder:
         if model is None:
             progress.begin("model", "loading the model")
             model = open_model(llm_options)
             progress.end("model")
         with Trace(folder.path / "building.log") as trace:
-            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0)
+            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab)
     return stats
 
 
 def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel, folder: OutcomeFolder,
-           reason: bool, progress: Progress, trace: Trace, t0: float) -> dict[str, Any]:
+           reason: bool, progress: Progress, trace: Trace, t0: float, vocab: Vocabulary | None = None
+           ) -> dict[str, Any]:
     seconds: dict[str, float] = {}
+    alignments: list[dict[str, Any]] = []
     cov = Coverage()
     outdir = folder.path
     trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
@@ -206,16 +204,27 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         _rename_in_coverage(chunks, state.merges)
     progress.end("text")
     seconds["text"] = time.perf_counter() - t
-    progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
-    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges)
-    progress.end("finish")
-    if stats["reasoner"]["status"] == "inconsistent":
+    if vocab is not None:
         t = time.perf_counter()
-        stats_repair = repair(model, idx, stats["reasoner"], trace)
+        progress.begin("vocabulary", "aligning with your vocabulary")
+        alignments = align(model, idx, vocab, trace)
+        rename_entries(alignments, [*cov.entries, *(n for c in chunks for n in c["numbers"])])
+        progress.end("vocabulary")
+        seconds["vocabulary"] = time.perf_counter() - t
+    progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
+    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
+                    alignments)
+    progress.end("finish")
+    if needs_repair(stats["reasoner"]):
+        t = time.perf_counter()
+        stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
-        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges)
+        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
+                    alignments)
         stats["repair"] = stats_repair
         write_json(outdir / "stats.json", stats)
+        write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
+                           name=folder.final.name)
     return stats
 
 
@@ -237,8 +246,8 @@ def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,
             chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace,
-            references: list[dict[str, Any]] | None = None, merges: list[dict[str, Any]] | None = None
-            ) -> dict[str, Any]:
+            references: list[dict[str, Any]] | None = None, merges: list[dict[str, Any]] | None = None,
+            alignments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
     coverage = {
@@ -249,6 +258,7 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
                          "skipped": sum(n["status"] == "skipped" for n in numbers)},
         "references": references or [],
         "merges": merges or [],
+        "alignments": alignments or [],
         "json": cov.entries,
         "text": chunks,
     }

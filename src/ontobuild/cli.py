@@ -64,6 +64,9 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="Start the build from this existing entities index instead of an empty one.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Outcome folder (default: outcomes/YYYYmmdd_HHMMSS).")
+@click.option("--schema", "schema", type=click.Path(path_type=Path), multiple=True,
+              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, JSON-LD), repeatable: the "
+                   "built classes and properties become its terms where one fits; new terms are listed in the report.")
 @click.option("--no-reason", is_flag=True, help="Do not run the OWL reasoner.")
 @click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
               help="Refuse an input file larger than this many MB (default 100; also ONTOBUILD_MAX_INPUT_MB).")
@@ -77,7 +80,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         no_reason: bool, max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
+         schema: tuple[Path, ...], no_reason: bool, max_input_mb: float | None, check_model: bool, quiet: bool,
+         as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
     """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
@@ -100,8 +104,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
             raise click.ClickException("the model did not make a valid tool call")
         return
     if from_index is not None:
-        if files or index_path is not None:
-            raise click.UsageError("--from-index cannot be combined with FILES or --index.")
+        if files or index_path is not None or schema:
+            raise click.UsageError("--from-index cannot be combined with FILES, --index or --schema.")
         summary = build_from_index(from_index, out=out, reason=not no_reason, force=force,
                                    keep_partial=keep_partial)
     else:
@@ -115,7 +119,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
             options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout,
                                   model_retries)
             summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
-                                llm_options=options, progress=progress, force=force, keep_partial=keep_partial)
+                                llm_options=options, progress=progress, force=force, keep_partial=keep_partial,
+                                schema=list(schema))
         finally:
             progress.close()
     summary = dict(summary or {})

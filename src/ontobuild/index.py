@@ -2,6 +2,8 @@
 
 Classes, properties and individuals are kept by name (a safe OWL local name); `label` keeps the original
 text; `roles` are descriptive texts (they become rdfs:comment). Every fact carries its provenance.
+A term of another namespace (a user's vocabulary, `ontobuild --schema`) keeps its own IRI in `iri`; its name is
+still the key the index uses; `prefixes` binds the vocabulary's namespaces for serialization.
 Methods that change the index raise ToolArgumentError with a message the model can act on."""
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class ClassDef:
     label: str = ""
     superclasses: list[str] = field(default_factory=list)
     roles: list[str] = field(default_factory=list)
+    iri: str = ""  # its own IRI when it is not base_iri + name (a vocabulary's term)
+    disjoint: list[str] = field(default_factory=list)  # classes nothing can be a member of together with this one
 
 
 @dataclass
@@ -52,6 +56,8 @@ class PropertyDef:
     unit: str = ""
     dimension: str = ""  # what its values measure (mass, time, money, ...): a value of another is refused
     roles: list[str] = field(default_factory=list)
+    iri: str = ""
+    functional: bool = False  # at most one value per subject
 
 
 @dataclass
@@ -77,6 +83,7 @@ class Individual:
     roles: list[str] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     source: dict[str, str] = field(default_factory=dict)
+    iri: str = ""
 
 
 def _add_unique(items: list[str], new: list[str] | tuple[str, ...]) -> None:
@@ -134,6 +141,12 @@ class EntitiesIndex:
         self.properties: dict[str, PropertyDef] = {}
         self.individuals: dict[str, Individual] = {}
         self.skipped: list[dict[str, str]] = []
+        self.prefixes: dict[str, str] = {}  # prefix -> namespace IRI, bound when serialized
+
+    def iri_of(self, name: str) -> str:
+        """The IRI of an entity: its own (a vocabulary term) or base_iri + name."""
+        ent = self.classes.get(name) or self.properties.get(name) or self.individuals.get(name)
+        return (ent.iri if ent is not None and ent.iri else "") or self.base_iri + name
 
     # ---- lookups -------------------------------------------------------------------------------
     def kind_of(self, name: str) -> str | None:
@@ -268,6 +281,7 @@ class EntitiesIndex:
             del self.classes[name]
             for c in self.classes.values():
                 c.superclasses = [s for s in c.superclasses if s != name]
+                c.disjoint = [s for s in c.disjoint if s != name]
             for p in self.properties.values():
                 p.domain = [d for d in p.domain if d != name]
                 if p.kind == "object" and p.range == name:
@@ -297,6 +311,7 @@ class EntitiesIndex:
             self.classes[new] = c
             for x in self.classes.values():
                 x.superclasses = [new if s == old else s for s in x.superclasses]
+                x.disjoint = [new if s == old else s for s in x.disjoint]
             for p in self.properties.values():
                 p.domain = [new if d == old else d for d in p.domain]
                 if p.kind == "object" and p.range == old:
@@ -345,6 +360,34 @@ class EntitiesIndex:
         del self.properties[old]
         return moved
 
+    def merge_class(self, old: str, into: str) -> int:
+        """Make every member of class `old` a member of `into` and every use of `old` a use of `into`, then drop
+        `old`; returns the individuals moved."""
+        self.need_class(old)
+        self.need_class(into)
+        if old == into:
+            return 0
+        moved = 0
+        for i in self.individuals.values():
+            if old in i.classes:
+                i.classes = [c for c in i.classes if c != old]
+                _add_unique(i.classes, [into])
+                moved += 1
+        a, b = self.classes[old], self.classes[into]
+        _add_unique(b.superclasses, [s for s in a.superclasses if s != into])
+        _add_unique(b.roles, a.roles)
+        _add_unique(b.disjoint, a.disjoint)
+        for x in self.classes.values():
+            x.superclasses = list(dict.fromkeys(into if s == old else s for s in x.superclasses))
+            x.disjoint = list(dict.fromkeys(into if s == old else s for s in x.disjoint))
+        b.superclasses = [s for s in b.superclasses if s != into]
+        for p in self.properties.values():
+            p.domain = list(dict.fromkeys(into if d == old else d for d in p.domain))
+            if p.kind == "object" and p.range == old:
+                p.range = into
+        del self.classes[old]
+        return moved
+
     def find(self, mention: str, kinds: tuple[str, ...] = ("individual", "class", "property"),
              limit: int = 5, threshold: float = 0.5) -> list[tuple[float, str, str]]:
         """Entities whose name, label or aliases match `mention`, best first: (score, kind, name)."""
@@ -371,7 +414,7 @@ class EntitiesIndex:
     # ---- JSON ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         def clean(d: dict[str, Any]) -> dict[str, Any]:
-            return {k: v for k, v in d.items() if v not in ("", [], {}, None)}
+            return {k: v for k, v in d.items() if v not in ("", [], {}, None) and v is not False}
 
         def fact(f: Fact) -> dict[str, Any]:
             return clean({"property": f.property, "object": f.object, "literal": f.literal,
@@ -389,7 +432,7 @@ class EntitiesIndex:
                 for n, i in sorted(self.individuals.items())
             },
             "skipped": self.skipped,
-        }
+        } | ({"prefixes": dict(sorted(self.prefixes.items()))} if self.prefixes else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -419,6 +462,7 @@ class EntitiesIndex:
             facts = [Fact(**f) for f in i.pop("facts", [])]
             idx.individuals[n] = Individual(**{**i, "name": n}, facts=facts)
         idx.skipped = data.get("skipped", [])
+        idx.prefixes = dict(data.get("prefixes", {}))
         problems = idx.dangling()
         if problems:
             more = f" ({len(problems) - 1} more after this one)" if len(problems) > 1 else ""
@@ -436,6 +480,7 @@ class EntitiesIndex:
         for c in self.classes.values():
             out += [f"at /classes/{c.name}/superclasses: unknown class '{s}'" for s in c.superclasses
                     if s not in self.classes]
+            out += [f"at /classes/{c.name}/disjoint: unknown class '{s}'" for s in c.disjoint if s not in self.classes]
         for p in self.properties.values():
             out += [f"at /properties/{p.name}/domain: unknown class '{d}'" for d in p.domain if d not in self.classes]
             if p.kind == "object" and p.range and p.range not in self.classes:

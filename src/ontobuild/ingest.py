@@ -180,6 +180,18 @@ def max_input_bytes() -> int:
     return int(mb * 1e6)
 
 
+def check_input_size(path: Path, limit: int | None = None) -> None:
+    """InputError when `path` is larger than an input may be (max_input_bytes)."""
+    limit = max_input_bytes() if limit is None else limit
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # a missing file is reported by its reader
+    if size > limit:
+        raise InputError(f"{path} is {size / 1e6:.1f} MB, more than the {limit / 1e6:g} MB an input may have; "
+                         "raise --max-input-mb (or ONTOBUILD_MAX_INPUT_MB) if the machine has the memory for it.")
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
     if not paths:
@@ -187,13 +199,7 @@ def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     inputs = Inputs()
     limit = max_input_bytes()
     for path in paths:
-        try:
-            size = path.stat().st_size
-        except OSError:
-            size = 0  # a missing file is reported by its reader
-        if size > limit:
-            raise InputError(f"{path} is {size / 1e6:.1f} MB, more than the {limit / 1e6:g} MB an input may have; "
-                             "raise --max-input-mb (or ONTOBUILD_MAX_INPUT_MB) if the machine has the memory for it.")
+        check_input_size(path, limit)
         name = path.name
         suffix = path.suffix.lower()
         if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:

@@ -1,12 +1,14 @@
 """Serialize an EntitiesIndex to OWL 2 (RDF/XML for Protégé and the reasoner, Turtle for people and SPARQL).
 
-Mapping (IRIs are ``base_iri + name``; the ontology IRI is ``base_iri`` without its trailing '#'):
+Mapping (IRIs are ``base_iri + name``, or the entity's own ``iri`` for a vocabulary's term, whose namespaces
+are bound under the index's ``prefixes``; the ontology IRI is ``base_iri`` without its trailing '#'):
 
-* class -> ``owl:Class``, ``rdfs:subClassOf`` per superclass;
+* class -> ``owl:Class``, ``rdfs:subClassOf`` per superclass, ``owl:disjointWith`` per disjoint class;
 * property -> ``owl:ObjectProperty`` / ``owl:DatatypeProperty``; ``rdfs:range`` is the class or the
   xsd datatype; ``rdfs:domain``: one class is stated directly, several become one
   ``owl:unionOf`` class expression (the property is used on members of any of them; stating each
-  as its own domain would require subjects to be in *all* of them);
+  as its own domain would require subjects to be in *all* of them); a functional one is also an
+  ``owl:FunctionalProperty``;
 * individual -> ``owl:NamedIndividual`` + ``rdf:type`` per class; facts become triples, literals
   typed with their xsd datatype (xsd:string literals are written as plain literals);
 * every entity gets ``rdfs:label`` (its original text) and one ``rdfs:comment`` per role; aliases
@@ -105,7 +107,7 @@ def make_literal(lexical: str, datatype: str) -> Literal:
 
 def _fact_object(idx: EntitiesIndex, fact: Fact) -> Node:
     if fact.object is not None:
-        return URIRef(idx.base_iri + fact.object)
+        return URIRef(idx.iri_of(fact.object))
     prop = idx.properties.get(fact.property)
     return make_literal(fact.literal or "", fact.datatype or (prop.range if prop else "") or "xsd:string")
 
@@ -113,6 +115,8 @@ def _fact_object(idx: EntitiesIndex, fact: Fact) -> Node:
 def _property_triples(idx: EntitiesIndex, p: PropertyDef, iri) -> Iterable[tuple[Node, Node, Node]]:
     s = iri(p.name)
     yield s, RDF.type, OWL.ObjectProperty if p.kind == "object" else OWL.DatatypeProperty
+    if p.functional:
+        yield s, RDF.type, OWL.FunctionalProperty
     domains = sorted(set(p.domain))
     if len(domains) == 1:
         yield s, RDFS.domain, iri(domains[0])
@@ -158,9 +162,12 @@ def to_graph(idx: EntitiesIndex) -> Graph:
     g.bind("", Namespace(idx.base_iri))
     g.bind("skos", SKOS)
     g.bind("ob", OB)
+    for prefix, ns in sorted(idx.prefixes.items()):
+        if ns != idx.base_iri:
+            g.bind(prefix, Namespace(ns), override=False)
 
     def iri(name: str) -> URIRef:
-        return URIRef(idx.base_iri + name)
+        return URIRef(idx.iri_of(name))
 
     onto = URIRef(ontology_iri(idx.base_iri))
     triples: list[tuple[Node, Node, Node]] = [(onto, RDF.type, OWL.Ontology)]
@@ -172,6 +179,7 @@ def to_graph(idx: EntitiesIndex) -> Graph:
     for name, c in sorted(idx.classes.items()):
         triples.append((iri(name), RDF.type, OWL.Class))
         triples.extend((iri(name), RDFS.subClassOf, iri(sup)) for sup in c.superclasses)
+        triples.extend((iri(name), OWL.disjointWith, iri(d)) for d in c.disjoint)
         annotate(name, c.label, c.roles)
     for name, p in sorted(idx.properties.items()):
         triples.extend(_property_triples(idx, p, iri))

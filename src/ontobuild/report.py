@@ -212,6 +212,44 @@ def _properties_section(idx: EntitiesIndex, coverage: dict[str, Any] | None) -> 
     return section(f"Properties ({len(idx.properties)})", body, "properties")
 
 
+def _repair_html(repair: dict[str, Any] | None) -> str:
+    """What the reasoner's repair round changed, and what remains."""
+    if not isinstance(repair, dict):
+        return ""
+    done = repair.get("repaired") or []
+    left = repair.get("remaining") or []
+    html = f"<h3>Repair round: {len(done)} repaired, {len(left)} remaining</h3>"
+    if done:
+        html += table(["problem", "what was involved", "fix"],
+                      ([escape(r["problem"]), "<br>".join(escape(x) for x in r.get("involved", [])), escape(r["fix"])]
+                       for r in done))
+    if left:
+        html += "<p>Remaining:</p><ul>" + "".join(f"<li>{escape(str(x))}</li>" for x in left) + "</ul>"
+    return html
+
+
+def _vocabulary_section(coverage: dict[str, Any] | None) -> str:
+    """With `--schema`: each built term and the vocabulary term it became, or that it stays a new term, and why."""
+    alignments = (coverage or {}).get("alignments") or []
+    if not alignments:
+        return ""
+    aligned = [a for a in alignments if a.get("iri")]
+    new = [a for a in alignments if not a.get("iri")]
+    body = (f"<p>{len(aligned)} built term(s) became terms of your vocabulary; {len(new)} new term(s) were created "
+            "because none of its terms fits.</p>")
+    body += "<h3>Built terms on your vocabulary</h3>" + table(
+        ["built", "kind", "became", "how", "other candidates"],
+        ([escape(a["term"]), escape(a["kind"]), f'{escape(a["name"])} <span class="note">{escape(a["iri"])}</span>',
+          escape(a["how"]), escape(", ".join(c for c in a.get("candidates", []) if c != a["name"]))]
+         for a in aligned), "alignments", "filter alignments")
+    body += "<h3>New terms (nothing in your vocabulary fits)</h3>" + table(
+        ["term", "kind", "why", "candidates refused by code"],
+        ([escape(a["term"]), escape(a["kind"]), escape(a["how"] + (f" among {', '.join(a['candidates'])}"
+                                                                   if a.get("candidates") else "")),
+          escape("; ".join(a.get("refused", [])))] for a in new), "new-terms", "filter new terms")
+    return section("Your vocabulary", body, "vocabulary")
+
+
 def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, Any] | None = None,
                  title: str = "") -> str:
     counts = stats.get("counts", {})
@@ -227,6 +265,7 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
                        ("seconds", total)])
     verdict = (f'<p>Reasoner (HermiT): <b class="{css}">{escape(status)}</b> {escape(str(reasoner.get("reason", "")))}'
                "</p>" + "".join(f"<pre>{escape(str(x))}</pre>" for x in reasoner.get("details", [])[:20]))
+    verdict += _repair_html(stats.get("repair"))
     if llm.get("model"):
         verdict += f'<p class="note">Model: {escape(str(llm.get("backend", "")))} {escape(str(llm["model"]))}</p>'
     hierarchy, h_left = class_hierarchy(idx)
@@ -235,6 +274,7 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
         section("Summary", summary + verdict, "summary"),
         _coverage_section(coverage, idx),
         _properties_section(idx, coverage),
+        *filter(None, [_vocabulary_section(coverage)]),
         section("Class hierarchy", picture(to_svg(hierarchy), "class hierarchy", h_left), "classes"),
         section("How the classes relate", picture(to_svg(relations), "class relations", r_left), "relations"),
         section(f"Individuals ({len(idx.individuals)})",

@@ -47,6 +47,8 @@ class Provenance:
 
     individuals: dict[str, dict[str, Any]] = field(default_factory=dict)  # IRI -> index record
     base_iris: list[str] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)  # IRI -> property name (a vocabulary's or our own)
+    objects: dict[str, str] = field(default_factory=dict)  # individual name -> IRI, per index (names are unique)
 
     @classmethod
     def find(cls, paths: Iterable[Path]) -> "Provenance | None":
@@ -63,13 +65,19 @@ class Provenance:
             data = json.loads(index_path.read_text("utf-8"))
             base = str(data["base_iri"])
             records = dict(data.get("individuals") or {})
+            properties = dict(data.get("properties") or {})
         except (OSError, ValueError, KeyError, TypeError) as e:  # provenance is an extra: say so and go on
             log.warning("no provenance from %s: %s", index_path, e)
             return
         self.base_iris.append(base)
         for name, record in records.items():
+            if isinstance(record, dict):  # a vocabulary's individual keeps its own IRI
+                iri = str(record.get("iri") or base + name)
+                self.individuals[iri] = record
+                self.objects[name] = iri
+        for name, record in properties.items():
             if isinstance(record, dict):
-                self.individuals[base + name] = record
+                self.properties[str(record.get("iri") or base + name)] = name
 
     def source_of(self, triple: list[str], prefixes: dict[str, str]) -> dict[str, str]:
         """The recorded source of a support triple ([s, p, o] as shown), {} when no fact explains it."""
@@ -81,17 +89,16 @@ class Provenance:
         if p_iri in _SELF:
             return dict(record.get("source") or {})
         o_iri = expand(o, prefixes)
-        for base in self.base_iris:
-            if not p_iri.startswith(base):
+        prop = self.properties.get(p_iri)
+        if prop is None:
+            return {}
+        for fact in record.get("facts") or []:
+            if fact.get("property") != prop:
                 continue
-            prop = p_iri[len(base):]
-            for fact in record.get("facts") or []:
-                if fact.get("property") != prop:
-                    continue
-                if "object" in fact and o_iri == base + str(fact["object"]):
-                    return dict(fact.get("source") or {})
-                if "literal" in fact and _same_value(str(fact["literal"]), o):
-                    return dict(fact.get("source") or {})
+            if "object" in fact and o_iri == self.objects.get(str(fact["object"])):
+                return dict(fact.get("source") or {})
+            if "literal" in fact and _same_value(str(fact["literal"]), o):
+                return dict(fact.get("source") or {})
         return {}
 
     def sources(self, support: list[list[str]], prefixes: dict[str, str]) -> list[dict[str, str]]:
