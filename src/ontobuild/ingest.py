@@ -108,11 +108,13 @@ def _distinct_header(path: Path, header: list[str]) -> list[str]:
     """Header names made distinct: an empty name becomes column_N, a repeated one name_2, name_3 (both columns
     are kept), each with a warning."""
     out: list[str] = []
+    taken: set[str] = set()
     for i, name in enumerate(header, 1):
         new = name or f"column_{i}"
         n = 2
-        while new in out:
+        while new in taken:
             new, n = f"{name or 'column'}_{n}", n + 1
+        taken.add(new)
         if new != name:
             log.warning("%s: header column %d %s; kept as %r", path,
                         i, "has no name" if not name else f"repeats {name!r}", new)

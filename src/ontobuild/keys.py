@@ -41,11 +41,11 @@ def candidate_keys(shape: Shape) -> list[str]:
     if len(shape.records) < 2:
         return []
     out = []
-    for column in shape.keys:
+    for position, column in enumerate(shape.keys):
         values = column_values(shape, column)
         if all(v is not None for v in values) and len(set(values)) == len(values):
-            out.append(column)
-    return sorted(out, key=lambda c: (not _ID_NAME.search(split_key(c)[0]), shape.keys.index(c)))
+            out.append((not _ID_NAME.search(split_key(column)[0]), position, column))
+    return [c for *_, c in sorted(out)]
 
 
 @dataclass
@@ -92,8 +92,10 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
     # comparison of every column with every key
     key_values: dict[tuple[int, str], set[str | None]] = {}
     holders: dict[str, set[tuple[int, str]]] = {}
+    rank: dict[tuple[int, str], int] = {}
     for t_index, target in enumerate(shapes):
-        for key in plan.keys[id(target)]:
+        for position, key in enumerate(plan.keys[id(target)]):
+            rank[(t_index, key)] = position
             vals = set(column_values(target, key))
             key_values[(t_index, key)] = vals
             for v in vals:
@@ -112,7 +114,7 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
                     break
             best: Reference | None = None
             best_score: tuple = ()
-            for t_index, key in sorted(possible or (), key=lambda tk: (tk[0], plan.keys[id(shapes[tk[0]])].index(tk[1]))):
+            for t_index, key in sorted(possible or (), key=lambda tk: (tk[0], rank[tk])):
                 target = shapes[t_index]
                 if target is source and (column in plan.keys[id(target)][:1] or key == column):
                     continue

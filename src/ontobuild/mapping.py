@@ -169,9 +169,7 @@ def group_shapes(records: list[Record]) -> list[Shape]:
         shapes.setdefault((r.file, r.pattern), []).append(r)
     out = []
     for (file, pattern), recs in shapes.items():
-        keys: list[str] = []
-        for r in recs:
-            keys += [k for k in r.fields if k not in keys]
+        keys = list(dict.fromkeys(k for r in recs for k in r.fields))  # in order, each once (linear)
         plans = {k: infer_field(k, [r.fields.get(k) for r in recs if k in r.fields]) for k in keys}
         for k, plan in plans.items():
             if plan.type == "parts":
