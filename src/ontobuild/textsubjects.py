@@ -206,6 +206,13 @@ def _by_values(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, i
     at = re.match(r"\s+(?:at|in|of)\s+(?:the\s+)?", text[t.end:t.end + 16])
     place = next((name for a, b, name in spans if at and a == t.end + at.end()), None)
     group = list(t.individuals)
+    codes = re.match(r"\s+((?:[A-Z][\w-]*\d[\w-]*)(?:\s*(?:,|and|or|&)\s*[A-Z][\w-]*\d[\w-]*)*)", text[t.end:])
+    if codes:  # "Lots L-03 and L-04": the members whose name ends with those codes
+        wanted = {normalize(c) for c in re.findall(r"[A-Z][\w-]*\d[\w-]*", codes.group(1))}
+        named = [m for m in group if any(normalize(idx.individuals[m].label or m).endswith(c) for c in wanted)]
+        if named:
+            return Thing(t.label + codes.group(0), named, start=t.start, end=t.end + codes.end(), plural=True,
+                         how="group")
     for w in words:
         kept = [m for m in group if _holds(idx, m, w)]
         group = kept or group
@@ -359,10 +366,13 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     head_end = a + (verb.start() if verb else len(sentence))
     opening = [t for t in things if a <= t.start < head_end]
     lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
-    if opening and lead and opening[0].start > a + lead.end() - 2:
+    if opening and lead and opening[0].start > a + lead.end() - 2 and singular(lead.group(1).lower()) in packages:
         return opening[0]  # "A carton of X weighs": about X
-    np = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(at|in|on|near|inside)\s+", sentence)
-    if opening and np and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
+    np = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(at|in|on|near|inside|of)\s+",
+                  sentence)
+    event = np is not None and np.group(2) == "of" and opening and \
+        re.match(r"\s*(?:is|are|was|were)\b", text[opening[0].end:]) is not None  # "the overhaul of X is due"
+    if opening and np and not event and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
             not _VERB.fullmatch(np.group(1).split()[-1]):
         phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
         return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
@@ -397,7 +407,8 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         for i, w in enumerate(tokens):
             follower = tokens[i + 1] if i + 1 < len(tokens) else (re.match(r"\s*(\S+)", rest) or [None, ""])[1]
             participle = words and w.endswith("ing") and re.fullmatch(r"(?:an?|the|its|their|\d[\d,.]*)", follower or "")
-            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()) or participle:
+            if w.lower() in _FUNCTION or _VERB.fullmatch(w.lower()) or participle or \
+                    (verb is not None and w == verb.group(0)):
                 break
             words.append(w)
         phrase = " ".join(words)
@@ -405,7 +416,9 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
             return previous
         nxt = re.match(r"\s*([a-z]+)", sentence[sentence.find(words[-1]) + len(words[-1]):])
         if singular(words[-1].lower()) in packages or _quantity_noun(words[-1].lower()) or \
-                (nxt and _quantity_noun(nxt.group(1))):
+                (nxt and _quantity_noun(nxt.group(1)) and not (
+                    verb is not None and nxt.group(1) == verb.group(0) and
+                    not re.match(r"\s*(?:is|are|was|were)\b", sentence[verb.end():]))):
             return previous  # "Pallets, each weighing ...", "Storage costs are ...": still the last thing
         m = re.search(re.escape(phrase), sentence)
         head = words[-1].lower()
