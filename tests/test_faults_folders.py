@@ -101,3 +101,37 @@ def test_an_input_over_the_size_limit_is_refused_before_any_work(tmp_path: Path)
     out = subprocess.run([sys.executable, "-m", "ontobuild", str(big), "--max-input-mb", "0.1", "--out",
                           str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "more than the 0.1 MB" in out.stderr and not (tmp_path / "o").exists()
+
+
+def test_examples_files_are_bounded(tmp_path: Path) -> None:
+    """--examples: an oversized file, deep nesting and alias floods are refused with clear messages, quickly."""
+    from ontouse.examples import MAX_EXAMPLES_BYTES, Examples
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InputError, match="nested too deeply"):
+        Examples.load(deep)
+    big = tmp_path / "big.yaml"
+    big.write_text("- question: a\n  sql: b\n" * (MAX_EXAMPLES_BYTES // 20))
+    with pytest.raises(InputError, match="at most"):
+        Examples.load(big)
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("a: &a [x]\n" + "".join(f"b{i}: &b{i} [*a, *a]\n" for i in range(1200)))
+    with pytest.raises(InputError):
+        Examples.load(bomb)
+
+
+def test_a_short_secret_never_reaches_a_log_line_or_a_traceback(capsys: pytest.CaptureFixture) -> None:
+    import logging
+
+    from ontobuild.cliutil import setup_logging
+    from ontobuild.redaction import register_secret
+
+    register_secret("q7z")
+    setup_logging(2)
+    try:
+        raise RuntimeError("server said: bad password q7z")
+    except RuntimeError:
+        logging.getLogger("ontobuild.test").exception("details")
+    err = capsys.readouterr().err
+    assert "q7z" not in err and "[redacted]" in err
