@@ -75,7 +75,7 @@ class Concept:
 
 
 def unit_suffix(q: Quantity, packages: set[str]) -> str:
-    """The unit part of a property name: "EurPerPackagePerDay", "Pallets", "C" (°C)."""
+    """The unit part of a property name: "EurPerPackagePerWeek", "Kayaks", "C" (°C)."""
     if q.dimension in ("date", "time of day") or q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
         return ""
     if q.dimension == "time" and q.unit in _TIME_WORDS and not q.per:
@@ -89,7 +89,7 @@ def unit_suffix(q: Quantity, packages: set[str]) -> str:
 
 
 def _words_before(q: Quantity) -> str:
-    """The noun phrase that names the quantity right before it: "Its average storage time is" -> storageTime."""
+    """The noun phrase that names the quantity right before it: "Its average drying time is" -> dryingTime."""
     m = _QUANTITY_NP.search(q.before)
     if not m:
         return ""
@@ -104,7 +104,7 @@ _WHEN_NP = re.compile(r"(?:^|\b[Tt]he\s+|,\s*|\band\s+the\s+)((?:[a-z]+\s+){0,2}
 
 
 def _event_words(q: Quantity) -> str:
-    """What a time of day or a date is the time of: "The first departure from X is at 05:45" -> firstDeparture."""
+    """What a time of day or a date is the time of: "The last delivery to X is at 16:30" -> lastDelivery."""
     m = _WHEN_NP.search(q.before)
     if not m:
         return ""
@@ -125,7 +125,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         event = _event_words(q)
         words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
-        words = "packageWeight"  # "1,160 kg per pallet", "Pallets, each weighing 1,200 kg"
+        words = "packageWeight"  # "9 kg per crate", "Crates, each weighing 9 kg"
         q.per = [p for p in q.per if p not in packages]
     verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
                      r"up to\s+|only\s+)?$", q.before)
@@ -133,7 +133,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
         words = "unitsPerPackage"
     elif q.capacity and (q.dimension == "count" or q.dimension in ("mass", "volume") and not words):
-        words = "capacity"  # "holds up to 320 pallets", "a bag holds 30 kg"
+        words = "capacity"  # "holds up to 40 kayaks", "a tank holds 60 L"
     elif verb and _VERB_CONCEPT.get(verb.group(1).lower()) and not words and words != "packageWeight":
         words = _VERB_CONCEPT[verb.group(1).lower()]
         noun = re.search(r"(?<!\bthe )(?<!\bThe )(?<!\ba )(?<!\bA )(?<!\ban )(?<!\bAn )\b([a-z]{3,})\s+$",
@@ -148,7 +148,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     elif q.dimension == "count" and not words:
         words = "max" if False else ""
     if not words and q.dimension == "ratio" and after and after.group(1).split()[0] not in _HEDGES | _NOT_CONCEPT:
-        words = safe_name(after.group(1), lower_first=True)  # "40 to 60 % charge" -> charge
+        words = safe_name(after.group(1), lower_first=True)  # "20 to 35 % moisture" -> moisture
     stem = re.search(r"\b([a-z]{3,}?)e?d\s+(?:to|at|up to)\s+(?:at least|at most|about|up to|only|no more than)?\s*$",
                      q.before)
     if not words and q.dimension == "ratio" and stem and stem.group(1) not in _HEDGES:
@@ -195,7 +195,7 @@ def _join(prefix: str, words: str, suffix: str, q: Quantity) -> str:
 
 def with_unit(name: str, q: Quantity, packages: set[str]) -> str:
     """A model's name completed with the unit and bound code read ("storageTime" -> storageTimeDays,
-    "temperature" below 30 °C -> maxTemperatureC)."""
+    "temperature" below 8 °C -> maxTemperatureC)."""
     name = safe_name(name, lower_first=True)
     suffix = unit_suffix(q, packages)
     if suffix and not name.lower().endswith(suffix.lower()):

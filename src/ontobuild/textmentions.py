@@ -1,5 +1,5 @@
 """Where a text speaks of known things: the individuals it names (by label or alias), the classes it names in
-the plural ("All frames"), and its sentences (a point inside a number does not end one)."""
+the plural ("All kayaks"), and its sentences (a point inside a number does not end one)."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
 
 
 def class_named(idx: EntitiesIndex, mention: str) -> str | None:
-    """The class a mention names in the plural ("All frames" -> Frame), if it has members."""
+    """The class a mention names in the plural ("All kayaks" -> Kayak), if it has members."""
     for a, b, cls in class_spans(idx, mention):
         if a == 0 and b == len(mention.strip()):
             return cls

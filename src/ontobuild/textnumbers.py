@@ -53,13 +53,13 @@ _MIN_WORDS = re.compile(r"(?:\b(?:at least|no less than|not less than|minimum(?:
                         r"\s*(?:about\s+)?$", re.I)
 _STRICT = re.compile(r"\b(?:under|below|less than|fewer than|lower than|above|over|more than|greater than|"
                      r"higher than|exceeding)\s*(?:about\s+)?$|[<>]\s*$", re.I)
-# "holds up to 320 pallets", "room for 150 pallets", "a capacity of": how much something holds, not a bound
+# "holds up to 40 kayaks", "room for 12 trailers", "a capacity of": how much something holds, not a bound
 _CAPACITY = re.compile(r"\b(?:holds?|holding|can hold|fits?|accommodates?|seats?|room for|space for|"
                        r"capacity(?: of)?|stores? up to)\s+(?:up to\s+|about\s+)?$", re.I)
 _APPROX = re.compile(r"\b(?:about|around|approximately|approx\.?|roughly|nearly|some|circa|ca\.|~)\s*$", re.I)
 _AVERAGE = re.compile(r"^\s*(?:on average|in average|on avg\.?)", re.I)
 _AVERAGE_BEFORE = re.compile(r"\b(?:average|mean|typical(?:ly)?)\b[^.;,]*$", re.I)
-# "ships in boxes of 4", "packed in cartons of 10 items": how many units one package holds
+# "sold in packs of 6", "packed in crates of 24 jars": how many units one package holds
 _PACK = re.compile(r"\b(?:in|into|on|onto|by)\s+([a-z]{3,}s)\s+(?:of|with|containing)\s+$", re.I)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|and|until|till|through)\s*(?:about\s+)?")
 _BETWEEN = re.compile(r"\b(?:between|from)\s+(?:about\s+)?$", re.I)
@@ -78,15 +78,15 @@ class Quantity:
     end: int = 0
     before: str = ""  # the words of its clause before it
     after: str = ""  # the words after it (and its unit) up to the end of its clause
-    bound: str = ""  # "min" | "max": "at least 12", "below 30 °C", "within 30 days"
+    bound: str = ""  # "min" | "max": "at least 12", "below 8 °C", "within 14 days"
     strict: bool = False  # "below"/"above": the bound itself excluded
     approx: bool = False  # "about 11 kg"
-    average: bool = False  # "12 days on average", "the average storage time is"
-    range_of: str = ""  # the id of the other end of a range ("40 to 60 %")
+    average: bool = False  # "6 weeks on average", "the average drying time is"
+    range_of: str = ""  # the id of the other end of a range ("20 to 35 %")
     range_role: str = ""  # "min" | "max" within that range
     package: str = ""  # "in boxes of 4" -> "box": how many units one package holds
-    capacity: bool = False  # "holds up to 320 pallets", "room for 150 pallets"
-    joined: bool = False  # "a 3,000 m² warehouse": a measure of the noun phrase that follows
+    capacity: bool = False  # "holds up to 40 kayaks", "room for 12 trailers"
+    joined: bool = False  # "a 500 m² hall": a measure of the noun phrase that follows
     written: str = ""  # the text as written, for the report
     of: str = ""  # what a rate measures: "380 litres of fuel per hour" -> fuel
 
@@ -268,5 +268,5 @@ def _qualify(text: str, quantities: list[Quantity]) -> None:
 
 
 def unit_text(q: Quantity) -> str:
-    """The unit with what it is per, as people read it: "EUR per box per day", "°C", "pallet"."""
+    """The unit with what it is per, as people read it: "EUR per crate per week", "°C", "kayak"."""
     return " ".join([q.unit] + [f"per {p}" for p in q.per]).strip()

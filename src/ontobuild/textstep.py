@@ -78,7 +78,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
                 pack = re.search(r"\b([a-z]{3,}s)\s+(?:with|containing|of)\s+$", body[max(0, q.start - 30):q.start])
                 if pack and singular(pack.group(1).lower()) in state.packages:
                     q.package, q.per = singular(pack.group(1).lower()), [singular(pack.group(1).lower())]
-    for q in quantities:  # "one item per box", "cartons of 10 items": how many units one package holds
+    for q in quantities:  # "one jar per crate", "crates of 24 jars": how many units one package holds
         if q.dimension == "count" and q.per and q.per[-1] in state.packages:
             q.package, q.unit = q.per[-1], "unit"
         elif q.package:

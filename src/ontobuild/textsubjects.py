@@ -38,7 +38,7 @@ _VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|can|cannot|will|may|must|
 _ANNOUNCE = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+"
                        r"(?:[a-z]+\s+)?([a-z]{3,}s)\b")
 _PROPER = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z0-9][\w'’-]*|de|of|la|van|von|del))*")
-# "kept in a locked cage", "stored in a dry shed": a place a sentence puts things in
+# "kept in a cold room", "stored in a dry shed": a place a sentence puts things in
 _NOUN_PHRASE = re.compile(r"\b(?:an?|the|one)\s+((?:[a-z]+[\s-]){0,2}[a-z]{3,})\s+of\s*$")
 _PLACE = re.compile(r"\b((?:stored|kept|placed|held|housed|located|parked|moored|installed)\s+(?:[a-z]+\s+)?"
                     r"(?:at|in|inside|on|under|near|within|next to))\s+(?:an?|the|one)\s+", re.I)
@@ -207,7 +207,7 @@ def _by_values(idx: EntitiesIndex, text: str, t: Thing, spans: list[tuple[int, i
     place = next((name for a, b, name in spans if at and a == t.end + at.end()), None)
     group = list(t.individuals)
     codes = re.match(r"\s+((?:[A-Z][\w-]*\d[\w-]*)(?:\s*(?:,|and|or|&)\s*[A-Z][\w-]*\d[\w-]*)*)", text[t.end:])
-    if codes:  # "Lots L-03 and L-04": the members whose name ends with those codes
+    if codes:  # "Units K-2 and K-5": the members whose name ends with those codes
         wanted = {normalize(c) for c in re.findall(r"[A-Z][\w-]*\d[\w-]*", codes.group(1))}
         named = [m for m in group if any(normalize(idx.individuals[m].label or m).endswith(c) for c in wanted)]
         if named:
@@ -271,7 +271,7 @@ def _groups(text: str, things: list[Thing]) -> list[Thing]:
                 continue
         if t.how == "class" and i + 1 < len(things) and things[i + 1].how == "named" and \
                 re.fullmatch(r"\s*", text[t.end:things[i + 1].start]):
-            k, listed = i + 1, []  # "Lots L-03 and L-04 come from ...": those lots
+            k, listed = i + 1, []  # "Units K-2 and K-5 are ...": those units
             while k < len(things) and things[k].how == "named" and \
                     re.fullmatch(r"\s*(?:,|and|&|or|,\s*and)?\s*", text[things[k - 1].end:things[k].start]):
                 listed += things[k].individuals
@@ -302,14 +302,14 @@ def _groups(text: str, things: list[Thing]) -> list[Thing]:
 
 def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[tuple[int, int]]) -> list[Thing]:
     """Things the index does not know yet: proper names the text introduces ("Cedar Barn covers ...") and
-    noun phrases with a measure of their own ("a locked cage of 40 m²", "kept in a cold room")."""
+    noun phrases with a measure of their own ("a cold room of 25 m²", "kept in a dry shed")."""
     out: list[Thing] = []
     taken = [(t.start, t.end) for t in things] + skip
     announcements = [(m.end(), safe_name(singular(m.group(1)))) for m in _ANNOUNCE.finditer(text)
                      if not unit_of(m.group(1)) and not currency(m.group(1)) and
                      not any(x <= m.start() < y for x, y in taken)]
     for a, b in sentences(text):
-        for m in _PLACE.finditer(text, a, b):  # "kept in a locked cage": a place, a thing of its own
+        for m in _PLACE.finditer(text, a, b):  # "kept in a dry shed": a place, a thing of its own
             np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b(?!\s*\d)", text[m.end():])
             words = []
             for w in np.group(1).split() if np else []:
@@ -367,11 +367,11 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     opening = [t for t in things if a <= t.start < head_end]
     lead = re.match(r"\s*(?:(?:a|an|the|one)\s+)?([a-z]+)\s+of\s+", sentence, re.I)
     if opening and lead and opening[0].start > a + lead.end() - 2 and singular(lead.group(1).lower()) in packages:
-        return opening[0]  # "A carton of X weighs": about X
+        return opening[0]  # "A crate of X weighs": about X
     np = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+(at|in|on|near|inside|of)\s+",
                   sentence)
     event = np is not None and np.group(2) == "of" and opening and \
-        re.match(r"\s*(?:is|are|was|were)\b", text[opening[0].end:]) is not None  # "the overhaul of X is due"
+        re.match(r"\s*(?:is|are|was|were)\b", text[opening[0].end:]) is not None  # "the inspection of X is due"
     if opening and np and not event and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
             not _VERB.fullmatch(np.group(1).split()[-1]):
         phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
@@ -419,7 +419,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                 (nxt and _quantity_noun(nxt.group(1)) and not (
                     verb is not None and nxt.group(1) == verb.group(0) and
                     not re.match(r"\s*(?:is|are|was|were)\b", sentence[verb.end():]))):
-            return previous  # "Pallets, each weighing ...", "Storage costs are ...": still the last thing
+            return previous  # "Crates, each weighing ...", "Handling costs are ...": still the last thing
         m = re.search(re.escape(phrase), sentence)
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
@@ -429,7 +429,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
             return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
                          end=a + m.end(), plural=True, how="noun phrase")
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
-            label = f"{phrase} policy"  # "Returns are accepted ...", "Standard shipping takes ...": a rule
+            label = f"{phrase} policy"  # "Refunds are paid ...", "Express handling takes ...": a rule
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
                          end=a + m.end(), how="noun phrase")
         return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
@@ -450,7 +450,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         clause = max(text.rfind(";", a, q.start), text.rfind(", and", a, q.start), text.rfind(" and ", a, q.start)
                      if re.search(r"\band\s+(?:the\s+)?[A-Z]", text[a:q.start]) else -1, a)
         out: list[Thing] = []
-        # "a locked cage of 40 m²": the noun phrase the measure is of, a new thing
+        # "a cold room of 25 m²": the noun phrase the measure is of, a new thing
         np = _NOUN_PHRASE.search(text[max(a, q.start - 50):q.start])
         phrase = " ".join(w for w in np.group(1).split() if w not in _FUNCTION) if np else ""
         if phrase and q.dimension not in ("count", "money") and not _quantity_noun(phrase):
@@ -464,7 +464,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                                                 end=q.start, how="noun phrase")
             r.candidates[q.id] = [thing]
             continue
-        # "a 3,000 m² warehouse": the noun phrase the measure qualifies
+        # "a 500 m² hall": the noun phrase the measure qualifies
         if q.joined:
             np2 = re.match(r"\s*((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]{2,})", text[q.end:])
             words = []
@@ -484,11 +484,11 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                            r"costs?|takes?|has|have|is|are|needs?|runs?|seats?|carries|covers?)\b", text[clause:q.start])
         if lead_np and not _quantity_noun(lead_np.group(1)) and clause > a and \
                 singular(lead_np.group(1).split()[-1]) not in packages:
-            phrase = lead_np.group(1)  # "..., and a jute sack holds 60 kg": the sack
+            phrase = lead_np.group(1)  # "..., and a spare tank holds 60 L": the tank
             r.candidates[q.id] = [Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
                                         start=clause + lead_np.start(1), end=clause + lead_np.end(1), how="noun phrase")]
             continue
-        # "A carton of X weighs 4 kg", "the X ships in cartons of 6": the nearest thing before it in its clause
+        # "A crate of X weighs 9 kg", "the X ships in crates of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
                                text[max(a, t.start - 12):t.start])]
