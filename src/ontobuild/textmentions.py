@@ -1,5 +1,5 @@
-"""Where a text speaks of known things: the individuals it names (by label or alias), the classes it names in
-the plural ("All kayaks"), and its sentences (a point inside a number does not end one)."""
+"""Where a text speaks of known things: the individuals it names (by label or alias), the members of a class,
+and its sentences (a point inside a number does not end one)."""
 
 from __future__ import annotations
 
@@ -54,17 +54,6 @@ def sentence_at(text: str, pos: int) -> str:
     return " ".join(text[a:b].split())
 
 
-def sentence_naming(text: str, *mentions: str) -> str:
-    """The first sentence that names every mention (case-insensitive), else the first naming any, else ""."""
-    spans = [" ".join(text[a:b].split()) for a, b in sentences(text)]
-    lowered = [m.lower() for m in mentions if m]
-    for want_all in (True, False):
-        for sentence in spans:
-            hits = [m in sentence.lower() for m in lowered]
-            if hits and (all(hits) if want_all else any(hits)):
-                return sentence
-    return ""
-
 
 def members(idx: EntitiesIndex, cls: str) -> list[str]:
     """Individuals of a class or of any of its subclasses (asserted)."""
@@ -75,27 +64,3 @@ def members(idx: EntitiesIndex, cls: str) -> list[str]:
             break
         kinds |= more
     return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
-
-
-def _plural_pattern(cls: str) -> str:
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", cls)
-    head, last = " ".join(w.lower() for w in words[:-1]), words[-1].lower() if words else ""
-    plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
-    return r"(?<![a-z])(?:all\s+(?:the\s+)?|the\s+)?" + re.escape((head + " " if head else "") + plural) + r"(?![a-z])"
-
-
-def class_spans(idx: EntitiesIndex, text: str) -> list[tuple[int, int, str]]:
-    """Where the text speaks of a whole class in the plural ("All lamps", "Novels"): (start, end, class)."""
-    low, out = text.lower(), []
-    for cls in idx.classes:
-        if cls != "TextChunk" and members(idx, cls):
-            out += [(m.start(), m.end(), cls) for m in re.finditer(_plural_pattern(cls), low)]
-    return out
-
-
-def class_named(idx: EntitiesIndex, mention: str) -> str | None:
-    """The class a mention names in the plural ("All kayaks" -> Kayak), if it has members."""
-    for a, b, cls in class_spans(idx, mention):
-        if a == 0 and b == len(mention.strip()):
-            return cls
-    return None
