@@ -21,7 +21,7 @@ from . import prompts
 from .agent import choose_one
 from .index import EntitiesIndex, check_literal
 from .llm import ChatModel
-from .mapping import dimension_of
+from .units import dimension_of
 from .names import normalize, safe_name, similarity, singular, tokens, unique_name
 from .trace import Trace
 from .vocabulary import Term, Vocabulary

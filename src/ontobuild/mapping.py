@@ -16,7 +16,7 @@ from typing import Any
 from .index import EntitiesIndex, Fact
 from .names import safe_name, singular, unique_name
 from .numbers import decimal_comma, read_number
-from .units import canonical, currency, unit as unit_of
+from .units import canonical, currency, dimension_of
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")
@@ -245,15 +245,6 @@ def ensure_datatype_property(idx: EntitiesIndex, name: str, datatype: str, domai
     if prop.range and prop.range != datatype:  # mixed values: widen to what every value fits
         prop.range = "xsd:decimal" if {prop.range, datatype} <= {"xsd:integer", "xsd:decimal"} else "xsd:string"
     return name
-
-
-def dimension_of(unit: str) -> str:
-    """The dimension of a unit as a property holds it ("kg" -> mass, "EUR per day" -> money, "pallet" -> "")."""
-    base = unit.split(" per ")[0].strip()
-    if currency(base) and not base.islower():
-        return "money"
-    found = unit_of(base)
-    return found[0] if found else ""
 
 
 def ensure_object_property(idx: EntitiesIndex, name: str, domain: str, range_class: str, role: str) -> str:

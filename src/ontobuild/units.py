@@ -81,6 +81,15 @@ def unit(token: str) -> tuple[str, str] | None:
     return None
 
 
+def dimension_of(unit_text: str) -> str:
+    """The dimension of a unit as a property holds it ("kg" -> mass, "EUR per day" -> money, "pallet" -> "")."""
+    base = unit_text.split(" per ")[0].strip()
+    if currency(base) and not base.islower():
+        return "money"
+    found = unit(base)
+    return found[0] if found else ""
+
+
 def canonical(token: str) -> str:
     """The canonical symbol of a unit, or the ISO code of a currency, or '' for neither."""
     code = currency(token)
