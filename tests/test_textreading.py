@@ -137,3 +137,43 @@ def test_openings_a_gerund_rule_a_package_and_a_quantity_noun() -> None:
     text = "The Black Pine ships in crates of 8. Crates containing 8 saplings weigh 40 kg. Storage costs are €2 a day."
     reading, cands = _read(idx, text, {"crate"})
     assert cands["40 kg"] == [["BlackPine"]] and cands["€2"] == [["BlackPine"]]
+
+
+def _depot() -> EntitiesIndex:
+    """A bus depot: buses from a table, with the town each one is based in as a plain text value."""
+    idx = EntitiesIndex()
+    idx.add_class("Bus")
+    idx.add_property("baseTown", "datatype", ["Bus"], "xsd:string")
+    for name, label, town in [("BusJuniper", "Bus Juniper", "Oakridge"), ("BusHazel", "Bus Hazel", "Millbrook")]:
+        idx.add_individual(name, ["Bus"], label=label)
+        idx.add_fact(name, Fact("baseTown", literal=town))
+    idx.add_class("Workshop")
+    for name in ("WorkshopNorth", "WorkshopSouth"):
+        idx.add_individual(name, ["Workshop"], label=name.replace("Workshop", "Workshop "))
+    return idx
+
+
+def test_every_member_a_table_value_as_a_name_and_a_part_of_a_thing() -> None:
+    idx = _depot()
+    reading, cands = _read(idx, "Tyres are checked at every workshop at 06:15.")
+    assert sorted(cands["06:15"][0]) == ["WorkshopNorth", "WorkshopSouth"]
+    reading, cands = _read(idx, "The first bus from Oakridge leaves at 05:10.")
+    assert cands["05:10"] == [["Oakridge"]]
+    assert next(t.new_class for t in reading.things if t.new_name == "Oakridge") == "Town"
+    reading, cands = _read(idx, "The compressor of Bus Juniper must reach at least 7 bar.")
+    assert cands["7 bar"] == [["compressor"]] or cands["7 bar"] == [["Compressor"]]
+    rel = {(r.subjects.new_name, r.name, r.obj.individuals[0]) for r in reading.relations if r.obj.individuals}
+    assert ("Compressor", "partOf", "BusJuniper") in rel
+
+
+def test_a_place_keeps_its_conditions_and_a_condition_is_no_fact() -> None:
+    from ontobuild.textstep import _in_condition
+
+    idx = _depot()
+    reading, cands = _read(idx, "Spare tyres are kept in the cold shed at 5 to 15 °C.")
+    assert cands["5"] == [["ColdShed"]] and cands["15 °C"] == [["ColdShed"]]
+    text = "If the wind exceeds 20 m/s, the bus wash runs at 3 kW."
+    assert _in_condition(text, text.index("20")) and not _in_condition(text, text.index("3 kW"))
+    low, high = find_quantities("Pressure in the brake line must stay between 6 and 8 bar.")
+    assert (propose(low, set(), "Pressure").name, propose(high, set(), "Pressure").name) == \
+        ("minPressureBar", "maxPressureBar")

@@ -60,6 +60,7 @@ _HEDGES = {"average", "estimated", "approximate", "typical", "mean", "total", "o
            "was", "were", "be", "gets", "offers"}
 
 
+_MODALS = {"must", "should", "shall", "will", "would", "can", "could", "may", "might", "to", "does", "do", "did"}
 # words next to a number that never name what it measures
 _NOT_CONCEPT = {"per", "with", "and", "or", "before", "after", "during", "each", "every", "when", "while", "until",
                 "since", "than", "then", "from", "into", "onto", "over", "under", "which", "that", "this", "also",
@@ -96,6 +97,8 @@ def _words_before(q: Quantity) -> str:
     words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]
     if not words or singular(words[-1]) not in QUANTITY_NOUNS:
         return ""
+    if len(words) > 1 and words[-2] in _MODALS:
+        return ""  # "must stay between": a verb, not the noun "stay"
     return safe_name(" ".join(words[-2:-1] + [singular(words[-1])]), lower_first=True)
 
 
@@ -164,6 +167,9 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.package == "" and q.dimension in ("mass",) and packages and \
             re.search(r"\b(" + "|".join(map(re.escape, packages)) + r")\b", q.before, re.I):
         words = "packageWeight"
+    if not words and singular(opening.lower()) in QUANTITY_NOUNS and \
+            q.dimension in NOUN_DIMENSIONS.get(singular(opening.lower()), {q.dimension}):
+        words = singular(opening.lower())  # "Pressure in the network must stay between 4 and 9 bar"
     if not words and q.of:
         words = safe_name(f"{q.of} {_DIMENSION_WORD.get(q.dimension, '')}", lower_first=True)
     if not words:

@@ -85,7 +85,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
-    ask = [q for q in quantities if q.id in reading.candidates and
+    ask = [q for q in quantities if q.id in reading.candidates and not _in_condition(body, q.start) and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
     if ask:
@@ -242,6 +242,14 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
     return [ensure_individual(idx, name, t.label, cls, "Read from text", {"chunk": chunk_id})]
 
 
+def _in_condition(text: str, pos: int) -> bool:
+    """Whether `pos` lies in a sentence's leading condition ("If the humidity rises above 70 %, ...") that a main
+    clause with a number of its own follows."""
+    a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+    m = re.match(r"\s*(?:If|When|Whenever|Once|Unless|While|As soon as)\b[^,;]{3,80}?,", text[a:b])
+    return m is not None and pos < a + m.end() and re.search(r"\d", text[a + m.end():b]) is not None
+
+
 def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
     parts = [q.qualifier] if q.qualifier else []
     pack = q.package or next((p for p in q.per if p in state.packages), "")
@@ -259,6 +267,9 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     entry: dict[str, Any] = {"chunk": chunk.id, "number": q.id, "value": q.value, "unit": unit_text(q),
                              "written": q.written}
     opts = _options(reading, q)
+    if _in_condition(chunk.text, q.start):
+        return {**entry, "status": "skipped", "reason": "part of a condition ('if ...'): kept as the qualifier of "
+                                                         "the sentence's other facts"}
     if not opts:
         return {**entry, "status": "skipped", "reason": reading.reasons.get(q.id, "no subject could be read")}
     if not q.dimension and proposed.generic:

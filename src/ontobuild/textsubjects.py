@@ -95,6 +95,11 @@ def _class_plural(cls: str) -> str:
     return " ".join([w.lower() for w in words[:-1]] + [plural])
 
 
+def _class_words(cls: str) -> str:
+    """A class name as lower-case words: "PumpStation" -> "pump station"."""
+    return " ".join(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", cls))
+
+
 def _new_name_class(phrase: str, announced: dict[str, str]) -> str:
     """The class of a new named thing: what the text announced ("operates three depots") or its head noun."""
     for cls in reversed(list(announced)):
@@ -126,6 +131,13 @@ def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | N
             if group and not inside_name:
                 things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
                                     how="class"))
+        # "at every station", "for each vessel": every member of the class
+        single = _class_words(cls)
+        for m in re.finditer(r"\b(?:every|each)\s+(" + re.escape(single) + r")(?![a-z])", low):
+            group = members(idx, cls)
+            if group and not any(a <= m.start(1) < b for a, b, _ in spans):
+                things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
+                                    how="every"))
     things = _narrowed(idx, text, things, spans)
     plural_spans = [(t.start, t.end) for t in things]
     spans = [sp for sp in spans if not any(a <= sp[0] < b for a, b in plural_spans)]
@@ -305,6 +317,7 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
     noun phrases with a measure of their own ("a cold room of 25 m²", "kept in a dry shed")."""
     out: list[Thing] = []
     taken = [(t.start, t.end) for t in things] + skip
+    values = _value_names(idx)
     announcements = [(m.end(), safe_name(singular(m.group(1)))) for m in _ANNOUNCE.finditer(text)
                      if not unit_of(m.group(1)) and not currency(m.group(1)) and
                      not any(x <= m.start() < y for x, y in taken)]
@@ -313,10 +326,11 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b(?!\s*\d)", text[m.end():])
             words = []
             for w in np.group(1).split() if np else []:
-                if w in _FUNCTION or words and w.endswith(("ed", "ing")) or _VERB.fullmatch(w) and not w.endswith("ed"):
+                if w in _FUNCTION or words and len(w) > 4 and w.endswith(("ed", "ing")) or \
+                        _VERB.fullmatch(w) and not w.endswith("ed"):
                     break
                 words.append(w)
-            if words and words[-1].endswith("ed"):
+            if words and len(words[-1]) > 4 and words[-1].endswith("ed"):
                 words = []
             if words and not any(x <= m.end() < y for x, y in taken):
                 phrase = " ".join(words)
@@ -332,6 +346,14 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
                 words = words[1:]
             if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
                 continue  # "10 January 2027": a date, not a name
+            if len(words) == 1 and re.search(r"\b(?:from|to|at|in|near|via)\s+$", text[max(a, s - 6):s], re.I) and \
+                    not any(x < e and s < y for x, y in taken):
+                cls = values.get(normalize(words[0]))
+                if cls:  # "from Varnes": a name the tables hold as a value (a port column): a thing of its own
+                    out.append(Thing(words[0], new_name=safe_name(words[0]), new_class=cls, start=s, end=e,
+                                     how="new name"))
+                    taken.append((s, e))
+                continue
             if len(words) < 2 or any(x < e and s < y for x, y in taken) or unit_of(words[-1]) or \
                     any(w.isupper() and len(w) > 1 for w in words[:1]) and len(words) < 2:
                 continue
@@ -343,6 +365,20 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             out.append(Thing(label, new_name=safe_name(label), new_class=_new_name_class(label, announced), start=s,
                              end=e, how="new name"))
             taken.append((s, e))
+    return out
+
+
+def _value_names(idx: EntitiesIndex) -> dict[str, str]:
+    """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
+    Port): a single word the text names as a thing ("from Varnes") is one of them."""
+    out: dict[str, str] = {}
+    for ind in idx.individuals.values():
+        for f in ind.facts:
+            if isinstance(f.literal, str) and f.literal[:1].isupper() and " " not in f.literal.strip() and \
+                    not any(ch.isdigit() for ch in f.literal) and f.property in idx.properties:
+                words = re.findall(r"[A-Z]?[a-z]+", f.property)
+                if words and idx.properties[f.property].kind == "datatype" and len(words[-1]) > 2:
+                    out.setdefault(normalize(f.literal), safe_name(singular(words[-1].lower())))
     return out
 
 
@@ -392,6 +428,9 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
             phrase = " ".join(words)
             return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(words[-1])),
                          start=a + qnp.start(1), end=a + qnp.start(1) + len(phrase), how="noun phrase")
+    every = [t for t in things if t.how == "every" and a <= t.start < b]
+    if every and not opening:
+        return every[0]  # "Samples are taken at every station at 07:00": about each station
     previous = history[-1] if history else None
     pron = _PRONOUN.match(sentence)
     if pron and previous is not None:
@@ -492,9 +531,12 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
                                text[max(a, t.start - 12):t.start])]
+        subject = r.subjects.get(a)
+        if subject is not None and not subject.individuals:  # "The afterburner of Drum Three must reach": the part
+            local = [t for t in local if not (subject.end <= t.start and
+                                              re.fullmatch(r"\s+of\s+(?:the\s+)?", text[subject.end:t.start]))]
         if local:
             out.append(local[-1])
-        subject = r.subjects.get(a)
         if subject is not None and subject not in out:
             out.append(subject)
         # things named after it in the sentence ("20 copies of X")
@@ -502,6 +544,12 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                  not text[q.end:t.start].strip()]  # "20 Oak saplings"
         if after:
             out = after[:1]
+        place = [m for m in _PLACE.finditer(text, a, q.start)]
+        holder = next((t for t in r.things if place and t.start == place[-1].end()), None)
+        climate = q.dimension in ("temperature", "pressure") or \
+            q.dimension == "ratio" and re.match(r"[^.;,]{0,12}\bhumidity\b", text[q.end:]) is not None
+        if holder is not None and climate:  # "kept in the bean cellar at 16 to 20 °C": the place's conditions
+            out = [holder]
         out = [t for t in out if not _is_package(t, packages)]
         if out:
             r.candidates[q.id] = out[:4]
@@ -556,6 +604,10 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                     break
             del head
         for t1, t2 in zip(inside, inside[1:]):  # "a cage of 40 m² inside the depot": where a thing is
+            if t1 is subject and not t1.individuals and t1.how == "noun phrase" and t2.individuals and \
+                    re.fullmatch(r"\s+of\s+(?:the\s+)?", text[t1.end:t2.start]):
+                out.append(Relation(t1, "partOf", t2, " ".join(text[a:b].split())))  # "the afterburner of Drum Three"
+                continue
             m = _LOCATED.match(text[t1.end:t2.start])
             if m and not t1.individuals and t1.how == "noun phrase":
                 name = safe_name(f"located {m.group(1)}", lower_first=True)
