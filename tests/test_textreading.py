@@ -110,8 +110,8 @@ def test_a_noun_phrase_with_its_own_measure_becomes_a_thing() -> None:
 def test_a_rule_sentence_is_about_a_policy_not_a_chunk() -> None:
     idx = _nursery()
     reading, cands = _read(idx, "Refunds are paid within 14 days of the claim.")
-    assert cands["14 days"] == [["RefundPolicy"]]
-    assert reading.candidates and all(t.new_class == "Policy" for t in list(reading.candidates.values())[0])
+    assert cands["14 days"] == [["RefundPolicy"], ["Refunds"]]  # a rule first; the model may read a kind of thing
+    assert reading.candidates and list(reading.candidates.values())[0][0].new_class == "Policy"
 
 
 def test_synonym_groups_never_join_properties_one_thing_holds_together() -> None:

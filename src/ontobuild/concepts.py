@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .index import EntitiesIndex
-from .names import safe_name, singular, tokens
+from .names import participle_noun, safe_name, singular, tokens
 from .textnumbers import Quantity
 from .units import property_suffix
 
@@ -127,6 +127,13 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.dimension in ("time of day", "date"):
         event = _event_words(q)
         words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
+        state = re.search(r"\b(open|closed|[a-z]{3,}ed)\s+(?:(?:daily|every day|each day)\s+)?(?:from|between)?\s*$",
+                          q.before)
+        if not words and q.range_role and state and state.group(1) not in _HEDGES:
+            words = state.group(1)  # "staffed from 06:30 to 22:00" -> staffedStart, staffedEnd
+    every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
+    if not words and every and q.dimension == "time":  # "serviced every 6 months" -> serviceIntervalMonths
+        words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "9 kg per crate", "Crates, each weighing 9 kg"
         q.per = [p for p in q.per if p not in packages]

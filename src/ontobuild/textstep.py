@@ -21,7 +21,7 @@ from .index import EntitiesIndex, Fact
 from .ingest import Chunk
 from .llm import ChatModel
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
-from .names import safe_name, singular
+from .names import participle_noun, safe_name, singular
 from .textmentions import find_mentions, sentence_at, sentences
 from .units import unit as unit_of
 from .textnumbers import Quantity, find_quantities, unit_text
@@ -190,7 +190,7 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
         nouns = [w for w in re.findall(r"\b[a-z]{4,}\b", text[a:b]) if w not in named and w not in _NOT_NOUN
                  and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
                  and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]
-        stems = [_stem(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
+        stems = [participle_noun(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
         nouns += [w for w in stems if len(w) > 3 and w not in _NOT_NOUN]  # "serviced every 6 months": service
         if re.search(r"\bevery\s*$", text[max(a, q.start - 8):q.start]) and kind == "time":
             kind = "interval"
@@ -204,18 +204,6 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
                 out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
     out.append(proposal.name)
     return list(dict.fromkeys(out))[:6]
-
-
-def _stem(participle: str) -> str:
-    """The verb of a regular participle, as a noun for a property name: serviced -> service, staffed -> staff,
-    planned -> plan, stored -> store."""
-    stem = participle[:-2]
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnpt":
-        return stem[:-1]
-    if stem[-1:] in ("c", "v", "z", "g", "s") and not stem.endswith(("ss", "ng")) or \
-            re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", stem) and len(stem) <= 5:
-        return stem + "e"
-    return stem
 
 
 _NOT_NOUN = {"must", "should", "with", "from", "into", "than", "then", "that", "this", "these", "those", "their",

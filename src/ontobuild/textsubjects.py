@@ -60,6 +60,7 @@ class Thing:
     end: int = 0
     plural: bool = False
     how: str = ""  # why code reads it so: "named", "group", "class", "pronoun", "new name", "noun phrase"
+    other: "Thing | None" = None  # another reading the model may prefer ("Lifejackets are checked": a kind, or a rule)
 
     def key(self) -> tuple[str, ...]:
         return tuple(self.individuals) or (self.new_name,)
@@ -397,6 +398,8 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     verb = _VERB.search(sentence)
     guess = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)?\s*(?:[A-Za-z][\w-]*\s+){1,3}?([a-z]{3,}s)\s+(?:up\b|at\b|to\b|on\b|in\b|"
                      r"an?\b|the\b|\d)", sentence)
+    if guess and any(t.start <= a + guess.start(1) < t.end for t in things):
+        guess = None  # "The ML pumps at ...": "pumps" names the thing, it is no verb here
     if guess and (verb is None or guess.start(1) < verb.start()):
         verb = re.compile(re.escape(guess.group(1))).search(sentence, guess.start(1))
     head_end = a + (verb.start() if verb else len(sentence))
@@ -469,8 +472,13 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                          end=a + m.end(), plural=True, how="noun phrase")
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
             label = f"{phrase} policy"  # "Refunds are paid ...", "Express handling takes ...": a rule
+            kind_of_thing = None
+            if not head.endswith("ing"):  # "Lifejackets are checked ...": maybe a kind of thing; the model says
+                written = " ".join(words)  # "lifejackets" (in general), a Lifejacket
+                kind_of_thing = Thing(written, new_name=safe_name(written), new_class=safe_name(singular(head)),
+                                      start=a + m.start(), end=a + m.end(), plural=True, how="noun phrase")
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
-                         end=a + m.end(), how="noun phrase")
+                         end=a + m.end(), how="noun phrase", other=kind_of_thing)
         return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
                      end=a + m.end(), how="noun phrase")
     return previous
@@ -551,6 +559,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         if holder is not None and climate:  # "kept in the bean cellar at 16 to 20 °C": the place's conditions
             out = [holder]
         out = [t for t in out if not _is_package(t, packages)]
+        out += [t.other for t in out if t.other is not None and t.other not in out]
         if out:
             r.candidates[q.id] = out[:4]
         else:
