@@ -300,8 +300,12 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
 def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Coverage) -> int:
     """Apply a decided mapping to every record of `shape`; returns the number of individuals made."""
     cls = ensure_class(idx, decision.record_class, decision.record_role, decision.superclass)
-    level_info = []
-    for lv in decision.levels[: shape.n_levels]:
+    level_info: list[tuple[str, str] | None] = []
+    for i, lv in enumerate(decision.levels[: shape.n_levels]):
+        keys = {rec.levels[i] for rec in shape.records if len(rec.levels) > i}
+        if len(shape.records) > 1 and len(keys) == 1 and re.fullmatch(r"[a-z][a-z0-9_]*", next(iter(keys))):
+            level_info.append(None)  # {"items": [...]}: a field name every record shares wraps the list, no group
+            continue
         lcls = ensure_class(idx, lv["class"], f"Grouping level of {cls} records in {shape.file}")
         lprop = ensure_object_property(idx, lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
         level_info.append((lcls, lprop))
@@ -325,7 +329,10 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                                           "", cls, f"From JSON key '{rec.link_key}'")
             idx.add_fact(rec.parent.individual, Fact(link, object=subject, source=src))
         kind = cls
-        for (lcls, lprop), key in zip(level_info, rec.levels):
+        for info, key in zip(level_info, rec.levels):
+            if info is None:
+                continue
+            lcls, lprop = info
             if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
                 kind = ensure_class(idx, safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
                                     kind)

@@ -538,7 +538,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         # "A crate of X weighs 9 kg", "the X ships in crates of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
-                               text[max(a, t.start - 12):t.start])]
+                               text[max(a, t.start - 12):t.start], re.I)]
         subject = r.subjects.get(a)
         if subject is not None and not subject.individuals:  # "The afterburner of Drum Three must reach": the part
             local = [t for t in local if not (subject.end <= t.start and
@@ -612,6 +612,11 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                         out.append(Relation(cand, name, obj, " ".join(text[a:b].split())))
                     break
             del head
+        opening = re.match(r"\s*(?:At|In|On)\s+(?:the\s+)?", text[a:b])
+        where = next((t for t in things if opening and t.start == a + opening.end()), None)
+        if where is not None and subject is not None and subject.how == "noun phrase" and not subject.individuals \
+                and subject.start > where.end:  # "At Holm the ticket office opens ...": the office is at Holm
+            out.append(Relation(subject, "locatedAt", where, " ".join(text[a:b].split())))
         for t1, t2 in zip(inside, inside[1:]):  # "a cage of 40 m² inside the depot": where a thing is
             if t1 is subject and not t1.individuals and t1.how == "noun phrase" and t2.individuals and \
                     re.fullmatch(r"\s+of\s+(?:the\s+)?", text[t1.end:t2.start]):
