@@ -177,3 +177,28 @@ def test_a_place_keeps_its_conditions_and_a_condition_is_no_fact() -> None:
     low, high = find_quantities("Pressure in the brake line must stay between 6 and 8 bar.")
     assert (propose(low, set(), "Pressure").name, propose(high, set(), "Pressure").name) == \
         ("minPressureBar", "maxPressureBar")
+
+
+@pytest.mark.parametrize("text,names", [
+    ("Lifts at the quarry run only while the wind stays below 18 m/s.", ["maxWindSpeedMPerS"]),
+    ("The kiln is in cold repair from 3 May 2027 to 9 June 2027.", ["coldRepairStart", "coldRepairEnd"]),
+    ("At the harbour the kiosk opens at 06:10.", ["openingTime"]),
+    ("A spare pump must be fitted within 30 minutes.", ["maxFitTimeMinutes"]),
+    ("Filters are replaced every 3 weeks.", ["replaceIntervalWeeks"]),
+    ("The yards are staffed from 07:00 to 19:30.", ["staffedStart", "staffedEnd"]),
+])
+def test_concept_names_from_the_sentence(text: str, names: list[str]) -> None:
+    assert [propose(q, set()).name for q in find_quantities(text)] == names
+
+
+def test_a_text_value_joins_the_table_column_that_names_its_concept_and_unit() -> None:
+    from ontobuild.concepts import named_in, resolve
+
+    idx = EntitiesIndex()
+    idx.add_class("Line")
+    idx.add_property("rideMin", "datatype", ["Line"], "xsd:integer")
+    q = find_quantities("On a busy day the ride on line 4 takes 35 minutes.")[-1]
+    assert named_in(idx, q, "On a busy day the ride on line 4 takes 35 minutes.", set()) == "rideMin"
+    assert resolve(idx, "rideMin", q, set()) == "rideMin"
+    other, = find_quantities("The hike takes 35 minutes.")
+    assert named_in(idx, other, "The hike takes 35 minutes.", set()) == ""

@@ -131,6 +131,24 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
                           q.before)
         if not words and q.range_role and state and state.group(1) not in _HEDGES:
             words = state.group(1)  # "staffed from 06:30 to 22:00" -> staffedStart, staffedEnd
+    state_np = re.search(r"\b(?:is|are)\s+in\s+((?:[a-z]+\s+)?[a-z]{3,})\s+from\s*$", q.before)
+    if not words and q.range_role and q.dimension in ("date", "time of day") and state_np and \
+            not set(state_np.group(1).split()) & (_HEDGES | _NOT_CONCEPT):
+        words = safe_name(state_np.group(1), lower_first=True)  # "in dry dock from 10 Jan to 21 Feb": dryDockStart
+    moment = re.search(r"\b(opens|closes|starts|begins|ends|departs|leaves|arrives)\s+(?:daily\s+|each day\s+)?at\s*$",
+                       q.before)
+    if not words and moment and q.dimension == "time of day":  # "the office opens at 05:15": openingTime
+        words = {"opens": "opening", "closes": "closing", "starts": "start", "begins": "start", "ends": "end",
+                 "departs": "departure", "leaves": "departure", "arrives": "arrival"}[moment.group(1)] + "Time"
+    within = re.search(r"\b([a-z]{3,}ed)\s+within\s*$", q.before)
+    if not words and within and q.dimension == "time":  # "must be launched within 5 minutes": launchTime
+        words = safe_name(participle_noun(within.group(1)) + " time", lower_first=True)
+    level = re.search(r"\b(?:the\s+)?([a-z]{3,})\s+(?:stays?|remains?|is|rises|falls|drops|climbs)\s+(?:above|below|"
+                      r"under|over)\s*$", q.before)
+    if not words and level and level.group(1) not in _HEDGES | _NOT_CONCEPT and q.dimension in _DIMENSION_WORD \
+            and singular(level.group(1)) not in QUANTITY_NOUNS:  # "while the wind stays below 21 m/s": windSpeed
+        dim_word = _DIMENSION_WORD[q.dimension]
+        words = safe_name(f"{level.group(1)} {dim_word}", lower_first=True) if dim_word not in GENERIC else ""
     every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
     if not words and every and q.dimension == "time":  # "serviced every 6 months" -> serviceIntervalMonths
         words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)
@@ -254,6 +272,31 @@ def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str
     return out[:limit]
 
 
+def named_in(idx: EntitiesIndex, q: Quantity, sentence: str, packages: set[str]) -> str:
+    """An existing property of the quantity's signature whose concept words the sentence says ("the crossing ...
+    takes 50 minutes" and a table column crossingMin): the concept the text names, one property for it."""
+    said = {singular(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}
+    for name in candidates(idx, q, "", packages, limit=20):
+        p = idx.properties[name]
+        core = name
+        suffix = property_suffix(p.unit) if p.unit else ""
+        if suffix and core.lower().endswith(suffix.lower()):
+            core = core[:-len(suffix)]
+        core = re.sub(r"^(?:min|max)(?=[A-Z])", "", core)
+        words = {singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", core)}
+        if words and len("".join(words)) > 3 and words <= said:
+            return name
+    suffix = property_suffix(q.unit) if q.unit and not q.per else ""
+    for name, p in idx.properties.items():  # a table column named with the unit as written: crossing_min, 50 min
+        if p.kind != "datatype" or p.dimension or p.range not in ("xsd:integer", "xsd:decimal") or not suffix or \
+                not name.endswith(suffix) or name == suffix[0].lower() + suffix[1:]:
+            continue
+        words = {singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", name[:-len(suffix)])}
+        if words and len("".join(words)) > 3 and words <= said:
+            return name
+    return ""
+
+
 def _unit_key(q: Quantity, packages: set[str]) -> str:
     pers = ["package" if p in packages else p for p in q.per]
     return " ".join([q.unit] + [f"per {p}" for p in pers]).strip()
@@ -271,6 +314,9 @@ def resolve(idx: EntitiesIndex, name: str, q: Quantity, packages: set[str]) -> s
     want = (q.dimension, _unit_key(q, packages))
     if p is not None and (p.dimension, p.unit) == want:
         return name
+    if p is not None and p.kind == "datatype" and not p.dimension and not p.unit and \
+            p.range in ("xsd:integer", "xsd:decimal") and name.endswith(property_suffix(q.unit) if q.unit else "\0"):
+        return name  # a table column named with the unit (crossing_min): the text's value joins it
     return name if p is None else name + "Value"
 
 

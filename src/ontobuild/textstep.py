@@ -14,8 +14,8 @@ from typing import Any
 
 from . import prompts
 from .agent import run_agent
-from .concepts import (GENERIC, Concept, candidates, concept_problem, propose, resolve, unit_key, unit_suffix,
-                       with_unit)
+from .concepts import (GENERIC, Concept, candidates, concept_problem, named_in, propose, resolve, unit_key,
+                       unit_suffix, with_unit)
 from .errors import ToolArgumentError
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
@@ -85,6 +85,10 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
+    for q in quantities:  # a generic name, and the sentence names an existing property's concept: that property
+        same = named_in(idx, q, sentence_at(body, q.start), state.packages) if proposals[q.id].generic else ""
+        if same:
+            proposals[q.id] = Concept(same, same, False)
     ask = [q for q in quantities if q.id in reading.candidates and not _in_condition(body, q.start) and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
@@ -247,6 +251,9 @@ def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
     cond = _CONDITION.search(sentence)
     if cond:
         parts.append(" ".join(cond.group(1).split()))
+    lead = re.match(r"\s*((?:With|Without|Under|During)\s[^,.;]{3,40}),", sentence)
+    if lead and not cond:  # "With a full car deck, the crossing takes 50 minutes"
+        parts.append(" ".join(lead.group(1).split()).lower())
     return "; ".join(p for p in parts if p)
 
 
