@@ -109,7 +109,7 @@ def _fmt(path: Path) -> str:
 def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     from rdflib import Graph
 
-    from ontouse.inputguard import check_file
+    from ontouse.inputguard import check_file, jsonld_text
 
     from .ingest import check_input_size
 
@@ -120,7 +120,12 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     check_file(path, fmt)
     g = Graph()
     try:
-        g.parse(path, format=fmt)
+        if fmt == "json-ld":  # schema.org's context is the bundled copy, never fetched
+            g.parse(data=jsonld_text(path), format=fmt, publicID=path.resolve().as_uri())
+        else:
+            g.parse(path, format=fmt)
+    except InputError:
+        raise
     except Exception as e:  # noqa: BLE001 - any parser error is the user's file
         raise InputError(f"{path} could not be read as {fmt}: {' '.join(str(e).split())[:300]}") from None
     return g
