@@ -173,3 +173,17 @@ def test_header_is_deterministic_for_one_creation_time() -> None:
     assert to_jsonld(g1) == to_jsonld(g2)
     sources = sorted(str(o) for o in g1.objects(None, DCTERMS.source))
     assert sources == ["a.csv", "b.csv"]
+
+
+def test_same_index_name_and_creation_time_give_the_same_bytes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1900000000")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = _build(tmp_path / "a", "orchard"), _build(tmp_path / "b", "orchard")
+    for name in ("ontology.owl", "ontology.ttl", "ontology.jsonld"):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+    g = Graph().parse(first / "ontology.ttl", format="turtle")
+    onto = URIRef("http://example.org/ontobuild/orchard")
+    assert g.value(onto, DCTERMS.created).toPython().timestamp() == 1900000000
+    assert '"2030-03-17T17:46:40Z"^^xsd:dateTime' in (first / "ontology.ttl").read_text("utf-8")
+    assert str(g.value(onto, OWL.versionIRI)) == "http://example.org/ontobuild/orchard/20300317T174640Z"

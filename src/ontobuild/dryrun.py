@@ -54,7 +54,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     shape_rows = []
     for s in shapes:
         chars = sum(len(m["content"]) for m in mapping_messages(s))
-        shape_rows.append({"file": s.file, "pattern": s.pattern, "records": len(s.records), "keys": len(s.keys),
+        shape_rows.append({"file": s.file, "pattern": s.pattern, "records": len(s.records), "fields": len(s.keys),
                            "id_key": (keys.keys.get(id(s)) or [""])[0], "prompt_tokens": _tokens(chars)})
     ref_rows = []
     for ref in keys.references:
@@ -113,8 +113,8 @@ def format_plan(plan: dict[str, Any]) -> str:
         lines.append(f"warning: {w}")
     lines.append(f"record shapes: {len(plan['shapes'])}")
     for s in plan["shapes"]:
-        key = f", key {s['id_key']!r}" if s["id_key"] else ""
-        lines.append(f"  {s['file']} {s['pattern']}: {s['records']} record(s), {s['keys']} key(s){key}")
+        key = f", id column {s['id_key']!r}" if s["id_key"] else ""
+        lines.append(f"  {s['file']} {s['pattern']}: {s['records']} record(s) of {s['fields']} field(s){key}")
     if plan["references"]:
         lines.append(f"candidate references between tables: {len(plan['references'])}")
         lines += [f"  {r['reference']}: decided by {r['decided_by']}"
