@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
-from rdflib.namespace import RDF, XSD
+from rdflib.namespace import RDF, RDFS, XSD
 
 from ontobuild.errors import InputError
 from ontouse.cli import main as ask_main
@@ -183,7 +183,20 @@ def test_owlxml_internal_entities_are_read(tmp_path: Path) -> None:
     assert (URIRef(OBS + "MainMirror"), RDF.type, URIRef(OBS + "Mirror")) in g
 
 
+def test_owlxml_literals_with_quotes_and_lines_keep_their_text(tmp_path: Path) -> None:
+    path = tmp_path / "notes.owx"
+    note = 'Collimate "monthly"\nback\\slash'
+    path.write_text(OWX.replace("<Literal>Vera R.</Literal>", f"<Literal>{note}</Literal>"), "utf-8")
+    for store in ("oxigraph", "memory"):
+        g = load_graph([path], store=store)
+        assert [str(o) for o in g.objects(URIRef(OBS + "Vera"), RDFS.label)] == [note]
+
+
 @pytest.mark.parametrize("text,message", [
+    ("<Ontology xmlns='http://www.w3.org/2002/07/owl#'><Declaration><Class IRI='http://x.example/a b'/>"
+     "</Declaration></Ontology>", "is not an IRI"),
+    ("<Ontology xmlns='http://www.w3.org/2002/07/owl#' ontologyIRI='http://x.example/o&gt; &lt;http://y'/>",
+     "is not an IRI"),
     ("<Ontology xmlns='http://www.w3.org/2002/07/owl#'><Declaration><Class/></Declaration></Ontology>",
      "without IRI"),
     ("<Ontology xmlns='http://www.w3.org/2002/07/owl#'><Declaration><Class abbreviatedIRI='no:X'/></Declaration>"

@@ -116,8 +116,11 @@ def load_graph(paths: str | Path | Iterable[str | Path], store: str = "oxigraph"
             native = None
         if fmt == "owl-xml":
             triples, prefixes = read_owlxml(path)
-            graph.parse(data="".join(iter_owlxml_ntriples(triples)), format="ox-ntriples" if store == "oxigraph"
-                        else "nt")
+            try:
+                graph.parse(data="".join(iter_owlxml_ntriples(triples)), format="ox-ntriples" if store == "oxigraph"
+                            else "nt")
+            except Exception as e:  # noqa: BLE001 - e.g. an IRI that stayed relative
+                raise InputError(f"{path} could not be read as OWL/XML: {_one_line(e)}") from None
             for prefix, ns in prefixes.items():
                 if prefix:
                     graph.bind(prefix, ns, override=False)

@@ -62,6 +62,10 @@ _CARDINALITY = {"Min": (OWL.minCardinality, OWL.minQualifiedCardinality),
 _SKIPPED = {"DLSafeRule", "DescriptionGraphRule"}
 
 
+_BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_LANG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+
+
 def _local(tag: str) -> str:
     return tag[len(_Q):] if tag.startswith(_Q) else ""
 
@@ -87,10 +91,16 @@ class _Reader:
     def fail(self, el, why: str) -> InputError:  # noqa: ANN001
         return InputError(f"{self.path} could not be read as OWL/XML: {why} (in <{_local(el.tag) or el.tag}>).")
 
+    def make_iri(self, text: str) -> URIRef:
+        """An IRI, refused (InputError) when it holds what no IRI may hold (spaces, <>"{}|^`\\)."""
+        if not text or _BAD_IRI.search(text):
+            raise InputError(f"{self.path} could not be read as OWL/XML: {text[:120]!r} is not an IRI.")
+        return URIRef(text)
+
     def resolve(self, text: str) -> URIRef:
         """A full IRI, or one relative to the document's base."""
         text = text.strip()
-        return URIRef(urljoin(self.base, text) if self.base else text)
+        return self.make_iri(urljoin(self.base, text) if self.base and not _BAD_IRI.search(text) else text)
 
     def iri(self, el) -> URIRef:  # noqa: ANN001
         if el.get("IRI") is not None:
@@ -102,7 +112,7 @@ class _Reader:
             prefix, _, local = abbreviated.partition(":")
             if prefix not in self.prefixes:
                 raise self.fail(el, f"the prefix {prefix!r} of {abbreviated!r} is not declared")
-            return URIRef(self.prefixes[prefix] + local)
+            return self.make_iri(self.prefixes[prefix] + local)
         if _local(el.tag) == "IRI":
             return self.resolve(el.text or "")
         raise self.fail(el, "an entity without IRI or abbreviatedIRI")
@@ -119,11 +129,13 @@ class _Reader:
         if dt is not None:
             dt = str(self.resolve(dt))
         if lang:
+            if not _LANG.fullmatch(lang):
+                raise self.fail(el, f"{lang[:40]!r} is not a language tag")
             return Literal(text, lang=lang)
         if dt in (None, str(RDF.PlainLiteral)):
             if dt is not None and "@" in text:
                 value, _, tag = text.rpartition("@")
-                return Literal(value, lang=tag) if tag else Literal(value)
+                return Literal(value, lang=tag) if tag and _LANG.fullmatch(tag) else Literal(text)
             return Literal(text)
         if dt == str(XSD.string):
             return Literal(text)
@@ -244,7 +256,7 @@ class _Reader:
         if name == "Prefix":
             return
         if name == "Import":
-            return self.add(self.ontology, OWL.imports, URIRef((el.text or "").strip()))
+            return self.add(self.ontology, OWL.imports, self.resolve(el.text or ""))
         if name == "Annotation":  # of the ontology
             return self.add(self.ontology, self.iri(el[0] if _local(el[0].tag) == "AnnotationProperty" else
                                                    self.operands(el)[0]), self.annotation_value(self.operands(el)[-1]))
@@ -335,10 +347,11 @@ def read_owlxml(path: Path) -> tuple[list[Triple], dict[str, str]]:
                                          f"{{{NS}}}Ontology.")
                     root = el
                     reader.base = el.get("{" + XML_NS + "}base") or el.get("ontologyIRI") or path.resolve().as_uri()
-                    reader.ontology = URIRef(el.get("ontologyIRI")) if el.get("ontologyIRI") else reader.bnode()
+                    reader.ontology = reader.make_iri(el.get("ontologyIRI")) if el.get("ontologyIRI") else \
+                        reader.bnode()
                     reader.add(reader.ontology, RDF.type, OWL.Ontology)
                     if el.get("versionIRI"):
-                        reader.add(reader.ontology, OWL.versionIRI, URIRef(el.get("versionIRI")))
+                        reader.add(reader.ontology, OWL.versionIRI, reader.make_iri(el.get("versionIRI")))
                 elif depth == 2 and _local(el.tag) == "Prefix":
                     reader.prefixes[el.get("name", "")] = el.get("IRI", "")
                 continue
@@ -380,10 +393,24 @@ def is_owlxml(head: bytes) -> bool:
     return NS.encode() in attrs and b"rdf:about" not in attrs and b"rdf:ID" not in attrs
 
 
+def _nt(term: Node) -> str:
+    """A term in N-Triples (IRIs were checked when read; blank node ids are made of letters and digits)."""
+    if isinstance(term, URIRef):
+        return f"<{term}>"
+    if isinstance(term, BNode):
+        return f"_:{term}"
+    text = str(term).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    if term.language:
+        return f'"{text}"@{term.language}'
+    if term.datatype is not None:
+        return f'"{text}"^^<{term.datatype}>'
+    return f'"{text}"'
+
+
 def iter_owlxml_ntriples(triples: list[Triple]) -> Iterator[str]:
     """The triples as N-Triples lines (to load them into a store with its native parser)."""
     for s, p, o in triples:
-        yield f"{s.n3()} {p.n3()} {o.n3()} .\n"
+        yield f"{_nt(s)} {_nt(p)} {_nt(o)} .\n"
 
 
 __all__ = ["read_owlxml", "is_owlxml", "iter_owlxml_ntriples"]
