@@ -271,3 +271,15 @@ def test_a_vocabulary_with_the_schema_org_context_is_read_for_schema(tmp_path: P
     ]}), "utf-8")
     vocab = load_vocabulary([path])
     assert {"https://choir.example/terms/Rehearsal", "https://choir.example/terms/durationMin"} <= set(vocab.terms)
+
+
+@pytest.mark.parametrize("name", ["observatory.owx", "observatory.owl"])
+def test_an_owlxml_vocabulary_is_read_for_schema(tmp_path: Path, name: str) -> None:
+    """ontobuild --schema reads a vocabulary Protégé saved as OWL/XML."""
+    from ontobuild.vocabulary import load_vocabulary
+
+    path = tmp_path / name
+    path.write_text(OWX, "utf-8")
+    vocab = load_vocabulary([path])
+    assert {OBS + "Telescope", OBS + "apertureMm", OBS + "hasMirror"} <= set(vocab.terms)
+    assert vocab.terms[OBS + "apertureMm"].kind == "datatype"
