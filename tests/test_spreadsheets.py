@@ -201,3 +201,18 @@ def test_the_build_report_shows_the_input_warnings(tmp_path: Path) -> None:
     page = build_report(EntitiesIndex(), stats)
     assert "trees.csv: read as Windows-1252 (cp1252), not UTF-8" in page
     assert "http://example.org/ontobuild/orchard" in page
+
+
+def test_dry_run_of_the_workbook_and_the_cp1252_csv_matches_the_utf8_twin(tmp_path: Path) -> None:
+    from ontobuild.dryrun import dry_run
+
+    def shapes(path: Path) -> list[tuple]:
+        return [(s["pattern"], s["records"], s["fields"], s["id_key"]) for s in dry_run([path])["shapes"]]
+
+    (tmp_path / "utf8").mkdir()
+    twin = tmp_path / "utf8" / "trees.csv"
+    twin.write_bytes(CSV.encode("utf-8"))
+    book, legacy = tmp_path / "trees.xlsx", tmp_path / "trees.csv"
+    _xlsx(book, {"Sheet1": _typed_rows()})
+    legacy.write_bytes(CSV.encode("cp1252"))
+    assert shapes(book) == shapes(legacy) == shapes(twin) == [("$[*]", 3, 6, "tree_id")]

@@ -69,7 +69,7 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Outcome folder (default: outcomes/YYYYmmdd_HHMMSS).")
 @click.option("--schema", "schema", type=click.Path(path_type=Path), multiple=True,
-              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, JSON-LD), repeatable: the "
+              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, OWL/XML, JSON-LD), repeatable: the "
                    "built classes and properties become its terms where one fits; new terms are listed in the report.")
 @click.option("--ontology-iri", "ontology_iri", default=None, metavar="IRI",
               help="The ontology's IRI; its classes, properties and individuals are named in its namespace (IRI#). "
@@ -94,11 +94,13 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
          as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
-    """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
+    """Turn data files (JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text) into an OWL ontology in an outcome
+    folder.
 
     \b
     ontobuild data/a.json data/b.md            build with the language model
     ontobuild --from-index entities_index.json write the OWL of an existing index
+    ontobuild --dry-run data/a.csv data/b.md   what a build would read and ask, without the model
     ontobuild --check-model                    one real tool call with the configured model"""
     start = time.monotonic()
     if max_input_mb is not None:
