@@ -216,3 +216,13 @@ def test_dry_run_of_the_workbook_and_the_cp1252_csv_matches_the_utf8_twin(tmp_pa
     _xlsx(book, {"Sheet1": _typed_rows()})
     legacy.write_bytes(CSV.encode("cp1252"))
     assert shapes(book) == shapes(legacy) == shapes(twin) == [("$[*]", 3, 6, "tree_id")]
+
+
+def test_a_workbook_that_unpacks_to_far_more_than_it_weighs_is_refused(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("ONTOBUILD_MAX_INPUT_MB", "0.01")  # 10 kB: 100 kB unpacked at most
+    path = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/worksheets/sheet1.xml", b"<" + b" " * 300_000 + b">")
+    assert path.stat().st_size < 10_000
+    with pytest.raises(InputError, match="unpacks to 0.3 MB"):
+        load_inputs([path])

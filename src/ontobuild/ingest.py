@@ -214,6 +214,26 @@ def _cell_text(value: Any) -> str | None:
     return text if text.strip() else None
 
 
+UNPACKED_FACTOR = 10  # a zipped workbook may unpack to at most this many times the largest input allowed
+
+
+def _check_unpacked_size(path: Path) -> None:
+    """InputError when a zipped workbook (XLSX, ODS) would unpack to more than UNPACKED_FACTOR times the largest
+    input allowed (a zip bomb is small on disk and huge in memory); other files are left to their reader."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(max(info.file_size, 0) for info in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not a zip (XLS is not): the reader says what is wrong
+    limit = UNPACKED_FACTOR * max_input_bytes()
+    if unpacked > limit:
+        raise InputError(f"{path} unpacks to {unpacked / 1e6:.1f} MB, more than {UNPACKED_FACTOR} times the "
+                         f"{limit / UNPACKED_FACTOR / 1e6:g} MB an input may have; raise --max-input-mb (or "
+                         "ONTOBUILD_MAX_INPUT_MB) if the workbook is genuine and the machine has the memory for it.")
+
+
 def read_sheets(path: Path, warnings: list[str] | None = None) -> list[tuple[str, list[dict[str, str | None]]]]:
     """(table name, records) of every sheet of a spreadsheet that holds a table (a header row and data rows); the
     first non-blank row of a sheet is its header, cells are read as a CSV export would write them (_cell_text).
@@ -222,6 +242,7 @@ def read_sheets(path: Path, warnings: list[str] | None = None) -> list[tuple[str
         from python_calamine import CalamineWorkbook
     except ImportError:  # a dependency of the package; only a broken install lacks it
         raise InputError(f"{path}: reading spreadsheets needs python-calamine (pip install python-calamine).") from None
+    _check_unpacked_size(path)
     try:
         book = CalamineWorkbook.from_path(str(path))
         sheets = [(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)) for name in book.sheet_names]
