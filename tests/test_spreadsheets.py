@@ -153,6 +153,15 @@ def test_each_sheet_is_a_table_and_sheets_refer_to_each_other(tmp_path: Path) ->
     assert [r.fields["kg"] for r in harvests.records] == ["31.5", "12", "28"]
 
 
+def test_a_table_placed_anywhere_on_its_sheet_is_found(tmp_path: Path) -> None:
+    rows, facts = _utf8_twin(tmp_path)
+    path = tmp_path / "trees.xlsx"
+    _xlsx(path, {"Sheet1": [[], [], *([None, None, *row] for row in _typed_rows())]})  # from C3
+    got_rows, got_facts = _facts(path)
+    assert got_rows == rows and got_facts == facts
+    assert "warnings" not in load_inputs([path]).report()
+
+
 def test_duplicate_header_in_a_sheet_keeps_both_columns_with_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "pickers.xlsx"
     _xlsx(path, {"Sheet1": [["name", "name", None], ["Ines", "Ines M.", "x"], ["Tom", "Tom B.", "y"]]})

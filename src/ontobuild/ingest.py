@@ -254,8 +254,9 @@ def read_sheets(path: Path, warnings: list[str] | None = None) -> list[tuple[str
     for name, grid in sheets:
         rows = [[_cell_text(c) or "" for c in row] for row in grid]
         rows = [r for r in rows if any(c.strip() for c in r)]
-        width = max((max((i + 1 for i, c in enumerate(r) if c.strip()), default=0) for r in rows), default=0)
-        rows = [(r + [""] * width)[:width] for r in rows]
+        used = [i for r in rows for i, c in enumerate(r) if c.strip()]
+        first, width = (min(used), max(used) + 1) if used else (0, 0)  # empty columns around the table go
+        rows = [(r + [""] * width)[first:width] for r in rows]
         if len(rows) < 2:
             message = f"{path.name}: sheet {name!r} has no data rows under a header; left out"
             log.warning("%s", message)
