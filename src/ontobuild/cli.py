@@ -69,8 +69,9 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Outcome folder (default: outcomes/YYYYmmdd_HHMMSS).")
 @click.option("--schema", "schema", type=click.Path(path_type=Path), multiple=True,
-              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, OWL/XML, JSON-LD), repeatable: the "
-                   "built classes and properties become its terms where one fits; new terms are listed in the report.")
+              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, OWL/XML, JSON-LD), "
+                   "repeatable: the built classes and properties become its terms where one fits; new terms are "
+                   "listed in the report.")
 @click.option("--ontology-iri", "ontology_iri", default=None, metavar="IRI",
               help="The ontology's IRI; its classes, properties and individuals are named in its namespace (IRI#). "
                    "Default: the index's own, else http://example.org/ontobuild/<outcome folder name>.")
@@ -90,8 +91,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool, max_input_mb: float | None, check_model: bool, quiet: bool,
-         as_json: bool, force: bool, keep_partial: bool,
+         schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool,
+         max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
     """Turn data files (JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text) into an OWL ontology in an outcome
