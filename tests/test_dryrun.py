@@ -72,3 +72,14 @@ def test_dry_run_names_the_encoding_and_refuses_like_a_build(tmp_path: Path) -> 
     assert result.exit_code == 2 and "row 2 has 3 cells" in result.output
     result = CliRunner().invoke(main, ["--dry-run"])
     assert result.exit_code == 2
+
+
+def test_a_reference_code_cannot_decide_is_a_model_call_with_its_prompt_sized(tmp_path: Path) -> None:
+    (tmp_path / "mechanics.csv").write_text(FILES["mechanics.csv"], "utf-8")
+    (tmp_path / "jobs.csv").write_text("job,done_by,minutes\nJ1,M1,45\nJ2,M2,30\nJ3,M1,90\n", "utf-8")
+    plan = dry_run([tmp_path / "mechanics.csv", tmp_path / "jobs.csv"])
+    (ref,) = plan["references"]
+    assert ref["reference"] == "jobs.csv 'done_by' -> mechanics.csv 'mechanic_id'" and ref["decided_by"] == "model"
+    assert plan["calls"]["confirm_reference"]["calls"] == 1
+    assert plan["calls"]["confirm_reference"]["prompt_tokens"] == ref["prompt_tokens"] > 100
+    assert plan["total"]["calls"] == 3

@@ -9,8 +9,9 @@ that may be one concept, and with --schema one `align_term` call per built class
 the vocabulary; a repair round (at most five calls) only when the reasoner finds a problem. The last three depend
 on what the earlier calls decided, so they are given as what they depend on, not as numbers.
 
-Prompt tokens are estimated from the prompts' length (about four characters a token); completion tokens are
-the bounds the build gives each call (max_tokens), so the true figure is lower."""
+Prompt tokens are estimated from the prompts the build would send (the same code renders them; about four
+characters a token; the class names the mapping has not chosen yet are placeholders); completion tokens are the
+bounds the build gives each call (max_tokens), so the true figure is lower. Tool schemas are not counted."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from . import prompts
 from .build import mapping_messages
 from .ingest import load_inputs
 from .keys import find_references, ordered_for_mapping, weigh
+from .references import reference_messages
 from .mapping import find_records, group_shapes
 from .textnumbers import find_quantities
 
@@ -59,12 +61,10 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     ref_rows = []
     for ref in keys.references:
         verdict, why = weigh(ref, keys)
+        chars = sum(len(m["content"]) for m in reference_messages(ref, {})) if verdict == "ask" else 0
         ref_rows.append({"reference": ref.describe(), "decided_by": "model" if verdict == "ask" else "code",
-                         "verdict": verdict, "why": why})
+                         "verdict": verdict, "why": why, "prompt_tokens": _tokens(chars)})
     asked = [r for r in ref_rows if r["decided_by"] == "model"]
-    template = len(prompts.render("confirm_reference", source="", column="", source_class="", values="",
-                                  source_example="", target="", target_class="", key="", target_example="",
-                                  property="", inverse=""))
     chunk_rows = []
     for c in inputs.chunks:
         body = " " * c.lead + c.text[c.lead:]
@@ -77,7 +77,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
         "map_records": {"calls": len(shape_rows), "prompt_tokens": sum(r["prompt_tokens"] for r in shape_rows),
                         "completion_tokens_at_most": MAP_MAX_TOKENS * len(shape_rows)},
         "confirm_reference": {"calls": len(asked), "decided_by_code": len(ref_rows) - len(asked),
-                              "prompt_tokens": len(asked) * _tokens(system + template + 600),
+                              "prompt_tokens": sum(r["prompt_tokens"] for r in asked),
                               "completion_tokens_at_most": REFERENCE_MAX_TOKENS * len(asked)},
         "add_facts": {"calls_at_most": len(with_numbers),
                       "prompt_tokens_at_most": sum(_tokens(system + facts_template + c["characters"]
