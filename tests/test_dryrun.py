@@ -83,3 +83,18 @@ def test_a_reference_code_cannot_decide_is_a_model_call_with_its_prompt_sized(tm
     assert plan["calls"]["confirm_reference"]["calls"] == 1
     assert plan["calls"]["confirm_reference"]["prompt_tokens"] == ref["prompt_tokens"] > 100
     assert plan["total"]["calls"] == 3
+
+
+def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
+    """The cassette build (real exchanges of the embedded model, replayed: one map_records, one add_facts) makes the
+    calls the dry run predicts."""
+    from conftest import cassette_model
+    from ontobuild.build import run_build
+
+    here = Path(__file__).parent
+    files = [here / "data" / "mini_fleet.json", here / "data" / "mini_fleet_notes.txt"]
+    plan = dry_run(files)
+    stats = run_build(files, out=tmp_path / "out", model=cassette_model(here / "cassettes" / "build_mini.json"),
+                      reason=False)
+    assert plan["total"]["calls"] <= stats["llm"]["calls"] <= plan["total"]["calls_at_most"]
+    assert plan["calls"]["map_records"]["calls"] == 1 and stats["llm"]["calls"] == 2  # map_records, add_facts

@@ -132,8 +132,9 @@ def format_plan(plan: dict[str, Any]) -> str:
     lines.append(f"  add_facts: at most {calls['add_facts']['calls_at_most']} (one per chunk with numbers), about "
                  f"{calls['add_facts']['prompt_tokens_at_most']} prompt tokens at most")
     total = plan["total"]
-    lines.append(f"  total: {total['calls']} to {total['calls_at_most']} calls, at most about "
-                 f"{total['prompt_tokens_at_most']} prompt and {total['completion_tokens_at_most']} completion tokens")
+    lines.append(f"  total: {total['calls']} to {total['calls_at_most']} calls; about "
+                 f"{total['prompt_tokens_at_most']} prompt tokens and {total['completion_tokens_at_most']} completion "
+                 "tokens at most")
     lines += [f"  then {w}" for w in plan["later"]]
     return "\n".join(lines)
 
