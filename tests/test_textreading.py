@@ -161,9 +161,9 @@ def test_every_member_a_table_value_as_a_name_and_a_part_of_a_thing() -> None:
     assert cands["05:10"] == [["Oakridge"]]
     assert next(t.new_class for t in reading.things if t.new_name == "Oakridge") == "Town"
     reading, cands = _read(idx, "The compressor of Bus Juniper must reach at least 7 bar.")
-    assert cands["7 bar"] == [["compressor"]] or cands["7 bar"] == [["Compressor"]]
+    assert cands["7 bar"] == [["CompressorOfBusJuniper"]]
     rel = {(r.subjects.new_name, r.name, r.obj.individuals[0]) for r in reading.relations if r.obj.individuals}
-    assert ("Compressor", "partOf", "BusJuniper") in rel
+    assert ("CompressorOfBusJuniper", "partOf", "BusJuniper") in rel
 
 
 def test_a_place_keeps_its_conditions_and_a_condition_is_no_fact() -> None:
@@ -186,6 +186,8 @@ def test_a_place_keeps_its_conditions_and_a_condition_is_no_fact() -> None:
     ("A spare pump must be fitted within 30 minutes.", ["maxFitTimeMinutes"]),
     ("Filters are replaced every 3 weeks.", ["replaceIntervalWeeks"]),
     ("The yards are staffed from 07:00 to 19:30.", ["staffedStart", "staffedEnd"]),
+    ("Fresh mortar must cure for at least 28 days.", ["minCureTimeDays"]),
+    ("The bale was rated 91.5 points on 4 June 2026.", ["ratePoints", "rateDate"]),
 ])
 def test_concept_names_from_the_sentence(text: str, names: list[str]) -> None:
     assert [propose(q, set()).name for q in find_quantities(text)] == names
@@ -202,3 +204,13 @@ def test_a_text_value_joins_the_table_column_that_names_its_concept_and_unit() -
     assert resolve(idx, "rideMin", q, set()) == "rideMin"
     other, = find_quantities("The hike takes 35 minutes.")
     assert named_in(idx, other, "The hike takes 35 minutes.", set()) == ""
+
+
+def test_what_a_sentence_names_of_each_thing_or_of_a_named_thing_is_the_subject() -> None:
+    idx = _depot()
+    reading, cands = _read(idx, "Spare keys of each workshop are kept in the key safe below 30 °C.")
+    assert cands["30 °C"] == [["KeySafe"]]
+    rel = {(r.subjects.new_name, r.name, r.obj.new_name) for r in reading.relations}
+    assert ("SpareKey", "keptIn", "KeySafe") in rel
+    reading, cands = _read(idx, "The heater of Bus Hazel must reach at least 60 °C.")
+    assert cands["60 °C"] == [["HeaterOfBusHazel"]]

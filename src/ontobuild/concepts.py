@@ -149,6 +149,16 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
             and singular(level.group(1)) not in QUANTITY_NOUNS:  # "while the wind stays below 21 m/s": windSpeed
         dim_word = _DIMENSION_WORD[q.dimension]
         words = safe_name(f"{level.group(1)} {dim_word}", lower_first=True) if dim_word not in GENERIC else ""
+    rest = re.search(r"\b(?:must|should|to|can|may|will|shall)\s+([a-z]{3,})\s+for\s+(?:(?:at least|at most|up to|about|"
+                     r"no more than|no less than)\s+)?$", q.before)
+    if not words and rest and q.dimension == "time" and rest.group(1) not in _HEDGES | _NOT_CONCEPT | {"be"}:
+        words = safe_name(rest.group(1) + " time", lower_first=True)  # "must rest for at least 14 days": restTime
+    graded = re.search(r"\b([a-z]{3,}ed)\s+(?:(?:about|around|only|up to)\s+)?$", q.before)
+    if not words and graded and q.dimension == "count" and q.unit not in ("", "unit"):
+        words = safe_name(participle_noun(graded.group(1)), lower_first=True)  # "graded 87.5 points": gradePoints
+    on_date = re.search(r"\b([a-z]{3,}ed)\b(?:[^,.;]|\.(?=\d)){0,40}\bon\s*$", q.before)
+    if not words and on_date and q.dimension == "date":  # "was graded 87.5 points on 9 March 2026": gradeDate
+        words = safe_name(participle_noun(on_date.group(1)) + " date", lower_first=True)
     every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
     if not words and every and q.dimension == "time":  # "serviced every 6 months" -> serviceIntervalMonths
         words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)

@@ -24,7 +24,8 @@ _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their",
              "there", "here", "than", "then", "per", "about", "up", "down", "out", "over", "under", "after",
              "before", "within", "between", "into", "onto", "upon", "inside", "outside", "such", "other", "more",
              "most", "less", "least", "very", "which", "who", "what", "where", "how", "why", "do", "does", "did",
-             "has", "have", "had", "so", "but", "yet", "once", "twice", "average", "total", "new"}
+             "has", "have", "had", "so", "but", "yet", "once", "twice", "average", "total", "new", "below", "above",
+             "beneath", "near", "behind", "beside"}
 _PRONOUN = re.compile(r"^\s*(?:(they|them|their|both|these|those|each|all of them|it|its|this|each of them)\b)",
                       re.I)
 _PLURAL_PRONOUNS = {"they", "them", "their", "both", "these", "those", "each", "all of them", "each of them"}
@@ -414,8 +415,15 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     if opening and np and not event and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
             not _VERB.fullmatch(np.group(1).split()[-1]):
         phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
-        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+        label = f"{phrase} of {opening[0].label}" if np.group(2) == "of" else phrase  # a part: whose it is
+        return Thing(label, new_name=safe_name(label), new_class=safe_name(singular(phrase.split()[-1])),
                      start=a + np.start(1), end=a + np.end(1), how="noun phrase")
+    part = re.match(r"\s*((?:[A-Za-z][a-z-]+\s+){0,2}[a-z][a-z-]+s)\s+of\s+(?:each|every|all|the|our)\b", sentence)
+    if part and not _quantity_noun(part.group(1)) and singular(part.group(1).split()[-1].lower()) not in packages \
+            and part.group(1).split()[0].lower() not in _FUNCTION:  # "Reference samples of each lot are kept ..."
+        phrase = " ".join(part.group(1).split()[:-1] + [singular(part.group(1).split()[-1])])
+        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(part.group(1).split()[-1])),
+                     start=a + part.start(1), end=a + part.end(1), plural=True, how="noun phrase")
     if opening:
         return opening[0]
     qnp = re.match(r"\s*(?:[Tt]he\s+)?[A-Za-z]+\s+(?:in|of|at)\s+the\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+", sentence)
@@ -555,7 +563,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         place = [m for m in _PLACE.finditer(text, a, q.start)]
         holder = next((t for t in r.things if place and t.start == place[-1].end()), None)
         climate = q.dimension in ("temperature", "pressure") or \
-            q.dimension == "ratio" and re.match(r"[^.;,]{0,12}\bhumidity\b", text[q.end:]) is not None
+            q.dimension == "ratio" and re.match(r"[^.;,]{0,30}\bhumidity\b", text[q.end:]) is not None
         if holder is not None and climate:  # "kept in the bean cellar at 16 to 20 °C": the place's conditions
             out = [holder]
         out = [t for t in out if not _is_package(t, packages)]
@@ -605,6 +613,8 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                 gap = text[max(cand.end, a) if cand.start >= a else a:obj.start]
                 gap = gap[gap.rfind(",") + 1:] if "," in gap and not re.search(r"\b(?:are|is)\b", gap[gap.rfind(","):]) \
                     else gap
+                if cand is subject and cand.how == "noun phrase":  # "Reference samples of each lot are kept in"
+                    gap = re.sub(r"^\s+of\s+[^,.;]{0,30}?(?=\s+(?:are|is|were|was|must|should|will)\b)", "", gap)
                 m = _REL_VERB.search(gap[-60:]) if cand.start >= a else _REL_TAIL.search(gap[-60:])
                 if m:
                     name = safe_name(f"{m.group(1)} {m.group(2)}", lower_first=True)
