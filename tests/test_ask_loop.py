@@ -254,3 +254,23 @@ def test_which_question_answered_about_other_things_goes_back() -> None:
                         sql("SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'parrot'"),
                         sql("SELECT o.first_name FROM Owner o WHERE o.home_town = 'Harbor'"))
     assert "the question asks which Owner" in model.conversations[1][-1]["content"]
+
+
+WORKS = """@prefix : <http://example.org/works#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+""" + "".join(f":c{i} a :Crane ; rdfs:label \"Crane {i}\" ; :liftT {10 + i} ; :onSite :s{i % 3} .\n" for i in range(40)) + \
+    "".join(f":s{i} a :Site ; rdfs:label \"Site {i}\" .\n" for i in range(3)) + """
+:silo a :Bin ; rdfs:label "cement silo" ; :capacityT 90 .
+"""
+
+
+def test_a_table_the_view_leaves_out_is_shown_when_the_question_names_its_thing() -> None:
+    """A thing only a text spoke of sits in a small part of the graph the prompt leaves out; naming it brings its
+    table (and a hint) into the prompt."""
+    ans, model, _ = ask(WORKS, "How many tonnes does the cement silo hold?",
+                        sql("SELECT capacityT FROM Bin WHERE label = 'cement silo'"))
+    system, user = model.conversations[0][0]["content"], model.conversations[0][1]["content"]
+    assert "CREATE TABLE Bin" in system and "'cement silo' is a value of Bin.label" in user
+    assert ans.values() == ["90"]
+    _, model, _ = ask(WORKS, "Which crane lifts the most?", sql("SELECT iri FROM Crane ORDER BY liftT DESC LIMIT 1"))
+    assert "CREATE TABLE Bin" not in model.conversations[0][0]["content"]

@@ -161,13 +161,23 @@ class Answerer:
 
     def _system_for(self, question: str, mentions: list) -> str:
         """The system prompt: the whole view, or the part of a large view the question is about."""
+        shown = {t.name for t in self.shown}
+        extra = [self.schema.tables[m.table.lower()] for m in mentions
+                 if m.table not in shown and m.table.lower() in self.schema.tables]
+        extra = list({t.name: t for t in extra}.values())  # a table left out of the view whose value is named
         if self.relevance is None:
-            return self.system
+            if not extra:
+                return self.system
+            return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown + extra),
+                                  examples=self._examples_text)
 
         def fits(tables, keep) -> bool:
             return estimate_tokens(schema_ddl(self.schema, tables, keep)) <= PART_VIEW_TOKENS
 
         tables, keep = self.relevance.select(question, {m.table for m in mentions}, fits)
+        tables = tables + [t for t in extra if t not in tables]
+        for t in extra:
+            keep.setdefault(t.name, {c.name for c in t.columns.values() if c.kind != "id" and not c.hidden})
         return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, tables, keep),
                               examples=self._examples_text)
 

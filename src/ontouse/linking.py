@@ -163,7 +163,10 @@ class ValueIndex:
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
         """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name
         of a thing also says which links point at its table."""
-        tables = [t for t in self.tables_with(prop, value) if not self.shown or t.name in self.shown]
+        holding = self.tables_with(prop, value)
+        tables = [t for t in holding if not self.shown or t.name in self.shown]
+        if not tables and exact:  # only a table the prompt leaves out holds it (a small part of the graph, such as
+            tables = holding      # a thing only the text speaks of): the question names it, so it is shown
         out = []
         for t in tables[:2]:
             col = next(c for c in t.columns.values() if c.prop == prop)
