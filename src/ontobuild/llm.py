@@ -133,9 +133,11 @@ class OpenAIChat:
         self.retries = retries if retries is not None else _env_number("ONTOBUILD_MODEL_RETRIES", 2, int)
         self._secrets = [key]
         register_secret(key)
+        # redirects are never followed: the key must not travel to an address the user did not give
         self._client = openai.OpenAI(api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
                                      timeout=openai.Timeout(self.timeout, connect=min(10.0, self.timeout)),
-                                     max_retries=self.retries)
+                                     max_retries=self.retries,
+                                     http_client=openai.DefaultHttpxClient(follow_redirects=False))
         self.server = redact(str(self._client.base_url), self._secrets)
         self._errors = (openai.APIError,)
         self._required_ok = True
@@ -205,6 +207,12 @@ class OpenAIChat:
                                    "failed); check OPENAI_API_KEY or --api-key.") from None
         except openai.APIError as e:
             status = getattr(e, "status_code", None)
+            if status and 300 <= status < 400:
+                where = redact(str(getattr(e, "response", None) and e.response.headers.get("location") or "another "
+                                   "address"), self._secrets)
+                raise ModelServerError(f"The model server at {self.server} redirected the request (HTTP {status}) to "
+                                       f"{where}; redirects are not followed, so that the API key never goes to an "
+                                       "address you did not give: use the final address as --base-url.") from None
             raise ModelServerError(f"The model server at {self.server} answered with an error"
                                    f"{f' (HTTP {status})' if status else ''}: "
                                    f"{redact(str(e), self._secrets)[:400].rstrip('.')}.") from None
