@@ -213,3 +213,19 @@ def test_standalone_query_declares_the_prefixes_it_uses() -> None:
     assert "unused" not in text
     declared = "PREFIX ex: <http://ex.example/#>\nSELECT * WHERE { ?x a ex:T }"
     assert standalone_query(declared, prefixes) == declared
+
+
+def test_serve_and_mcp_without_an_ontology_are_usage_errors(tmp_path) -> None:
+    """One readable line and exit code 2, before any model is loaded; a question still needs no subcommand."""
+    from click.testing import CliRunner
+
+    from ontouse.cli import main
+
+    runner = CliRunner()
+    for command in (["serve"], ["mcp"], ["serve", "--ontology", str(tmp_path / "missing.ttl")]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert result.output.startswith("Error: ") and "Traceback" not in result.output
+    result = runner.invoke(main, ["--ontology", str(FOLDER), "--sparql",
+                                  "SELECT (COUNT(?p) AS ?n) WHERE { ?p a <http://orchard.example/onto#Plot> }"])
+    assert result.exit_code == 0 and "2" in result.output

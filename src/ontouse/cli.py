@@ -196,15 +196,12 @@ def source_options(fn):
     return fn
 
 
-def open_public_answerer(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
-                         store_kind: str, store_path: Path | None, examples_path: Path | None, backend: str,
+def open_public_answerer(source: Source, examples_path: Path | None, backend: str,
                          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
                          threads: int | None, model_timeout: float | None, model_retries: int | None):
     """The library's answerer (ontouse.Answerer) from the command-line options."""
     from .api import Answerer
 
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
     return Answerer(source=source, examples=examples_path, model=model, backend=backend, base_url=base_url,
                     api_key=api_key, model_path=model_path, threads=threads, model_timeout=model_timeout,
                     model_retries=model_retries)
@@ -241,9 +238,10 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
     One model answers one question at a time; requests wait in a bounded queue."""
     from .serve import serve
 
-    answerer = open_public_answerer(ontologies, endpoint, graph_iri, store_kind, store_path, examples_path,
-                                    backend, model, base_url, api_key, model_path, threads, model_timeout,
-                                    model_retries)
+    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
+                    store_path=store_path)
+    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
+                                    model_timeout, model_retries)
     try:
         serve(answerer, host=host, port=port, dataset=dataset_iri, queue_size=queue_size,
               timeout_s=request_timeout,
@@ -273,10 +271,11 @@ def mcp_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: s
     from .mcpserver import protect_stdout, require_sdk, run_stdio
 
     require_sdk()  # before the graph and the model are loaded
+    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
+                    store_path=store_path)
     protect_stdout()  # from here on, standard output carries only the protocol
-    answerer = open_public_answerer(ontologies, endpoint, graph_iri, store_kind, store_path, examples_path,
-                                    backend, model, base_url, api_key, model_path, threads, model_timeout,
-                                    model_retries)
+    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
+                                    model_timeout, model_retries)
     try:
         run_stdio(answerer, timeout_s=timeout_s)
     finally:

@@ -122,7 +122,10 @@ class Service:
             if job is not None:
                 job.error = ServiceError(503, "the service is stopping.")
                 job.done.set()
-        self._jobs.put(None)
+        try:
+            self._jobs.put(None, timeout=1.0)
+        except queue.Full:  # a request slipped in meanwhile: the worker is a daemon thread and ends with the process
+            log.debug("the answerer's queue did not take the stop signal")
 
     def health(self) -> dict[str, Any]:
         model = self.answerer.model
