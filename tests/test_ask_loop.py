@@ -274,3 +274,14 @@ def test_a_table_the_view_leaves_out_is_shown_when_the_question_names_its_thing(
     assert ans.values() == ["90"]
     _, model, _ = ask(WORKS, "Which crane lifts the most?", sql("SELECT iri FROM Crane ORDER BY liftT DESC LIMIT 1"))
     assert "CREATE TABLE Bin" not in model.conversations[0][0]["content"]
+
+
+def test_a_table_of_text_passages_is_left_out_of_the_view() -> None:
+    """Passages kept verbatim (with links to what they mention) tempt a small model to search text instead of
+    facts; they stay queryable but the prompt leaves them out."""
+    long = "The crane inspection covers hoist ropes, brakes and limit switches; " * 3
+    ttl = WORKS + "".join(f":t{i} a :Passage ; rdfs:label \"note {i}\" ; :text \"{long}{i}\" ; :mentions :c{i} .\n"
+                          for i in range(4))
+    _, model, _ = ask(ttl, "Which crane lifts the most?", sql("SELECT iri FROM Crane ORDER BY liftT DESC LIMIT 1"))
+    system = model.conversations[0][0]["content"]
+    assert "CREATE TABLE Crane" in system and "CREATE TABLE Passage" not in system
