@@ -231,7 +231,7 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
         words = re.findall(r"[A-Z][a-z0-9]*", name)
         cls = words[-1] if len(words) > 1 else "Thing"
     cls = ensure_class(idx, cls, "A kind of thing the text speaks of")
-    return [ensure_individual(idx, name, t.label, cls, "Read from text", {"chunk": chunk_id})]
+    return [ensure_individual(idx, name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
 
 
 def _in_condition(text: str, pos: int) -> bool:
