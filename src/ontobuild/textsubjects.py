@@ -372,7 +372,12 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 
 def _value_names(idx: EntitiesIndex) -> dict[str, str]:
     """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
-    Port): a single word the text names as a thing ("from Varnes") is one of them."""
+    Port): a single word the text names as a thing ("from Varnes") is one of them. Kept per index while it holds
+    the same individuals (one pass over the facts, not one per chunk)."""
+    size = (len(idx.individuals), len(idx.properties))
+    cached = _VALUE_NAMES.get(id(idx))
+    if cached is not None and cached[0] == size and cached[1] is idx:
+        return cached[2]
     out: dict[str, str] = {}
     for ind in idx.individuals.values():
         for f in ind.facts:
@@ -381,7 +386,12 @@ def _value_names(idx: EntitiesIndex) -> dict[str, str]:
                 words = re.findall(r"[A-Z]?[a-z]+", f.property)
                 if words and idx.properties[f.property].kind == "datatype" and len(words[-1]) > 2:
                     out.setdefault(normalize(f.literal), safe_name(singular(words[-1].lower())))
+    _VALUE_NAMES.clear()  # one index at a time
+    _VALUE_NAMES[id(idx)] = (size, idx, out)
     return out
+
+
+_VALUE_NAMES: dict[int, tuple[tuple[int, int], EntitiesIndex, dict[str, str]]] = {}
 
 
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
