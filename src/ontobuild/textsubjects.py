@@ -372,12 +372,11 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 
 def _value_names(idx: EntitiesIndex) -> dict[str, str]:
     """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
-    Port): a single word the text names as a thing ("from Varnes") is one of them. Kept per index while it holds
-    the same individuals (one pass over the facts, not one per chunk)."""
-    size = (len(idx.individuals), len(idx.properties))
+    Port): a single word the text names as a thing ("from Varnes") is one of them. Read once per index (the
+    tables are mapped before the text; one pass over the facts, not one per chunk)."""
     cached = _VALUE_NAMES.get(id(idx))
-    if cached is not None and cached[0] == size and cached[1] is idx:
-        return cached[2]
+    if cached is not None and cached[0] is idx:
+        return cached[1]
     out: dict[str, str] = {}
     for ind in idx.individuals.values():
         for f in ind.facts:
@@ -387,11 +386,11 @@ def _value_names(idx: EntitiesIndex) -> dict[str, str]:
                 if words and idx.properties[f.property].kind == "datatype" and len(words[-1]) > 2:
                     out.setdefault(normalize(f.literal), safe_name(singular(words[-1].lower())))
     _VALUE_NAMES.clear()  # one index at a time
-    _VALUE_NAMES[id(idx)] = (size, idx, out)
+    _VALUE_NAMES[id(idx)] = (idx, out)
     return out
 
 
-_VALUE_NAMES: dict[int, tuple[tuple[int, int], EntitiesIndex, dict[str, str]]] = {}
+_VALUE_NAMES: dict[int, tuple[EntitiesIndex, dict[str, str]]] = {}
 
 
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
