@@ -43,6 +43,7 @@ class TextState:
     packages: set[str] = field(default_factory=set)
     prior: dict[str, Thing] = field(default_factory=dict)
     merges: list[dict[str, Any]] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)  # bare plural noun -> "thing" or "activity" (the model's)
 
 
 def package_words(chunks: list[Chunk]) -> set[str]:
@@ -84,6 +85,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
+    _kinds_or_rules(model, reading, body, trace, state)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
     for q in quantities:  # a generic name, and the sentence names an existing property's concept: that property
         same = named_in(idx, q, sentence_at(body, q.start), state.packages) if proposals[q.id].generic else ""
@@ -105,6 +107,44 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if covered or links else "skipped",
             "reason": "" if covered or links else "no fact read; its text is kept as a TextChunk",
             "numbers": entries, "links": links}
+
+
+def _kinds_or_rules(model: ChatModel, reading: ChunkReading, text: str, trace: Trace, state: TextState) -> None:
+    """A bare plural opening a sentence ("Lifejackets are checked ...", "Returns are accepted ...") is a kind of
+    thing or a rule about an activity: the model says which (one tiny call per noun, remembered across chunks),
+    and the candidates keep only that reading."""
+    for qid, opts in reading.candidates.items():
+        drop: set[int] = set()
+        for t in opts:
+            if t.other is None:
+                continue
+            noun = t.other.label.lower()
+            if noun not in state.kinds:
+                state.kinds[noun] = _ask_kind(model, noun, sentence_at(text, t.start), trace)
+            drop.add(id(t) if state.kinds[noun] == "thing" else id(t.other))
+        reading.candidates[qid] = [o for o in opts if id(o) not in drop]
+    for a, t in list(reading.subjects.items()):  # subjects and relations follow the same reading
+        if t.other is not None and state.kinds.get(t.other.label.lower()) == "thing":
+            reading.subjects[a] = t.other
+    for rel in reading.relations:
+        if rel.subjects.other is not None and state.kinds.get(rel.subjects.other.label.lower()) == "thing":
+            rel.subjects = rel.subjects.other
+
+
+def _ask_kind(model: ChatModel, noun: str, sentence: str, trace: Trace) -> str:
+    sink: dict[str, str] = {}
+
+    def decide(kind: str) -> str:
+        sink["kind"] = kind
+        return "ok"
+
+    tool = Tool("decide", "Say what the noun names.",
+                {"type": "object", "properties": {"kind": {"type": "string", "enum": ["thing", "activity"]}},
+                 "required": ["kind"], "additionalProperties": False}, decide, terminal=True)
+    messages = [{"role": "system", "content": prompts.render("system_builder")},
+                {"role": "user", "content": prompts.render("kind_or_rule", noun=noun, sentence=sentence)}]
+    run_agent(model, messages, [tool], max_turns=2, trace=trace, label=f"kind or rule: {noun}", max_tokens=20)
+    return sink.get("kind", "activity")
 
 
 def _opening(text: str, pos: int) -> str:
