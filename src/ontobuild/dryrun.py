@@ -4,8 +4,7 @@
 The calls follow from how the build works (build.py): one `map_records` call per record shape; one
 `confirm_reference` call per candidate reference between tables that code cannot decide from the evidence
 (keys.weigh decides the others); at most one `add_facts` call per text chunk, made only for a chunk with numbers
-whose subject or property code cannot settle, and one tiny `kind_or_rule` call per bare plural noun that opens a
-sentence with a number; after the text, one `same_concept` call per group of properties
+whose subject or property code cannot settle; after the text, one `same_concept` call per group of properties
 that may be one concept, and with --schema one `align_term` call per built class or property with candidates in
 the vocabulary; a repair round (at most five calls) only when the reasoner finds a problem. The last three depend
 on what the earlier calls decided, so they are given as what they depend on, not as numbers.
@@ -88,8 +87,6 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     }
     later = []
     if inputs.chunks:
-        later.append("kind_or_rule: one tiny call per bare plural noun that opens a sentence with a number "
-                     "(\"Lifejackets are checked ...\": a kind of thing or a rule)")
         later.append("same_concept: one call per group of properties of one dimension, unit and bound that never "
                      "sit on one thing (known after the text step)")
     if schema:

@@ -85,7 +85,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
-    _kinds_or_rules(model, reading, body, trace, state)
+    _kinds_or_rules(reading, state)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
     for q in quantities:  # a generic name, and the sentence names an existing property's concept: that property
         same = named_in(idx, q, sentence_at(body, q.start), state.packages) if proposals[q.id].generic else ""
@@ -109,10 +109,10 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
             "numbers": entries, "links": links}
 
 
-def _kinds_or_rules(model: ChatModel, reading: ChunkReading, text: str, trace: Trace, state: TextState) -> None:
+def _kinds_or_rules(reading: ChunkReading, state: TextState) -> None:
     """A bare plural opening a sentence ("Lifejackets are checked ...", "Returns are accepted ...") is a kind of
-    thing or a rule about an activity: the model says which (one tiny call per noun, remembered across chunks),
-    and the candidates keep only that reading."""
+    thing or a rule about an activity: `kind_or_activity` says which (remembered across chunks), and candidates,
+    subjects and relations keep only that reading."""
     for qid, opts in reading.candidates.items():
         drop: set[int] = set()
         for t in opts:
@@ -120,7 +120,7 @@ def _kinds_or_rules(model: ChatModel, reading: ChunkReading, text: str, trace: T
                 continue
             noun = t.other.label.lower()
             if noun not in state.kinds:
-                state.kinds[noun] = _ask_kind(model, noun, sentence_at(text, t.start), trace)
+                state.kinds[noun] = kind_or_activity(noun)
             drop.add(id(t) if state.kinds[noun] == "thing" else id(t.other))
         reading.candidates[qid] = [o for o in opts if id(o) not in drop]
     for a, t in list(reading.subjects.items()):  # subjects and relations follow the same reading
@@ -131,20 +131,34 @@ def _kinds_or_rules(model: ChatModel, reading: ChunkReading, text: str, trace: T
             rel.subjects = rel.subjects.other
 
 
-def _ask_kind(model: ChatModel, noun: str, sentence: str, trace: Trace) -> str:
-    sink: dict[str, str] = {}
+# Words that stand for the two readings, for the sentence-embedding model. (The 1.5B model, asked with an enum,
+# answered "thing" for every noun, payments and orders too.)
+_OBJECT_WORDS = ["chair", "tool", "machine", "vehicle", "device", "container", "garment", "spare part", "equipment",
+                 "bottle"]
+_ACTIVITY_WORDS = ["payment", "purchase", "request", "booking", "cancellation", "procedure", "transaction",
+                   "complaint", "appointment", "application"]
 
-    def decide(kind: str) -> str:
-        sink["kind"] = kind
-        return "ok"
 
-    tool = Tool("decide", "Say what the noun names.",
-                {"type": "object", "properties": {"kind": {"type": "string", "enum": ["thing", "activity"]}},
-                 "required": ["kind"], "additionalProperties": False}, decide, terminal=True)
-    messages = [{"role": "system", "content": prompts.render("system_builder")},
-                {"role": "user", "content": prompts.render("kind_or_rule", noun=noun, sentence=sentence)}]
-    run_agent(model, messages, [tool], max_turns=2, trace=trace, label=f"kind or rule: {noun}", max_tokens=20)
-    return sink.get("kind", "activity")
+def kind_or_activity(noun: str) -> str:
+    """"thing" when `noun` names a kind of physical thing (lifejackets, valves, seedlings), "activity" when it
+    names something done (refunds, bookings, payments): the closer of the two groups of words above in the
+    sentence-embedding model (mean of the three most similar). Without that model: "activity" (a rule, as
+    before)."""
+    from ontouse import lexicon
+
+    if not lexicon.available():
+        return "activity"
+    global _EMBEDDER
+    if _EMBEDDER is None:
+        _EMBEDDER = lexicon.Embedder()
+    vectors = _EMBEDDER.embed([noun, *_OBJECT_WORDS, *_ACTIVITY_WORDS])
+    sims = vectors[1:] @ vectors[0]
+    n = len(_OBJECT_WORDS)
+    obj, act = sorted(sims[:n])[-3:], sorted(sims[n:])[-3:]
+    return "thing" if sum(obj) > sum(act) else "activity"
+
+
+_EMBEDDER = None
 
 
 def _opening(text: str, pos: int) -> str:
