@@ -123,6 +123,7 @@ class Answerer:
             raise InputError("The question is empty.")
         started = time.perf_counter()
         before = self.model.usage.snapshot()
+        reuse_before = reuse_counts(self.model)
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
         q = parse_question(text)
         mentions = self.index.mentions(q)
@@ -154,6 +155,8 @@ class Answerer:
         ans = self._answer(q, best, runs)
         calls, pt, ct, secs = (a - b for a, b in zip(self.model.usage.snapshot(), before))
         ans.llm_calls, ans.prompt_tokens, ans.completion_tokens = calls, pt, ct
+        ans.prompt_evaluated, ans.prompt_reused, ans.prompt_loaded = (
+            a - b for a, b in zip(reuse_counts(self.model), reuse_before))
         ans.wait_seconds = getattr(self.model.usage, "wait_seconds", 0.0) - waited0
         ans.seconds = time.perf_counter() - started - ans.wait_seconds
         self.trace.write("answer", **{k: v for k, v in ans.to_dict().items() if k not in ("plan",)})
@@ -233,6 +236,14 @@ class Answerer:
         return ans
 
 
+def reuse_counts(model: ChatModel) -> tuple[int, int, int]:
+    """(prompt tokens evaluated, reused, loaded from the prefix cache) so far; a model without these counts (a
+    test double) counts every prompt token as evaluated."""
+    usage = model.usage
+    snap = getattr(usage, "reuse_snapshot", None)
+    return snap() if callable(snap) else (usage.prompt_tokens, 0, 0)
+
+
 def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: Store | None = None,
                   model: ChatModel | None = None, llm_options: dict[str, Any] | None = None,
                   examples_path: str | Path | None = None, trace_path: str | Path | None = None) -> Answerer:
@@ -241,7 +252,8 @@ def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: S
         if not graph_paths:
             raise InputError("No ontology given: pass --ontology with an ontobuild outcome folder or an RDF file.")
         store = GraphStore.from_paths(graph_paths)
-    model = model or open_model({k: v for k, v in (llm_options or {}).items() if v is not None})
+    # the local model keeps the evaluated system turn (instructions, examples, the view) in memory and on disk
+    model = model or open_model({"prefix_cache": True, **{k: v for k, v in (llm_options or {}).items() if v is not None}})
     examples = Examples.load(examples_path) if examples_path else None
     trace = Trace(trace_path) if trace_path else None
     answerer = Answerer(store, model, examples=examples, trace=trace)
