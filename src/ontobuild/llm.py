@@ -343,7 +343,7 @@ class LocalChat:
     backend = "local"
 
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 8192, n_threads: int | None = None,
-                 seed: int = 0, prefix_cache: "PrefixCache | bool | None" = None) -> None:
+                 seed: int = 0, prefix_cache: "PrefixCache | None" = None) -> None:
         try:
             from llama_cpp import Llama
         except ImportError:
@@ -373,22 +373,49 @@ class LocalChat:
         self._grammars: dict[str, Any] = {}
         self._seed = seed
         self.usage = Usage(self.backend, self.model)
-        self.prefix_cache: PrefixCache | None = None
+        self.prefix_cache: PrefixCache | None = prefix_cache
         self._prefix_settings: dict[str, Any] | None = None
-        if prefix_cache:
-            self.use_prefix_cache(prefix_cache if not isinstance(prefix_cache, bool) else None)
+        self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     # ---- kept prompt prefixes --------------------------------------------------------------------------
-    def use_prefix_cache(self, cache: "PrefixCache | None" = None) -> None:
-        """Keep the state after each prompt's system turn (see prefixcache.py): in memory and on disk, so the
-        next call or the next process with the same system turn does not evaluate it again."""
+    def keep_prefix(self, system_start: str) -> None:
+        """Announce that calls whose system message starts with `system_start` (instructions, examples, an
+        ontology's view: the stable part, placed first) will repeat, in this process and in later ones. The
+        model's state after that prefix is then kept (prefixcache.py: the last few in memory, all on disk,
+        bounded), so it is evaluated once, not per call nor per process. Calls without an announced prefix
+        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
         from .prefixcache import PrefixCache
 
         if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
             log.info("prefix cache: not used for a recurrent model (its state cannot be cut at a prefix)")
             return
-        self.prefix_cache = cache if cache is not None else PrefixCache()
+        if self.prefix_cache is None:
+            self.prefix_cache = PrefixCache()
+        text = "<|im_start|>system\n" + system_start
+        tokens = self._llm.tokenize(text.encode("utf-8"), special=True)
+        if len(tokens) >= MIN_PREFIX_TOKENS:
+            self._kept[system_start] = tokens
+            log.info("prefix cache: keeping a prompt start of %d tokens", len(tokens))
+
+    def _kept_prefix(self, messages: list[dict[str, Any]], tokens: list[int]) -> list[int]:
+        """The longest announced prefix this prompt starts with ([] when none). Tokens are compared, allowing
+        the last few tokens of the prefix to merge differently with the text that follows it."""
+        if not self._kept or not messages or messages[0]["role"] != "system":
+            return []
+        content = messages[0]["content"] or ""
+        best: list[int] = []
+        for start, prefix in self._kept.items():
+            if not content.startswith(start) or len(prefix) <= len(best):
+                continue
+            n = 0
+            for a, b in zip(prefix, tokens):
+                if a != b:
+                    break
+                n += 1
+            if n >= len(prefix) - 4 and n < len(tokens):
+                best = prefix[:n]
+        return best
 
     def _settings(self) -> dict[str, Any]:
         """What a saved state depends on besides the model file and the tokens."""
@@ -536,12 +563,7 @@ class LocalChat:
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
                             f"({self._llm.n_ctx()} tokens); the input slice is too large.")
-        prefix: list[int] = []
-        if self.prefix_cache is not None:
-            system = self._llm.tokenize(render_qwen_system(messages, tools if use_tools else None).encode("utf-8"),
-                                        special=True)
-            if MIN_PREFIX_TOKENS <= len(system) < n_prompt and tokens[:len(system)] == system:
-                prefix = system
+        prefix = self._kept_prefix(messages, tokens)
         completion_tokens = 0
         evaluated = reused = loaded = 0
         waited = 0.0
@@ -595,7 +617,6 @@ class LLMOptions:
     threads: int | None = None  # the local model's threads (default: the free cores, per call)
     timeout: float | None = None  # seconds per model server call (default: ONTOBUILD_MODEL_TIMEOUT, else 120)
     retries: int | None = None  # retries of a failed server call (default: ONTOBUILD_MODEL_RETRIES, else 2)
-    prefix_cache: bool = False  # local model: keep evaluated system turns in memory and on disk (prefixcache.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -612,5 +633,5 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
         return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key, timeout=opts.timeout,
                           retries=opts.retries)
     if backend == "local":
-        return LocalChat(model_path=opts.model_path, n_threads=opts.threads, prefix_cache=opts.prefix_cache)
+        return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
     raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")

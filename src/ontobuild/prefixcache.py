@@ -10,7 +10,7 @@ tokens hold the whole prefix text (instructions, examples, the ontology's view),
 the prompt files or the ontology's view gives another key; a stale state is never loaded, it ages out.
 
 Files: `<cache dir>/prefix-states/<key>.state` (cache dir: $ONTOBUILD_CACHE, else $XDG_CACHE_HOME/ontobuild, else
-~/.cache/ontobuild), written atomically (temporary file, fsync, rename). Each file carries its key, its tokens and a
+~/.cache/ontobuild; or the folder $ONTOBUILD_PREFIX_CACHE_DIR), written atomically (temporary file, fsync, rename). Each file carries its key, its tokens and a
 sha256 of its content; a file that does not verify is ignored with a log line and removed, never an error. The
 folder is bounded (ONTOBUILD_PREFIX_CACHE_MB, default 2048; 0 turns the disk cache off): the least recently used
 states are removed first. The last few states also stay in memory (a conversation's rewrite call and the
@@ -71,6 +71,9 @@ def prefix_key(model_identity: str, settings: dict[str, Any], tokens: Sequence[i
 
 
 def default_dir() -> Path:
+    """$ONTOBUILD_PREFIX_CACHE_DIR, else `prefix-states` in the cache folder of the embedded model."""
+    if os.environ.get("ONTOBUILD_PREFIX_CACHE_DIR"):
+        return Path(os.environ["ONTOBUILD_PREFIX_CACHE_DIR"]).expanduser()
     from .localmodel import cache_dir
 
     return cache_dir() / "prefix-states"
