@@ -50,7 +50,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     llm = summary.get("llm")
     if isinstance(llm, dict):
         lines.append(f"llm: {llm.get('backend')} {llm.get('model')}, {llm.get('calls')} calls, "
-                     f"{llm.get('prompt_tokens')} prompt + {llm.get('completion_tokens')} completion tokens, "
+                     f"{llm.get('prompt_tokens')} prompt ({llm.get('prompt_evaluated', llm.get('prompt_tokens'))} "
+                     f"evaluated) + {llm.get('completion_tokens')} completion tokens, "
                      f"{llm.get('seconds')} s")
     for key, value in summary.items():
         if key not in ("outcome", "counts", "reasoner", "seconds", "total_seconds", "references", "repair") and not isinstance(value, (dict, list)):

@@ -85,6 +85,9 @@ class Answer:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    prompt_evaluated: int = 0  # prompt tokens the model evaluated (the rest came from a kept prefix state)
+    prompt_reused: int = 0  # prompt tokens taken from a kept state instead of evaluated
+    prompt_loaded: int = 0  # of those, tokens whose state was loaded from the prefix cache (memory or disk)
     seconds: float = 0.0  # wall time, without waiting for another process's inference
     wait_seconds: float = 0.0
     truncated: bool = False  # the result had more rows than are kept
@@ -113,7 +116,8 @@ class Answer:
             "support": self.support, "sparql": self.sparql, "sql": self.sql, "plan": self.plan,
             "repairs": self.repairs, "state": self.state, "error": self.error, "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-            "seconds": round(self.seconds, 2), "truncated": self.truncated}
+            "prompt_evaluated": self.prompt_evaluated, "prompt_reused": self.prompt_reused,
+            "prompt_loaded": self.prompt_loaded, "seconds": round(self.seconds, 2), "truncated": self.truncated}
         if self.wait_seconds:
             out["wait_seconds"] = round(self.wait_seconds, 2)
         if self.asked:

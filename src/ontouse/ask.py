@@ -53,6 +53,11 @@ MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
 RETRY_TEMPERATURE = 0.7
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
+# ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
+# the whole view is then evaluated once per ontology and machine, not per question nor per process, so a larger
+# whole view costs less than a cut one (whose tables are evaluated with every question); bounded by the context
+# (8192 tokens: the view, the question and up to three attempts with their repair notes)
+KEPT_VIEW_TOKENS = 6000
 PART_VIEW_TOKENS = 1800  # else the part of the view a question is about, up to this size
 
 _SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
@@ -107,10 +112,14 @@ class Answerer:
         self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
                                      examples=self._examples_text)
         self.relevance: Relevance | None = None
-        if estimate_tokens(self.system) > FULL_VIEW_TOKENS:  # too large to show whole: cut per question
+        keep = getattr(model, "keep_prefix", None)
+        budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
+        if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
             self.relevance = Relevance(self.schema, self.shown)
             log.info("the view (%d tokens) is cut per question to about %d tokens",
                      estimate_tokens(self.system), PART_VIEW_TOKENS)
+        if callable(keep):  # the local model keeps the evaluated stable start in memory and on disk
+            keep(self.system if self.relevance is None else self._stable_start())
         self.examples = examples
         self.trace = trace or Trace(None)
         self.max_attempts = max_attempts
@@ -123,6 +132,7 @@ class Answerer:
             raise InputError("The question is empty.")
         started = time.perf_counter()
         before = self.model.usage.snapshot()
+        reuse_before = reuse_counts(self.model)
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
         q = parse_question(text)
         mentions = self.index.mentions(q)
@@ -154,10 +164,19 @@ class Answerer:
         ans = self._answer(q, best, runs)
         calls, pt, ct, secs = (a - b for a, b in zip(self.model.usage.snapshot(), before))
         ans.llm_calls, ans.prompt_tokens, ans.completion_tokens = calls, pt, ct
+        ans.prompt_evaluated, ans.prompt_reused, ans.prompt_loaded = (
+            a - b for a, b in zip(reuse_counts(self.model), reuse_before))
         ans.wait_seconds = getattr(self.model.usage, "wait_seconds", 0.0) - waited0
         ans.seconds = time.perf_counter() - started - ans.wait_seconds
         self.trace.write("answer", **{k: v for k, v in ans.to_dict().items() if k not in ("plan",)})
         return ans
+
+    def _stable_start(self) -> str:
+        """The start every question's system prompt shares when the view is cut per question: the instructions
+        and the worked examples, up to the tables."""
+        marker = "\u0000tables\u0000"
+        whole = prompts.render("ask_sql_system", schema=marker, examples=self._examples_text)
+        return whole.split(marker, 1)[0]
 
     def _system_for(self, question: str, mentions: list) -> str:
         """The system prompt: the whole view, or the part of a large view the question is about."""
@@ -241,6 +260,14 @@ class Answerer:
         ans.state = "answered"
         ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total)
         return ans
+
+
+def reuse_counts(model: ChatModel) -> tuple[int, int, int]:
+    """(prompt tokens evaluated, reused, loaded from the prefix cache) so far; a model without these counts (a
+    test double) counts every prompt token as evaluated."""
+    usage = model.usage
+    snap = getattr(usage, "reuse_snapshot", None)
+    return snap() if callable(snap) else (usage.prompt_tokens, 0, 0)
 
 
 def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: Store | None = None,

@@ -60,6 +60,7 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
         return "no questions"
     calls = sum(r["llm_calls"] for r in rows) / n
     pt = sum(r["prompt_tokens"] for r in rows) / n
+    evaluated = sum(r.get("prompt_evaluated", r["prompt_tokens"]) for r in rows) / n
     ct = sum(r["completion_tokens"] for r in rows) / n
     secs = sum(r["seconds"] for r in rows) / n
     answered = sum(1 for r in rows if r.get("state") == "answered")
@@ -68,7 +69,9 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
     failed = sum(1 for r in rows if r.get("state") == "error")
     if failed:
         head += f", {failed} failed"
-    return f"{head}, {calls:.1f} calls, {pt:.0f} prompt + {ct:.0f} completion tokens, {secs:.1f} s per question"
+    kept = f" ({evaluated:.0f} evaluated)" if evaluated < pt else ""
+    return (f"{head}, {calls:.1f} calls, {pt:.0f} prompt{kept} + {ct:.0f} completion tokens, {secs:.1f} s per "
+            "question")
 
 
 def _source(graph: Source | list[Path]) -> Source:
@@ -210,6 +213,9 @@ def _write_outcome(folder: OutcomeFolder, rows: list[dict[str, Any]], answerer: 
                              "failed": sum(1 for r in rows if r.get("state") == "error"),
                              "view_seconds": round(answerer.view_seconds, 2),
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
+    cache = getattr(answerer.model, "prefix_cache", None)
+    if cache is not None:
+        stats["llm"]["prefix_cache"] = cache.stats()
     if summary:
         stats["summary"] = summary
     write_answers_report(outdir, rows, stats, name=folder.final.name)
