@@ -358,8 +358,11 @@ def _find_keys(schema: Schema, rows) -> None:
 def _matching_columns(table: Table, target: Table, pairs, vals):
     """(column of table, column of target, which side is the key) with equal values on every sampled pair."""
     best = None
-    for a in (c for c in table.columns.values() if c.kind == "value"):
-        for b in (c for c in target.columns.values() if c.kind == "value"):
+    notes = {RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy}  # documentation, never a key
+    for a in (c for c in table.columns.values() if c.kind == "value" and c.prop not in notes):
+        for b in (c for c in target.columns.values() if c.kind == "value" and c.prop not in notes):
+            if len(pairs) < 2 and not (a.distinct > 1 or b.distinct > 1):
+                continue  # one pair whose two values happen to match proves no key
             if all(vals.get(s, {}).get(a.prop, set()) & vals.get(o, {}).get(b.prop, set()) for s, o in pairs):
                 b_key = b.distinct >= b.subjects and b.subjects >= 0.9 * target.count
                 a_key = a.distinct >= a.subjects and a.subjects >= 0.9 * table.count
