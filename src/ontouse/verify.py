@@ -227,7 +227,10 @@ def named_sides(q: Question, mentions: list) -> list[str]:
     words = set(q.words)
     if not ((words & COMPARATIVE and "than" in words) or ("or" in words and q.head)):
         return []
-    names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)))
+    # only names the question writes as names (capitalised or quoted), not common words that happen to be values
+    proper = {fold(n) for n in q.names + q.quoted}
+    names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)
+                               and any(fold(m.text) in p for p in proper)))
     return names if len(names) >= 2 else []
 
 
