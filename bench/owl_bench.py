@@ -40,7 +40,7 @@ def score(ans: Any, expected: Any) -> dict[str, Any]:
     return {"stated": stated, "right": right, "confident_wrong": stated and not right}
 
 
-def run(model: Any, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
     from ontouse.ask import Answerer
     from ontouse.store import GraphStore
 
@@ -56,6 +56,8 @@ def run(model: Any, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append(row)
         mark = "right" if row["right"] else "WRONG" if row["confident_wrong"] else ans.state
         print(f"[{i}/{len(questions)}] {mark}: {q['query']} -> {ans.answer[:100]!r}", file=sys.stderr, flush=True)
+        if after_each is not None:
+            after_each(rows)
     return rows
 
 
@@ -84,7 +86,8 @@ def render_md(results: dict[str, Any]) -> str:
              "|---|---|---|---|---|---|---|"]
     for label, r in results["runs"].items():
         s = r["summary"]
-        lines.append(f"| {label} | {str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''} | "
+        lines.append(f"| {label}{' (stopped early)' if r.get('partial') else ''} | "
+                     f"{str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''} | "
                      f"{r.get('date', '')} | {s['right']}/{s['questions']} | {s['confident_wrong']} | "
                      f"{s['not_stated']} ({s['unsure']}) | {s['llm_calls']} |")
     for label, r in results["runs"].items():
@@ -121,19 +124,25 @@ def main(argv: list[str] | None = None) -> int:
     import ontouse
 
     info["answerer"] = str(Path(ontouse.__file__).resolve().parent)
-    rows = run(model, questions)
-    this = {**info, "summary": summarize(rows), "rows": rows}
     path = RESULTS / "owl.json"
-    results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
-    results["runs"][args.label] = this
-    md = render_md(results)
-    print(md)
-    if not args.no_write:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(path)
-        (RESULTS / "owl.md").write_text(md, encoding="utf-8")
+
+    def write(rows: list[dict[str, Any]], final: bool = False) -> None:
+        """After each question (a long run that is stopped keeps what it measured) and at the end."""
+        this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
+        results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
+        results["runs"][args.label] = this
+        md = render_md(results)
+        if final:
+            print(md)
+        if not args.no_write:
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            tmp.replace(path)
+            (RESULTS / "owl.md").write_text(md, encoding="utf-8")
+
+    rows = run(model, questions, after_each=write)
+    write(rows, final=True)
     return 0
 
 
