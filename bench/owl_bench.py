@@ -128,18 +128,23 @@ def main(argv: list[str] | None = None) -> int:
 
     def write(rows: list[dict[str, Any]], final: bool = False) -> None:
         """After each question (a long run that is stopped keeps what it measured) and at the end."""
+        import tempfile
+
+        from filelock import FileLock
+
         this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
-        results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
-        results["runs"][args.label] = this
-        md = render_md(results)
+        with FileLock(str(Path(tempfile.gettempdir()) / "owl_bench_results.lock")):  # runs of two labels at once
+            results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
+            results["runs"][args.label] = this
+            md = render_md(results)
+            if not args.no_write:
+                RESULTS.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{args.label}.tmp")
+                tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                tmp.replace(path)
+                (RESULTS / "owl.md").write_text(md, encoding="utf-8")
         if final:
             print(md)
-        if not args.no_write:
-            RESULTS.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            tmp.replace(path)
-            (RESULTS / "owl.md").write_text(md, encoding="utf-8")
 
     rows = run(model, questions, after_each=write)
     write(rows, final=True)
