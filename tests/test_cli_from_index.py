@@ -117,7 +117,7 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert result.exit_code == 0, result.output
     assert type(calls.pop("progress")).__name__ == "Progress"  # not a terminal: silent
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
-                     "reason": False, "force": True, "keep_partial": False, "schema": [],
+                     "reason": False, "force": True, "keep_partial": False, "schema": [], "ontology_iri": None,
                      "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1", "api_key": "k",
                                      "model_path": None, "threads": None, "timeout": 5.0, "retries": 0}}
     assert "outcome: x" in result.stdout

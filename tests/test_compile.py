@@ -380,3 +380,12 @@ def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
         "Yusra"]
     assert co("SELECT label FROM Department WHERE budget > 100000 AND label IN "
               "(SELECT memberOf FROM Employee WHERE salary > 9000)") == ["Research"]
+
+
+def test_a_text_column_equals_a_subquery_value_as_text() -> None:
+    """Bug fixed: `col = (SELECT code ...)` cast the text code to a number and matched nothing."""
+    assert shop("SELECT label FROM Product WHERE supplier = (SELECT sup_code FROM Supplier WHERE sup_name = "
+                "'Nordwerk')") == shop("SELECT label FROM Product WHERE supplier = 'NRD'")
+    assert shop("SELECT label FROM Product WHERE supplier IN (SELECT sup_code FROM Supplier WHERE sup_name = "
+                "'Nordwerk')") == shop("SELECT label FROM Product WHERE supplier = 'NRD'")
+    assert shop("SELECT label FROM Product WHERE supplier = 'NRD'")

@@ -127,3 +127,18 @@ def test_a_misspelt_value_is_linked_to_the_one_value_it_nearly_spells() -> None:
     assert mentions(COMPANY, "Who works in Reseach?") == [("Research", "Department", "label", True)]
     assert index(PETS).closest(URIRef("http://example.org/pets#pet_type"), "parot") == ["parrot"]
     assert mentions(PETS, "How old is the oldest pirate?") == []  # not close enough to anything
+
+
+SITES = HEAD + """@prefix : <http://example.org/sites#> .
+:Site a owl:Class . :Kiosk a owl:Class . :Machine a owl:Class .
+:locatedAt a owl:ObjectProperty ; rdfs:domain :Kiosk ; rdfs:range :Site .
+:site a owl:ObjectProperty ; rdfs:domain :Machine ; rdfs:range :Site .
+:s9 a :Site ; rdfs:label "Quarry Nine" . :s4 a :Site ; rdfs:label "Quarry Four" .
+:k1 a :Kiosk ; rdfs:label "kiosk one" ; :locatedAt :s9 .
+:m1 a :Machine ; rdfs:label "crusher" ; :site :s9 . :m2 a :Machine ; rdfs:label "sieve" ; :site :s4 ."""
+
+
+def test_the_link_hint_comes_from_the_table_the_question_names() -> None:
+    hint = next(m.hint() for m in index(SITES).mentions(parse_question("How many machines are installed at Quarry "
+                                                                       "Nine?")) if m.table == "Site")
+    assert "Machine.site" in hint

@@ -110,3 +110,11 @@ def test_category_keys_become_subclasses_of_the_record_class() -> None:
     apply_mapping(other, shape, Decision("Employee", name_key="Name",
                                          levels=[{"class": "Department", "property": "inDepartment"}]), Coverage())
     assert set(other.classes) == {"Employee", "Department"}  # a department is not a kind of employee
+
+
+def test_a_field_name_that_wraps_every_record_is_no_category() -> None:
+    data = {"kilns": [{"Name": "Kiln North", "Volume (m3):": "4"}, {"Name": "Kiln South", "Volume (m3):": "6"}]}
+    idx, cov = _apply(data, "kilns.json")
+    assert "ProductCategory" not in idx.classes and "kilns" not in {i.label for i in idx.individuals.values()}
+    assert not any(f.property == "inCategory" for i in idx.individuals.values() for f in i.facts)
+    assert cov.totals()["covered"] == 4

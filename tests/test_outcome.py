@@ -39,12 +39,15 @@ def test_write_index_outcome(tiny_index, tmp_path: Path) -> None:
     stats = write_index_outcome(tiny_index, tmp_path, reason=False, extra_stats={"llm": {"calls": 3},
                                                                                 "seconds": {"agent": 1.5}})
     names = {p.name for p in tmp_path.iterdir()}
-    assert names == {"entities_index.json", "ontology.owl", "ontology.ttl", "reasoner.txt", "report.html", "stats.json"}
+    assert names == {"entities_index.json", "ontology.owl", "ontology.ttl", "ontology.jsonld", "reasoner.txt",
+                     "report.html", "stats.json"}
     assert (tmp_path / "reasoner.txt").read_text() == "not checked: disabled with --no-reason\n"
     on_disk = json.loads((tmp_path / "stats.json").read_text())
     assert on_disk == stats
-    assert stats["counts"] == {"classes": 3, "properties": 2, "individuals": 2, "facts": 3, "triples": 35,
+    assert stats["counts"] == {"classes": 3, "properties": 2, "individuals": 2, "facts": 3, "triples": 45,
                                "skipped": 0}
+    # 35 of the index, 6 of the ontology's header (version IRI, label, created, creator and the two annotation
+    # properties), 4 of QUDT units (the property's, the fact's in grams, the annotation property and its label)
     assert stats["llm"] == {"calls": 3}
     assert stats["seconds"]["agent"] == 1.5 and "owl" in stats["seconds"]
     # stats.json is written last

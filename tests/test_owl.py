@@ -21,17 +21,20 @@ EXPECTED = """
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix unit: <http://qudt.org/vocab/unit/> .
 
 <http://example.org/t> a owl:Ontology .
 
 ob:unit a owl:AnnotationProperty ; rdfs:label "unit" .
+qudt:unit a owl:AnnotationProperty ; rdfs:label "unit (QUDT)" .
 
 :Product a owl:Class ; rdfs:label "Product" ; rdfs:comment "Something we sell" .
 :Paver a owl:Class ; rdfs:label "Paver stone" ; rdfs:subClassOf :Product .
 :Pallet a owl:Class ; rdfs:label "Pallet" .
 
 :weightKg a owl:DatatypeProperty ; rdfs:label "weightKg" ; rdfs:domain :Product ; rdfs:range xsd:decimal ;
-    ob:unit "kg" .
+    ob:unit "kg" ; qudt:unit unit:KiloGM .
 :storedOn a owl:ObjectProperty ; rdfs:label "storedOn" ; rdfs:domain :Product ; rdfs:range :Pallet .
 
 :P1 a owl:NamedIndividual, :Paver ; rdfs:label "Paver one" ; rdfs:comment "A paver" ;
@@ -39,7 +42,7 @@ ob:unit a owl:AnnotationProperty ; rdfs:label "unit" .
 :Pal1 a owl:NamedIndividual, :Pallet ; rdfs:label "Pal1" .
 
 [] a owl:Axiom ; owl:annotatedSource :P1 ; owl:annotatedProperty :weightKg ; owl:annotatedTarget 12500.0 ;
-    ob:unit "g" .
+    ob:unit "g" ; qudt:unit unit:GM .
 """
 
 

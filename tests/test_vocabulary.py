@@ -78,7 +78,7 @@ def test_schema_org_style_jsonld_and_rdfxml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name,text,why", [
-    ("remote.jsonld", '{"@context": "https://schema.org/", "@id": "x"}', "would be fetched"),
+    ("remote.jsonld", '{"@context": "https://vocab.example/context.jsonld", "@id": "x"}', "would be fetched"),
     ("xxe.owl", '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
                 '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">&e;</rdf:RDF>', "refused"),
     ("empty.ttl", "@prefix x: <https://x.example/> .\n", "no classes, properties"),

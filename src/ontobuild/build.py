@@ -101,7 +101,8 @@ def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape]) -> Tool:
                 map_records, terminal=True)
 
 
-def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None) -> Decision:
+def mapping_messages(shape: Shape) -> list[dict[str, str]]:
+    """The messages of the `map_records` call for `shape` (also what `ontobuild --dry-run` sizes)."""
     examples = "\n".join(json.dumps({k: _short(v) for k, v in r.fields.items()}, ensure_ascii=False)
                          for r in shape.records[:EXAMPLES])
     proposal = default_levels(shape, "Record")
@@ -114,8 +115,12 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
     text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
                           levels=levels, examples=examples, plan=_plan_lines(shape),
                           name_key=json.dumps(proposed_name_key(shape), ensure_ascii=False))
+    return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+
+
+def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None) -> Decision:
     sink: dict[str, Any] = {}
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+    messages = mapping_messages(shape)
     result = run_agent(model, messages, [_map_tool(shape, sink, mapped or [])], max_turns=3, trace=trace,
                        label=f"map {shape.file} {shape.pattern}", max_tokens=700)
     if result.state != "answered":
@@ -138,9 +143,12 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
 def run_build(files: list[Path], out: str | Path | None = None, index_path: str | Path | None = None,
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
-              keep_partial: bool = False, schema: list[Path] | None = None) -> dict[str, Any]:
+              keep_partial: bool = False, schema: list[Path] | None = None,
+              ontology_iri: str | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
+    `ontology_iri`: the ontology's IRI (its names are in its namespace); by default the index's own, or one
+    derived from the outcome folder's name (outcome.settle_base_iri).
     `schema`: the user's vocabulary files; the built classes and properties are aligned onto its terms
     (alignment.align) before the ontology is written.
     The outcome folder appears only when the build succeeded (outcome.outcome_folder); `force` lets `out` be a
@@ -157,13 +165,13 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
             model = open_model(llm_options)
             progress.end("model")
         with Trace(folder.path / "building.log") as trace:
-            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab)
+            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri)
     return stats
 
 
 def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel, folder: OutcomeFolder,
-           reason: bool, progress: Progress, trace: Trace, t0: float, vocab: Vocabulary | None = None
-           ) -> dict[str, Any]:
+           reason: bool, progress: Progress, trace: Trace, t0: float, vocab: Vocabulary | None = None,
+           ontology_iri: str | None = None) -> dict[str, Any]:
     seconds: dict[str, float] = {}
     alignments: list[dict[str, Any]] = []
     cov = Coverage()
@@ -212,15 +220,16 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         progress.end("vocabulary")
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
+    written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report()}
     stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
-                    alignments)
+                    alignments, written)
     progress.end("finish")
     if needs_repair(stats["reasoner"]):
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
         stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
-                    alignments)
+                        alignments, written)
         stats["repair"] = stats_repair
         write_json(outdir / "stats.json", stats)
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
@@ -247,7 +256,9 @@ def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,
             chunks: list[dict[str, Any]], seconds: dict[str, float], t0: float, trace: Trace,
             references: list[dict[str, Any]] | None = None, merges: list[dict[str, Any]] | None = None,
-            alignments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            alignments: list[dict[str, Any]] | None = None, written: dict[str, Any] | None = None
+            ) -> dict[str, Any]:
+    written = written or {}
     outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
     coverage = {
@@ -269,8 +280,11 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
              "references": {"candidates": len(asked), "confirmed": sum(1 for r in asked if r["confirmed"]),
                             "links": sum(r.get("linked", 0) + r.get("pairs", 0) for r in references or [])},
              "seconds": {k: round(v, 2) for k, v in seconds.items()}}
+    if written.get("inputs"):
+        extra["inputs"] = written["inputs"]
     stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
-                                final=folder.final)
+                                final=folder.final, sources=written.get("sources", ()),
+                                ontology_iri=written.get("ontology_iri"))
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
     write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])

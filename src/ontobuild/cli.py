@@ -69,8 +69,15 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Outcome folder (default: outcomes/YYYYmmdd_HHMMSS).")
 @click.option("--schema", "schema", type=click.Path(path_type=Path), multiple=True,
-              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, JSON-LD), repeatable: the "
-                   "built classes and properties become its terms where one fits; new terms are listed in the report.")
+              help="Your own vocabulary (OWL or RDFS, schema.org-style too; Turtle, RDF/XML, OWL/XML, JSON-LD), "
+                   "repeatable: the built classes and properties become its terms where one fits; new terms are "
+                   "listed in the report.")
+@click.option("--ontology-iri", "ontology_iri", default=None, metavar="IRI",
+              help="The ontology's IRI; its classes, properties and individuals are named in its namespace (IRI#). "
+                   "Default: the index's own, else http://example.org/ontobuild/<outcome folder name>.")
+@click.option("--dry-run", "dry_run", is_flag=True,
+              help="Read the FILES without the model and print the record shapes, tables, rows and text chunks "
+                   "found, and the model calls the build would make; nothing is written.")
 @click.option("--no-reason", is_flag=True, help="Do not run the OWL reasoner.")
 @click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
               help="Refuse an input file larger than this many MB (default 100; also ONTOBUILD_MAX_INPUT_MB).")
@@ -84,19 +91,34 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.version_option(__version__, prog_name="ontobuild")
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
-         schema: tuple[Path, ...], no_reason: bool, max_input_mb: float | None, check_model: bool, quiet: bool,
-         as_json: bool, force: bool, keep_partial: bool,
+         schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool,
+         max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
-    """Turn data files (JSON, text) into an OWL ontology in an outcome folder.
+    """Turn data files (JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text) into an OWL ontology in an outcome
+    folder.
 
     \b
     ontobuild data/a.json data/b.md            build with the language model
     ontobuild --from-index entities_index.json write the OWL of an existing index
+    ontobuild --dry-run data/a.csv data/b.md   what a build would read and ask, without the model
     ontobuild --check-model                    one real tool call with the configured model"""
     start = time.monotonic()
     if max_input_mb is not None:
         os.environ["ONTOBUILD_MAX_INPUT_MB"] = str(max_input_mb)
+    if ontology_iri is not None:
+        from .outcome import base_iri_for
+
+        base_iri_for(ontology_iri)  # refused before any work
+    if dry_run:
+        if from_index is not None or not files:
+            raise click.UsageError("--dry-run reads the data FILES; give them (it cannot be combined with "
+                                   "--from-index).")
+        from .dryrun import dry_run as plan_run, format_plan
+
+        plan = plan_run(list(files), schema=list(schema))
+        click.echo(json.dumps(plan, ensure_ascii=False) if as_json else format_plan(plan))
+        return
     if check_model:
         from .check import check_model as run_check
 
@@ -111,7 +133,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         if files or index_path is not None or schema:
             raise click.UsageError("--from-index cannot be combined with FILES, --index or --schema.")
         summary = build_from_index(from_index, out=out, reason=not no_reason, force=force,
-                                   keep_partial=keep_partial)
+                                   keep_partial=keep_partial, ontology_iri=ontology_iri)
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
@@ -124,7 +146,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                                   model_retries)
             summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
                                 llm_options=options, progress=progress, force=force, keep_partial=keep_partial,
-                                schema=list(schema))
+                                schema=list(schema), ontology_iri=ontology_iri)
         finally:
             progress.close()
     summary = dict(summary or {})
@@ -133,8 +155,9 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
 
 
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
-                     keep_partial: bool = False) -> dict[str, Any]:
-    """Load an index file and write its outcome folder (transactionally); the stats dict."""
+                     keep_partial: bool = False, ontology_iri: str | None = None) -> dict[str, Any]:
+    """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
+    names as sources the files its facts came from (else the index file itself)."""
     from .index import load_index
     from .outcome import outcome_folder, write_index_outcome
 
@@ -142,5 +165,8 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
     idx = load_index(path)
     load_s = round(time.monotonic() - t, 3)
     with outcome_folder(out=out, force=force, inputs=[path], keep_partial=keep_partial) as folder:
-        return write_index_outcome(idx, folder.path, reason=reason, final=folder.final,
+        sources = sorted({str(f.source.get("file")) for i in idx.individuals.values() for f in i.facts
+                          if f.source.get("file")}) or [path.name]
+        return write_index_outcome(idx, folder.path, reason=reason, final=folder.final, sources=sources,
+                                   ontology_iri=ontology_iri,
                                    extra_stats={"source": {"from_index": str(path)}, "seconds": {"load": load_s}})

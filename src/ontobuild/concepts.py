@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .index import EntitiesIndex
-from .names import safe_name, singular, tokens
+from .names import participle_noun, safe_name, singular, tokens
 from .textnumbers import Quantity
 from .units import property_suffix
 
@@ -60,6 +60,7 @@ _HEDGES = {"average", "estimated", "approximate", "typical", "mean", "total", "o
            "was", "were", "be", "gets", "offers"}
 
 
+_MODALS = {"must", "should", "shall", "will", "would", "can", "could", "may", "might", "to", "does", "do", "did"}
 # words next to a number that never name what it measures
 _NOT_CONCEPT = {"per", "with", "and", "or", "before", "after", "during", "each", "every", "when", "while", "until",
                 "since", "than", "then", "from", "into", "onto", "over", "under", "which", "that", "this", "also",
@@ -96,6 +97,8 @@ def _words_before(q: Quantity) -> str:
     words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]
     if not words or singular(words[-1]) not in QUANTITY_NOUNS:
         return ""
+    if len(words) > 1 and words[-2] in _MODALS:
+        return ""  # "must stay between": a verb, not the noun "stay"
     return safe_name(" ".join(words[-2:-1] + [singular(words[-1])]), lower_first=True)
 
 
@@ -124,6 +127,41 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.dimension in ("time of day", "date"):
         event = _event_words(q)
         words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
+        state = re.search(r"\b(open|closed|[a-z]{3,}ed)\s+(?:(?:daily|every day|each day)\s+)?(?:from|between)?\s*$",
+                          q.before)
+        if not words and q.range_role and state and state.group(1) not in _HEDGES:
+            words = state.group(1)  # "staffed from 06:30 to 22:00" -> staffedStart, staffedEnd
+    state_np = re.search(r"\b(?:is|are)\s+in\s+((?:[a-z]+\s+)?[a-z]{3,})\s+from\s*$", q.before)
+    if not words and q.range_role and q.dimension in ("date", "time of day") and state_np and \
+            not set(state_np.group(1).split()) & (_HEDGES | _NOT_CONCEPT):
+        words = safe_name(state_np.group(1), lower_first=True)  # "in dry dock from 10 Jan to 21 Feb": dryDockStart
+    moment = re.search(r"\b(opens|closes|starts|begins|ends|departs|leaves|arrives)\s+(?:daily\s+|each day\s+)?at\s*$",
+                       q.before)
+    if not words and moment and q.dimension == "time of day":  # "the office opens at 05:15": openingTime
+        words = {"opens": "opening", "closes": "closing", "starts": "start", "begins": "start", "ends": "end",
+                 "departs": "departure", "leaves": "departure", "arrives": "arrival"}[moment.group(1)] + "Time"
+    within = re.search(r"\b([a-z]{3,}ed)\s+within\s*$", q.before)
+    if not words and within and q.dimension == "time":  # "must be launched within 5 minutes": launchTime
+        words = safe_name(participle_noun(within.group(1)) + " time", lower_first=True)
+    level = re.search(r"\b(?:the\s+)?([a-z]{3,})\s+(?:stays?|remains?|is|rises|falls|drops|climbs)\s+(?:above|below|"
+                      r"under|over)\s*$", q.before)
+    if not words and level and level.group(1) not in _HEDGES | _NOT_CONCEPT and q.dimension in _DIMENSION_WORD \
+            and singular(level.group(1)) not in QUANTITY_NOUNS:  # "while the wind stays below 21 m/s": windSpeed
+        dim_word = _DIMENSION_WORD[q.dimension]
+        words = safe_name(f"{level.group(1)} {dim_word}", lower_first=True) if dim_word not in GENERIC else ""
+    rest = re.search(r"\b(?:must|should|to|can|may|will|shall)\s+([a-z]{3,})\s+for\s+(?:(?:at least|at most|up to|about|"
+                     r"no more than|no less than)\s+)?$", q.before)
+    if not words and rest and q.dimension == "time" and rest.group(1) not in _HEDGES | _NOT_CONCEPT | {"be"}:
+        words = safe_name(rest.group(1) + " time", lower_first=True)  # "must rest for at least 14 days": restTime
+    graded = re.search(r"\b([a-z]{3,}ed)\s+(?:(?:about|around|only|up to)\s+)?$", q.before)
+    if not words and graded and q.dimension == "count" and q.unit not in ("", "unit"):
+        words = safe_name(participle_noun(graded.group(1)), lower_first=True)  # "graded 87.5 points": gradePoints
+    on_date = re.search(r"\b([a-z]{3,}ed)\b(?:[^,.;]|\.(?=\d)){0,40}\bon\s*$", q.before)
+    if not words and on_date and q.dimension == "date":  # "was graded 87.5 points on 9 March 2026": gradeDate
+        words = safe_name(participle_noun(on_date.group(1)) + " date", lower_first=True)
+    every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
+    if not words and every and q.dimension == "time":  # "serviced every 6 months" -> serviceIntervalMonths
+        words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "9 kg per crate", "Crates, each weighing 9 kg"
         q.per = [p for p in q.per if p not in packages]
@@ -164,6 +202,9 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.package == "" and q.dimension in ("mass",) and packages and \
             re.search(r"\b(" + "|".join(map(re.escape, packages)) + r")\b", q.before, re.I):
         words = "packageWeight"
+    if not words and singular(opening.lower()) in QUANTITY_NOUNS and \
+            q.dimension in NOUN_DIMENSIONS.get(singular(opening.lower()), {q.dimension}):
+        words = singular(opening.lower())  # "Pressure in the network must stay between 4 and 9 bar"
     if not words and q.of:
         words = safe_name(f"{q.of} {_DIMENSION_WORD.get(q.dimension, '')}", lower_first=True)
     if not words:
@@ -241,6 +282,31 @@ def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str
     return out[:limit]
 
 
+def named_in(idx: EntitiesIndex, q: Quantity, sentence: str, packages: set[str]) -> str:
+    """An existing property of the quantity's signature whose concept words the sentence says ("the crossing ...
+    takes 50 minutes" and a table column crossingMin): the concept the text names, one property for it."""
+    said = {singular(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}
+    for name in candidates(idx, q, "", packages, limit=20):
+        p = idx.properties[name]
+        core = name
+        suffix = property_suffix(p.unit) if p.unit else ""
+        if suffix and core.lower().endswith(suffix.lower()):
+            core = core[:-len(suffix)]
+        core = re.sub(r"^(?:min|max)(?=[A-Z])", "", core)
+        words = {singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", core)}
+        if words and len("".join(words)) > 3 and words <= said:
+            return name
+    suffix = property_suffix(q.unit) if q.unit and not q.per else ""
+    for name, p in idx.properties.items():  # a table column named with the unit as written: crossing_min, 50 min
+        if p.kind != "datatype" or p.dimension or p.range not in ("xsd:integer", "xsd:decimal") or not suffix or \
+                not name.endswith(suffix) or name == suffix[0].lower() + suffix[1:]:
+            continue
+        words = {singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", name[:-len(suffix)])}
+        if words and len("".join(words)) > 3 and words <= said:
+            return name
+    return ""
+
+
 def _unit_key(q: Quantity, packages: set[str]) -> str:
     pers = ["package" if p in packages else p for p in q.per]
     return " ".join([q.unit] + [f"per {p}" for p in pers]).strip()
@@ -258,6 +324,9 @@ def resolve(idx: EntitiesIndex, name: str, q: Quantity, packages: set[str]) -> s
     want = (q.dimension, _unit_key(q, packages))
     if p is not None and (p.dimension, p.unit) == want:
         return name
+    if p is not None and p.kind == "datatype" and not p.dimension and not p.unit and \
+            p.range in ("xsd:integer", "xsd:decimal") and name.endswith(property_suffix(q.unit) if q.unit else "\0"):
+        return name  # a table column named with the unit (crossing_min): the text's value joins it
     return name if p is None else name + "Value"
 
 

@@ -1,8 +1,14 @@
 """Reading input files, with one clear InputError per problem (missing, directory, unreadable, empty,
-binary, not UTF-8, broken JSON) naming the file and the spot."""
+binary, an encoding that cannot be told, broken JSON) naming the file and the spot.
+
+Text encodings: a byte order mark decides (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE); without one, UTF-16 is
+recognised by its zero bytes, then the text is read as UTF-8, and failing that as Windows-1252 (cp1252, what
+Excel and older Windows editors save), with a warning naming the encoding used. Only a file that is none of
+these is refused."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import logging
 from pathlib import Path
@@ -12,8 +18,15 @@ from .errors import InputError
 
 log = logging.getLogger(__name__)
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+UTF8 = "utf-8"
+ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 with a byte order mark", "utf-16": "UTF-16",
+                  "utf-16-le": "UTF-16 LE (no byte order mark)", "utf-16-be": "UTF-16 BE (no byte order mark)",
+                  "utf-32": "UTF-32", "cp1252": "Windows-1252 (cp1252)"}
 
-def read_text_file(path: Path) -> str:
+
+def _read_bytes(path: Path) -> bytes:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -22,14 +35,71 @@ def read_text_file(path: Path) -> str:
         raise InputError(f"{path} is a directory, not a file.") from None
     except OSError as e:
         raise InputError(f"{path} cannot be read: {e.strerror}.") from None
-    if not raw.strip():
-        raise InputError(f"{path} is empty.")
+    return raw
+
+
+def _utf16_without_bom(raw: bytes) -> str:
+    """'utf-16-le' / 'utf-16-be' when most code units of the start have a zero high byte (text in UTF-16 without a
+    byte order mark), else ''."""
+    head = raw[:4096]
+    if len(head) < 4:
+        return ""
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) > 0.4 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return ""
+
+
+def decode_text(raw: bytes, path: Path) -> tuple[str, str]:
+    """(text, codec) of a text file's bytes (see the module docstring for the order); InputError when the bytes
+    are binary or in no encoding that can be told."""
+    codec = next((name for bom, name in _BOMS if raw.startswith(bom)), "") or _utf16_without_bom(raw)
+    if codec:
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError as e:
+            raise InputError(f"{path} starts as {ENCODING_NAMES.get(codec, codec)} text but is not (bad bytes at "
+                             f"offset {e.start}); save it as UTF-8.") from None
+        text = text.lstrip("\ufeff")
+        if "\x00" in text[:4096]:
+            raise InputError(f"{path} looks like a binary file, not JSON or text.")
+        return text, codec
     if b"\x00" in raw[:4096]:
         raise InputError(f"{path} looks like a binary file, not JSON or text.")
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path} is not UTF-8 text (bad byte at offset {e.start}).") from None
+        return raw.decode(UTF8), UTF8
+    except UnicodeDecodeError as first:
+        try:
+            return raw.decode("cp1252"), "cp1252"
+        except UnicodeDecodeError:
+            raise InputError(f"{path} is not text in UTF-8, UTF-16 or Windows-1252 (cp1252): byte "
+                             f"0x{raw[first.start]:02x} at offset {first.start} is not valid UTF-8; save the file "
+                             "as UTF-8 and build again.") from None
+
+
+def is_utf8(codec: str) -> bool:
+    return codec in (UTF8, "utf-8-sig")
+
+
+def read_text(path: Path) -> tuple[str, str]:
+    """(text, codec) of a text file; a warning names the encoding when it is not UTF-8 (with or without a byte
+    order mark)."""
+    raw = _read_bytes(path)
+    if not raw.strip():
+        raise InputError(f"{path} is empty.")
+    text, codec = decode_text(raw, path)
+    if not text.strip():
+        raise InputError(f"{path} is empty.")
+    if not is_utf8(codec):
+        log.warning("%s: read as %s", path, ENCODING_NAMES.get(codec, codec))
+    return text, codec
+
+
+def read_text_file(path: Path) -> str:
+    """The text of a file, in whichever encoding it is (read_text)."""
+    return read_text(path)[0]
 
 
 MAX_DEPTH = 100  # nesting of JSON objects and lists; company data is far shallower, and walkers recurse

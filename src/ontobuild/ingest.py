@@ -3,7 +3,11 @@ text cut into chunks.
 
 A `.json` file holding a list of strings is text (one chunk per string, split further when too long);
 any other JSON is structured data. `.jsonl`/`.ndjson` hold one JSON object per line, `.csv`/`.tsv` a table with a
-header row (its dialect sniffed): both become a list of records, like a JSON list of objects. `.txt` files are split
+header row (its dialect sniffed), and every sheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read
+with python-calamine) a table with a header row: all become a list of records, like a JSON list of objects. A
+workbook of one sheet is one table named like the file; a workbook of several sheets gives one table per sheet,
+named `book.xlsx/Sheet`. Text is read in UTF-8, UTF-16 or Windows-1252 (files.read_text); which encoding a file
+was read in, and what was changed in a header, is in `Inputs.report()`. `.txt` files are split
 on blank lines into chunks, `.md` files by heading and paragraph (each chunk keeps its headings). All files of one
 run form one dataset."""
 
@@ -15,16 +19,18 @@ import json
 import logging
 import os
 import re
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .files import read_json_file, read_text_file, unique_keys
+from .files import ENCODING_NAMES, is_utf8, read_json_file, read_text, read_text_file, unique_keys
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 TABLE_SUFFIXES = {".csv", ".tsv", ".tab"}
 LINES_SUFFIXES = {".jsonl", ".ndjson"}
+SHEET_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +47,21 @@ class Chunk:
 class Inputs:
     json_docs: list[tuple[str, Any]] = field(default_factory=list)  # (file, data)
     chunks: list[Chunk] = field(default_factory=list)
+    encodings: dict[str, str] = field(default_factory=dict)  # file name -> codec, for text read in another than UTF-8
+    tables: dict[str, int] = field(default_factory=dict)  # table (file, or book.xlsx/Sheet) -> rows
+    warnings: list[str] = field(default_factory=list)  # what was read differently from what the file says
+
+    def report(self) -> dict[str, Any]:
+        """What stats.json and the report say about the inputs: tables and their rows, encodings other than
+        UTF-8, warnings."""
+        out: dict[str, Any] = {}
+        if self.tables:
+            out["tables"] = dict(self.tables)
+        if self.encodings:
+            out["encodings"] = dict(self.encodings)
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
 
 
 def split_text(text: str, max_chars: int = 900) -> list[str]:
@@ -104,9 +125,9 @@ def _strict_rows(text: str, delimiter: str) -> list[list[str]] | None:
     return rows
 
 
-def _distinct_header(path: Path, header: list[str]) -> list[str]:
+def _distinct_header(path: Path | str, header: list[str], warnings: list[str] | None = None) -> list[str]:
     """Header names made distinct: an empty name becomes column_N, a repeated one name_2, name_3 (both columns
-    are kept), each with a warning."""
+    are kept), each with a warning (logged, and added to `warnings`)."""
     out: list[str] = []
     taken: set[str] = set()
     for i, name in enumerate(header, 1):
@@ -116,16 +137,20 @@ def _distinct_header(path: Path, header: list[str]) -> list[str]:
             new, n = f"{name or 'column'}_{n}", n + 1
         taken.add(new)
         if new != name:
-            log.warning("%s: header column %d %s; kept as %r", path,
-                        i, "has no name" if not name else f"repeats {name!r}", new)
+            message = f"{path}: header column {i} {'has no name' if not name else f'repeats {name!r}'}; kept as {new!r}"
+            log.warning("%s", message)
+            if warnings is not None:
+                warnings.append(message)
         out.append(new)
     return out
 
 
-def read_table(path: Path) -> list[dict[str, str | None]]:
+def read_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None
+               ) -> list[dict[str, str | None]]:
     """The rows of a CSV/TSV file as records {header: cell}; an empty cell is None. The delimiter and quoting are
-    sniffed from the start of the file; the first row is the header."""
-    text = read_text_file(path)
+    sniffed from the start of the file; the first row is the header. The encoding is detected (files.read_text);
+    one other than UTF-8 is added to `encodings` and `warnings`."""
+    text = _read_noting_encoding(path, warnings, encodings)
     default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
     rows = _strict_rows(text, default)  # RFC 4180 first: a quoted cell may hold delimiters and "" quotes
     if rows is None:
@@ -140,7 +165,12 @@ def read_table(path: Path) -> list[dict[str, str | None]]:
     rows = [r for r in rows if any(cell.strip() for cell in r)]
     if len(rows) < 2:
         raise InputError(f"{path} has no data rows under its header.")
-    header = _distinct_header(path, [h.strip() for h in rows[0]])
+    return _records(path, rows, warnings)
+
+
+def _records(path: Path | str, rows: list[list[str]], warnings: list[str] | None) -> list[dict[str, str | None]]:
+    """Records {header: cell} of the rows of a table whose first row is the header (blank rows removed)."""
+    header = _distinct_header(path, [h.strip() for h in rows[0]], warnings)
     out = []
     for line, row in enumerate(rows[1:], 2):
         if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
@@ -148,6 +178,98 @@ def read_table(path: Path) -> list[dict[str, str | None]]:
                              "(a delimiter inside an unquoted cell?).")
         cells = [c if c.strip() else None for c in row[:len(header)]] + [None] * (len(header) - len(row))
         out.append(dict(zip(header, cells)))
+    return out
+
+
+def _read_noting_encoding(path: Path, warnings: list[str] | None, encodings: dict[str, str] | None) -> str:
+    text, codec = read_text(path)
+    if not is_utf8(codec):
+        if encodings is not None:
+            encodings[path.name] = codec
+        if warnings is not None:
+            warnings.append(f"{path.name}: read as {ENCODING_NAMES.get(codec, codec)}, not UTF-8")
+    return text
+
+
+def _cell_text(value: Any) -> str | None:
+    """A spreadsheet cell as the text a CSV export of it holds (None when empty): whole numbers without '.0',
+    other numbers in their shortest exact form, dates and times in ISO 8601, booleans as true/false."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return None
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time(0) else value.isoformat()
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    text = str(value)
+    return text if text.strip() else None
+
+
+UNPACKED_FACTOR = 10  # a zipped workbook may unpack to at most this many times the largest input allowed
+
+
+def _check_unpacked_size(path: Path) -> None:
+    """InputError when a zipped workbook (XLSX, ODS) would unpack to more than UNPACKED_FACTOR times the largest
+    input allowed (a zip bomb is small on disk and huge in memory); other files are left to their reader."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(max(info.file_size, 0) for info in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not a zip (XLS is not): the reader says what is wrong
+    limit = UNPACKED_FACTOR * max_input_bytes()
+    if unpacked > limit:
+        raise InputError(f"{path} unpacks to {unpacked / 1e6:.1f} MB, more than {UNPACKED_FACTOR} times the "
+                         f"{limit / UNPACKED_FACTOR / 1e6:g} MB an input may have; raise --max-input-mb (or "
+                         "ONTOBUILD_MAX_INPUT_MB) if the workbook is genuine and the machine has the memory for it.")
+
+
+def read_sheets(path: Path, warnings: list[str] | None = None) -> list[tuple[str, list[dict[str, str | None]]]]:
+    """(table name, records) of every sheet of a spreadsheet that holds a table (a header row and data rows); the
+    first non-blank row of a sheet is its header, cells are read as a CSV export would write them (_cell_text).
+    Sheets without data rows are left out with a warning; a workbook with none is refused."""
+    try:
+        from python_calamine import CalamineWorkbook
+    except ImportError:  # a dependency of the package; only a broken install lacks it
+        raise InputError(f"{path}: reading spreadsheets needs python-calamine (pip install python-calamine).") from None
+    _check_unpacked_size(path)
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+        sheets = [(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)) for name in book.sheet_names]
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    except Exception as e:  # noqa: BLE001 - calamine raises its own error types for damaged files
+        raise InputError(f"{path} is not a readable spreadsheet: {' '.join(str(e).split())[:300]}.") from None
+    tables: list[tuple[str, list[list[str]]]] = []
+    for name, grid in sheets:
+        rows = [[_cell_text(c) or "" for c in row] for row in grid]
+        rows = [r for r in rows if any(c.strip() for c in r)]
+        used = [i for r in rows for i, c in enumerate(r) if c.strip()]
+        first, width = (min(used), max(used) + 1) if used else (0, 0)  # empty columns around the table go
+        rows = [(r + [""] * width)[first:width] for r in rows]
+        if len(rows) < 2:
+            message = f"{path.name}: sheet {name!r} has no data rows under a header; left out"
+            log.warning("%s", message)
+            if warnings is not None:
+                warnings.append(message)
+            continue
+        tables.append((name, rows))
+    if not tables:
+        raise InputError(f"{path} has no sheet with data rows under a header row.")
+    out = []
+    for name, rows in tables:
+        table = path.name if len(tables) == 1 else f"{path.name}/{name}"
+        out.append((table, _records(table, rows, warnings)))
     return out
 
 
@@ -197,24 +319,32 @@ def check_input_size(path: Path, limit: int | None = None) -> None:
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
     """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
     if not paths:
-        raise InputError("No input files given: pass one or more .json, .txt or .md files.")
+        raise InputError("No input files given: pass one or more .json, .jsonl, .csv, .tsv, .xlsx, .ods, .txt or .md "
+                         "files.")
     inputs = Inputs()
     limit = max_input_bytes()
     for path in paths:
         check_input_size(path, limit)
         name = path.name
         suffix = path.suffix.lower()
+        if suffix in SHEET_SUFFIXES:
+            for table, rows in read_sheets(path, inputs.warnings):
+                inputs.json_docs.append((table, rows))
+                inputs.tables[table] = len(rows)
+            continue
         if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:
-            rows = read_table(path) if suffix in TABLE_SUFFIXES else read_json_lines(path)
+            rows = read_table(path, inputs.warnings, inputs.encodings) if suffix in TABLE_SUFFIXES else \
+                read_json_lines(path)
             inputs.json_docs.append((name, rows))
+            inputs.tables[name] = len(rows)
             continue
         leads: list[int] = []
         if suffix in (".md", ".markdown"):
-            parts = markdown_parts(read_text_file(path), max_chars)
+            parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
             texts = [f"{head}: {piece}" if head else piece for head, piece in parts]
             leads = [len(head) + 2 if head else 0 for head, _ in parts]
         elif suffix in TEXT_SUFFIXES:
-            texts = split_text(read_text_file(path), max_chars)
+            texts = split_text(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
         else:
             data = read_json_file(path)
             if isinstance(data, list) and data and all(isinstance(x, str) for x in data):

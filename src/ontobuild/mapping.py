@@ -68,8 +68,12 @@ def split_key(key: str) -> tuple[str, str]:
 
 
 def file_stem(file: str) -> str:
-    """A file's name without its data suffix, lower-cased: what its records are called ("orders.csv" -> "orders")."""
-    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab)$", "", file, flags=re.I).lower()
+    """A file's name without its data suffix, lower-cased: what its records are called ("orders.csv" -> "orders");
+    for a sheet of a workbook of several sheets, the sheet's name ("shop.xlsx/Orders" -> "orders")."""
+    sheet = re.match(r".+\.(?:xlsx|xlsm|xlsb|xls|ods)/(.+)$", file, flags=re.I)
+    if sheet:
+        return sheet.group(1).strip().lower()
+    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab|xlsx|xlsm|xlsb|xls|ods)$", "", file, flags=re.I).lower()
 
 
 def parse_number(text: str, decimal_comma: bool = False) -> tuple[str, str] | None:
@@ -300,8 +304,12 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
 def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Coverage) -> int:
     """Apply a decided mapping to every record of `shape`; returns the number of individuals made."""
     cls = ensure_class(idx, decision.record_class, decision.record_role, decision.superclass)
-    level_info = []
-    for lv in decision.levels[: shape.n_levels]:
+    level_info: list[tuple[str, str] | None] = []
+    for i, lv in enumerate(decision.levels[: shape.n_levels]):
+        keys = {rec.levels[i] for rec in shape.records if len(rec.levels) > i}
+        if len(shape.records) > 1 and len(keys) == 1 and re.fullmatch(r"[a-z][a-z0-9_]*", next(iter(keys))):
+            level_info.append(None)  # {"items": [...]}: a field name every record shares wraps the list, no group
+            continue
         lcls = ensure_class(idx, lv["class"], f"Grouping level of {cls} records in {shape.file}")
         lprop = ensure_object_property(idx, lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
         level_info.append((lcls, lprop))
@@ -325,7 +333,10 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                                           "", cls, f"From JSON key '{rec.link_key}'")
             idx.add_fact(rec.parent.individual, Fact(link, object=subject, source=src))
         kind = cls
-        for (lcls, lprop), key in zip(level_info, rec.levels):
+        for info, key in zip(level_info, rec.levels):
+            if info is None:
+                continue
+            lcls, lprop = info
             if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
                 kind = ensure_class(idx, safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
                                     kind)

@@ -92,3 +92,15 @@ def singular(word: str) -> str:
     if low.endswith("s") and not low.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def participle_noun(participle: str) -> str:
+    """The verb of a regular participle, as a noun for a property name: serviced -> service, staffed -> staff,
+    planned -> plan, stored -> store."""
+    stem = participle[:-2]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnpt":
+        return stem[:-1]
+    if stem[-1:] in ("c", "v", "z", "g", "s") and not stem.endswith(("ss", "ng")) or \
+            re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", stem) and len(stem) <= 5:
+        return stem + "e"
+    return stem

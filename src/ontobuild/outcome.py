@@ -3,8 +3,12 @@
 Outcome folders are transactional (`outcome_folder`): a run writes into a hidden sibling folder that is
 renamed into place only when the run succeeded, and removed when it failed or was interrupted.
 
-An outcome folder holds entities_index.json, ontology.owl (RDF/XML), ontology.ttl, reasoner.txt, report.html
-(report.py) and stats.json; stats.json is written last, so its presence means the folder is complete."""
+An outcome folder holds entities_index.json, ontology.owl (RDF/XML), ontology.ttl, ontology.jsonld, reasoner.txt,
+report.html (report.py) and stats.json; stats.json is written last, so its presence means the folder is complete.
+
+The ontology's IRI is the one given (`--ontology-iri`), or the index's own, or, for an index that has none of its
+own (the default base IRI), one derived from the outcome folder's name (`http://example.org/ontobuild/NAME`), so
+that two builds opened together in Protégé do not merge."""
 
 from __future__ import annotations
 
@@ -16,19 +20,23 @@ import shutil
 import tempfile
 import time
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
+from . import __version__
 from .errors import InputError
-from .index import EntitiesIndex
-from .owl import serialize_graph, to_graph
+from .index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
+from .owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 
 log = logging.getLogger(__name__)
 
 INDEX_FILE = "entities_index.json"
 OWL_FILE = "ontology.owl"
 TTL_FILE = "ontology.ttl"
+JSONLD_FILE = "ontology.jsonld"
+DERIVED_IRI_ROOT = "http://example.org/ontobuild/"
 REASONER_FILE = "reasoner.txt"
 STATS_FILE = "stats.json"
 OWNER_FILE = ".owner-pid"  # in a partial folder: the process writing it
@@ -290,15 +298,61 @@ def outcome_folder(root: str | Path = "outcomes", out: str | Path | None = None,
         folder.commit()
 
 
+def base_iri_for(iri: str) -> str:
+    """The namespace of the names of an ontology whose IRI is `iri` (`iri#`, or `iri` itself when it already ends
+    in '#' or '/'); InputError when it is not an absolute IRI."""
+    base = iri.strip()
+    if base and not base.endswith(("#", "/")):
+        base += "#"
+    if not _BASE_IRI.fullmatch(base):
+        raise InputError(f"--ontology-iri {iri!r} is not an absolute IRI (e.g. http://example.org/my-ontology); "
+                         "spaces and <>\"{}|\\^` are not allowed in IRIs.")
+    return base
+
+
+def derived_base_iri(name: str) -> str:
+    """The namespace of an outcome named `name` when none is given: http://example.org/ontobuild/NAME#."""
+    return f"{DERIVED_IRI_ROOT}{quote(name.strip() or 'ontology', safe='')}#"
+
+
+def settle_base_iri(idx: EntitiesIndex, name: str, given: str | None = None) -> str:
+    """Set the index's namespace: the given ontology IRI's, else its own, else one derived from the outcome's
+    `name`; returns the ontology IRI. Terms with their own IRI (a vocabulary's, --schema) keep it."""
+    if given:
+        idx.base_iri = base_iri_for(given)
+    elif idx.base_iri == DEFAULT_BASE_IRI:
+        idx.base_iri = derived_base_iri(name)
+    return ontology_iri(idx.base_iri)
+
+
+def creation_time() -> str:
+    """Now, in UTC to the second (xsd:dateTime); SOURCE_DATE_EPOCH (reproducible builds) fixes it."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    when = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_header(idx: EntitiesIndex, name: str, sources: Iterable[str | Path] = (), created: str | None = None
+                ) -> OntologyHeader:
+    """The header of the ontology of `idx`, an outcome named `name` built from `sources` (file names only)."""
+    created = created or creation_time()
+    onto = ontology_iri(idx.base_iri)
+    stamp = created.replace("-", "").replace(":", "")
+    return OntologyHeader(label=name, created=created, version_iri=f"{onto.rstrip('/')}/{stamp}",
+                          sources=[Path(s).name for s in sources], generator=f"ontobuild {__version__}")
+
+
 def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = True,
                         extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
-                        coverage: dict[str, Any] | None = None, final: Path | None = None) -> dict[str, Any]:
+                        coverage: dict[str, Any] | None = None, final: Path | None = None,
+                        sources: Iterable[str | Path] = (), ontology_iri: str | None = None) -> dict[str, Any]:
     """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json).
 
     Stats: counts (classes, properties, individuals, facts, triples, skipped), the reasoner verdict,
     seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm"). `coverage` (what the
     build kept and skipped) goes into report.html. `final`: where the folder will be once committed (stats.json
-    and report.html name it), when `outdir` is the unfinished folder of an `outcome_folder`."""
+    and report.html name it), when `outdir` is the unfinished folder of an `outcome_folder`. `sources`: the input
+    files (their names go into the ontology's header); `ontology_iri`: the ontology's IRI (see settle_base_iri)."""
     from .reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
@@ -306,15 +360,18 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     outdir.mkdir(parents=True, exist_ok=True)
     timings: dict[str, float] = {}
     t0 = time.monotonic()
+    name = (final or outdir).name
+    onto = settle_base_iri(idx, name, ontology_iri)
 
     atomic_write(outdir / INDEX_FILE, idx.to_json())
     timings["index"] = time.monotonic() - t0
 
     t = time.monotonic()
-    graph = to_graph(idx)
+    graph = to_graph(idx, make_header(idx, name, sources))
     rdfxml, turtle = serialize_graph(graph)
     atomic_write(outdir / OWL_FILE, rdfxml)
     atomic_write(outdir / TTL_FILE, turtle)
+    atomic_write(outdir / JSONLD_FILE, to_jsonld(graph))
     timings["owl"] = time.monotonic() - t
 
     t = time.monotonic()
@@ -327,6 +384,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
 
     stats: dict[str, Any] = {
         "outcome": str(final or outdir),
+        "ontology_iri": onto,
         "counts": {**idx.counts(), "triples": len(graph), "skipped": len(idx.skipped)},
         "reasoner": report.to_dict(),
         "seconds": {k: round(v, 3) for k, v in timings.items()},

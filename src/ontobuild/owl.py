@@ -14,9 +14,13 @@ are bound under the index's ``prefixes``; the ontology IRI is ``base_iri`` witho
 * every entity gets ``rdfs:label`` (its original text) and one ``rdfs:comment`` per role; aliases
   become ``skos:altLabel``;
 * units: the annotation property ``ob:unit`` (``https://ontobuild.example/vocab#unit``) on the
-  property; a fact whose unit differs from its property's unit keeps it through an OWL 2 axiom
-  annotation (``owl:Axiom`` with ``owl:annotatedSource/Property/Target`` and ``ob:unit``).
-  Annotations never take part in reasoning.
+  property, with the unit as written; a unit that QUDT names also gets ``qudt:unit`` with its QUDT IRI
+  (``unit:KiloGM``, ``currency:EUR``; the table is ``units.QUDT_UNITS``); a fact whose unit differs from its
+  property's unit keeps it through an OWL 2 axiom annotation (``owl:Axiom`` with
+  ``owl:annotatedSource/Property/Target``, ``ob:unit`` and ``qudt:unit``). Annotations never take part in
+  reasoning.
+* the ontology header (`OntologyHeader`, when given): ``owl:versionIRI``, ``rdfs:label``, ``dcterms:created``,
+  one ``dcterms:source`` per input file name and ``dcterms:creator`` (the tool and its version).
 * provenance (file and JSON path of every fact) is not put into the OWL: it stays in
   entities_index.json next to it, which keeps the ontology small and free of reification noise.
 
@@ -28,26 +32,54 @@ subjects in store order).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
-from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS, XSD
 from rdflib.term import Node
 
 from .index import EntitiesIndex, Fact, Individual, PropertyDef
+from .units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
 
 log = logging.getLogger(__name__)
 
 OB = Namespace("https://ontobuild.example/vocab#")
+QUDT = Namespace("http://qudt.org/schema/qudt/")
 _XSD_PREFIX = "xsd:"
 
 
 def ontology_iri(base_iri: str) -> str:
     return base_iri[:-1] if base_iri.endswith("#") else base_iri
+
+
+@dataclass
+class OntologyHeader:
+    """What the ontology says about itself (its header in Protégé's "Active ontology" tab)."""
+
+    label: str = ""
+    created: str = ""  # xsd:dateTime, e.g. 2026-01-31T12:00:00Z
+    version_iri: str = ""
+    sources: list[str] = field(default_factory=list)  # input file names
+    generator: str = ""  # "ontobuild 0.1.0"
+
+    def triples(self, onto: URIRef) -> list[tuple[Node, Node, Node]]:
+        out: list[tuple[Node, Node, Node]] = []
+        if self.version_iri:
+            out.append((onto, OWL.versionIRI, URIRef(self.version_iri)))
+        if self.label:
+            out.append((onto, RDFS.label, text_literal(self.label)))
+        if self.created:
+            out.append((onto, DCTERMS.created, Literal(self.created, datatype=XSD.dateTime, normalize=False)))
+        out += [(onto, DCTERMS.source, text_literal(s)) for s in sorted(set(self.sources))]
+        if self.generator:
+            out.append((onto, DCTERMS.creator, text_literal(self.generator)))
+        return out
 
 
 def _bnode(*parts: str) -> BNode:
@@ -133,6 +165,8 @@ def _property_triples(idx: EntitiesIndex, p: PropertyDef, iri) -> Iterable[tuple
         yield s, RDFS.range, iri(p.range) if p.kind == "object" else datatype_iri(p.range)
     if p.unit:
         yield s, OB.unit, text_literal(p.unit)
+        if qudt_iri(p.unit):
+            yield s, QUDT.unit, URIRef(qudt_iri(p.unit))
 
 
 def _individual_triples(idx: EntitiesIndex, ind: Individual, iri) -> Iterable[tuple[Node, Node, Node]]:
@@ -154,14 +188,21 @@ def _individual_triples(idx: EntitiesIndex, ind: Individual, iri) -> Iterable[tu
             yield ax, OWL.annotatedProperty, p
             yield ax, OWL.annotatedTarget, o
             yield ax, OB.unit, text_literal(f.unit)
+            if qudt_iri(f.unit):
+                yield ax, QUDT.unit, URIRef(qudt_iri(f.unit))
 
 
-def to_graph(idx: EntitiesIndex) -> Graph:
-    """The OWL 2 ontology of `idx` as an rdflib Graph (see the module docstring for the mapping)."""
+def to_graph(idx: EntitiesIndex, header: OntologyHeader | None = None) -> Graph:
+    """The OWL 2 ontology of `idx` as an rdflib Graph (see the module docstring for the mapping); `header`: what
+    the ontology says about itself."""
     g = Graph(bind_namespaces="core")
     g.bind("", Namespace(idx.base_iri))
     g.bind("skos", SKOS)
     g.bind("ob", OB)
+    g.bind("dcterms", DCTERMS)
+    g.bind("qudt", QUDT)
+    g.bind("unit", Namespace(QUDT_UNIT))
+    g.bind("currency", Namespace(QUDT_CURRENCY))
     for prefix, ns in sorted(idx.prefixes.items()):
         if ns != idx.base_iri:
             g.bind(prefix, Namespace(ns), override=False)
@@ -171,6 +212,8 @@ def to_graph(idx: EntitiesIndex) -> Graph:
 
     onto = URIRef(ontology_iri(idx.base_iri))
     triples: list[tuple[Node, Node, Node]] = [(onto, RDF.type, OWL.Ontology)]
+    if header is not None:
+        triples += header.triples(onto)
 
     def annotate(name: str, label: str, roles: list[str]) -> None:
         triples.append((iri(name), RDFS.label, text_literal(label or name)))
@@ -193,6 +236,10 @@ def to_graph(idx: EntitiesIndex) -> Graph:
         triples += [(OB.unit, RDF.type, OWL.AnnotationProperty), (OB.unit, RDFS.label, Literal("unit"))]
     if SKOS.altLabel in used:
         triples.append((SKOS.altLabel, RDF.type, OWL.AnnotationProperty))
+    if QUDT.unit in used:
+        triples += [(QUDT.unit, RDF.type, OWL.AnnotationProperty), (QUDT.unit, RDFS.label, Literal("unit (QUDT)"))]
+    triples += [(p, RDF.type, OWL.AnnotationProperty) for p in (DCTERMS.created, DCTERMS.source, DCTERMS.creator)
+                if p in used]
     for t in sorted(set(triples), key=_triple_key):
         g.add(t)
     return g
@@ -300,3 +347,58 @@ def serialize(idx: EntitiesIndex) -> tuple[bytes, bytes]:
 def serialize_graph(g: Graph) -> tuple[bytes, bytes]:
     """(RDF/XML bytes, Turtle bytes) of a graph made by to_graph."""
     return to_rdfxml(g), g.serialize(format="turtle", encoding="utf-8")
+
+
+# ---- JSON-LD ------------------------------------------------------------------------------------------
+_JSONLD_LOCAL = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+def to_jsonld(g: Graph) -> bytes:
+    """JSON-LD of `g` with an inline @context (the graph's prefixes; never a remote context): one node object
+    per subject, sorted, so that the same graph gives the same bytes."""
+    names = {str(ns): p for p, ns in g.namespaces() if p not in ("xml", "xmlns")}
+    if "" in names.values():  # JSON-LD has no empty prefix: the default namespace gets a name
+        default = next(ns for ns, p in names.items() if p == "")
+        alias = next(a for a in ("base", "this", "onto", "ns0") if a not in names.values())
+        names[default] = alias
+    context: dict[str, str] = {}
+
+    def compact(uri: str) -> str:
+        for sep in ("#", "/"):
+            i = uri.rfind(sep)
+            if i >= 0:
+                prefix = names.get(uri[: i + 1])
+                local = uri[i + 1:]
+                if prefix and _JSONLD_LOCAL.fullmatch(local):
+                    context[prefix] = uri[: i + 1]
+                    return f"{prefix}:{local}"
+        return uri
+
+    def node_id(node: Node) -> str:
+        return f"_:{node}" if isinstance(node, BNode) else compact(str(node))
+
+    def value(o: Node) -> dict[str, str]:
+        if isinstance(o, Literal):
+            out = {"@value": str(o)}
+            if o.language:
+                out["@language"] = o.language
+            elif o.datatype is not None and o.datatype != XSD.string:
+                out["@type"] = compact(str(o.datatype))
+            return out
+        return {"@id": node_id(o)}
+
+    nodes = []
+    for s in sorted(set(g.subjects()), key=_term_key):
+        node: dict[str, object] = {"@id": node_id(s)}
+        types = sorted((o for o in g.objects(s, RDF.type) if not isinstance(o, Literal)), key=_term_key)
+        if types:
+            node["@type"] = [node_id(t) for t in types]
+        by_pred: dict[str, list] = {}
+        for p, o in sorted(g.predicate_objects(s), key=lambda po: (_term_key(po[0]), _term_key(po[1]))):
+            if p == RDF.type and not isinstance(o, Literal):
+                continue
+            by_pred.setdefault(compact(str(p)), []).append(value(o))
+        node.update(by_pred)
+        nodes.append(node)
+    doc = {"@context": dict(sorted(context.items())), "@graph": nodes}
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")

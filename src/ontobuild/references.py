@@ -41,8 +41,8 @@ def _tool(sink: dict[str, Any]) -> Tool:
                 params, confirm_reference, terminal=True)
 
 
-def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Trace) -> None:
-    """Ask the model about one candidate reference; sets ref.confirmed, ref.property, ref.inverse."""
+def reference_messages(ref: Reference, classes: dict[int, str]) -> list[dict[str, str]]:
+    """The messages of the `confirm_reference` call about `ref` (also what `ontobuild --dry-run` sizes)."""
     values = [v for v in column_values(ref.source, ref.column) if v is not None]
     source_class = classes.get(id(ref.source), "Record")
     target_class = classes.get(id(ref.target), "Record")
@@ -52,8 +52,14 @@ def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Tr
                           source_example=_example(ref.source), target=ref.target.file, target_class=target_class,
                           key=json.dumps(ref.key), target_example=_example(ref.target), property=proposed,
                           inverse=safe_name("has " + source_class, lower_first=True))
+    return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+
+
+def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Trace) -> None:
+    """Ask the model about one candidate reference; sets ref.confirmed, ref.property, ref.inverse."""
+    proposed = safe_name(classes.get(id(ref.target), "Record"), lower_first=True)
     sink: dict[str, Any] = {}
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+    messages = reference_messages(ref, classes)
     result = run_agent(model, messages, [_tool(sink)], max_turns=2, trace=trace, label=f"reference {ref.describe()}",
                        max_tokens=80)
     if result.state != "answered" or "refers" not in sink:

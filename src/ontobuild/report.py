@@ -268,6 +268,12 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
     verdict += _repair_html(stats.get("repair"))
     if llm.get("model"):
         verdict += f'<p class="note">Model: {escape(str(llm.get("backend", "")))} {escape(str(llm["model"]))}</p>'
+    if stats.get("ontology_iri"):
+        verdict += f'<p class="note">Ontology IRI: <code>{escape(str(stats["ontology_iri"]))}</code></p>'
+    inputs = stats.get("inputs") or {}
+    if inputs.get("warnings"):  # encodings other than UTF-8, header names changed, sheets left out
+        verdict += ('<p class="warn">Read differently from what the files say:</p><ul>'
+                    + "".join(f"<li>{escape(str(w))}</li>" for w in inputs["warnings"]) + "</ul>")
     hierarchy, h_left = class_hierarchy(idx)
     relations, r_left = class_relations(idx)
     sections = [

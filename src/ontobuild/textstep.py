@@ -14,14 +14,14 @@ from typing import Any
 
 from . import prompts
 from .agent import run_agent
-from .concepts import (GENERIC, Concept, candidates, concept_problem, propose, resolve, unit_key, unit_suffix,
-                       with_unit)
+from .concepts import (GENERIC, Concept, candidates, concept_problem, named_in, propose, resolve, unit_key,
+                       unit_suffix, with_unit)
 from .errors import ToolArgumentError
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
 from .llm import ChatModel
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
-from .names import safe_name, singular
+from .names import participle_noun, safe_name, singular
 from .textmentions import find_mentions, sentence_at, sentences
 from .units import unit as unit_of
 from .textnumbers import Quantity, find_quantities, unit_text
@@ -85,7 +85,11 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
-    ask = [q for q in quantities if q.id in reading.candidates and
+    for q in quantities:  # a generic name, and the sentence names an existing property's concept: that property
+        same = named_in(idx, q, sentence_at(body, q.start), state.packages) if proposals[q.id].generic else ""
+        if same:
+            proposals[q.id] = Concept(same, same, False)
+    ask = [q for q in quantities if q.id in reading.candidates and not _in_condition(body, q.start) and
            (len(reading.candidates[q.id]) > 1 or proposals[q.id].generic)]
     choices: dict[str, dict[str, str]] = {}
     if ask:
@@ -190,7 +194,7 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
         nouns = [w for w in re.findall(r"\b[a-z]{4,}\b", text[a:b]) if w not in named and w not in _NOT_NOUN
                  and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
                  and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]
-        stems = [_stem(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
+        stems = [participle_noun(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
         nouns += [w for w in stems if len(w) > 3 and w not in _NOT_NOUN]  # "serviced every 6 months": service
         if re.search(r"\bevery\s*$", text[max(a, q.start - 8):q.start]) and kind == "time":
             kind = "interval"
@@ -204,18 +208,6 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
                 out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
     out.append(proposal.name)
     return list(dict.fromkeys(out))[:6]
-
-
-def _stem(participle: str) -> str:
-    """The verb of a regular participle, as a noun for a property name: serviced -> service, staffed -> staff,
-    planned -> plan, stored -> store."""
-    stem = participle[:-2]
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnpt":
-        return stem[:-1]
-    if stem[-1:] in ("c", "v", "z", "g", "s") and not stem.endswith(("ss", "ng")) or \
-            re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", stem) and len(stem) <= 5:
-        return stem + "e"
-    return stem
 
 
 _NOT_NOUN = {"must", "should", "with", "from", "into", "than", "then", "that", "this", "these", "those", "their",
@@ -242,6 +234,14 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
     return [ensure_individual(idx, name, t.label, cls, "Read from text", {"chunk": chunk_id})]
 
 
+def _in_condition(text: str, pos: int) -> bool:
+    """Whether `pos` lies in a sentence's leading condition ("If the humidity rises above 70 %, ...") that a main
+    clause with a number of its own follows."""
+    a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+    m = re.match(r"\s*(?:If|When|Whenever|Once|Unless|While|As soon as)\b[^,;]{3,80}?,", text[a:b])
+    return m is not None and pos < a + m.end() and re.search(r"\d", text[a + m.end():b]) is not None
+
+
 def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
     parts = [q.qualifier] if q.qualifier else []
     pack = q.package or next((p for p in q.per if p in state.packages), "")
@@ -251,6 +251,9 @@ def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
     cond = _CONDITION.search(sentence)
     if cond:
         parts.append(" ".join(cond.group(1).split()))
+    lead = re.match(r"\s*((?:With|Without|Under|During)\s[^,.;]{3,40}),", sentence)
+    if lead and not cond:  # "With a full car deck, the crossing takes 50 minutes"
+        parts.append(" ".join(lead.group(1).split()).lower())
     return "; ".join(p for p in parts if p)
 
 
@@ -259,6 +262,9 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     entry: dict[str, Any] = {"chunk": chunk.id, "number": q.id, "value": q.value, "unit": unit_text(q),
                              "written": q.written}
     opts = _options(reading, q)
+    if _in_condition(chunk.text, q.start):
+        return {**entry, "status": "skipped", "reason": "part of a condition ('if ...'): kept as the qualifier of "
+                                                         "the sentence's other facts"}
     if not opts:
         return {**entry, "status": "skipped", "reason": reading.reasons.get(q.id, "no subject could be read")}
     if not q.dimension and proposed.generic:

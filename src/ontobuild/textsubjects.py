@@ -24,7 +24,8 @@ _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their",
              "there", "here", "than", "then", "per", "about", "up", "down", "out", "over", "under", "after",
              "before", "within", "between", "into", "onto", "upon", "inside", "outside", "such", "other", "more",
              "most", "less", "least", "very", "which", "who", "what", "where", "how", "why", "do", "does", "did",
-             "has", "have", "had", "so", "but", "yet", "once", "twice", "average", "total", "new"}
+             "has", "have", "had", "so", "but", "yet", "once", "twice", "average", "total", "new", "below", "above",
+             "beneath", "near", "behind", "beside"}
 _PRONOUN = re.compile(r"^\s*(?:(they|them|their|both|these|those|each|all of them|it|its|this|each of them)\b)",
                       re.I)
 _PLURAL_PRONOUNS = {"they", "them", "their", "both", "these", "those", "each", "all of them", "each of them"}
@@ -60,6 +61,7 @@ class Thing:
     end: int = 0
     plural: bool = False
     how: str = ""  # why code reads it so: "named", "group", "class", "pronoun", "new name", "noun phrase"
+    other: "Thing | None" = None  # another reading the model may prefer ("Lifejackets are checked": a kind, or a rule)
 
     def key(self) -> tuple[str, ...]:
         return tuple(self.individuals) or (self.new_name,)
@@ -95,6 +97,11 @@ def _class_plural(cls: str) -> str:
     return " ".join([w.lower() for w in words[:-1]] + [plural])
 
 
+def _class_words(cls: str) -> str:
+    """A class name as lower-case words: "PumpStation" -> "pump station"."""
+    return " ".join(w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", cls))
+
+
 def _new_name_class(phrase: str, announced: dict[str, str]) -> str:
     """The class of a new named thing: what the text announced ("operates three depots") or its head noun."""
     for cls in reversed(list(announced)):
@@ -126,6 +133,13 @@ def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | N
             if group and not inside_name:
                 things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
                                     how="class"))
+        # "at every station", "for each vessel": every member of the class
+        single = _class_words(cls)
+        for m in re.finditer(r"\b(?:every|each)\s+(" + re.escape(single) + r")(?![a-z])", low):
+            group = members(idx, cls)
+            if group and not any(a <= m.start(1) < b for a, b, _ in spans):
+                things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
+                                    how="every"))
     things = _narrowed(idx, text, things, spans)
     plural_spans = [(t.start, t.end) for t in things]
     spans = [sp for sp in spans if not any(a <= sp[0] < b for a, b in plural_spans)]
@@ -305,6 +319,7 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
     noun phrases with a measure of their own ("a cold room of 25 m²", "kept in a dry shed")."""
     out: list[Thing] = []
     taken = [(t.start, t.end) for t in things] + skip
+    values = _value_names(idx)
     announcements = [(m.end(), safe_name(singular(m.group(1)))) for m in _ANNOUNCE.finditer(text)
                      if not unit_of(m.group(1)) and not currency(m.group(1)) and
                      not any(x <= m.start() < y for x, y in taken)]
@@ -313,10 +328,11 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             np = re.match(r"((?:[a-z]+[\s-]){0,2}[a-z]{3,})\b(?!\s*\d)", text[m.end():])
             words = []
             for w in np.group(1).split() if np else []:
-                if w in _FUNCTION or words and w.endswith(("ed", "ing")) or _VERB.fullmatch(w) and not w.endswith("ed"):
+                if w in _FUNCTION or words and len(w) > 4 and w.endswith(("ed", "ing")) or \
+                        _VERB.fullmatch(w) and not w.endswith("ed"):
                     break
                 words.append(w)
-            if words and words[-1].endswith("ed"):
+            if words and len(words[-1]) > 4 and words[-1].endswith("ed"):
                 words = []
             if words and not any(x <= m.end() < y for x, y in taken):
                 phrase = " ".join(words)
@@ -332,6 +348,14 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
                 words = words[1:]
             if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
                 continue  # "10 January 2027": a date, not a name
+            if len(words) == 1 and re.search(r"\b(?:from|to|at|in|near|via)\s+$", text[max(a, s - 6):s], re.I) and \
+                    not any(x < e and s < y for x, y in taken):
+                cls = values.get(normalize(words[0]))
+                if cls:  # "from Varnes": a name the tables hold as a value (a port column): a thing of its own
+                    out.append(Thing(words[0], new_name=safe_name(words[0]), new_class=cls, start=s, end=e,
+                                     how="new name"))
+                    taken.append((s, e))
+                continue
             if len(words) < 2 or any(x < e and s < y for x, y in taken) or unit_of(words[-1]) or \
                     any(w.isupper() and len(w) > 1 for w in words[:1]) and len(words) < 2:
                 continue
@@ -343,6 +367,20 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             out.append(Thing(label, new_name=safe_name(label), new_class=_new_name_class(label, announced), start=s,
                              end=e, how="new name"))
             taken.append((s, e))
+    return out
+
+
+def _value_names(idx: EntitiesIndex) -> dict[str, str]:
+    """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
+    Port): a single word the text names as a thing ("from Varnes") is one of them."""
+    out: dict[str, str] = {}
+    for ind in idx.individuals.values():
+        for f in ind.facts:
+            if isinstance(f.literal, str) and f.literal[:1].isupper() and " " not in f.literal.strip() and \
+                    not any(ch.isdigit() for ch in f.literal) and f.property in idx.properties:
+                words = re.findall(r"[A-Z]?[a-z]+", f.property)
+                if words and idx.properties[f.property].kind == "datatype" and len(words[-1]) > 2:
+                    out.setdefault(normalize(f.literal), safe_name(singular(words[-1].lower())))
     return out
 
 
@@ -361,6 +399,8 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     verb = _VERB.search(sentence)
     guess = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)?\s*(?:[A-Za-z][\w-]*\s+){1,3}?([a-z]{3,}s)\s+(?:up\b|at\b|to\b|on\b|in\b|"
                      r"an?\b|the\b|\d)", sentence)
+    if guess and any(t.start <= a + guess.start(1) < t.end for t in things):
+        guess = None  # "The ML pumps at ...": "pumps" names the thing, it is no verb here
     if guess and (verb is None or guess.start(1) < verb.start()):
         verb = re.compile(re.escape(guess.group(1))).search(sentence, guess.start(1))
     head_end = a + (verb.start() if verb else len(sentence))
@@ -375,8 +415,15 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     if opening and np and not event and a + np.end() <= opening[0].start + 4 and not _quantity_noun(np.group(1)) and \
             not _VERB.fullmatch(np.group(1).split()[-1]):
         phrase = np.group(1)  # "The cold store at Yard B has ...": the store, not the yard
-        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(phrase.split()[-1])),
+        label = f"{phrase} of {opening[0].label}" if np.group(2) == "of" else phrase  # a part: whose it is
+        return Thing(label, new_name=safe_name(label), new_class=safe_name(singular(phrase.split()[-1])),
                      start=a + np.start(1), end=a + np.end(1), how="noun phrase")
+    part = re.match(r"\s*((?:[A-Za-z][a-z-]+\s+){0,2}[a-z][a-z-]+s)\s+of\s+(?:each|every|all|the|our)\b", sentence)
+    if part and not _quantity_noun(part.group(1)) and singular(part.group(1).split()[-1].lower()) not in packages \
+            and part.group(1).split()[0].lower() not in _FUNCTION:  # "Reference samples of each lot are kept ..."
+        phrase = " ".join(part.group(1).split()[:-1] + [singular(part.group(1).split()[-1])])
+        return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(part.group(1).split()[-1])),
+                     start=a + part.start(1), end=a + part.end(1), plural=True, how="noun phrase")
     if opening:
         return opening[0]
     qnp = re.match(r"\s*(?:[Tt]he\s+)?[A-Za-z]+\s+(?:in|of|at)\s+the\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+", sentence)
@@ -392,6 +439,9 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
             phrase = " ".join(words)
             return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(words[-1])),
                          start=a + qnp.start(1), end=a + qnp.start(1) + len(phrase), how="noun phrase")
+    every = [t for t in things if t.how == "every" and a <= t.start < b]
+    if every and not opening:
+        return every[0]  # "Samples are taken at every station at 07:00": about each station
     previous = history[-1] if history else None
     pron = _PRONOUN.match(sentence)
     if pron and previous is not None:
@@ -430,8 +480,13 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                          end=a + m.end(), plural=True, how="noun phrase")
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
             label = f"{phrase} policy"  # "Refunds are paid ...", "Express handling takes ...": a rule
+            kind_of_thing = None
+            if not head.endswith("ing"):  # "Lifejackets are checked ...": maybe a kind of thing; the model says
+                written = " ".join(words)  # "lifejackets" (in general), a Lifejacket
+                kind_of_thing = Thing(written, new_name=safe_name(written), new_class=safe_name(singular(head)),
+                                      start=a + m.start(), end=a + m.end(), plural=True, how="noun phrase")
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
-                         end=a + m.end(), how="noun phrase")
+                         end=a + m.end(), how="noun phrase", other=kind_of_thing)
         return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
                      end=a + m.end(), how="noun phrase")
     return previous
@@ -491,10 +546,13 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         # "A crate of X weighs 9 kg", "the X ships in crates of 6": the nearest thing before it in its clause
         local = [t for t in r.things if clause <= t.start and t.end <= q.start and
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
-                               text[max(a, t.start - 12):t.start])]
+                               text[max(a, t.start - 12):t.start], re.I)]
+        subject = r.subjects.get(a)
+        if subject is not None and not subject.individuals:  # "The afterburner of Drum Three must reach": the part
+            local = [t for t in local if not (subject.end <= t.start and
+                                              re.fullmatch(r"\s+of\s+(?:the\s+)?", text[subject.end:t.start]))]
         if local:
             out.append(local[-1])
-        subject = r.subjects.get(a)
         if subject is not None and subject not in out:
             out.append(subject)
         # things named after it in the sentence ("20 copies of X")
@@ -502,7 +560,14 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                  not text[q.end:t.start].strip()]  # "20 Oak saplings"
         if after:
             out = after[:1]
+        place = [m for m in _PLACE.finditer(text, a, q.start)]
+        holder = next((t for t in r.things if place and t.start == place[-1].end()), None)
+        climate = q.dimension in ("temperature", "pressure") or \
+            q.dimension == "ratio" and re.match(r"[^.;,]{0,30}\bhumidity\b", text[q.end:]) is not None
+        if holder is not None and climate:  # "kept in the bean cellar at 16 to 20 °C": the place's conditions
+            out = [holder]
         out = [t for t in out if not _is_package(t, packages)]
+        out += [t.other for t in out if t.other is not None and t.other not in out]
         if out:
             r.candidates[q.id] = out[:4]
         else:
@@ -548,6 +613,8 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                 gap = text[max(cand.end, a) if cand.start >= a else a:obj.start]
                 gap = gap[gap.rfind(",") + 1:] if "," in gap and not re.search(r"\b(?:are|is)\b", gap[gap.rfind(","):]) \
                     else gap
+                if cand is subject and cand.how == "noun phrase":  # "Reference samples of each lot are kept in"
+                    gap = re.sub(r"^\s+of\s+[^,.;]{0,30}?(?=\s+(?:are|is|were|was|must|should|will)\b)", "", gap)
                 m = _REL_VERB.search(gap[-60:]) if cand.start >= a else _REL_TAIL.search(gap[-60:])
                 if m:
                     name = safe_name(f"{m.group(1)} {m.group(2)}", lower_first=True)
@@ -555,7 +622,16 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                         out.append(Relation(cand, name, obj, " ".join(text[a:b].split())))
                     break
             del head
+        opening = re.match(r"\s*(?:At|In|On)\s+(?:the\s+)?", text[a:b])
+        where = next((t for t in things if opening and t.start == a + opening.end()), None)
+        if where is not None and subject is not None and subject.how == "noun phrase" and not subject.individuals \
+                and subject.start > where.end:  # "At Holm the ticket office opens ...": the office is at Holm
+            out.append(Relation(subject, "locatedAt", where, " ".join(text[a:b].split())))
         for t1, t2 in zip(inside, inside[1:]):  # "a cage of 40 m² inside the depot": where a thing is
+            if t1 is subject and not t1.individuals and t1.how == "noun phrase" and t2.individuals and \
+                    re.fullmatch(r"\s+of\s+(?:the\s+)?", text[t1.end:t2.start]):
+                out.append(Relation(t1, "partOf", t2, " ".join(text[a:b].split())))  # "the afterburner of Drum Three"
+                continue
             m = _LOCATED.match(text[t1.end:t2.start])
             if m and not t1.individuals and t1.how == "noun phrase":
                 name = safe_name(f"located {m.group(1)}", lower_first=True)

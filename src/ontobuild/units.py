@@ -113,3 +113,44 @@ def property_suffix(canonical_unit: str) -> str:
     """The part of a property name that says the unit: 'kg' -> 'Kg', 'm²' -> 'M2', 'USD' -> 'Usd', '%' -> 'Pct'."""
     text = canonical_unit.replace("²", "2").replace("³", "3").replace("°", "").replace("%", "pct").replace("/", " per ")
     return "".join(w[:1].upper() + w[1:].lower() for w in re.findall(r"[A-Za-z0-9]+", text))
+
+
+# ---- QUDT ----------------------------------------------------------------------------------------------
+QUDT_UNIT = "http://qudt.org/vocab/unit/"
+QUDT_CURRENCY = "http://qudt.org/vocab/currency/"
+# canonical symbol (the second member of UNITS' values) -> local name in QUDT's unit vocabulary; a symbol missing
+# here ("working day", "pcs", "dB(A)") has no QUDT unit and keeps only its text
+QUDT_UNITS: dict[str, str] = {
+    "mg": "MilliGM", "g": "GM", "kg": "KiloGM", "t": "TONNE", "lb": "LB", "oz": "OZ",
+    "mm": "MilliM", "cm": "CentiM", "m": "M", "km": "KiloM", "in": "IN", "ft": "FT", "mi": "MI",
+    "m²": "M2", "km²": "KiloM2", "ft²": "FT2", "ha": "HA",
+    "m³": "M3", "L": "L", "mL": "MilliL", "cL": "CentiL", "gal": "GAL_US",
+    "mAh": "MilliA-HR", "Ah": "A-HR",
+    "Wh": "W-HR", "kWh": "KiloW-HR", "kcal": "KiloCAL", "J": "J", "kJ": "KiloJ",
+    "W": "W", "kW": "KiloW", "MW": "MegaW", "hp": "HP",
+    "V": "V", "kV": "KiloV", "A": "A", "mA": "MilliA",
+    "°C": "DEG_C", "°F": "DEG_F", "%": "PERCENT",
+    "s": "SEC", "ms": "MilliSEC", "min": "MIN", "h": "HR", "day": "DAY", "week": "WK", "month": "MO", "year": "YR",
+    "kB": "KiloBYTE", "MB": "MegaBYTE", "GB": "GigaBYTE", "TB": "TeraBYTE",
+    "Hz": "HZ", "kHz": "KiloHZ", "MHz": "MegaHZ", "GHz": "GigaHZ",
+    "km/h": "KiloM-PER-HR", "mph": "MI-PER-HR", "m/s": "M-PER-SEC", "kn": "KN",
+    "bar": "BAR", "mbar": "MilliBAR", "Pa": "PA", "kPa": "KiloPA", "MPa": "MegaPA", "hPa": "HectoPA", "psi": "PSI",
+    "rpm": "REV-PER-MIN",
+    "L/h": "L-PER-HR", "L/min": "L-PER-MIN", "m³/h": "M3-PER-HR", "L/s": "L-PER-SEC",
+    "mg/L": "MilliGM-PER-L", "ppm": "PPM", "ppb": "PPB", "g/L": "GM-PER-L", "µg/L": "MicroGM-PER-L",
+    "NTU": "NTU", "dB": "DeciB", "lx": "LUX", "lm": "LM", "N·m": "N-M",
+    "Mbit/s": "MegaBIT-PER-SEC", "Gbit/s": "GigaBIT-PER-SEC", "kbit/s": "KiloBIT-PER-SEC",
+}
+
+
+def qudt_iri(unit_text: str) -> str:
+    """The QUDT IRI of a unit as a property or fact holds it ("kg" -> unit:KiloGM, "EUR" -> currency:EUR), or ''
+    when it has none (compound units such as "EUR per day", counts, units outside the table)."""
+    text = unit_text.strip()
+    if not text or " per " in text:
+        return ""
+    code = currency(text)
+    if code and not text.islower():
+        return QUDT_CURRENCY + code
+    local = QUDT_UNITS.get(canonical(text))
+    return QUDT_UNIT + local if local else ""

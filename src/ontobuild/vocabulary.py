@@ -28,7 +28,7 @@ from .units import canonical
 log = logging.getLogger(__name__)
 
 _FORMATS = {".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".owl": "xml", ".rdf": "xml",
-            ".xml": "xml", ".jsonld": "json-ld", ".json": "json-ld"}
+            ".xml": "xml", ".jsonld": "json-ld", ".json": "json-ld", ".owx": "owl-xml"}
 _CORE = ("http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#",
          "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://www.w3.org/2001/XMLSchema#",
          "http://www.w3.org/2004/02/skos/core#", "http://qudt.org/schema/qudt/", "http://qudt.org/vocab/unit/",
@@ -101,15 +101,26 @@ class Vocabulary:
 def _fmt(path: Path) -> str:
     fmt = _FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise InputError(f"{path}: a vocabulary must be Turtle (.ttl), RDF/XML (.owl, .rdf, .xml), N-Triples (.nt) "
-                         f"or JSON-LD (.jsonld, .json); '{path.suffix or 'no suffix'}' is not one of them.")
+        raise InputError(f"{path}: a vocabulary must be Turtle (.ttl), RDF/XML (.owl, .rdf, .xml), OWL/XML (.owx, or "
+                         f".owl), N-Triples (.nt) or JSON-LD (.jsonld, .json); '{path.suffix or 'no suffix'}' is not "
+                         "one of them.")
+    if fmt == "xml":  # OWL/XML saved as .owl (Protégé's other format)
+        from ontouse.owlxml import is_owlxml
+
+        try:
+            with path.open("rb") as f:
+                head = f.read(8192)
+        except OSError:
+            return fmt
+        if is_owlxml(head):
+            return "owl-xml"
     return fmt
 
 
 def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     from rdflib import Graph
 
-    from ontouse.inputguard import check_file
+    from ontouse.inputguard import check_file, jsonld_text
 
     from .ingest import check_input_size
 
@@ -120,7 +131,21 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     check_file(path, fmt)
     g = Graph()
     try:
-        g.parse(path, format=fmt)
+        if fmt == "json-ld":  # schema.org's context is the bundled copy, never fetched
+            g.parse(data=jsonld_text(path), format=fmt, publicID=path.resolve().as_uri())
+        elif fmt == "owl-xml":
+            from ontouse.owlxml import read_owlxml
+
+            triples, prefixes = read_owlxml(path)
+            for t in triples:
+                g.add(t)
+            for prefix, ns in prefixes.items():
+                if prefix:
+                    g.bind(prefix, ns, override=False)
+        else:
+            g.parse(path, format=fmt)
+    except InputError:
+        raise
     except Exception as e:  # noqa: BLE001 - any parser error is the user's file
         raise InputError(f"{path} could not be read as {fmt}: {' '.join(str(e).split())[:300]}") from None
     return g

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rdflib import Literal, URIRef
 
@@ -105,9 +105,18 @@ class ExprCompiler:
                 else self.kind(e.arg)
         if isinstance(e, Func):
             return "text"
-        if isinstance(e, Scalar):
-            return "number"
+        if isinstance(e, Scalar):  # the kind of the one value it gives ("SELECT code FROM ..." is text)
+            return self._output_kind(e.query)
         return "other"
+
+    def _output_kind(self, query: Any) -> str:
+        if isinstance(query, Query) and len(query.select) == 1:
+            try:
+                kind = self.kind(query.select[0].expr)
+            except PlanError:
+                return "number"
+            return kind if kind in ("text", "number", "date", "thing") else "number"
+        return "number"
 
     # ---- values --------------------------------------------------------------------------------------------
     def value(self, e: Expr, grouped: bool = False, keys: list[str] | None = None) -> str:
@@ -246,7 +255,7 @@ class ExprCompiler:
             e = self._link_key(e)
             var = f"?in{next(_ids)}"
             sub = self.c.subselect(e.query, {}, [var])
-            test = self._cmp("=", e.expr, _VarRef(var))
+            test = self._cmp("=", e.expr, _VarRef(var, self._output_kind(e.query)))
             return f"{'NOT ' if e.negated else ''}EXISTS {{ {sub} FILTER({test}) }}"
         if isinstance(e, Lit) and isinstance(e.value, bool):
             return "true" if e.value else "false"
@@ -256,9 +265,9 @@ class ExprCompiler:
 
     def _cmp(self, op: str, left: Expr, right: Expr) -> str:
         lk, rk = self._kind(left), self._kind(right)
-        if lk == "thing" and rk == "text" and isinstance(right, Lit):
+        if lk == "thing" and rk == "text" and isinstance(right, Lit) and not isinstance(right, _VarRef):
             return self._name_cmp(op, left, right)
-        if rk == "thing" and lk == "text" and isinstance(left, Lit):
+        if rk == "thing" and lk == "text" and isinstance(left, Lit) and not isinstance(left, _VarRef):
             return self._name_cmp(_FLIP[op], right, left)
         lv, rv = self._val(left), self._val(right)
         if "number" in (lk, rk) and "text" in (lk, rk):
@@ -277,7 +286,7 @@ class ExprCompiler:
         return f"{lv} {_SPARQL_OP[op]} {rv}"
 
     def _kind(self, e: Expr) -> str:
-        return "number" if isinstance(e, _VarRef) else self.kind(e)
+        return e.kind if isinstance(e, _VarRef) else self.kind(e)
 
     def _val(self, e: Expr) -> str:
         return e.var if isinstance(e, _VarRef) else self.value(e)
@@ -336,9 +345,10 @@ class ExprCompiler:
 class _VarRef(Lit):
     """A SPARQL variable standing in an expression (the output of an IN subquery)."""
 
-    def __init__(self, var: str) -> None:
+    def __init__(self, var: str, kind: str = "number") -> None:
         object.__setattr__(self, "value", None)
         object.__setattr__(self, "var", var)
+        object.__setattr__(self, "kind", kind)
 
 
 _FLIP = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}

@@ -1,7 +1,9 @@
 """Load the ontology (one or several RDF files, or an ontobuild outcome folder) into one rdflib Graph.
 
 Every file is checked first (`inputguard.check_file`): no parser may fetch anything (an XML external entity or
-DTD, a remote JSON-LD context) or expand entities without bound; owl:imports is never followed."""
+DTD, a remote JSON-LD context) or expand entities without bound; owl:imports is never followed. OWL/XML (Protégé's
+"OWL/XML" format, `.owx` or an `.owl` whose root is `Ontology`) is converted by `owlxml`; JSON-LD whose @context
+is schema.org's gets the bundled copy of a schema.org context instead (`inputguard.jsonld_text`)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,16 @@ from rdflib import Graph
 
 from ontobuild.errors import InputError
 
-from .inputguard import check_file
+from .inputguard import check_file, jsonld_text
+from .owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 
 # File suffix -> rdflib parser name.
 FORMATS = {".owl": "xml", ".rdf": "xml", ".xml": "xml", ".ttl": "turtle", ".nt": "nt", ".n3": "n3",
-           ".jsonld": "json-ld", ".json-ld": "json-ld"}
-_FORMAT_NAMES = {"xml": "RDF/XML", "turtle": "Turtle", "nt": "N-Triples", "n3": "Notation3", "json-ld": "JSON-LD"}
+           ".jsonld": "json-ld", ".json-ld": "json-ld", ".owx": "owl-xml"}
+_FORMAT_NAMES = {"xml": "RDF/XML", "turtle": "Turtle", "nt": "N-Triples", "n3": "Notation3", "json-ld": "JSON-LD",
+                 "owl-xml": "OWL/XML"}
 # Files looked for, in order, inside an ontobuild outcome folder.
 OUTCOME_FILES = ("ontology.ttl", "ontology.owl")
 
@@ -37,7 +41,7 @@ def resolve_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
             found = next((path / name for name in OUTCOME_FILES if (path / name).is_file()), None)
             if found is None:
                 raise InputError(f"{path} is a folder without {' or '.join(OUTCOME_FILES)}: give an ontobuild "
-                                 "outcome folder or an RDF file (.owl, .rdf, .ttl, .nt, .n3, .jsonld).")
+                                 "outcome folder or an RDF or OWL file (.owl, .owx, .rdf, .ttl, .nt, .n3, .jsonld).")
             out.append(found)
         elif not path.exists():
             raise InputError(f"{path}: no such file or folder.")
@@ -53,6 +57,8 @@ def guess_format(path: Path, head: bytes) -> str:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt == "xml" and head.lstrip().startswith((b"@prefix", b"@base", b"PREFIX", b"prefix")):
         return "turtle"  # a Turtle file named .owl
+    if fmt in ("xml", None) and is_owlxml(head):
+        return "owl-xml"  # OWL/XML saved as .owl or .xml
     if fmt:
         return fmt
     text = head.lstrip()
@@ -80,7 +86,7 @@ def new_graph(store: str = "oxigraph") -> Graph:
 def file_head(path: Path) -> bytes:
     try:
         with path.open("rb") as f:
-            head = f.read(512)
+            head = f.read(8192)
     except OSError as e:
         raise InputError(f"{path} cannot be read: {e.strerror}.") from None
     if not head.strip():
@@ -108,7 +114,24 @@ def load_graph(paths: str | Path | Iterable[str | Path], store: str = "oxigraph"
         except Exception as e:  # noqa: BLE001 - refused by the native parser: rdflib reads it (or says why)
             log.debug("%s: Oxigraph's parser refused it (%s); reading it with rdflib", path, _one_line(e))
             native = None
-        if not native:
+        if fmt == "owl-xml":
+            triples, prefixes = read_owlxml(path)
+            try:
+                graph.parse(data="".join(iter_owlxml_ntriples(triples)), format="ox-ntriples" if store == "oxigraph"
+                            else "nt")
+            except Exception as e:  # noqa: BLE001 - e.g. an IRI that stayed relative
+                raise InputError(f"{path} could not be read as OWL/XML: {_one_line(e)}") from None
+            for prefix, ns in prefixes.items():
+                if prefix:
+                    graph.bind(prefix, ns, override=False)
+        elif fmt == "json-ld":
+            try:
+                graph.parse(data=jsonld_text(path), format="json-ld", publicID=path.resolve().as_uri())
+            except InputError:
+                raise
+            except Exception as e:  # noqa: BLE001 - rdflib parsers raise many kinds of errors
+                raise InputError(f"{path} could not be read as JSON-LD: {_one_line(e)}") from None
+        elif not native:
             try:
                 graph.parse(path, format=fmt)
             except Exception as e:  # noqa: BLE001 - rdflib parsers raise many kinds of errors

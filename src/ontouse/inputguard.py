@@ -9,7 +9,10 @@ Run before any parser (Oxigraph's or rdflib's) sees a file; InputError names the
   than `MAX_ENTITIES` entities or values longer than `MAX_ENTITY_VALUE` characters. When entities are declared
   the whole file is scanned and the size their references would expand to is bounded (the quadratic blow-up).
 - JSON-LD: every ``@context`` (at any depth) and every ``@import`` must be inline: a context given by IRI
-  (remote, or a relative file) is refused, as rdflib's parser would fetch it.
+  (remote, or a relative file) is refused, as rdflib's parser would fetch it. The one exception is schema.org's
+  context (``"@context": "https://schema.org"`` and its spellings), which is replaced by a copy bundled with the
+  package (`schemaorg_context.jsonld`, never fetched) before any parser reads the file (`jsonld_text`).
+- OWL/XML: the same XML checks as RDF/XML; the converter (owlxml.py) then reads it with defusedxml.
 - Turtle, N-Triples and N3 have no way to include anything. ``owl:imports`` is a triple like any other: neither
   parser follows it, and nothing here does."""
 
@@ -19,6 +22,8 @@ import codecs
 import json
 import logging
 import re
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -48,7 +53,7 @@ _SUBSET_ITEM = re.compile(
 
 def check_file(path: Path, fmt: str) -> None:
     """InputError if `path` (in rdflib's format `fmt`) could reach outside itself or expand without bound."""
-    if fmt == "xml":
+    if fmt in ("xml", "owl-xml"):
         check_xml(path)
     elif fmt == "json-ld":
         check_jsonld(path)
@@ -178,6 +183,52 @@ def check_xml(path: Path) -> None:
 
 
 # ---- JSON-LD -------------------------------------------------------------------------------------------
+SCHEMA_ORG_CONTEXTS = {"schema.org", "schema.org/docs/jsonldcontext.jsonld", "schema.org/docs/jsonldcontext.json"}
+
+
+def is_schema_org(iri: str) -> bool:
+    """Whether a context IRI names schema.org's context (http or https, with or without www. and a final '/')."""
+    text = iri.strip().lower()
+    for scheme in ("https://", "http://"):
+        if text.startswith(scheme):
+            text = text[len(scheme):]
+            break
+    else:
+        return False
+    text = text.removeprefix("www.").rstrip("/")
+    return text in SCHEMA_ORG_CONTEXTS
+
+
+@lru_cache(maxsize=1)
+def schema_org_context() -> dict[str, Any]:
+    """The bundled schema.org context (its "@context" object)."""
+    text = resources.files("ontouse").joinpath("schemaorg_context.jsonld").read_text("utf-8")
+    return json.loads(text)["@context"]
+
+
+def _substitute(node: Any) -> Any:
+    """`node` with every schema.org context IRI (in @context, alone or in a list) replaced by the bundled context."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key == "@context":
+                    if isinstance(value, str) and is_schema_org(value):
+                        item[key] = schema_org_context()
+                    elif isinstance(value, list):
+                        item[key] = [schema_org_context() if isinstance(c, str) and is_schema_org(c) else c
+                                     for c in value]
+                        stack.extend(c for c in item[key] if isinstance(c, dict) and c is not schema_org_context())
+                    elif isinstance(value, dict):
+                        stack.append(value)
+                else:
+                    stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return node
+
+
 def _external_contexts(node: Any) -> Iterator[str]:
     """The contexts given by IRI (strings) in every @context and @import under `node`."""
     stack = [node]
@@ -199,18 +250,36 @@ def _external_contexts(node: Any) -> Iterator[str]:
             stack.extend(item)
 
 
-def check_jsonld(path: Path) -> None:
-    """InputError if the JSON-LD file `path` names a context by IRI (rdflib would fetch it)."""
+def _load_json(path: Path) -> Any:
     try:
-        data = json.loads(path.read_bytes())
+        return json.loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(f"{path} could not be read as JSON-LD: {' '.join(str(e).split())[:300]}") from None
+    except RecursionError:
+        raise InputError(f"{path} could not be read as JSON-LD: it is nested too deeply.") from None
     except OSError as e:
         raise InputError(f"{path} cannot be read: {e.strerror}.") from None
+
+
+def _refuse_external(path: Path, data: Any) -> None:
     for iri in _external_contexts(data):
         raise InputError(f"{path} is refused: its JSON-LD @context refers to {iri[:200]!r}, which would be "
                          "fetched; nothing is fetched from outside the file: put the context inline in the file "
-                         "(as a JSON object).")
+                         "(as a JSON object). Only schema.org's context is known without fetching it.")
 
 
-__all__ = ["check_file", "check_xml", "check_jsonld", "xml_entities"]
+def check_jsonld(path: Path) -> None:
+    """InputError if the JSON-LD file `path` names a context by IRI (rdflib would fetch it), other than schema.org's
+    (replaced by the bundled copy when read, see jsonld_text)."""
+    _refuse_external(path, _substitute(_load_json(path)))
+
+
+def jsonld_text(path: Path) -> str:
+    """The JSON-LD of `path` as a parser may read it: schema.org contexts replaced by the bundled one, and no other
+    context given by IRI (InputError)."""
+    data = _substitute(_load_json(path))
+    _refuse_external(path, data)
+    return json.dumps(data, ensure_ascii=False)
+
+
+__all__ = ["check_file", "check_xml", "check_jsonld", "jsonld_text", "is_schema_org", "xml_entities"]

@@ -177,9 +177,14 @@ class ValueIndex:
     def _closest_link(self, links: list) -> tuple | None:
         """Of the links that point at a thing's table, the one closest in meaning to the question being linked
         (one example is a hint; a list of them reads to a small model as joins to make)."""
+        from .lexicon import split_name
+
+        if len(links) > 1 and self._question:  # "How many pumps are at X?": a link of the table the question names
+            asked = {singular(w) for w in tokens(self._question)}
+            named = [(o, c) for o, c in links if {singular(w) for w in split_name(o.name).lower().split()} <= asked]
+            links = named or links
         if len(links) <= 1 or self.embedder is None or not self._question:
             return links[0] if links else None
-        from .lexicon import split_name
 
         texts = [f"{split_name(c.name)} of {split_name(o.name)}" for o, c in links]
         best = self.embedder.rank(self._question, texts, top=1)

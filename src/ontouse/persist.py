@@ -24,6 +24,7 @@ from ontobuild.errors import InputError
 
 from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
 from .inputguard import check_file
+from .owlxml import iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +74,23 @@ def _build(files: list[Path], folder: Path) -> dict[str, Any]:
     target = pyoxigraph.NamedNode(str(GRAPH_IRI))
     for path in files:
         fmt = guess_format(path, file_head(path))
-        if fmt not in NATIVE_FORMATS:
-            raise InputError(f"{path}: a persisted store reads Turtle, N-Triples and RDF/XML files, not "
+        if fmt not in NATIVE_FORMATS and fmt != "owl-xml":
+            raise InputError(f"{path}: a persisted store reads Turtle, N-Triples, RDF/XML and OWL/XML files, not "
                              f"{fmt}; convert it, or run without --store-path.")
         check_file(path, fmt)
+        start = time.monotonic()
+        if fmt == "owl-xml":  # converted to N-Triples (owlxml), then loaded like one
+            triples, declared = read_owlxml(path)
+            try:
+                store.bulk_load("".join(iter_owlxml_ntriples(triples)).encode("utf-8"),
+                                format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=target)
+            except (SyntaxError, ValueError, OSError) as e:
+                raise InputError(f"{path} could not be read: {' '.join(str(e).split())[:300]}") from None
+            prefixes += [(p, ns) for p, ns in declared.items() if p]
+            log.info("%s loaded into the persisted store in %.1f s", path, time.monotonic() - start)
+            continue
         ox_format = {"turtle": pyoxigraph.RdfFormat.TURTLE, "nt": pyoxigraph.RdfFormat.N_TRIPLES,
                      "xml": pyoxigraph.RdfFormat.RDF_XML}[fmt]
-        start = time.monotonic()
         try:
             store.bulk_load(path=str(path), format=ox_format, base_iri=path.resolve().as_uri(), to_graph=target)
         except (SyntaxError, ValueError, OSError) as e:
