@@ -103,6 +103,20 @@ def tables_named(schema: Schema, phrase: list[str]) -> list[Table]:
     return []
 
 
+def _refers_to(a: Table, b: Table, schema: Schema) -> bool:
+    """Does each row of `a` refer to one row of `b` (a link to b's things, or a key value of b; one per row, as in
+    a table of pairs: counting its rows counts b's things, where a row with several links would not)?"""
+    for col in a.columns.values():
+        if col.count > col.subjects:
+            continue
+        if col.kind == "link" and col.target and schema.table(col.target) and _related(schema.table(col.target), b):
+            return True
+        owner = schema.table(col.key_of.split(".", 1)[0]) if col.key_of else None
+        if owner is not None and _related(owner, b):
+            return True
+    return False
+
+
 def _related(a: Table, b: Table) -> bool:
     """The same things, or one table's things among the other's (a subclass at any depth)."""
     return a.name == b.name or bool(set(a.classes) & set(b.classes))
@@ -133,8 +147,8 @@ def counted_class_problem(q: Question, plan: Plan, schema: Schema) -> str:
                 counted.append(table)
         else:  # COUNT(*): the rows of the sources (of a join: any of them)
             counted += [schema.table(s.table) for s in plan.sources if schema.table(s.table)]
-    if any(_related(c, w) for c in counted for w in wanted):
-        return ""
+    if any(_related(c, w) or _refers_to(c, w, schema) for c in counted for w in wanted):
+        return ""  # the things themselves, or rows that each refer to one of them (a table of pairs)
     names = " or ".join(w.name for w in wanted[:2])
     return (f"the question counts {names} rows, but the query counts rows of "
             f"{', '.join(dict.fromkeys(c.name for c in counted))}: count {names} rows (join {names} if the "
