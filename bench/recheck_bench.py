@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                "unsure": sum(r["state"] == "unsure" for r in rows)}
     info = run_info(None, sys.argv[1:] if argv is None else argv)
     info["command"] = info["command"].replace("bench.ask_bench", "bench.recheck_bench")
+    import ontouse
+
+    info["answerer"] = str(Path(ontouse.__file__).resolve().parent)  # the code that ran (commit: this tree's)
     path = RESULTS / "recheck.json"
     results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
     results["runs"][args.label] = {**info, "plans_from": recorded.get("commit", ""), "summary": summary,
