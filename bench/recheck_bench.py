@@ -107,10 +107,13 @@ def render_md(results: dict[str, Any]) -> str:
              "Each question's final plan from `bench/results/ask_spider.json` answered once more by a tree's code "
              "(see the docstring of `bench/recheck_bench.py`: a failed check ends the question here, where the "
              "answerer would re-ask the model).\n",
-             "| run | commit | right | confident-wrong | not stated (of which Unsure) |", "|---|---|---|---|---|"]
+             "| run | code that ran | right | confident-wrong | not stated (of which Unsure) |", "|---|---|---|---|---|"]
     for label, r in results["runs"].items():
         s = r["summary"]
-        lines.append(f"| {label} | {str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''} | "
+        code = r.get("answerer") or f"this tree at {str(r.get('commit', ''))[:10]}"
+        if "/wt/" in code:
+            code = f"this tree at {str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''}"
+        lines.append(f"| {label} | {code} | "
                      f"{s['right']}/{s['questions']} | {s['confident_wrong']} | {s['not_stated']} ({s['unsure']}) |")
     runs = results["runs"]
     if "before" in runs and "after" in runs:

@@ -255,3 +255,10 @@ def test_percentage(answerer: Answerer) -> None:
                               "SELECT 100.0 * (SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s ON "
                               "a.conservationStatus = s.iri WHERE s.label = 'endangered') / COUNT(*) FROM Animal")
     assert ans.state == "answered" and abs(float(ans.values()[0]) - 300 / 13) < 0.01
+
+
+def test_an_average_answered_with_a_list_is_never_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT weightKg FROM SeaTurtle")
+    assert ans.state == "unsure" and checks(ans)["average_asked"] is False
+    ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT AVG(weightKg) FROM SeaTurtle")
+    assert ans.state == "answered" and float(ans.values()[0]) == 97.5 and checks(ans)["average_asked"] is True

@@ -277,6 +277,25 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
             f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")
 
 
+def _has_agg(e: Any, func: str) -> bool:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(e, Agg) and e.func == func:
+        return True
+    if is_dataclass(e) and not isinstance(e, type):
+        return any(_has_agg(getattr(e, f.name), func) for f in fields(e))
+    if isinstance(e, tuple):
+        return any(_has_agg(x, func) for x in e)
+    return False
+
+
+def average_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
+    """A question that asks for an average ("the average weight") answered with several rows and no AVG."""
+    if "average" not in q.words or q.grouped or len(rows) <= 1 or _has_agg(plan, "avg"):
+        return ""
+    return "the question asks for an average, but the query returns several rows without AVG(...): use AVG(...)."
+
+
 def blank_problem(rows: list[list[Cell]]) -> str:
     """Values that are empty or blank are never stated."""
     if rows and all(not c.value.strip() for r in rows for c in r):
@@ -292,6 +311,8 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind != "yesno":
         out.append(_check("not_an_echo", echo_problem(plan, schema)))
     out.append(_check("asked_table", type_problem(plan, schema, q)))
+    if "average" in q.words:
+        out.append(_check("average_asked", average_problem(q, plan, rows)))
     if q.kind == "count":
         out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
     if superlative_direction(q) and plan_direction(plan):
