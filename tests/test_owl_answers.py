@@ -54,5 +54,5 @@ def _in_graph(store, s: str, p: str, o: str) -> bool:
         return URIRef(store.prefixes[prefix] + local) if prefix in store.prefixes else URIRef(name.strip("<>"))
 
     pred = iri(p) if p != "a" else URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
-    return any((isinstance(x, Literal) and str(x) == o) or (isinstance(x, URIRef) and x == iri(o))
+    return any((isinstance(x, Literal) and o in (str(x), f"{x}@{x.language}")) or (isinstance(x, URIRef) and x == iri(o))
                for x in store.graph.objects(iri(s), pred))
