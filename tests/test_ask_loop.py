@@ -160,13 +160,15 @@ def test_count_asked_with_a_list_goes_back() -> None:
     assert_supported(ans, store)
 
 
-def test_count_of_zero_is_kept_when_the_model_stands_by_it() -> None:
+def test_count_over_no_matching_rows_is_no_data_when_the_model_stands_by_it() -> None:
+    """An aggregate over no matching rows is "No data available" (was: "0." with the triples of the employees
+    that were checked, which are other things than the question's)."""
     zero = sql("SELECT COUNT(*) FROM Employee WHERE memberOf = 'Legal'")
     ans, model, store = ask(COMPANY, "How many employees work in Legal?", zero, zero, zero)
     assert len(model.conversations) == 3
     assert "the query counts nothing (the result is 0)" in model.conversations[1][-1]["content"]
-    assert ans.answer == "0." and ans.state == "answered"
-    assert_supported(ans, store)  # the memberOf triples that were checked
+    assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and not ans.support
+    assert {"check": "rows_matched", "passed": False, "detail": "the aggregate ran over no matching rows"} in ans.checks
 
 
 def test_every_answered_answer_has_support_in_the_graph() -> None:

@@ -67,6 +67,9 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
     scored = [r["correct"] for r in rows if r.get("correct") is not None]
     head = f"{sum(scored)}/{len(scored)} correct (expected given)" if scored else f"{answered}/{n} answered"
     failed = sum(1 for r in rows if r.get("state") == "error")
+    unsure = sum(1 for r in rows if r.get("state") == "unsure")
+    if unsure:
+        head += f", {unsure} unsure"
     if failed:
         head += f", {failed} failed"
     kept = f" ({evaluated:.0f} evaluated)" if evaluated < pt else ""
@@ -210,6 +213,7 @@ def _write_outcome(folder: OutcomeFolder, rows: list[dict[str, Any]], answerer: 
     write_json(outdir / "answers.json", rows)
     stats: dict[str, Any] = {"outcome": str(folder.final), "ontology": source.describe(),
                              "questions": len(rows), "answered": sum(1 for r in rows if r.get("state") == "answered"),
+                             "unsure": sum(1 for r in rows if r.get("state") == "unsure"),
                              "failed": sum(1 for r in rows if r.get("state") == "error"),
                              "view_seconds": round(answerer.view_seconds, 2),
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
