@@ -328,6 +328,7 @@ def reuse_counts(model: ChatModel) -> tuple[int, int, int]:
     snap = getattr(usage, "reuse_snapshot", None)
     return snap() if callable(snap) else (usage.prompt_tokens, 0, 0)
 
+
 def _aggregate_only(plan) -> bool:
     return isinstance(plan, Query) and not plan.group_by and all(is_aggregate(it.expr) for it in plan.select)
 
