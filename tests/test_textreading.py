@@ -234,3 +234,18 @@ def test_a_bare_plural_is_read_as_a_kind_of_thing_or_a_rule() -> None:
     assert state.kinds == {"ladders": "thing", "refunds": "activity"}
     rel = {(r.subjects.new_name, r.name) for r in reading.relations}
     assert ("Ladders", "storedIn") in rel
+
+
+def test_a_start_or_end_property_is_no_candidate_for_a_plain_time() -> None:
+    """Bug fixed: "Samples are taken at every yard at 07:00" was put on staffedStart, an existing property the
+    model picked from candidates that ignored the Start/End bound."""
+    from ontobuild.concepts import candidates
+
+    idx = EntitiesIndex()
+    idx.add_class("Yard")
+    for n in ("staffedStart", "staffedEnd"):
+        idx.add_property(n, "datatype", ["Yard"], "xsd:time").dimension = "time of day"
+    at, = find_quantities("Samples are taken at every yard at 07:00.")
+    assert candidates(idx, at, "time", set()) == []
+    start, end = find_quantities("The gate is staffed from 06:00 to 20:00.")
+    assert candidates(idx, start, "x", set()) == ["staffedStart"] and candidates(idx, end, "x", set()) == ["staffedEnd"]

@@ -264,8 +264,8 @@ def concept_problem(name: str, q: Quantity) -> str:
 def signature(idx: EntitiesIndex, prop: str) -> tuple[str, str, str]:
     """(dimension, unit, bound) of a property: properties that differ in these never mean the same."""
     p = idx.properties[prop]
-    bound = "min" if prop.startswith("min") and prop[3:4].isupper() else \
-        "max" if prop.startswith("max") and prop[3:4].isupper() else ""
+    bound = "min" if prop.startswith("min") and prop[3:4].isupper() or re.search(r"[a-z](?:Start|From)$", prop) else \
+        "max" if prop.startswith("max") and prop[3:4].isupper() or re.search(r"[a-z](?:End|Until)$", prop) else ""
     return (p.dimension, p.unit, bound)
 
 
