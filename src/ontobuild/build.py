@@ -227,7 +227,12 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                     alignments, written)
     progress.end("finish")
-    if needs_repair(stats["reasoner"]):
+    if needs_repair(stats["reasoner"]) and stats.get("outputs", {}).get("big_graph"):
+        # the repair round's problem finder walks every fact per individual: not for a big graph
+        stats["repair"] = {"skipped": "a big graph (above --big-graph-triples): the violations are listed in "
+                                      "reasoner.txt; fix the data or the index and build again"}
+        write_json(outdir / "stats.json", stats)
+    elif needs_repair(stats["reasoner"]):
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
