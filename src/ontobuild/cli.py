@@ -13,6 +13,7 @@ import click
 
 from . import __version__
 from .cliutil import friendly_errors, llm_options, model_options, outcome_options
+from .errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,11 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if load_url:
         from ontouse.endpoint import split_credentials
 
-        split_credentials(load_url)  # a wrong URL is refused before any work
+        try:
+            split_credentials(load_url)  # a wrong URL is refused before any work
+        except InputError:
+            raise InputError(f"--load-into must be the http(s) URL of a SPARQL 1.1 Graph Store (e.g. "
+                             f"http://localhost:7878/store), not {load_url!r}.") from None
     scale = {"big_graph_triples": big_graph_triples, "sample_per_class": reason_sample}
     if dry_run:
         if from_index is not None or not files:
