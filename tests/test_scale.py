@@ -99,6 +99,8 @@ def test_big_build_writes_ntriples_and_store_and_ontoask_opens_it(tmp_path: Path
     assert [c["check"] for c in checks] == ["HermiT", "SPARQL constraint queries"]
     assert "each class's first 4" in checks[0]["on"] and checks[1]["status"] == "consistent"
     assert f"{stats['counts']['triples']} triples" in checks[1]["on"]
+    report = (out / "report.html").read_text("utf-8")
+    assert "Written: ontology.nt, store/" in report and "SPARQL constraint queries: consistent on" in report
     assert stats["reasoner"]["status"] in ("consistent", "not checked") or checks[0]["status"] == "not checked"
     ask = CliRunner().invoke(ontoask, ["--ontology", str(out), "--json", "--sparql",
                                        f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p <{BASE}growsIn> ?b }}"])
