@@ -10,7 +10,9 @@ writes inconsistent (consistency.py lists it) is found by queries instead, over 
 * a literal outside its datatype property's range (another datatype, or a number that is not one).
 
 The class hierarchy is small: the classes under each disjoint class, and the properties whose domain or range
-lies there, are worked out here and given to the queries as VALUES, so each query is a plain join on the store.
+lies there, are worked out here and given to the queries as VALUES. Disjointness is one pass over the store: every
+individual's memberships (by assertion, domain or range) grouped by individual, kept when it reaches two or more
+disjoint classes; which pairs clash is told apart here. The value checks are one query per property.
 The report says which check ran on what (`ReasonerReport.checks`)."""
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ log = logging.getLogger(__name__)
 
 SAMPLE_PER_CLASS = 50
 MAX_SHOWN = 20  # violations listed per query
+MAX_CANDIDATES = 10_000  # individuals in the reach of two or more disjoint classes looked at
 XSD = "http://www.w3.org/2001/XMLSchema#"
 _INTEGERS = ["integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
              "negativeInteger", "nonPositiveInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte"]
@@ -80,26 +83,34 @@ def _ways_in(idx: EntitiesIndex, cls: str) -> tuple[list[str], list[str], list[s
     return under, domain, rng
 
 
-def _member_pattern(idx: EntitiesIndex, cls: str, var: str) -> str:
-    under, domain, rng = _ways_in(idx, cls)
-    parts = [f"{{ VALUES ?c{var} {{ {' '.join(_iri(idx, c) for c in under)} }} ?x a ?c{var} }}"]
-    if domain:
-        parts.append(f"{{ VALUES ?d{var} {{ {' '.join(_iri(idx, p) for p in domain)} }} ?x ?d{var} ?o{var} }}")
-    if rng:
-        parts.append(f"{{ VALUES ?r{var} {{ {' '.join(_iri(idx, p) for p in rng)} }} ?s{var} ?r{var} ?x }}")
-    return "{ " + " UNION ".join(parts) + " }"
+def _membership_query(idx: EntitiesIndex, keys: list[str]) -> str:
+    """One query for every disjointness: each individual with the disjoint classes (`keys`) it is in, by
+    assertion, domain or range, kept when it is in two or more. One pass over the store, not one per pair (the
+    pairs are told apart here, from ?ks)."""
+    typed, by_domain, by_range = [], [], []
+    for k in keys:
+        under, domain, rng = _ways_in(idx, k)
+        typed += [f'({_iri(idx, c)} "{k}")' for c in under]
+        by_domain += [f'({_iri(idx, p)} "{k}")' for p in domain]
+        by_range += [f'({_iri(idx, p)} "{k}")' for p in rng]
+    parts = [f"{{ VALUES (?c ?k) {{ {' '.join(typed)} }} ?x a ?c }}"]
+    if by_domain:
+        parts.append(f"{{ VALUES (?d ?k) {{ {' '.join(by_domain)} }} ?x ?d ?o }}")
+    if by_range:
+        parts.append(f"{{ VALUES (?r ?k) {{ {' '.join(by_range)} }} ?s ?r ?x }}")
+    return (f"SELECT ?x (GROUP_CONCAT(DISTINCT ?k; separator=\" \") AS ?ks) WHERE {{ {' UNION '.join(parts)} }} "
+            f"GROUP BY ?x HAVING (COUNT(DISTINCT ?k) > 1) LIMIT {MAX_CANDIDATES}")
 
 
 def constraint_queries(idx: EntitiesIndex) -> list[dict[str, str]]:
     """The constraint queries for the ontology of `idx`: [{kind, about, query}], each SELECT giving ?x (the
-    individual) and for value checks ?v (the value)."""
+    individual); ?ks (the disjoint classes it would be in) for disjointness, ?n or ?v for value checks."""
     out: list[dict[str, str]] = []
     pairs = sorted({tuple(sorted((c.name, d))) for c in idx.classes.values() for d in c.disjoint if d in idx.classes})
-    for a, b in pairs:
-        query = (f"SELECT DISTINCT ?x WHERE {{ {_member_pattern(idx, a, 'a')} {_member_pattern(idx, b, 'b')} }} "
-                 f"LIMIT {MAX_SHOWN + 1}")
-        out.append({"kind": "disjoint classes", "about": f"{a} and {b} are disjoint", "a": a, "b": b,
-                    "query": query})
+    if pairs:
+        keys = sorted({c for pair in pairs for c in pair})
+        out.append({"kind": "disjoint classes", "about": f"{len(pairs)} pairs of disjoint classes",
+                    "pairs": pairs, "query": _membership_query(idx, keys)})
     for name, p in sorted(idx.properties.items()):
         if p.kind != "datatype":
             continue
@@ -135,11 +146,19 @@ def run_constraints(idx: EntitiesIndex, store_db: str | Path, timeout_note: str 
     queries = constraint_queries(idx)
     for q in queries:
         rows = list(store.query(q["query"], use_default_graph_as_union=True))
-        for row in rows[:MAX_SHOWN]:
+        if q["kind"] == "disjoint classes":
+            if len(rows) >= MAX_CANDIDATES:
+                sentences.append(f"(only the first {MAX_CANDIDATES} individuals in two or more disjoint classes' "
+                                 "reach were looked at)")
+            rows = [(row, pair) for row in rows for pair in q["pairs"]
+                    if set(pair) <= set(str(row["ks"].value).split())]
+        for item in rows[:MAX_SHOWN]:
+            row, pair = item if isinstance(item, tuple) else (item, None)
             who = _short(row["x"])
             v: dict[str, Any] = {"kind": q["kind"], "about": q["about"], "individual": who}
-            if q["kind"] == "disjoint classes":
-                sentences.append(f"individual {who} would be both {q['a']} and {q['b']}, which are declared "
+            if pair is not None:
+                v["about"] = f"{pair[0]} and {pair[1]} are disjoint"
+                sentences.append(f"individual {who} would be both {pair[0]} and {pair[1]}, which are declared "
                                  "disjoint (by its classes, or a fact in a property's domain or range).")
             elif q["kind"] == "functional clash":
                 v["values"] = int(row["n"].value)
