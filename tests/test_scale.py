@@ -202,3 +202,18 @@ def test_load_into_a_server_that_refuses(tmp_path: Path) -> None:
                                                 "--no-reason", "--load-into", base + "/nothing-here"])
     assert result.exit_code == 2 and "refused the POST of ontology.ttl (HTTP 404" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_changed_ntriples_file_is_read_instead_of_the_stale_store(tmp_path: Path) -> None:
+    index = _write(garden_index(3), tmp_path / "idx.json")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(ontobuild, ["--from-index", str(index), "--out", str(out), "--no-reason",
+                                            "--big-graph-triples", "10"])
+    assert result.exit_code == 0, result.output
+    with open(out / "ontology.nt", "a", encoding="utf-8") as fh:
+        fh.write(f"<{BASE}plant0_0> <{BASE}growsIn> <{BASE}bed2> .\n")
+    assert outcome_store(out) is None
+    ask = CliRunner().invoke(ontoask, ["--ontology", str(out), "--json", "--sparql",
+                                       f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p <{BASE}growsIn> ?b }}"])
+    assert ask.exit_code == 0, ask.output
+    assert json.loads(ask.stdout)["results"]["bindings"][0]["n"]["value"] == "7"
