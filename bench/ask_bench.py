@@ -240,7 +240,7 @@ def ck25_values(ans: Any, prefer: str = "entity") -> set[str]:
     given by IRI with prefer="entity" (the gold lists IRIs for things)."""
     if ans.boolean is not None:
         return {"true"} if ans.boolean else set()
-    if ans.state in ("no_data", "error"):
+    if ans.state != "answered":
         return set()
     return set(ans.values(prefer))
 

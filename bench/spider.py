@@ -163,7 +163,7 @@ def predicted_rows(ans: Any, prefer: str = "value") -> list[list[str]]:
     """The answer as a table: a yes/no answer is [["true"|"false"]], no data or an error is []."""
     if ans.boolean is not None:
         return [["true" if ans.boolean else "false"]]
-    if ans.state in ("no_data", "error"):
+    if ans.state != "answered":
         return []
     return ans.table(prefer)
 

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = ("garbage", "http500_echo_key", "http401", "slow", "no_choices", "unknown_tool", "bad_arguments",
-         "prose", "same_call", "empty_body", "html", "script", "reasoning")
+         "prose", "same_call", "empty_body", "html", "script", "reasoning", "redirect")
 
 
 def _completion(message: dict[str, Any], usage: bool = True) -> dict[str, Any]:
@@ -34,13 +34,15 @@ def _tool_call(name: str, arguments: str) -> dict[str, Any]:
 class FakeOpenAI:
     """`with FakeOpenAI("garbage") as server:` ... `server.base_url` ('http://127.0.0.1:PORT/v1')."""
 
-    def __init__(self, mode: str, delay_s: float = 5.0, script: dict[str, str] | None = None) -> None:
+    def __init__(self, mode: str, delay_s: float = 5.0, script: dict[str, str] | None = None,
+                 location: str = "") -> None:
         """`script` (mode "script"): the reply text for a request whose last message contains the key; prose
         for any other request (the loop mechanics of a partly failing batch)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
         self.script = script or {}
+        self.location = location  # mode "redirect": where a 307 sends every request
         self.delay_s = delay_s
         self.requests: list[dict[str, Any]] = []
         self._stop = threading.Event()
@@ -68,6 +70,12 @@ class FakeOpenAI:
     # ---- behaviours -----------------------------------------------------------------------------------
     def reply(self, h: BaseHTTPRequestHandler, request: dict[str, Any]) -> None:
         mode = self.mode
+        if mode == "redirect":
+            h.send_response(307)
+            h.send_header("Location", self.location)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+            return
         if mode == "slow":
             self._stop.wait(self.delay_s)
             return self._send(h, 200, _completion({"content": "late"}))

@@ -68,7 +68,8 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
     assert all(n["status"] == "covered" for n in numbers) and len(numbers) == 5
     llm = stats["llm"]
     assert llm["calls"] >= 2 and llm["completion_tokens"] > 0 and set(llm) == {
-        "backend", "model", "calls", "prompt_tokens", "completion_tokens", "seconds"}
+        "backend", "model", "calls", "prompt_tokens", "completion_tokens", "prompt_evaluated", "prompt_reused",
+        "prompt_loaded", "seconds"}
     log = [json.loads(line) for line in (out / "building.log").read_text().splitlines()]
     assert any(r["kind"] == "llm" for r in log) and any(r["kind"] == "mapped" for r in log)
 

@@ -163,3 +163,18 @@ def test_escape_sequences_in_data_never_reach_the_terminal(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-m", "ontouse", "--ontology", str(onto), "--sparql",
                           "SELECT ?l WHERE { ?s ?p ?l }"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "\x1b" not in out.stdout and "\\x1b]52" in out.stdout
+
+
+def test_a_hanging_name_lookup_is_abandoned_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolver itself stalls (a dead DNS server): the query still ends at --timeout."""
+    import socket
+
+    def stall(*args: Any, **kwargs: Any) -> list:
+        time.sleep(10)
+        return []
+
+    monkeypatch.setattr(socket, "getaddrinfo", stall)
+    start = time.monotonic()
+    with pytest.raises(QueryError, match="did not answer within 1 s"):
+        EndpointStore("http://sparql.invalid:7878/query").select("SELECT ?s WHERE { ?s ?p ?o }", timeout_s=1)
+    assert time.monotonic() - start < 2.0

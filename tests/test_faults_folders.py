@@ -135,3 +135,19 @@ def test_a_short_secret_never_reaches_a_log_line_or_a_traceback(capsys: pytest.C
         logging.getLogger("ontobuild.test").exception("details")
     err = capsys.readouterr().err
     assert "q7z" not in err and "[redacted]" in err
+
+
+def test_a_corrupted_store_is_rebuilt_not_served(tmp_path: Path) -> None:
+    from ontouse.persist import open_persisted
+
+    src = tmp_path / "g.ttl"
+    src.write_text(TTL_A)
+    first = open_persisted([src], tmp_path / "store")
+    expected = sorted(tuple(map(str, r)) for r in first.query("SELECT ?s ?p ?o WHERE { ?s ?p ?o }"))
+    first.close()
+    for f in (tmp_path / "store").rglob("*"):
+        if f.is_file():
+            f.write_bytes(b"\x00garbage" * 16)
+    again = open_persisted([src], tmp_path / "store")
+    assert sorted(tuple(map(str, r)) for r in again.query("SELECT ?s ?p ?o WHERE { ?s ?p ?o }")) == expected
+    again.close()

@@ -56,7 +56,7 @@ def test_repeats_and_the_bounded_cache() -> None:
     v = e.embed(["phone", "email", "phone", "name"])
     assert np.array_equal(v[0], v[2])
     assert len(e._cache) == 2
-    assert np.allclose(e.embed(["phone"])[0], v[0])
+    assert np.allclose(e.embed(["phone"])[0], v[0], atol=1e-5)  # a batch of one pads differently: float noise
     v[0, 0] = 42.0  # the caller's array is a copy
     assert e.embed(["name"])[0, 0] != 42.0
 

@@ -30,3 +30,17 @@ def test_a_plain_model_request_is_unchanged() -> None:
         body = server.requests[0]["body"]
         assert body["max_tokens"] == 50 and body["temperature"] == 0.0 and "max_completion_tokens" not in body
         assert len(server.requests) == 1
+
+
+def test_a_redirect_is_not_followed_and_the_key_stays_home() -> None:
+    import pytest
+
+    from ontobuild.errors import ModelServerError
+
+    with FakeOpenAI("script", script={"hi": "hello"}) as other:
+        with FakeOpenAI("redirect", location=other.base_url + "/chat/completions") as server:
+            chat = OpenAIChat(model="plain", base_url=server.base_url, api_key="sk-secret-key", retries=0)
+            with pytest.raises(ModelServerError, match="redirected the request") as err:
+                chat.chat([{"role": "user", "content": "hi"}], max_tokens=5)
+            assert "sk-secret-key" not in str(err.value)
+        assert other.requests == []  # nothing, and no key, reached the other address

@@ -241,3 +241,16 @@ def test_a_column_that_is_the_naming_part_of_the_label_names_the_rows() -> None:
         schema = build_schema(store_of(ttl))
         t = schema.table(table)
         assert {c.name for c in t.columns.values() if c.is_label} == naming and not t.column(other).is_label
+
+
+def test_a_shared_comment_is_no_foreign_key() -> None:
+    """Bug fixed: two things read from text had the same rdfs:comment; the view took it for a key, hid the link
+    between them and showed `comment REFERENCES ...` instead."""
+    from ontouse_graphs import HEAD, view
+
+    ttl = HEAD + """@prefix : <http://example.org/yard#> .
+:shed a :Shed ; rdfs:label "tool shed" ; rdfs:comment "noted in the log" ; :standsAt :north .
+:north a :Yard ; rdfs:label "North Yard" ; rdfs:comment "noted in the log" ."""
+    _, schema = view(ttl)
+    shed = schema.tables["shed"]
+    assert not shed.column("standsAt").hidden and not shed.column("comment").key_of

@@ -214,3 +214,23 @@ def test_what_a_sentence_names_of_each_thing_or_of_a_named_thing_is_the_subject(
     assert ("SpareKey", "keptIn", "KeySafe") in rel
     reading, cands = _read(idx, "The heater of Bus Hazel must reach at least 60 °C.")
     assert cands["60 °C"] == [["HeaterOfBusHazel"]]
+
+
+def test_a_bare_plural_is_read_as_a_kind_of_thing_or_a_rule() -> None:
+    """Code offers both readings; the sentence-embedding model keeps one, once per noun."""
+    import ontobuild.textstep as ts
+
+    assert [ts.kind_or_activity(n) for n in ("ladders", "tyres", "uniforms", "refunds", "bookings", "invoices")] == \
+        ["thing", "thing", "thing", "activity", "activity", "activity"]
+    idx = _depot()
+    state = ts.TextState()
+    for text, expected in (("Ladders are inspected every 6 months.", "Ladders"),
+                           ("Refunds are paid within 14 days.", "RefundPolicy"),
+                           ("Ladders are stored in the tool shed. Ladders are replaced every 4 years.", "Ladders")):
+        reading, _ = _read(idx, text)
+        ts._kinds_or_rules(reading, state)
+        firsts = {opts[0].new_name for opts in reading.candidates.values()}
+        assert firsts == {expected} and all(len(o) == 1 for o in reading.candidates.values())
+    assert state.kinds == {"ladders": "thing", "refunds": "activity"}
+    rel = {(r.subjects.new_name, r.name) for r in reading.relations}
+    assert ("Ladders", "storedIn") in rel

@@ -59,7 +59,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     llm = summary.get("llm")
     if isinstance(llm, dict):
         lines.append(f"llm: {llm.get('backend')} {llm.get('model')}, {llm.get('calls')} calls, "
-                     f"{llm.get('prompt_tokens')} prompt + {llm.get('completion_tokens')} completion tokens, "
+                     f"{llm.get('prompt_tokens')} prompt ({llm.get('prompt_evaluated', llm.get('prompt_tokens'))} "
+                     f"evaluated) + {llm.get('completion_tokens')} completion tokens, "
                      f"{llm.get('seconds')} s")
     for key, value in summary.items():
         if key not in ("outcome", "counts", "reasoner", "seconds", "total_seconds", "references", "repair") and not isinstance(value, (dict, list)):
@@ -165,31 +166,32 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         if result["state"] != "answered":
             raise click.ClickException("the model did not make a valid tool call")
         return
+    from .api import build
+
     if from_index is not None:
         if files or index_path is not None or schema:
             raise click.UsageError("--from-index cannot be combined with FILES, --index or --schema.")
-        summary = build_from_index(from_index, out=out, reason=not no_reason, force=force,
-                                   keep_partial=keep_partial, ontology_iri=ontology_iri, **scale)
+        result = build(from_index=from_index, out=out, reason=not no_reason, force=force,
+                       keep_partial=keep_partial, ontology_iri=ontology_iri, **scale)
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
-        from .build import run_build  # local import: the model stack is only needed here
         from .progress import open_progress
 
         progress = open_progress(quiet=quiet or bool(verbose))
         try:
-            options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout,
-                                  model_retries)
-            summary = run_build(files=list(files), out=out, index_path=index_path, reason=not no_reason,
-                                llm_options=options, progress=progress, force=force, keep_partial=keep_partial,
-                                schema=list(schema), ontology_iri=ontology_iri, **scale)
+            result = build(list(files), out=out, index=index_path, schema=list(schema), reason=not no_reason,
+                           force=force, keep_partial=keep_partial, progress=progress, model=model,
+                           backend=backend, base_url=base_url, api_key=api_key, model_path=model_path,
+                           threads=threads, model_timeout=model_timeout, model_retries=model_retries,
+                           ontology_iri=ontology_iri, **scale)
         finally:
             progress.close()
-    summary = dict(summary or {})
+    summary = dict(result.stats)
     if load_url:
-        from .loadinto import load_into
-
         from ontouse.endpoint import split_credentials
+
+        from .loadinto import load_into
 
         click.echo(f"outcome: {summary.get('outcome')} (complete; now loading it into "
                    f"{split_credentials(load_url)[0]})", err=True)
@@ -201,18 +203,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
                      keep_partial: bool = False, ontology_iri: str | None = None,
                      big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
-    """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
-    names as sources the files its facts came from (else the index file itself)."""
-    from .index import load_index
-    from .outcome import outcome_folder, write_index_outcome
+    """Load an index file and write its outcome folder (transactionally); the stats dict (ontobuild.api)."""
+    from .api import build_from_index as write
 
-    t = time.monotonic()
-    idx = load_index(path)
-    load_s = round(time.monotonic() - t, 3)
-    with outcome_folder(out=out, force=force, inputs=[path], keep_partial=keep_partial) as folder:
-        sources = sorted({str(f.source.get("file")) for i in idx.individuals.values() for f in i.facts
-                          if f.source.get("file")}) or [path.name]
-        return write_index_outcome(idx, folder.path, reason=reason, final=folder.final, sources=sources,
-                                   ontology_iri=ontology_iri, big_graph_triples=big_graph_triples,
-                                   sample_per_class=sample_per_class,
-                                   extra_stats={"source": {"from_index": str(path)}, "seconds": {"load": load_s}})
+    return write(path, out=out, reason=reason, force=force, keep_partial=keep_partial, ontology_iri=ontology_iri,
+                 big_graph_triples=big_graph_triples, sample_per_class=sample_per_class)

@@ -18,11 +18,14 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from . import cores
 from .errors import InputError, ModelServerError, ModelUnavailable, OntoError
 from .redaction import redact, register_secret
+
+if TYPE_CHECKING:
+    from .prefixcache import PrefixCache
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +47,15 @@ class ChatReply:
     completion_tokens: int = 0
     seconds: float = 0.0  # the model's own time (waiting for another process's inference is not counted)
     wait_seconds: float = 0.0
+    # prompt tokens the model evaluated for this call, and prompt tokens it took from a kept state instead (the
+    # previous call's context, or a saved prefix state: `prompt_loaded` of them); None when the backend does not
+    # say (then all prompt tokens count as evaluated)
+    prompt_evaluated: int | None = None
+    prompt_reused: int = 0
+    prompt_loaded: int = 0
+
+    def evaluated(self) -> int:
+        return self.prompt_tokens if self.prompt_evaluated is None else self.prompt_evaluated
 
     def message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation."""
@@ -56,13 +68,16 @@ class ChatReply:
     def to_dict(self) -> dict[str, Any]:
         return {"content": self.content, "tool_calls": [vars(c) for c in self.tool_calls],
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "seconds": round(self.seconds, 3), "wait_seconds": round(self.wait_seconds, 3)}
+                "seconds": round(self.seconds, 3), "wait_seconds": round(self.wait_seconds, 3),
+                "prompt_evaluated": self.evaluated(), "prompt_reused": self.prompt_reused,
+                "prompt_loaded": self.prompt_loaded}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ChatReply":
         return cls(content=d.get("content"), tool_calls=[ToolCall(**c) for c in d.get("tool_calls", [])],
                    prompt_tokens=d.get("prompt_tokens", 0), completion_tokens=d.get("completion_tokens", 0),
-                   seconds=d.get("seconds", 0.0))
+                   seconds=d.get("seconds", 0.0), prompt_evaluated=d.get("prompt_evaluated"),
+                   prompt_reused=d.get("prompt_reused", 0), prompt_loaded=d.get("prompt_loaded", 0))
 
 
 @dataclass
@@ -76,6 +91,9 @@ class Usage:
     completion_tokens: int = 0
     seconds: float = 0.0
     wait_seconds: float = 0.0  # waiting for another process's local inference (not in as_dict)
+    prompt_evaluated: int = 0  # prompt tokens the model evaluated
+    prompt_reused: int = 0  # prompt tokens taken from a kept state instead (see ChatReply)
+    prompt_loaded: int = 0  # of those, tokens whose state came from the prefix cache (memory or disk)
 
     def add(self, reply: ChatReply) -> None:
         self.calls += 1
@@ -83,14 +101,22 @@ class Usage:
         self.completion_tokens += reply.completion_tokens
         self.seconds += reply.seconds
         self.wait_seconds += reply.wait_seconds
+        self.prompt_evaluated += reply.evaluated()
+        self.prompt_reused += reply.prompt_reused
+        self.prompt_loaded += reply.prompt_loaded
 
     def snapshot(self) -> tuple[int, int, int, float]:
         return (self.calls, self.prompt_tokens, self.completion_tokens, self.seconds)
 
+    def reuse_snapshot(self) -> tuple[int, int, int]:
+        """(prompt tokens evaluated, reused, loaded from the prefix cache) so far."""
+        return (self.prompt_evaluated, self.prompt_reused, self.prompt_loaded)
+
     def as_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "model": self.model, "calls": self.calls,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "seconds": round(self.seconds, 2)}
+                "prompt_evaluated": self.prompt_evaluated, "prompt_reused": self.prompt_reused,
+                "prompt_loaded": self.prompt_loaded, "seconds": round(self.seconds, 2)}
 
 
 class ChatModel(Protocol):
@@ -133,9 +159,11 @@ class OpenAIChat:
         self.retries = retries if retries is not None else _env_number("ONTOBUILD_MODEL_RETRIES", 2, int)
         self._secrets = [key]
         register_secret(key)
+        # redirects are never followed: the key must not travel to an address the user did not give
         self._client = openai.OpenAI(api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
                                      timeout=openai.Timeout(self.timeout, connect=min(10.0, self.timeout)),
-                                     max_retries=self.retries)
+                                     max_retries=self.retries,
+                                     http_client=openai.DefaultHttpxClient(follow_redirects=False))
         self.server = redact(str(self._client.base_url), self._secrets)
         self._errors = (openai.APIError,)
         self._required_ok = True
@@ -205,6 +233,12 @@ class OpenAIChat:
                                    "failed); check OPENAI_API_KEY or --api-key.") from None
         except openai.APIError as e:
             status = getattr(e, "status_code", None)
+            if status and 300 <= status < 400:
+                where = redact(str(getattr(e, "response", None) and e.response.headers.get("location") or "another "
+                                   "address"), self._secrets)
+                raise ModelServerError(f"The model server at {self.server} redirected the request (HTTP {status}) to "
+                                       f"{where}; redirects are not followed, so that the API key never goes to an "
+                                       "address you did not give: use the final address as --base-url.") from None
             raise ModelServerError(f"The model server at {self.server} answered with an error"
                                    f"{f' (HTTP {status})' if status else ''}: "
                                    f"{redact(str(e), self._secrets)[:400].rstrip('.')}.") from None
@@ -220,9 +254,13 @@ class OpenAIChat:
         calls = [ToolCall(c.id or f"call_{i}", c.function.name, c.function.arguments or "{}")
                  for i, c in enumerate(msg.tool_calls or [])]
         usage = resp.usage
-        reply = ChatReply(content=msg.content, tool_calls=calls,
-                          prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                          completion_tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=seconds)
+        prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
+        details = getattr(usage, "prompt_tokens_details", None)
+        cached = getattr(details, "cached_tokens", 0) if details is not None else 0
+        cached = cached if isinstance(cached, int) and 0 <= cached <= prompt_tokens else 0
+        reply = ChatReply(content=msg.content, tool_calls=calls, prompt_tokens=prompt_tokens,
+                          completion_tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=seconds,
+                          prompt_evaluated=prompt_tokens - cached, prompt_reused=cached)
         self.usage.add(reply)
         return reply
 
@@ -237,16 +275,22 @@ _TOOLS_PREAMBLE = (
 )
 
 
-def render_qwen(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
-    """The Qwen2.5 chat template (with its native tool format) as text, ending at the assistant's turn."""
-    out = []
-    msgs = list(messages)
+def render_qwen_system(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+    """The system turn of the Qwen2.5 chat template (instructions and tool schemas): the stable start of a prompt."""
     system = ""
-    if msgs and msgs[0]["role"] == "system":
-        system = msgs.pop(0)["content"] or ""
+    if messages and messages[0]["role"] == "system":
+        system = messages[0]["content"] or ""
     if tools:
         system += _TOOLS_PREAMBLE.format(tools="\n".join(json.dumps(t, separators=(",", ":")) for t in tools))
-    out.append(f"<|im_start|>system\n{system}<|im_end|>\n")
+    return f"<|im_start|>system\n{system}<|im_end|>\n"
+
+
+def render_qwen(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+    """The Qwen2.5 chat template (with its native tool format) as text, ending at the assistant's turn."""
+    out = [render_qwen_system(messages, tools)]
+    msgs = list(messages)
+    if msgs and msgs[0]["role"] == "system":
+        msgs.pop(0)
     i = 0
     while i < len(msgs):
         m = msgs[i]
@@ -298,13 +342,16 @@ def inference_lock() -> Iterator[None]:
         yield
 
 
+MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
+
+
 class LocalChat:
     """llama-cpp-python in process; the default when no API key is configured."""
 
     backend = "local"
 
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 8192, n_threads: int | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, prefix_cache: "PrefixCache | None" = None) -> None:
         try:
             from llama_cpp import Llama
         except ImportError:
@@ -312,9 +359,10 @@ class LocalChat:
                 "llama-cpp-python is not installed, so the embedded local model cannot run: install the local "
                 "extra (pip install -e '.[local]'), or set OPENAI_API_KEY, or pass --base-url for your own server."
             ) from None
-        from .localmodel import MODEL_NAME, default_model_path
+        from .localmodel import MODEL_NAME, SHA256, default_model_path
 
         path = Path(model_path) if model_path else default_model_path()
+        self._path, self._known_sha256 = path, (None if model_path else SHA256)
         if not path.is_file():
             raise ModelUnavailable(f"Model file {path} does not exist.")
         self.model = MODEL_NAME if not model_path else path.name
@@ -333,7 +381,145 @@ class LocalChat:
         self._grammars: dict[str, Any] = {}
         self._seed = seed
         self.usage = Usage(self.backend, self.model)
+        self.prefix_cache: PrefixCache | None = prefix_cache
+        self._prefix_settings: dict[str, Any] | None = None
+        self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
+
+    # ---- kept prompt prefixes --------------------------------------------------------------------------
+    def keep_prefix(self, system_start: str) -> None:
+        """Announce that calls whose system message starts with `system_start` (instructions, examples, an
+        ontology's view: the stable part, placed first) will repeat, in this process and in later ones. The
+        model's state after that prefix is then kept (prefixcache.py: the last few in memory, all on disk,
+        bounded), so it is evaluated once, not per call nor per process. Calls without an announced prefix
+        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
+        from .prefixcache import PrefixCache
+
+        if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
+            log.info("prefix cache: not used for a recurrent model (its state cannot be cut at a prefix)")
+            return
+        if self.prefix_cache is None:
+            self.prefix_cache = PrefixCache()
+        text = "<|im_start|>system\n" + system_start
+        tokens = self._llm.tokenize(text.encode("utf-8"), special=True)
+        if len(tokens) >= MIN_PREFIX_TOKENS:
+            self._kept[system_start] = tokens
+            log.info("prefix cache: keeping a prompt start of %d tokens", len(tokens))
+
+    def _kept_prefix(self, messages: list[dict[str, Any]], tokens: list[int]) -> list[int]:
+        """The longest announced prefix this prompt starts with ([] when none). Tokens are compared, allowing
+        the last few tokens of the prefix to merge differently with the text that follows it."""
+        if not self._kept or not messages or messages[0]["role"] != "system":
+            return []
+        content = messages[0]["content"] or ""
+        best: list[int] = []
+        for start, prefix in self._kept.items():
+            if not content.startswith(start) or len(prefix) <= len(best):
+                continue
+            n = 0
+            for a, b in zip(prefix, tokens):
+                if a != b:
+                    break
+                n += 1
+            if n >= len(prefix) - 4 and n < len(tokens):
+                best = prefix[:n]
+        return best
+
+    def _settings(self) -> dict[str, Any]:
+        """What a saved state depends on besides the model file and the tokens."""
+        if self._prefix_settings is None:
+            import llama_cpp
+
+            from .prefixcache import model_identity
+
+            params = getattr(self._llm, "context_params", None)
+            self._prefix_settings = {
+                "model": model_identity(self._path, self._known_sha256),
+                "llama_cpp": getattr(llama_cpp, "__version__", "?"), "n_ctx": self._llm.n_ctx(),
+                **{k: str(getattr(params, k)) for k in ("type_k", "type_v", "flash_attn", "flash_attn_type",
+                                                        "swa_full") if params is not None and hasattr(params, k)}}
+        return self._prefix_settings
+
+    def _common_prefix(self, tokens: list[int]) -> int:
+        """How many leading tokens of `tokens` the model's context holds now."""
+        import numpy as np
+
+        n = min(int(self._llm.n_tokens), len(tokens))
+        if n <= 0:
+            return 0
+        held = np.asarray(self._llm.input_ids[:n])
+        differ = np.flatnonzero(held != np.asarray(tokens[:n], dtype=held.dtype))
+        return int(differ[0]) if differ.size else n
+
+    def _reusable(self, tokens: list[int]) -> int:
+        """The prompt tokens llama-cpp-python will not evaluate again for `tokens` (its prefix match in
+        Llama.generate: the common prefix with the context, less one token when it covers the whole prompt, so
+        that fresh logits are computed)."""
+        common = self._common_prefix(tokens)
+        if common == len(tokens):
+            if int(self._llm.n_tokens) == len(tokens) and not getattr(self._llm, "_requires_eval", True):
+                return common
+            return max(0, common - 1)
+        return common
+
+    def _state_bytes(self) -> bytes:
+        import ctypes
+
+        import llama_cpp
+
+        size = int(llama_cpp.llama_state_get_size(self._llm.ctx))
+        buf = (ctypes.c_uint8 * size)()
+        n = int(llama_cpp.llama_state_get_data(self._llm.ctx, buf, size))
+        if n <= 0 or n > size:
+            raise RuntimeError(f"llama.cpp returned {n} bytes of state (of {size})")
+        return ctypes.string_at(buf, n)
+
+    def _load_state(self, tokens: tuple[int, ...], data: bytes) -> bool:
+        """Put a saved state into the context; False (and an empty context) when llama.cpp refuses it."""
+        import ctypes
+
+        import llama_cpp
+
+        buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+        try:
+            ok = int(llama_cpp.llama_state_set_data(self._llm.ctx, buf, len(data))) == len(data)
+        except Exception as e:  # noqa: BLE001 - a foreign state must never break the call
+            log.warning("prefix cache: llama.cpp could not load a state (%s)", e)
+            ok = False
+        if not ok:
+            self._llm.reset()
+            self._llm._ctx.kv_cache_clear()
+            return False
+        self._llm.input_ids[:len(tokens)] = tokens
+        self._llm.n_tokens = len(tokens)
+        self._llm._requires_eval = True
+        return True
+
+    def _prepare_prefix(self, prefix: list[int]) -> tuple[int, int]:
+        """Make the context hold `prefix` (the system turn), from the context itself, a kept state or by
+        evaluating it (then its state is kept). Returns (tokens evaluated, tokens loaded from the cache)."""
+        from .prefixcache import PrefixState, prefix_key
+
+        cache = self.prefix_cache
+        assert cache is not None
+        held = self._common_prefix(prefix)
+        if held == len(prefix):
+            return 0, 0
+        key = prefix_key(self._settings()["model"], self._settings(), prefix)
+        state = cache.get(key, prefix)
+        if state is not None:
+            if self._load_state(state.tokens, state.data):
+                log.info("prefix cache: loaded the state of %d prompt tokens", len(prefix))
+                return 0, len(prefix)
+            cache.discard(key)
+            held = 0
+        self._llm.n_tokens = held  # eval() drops the context after this point
+        self._llm.eval(prefix[held:])
+        try:
+            cache.put(PrefixState(key, tuple(prefix), self._state_bytes()))
+        except RuntimeError as e:
+            log.warning("prefix cache: the state could not be saved (%s)", e)
+        return len(prefix) - held, 0
 
     def _grammar(self, tools: list[dict[str, Any]]) -> Any:
         from llama_cpp import LlamaGrammar
@@ -379,23 +565,34 @@ class LocalChat:
         use_tools = bool(tools) and tool_choice != "none"
         prompt = render_qwen(messages, tools if use_tools else None)
         start = time.perf_counter()
-        n_prompt = len(self._llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+        # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
+        tokens = self._llm.tokenize(prompt.encode("utf-8"), special=True)
+        n_prompt = len(tokens)
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
                             f"({self._llm.n_ctx()} tokens); the input slice is too large.")
+        prefix = self._kept_prefix(messages, tokens)
         completion_tokens = 0
+        evaluated = reused = loaded = 0
         waited = 0.0
         text = ""
         calls: list[ToolCall] = []
         # Free generation is ~4x faster than grammar-constrained sampling over Qwen's 150k-token vocabulary,
         # and Qwen writes its native <tool_call> JSON well; the grammar is the fallback when that fails.
-        for constrained in ((False, True) if use_tools else (False,)):
+        for attempt, constrained in enumerate((False, True) if use_tools else (False,)):
             asked = time.perf_counter()
             with inference_lock():
                 waited += time.perf_counter() - asked
                 self._adapt_threads()
+                if prefix and attempt == 0:
+                    done, loaded = self._prepare_prefix(prefix)
+                    evaluated += done
+                kept = self._reusable(tokens)
+                evaluated += n_prompt - kept
+                if attempt == 0:
+                    reused = n_prompt - evaluated
                 out = self._llm.create_completion(
-                    prompt, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
+                    tokens, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
                     stop=["<|im_end|>", "</tool_call>"],
                     grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                 )
@@ -409,7 +606,10 @@ class LocalChat:
             log.info("free tool call did not fit the schema; retrying with the grammar: %r", text[:200])
         reply = ChatReply(content=None if calls else text, tool_calls=calls, prompt_tokens=n_prompt,
                           completion_tokens=completion_tokens, seconds=time.perf_counter() - start - waited,
-                          wait_seconds=waited)
+                          wait_seconds=waited, prompt_evaluated=evaluated, prompt_reused=reused,
+                          prompt_loaded=loaded)
+        log.debug("model call: %d prompt tokens, %d evaluated, %d reused (%d from the prefix cache)", n_prompt,
+                  evaluated, reused, loaded)
         self.usage.add(reply)
         return reply
 

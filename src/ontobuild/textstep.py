@@ -43,6 +43,7 @@ class TextState:
     packages: set[str] = field(default_factory=set)
     prior: dict[str, Thing] = field(default_factory=dict)
     merges: list[dict[str, Any]] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)  # bare plural noun -> "thing" or "activity" (the model's)
 
 
 def package_words(chunks: list[Chunk]) -> set[str]:
@@ -84,6 +85,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
         elif q.package:
             q.unit = "unit"
     quantity_candidates(idx, reading, quantities, state.packages)
+    _kinds_or_rules(reading, state)
     proposals = {q.id: propose(q, state.packages, _opening(body, q.start)) for q in quantities}
     for q in quantities:  # a generic name, and the sentence names an existing property's concept: that property
         same = named_in(idx, q, sentence_at(body, q.start), state.packages) if proposals[q.id].generic else ""
@@ -105,6 +107,58 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
     return {"chunk": chunk.id, "individual": chunk_ind, "status": "covered" if covered or links else "skipped",
             "reason": "" if covered or links else "no fact read; its text is kept as a TextChunk",
             "numbers": entries, "links": links}
+
+
+def _kinds_or_rules(reading: ChunkReading, state: TextState) -> None:
+    """A bare plural opening a sentence ("Lifejackets are checked ...", "Returns are accepted ...") is a kind of
+    thing or a rule about an activity: `kind_or_activity` says which (remembered across chunks), and candidates,
+    subjects and relations keep only that reading."""
+    for qid, opts in reading.candidates.items():
+        drop: set[int] = set()
+        for t in opts:
+            if t.other is None:
+                continue
+            noun = t.other.label.lower()
+            if noun not in state.kinds:
+                state.kinds[noun] = kind_or_activity(noun)
+            drop.add(id(t) if state.kinds[noun] == "thing" else id(t.other))
+        reading.candidates[qid] = [o for o in opts if id(o) not in drop]
+    for a, t in list(reading.subjects.items()):  # subjects and relations follow the same reading
+        if t.other is not None and state.kinds.get(t.other.label.lower()) == "thing":
+            reading.subjects[a] = t.other
+    for rel in reading.relations:
+        if rel.subjects.other is not None and state.kinds.get(rel.subjects.other.label.lower()) == "thing":
+            rel.subjects = rel.subjects.other
+
+
+# Words that stand for the two readings, for the sentence-embedding model. (The 1.5B model, asked with an enum,
+# answered "thing" for every noun, payments and orders too.)
+_OBJECT_WORDS = ["chair", "tool", "machine", "vehicle", "device", "container", "garment", "spare part", "equipment",
+                 "bottle"]
+_ACTIVITY_WORDS = ["payment", "purchase", "request", "booking", "cancellation", "procedure", "transaction",
+                   "complaint", "appointment", "application"]
+
+
+def kind_or_activity(noun: str) -> str:
+    """"thing" when `noun` names a kind of physical thing (lifejackets, valves, seedlings), "activity" when it
+    names something done (refunds, bookings, payments): the closer of the two groups of words above in the
+    sentence-embedding model (mean of the three most similar). Without that model: "activity" (a rule, as
+    before)."""
+    from ontouse import lexicon
+
+    if not lexicon.available():
+        return "activity"
+    global _EMBEDDER
+    if _EMBEDDER is None:
+        _EMBEDDER = lexicon.Embedder()
+    vectors = _EMBEDDER.embed([noun, *_OBJECT_WORDS, *_ACTIVITY_WORDS])
+    sims = vectors[1:] @ vectors[0]
+    n = len(_OBJECT_WORDS)
+    obj, act = sorted(sims[:n])[-3:], sorted(sims[n:])[-3:]
+    return "thing" if sum(obj) > sum(act) else "activity"
+
+
+_EMBEDDER = None
 
 
 def _opening(text: str, pos: int) -> str:
@@ -231,7 +285,7 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
         words = re.findall(r"[A-Z][a-z0-9]*", name)
         cls = words[-1] if len(words) > 1 else "Thing"
     cls = ensure_class(idx, cls, "A kind of thing the text speaks of")
-    return [ensure_individual(idx, name, t.label, cls, "Read from text", {"chunk": chunk_id})]
+    return [ensure_individual(idx, name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
 
 
 def _in_condition(text: str, pos: int) -> bool:

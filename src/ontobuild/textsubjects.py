@@ -372,7 +372,11 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 
 def _value_names(idx: EntitiesIndex) -> dict[str, str]:
     """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
-    Port): a single word the text names as a thing ("from Varnes") is one of them."""
+    Port): a single word the text names as a thing ("from Varnes") is one of them. Read once per index (the
+    tables are mapped before the text; one pass over the facts, not one per chunk)."""
+    cached = _VALUE_NAMES.get(id(idx))
+    if cached is not None and cached[0] is idx:
+        return cached[1]
     out: dict[str, str] = {}
     for ind in idx.individuals.values():
         for f in ind.facts:
@@ -381,7 +385,12 @@ def _value_names(idx: EntitiesIndex) -> dict[str, str]:
                 words = re.findall(r"[A-Z]?[a-z]+", f.property)
                 if words and idx.properties[f.property].kind == "datatype" and len(words[-1]) > 2:
                     out.setdefault(normalize(f.literal), safe_name(singular(words[-1].lower())))
+    _VALUE_NAMES.clear()  # one index at a time
+    _VALUE_NAMES[id(idx)] = (idx, out)
     return out
+
+
+_VALUE_NAMES: dict[int, tuple[EntitiesIndex, dict[str, str]]] = {}
 
 
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],

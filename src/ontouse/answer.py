@@ -80,11 +80,15 @@ class Answer:
     plan: dict[str, Any] | None = None  # the query plan that produced the answer (data only)
     sql: str = ""  # the plan in the SQL form the model wrote it in, after repairs
     repairs: list[str] = field(default_factory=list)  # names of the repair rules that changed the plan
-    state: str = ""  # answered | no_data | error
-    error: str = ""  # why there is no answer, when state is no_data or error
+    state: str = ""  # answered | unsure | no_data | error
+    error: str = ""  # why there is no answer, when state is unsure, no_data or error
+    checks: list[dict[str, Any]] = field(default_factory=list)  # the checks the result ran: check, passed, detail
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    prompt_evaluated: int = 0  # prompt tokens the model evaluated (the rest came from a kept prefix state)
+    prompt_reused: int = 0  # prompt tokens taken from a kept state instead of evaluated
+    prompt_loaded: int = 0  # of those, tokens whose state was loaded from the prefix cache (memory or disk)
     seconds: float = 0.0  # wall time, without waiting for another process's inference
     wait_seconds: float = 0.0
     truncated: bool = False  # the result had more rows than are kept
@@ -111,9 +115,11 @@ class Answer:
             "question": self.question, "answer": self.answer, "columns": self.columns,
             "rows": [[c.to_dict() for c in row] for row in self.rows], "boolean": self.boolean,
             "support": self.support, "sparql": self.sparql, "sql": self.sql, "plan": self.plan,
-            "repairs": self.repairs, "state": self.state, "error": self.error, "llm_calls": self.llm_calls,
+            "repairs": self.repairs, "state": self.state, "error": self.error, "checks": self.checks,
+            "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-            "seconds": round(self.seconds, 2), "truncated": self.truncated}
+            "prompt_evaluated": self.prompt_evaluated, "prompt_reused": self.prompt_reused,
+            "prompt_loaded": self.prompt_loaded, "seconds": round(self.seconds, 2), "truncated": self.truncated}
         if self.wait_seconds:
             out["wait_seconds"] = round(self.wait_seconds, 2)
         if self.asked:

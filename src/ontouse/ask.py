@@ -33,8 +33,7 @@ from .linking import ValueIndex
 from .plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
-from .checks import echo_problem, shape_problem, type_problem
-from .results import answer_text, boolean_of, make_cells, no_data_text
+from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
 from .schema import Schema, build_schema
 from .sparql import QueryError
 from .sqlplan import read_sql
@@ -43,6 +42,7 @@ from .support import support_set
 from .lexicon import Embedder
 from .lexicon import available as lexicon_available
 from .relevance import Relevance
+from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,11 @@ MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
 RETRY_TEMPERATURE = 0.7
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
+# ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
+# the whole view is then evaluated once per ontology and machine, not per question nor per process, so a larger
+# whole view costs less than a cut one (whose tables are evaluated with every question); bounded by the context
+# (8192 tokens: the view, the question and up to three attempts with their repair notes)
+KEPT_VIEW_TOKENS = 6000
 PART_VIEW_TOKENS = 1800  # else the part of the view a question is about, up to this size
 
 _SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)
@@ -84,6 +89,7 @@ class _Run:
     fixes: tuple[str, ...] = ()
     zero: bool = False  # an aggregate of nothing (a count of 0)
     raw: list = None  # type: ignore[assignment]  # the result rows as RDF terms
+    checks: list = None  # type: ignore[assignment]  # the verify.Check list of this result
 
 
 class Answerer:
@@ -107,10 +113,14 @@ class Answerer:
         self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
                                      examples=self._examples_text)
         self.relevance: Relevance | None = None
-        if estimate_tokens(self.system) > FULL_VIEW_TOKENS:  # too large to show whole: cut per question
+        keep = getattr(model, "keep_prefix", None)
+        budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
+        if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
             self.relevance = Relevance(self.schema, self.shown)
             log.info("the view (%d tokens) is cut per question to about %d tokens",
                      estimate_tokens(self.system), PART_VIEW_TOKENS)
+        if callable(keep):  # the local model keeps the evaluated stable start in memory and on disk
+            keep(self.system if self.relevance is None else self._stable_start())
         self.examples = examples
         self.trace = trace or Trace(None)
         self.max_attempts = max_attempts
@@ -123,6 +133,7 @@ class Answerer:
             raise InputError("The question is empty.")
         started = time.perf_counter()
         before = self.model.usage.snapshot()
+        reuse_before = reuse_counts(self.model)
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
         q = parse_question(text)
         mentions = self.index.mentions(q)
@@ -139,11 +150,11 @@ class Answerer:
             repeated = len(runs) >= 2 and _norm(runs[-1].sql) in {_norm(r.sql) for r in runs[:-1]}
             reply = self.model.chat(messages, tools=None, max_tokens=MAX_TOKENS,
                                     temperature=RETRY_TEMPERATURE if repeated else 0.0)
-            run = self._run(q, extract_sql(reply.content or ""))
+            run = self._run(q, extract_sql(reply.content or ""), mentions)
             runs.append(run)
             self.trace.write("attempt", n=attempt + 1, reply=reply.content, sql=run.sql, problem=run.problem,
                              sparql=run.compiled.sparql if run.compiled else None, fixes=list(run.fixes),
-                             rows=run.total)
+                             rows=run.total, checks=[c.to_dict() for c in run.checks or []])
             if not run.problem:
                 best = run
                 break
@@ -154,10 +165,28 @@ class Answerer:
         ans = self._answer(q, best, runs)
         calls, pt, ct, secs = (a - b for a, b in zip(self.model.usage.snapshot(), before))
         ans.llm_calls, ans.prompt_tokens, ans.completion_tokens = calls, pt, ct
+        ans.prompt_evaluated, ans.prompt_reused, ans.prompt_loaded = (
+            a - b for a, b in zip(reuse_counts(self.model), reuse_before))
         ans.wait_seconds = getattr(self.model.usage, "wait_seconds", 0.0) - waited0
         ans.seconds = time.perf_counter() - started - ans.wait_seconds
         self.trace.write("answer", **{k: v for k, v in ans.to_dict().items() if k not in ("plan",)})
         return ans
+
+    def _stable_start(self) -> str:
+        """The start every question's system prompt shares when the view is cut per question: the instructions
+        and the worked examples, up to the tables."""
+        marker = "\u0000tables\u0000"
+        whole = prompts.render("ask_sql_system", schema=marker, examples=self._examples_text)
+        return whole.split(marker, 1)[0]
+
+    def answer_sql(self, question: str, sql: str) -> Answer:
+        """The answer a given plan (SQL over the view) gives to a question, with no model call: the same reading,
+        repairs, checks and support as a plan the model wrote (for tests, and for checking your own plans)."""
+        text = " ".join((question or "").split())
+        q = parse_question(text)
+        run = self._run(q, sql, self.index.mentions(q))
+        best = run if not run.problem or run.zero else None
+        return self._answer(q, best, [run])
 
     def _system_for(self, question: str, mentions: list) -> str:
         """The system prompt: the whole view, or the part of a large view the question is about."""
@@ -181,23 +210,19 @@ class Answerer:
         return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, tables, keep),
                               examples=self._examples_text)
 
-    def _run(self, q: Question, sql: str) -> _Run:
+    def _run(self, q: Question, sql: str, mentions: list | None = None) -> _Run:
         run = _Run(sql=sql)
         try:
             plan, fixes = read_sql(self.schema, sql, self.index.embedder)
             plan, more = repair_plan(plan, self.schema, self.index)
             run.plan, run.fixes = plan, tuple(fixes + more)
-            run.compiled = compile_plan(self.schema, plan)
-            result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
+            self._execute(q, run, plan)
         except PlanError as e:
             run.problem = str(e)
             return run
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
             return run
-        run.raw = result.rows
-        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names)
-        run.total, run.truncated = result.total, result.truncated
         if not run.rows and q.kind == "yesno":
             return run  # "is there ...?" with nothing found: the answer is no
         if not run.rows:
@@ -205,10 +230,11 @@ class Answerer:
                 "check that each condition compares the right column with a value the data holds, and that the "
                 "joins follow the REFERENCES columns."))
             return run
-        aggregate_only = isinstance(plan, Query) and not plan.group_by and all(
-            is_aggregate(it.expr) for it in plan.select)
-        run.problem = shape_problem(q, run.rows, aggregate_only) or (
-            echo_problem(plan, self.schema) if q.kind != "yesno" else "") or type_problem(plan, self.schema, q)
+        aggregate_only = _aggregate_only(plan)
+        run.checks = verify(q, plan, run.rows, self.schema, mentions or [], aggregate_only)
+        run.problem = first_problem(run.checks)
+        if any(c.name == "superlative_direction" and not c.passed for c in run.checks):
+            self._flip(q, run, mentions or [], aggregate_only)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
             run.problem = "the query counts nothing (the result is 0): " + (
@@ -216,12 +242,57 @@ class Answerer:
                 "column with a value the data holds, and that the joins follow the REFERENCES columns.")
         return run
 
+    def _execute(self, q: Question, run: _Run, plan) -> None:
+        run.compiled = compile_plan(self.schema, plan)
+        result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
+        run.raw = result.rows
+        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names)
+        run.total, run.truncated = result.total, result.truncated
+        if len(run.rows) > 1:
+            run.raw, run.rows = one_label_per_thing(run.raw, run.rows)
+            run.total -= len(result.rows) - len(run.rows)
+
+    def _flip(self, q: Question, run: _Run, mentions: list, aggregate_only: bool) -> None:
+        """A bounded repair: the superlative turned the way the question asks, kept only when every check passes."""
+        flipped = flip_direction(run.plan)
+        if flipped is None:
+            return
+        trial = _Run(sql=run.sql)
+        try:
+            self._execute(q, trial, flipped)
+        except (PlanError, QueryError) as e:
+            log.info("the flipped superlative did not run: %s", e)
+            return
+        if not trial.rows:
+            return
+        checks = verify(q, flipped, trial.rows, self.schema, mentions, aggregate_only)
+        if first_problem(checks):
+            return
+        run.plan, run.compiled, run.raw, run.rows = flipped, trial.compiled, trial.raw, trial.rows
+        run.total, run.truncated = trial.total, trial.truncated
+        run.fixes = run.fixes + ("superlative_direction",)
+        run.checks = [Check(c.name, c.passed, "repaired: ORDER BY / MAX-MIN turned around"
+                            if c.name == "superlative_direction" else c.detail) for c in checks]
+        run.problem = ""
+
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run]) -> Answer:
         last = best or runs[-1]
         ans = Answer(question=q.text, answer=NO_DATA, sql=last.sql, repairs=list(last.fixes),
                      sparql=[r.compiled.sparql for r in runs if r.compiled])
         ans.plan = to_dict(last.plan) if last.plan is not None else None
+        ans.checks = [c.to_dict() for c in last.checks or []]
         if best is None:
+            doubted = next((r for r in reversed(runs) if r.rows and not r.zero and r.checks
+                            and first_problem(r.checks)), None)
+            if doubted is not None:  # a result that failed a check in every attempt: shown as a candidate only
+                candidate = answer_text(q, [c.name for c in doubted.compiled.columns], doubted.rows, None,
+                                        doubted.total)
+                ans.sql, ans.repairs = doubted.sql, list(doubted.fixes)
+                ans.plan = to_dict(doubted.plan)
+                ans.checks = [c.to_dict() for c in doubted.checks]
+                ans.state, ans.error = "unsure", first_problem(doubted.checks)
+                ans.answer = f"Unsure: {ans.error.rstrip('.')}; best candidate: {candidate}"
+                return ans
             reason = "looked for: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
             # no attempt gave a query that could run: the model failed this question (not: the data has no answer)
             unusable = not any(r.compiled for r in runs)
@@ -232,15 +303,34 @@ class Answerer:
         if q.kind == "yesno":
             ans.boolean = boolean_of(best.rows)
         ans.support = support_set(self.store, best.compiled.evidence, answer_rows=best.raw)
-        if not ans.support and (best.zero or ans.boolean is False):
-            ans.support = support_set(self.store, best.compiled.candidates)  # what was checked and did not match
+        if best.zero:  # an aggregate over no matching rows: nothing to state, and no other things' triples
+            ans.checks.append(Check("rows_matched", bool(ans.support),
+                                    "" if ans.support else "the aggregate ran over no matching rows").to_dict())
+        if not ans.support and ans.boolean is False:  # what was checked and did not match: the named things first
+            for candidates in best.compiled.candidates:
+                ans.support = support_set(self.store, [candidates])
+                if ans.support:
+                    break
         if not ans.support:
-            ans.state, ans.error = "no_data", "no triple of the graph backs the result"
-            ans.answer, ans.rows, ans.boolean = no_data_text("no supporting triples found"), [], None
+            ans.state, ans.error = "no_data", ("the aggregate ran over no matching rows" if best.zero
+                                               else "no triple of the graph backs the result")
+            ans.answer, ans.rows, ans.boolean = no_data_text(ans.error), [], None
             return ans
         ans.state = "answered"
         ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total)
         return ans
+
+
+def reuse_counts(model: ChatModel) -> tuple[int, int, int]:
+    """(prompt tokens evaluated, reused, loaded from the prefix cache) so far; a model without these counts (a
+    test double) counts every prompt token as evaluated."""
+    usage = model.usage
+    snap = getattr(usage, "reuse_snapshot", None)
+    return snap() if callable(snap) else (usage.prompt_tokens, 0, 0)
+
+
+def _aggregate_only(plan) -> bool:
+    return isinstance(plan, Query) and not plan.group_by and all(is_aggregate(it.expr) for it in plan.select)
 
 
 def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: Store | None = None,

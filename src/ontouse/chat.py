@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ontobuild import prompts
 
 from .answer import Answer, NO_DATA
-from .ask import Answerer
+from .ask import Answerer, reuse_counts
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +57,17 @@ class Conversation:
         question = " ".join(question.split())
         usage = self.answerer.model.usage
         before = usage.snapshot()
+        reuse_before = reuse_counts(self.answerer.model)
         asked = self.standalone(question)
         calls, prompt_tokens, completion_tokens, seconds = (a - b for a, b in zip(usage.snapshot(), before))
+        evaluated, reused, loaded = (a - b for a, b in zip(reuse_counts(self.answerer.model), reuse_before))
         answer = self.answerer.ask(asked)
         answer.llm_calls += calls
         answer.prompt_tokens += prompt_tokens
         answer.completion_tokens += completion_tokens
+        answer.prompt_evaluated += evaluated
+        answer.prompt_reused += reused
+        answer.prompt_loaded += loaded
         answer.seconds += seconds
         answer.question = question
         answer.asked = asked if asked != question else ""

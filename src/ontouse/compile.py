@@ -13,6 +13,7 @@ name, or a value), and an evidence query with the triple patterns whose instance
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field, replace
 
 from rdflib import Literal, URIRef
@@ -159,11 +160,16 @@ class Compiler:
             return
         t = var + "_t"
         values = " ".join(URIRef(c).n3() for c in table.classes)
-        block = f"{{ SELECT DISTINCT {var} WHERE {{ {var} a {t} . VALUES {t} {{ {values} }} }} }}"
+        # one row per thing (a thing typed with two of the classes is one row), with one of its types, so that the
+        # type triple is part of the evidence
+        block = (f"{{ SELECT {var} (SAMPLE({t}_any) AS {t}) WHERE {{ {var} a {t}_any . VALUES {t}_any {{ {values} }} }}"
+                 f" GROUP BY {var} }}")
         if group is not None:  # a LEFT JOINed table: the rows of its subclasses too, in its OPTIONAL group
             pat.groups.setdefault(group, []).append(block)
+            pat.groups[group].append((var, "a", t))
         else:
             pat.blocks.append(block)
+            pat.triples.append((var, "a", t))
 
     def _join(self, pat: _Pattern, ex: ExprCompiler, left: Col, right: Col) -> None:
         lc, rc = ex.column(left), ex.column(right)
@@ -206,10 +212,12 @@ class Compiler:
         if vc.key_of and self._related(vc.key_of.split(".", 1)[0], table):
             key = self.schema.table(vc.key_of.split(".", 1)[0]).column(vc.key_of.split(".", 1)[1])
             if key is not None and key.prop is not None:
-                ex.add((thing_var, URIRef(key.prop).n3(), value_var))
+                for triple in key.triples(thing_var, value_var):
+                    ex.add(triple)
                 return True
         if self._related(value.table, table) and vc.prop is not None:
-            ex.add((thing_var, URIRef(vc.prop).n3(), value_var))
+            for triple in vc.triples(thing_var, value_var):
+                ex.add(triple)
             return True
         return False
 
@@ -279,14 +287,23 @@ class Compiler:
 
     # ---- evidence ------------------------------------------------------------------------------------------
     def _candidates(self, pat: _Pattern) -> list[tuple[str, list[tuple[str, str, str]]]]:
-        """The rows the conditions were tested on: the triple patterns alone, a few rows."""
+        """The rows the conditions were tested on, a few: first the things the question names (the pattern with
+        its filters on one variable, such as a name), then the triple patterns alone."""
         triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
                    for s, p, o in _dedupe(pat.triples)]
         variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
         if not variables:
             return []
         body = "\n".join(f"  {s} {p} {o} ." for s, p, o in triples)
-        return [(f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples, [])]
+        out = []
+        named = [f for f in (pat._rename_text(f) for f in pat.filters)
+                 if len(set(re.findall(r"\?[A-Za-z_][A-Za-z0-9_]*", f))) == 1]
+        if named:
+            filters = "\n".join(f"  FILTER({f})" for f in named)
+            out.append((f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n{filters}\n}}\nLIMIT 5",
+                        triples, []))
+        out.append((f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples, []))
+        return out
 
     def _evidence(self, q: Query, pat: _Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
         every = pat.triples + [t for g in pat.groups.values() for t in g if isinstance(t, tuple)]

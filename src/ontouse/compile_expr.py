@@ -81,11 +81,11 @@ class ExprCompiler:
         if key not in self._vars:
             var = f"{base}__{re.sub(r'[^0-9A-Za-z_]', '_', c.name)}"
             self._vars[key] = var
-            triple = (base, URIRef(c.prop).n3(), var)
-            if group is not None:
-                self.pat.groups.setdefault(group, []).append(triple)
-            else:
-                (self.pat.optional if optional else self.pat.triples).append(triple)
+            for triple in c.triples(base, var, f"{var}_same"):
+                if group is not None:
+                    self.pat.groups.setdefault(group, []).append(triple)
+                else:
+                    (self.pat.optional if optional else self.pat.triples).append(triple)
         return self._vars[key]
 
     def kind(self, e: Expr) -> str:
@@ -137,7 +137,10 @@ class ExprCompiler:
         if isinstance(e, Func):
             return self._func(e, grouped, keys)
         if isinstance(e, Scalar):
-            return self._scalar(e)
+            var = self._scalar(e)
+            # one value for every row: inside an aggregate query ("100.0 * (SELECT COUNT ...) / COUNT(*)") it is
+            # taken once per group
+            return f"SAMPLE({var})" if grouped else var
         return self.condition(e)
 
     def _number(self, e: Expr, grouped: bool = False, keys: list[str] | None = None) -> str:
@@ -335,7 +338,7 @@ class ExprCompiler:
         if c.kind == "id":
             return "false" if not e.negated else "true"
         n = next(_ids)
-        pattern = f"{{ {base} {URIRef(c.prop).n3()} ?null{n} }}"
+        pattern = "{ " + " ".join(f"{a} {b} {d} ." for a, b, d in c.triples(base, f"?null{n}")) + " }"
         return f"EXISTS {pattern}" if e.negated else f"NOT EXISTS {pattern}"
 
 

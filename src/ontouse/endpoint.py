@@ -46,6 +46,45 @@ def _connection(url: str, deadline: float) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
 
 
+def _connect(conn: http.client.HTTPConnection, deadline: float) -> None:
+    """Open `conn` within the deadline, the name lookup included (a resolver that hangs would otherwise hold the
+    query past --timeout: the lookup runs in a thread that is abandoned at the deadline)."""
+    port = conn.port or (443 if isinstance(conn, http.client.HTTPSConnection) else 80)
+    found: list[Any] = []
+    failed: list[BaseException] = []
+
+    def lookup() -> None:
+        try:
+            found.extend(socket.getaddrinfo(conn.host, port, type=socket.SOCK_STREAM))
+        except OSError as e:
+            failed.append(e)
+
+    worker = threading.Thread(target=lookup, daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if failed:
+        raise failed[0]
+    if not found:
+        raise socket.timeout(f"looking up {conn.host} took past the deadline")
+    error: OSError | None = None
+    for family, kind, proto, _, address in found:
+        sock = socket.socket(family, kind, proto)
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            sock.connect(address)
+        except OSError as e:
+            sock.close()
+            error = e
+            continue
+        if isinstance(conn, http.client.HTTPSConnection):
+            import ssl
+
+            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=conn.host)
+        conn.sock = sock
+        return
+    raise error or OSError(f"cannot connect to {conn.host}")
+
+
 def _close(sockets: list[socket.socket]) -> None:
     """The deadline watchdog: shut the socket so that a blocked read returns at once."""
     for sock in sockets:
@@ -259,7 +298,7 @@ class EndpointStore:
                 timer.daemon = True
                 timer.start()
                 try:
-                    conn.connect()
+                    _connect(conn, deadline)
                     if conn.sock is not None:
                         watched.append(conn.sock)  # the response may keep the socket after conn lets go
                     parts = urllib.parse.urlsplit(url)

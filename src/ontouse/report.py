@@ -17,6 +17,12 @@ _TYPE = ("rdf:type", "a", "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>")
 _LABEL = ("rdfs:label", "skos:prefLabel", "skos:altLabel")
 
 
+
+def _evaluated(row: dict[str, Any]) -> str:
+    """" (1800 of the prompt tokens reused)": what a kept prompt prefix saved, when it saved anything."""
+    reused = row.get("prompt_reused") or 0
+    return f" ({reused} of the prompt tokens reused)" if reused else ""
+
 def _is_iri(text: str) -> bool:
     """Support terms are shown as prefix:local, <iri> or a literal's lexical form."""
     if text.startswith("<") and text.endswith(">"):
@@ -66,7 +72,7 @@ def _question(i: int, row: dict[str, Any]) -> str:
     parts.append(f"<p><b>{escape(str(row.get('answer', '')))}</b></p>")
     parts.append(f'<p class="note"><span class="{css}">{escape(state)}</span>{verdict} \u00b7 '
                  f"{row.get('llm_calls', 0)} LLM call(s), {row.get('prompt_tokens', 0)} + "
-                 f"{row.get('completion_tokens', 0)} tokens, {row.get('seconds', 0)} s</p>")
+                 f"{row.get('completion_tokens', 0)} tokens{_evaluated(row)}, {row.get('seconds', 0)} s</p>")
     if row.get("error"):
         parts.append(f'<p class="note">{escape(str(row["error"]))}</p>')
     if row.get("support"):
@@ -92,6 +98,9 @@ def answers_report(rows: list[dict[str, Any]], stats: dict[str, Any], title: str
     items += [("LLM calls per question", f"{sum(r.get('llm_calls', 0) for r in rows) / n:.1f}"),
               ("seconds per question", f"{sum(r.get('seconds', 0) for r in rows) / n:.1f}"),
               ("tokens in all", llm.get("prompt_tokens", 0) + llm.get("completion_tokens", 0))]
+    if llm.get("prompt_reused"):
+        items.append(("prompt tokens evaluated / reused",
+                      f"{llm.get('prompt_evaluated', 0)} / {llm.get('prompt_reused', 0)}"))
     ontology = ", ".join(str(x) for x in stats.get("ontology", []))
     head = cards(items) + f'<p class="note">Ontology: {escape(ontology)}</p>'
     if stats.get("summary"):

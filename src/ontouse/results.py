@@ -89,3 +89,34 @@ def answer_text(q: Question, columns: list[str], rows: list[list[Cell]], boolean
 
 def no_data_text(reason: str) -> str:
     return f"{NO_DATA} ({reason})" if reason else NO_DATA
+
+
+def one_label_per_thing(raw: list[list[Node | None]], cells: list[list[Cell]],
+                        prefer: Sequence[str] = ("en", "")) -> tuple[list, list[list[Cell]]]:
+    """Rows that differ only by the language of a thing's name (a label in English and in German) are one row:
+    the one whose names are in the first preferred language is kept (else the first). Rows without language
+    tags are untouched."""
+    if not any(isinstance(t, Literal) and t.language for row in raw for t in row):
+        return raw, cells
+
+    def rank(row: list[Node | None]) -> int:
+        langs = [t.language or "" for t in row if isinstance(t, Literal) and t.language is not None]
+        return sum(prefer.index(x) if x in prefer else len(prefer) for x in langs)
+
+    kept: dict[tuple, int] = {}
+    order: list[tuple] = []
+    for i, (r, c) in enumerate(zip(raw, cells)):
+        key = []
+        for j, cell in enumerate(c):
+            term = r[j] if j < len(r) else None
+            tagged = isinstance(term, Literal) and bool(term.language)
+            key.append(("thing", cell.entity) if tagged and cell.entity else (cell.value, term.language if tagged
+                                                                              else None))
+        k = tuple(key)
+        if k not in kept:
+            kept[k] = i
+            order.append(k)
+        elif rank(r) < rank(raw[kept[k]]):
+            kept[k] = i
+    idx = [kept[k] for k in order]
+    return [raw[i] for i in idx], [cells[i] for i in idx]

@@ -17,8 +17,7 @@ from ontobuild.outcome import OutcomeFolder, outcome_folder, write_json
 from ontobuild.progress import Progress
 
 from .answer import Answer
-from .ask import Answerer, open_answerer
-from .provenance import Provenance
+from .api import Answerer
 from .report import write_answers_report
 from .store import Source
 
@@ -61,31 +60,35 @@ def summary_line(rows: list[dict[str, Any]]) -> str:
         return "no questions"
     calls = sum(r["llm_calls"] for r in rows) / n
     pt = sum(r["prompt_tokens"] for r in rows) / n
+    evaluated = sum(r.get("prompt_evaluated", r["prompt_tokens"]) for r in rows) / n
     ct = sum(r["completion_tokens"] for r in rows) / n
     secs = sum(r["seconds"] for r in rows) / n
     answered = sum(1 for r in rows if r.get("state") == "answered")
     scored = [r["correct"] for r in rows if r.get("correct") is not None]
     head = f"{sum(scored)}/{len(scored)} correct (expected given)" if scored else f"{answered}/{n} answered"
     failed = sum(1 for r in rows if r.get("state") == "error")
+    unsure = sum(1 for r in rows if r.get("state") == "unsure")
+    if unsure:
+        head += f", {unsure} unsure"
     if failed:
         head += f", {failed} failed"
-    return f"{head}, {calls:.1f} calls, {pt:.0f} prompt + {ct:.0f} completion tokens, {secs:.1f} s per question"
+    kept = f" ({evaluated:.0f} evaluated)" if evaluated < pt else ""
+    return (f"{head}, {calls:.1f} calls, {pt:.0f} prompt{kept} + {ct:.0f} completion tokens, {secs:.1f} s per "
+            "question")
 
 
 def _source(graph: Source | list[Path]) -> Source:
     return graph if isinstance(graph, Source) else Source(paths=tuple(Path(p) for p in graph))
 
 
-def _sourced(answerer: Answerer, source: Source) -> Callable[[Answer], Answer]:
-    """A function that adds each support triple's recorded source to an answer (when the ontology has an index)."""
-    prov = None if source.endpoint else Provenance.find(source.paths)
-
-    def add(ans: Answer) -> Answer:
-        if prov is not None and ans.support:
-            ans.sources = prov.sources(ans.support, answerer.store.prefixes)
-        return ans
-
-    return add
+def _open(source: Source, model: ChatModel | None, llm_options: dict[str, Any] | None,
+          examples_path: str | Path | None, trace_path: Path | None = None) -> Answerer:
+    """The public answerer (ontouse.api) over `source`, with the command's model options."""
+    options = {k: v for k, v in (llm_options or {}).items() if v is not None}
+    renamed = {"timeout": "model_timeout", "retries": "model_retries"}
+    settings = {renamed.get(k, k): v for k, v in options.items() if k != "model"}
+    return Answerer(source=source, model=model or options.get("model"), examples=examples_path,
+                    trace=trace_path, **settings)
 
 
 def _fatal(e: OntoError) -> bool:
@@ -101,16 +104,12 @@ def run_question(graph_paths: Source | list[Path], question: str, llm_options: d
         raise InputError("The question is empty.")
     source = _source(graph_paths)
     if out is None:
-        answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path)
-        return _sourced(answerer, source)(answerer.ask(question.strip()))
+        with _open(source, None, llm_options, examples_path) as answerer:
+            return answerer.ask(question)
     with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
-        answerer = open_answerer(store=source.open(), llm_options=llm_options, examples_path=examples_path,
-                                 trace_path=folder.path / "answers.log")
-        try:
-            ans = _sourced(answerer, source)(answerer.ask(question.strip()))
-        finally:
-            answerer.trace.close()
-        _write_outcome(folder, [ans.to_dict()], answerer, source)
+        with _open(source, None, llm_options, examples_path, folder.path / "answers.log") as answerer:
+            ans = answerer.ask(question)
+            _write_outcome(folder, [ans.to_dict()], answerer, source)
     return ans
 
 
@@ -129,16 +128,14 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
     with outcome_folder(out=out, force=force, inputs=[*source.paths, Path(questions_path)],
                         keep_partial=keep_partial) as folder:
         progress.begin("open", "opening the graph, building its view, loading the model")
-        answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options,
-                                 examples_path=examples_path, trace_path=folder.path / "answers.log")
+        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log")
         progress.end("open")
-        sourced = _sourced(answerer, source)
         progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
         rows: list[dict[str, Any]] = []
         try:
             for i, item in enumerate(questions, 1):
                 try:
-                    ans = sourced(answerer.ask(item["query"]))
+                    ans = answerer.ask(item["query"])
                 except OntoError as e:
                     if _fatal(e):  # same class, so the exit code stays (2: configuration, 1: the server)
                         raise type(e)(f"Stopped at question {i} of {len(questions)}: {e}") from None
@@ -153,7 +150,7 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
                 progress.advance("ask", f"question {i} of {len(questions)}: {ans.state}, {ans.llm_calls} call(s), "
                                         f"{ans.seconds:.1f} s")
         finally:
-            answerer.trace.close()
+            answerer.close()
         progress.end("ask")
         failed = [r for r in rows if r.get("state") == "error"]
         if rows and len(failed) == len(rows):
@@ -176,10 +173,8 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
     source = _source(graph_paths)
     stopped: OntoError | None = None
     with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
-        answerer = open_answerer(store=source.open(), model=model, llm_options=llm_options,
-                                 examples_path=examples_path, trace_path=folder.path / "answers.log")
+        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log")
         conversation = Conversation(answerer)
-        sourced = _sourced(answerer, source)
         rows: list[dict[str, Any]] = []
         try:
             for line in lines:
@@ -189,7 +184,7 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
                 if question.lower() in ("exit", "quit"):
                     break
                 try:
-                    answer = sourced(conversation.ask(question).answer)
+                    answer = conversation.ask(question).answer
                 except OntoError as e:
                     if _fatal(e):
                         stopped = e
@@ -200,7 +195,7 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
                 rows.append(answer.to_dict())
                 _write_outcome(folder, rows, answerer, source, f"chat: {len(rows)} question(s)")
         finally:
-            answerer.trace.close()
+            answerer.close()
         if stopped is not None and not rows:  # nothing to keep: no folder
             raise type(stopped)(f"The conversation stopped: {stopped}")
         if not rows:
@@ -218,9 +213,13 @@ def _write_outcome(folder: OutcomeFolder, rows: list[dict[str, Any]], answerer: 
     write_json(outdir / "answers.json", rows)
     stats: dict[str, Any] = {"outcome": str(folder.final), "ontology": source.describe(),
                              "questions": len(rows), "answered": sum(1 for r in rows if r.get("state") == "answered"),
+                             "unsure": sum(1 for r in rows if r.get("state") == "unsure"),
                              "failed": sum(1 for r in rows if r.get("state") == "error"),
                              "view_seconds": round(answerer.view_seconds, 2),
                              "tables": len(answerer.schema.tables), "llm": answerer.model.usage.as_dict()}
+    cache = getattr(answerer.model, "prefix_cache", None)
+    if cache is not None:
+        stats["llm"]["prefix_cache"] = cache.stats()
     if summary:
         stats["summary"] = summary
     write_answers_report(outdir, rows, stats, name=folder.final.name)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from rdflib import Literal, URIRef
@@ -83,10 +83,25 @@ class Column:
     is_label: bool = False  # the column holds what the rows are called
     key_of: str = ""  # "" or "table.column" this value column refers to (a foreign key found in the data)
     hidden: bool = False  # not shown in prompts (a link that a shown foreign key column already expresses)
+    # how the column is read when it is not `row prop value`: "inverse" (the graph states `value inverse row`:
+    # a declared owl:inverseOf partner that the data never states), "same" (`row owl:sameAs x . x prop value`:
+    # a fact of a record the row is the same as)
+    via: str = ""
+    via_prop: URIRef | None = None
 
     @property
     def numeric(self) -> bool:
         return self.sql_type in ("INTEGER", "REAL")
+
+    def triples(self, row: str, value: str, mid: str = "") -> list[tuple[str, str, str]]:
+        """The triple patterns that read this column of `row` into `value` (SPARQL terms; `mid`: a fresh
+        variable for a column read through another node)."""
+        if self.via == "inverse":
+            return [(value, URIRef(self.via_prop).n3(), row)]
+        if self.via == "same":
+            return [(row, OWL.sameAs.n3(), mid or value + "_same"), (mid or value + "_same", URIRef(self.prop).n3(),
+                                                                     value)]
+        return [(row, URIRef(self.prop).n3(), value)]
 
 
 @dataclass
@@ -212,6 +227,8 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows)
     schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
         c.prop == p for t in schema.tables.values() for c in t.columns.values()))
+    _add_inverse_columns(schema, rows)
+    _add_same_as_columns(schema, rows)
     _mark_labels(schema, rows)
     for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
         try:
@@ -280,7 +297,7 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
             label, comment = texts.get((p, "label"), ""), texts.get((p, "comment"), "")
             if n_iri >= n_lit:
                 acc = kinds["@iri"]
-                best = _target_table(tgt.get(p, {}), by_cls, schema)
+                best = _target_table(tgt.get(p, {}), by_cls, schema, acc[0])
                 col = Column(name=name, prop=p, kind="link", target=best.name if best else "", count=acc[0],
                              subjects=acc[1], distinct=acc[2], label=label, comment=comment)
             else:
@@ -293,8 +310,90 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
             table.columns[name.lower()] = col
 
 
-def _target_table(targets: dict[URIRef, int], by_cls: dict, schema: Schema):
-    """The table of the linked things: the most specific table that covers nearly all of them."""
+_Q_INVERSES = """SELECT DISTINCT ?p ?q WHERE { { ?p owl:inverseOf ?q } UNION { ?q owl:inverseOf ?p }
+  FILTER(isIRI(?p) && isIRI(?q) && ?p != ?q) }"""
+_Q_INVERSE_USE = """SELECT ?t ?c (COUNT(*) AS ?n) (COUNT(DISTINCT ?o) AS ?no) (COUNT(DISTINCT ?s) AS ?ns)
+WHERE { ?s <%s> ?o . ?o a ?t . ?s a ?c . FILTER(isIRI(?t) && isIRI(?c)) } GROUP BY ?t ?c"""
+_Q_SAME_USE = """SELECT ?t ?p (COUNT(*) AS ?n) (COUNT(DISTINCT ?s) AS ?ns) (COUNT(DISTINCT ?v) AS ?nv)
+  (SAMPLE(?v) AS ?one) (SUM(IF(isIRI(?v), 1, 0)) AS ?iris)
+WHERE { ?s a ?t . ?s owl:sameAs ?x . ?x ?p ?v . FILTER(isIRI(?t) && ?x != ?s && ?p != rdf:type && ?p != owl:sameAs) }
+GROUP BY ?t ?p"""
+
+
+def _add_inverse_columns(schema: Schema, rows) -> None:
+    """A declared inverse that the data never states (`caredForBy`, inverse of the stated `caresFor`) is a link
+    column of the rows the stated property points at, read backwards: the question may use either direction."""
+    by_cls = {c: t for t in schema.tables.values() for c in (t.cls,)}
+    try:
+        pairs = rows(_Q_INVERSES)
+    except QueryError:
+        return
+    used = {c.prop for t in schema.tables.values() for c in t.columns.values()}
+    for p, q in pairs:
+        if q in used or p not in used:
+            continue  # the data states the inverse itself (or neither direction)
+        per: dict[URIRef, list] = {}
+        for t_cls, s_cls, n, no, ns in rows(_Q_INVERSE_USE % p):
+            if _is_meta(s_cls) or _is_meta(t_cls):
+                continue
+            per.setdefault(t_cls, []).append((s_cls, int(n), int(no), int(ns)))
+        for t_cls, found in per.items():
+            table = by_cls.get(t_cls)
+            if table is None or table.column_for(q) is not None:
+                continue
+            sources = {c for c, _, _, _ in found}
+            covering = [t for t in schema.tables.values() if sources <= set(t.classes)]
+            if not covering:
+                continue
+            target = min(covering, key=lambda t: t.count)
+            name = _unique(sql_ident(local_name(q)), set(table.columns))
+            table.columns[name.lower()] = Column(
+                name=name, prop=q, kind="link", target=target.name, count=sum(x[1] for x in found),
+                subjects=max(x[2] for x in found), distinct=sum(x[3] for x in found), via="inverse", via_prop=p)
+    _spread_to_superclasses(schema, "inverse")
+
+
+def _add_same_as_columns(schema: Schema, rows) -> None:
+    """Facts of a record that a row is owl:sameAs (another register's node for the same thing) are columns of
+    the row's table, read through the owl:sameAs link."""
+    by_cls = {t.cls: t for t in schema.tables.values()}
+    try:
+        found = rows(_Q_SAME_USE)
+    except QueryError:
+        return
+    for t_cls, p, n, ns, nv, one, iris in found:
+        table = by_cls.get(t_cls)
+        if table is None or table.column_for(p) is not None or _is_meta(p):
+            continue
+        name = _unique(sql_ident(local_name(p)), set(table.columns))
+        if int(iris) >= int(n) - int(iris):
+            col = Column(name=name, prop=p, kind="link", count=int(n), subjects=int(ns), distinct=int(nv), via="same")
+        else:
+            dt = str(one.datatype) if isinstance(one, Literal) and one.datatype else ""
+            col = Column(name=name, prop=p, kind="value", sql_type=sql_type(dt), count=int(n), subjects=int(ns),
+                         distinct=int(nv), datatype="" if local_name(dt) in ("string", "langString", "") else dt,
+                         via="same")
+        table.columns[name.lower()] = col
+    _spread_to_superclasses(schema, "same")
+
+
+def _spread_to_superclasses(schema: Schema, via: str) -> None:
+    """A column read `via` on a subclass's table is a column of the tables above it too (their rows include the
+    subclass's rows), as the view does for stated properties."""
+    for table in schema.tables.values():
+        for other in schema.tables.values():
+            if other is table or not set(other.classes) < set(table.classes):
+                continue
+            for col in [c for c in other.columns.values() if c.via == via]:
+                if table.column_for(col.prop) is None:
+                    name = _unique(col.name, set(table.columns))
+                    table.columns[name.lower()] = replace(col, name=name)
+
+
+def _target_table(targets: dict[URIRef, int], by_cls: dict, schema: Schema, links: int = 0):
+    """The table of the linked things: the most specific table that covers nearly all of them. When no class's
+    own count covers half of the `links` (a hierarchy whose instances are typed only with their most specific class:
+    sharks and rays, no instance typed Fish), the smallest table whose classes together cover them."""
     if not targets:
         return None
     total = max(targets.values())
@@ -305,6 +404,11 @@ def _target_table(targets: dict[URIRef, int], by_cls: dict, schema: Schema):
             continue
         if n >= 0.9 * total and (best is None or table.count < best.count):
             best = table
+    if best is not None and links and targets.get(best.cls, 0) < 0.5 * links:
+        wider = [t for t in schema.tables.values()
+                 if not t.typed_all and sum(targets.get(c, 0) for c in t.classes) >= 0.9 * links]
+        if wider:
+            best = min(wider, key=lambda t: (t.count, t.name))
     return best or next((by_cls[c] for c in targets if c in by_cls), None)
 
 
@@ -358,8 +462,11 @@ def _find_keys(schema: Schema, rows) -> None:
 def _matching_columns(table: Table, target: Table, pairs, vals):
     """(column of table, column of target, which side is the key) with equal values on every sampled pair."""
     best = None
-    for a in (c for c in table.columns.values() if c.kind == "value"):
-        for b in (c for c in target.columns.values() if c.kind == "value"):
+    notes = {RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy}  # documentation, never a key
+    for a in (c for c in table.columns.values() if c.kind == "value" and c.prop not in notes):
+        for b in (c for c in target.columns.values() if c.kind == "value" and c.prop not in notes):
+            if len(pairs) < 2 and not (a.distinct > 1 or b.distinct > 1):
+                continue  # one pair whose two values happen to match proves no key
             if all(vals.get(s, {}).get(a.prop, set()) & vals.get(o, {}).get(b.prop, set()) for s, o in pairs):
                 b_key = b.distinct >= b.subjects and b.subjects >= 0.9 * target.count
                 a_key = a.distinct >= a.subjects and a.subjects >= 0.9 * table.count

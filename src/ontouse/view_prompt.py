@@ -100,16 +100,27 @@ def table_ddl(table: Table, schema: Schema, keep: set[str] | None = None) -> str
     return "\n".join(lines)
 
 
+PASSAGE_CHARS = 150  # a value this long is a passage of text, not a fact
+
+
+def _passages(t: Table) -> bool:
+    """A table of text passages (a document's chunks kept verbatim, with links to what they mention): its rows
+    hold a long text and little else. A small model joins them to search the text instead of the facts."""
+    values = [c for c in t.columns.values() if c.kind == "value" and not c.is_label]
+    long = [c for c in values if c.samples and min(len(s) for s in c.samples) >= PASSAGE_CHARS]
+    return bool(long) and len(values) <= 2
+
+
 def shown_tables(schema: Schema) -> list[Table]:
     """The tables the prompt shows: all except (1) a superclass table holding exactly the rows of one of its
-    subclass tables (that table shows them), and (2) the tables of a small part of the graph that no link or key
-    connects to the rest (facts about the dataset itself, such as its authors). Hidden tables can still be
-    queried; they only cost the prompt nothing."""
+    subclass tables (that table shows them), (2) the tables of a small part of the graph that no link or key
+    connects to the rest (facts about the dataset itself, such as its authors), and (3) tables of text passages.
+    Hidden tables can still be queried; they only cost the prompt nothing."""
     tables = list(schema.tables.values())
     keep = []
     for t in tables:
         subs = [x for x in tables if x is not t and x.cls in t.classes]
-        if any(x.count == t.count for x in subs):
+        if any(x.count == t.count for x in subs) or _passages(t):
             continue
         keep.append(t)
     parent: dict[str, str] = {t.name: t.name for t in tables}

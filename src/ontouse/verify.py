@@ -1,0 +1,330 @@
+"""Checks that a plan and its result answer the question asked, before the answer is stated.
+
+The existing shape checks (checks.py: a number for "how many", not the question's own names, the table a
+"which X" question asks for) are joined here by checks of what a count counts, a superlative's direction, a
+comparison's two sides and a result's values. Each check is named and gives a `Check` (passed or not, with the
+reason); the answer record keeps the list, so a reader sees which checks an answer passed. A failed check goes
+back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
+candidate: ..." instead of stating the candidate (ask.py).
+
+The checks read the question's grammar (English closed-class words: "most", "least", "than", "how many") and
+the plan's structure; they hold no word of any domain."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .answer import Cell
+from .checks import echo_problem, shape_problem, type_problem
+from .plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
+from .question import STOP, Question, fold, singular
+from .schema import Schema, Table
+
+# superlative words whose direction does not depend on the column (no "oldest": an age or a date)
+UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top".split())
+DOWN = frozenset("least lowest smallest fewest minimum lightest shortest".split())
+COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
+                        "older younger cheaper".split())
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"check": self.name, "passed": self.passed}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+def _check(name: str, problem: str) -> Check:
+    return Check(name, not problem, problem)
+
+
+# ---- the question's words ----------------------------------------------------------------------------------
+def superlative_direction(q: Question) -> str:
+    """"up" (most, highest, ...), "down" (least, lowest, ...) or "" (none, or both)."""
+    words = q.words
+    up = down = False
+    for i, w in enumerate(words):
+        if i > 0 and words[i - 1] == "at" and w in ("least", "most"):
+            continue  # "at least 3", "at most 5": bounds, not superlatives
+        up |= w in UP
+        down |= w in DOWN
+    return "up" if up and not down else "down" if down and not up else ""
+
+
+def counted_phrase(q: Question) -> list[str]:
+    """The words a "how many" question counts, singular ("how many reagent packs does" -> [reagent, pack])."""
+    words = q.words
+    for i in range(len(words) - 1):
+        if words[i] == "how" and words[i + 1] == "many":
+            out = []
+            for w in words[i + 2:]:
+                if w in STOP:
+                    break
+                out.append(w)
+            return [singular(w) for w in out]
+    m = re.search(r"\bnumber of ((?:[^\W\d_]+ ?){1,3})", fold(q.text))
+    if m:
+        out = []
+        for w in m.group(1).split():
+            if w in STOP:
+                break
+            out.append(singular(w))
+        return out
+    return []
+
+
+def _table_terms(t: Table) -> set[str]:
+    from .lexicon import split_name
+
+    out = set()
+    for text in (split_name(t.name), fold(t.label or "")):
+        words = [singular(w) for w in re.findall(r"[^\W_]+", fold(text))]
+        if words:
+            out.add(" ".join(words))
+    return out
+
+
+def tables_named(schema: Schema, phrase: list[str]) -> list[Table]:
+    """The tables the phrase names: the whole phrase, else its last word (its head noun)."""
+    if not phrase:
+        return []
+    for key in (" ".join(phrase), phrase[-1]):
+        found = [t for t in schema.tables.values() if key in _table_terms(t)]
+        if found:
+            return found
+    return []
+
+
+def _refers_to(a: Table, b: Table, schema: Schema) -> bool:
+    """Does each row of `a` refer to one row of `b` (a link to b's things, or a key value of b; one per row, as in
+    a table of pairs: counting its rows counts b's things, where a row with several links would not)?"""
+    for col in a.columns.values():
+        if col.count > col.subjects:
+            continue
+        if col.kind == "link" and col.target and schema.table(col.target) and _related(schema.table(col.target), b):
+            return True
+        owner = schema.table(col.key_of.split(".", 1)[0]) if col.key_of else None
+        if owner is not None and _related(owner, b):
+            return True
+    return False
+
+
+def _related(a: Table, b: Table) -> bool:
+    """The same things, or one table's things among the other's (a subclass at any depth)."""
+    return a.name == b.name or bool(set(a.classes) & set(b.classes))
+
+
+# ---- checks ------------------------------------------------------------------------------------------------
+def counted_class_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A "how many X" question answered by counting rows of a table unrelated to X."""
+    if q.kind != "count" or not isinstance(plan, Query):
+        return ""
+    counts = [e for it in plan.select for e in _aggs(it.expr) if e.func == "count"]
+    if not counts:
+        return ""
+    wanted = tables_named(schema, counted_phrase(q))
+    if not wanted:
+        return ""  # the question counts something that is no table (a value, a unit): nothing to compare
+    counted: list[Table] = []
+    for agg in counts:
+        arg = agg.arg
+        if isinstance(arg, Col):
+            table = schema.table(arg.table)
+            col = table.column(arg.column) if table else None
+            if col is not None and col.kind == "link" and col.target and schema.table(col.target):
+                counted.append(schema.table(col.target))
+            elif col is not None and col.key_of and schema.table(col.key_of.split(".", 1)[0]):
+                counted.append(schema.table(col.key_of.split(".", 1)[0]))
+            if table is not None:
+                counted.append(table)
+        else:  # COUNT(*): the rows of the sources (of a join: any of them)
+            counted += [schema.table(s.table) for s in plan.sources if schema.table(s.table)]
+    if any(_related(c, w) or _refers_to(c, w, schema) for c in counted for w in wanted):
+        return ""  # the things themselves, or rows that each refer to one of them (a table of pairs)
+    names = " or ".join(w.name for w in wanted[:2])
+    return (f"the question counts {names} rows, but the query counts rows of "
+            f"{', '.join(dict.fromkeys(c.name for c in counted))}: count {names} rows (join {names} if the "
+            "condition is on another table).")
+
+
+def _aggs(e: Any) -> list[Agg]:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(e, Agg):
+        return [e]
+    if isinstance(e, Scalar):
+        return []
+    if is_dataclass(e) and not isinstance(e, type):
+        return [a for f in fields(e) if f.name != "query" for a in _aggs(getattr(e, f.name))]
+    if isinstance(e, tuple):
+        return [a for x in e for a in _aggs(x)]
+    return []
+
+
+def plan_direction(plan: Plan) -> str:
+    """"up" / "down" when the plan picks the top / bottom (ORDER BY ... LIMIT, MAX / MIN), else ""."""
+    if not isinstance(plan, Query):
+        return ""
+    dirs = set()
+    if plan.order_by and plan.limit is not None:
+        dirs.add("up" if plan.order_by[0].desc else "down")
+    else:
+        for it in plan.select:
+            for a in _aggs(it.expr):
+                if a.func in ("max", "min"):
+                    dirs.add("up" if a.func == "max" else "down")
+        for e in _scalars(plan.where):
+            d = plan_direction(e.query)
+            if d:
+                dirs.add(d)
+    return dirs.pop() if len(dirs) == 1 else ""
+
+
+def _scalars(e: Any) -> list[Scalar]:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(e, Scalar):
+        return [e]
+    if is_dataclass(e) and not isinstance(e, type):
+        return [s for f in fields(e) if f.name != "query" for s in _scalars(getattr(e, f.name))]
+    if isinstance(e, tuple):
+        return [s for x in e for s in _scalars(x)]
+    return []
+
+
+def direction_problem(q: Question, plan: Plan) -> str:
+    want, got = superlative_direction(q), plan_direction(plan)
+    if not want or not got or want == got or q.kind == "yesno":
+        return ""
+    words = "most / highest / largest" if want == "up" else "least / lowest / smallest"
+    order = "ORDER BY ... DESC or MAX" if want == "up" else "ORDER BY ... ASC or MIN"
+    return f"the question asks for the {words}, but the query picks the other end: use {order}."
+
+
+def flip_direction(plan: Plan) -> Plan | None:
+    """The plan with its superlative turned around (ORDER BY direction, MAX <-> MIN), None when it has none."""
+    if not isinstance(plan, Query):
+        return None
+    if plan.order_by and plan.limit is not None:
+        first = replace(plan.order_by[0], desc=not plan.order_by[0].desc)
+        return replace(plan, order_by=(first,) + plan.order_by[1:])
+
+    def swap(e: Any) -> Any:
+        from dataclasses import fields, is_dataclass
+
+        if isinstance(e, Agg) and e.func in ("max", "min"):
+            return replace(e, func="min" if e.func == "max" else "max")
+        if isinstance(e, Scalar):
+            flipped = flip_direction(e.query)
+            return replace(e, query=flipped) if flipped is not None else e
+        if is_dataclass(e) and not isinstance(e, type) and not isinstance(e, (Query, SetQuery)):
+            return replace(e, **{f.name: swap(getattr(e, f.name)) for f in fields(e)})
+        if isinstance(e, tuple):
+            return tuple(swap(x) for x in e)
+        return e
+
+    flipped = replace(plan, select=swap(plan.select), where=swap(plan.where))
+    return flipped if flipped != plan else None
+
+
+def named_sides(q: Question, mentions: list) -> list[str]:
+    """The things a comparison question names ("does A have more X than B", "which of A or B"): values the
+    question names whole, two or more."""
+    words = set(q.words)
+    if not ((words & COMPARATIVE and "than" in words) or ("or" in words and q.head)):
+        return []
+    # only names the question writes as names (capitalised or quoted), not common words that happen to be values
+    proper = {fold(n) for n in q.names + q.quoted}
+    names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)
+                               and any(fold(m.text) in p for p in proper)))
+    return names if len(names) >= 2 else []
+
+
+def _literals(e: Any, out: list[str]) -> list[str]:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(e, Lit) and isinstance(e.value, str):
+        out.append(fold(e.value))
+    elif isinstance(e, Like):
+        out.append(fold(e.pattern.replace("%", " ").replace("_", " ")))
+    if is_dataclass(e) and not isinstance(e, type):
+        for f in fields(e):
+            _literals(getattr(e, f.name), out)
+    elif isinstance(e, tuple):
+        for x in e:
+            _literals(x, out)
+    return out
+
+
+def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
+    """A comparison of two named things must look at both."""
+    sides = named_sides(q, mentions)
+    if not sides:
+        return ""
+    lits = _literals(plan, [])
+    missing = [s for s in sides if not any(fold(s) == x or fold(s) in x.split("  ") or fold(s) in x for x in lits)]
+    if not missing:
+        return ""
+    return (f"the question compares {' and '.join(repr(s) for s in sides)}, but the query does not look at "
+            f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")
+
+
+def _has_agg(e: Any, func: str) -> bool:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(e, Agg) and e.func == func:
+        return True
+    if is_dataclass(e) and not isinstance(e, type):
+        return any(_has_agg(getattr(e, f.name), func) for f in fields(e))
+    if isinstance(e, tuple):
+        return any(_has_agg(x, func) for x in e)
+    return False
+
+
+def average_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
+    """A question that asks for an average ("the average weight") answered with several rows and no AVG."""
+    if "average" not in q.words or q.grouped or len(rows) <= 1 or _has_agg(plan, "avg"):
+        return ""
+    return "the question asks for an average, but the query returns several rows without AVG(...): use AVG(...)."
+
+
+def blank_problem(rows: list[list[Cell]]) -> str:
+    """Values that are empty or blank are never stated."""
+    if rows and all(not c.value.strip() for r in rows for c in r):
+        return "the query returns only empty values: select the column that holds what the question asks for."
+    return ""
+
+
+def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, mentions: list,
+           aggregate_only: bool) -> list[Check]:
+    """Every check that applies to this question, plan and result, in order (the first failure is the reason)."""
+    out = [_check("shape", shape_problem(q, rows, aggregate_only)),
+           _check("values_present", blank_problem(rows) if not aggregate_only else "")]
+    if q.kind != "yesno":
+        out.append(_check("not_an_echo", echo_problem(plan, schema)))
+    out.append(_check("asked_table", type_problem(plan, schema, q)))
+    if "average" in q.words:
+        out.append(_check("average_asked", average_problem(q, plan, rows)))
+    if q.kind == "count":
+        out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
+    if superlative_direction(q) and plan_direction(plan):
+        out.append(_check("superlative_direction", direction_problem(q, plan)))
+    if named_sides(q, mentions):
+        out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
+    return out
+
+
+def first_problem(checks: list[Check]) -> str:
+    return next((c.detail for c in checks if not c.passed), "")
+
+
+__all__ = ["Check", "verify", "first_problem", "flip_direction", "direction_problem", "counted_class_problem",
+           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate"]

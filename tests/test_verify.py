@@ -1,0 +1,264 @@
+"""Answers you can bet on (ontouse.verify and the answer step of ontouse.ask), model-free over a small OWL
+ontology written for these tests (tests/data/owl_aquarium.ttl: a hierarchy four levels deep, named individuals
+as values, inverse properties stated one way, owl:sameAs, labels in English and German).
+
+`Answerer.answer_sql` runs a given plan through the same reading, repairs, checks and support set as a plan the
+model wrote, so every construct's support set is asserted here without a model: the support holds exactly the
+triples of the things in the answer, the constraints that selected them and the values counted or compared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ontobuild.llm import Usage
+from ontouse.ask import Answerer
+from ontouse.plan import Query
+from ontouse.question import parse_question
+from ontouse.schema import build_schema
+from ontouse.sqlplan import read_sql
+from ontouse.store import GraphStore
+from ontouse.verify import (counted_phrase, flip_direction, plan_direction, superlative_direction)
+
+DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
+AQ = "http://example.org/aquarium#"
+
+
+class NoModel:
+    """An answerer that must not call a model (answer_sql never does)."""
+
+    backend, model = "none", "none"
+
+    def __init__(self) -> None:
+        self.usage = Usage(backend="none", model="none")
+
+    def chat(self, *args, **kwargs):  # pragma: no cover - a call is a test failure
+        raise AssertionError("answer_sql called the model")
+
+
+@pytest.fixture(scope="module")
+def answerer() -> Answerer:
+    store = GraphStore.from_paths([DATA])
+    return Answerer(store, NoModel(), schema=build_schema(store))
+
+
+def subjects(ans) -> set[str]:
+    """The local names of the support triples' subjects (prefix ':' is the aquarium namespace)."""
+    return {s.split(":", 1)[-1].split("#")[-1] for s, _, _ in ans.support}
+
+
+def checks(ans) -> dict[str, bool]:
+    return {c["check"]: c["passed"] for c in ans.checks}
+
+
+# ---- the question's words ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, want", [
+    ("Which animal is the heaviest?", "up"),
+    ("Which exhibit has the most animals?", "up"),
+    ("Which shark has the lowest weight?", "down"),
+    ("Which exhibits hold at least 3 animals?", ""),  # a bound, not a superlative
+    ("Which keeper has at most two animals?", ""),
+    ("Which is the largest of the smallest tanks?", ""),  # both ends: not decided
+    ("How many sharks are there?", ""),
+])
+def test_superlative_direction_from_grammar(text: str, want: str) -> None:
+    assert superlative_direction(parse_question(text)) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("How many reagent packs does the shared store hold?", ["reagent", "pack"]),
+    ("How many fish are there?", ["fish"]),
+    ("What is the number of exhibits?", ["exhibit"]),
+    ("Is it big?", []),
+])
+def test_counted_phrase(text: str, want: list[str]) -> None:
+    assert counted_phrase(parse_question(text)) == want
+
+
+def test_plan_direction_and_its_flip(answerer: Answerer) -> None:
+    plan, _ = read_sql(answerer.schema, "SELECT label FROM Animal ORDER BY weightKg ASC LIMIT 1")
+    assert plan_direction(plan) == "down"
+    assert plan_direction(flip_direction(plan)) == "up"
+    plan, _ = read_sql(answerer.schema, "SELECT MAX(weightKg) FROM Shark")
+    assert plan_direction(plan) == "up" and plan_direction(flip_direction(plan)) == "down"
+    plan, _ = read_sql(answerer.schema, "SELECT label FROM Animal WHERE weightKg = (SELECT MIN(weightKg) FROM Animal)")
+    assert isinstance(plan, Query) and plan_direction(plan) == "down"
+    assert plan_direction(flip_direction(plan)) == "up"
+
+
+# ---- support sets, one construct each ---------------------------------------------------------------------------
+def test_count_support_is_the_counted_things_and_their_constraint(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("How many animals are endangered?",
+                              "SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s "
+                              "ON a.conservationStatus = s.iri WHERE s.label = 'endangered'")
+    assert ans.state == "answered" and ans.values() == ["3"]
+    assert subjects(ans) == {"bruno", "tula", "moss", "endangered"}
+    assert checks(ans)["counted_class"] is True
+
+
+def test_hierarchy_counts_subclasses_at_any_depth(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("How many invertebrates are there?", "SELECT COUNT(*) FROM Invertebrate")
+    assert ans.values() == ["4"]  # an octopus is a cephalopod is an invertebrate
+    assert subjects(ans) == {"otto", "inka", "sepp", "stella"}
+    ans = answerer.answer_sql("How many fish are there?", "SELECT COUNT(*) FROM Fish")
+    assert ans.values() == ["7"]
+
+
+def test_min_support_is_the_compared_values_only(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the lowest weight of a shark?", "SELECT MIN(weightKg) FROM Shark")
+    assert ans.state == "answered" and float(ans.values()[0]) == 48
+    assert subjects(ans) == {"bruno", "kira", "finn"}  # the sharks compared, no other animal
+    assert {p for _, p, _ in ans.support} <= {"rdf:type", ":weightKg"}
+
+
+def test_filter_support_is_the_selected_things(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animals weigh more than 80 kg?", "SELECT label FROM Animal WHERE weightKg > 80")
+    assert sorted(ans.values()) == ["Bruno", "Moss", "Tula"]
+    assert subjects(ans) == {"bruno", "moss", "tula"}
+
+
+def test_join_support_is_the_things_and_the_thing_that_selected_them(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animals live in the Kelp Forest?",
+                              "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+                              "WHERE e.label = 'Kelp Forest'")
+    assert sorted(ans.values()) == ["Inka", "Otto", "Sepp"]
+    assert subjects(ans) == {"otto", "inka", "sepp", "kelpForest"}
+
+
+def test_superlative_support_is_the_top_thing_only(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
+    assert ans.values() == ["Tula"] and subjects(ans) == {"tula"}
+    assert checks(ans)["superlative_direction"] is True
+
+
+def test_inverse_direction_through_the_stated_property(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which keeper cares for Tula?",
+                              "SELECT k.label FROM Keeper AS k JOIN Animal AS a ON k.caresFor = a.iri "
+                              "WHERE a.label = 'Tula'")
+    assert ans.values() == ["Anna Berg"] and subjects(ans) == {"anna", "tula"}
+
+
+def test_named_individual_value_matched_by_its_label(answerer: Answerer) -> None:
+    hints = [m.hint() for m in answerer.index.mentions(parse_question("Which animals are herbivores?"))]
+    assert any("'herbivore'" in h and "Diet" in h for h in hints), hints
+
+
+# ---- checks that stop a wrong statement -------------------------------------------------------------------------
+def test_aggregate_over_no_rows_is_no_data_without_support(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the lowest weight of the sharks over 500 kg?",
+                              "SELECT MIN(weightKg) FROM Shark WHERE weightKg > 500")
+    assert ans.state == "no_data" and ans.answer.startswith("No data available")
+    assert not ans.support and not ans.rows  # never "." with triples of sharks that were not compared
+    assert checks(ans)["rows_matched"] is False
+    ans = answerer.answer_sql("What is the lowest weight of the shark Nobody?",
+                              "SELECT MIN(weightKg) FROM Shark WHERE label = 'Nobody'")
+    assert ans.state != "answered" and ans.answer.startswith("No data available") and not ans.support
+    ans = answerer.answer_sql("How many sharks are herbivores?",
+                              "SELECT COUNT(*) FROM Shark AS s JOIN Diet AS d ON s.diet = d.iri "
+                              "WHERE d.label = 'herbivore'")
+    assert ans.state == "no_data" and not ans.support  # never the triples of the sharks that were not counted
+
+
+def test_wrong_superlative_direction_is_repaired_by_code(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal ORDER BY weightKg ASC LIMIT 1")
+    assert ans.state == "answered" and ans.values() == ["Tula"]
+    assert "superlative_direction" in ans.repairs and checks(ans)["superlative_direction"] is True
+    assert subjects(ans) == {"tula"}
+
+
+def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("How many sharks are endangered?",
+                              "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'endangered'")
+    assert ans.state == "unsure" and ans.answer.startswith("Unsure:") and "best candidate: 1" in ans.answer
+    assert checks(ans)["counted_class"] is False and not ans.support
+
+
+def test_comparison_needs_both_sides(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
+                              "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")
+    assert ans.state == "unsure" and checks(ans)["comparison_sides"] is False and "Tula" in ans.error
+    ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
+                              "SELECT COUNT(*) FROM Animal AS a, Animal AS b WHERE a.label = 'Bruno' "
+                              "AND b.label = 'Tula' AND a.weightKg > b.weightKg")
+    assert checks(ans)["comparison_sides"] is True and ans.boolean is False and ans.answer == "No."
+
+
+def test_plan_on_the_prompts_example_tables_is_refused(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("How many books are there?", "SELECT COUNT(*) FROM Book")
+    assert ans.state == "error" and ans.answer.startswith("No data available") and "no table" in ans.error.lower()
+
+
+def test_checks_are_in_the_answer_record(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
+    record = ans.to_dict()
+    assert {c["check"] for c in record["checks"]} >= {"shape", "asked_table", "superlative_direction"}
+    assert all(c["passed"] for c in record["checks"])
+
+
+# ---- the view of an OWL ontology ---------------------------------------------------------------------------------
+def test_declared_inverse_never_stated_is_a_column_read_backwards(answerer: Answerer) -> None:
+    houses = answerer.schema.table("Exhibit").column("houses")
+    assert houses is not None and houses.via == "inverse" and houses.target == "Animal"
+    cared = answerer.schema.table("Animal").column("caredForBy")
+    assert cared is not None and cared.target == "Keeper"
+    ans = answerer.answer_sql("Which exhibit houses Otto?",
+                              "SELECT e.label FROM Exhibit AS e JOIN Animal AS a ON e.houses = a.iri "
+                              "WHERE a.label = 'Otto'")
+    assert ans.values() == ["Kelp Forest"]
+    assert [":otto", ":livesIn", ":kelpForest"] in ans.support  # the stated triple, never an invented one
+    ans = answerer.answer_sql("Who cares for Tula?",
+                              "SELECT k.label FROM Animal AS a JOIN Keeper AS k ON a.caredForBy = k.iri "
+                              "WHERE a.label = 'Tula'")
+    assert ans.values() == ["Anna Berg"] and [":anna", ":caresFor", ":tula"] in ans.support
+
+
+def test_facts_of_a_same_as_record_are_columns_of_the_thing(answerer: Answerer) -> None:
+    col = answerer.schema.table("Shark").column("registryCode")
+    assert col is not None and col.via == "same"
+    ans = answerer.answer_sql("What is the registry code of Bruno?",
+                              "SELECT registryCode FROM Animal WHERE label = 'Bruno'")
+    assert ans.values() == ["A-17"]
+    assert [":bruno", "owl:sameAs", "reg:A-17"] in ans.support and ["reg:A-17", ":registryCode", "A-17"] in ans.support
+
+
+def test_link_target_in_a_hierarchy_typed_at_the_leaves(answerer: Answerer) -> None:
+    # keepers care for sharks, rays, octopuses, ...: the linked rows are Animal rows, not the largest leaf's
+    assert answerer.schema.table("Keeper").column("caresFor").target == "Animal"
+
+
+def test_a_thing_named_in_two_languages_is_one_row(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which exhibits have signs in Spanish?",
+                              "SELECT e.label FROM Exhibit AS e JOIN Language AS l ON e.signLanguage = l.iri "
+                              "WHERE l.label = 'Spanish'")
+    assert sorted(ans.values()) == ["Open Ocean", "Touch Pool"]  # not also 'Offener Ozean', 'Streichelbecken'
+
+
+def test_both_x_and_y_by_intersection(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which keepers speak both English and German?",
+                              "SELECT k.iri FROM Keeper AS k JOIN Language AS l ON k.speaks = l.iri WHERE "
+                              "l.label = 'English' INTERSECT SELECT k.iri FROM Keeper AS k JOIN Language AS l "
+                              "ON k.speaks = l.iri WHERE l.label = 'German'")
+    assert [c.label for r in ans.rows for c in r] == ["Anna Berg"]
+
+
+def test_most_common_per_group(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which ocean are most of the sharks native to?",
+                              "SELECT o.label, COUNT(*) FROM Shark AS s JOIN Ocean AS o ON s.nativeTo = o.iri "
+                              "GROUP BY o.label ORDER BY COUNT(*) DESC LIMIT 1")
+    assert ans.rows[0][0].value in ("Pacific Ocean", "Pazifik") and ans.rows[0][1].value == "2"
+    assert subjects(ans) <= {"kira", "finn", "pacific"}
+
+
+def test_percentage(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What percentage of the animals are endangered?",
+                              "SELECT 100.0 * (SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s ON "
+                              "a.conservationStatus = s.iri WHERE s.label = 'endangered') / COUNT(*) FROM Animal")
+    assert ans.state == "answered" and abs(float(ans.values()[0]) - 300 / 13) < 0.01
+
+
+def test_an_average_answered_with_a_list_is_never_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT weightKg FROM SeaTurtle")
+    assert ans.state == "unsure" and checks(ans)["average_asked"] is False
+    ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT AVG(weightKg) FROM SeaTurtle")
+    assert ans.state == "answered" and float(ans.values()[0]) == 97.5 and checks(ans)["average_asked"] is True
