@@ -87,7 +87,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           from_index: str | Path | None = None, index: str | Path | None = None,
           schema: Iterable[str | Path] = (), reason: bool = True, force: bool = False, keep_partial: bool = False,
           model: "str | ChatModel | None" = None, progress: "Progress | None" = None,
-          ontology_iri: str | None = None, **model_options: Any) -> BuildResult:
+          ontology_iri: str | None = None, big_graph_triples: int | None = None,
+          sample_per_class: int | None = None, **model_options: Any) -> BuildResult:
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, Markdown and text files; all of them form one dataset.
@@ -101,6 +102,9 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
       `model_timeout`, `model_retries` as keywords (default: the environment, as for the command).
     - `progress`: an `ontobuild.progress.Progress` that hears about each step (default: silent).
     - `ontology_iri`: the ontology's IRI (default: derived from the outcome folder's name).
+    - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
+      ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
+      class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
 
     Raises `ontobuild.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
     environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
@@ -110,7 +114,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
         if files or index is not None or schema:
             raise InputError("from_index cannot be combined with files, index or schema.")
         return _result(build_from_index(Path(from_index), out=_path(out), reason=reason, force=force,
-                                        keep_partial=keep_partial, ontology_iri=ontology_iri))
+                                        keep_partial=keep_partial, ontology_iri=ontology_iri,
+                                        big_graph_triples=big_graph_triples, sample_per_class=sample_per_class))
     if not files:
         raise InputError("give the data files to build from (or from_index, an entities index).")
     chat_model, options = model_settings(model, **model_options)
@@ -118,14 +123,16 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
 
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
-                              "keep_partial": keep_partial, "schema": schema, "ontology_iri": ontology_iri}
+                              "keep_partial": keep_partial, "schema": schema, "ontology_iri": ontology_iri,
+                              "big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class}
     if chat_model is not None:
         kwargs["model"] = chat_model
     return _result(run_build(**kwargs))
 
 
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
-                     keep_partial: bool = False, ontology_iri: str | None = None) -> dict[str, Any]:
+                     keep_partial: bool = False, ontology_iri: str | None = None,
+                     big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
     from .index import load_index
@@ -138,7 +145,8 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
         sources = sorted({str(f.source.get("file")) for i in idx.individuals.values() for f in i.facts
                           if f.source.get("file")}) or [path.name]
         return write_index_outcome(idx, folder.path, reason=reason, final=folder.final, sources=sources,
-                                   ontology_iri=ontology_iri,
+                                   ontology_iri=ontology_iri, big_graph_triples=big_graph_triples,
+                                   sample_per_class=sample_per_class,
                                    extra_stats={"source": {"from_index": str(path)}, "seconds": {"load": load_s}})
 
 

@@ -144,7 +144,8 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
               reason: bool = True, llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
               keep_partial: bool = False, schema: list[Path] | None = None,
-              ontology_iri: str | None = None) -> dict[str, Any]:
+              ontology_iri: str | None = None, big_graph_triples: int | None = None,
+              sample_per_class: int | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
     `ontology_iri`: the ontology's IRI (its names are in its namespace); by default the index's own, or one
@@ -165,13 +166,14 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
             model = open_model(llm_options)
             progress.end("model")
         with Trace(folder.path / "building.log") as trace:
-            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri)
+            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri,
+                           {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class})
     return stats
 
 
 def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel, folder: OutcomeFolder,
            reason: bool, progress: Progress, trace: Trace, t0: float, vocab: Vocabulary | None = None,
-           ontology_iri: str | None = None) -> dict[str, Any]:
+           ontology_iri: str | None = None, scale: dict[str, Any] | None = None) -> dict[str, Any]:
     seconds: dict[str, float] = {}
     alignments: list[dict[str, Any]] = []
     cov = Coverage()
@@ -220,11 +222,17 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         progress.end("vocabulary")
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
-    written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report()}
+    written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),
+               "scale": scale or {}}
     stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                     alignments, written)
     progress.end("finish")
-    if needs_repair(stats["reasoner"]):
+    if needs_repair(stats["reasoner"]) and stats.get("outputs", {}).get("big_graph"):
+        # the repair round's problem finder walks every fact per individual: not for a big graph
+        stats["repair"] = {"skipped": "a big graph (above --big-graph-triples): the violations are listed in "
+                                      "reasoner.txt; fix the data or the index and build again"}
+        write_json(outdir / "stats.json", stats)
+    elif needs_repair(stats["reasoner"]):
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
@@ -284,7 +292,7 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
         extra["inputs"] = written["inputs"]
     stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
                                 final=folder.final, sources=written.get("sources", ()),
-                                ontology_iri=written.get("ontology_iri"))
+                                ontology_iri=written.get("ontology_iri"), **written.get("scale", {}))
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
     write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])

@@ -13,6 +13,7 @@ import click
 
 from . import __version__
 from .cliutil import friendly_errors, llm_options, model_options, outcome_options
+from .errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     counts = summary.get("counts")
     if isinstance(counts, dict) and counts:
         lines.append(", ".join(f"{v} {k}" for k, v in counts.items()))
+    outputs = summary.get("outputs")
+    if isinstance(outputs, dict) and outputs.get("files"):
+        lines.append(f"written: {', '.join(outputs['files'])} ({outputs.get('why', '')})")
     reasoner = summary.get("reasoner")
     if isinstance(reasoner, dict):
         verdict = reasoner.get("status", "?")
@@ -34,6 +38,11 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines += [f"  {d}" for d in reasoner.get("details", [])[:10]]
     elif reasoner:
         lines.append(f"reasoner: {reasoner}")
+    loaded = summary.get("loaded_into")
+    if isinstance(loaded, dict):
+        where = f"graph {loaded['graph']}" if loaded.get("graph") else "default graph"
+        lines.append(f"loaded into: {loaded['url']} ({where}; {loaded['method']} of {loaded['file']}, "
+                     f"{loaded['bytes']} bytes, {loaded['seconds']} s)")
     coverage = summary.get("coverage")
     if isinstance(coverage, dict):
         lines.append("coverage: " + "; ".join(
@@ -80,6 +89,20 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="Read the FILES without the model and print the record shapes, tables, rows and text chunks "
                    "found, and the model calls the build would make; nothing is written.")
 @click.option("--no-reason", is_flag=True, help="Do not run the OWL reasoner.")
+@click.option("--big-graph-triples", "big_graph_triples", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Above about N triples (default 200000; 0: never) write ontology.nt and a persisted Oxigraph store "
+                   "(store/, what ontoask opens) instead of RDF/XML, Turtle and JSON-LD, and reason on a sample.")
+@click.option("--reason-sample", "reason_sample", type=click.IntRange(min=1), default=None, metavar="N",
+              help="For a big graph: HermiT checks the TBox and each class's first N individuals (default 50); "
+                   "SPARQL constraint queries check every individual.")
+@click.option("--load-into", "load_url", default=None, metavar="URL",
+              help="After the build, send the ontology to this SPARQL 1.1 Graph Store (e.g. Oxigraph server's "
+                   "http://HOST:7878/store), with ontoask's endpoint credentials (ONTOASK_ENDPOINT_TOKEN, or "
+                   "ONTOASK_ENDPOINT_USER / ONTOASK_ENDPOINT_PASSWORD).")
+@click.option("--load-graph", "load_graph", default=None, metavar="IRI",
+              help="With --load-into: the named graph to load into (default: the default graph).")
+@click.option("--load-replace", is_flag=True, help="With --load-into: replace the graph's content (HTTP PUT) "
+                                                   "instead of adding to it (POST).")
 @click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
               help="Refuse an input file larger than this many MB (default 100; also ONTOBUILD_MAX_INPUT_MB).")
 @click.option("--check-model", is_flag=True, help="Only check the model: one real tool call, with timings.")
@@ -93,6 +116,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
          schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool,
+         big_graph_triples: int | None, reason_sample: int | None, load_url: str | None, load_graph: str | None,
+         load_replace: bool,
          max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
@@ -111,6 +136,17 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         from .outcome import base_iri_for
 
         base_iri_for(ontology_iri)  # refused before any work
+    if (load_graph or load_replace) and not load_url:
+        raise click.UsageError("--load-graph and --load-replace go with --load-into URL.")
+    if load_url:
+        from ontouse.endpoint import split_credentials
+
+        try:
+            split_credentials(load_url)  # a wrong URL is refused before any work
+        except InputError:
+            raise InputError(f"--load-into must be the http(s) URL of a SPARQL 1.1 Graph Store (e.g. "
+                             f"http://localhost:7878/store), not {load_url!r}.") from None
+    scale = {"big_graph_triples": big_graph_triples, "sample_per_class": reason_sample}
     if dry_run:
         if from_index is not None or not files:
             raise click.UsageError("--dry-run reads the data FILES; give them (it cannot be combined with "
@@ -136,7 +172,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         if files or index_path is not None or schema:
             raise click.UsageError("--from-index cannot be combined with FILES, --index or --schema.")
         result = build(from_index=from_index, out=out, reason=not no_reason, force=force,
-                       keep_partial=keep_partial, ontology_iri=ontology_iri)
+                       keep_partial=keep_partial, ontology_iri=ontology_iri, **scale)
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
@@ -148,17 +184,27 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                            force=force, keep_partial=keep_partial, progress=progress, model=model,
                            backend=backend, base_url=base_url, api_key=api_key, model_path=model_path,
                            threads=threads, model_timeout=model_timeout, model_retries=model_retries,
-                           ontology_iri=ontology_iri)
+                           ontology_iri=ontology_iri, **scale)
         finally:
             progress.close()
     summary = dict(result.stats)
+    if load_url:
+        from ontouse.endpoint import split_credentials
+
+        from .loadinto import load_into
+
+        click.echo(f"outcome: {summary.get('outcome')} (complete; now loading it into "
+                   f"{split_credentials(load_url)[0]})", err=True)
+        summary["loaded_into"] = load_into(load_url, summary["outcome"], graph=load_graph, replace=load_replace)
     summary.setdefault("total_seconds", round(time.monotonic() - start, 2))
     click.echo(json.dumps(summary, ensure_ascii=False, default=str) if as_json else format_summary(summary))
 
 
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
-                     keep_partial: bool = False, ontology_iri: str | None = None) -> dict[str, Any]:
+                     keep_partial: bool = False, ontology_iri: str | None = None,
+                     big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict (ontobuild.api)."""
     from .api import build_from_index as write
 
-    return write(path, out=out, reason=reason, force=force, keep_partial=keep_partial, ontology_iri=ontology_iri)
+    return write(path, out=out, reason=reason, force=force, keep_partial=keep_partial, ontology_iri=ontology_iri,
+                 big_graph_triples=big_graph_triples, sample_per_class=sample_per_class)

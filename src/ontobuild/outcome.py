@@ -345,14 +345,21 @@ def make_header(idx: EntitiesIndex, name: str, sources: Iterable[str | Path] = (
 def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = True,
                         extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
                         coverage: dict[str, Any] | None = None, final: Path | None = None,
-                        sources: Iterable[str | Path] = (), ontology_iri: str | None = None) -> dict[str, Any]:
+                        sources: Iterable[str | Path] = (), ontology_iri: str | None = None,
+                        big_graph_triples: int | None = None, sample_per_class: int | None = None
+                        ) -> dict[str, Any]:
     """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json).
 
     Stats: counts (classes, properties, individuals, facts, triples, skipped), the reasoner verdict,
     seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm"). `coverage` (what the
     build kept and skipped) goes into report.html. `final`: where the folder will be once committed (stats.json
     and report.html name it), when `outdir` is the unfinished folder of an `outcome_folder`. `sources`: the input
-    files (their names go into the ontology's header); `ontology_iri`: the ontology's IRI (see settle_base_iri)."""
+    files (their names go into the ontology's header); `ontology_iri`: the ontology's IRI (see settle_base_iri).
+
+    Big graphs (bigoutput.py): above `big_graph_triples` triples (bigoutput.BIG_GRAPH_TRIPLES when None; 0: never)
+    the ontology is written as N-Triples and a persisted Oxigraph store instead of RDF/XML, Turtle and JSON-LD, and
+    checked by HermiT on the TBox and a sample (`sample_per_class` individuals per class) plus SPARQL constraint
+    queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why."""
     from .reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
@@ -366,16 +373,41 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     atomic_write(outdir / INDEX_FILE, idx.to_json())
     timings["index"] = time.monotonic() - t0
 
+    from . import bigoutput
+
+    threshold = bigoutput.BIG_GRAPH_TRIPLES if big_graph_triples is None else big_graph_triples
+    estimate = bigoutput.estimate_triples(idx)
+    big = bool(threshold) and estimate > threshold
     t = time.monotonic()
-    graph = to_graph(idx, make_header(idx, name, sources))
-    rdfxml, turtle = serialize_graph(graph)
-    atomic_write(outdir / OWL_FILE, rdfxml)
-    atomic_write(outdir / TTL_FILE, turtle)
-    atomic_write(outdir / JSONLD_FILE, to_jsonld(graph))
+    header = make_header(idx, name, sources)
+    if big:
+        written = bigoutput.write_big_outputs(idx, outdir, header)
+        n_triples = written["triples"]
+        outputs = {"files": [bigoutput.NT_FILE, bigoutput.STORE_DIR + "/"], "big_graph": True,
+                   "why": f"about {estimate} triples, above --big-graph-triples {threshold}: N-Triples (written "
+                          "as made) and a persisted Oxigraph store instead of RDF/XML, Turtle and JSON-LD",
+                   "seconds": written["seconds"]}
+    else:
+        graph = to_graph(idx, header)
+        rdfxml, turtle = serialize_graph(graph)
+        atomic_write(outdir / OWL_FILE, rdfxml)
+        atomic_write(outdir / TTL_FILE, turtle)
+        atomic_write(outdir / JSONLD_FILE, to_jsonld(graph))
+        n_triples = len(graph)
+        del graph
+        outputs = {"files": [OWL_FILE, TTL_FILE, JSONLD_FILE], "big_graph": False,
+                   "why": (f"about {estimate} triples, within --big-graph-triples {threshold}" if threshold else
+                           "--big-graph-triples 0: never a big graph")}
     timings["owl"] = time.monotonic() - t
 
     t = time.monotonic()
-    if reason:
+    if reason and big:
+        from .scalecheck import SAMPLE_PER_CLASS, check_big
+
+        report = check_big(idx, outdir / bigoutput.STORE_DIR / "db", n_triples,
+                           per_class=SAMPLE_PER_CLASS if sample_per_class is None else sample_per_class,
+                           timeout_s=timeout_s)
+    elif reason:
         report = check(outdir / OWL_FILE, timeout_s=timeout_s)
     else:
         report = ReasonerReport.not_checked("disabled with --no-reason")
@@ -385,7 +417,8 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     stats: dict[str, Any] = {
         "outcome": str(final or outdir),
         "ontology_iri": onto,
-        "counts": {**idx.counts(), "triples": len(graph), "skipped": len(idx.skipped)},
+        "counts": {**idx.counts(), "triples": n_triples, "skipped": len(idx.skipped)},
+        "outputs": outputs,
         "reasoner": report.to_dict(),
         "seconds": {k: round(v, 3) for k, v in timings.items()},
     }

@@ -45,6 +45,7 @@ class ReasonerReport:
     reason: str = ""  # why it was not checked (or a one-line summary)
     details: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    checks: list[dict[str, Any]] = field(default_factory=list)  # which check ran on what (big graphs: scalecheck)
 
     def render(self) -> str:
         """The reasoner.txt text: first line `consistent`, `inconsistent` or `not checked: <reason>`."""
@@ -52,8 +53,11 @@ class ReasonerReport:
         return "\n".join([first, *self.details]) + "\n"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "reason": self.reason, "details": self.details,
-                "seconds": round(self.seconds, 3)}
+        out = {"status": self.status, "reason": self.reason, "details": self.details,
+               "seconds": round(self.seconds, 3)}
+        if self.checks:
+            out["checks"] = self.checks
+        return out
 
     @classmethod
     def not_checked(cls, reason: str, seconds: float = 0.0) -> "ReasonerReport":

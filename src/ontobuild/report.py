@@ -263,8 +263,15 @@ def build_report(idx: EntitiesIndex, stats: dict[str, Any], coverage: dict[str, 
                     + [("LLM calls", llm.get("calls", 0)),
                        ("prompt + completion tokens", f"{llm.get('prompt_tokens', 0)} + {llm.get('completion_tokens', 0)}"),
                        ("seconds", total)])
-    verdict = (f'<p>Reasoner (HermiT): <b class="{css}">{escape(status)}</b> {escape(str(reasoner.get("reason", "")))}'
+    checks = reasoner.get("checks") or []
+    who = "; ".join(f"{c.get('check')}: {c.get('status')} on {c.get('on')}" for c in checks) or "HermiT"
+    verdict = (f'<p>Reasoner ({escape(who) if checks else who}): <b class="{css}">{escape(status)}</b> '
+               f'{escape(str(reasoner.get("reason", "")))}'
                "</p>" + "".join(f"<pre>{escape(str(x))}</pre>" for x in reasoner.get("details", [])[:20]))
+    outputs = stats.get("outputs") or {}
+    if outputs.get("files"):
+        verdict += (f'<p class="note">Written: {escape(", ".join(outputs["files"]))} '
+                    f'({escape(str(outputs.get("why", "")))})</p>')
     verdict += _repair_html(stats.get("repair"))
     if llm.get("model"):
         verdict += f'<p class="note">Model: {escape(str(llm.get("backend", "")))} {escape(str(llm["model"]))}</p>'

@@ -27,7 +27,7 @@ FORMATS = {".owl": "xml", ".rdf": "xml", ".xml": "xml", ".ttl": "turtle", ".nt":
 _FORMAT_NAMES = {"xml": "RDF/XML", "turtle": "Turtle", "nt": "N-Triples", "n3": "Notation3", "json-ld": "JSON-LD",
                  "owl-xml": "OWL/XML"}
 # Files looked for, in order, inside an ontobuild outcome folder.
-OUTCOME_FILES = ("ontology.ttl", "ontology.owl")
+OUTCOME_FILES = ("ontology.ttl", "ontology.owl", "ontology.nt")  # .nt: a big graph's (ontobuild --big-graph-triples)
 
 
 def resolve_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:

@@ -147,4 +147,21 @@ def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
         return _graph_over(folder / "db", data["prefixes"])
 
 
-__all__ = ["open_persisted", "GRAPH_IRI"]
+def open_outcome_store(outcome: str | Path) -> Graph | None:
+    """A graph over the persisted store a big-graph build wrote into its outcome folder (`store/`, see
+    ontobuild.bigoutput), opened read-only, when it is there and matches the outcome's ontology file; else None."""
+    from ontobuild.bigoutput import outcome_store
+
+    folder = outcome_store(outcome)
+    if folder is None:
+        return None
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text("utf-8"))
+        log.info("opening the outcome's persisted store %s", folder)
+        return _graph_over(folder / "db", manifest.get("prefixes") or [])
+    except (OSError, ValueError) as e:
+        log.warning("the outcome's store %s cannot be opened (%s); reading the file instead", folder, e)
+        return None
+
+
+__all__ = ["open_persisted", "open_outcome_store", "GRAPH_IRI"]

@@ -118,6 +118,12 @@ class Source:
             from .persist import open_persisted
 
             return GraphStore(open_persisted(self.paths, self.store_path))
+        if self.kind == "oxigraph" and len(self.paths) == 1 and Path(self.paths[0]).is_dir():
+            from .persist import open_outcome_store
+
+            graph = open_outcome_store(self.paths[0])  # a big-graph outcome's own store: no parsing
+            if graph is not None:
+                return GraphStore(graph)
         from .graph import load_graph
 
         return GraphStore(load_graph(self.paths, store=self.kind))

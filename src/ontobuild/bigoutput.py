@@ -1,0 +1,183 @@
+"""Outputs for big graphs: N-Triples written as the triples are made, and a persisted Oxigraph store.
+
+Above a size the user sets (`--big-graph-triples`, `BIG_GRAPH_TRIPLES` by default), an outcome holds
+`ontology.nt` instead of RDF/XML, Turtle and JSON-LD (those are written from one rdflib Graph in memory, and RDF/XML
+of a million individuals is of no use to Protégé anyway), plus `store/`: the Oxigraph store of `ontology.nt` in
+the format `ontoask --store-path` keeps (persist.py), so that `ontoask --ontology OUTCOME` opens it without parsing.
+
+The schema part (classes, properties, the ontology header) is small: it is made by owl.to_graph over the index
+without its individuals. Individuals are then written one at a time, in name order, each line by rdflib's own
+N-Triples row writer, so memory holds one individual's triples at a time, not the graph."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS, SKOS
+from rdflib.plugins.serializers.nt import _nt_row
+from rdflib.term import Node
+
+from .index import EntitiesIndex
+from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
+
+log = logging.getLogger(__name__)
+
+BIG_GRAPH_TRIPLES = 200_000
+NT_FILE = "ontology.nt"
+STORE_DIR = "store"
+STORE_GRAPH = "urn:ontoask:graph"  # persist.GRAPH_IRI: the named graph ontoask reads a persisted store from
+MANIFEST_VERSION = 2  # persist.VERSION
+
+
+def estimate_triples(idx: EntitiesIndex) -> int:
+    """The number of triples the ontology of `idx` has, counted from the index (without making them): exact for
+    individuals, close for the schema (class expressions add a few)."""
+    n = 10
+    for c in idx.classes.values():
+        n += 2 + len(c.superclasses) + len(c.disjoint) + len(c.roles)
+    for p in idx.properties.values():
+        n += 4 + len(p.domain) * 3 + len(p.roles) + 2 * bool(p.unit)
+    for ind in idx.individuals.values():
+        n += 2 + len(ind.classes) + len(ind.aliases) + len(ind.roles) + len(ind.facts)
+    return n
+
+
+def is_big(idx: EntitiesIndex, threshold: int | None) -> bool:
+    """Whether the ontology of `idx` is written as a big graph (threshold None or 0: never)."""
+    return bool(threshold) and estimate_triples(idx) > int(threshold)  # type: ignore[arg-type]
+
+
+def schema_only(idx: EntitiesIndex) -> EntitiesIndex:
+    """A shallow copy of `idx` without its individuals (classes and properties are shared, not copied)."""
+    out = EntitiesIndex(base_iri=idx.base_iri)
+    out.classes, out.properties, out.prefixes = idx.classes, idx.properties, idx.prefixes
+    return out
+
+
+def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None) -> Iterator[tuple[Node, Node, Node]]:
+    """The triples of the ontology of `idx` (the same as owl.to_graph's), the schema first, then one individual
+    at a time."""
+    yield from to_graph(schema_only(idx), header)
+
+    def iri(name: str) -> URIRef:
+        return URIRef(idx.iri_of(name))
+
+    used: set[Node] = set()
+    for name in sorted(idx.individuals):
+        ind = idx.individuals[name]
+        for t in _individual_triples(idx, ind, iri):
+            if t[1] in (OB.unit, QUDT.unit, SKOS.altLabel):
+                used.add(t[1])
+            yield t
+        yield iri(name), RDFS.label, text_literal(ind.label or name)
+        for r in ind.roles:
+            yield iri(name), RDFS.comment, text_literal(r)
+    if OB.unit in used:
+        yield from ((OB.unit, RDF.type, OWL.AnnotationProperty), (OB.unit, RDFS.label, Literal("unit")))
+    if QUDT.unit in used:
+        yield from ((QUDT.unit, RDF.type, OWL.AnnotationProperty), (QUDT.unit, RDFS.label, Literal("unit (QUDT)")))
+    if SKOS.altLabel in used:
+        yield SKOS.altLabel, RDF.type, OWL.AnnotationProperty
+
+
+def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader | None = None) -> int:
+    """Write the ontology of `idx` as N-Triples to `path` (atomically: a sibling file renamed into place); the
+    number of lines written (a triple the schema part and an individual both make may appear twice, which
+    N-Triples readers merge)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    n = 0
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            batch: list[str] = []
+            for t in iter_triples(idx, header):
+                batch.append(_nt_row(t))
+                if len(batch) >= 10_000:
+                    fh.write("".join(batch))
+                    n += len(batch)
+                    batch.clear()
+            fh.write("".join(batch))
+            n += len(batch)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return n
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None) -> int:
+    """Load `nt_path` into a new Oxigraph store in `folder` (`db/` and `manifest.json`, as persist.py writes
+    them; the manifest names the file relative to the outcome, so the store stays valid when the outcome folder is
+    renamed); the number of triples in the store."""
+    import pyoxigraph
+
+    nt_path, folder = Path(nt_path), Path(folder)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    store = pyoxigraph.Store(str(folder / "db"))
+    store.bulk_load(path=str(nt_path), format=pyoxigraph.RdfFormat.N_TRIPLES,
+                    to_graph=pyoxigraph.NamedNode(STORE_GRAPH))
+    store.optimize()
+    count = len(store)
+    del store
+    manifest = {"version": MANIFEST_VERSION, "outcome_file": nt_path.name,
+                "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": _sha256(nt_path)}],
+                "prefixes": sorted([p, ns] for p, ns in (prefixes or {}).items() if p),
+                "triples": count}
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+    return count
+
+
+def outcome_store(outcome: str | Path) -> Path | None:
+    """The store folder of a big-graph outcome when it is there and matches the outcome's N-Triples file (same
+    size and SHA-256), else None."""
+    outcome = Path(outcome)
+    folder = outcome / STORE_DIR
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+        entry = manifest["files"][0]
+        nt = outcome / manifest["outcome_file"]
+        if manifest.get("version") != MANIFEST_VERSION or not (folder / "db").is_dir():
+            return None
+        if nt.stat().st_size != entry["size"] or _sha256(nt) != entry["sha256"]:
+            log.warning("%s does not match %s (changed since the build); it is read from the file", folder, nt)
+            return None
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    return folder
+
+
+def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader) -> dict[str, Any]:
+    """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each."""
+    t = time.monotonic()
+    lines = write_ntriples(idx, outdir / NT_FILE, header)
+    nt_s = time.monotonic() - t
+    t = time.monotonic()
+    prefixes = {"": idx.base_iri, **{p: ns for p, ns in idx.prefixes.items()}}
+    triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes)
+    log.info("big graph: %d triples written to %s and %s", triples, NT_FILE, STORE_DIR)
+    return {"lines": lines, "triples": triples, "seconds": {"ntriples": round(nt_s, 3),
+                                                             "store": round(time.monotonic() - t, 3)}}
+
+
+__all__ = ["BIG_GRAPH_TRIPLES", "NT_FILE", "STORE_DIR", "estimate_triples", "is_big", "iter_triples",
+           "write_ntriples", "write_store", "outcome_store", "write_big_outputs"]
