@@ -11,7 +11,6 @@ N-Triples row writer, so memory holds one individual's triples at a time, not th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -26,6 +25,7 @@ from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
 from .index import EntitiesIndex
+from .localmodel import sha256_of
 from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)
@@ -115,14 +115,6 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
     return n
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None) -> int:
     """Load `nt_path` into a new Oxigraph store in `folder` (`db/` and `manifest.json`, as persist.py writes
     them; the manifest names the file relative to the outcome, so the store stays valid when the outcome folder is
@@ -140,7 +132,7 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
     count = len(store)
     del store
     manifest = {"version": MANIFEST_VERSION, "outcome_file": nt_path.name,
-                "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": _sha256(nt_path)}],
+                "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": sha256_of(nt_path)}],
                 "prefixes": sorted([p, ns] for p, ns in (prefixes or {}).items() if p),
                 "triples": count}
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
@@ -158,7 +150,7 @@ def outcome_store(outcome: str | Path) -> Path | None:
         nt = outcome / manifest["outcome_file"]
         if manifest.get("version") != MANIFEST_VERSION or not (folder / "db").is_dir():
             return None
-        if nt.stat().st_size != entry["size"] or _sha256(nt) != entry["sha256"]:
+        if nt.stat().st_size != entry["size"] or sha256_of(nt) != entry["sha256"]:
             log.warning("%s does not match %s (changed since the build); it is read from the file", folder, nt)
             return None
     except (OSError, ValueError, KeyError, IndexError, TypeError):
