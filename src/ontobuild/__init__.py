@@ -13,38 +13,15 @@ The library API (the `ontobuild` command is a thin layer over it):
 
 from __future__ import annotations
 
-import sys
-import types
-from typing import Any
+from .lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 # Public names defined in a submodule, imported on first use. `build` is also the name of the submodule
-# `ontobuild.build` (the builder's steps); the package keeps the function under that name (see _Package).
+# `ontobuild.build` (the builder's steps); the package keeps the function under that name (see ontobuild.lazy).
 _LAZY = {"build": "api", "BuildResult": "api", "build_from_index": "api"}
 
 
-class _Package(types.ModuleType):
-    """The package module: importing the submodule `ontobuild.build` must not replace the function `build`
-    (the import system sets a package attribute for each submodule it loads; the submodule stays in
-    sys.modules, where `from ontobuild.build import ...` finds it)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-sys.modules[__name__].__class__ = _Package
+lazy_exports(__name__, _LAZY)
 
 __all__ = ["__version__", "build", "BuildResult", "build_from_index"]

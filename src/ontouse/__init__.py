@@ -14,36 +14,13 @@ The library API (the `ontoask` command is a thin layer over it):
 
 from __future__ import annotations
 
-import sys
-import types
-from typing import Any
+from ontobuild.lazy import lazy_exports
 
 # Public names defined in a submodule, imported on first use. `ask` is also the name of the submodule
-# `ontouse.ask` (the question loop); the package keeps the function under that name (see _Package).
+# `ontouse.ask` (the question loop); the package keeps the function under that name (see ontobuild.lazy).
 _LAZY = {"Answerer": "api", "ask": "api", "Answer": "answer", "describe_schema": "api"}
 
 
-class _Package(types.ModuleType):
-    """The package module: importing the submodule `ontouse.ask` must not replace the function `ask` (the
-    import system sets a package attribute for each submodule it loads; the submodule stays in sys.modules,
-    where `from ontouse.ask import ...` finds it)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-sys.modules[__name__].__class__ = _Package
+lazy_exports(__name__, _LAZY)
 
 __all__ = ["Answerer", "ask", "Answer", "describe_schema"]
