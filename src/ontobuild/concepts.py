@@ -130,23 +130,23 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         state = re.search(r"\b(open|closed|[a-z]{3,}ed)\s+(?:(?:daily|every day|each day)\s+)?(?:from|between)?\s*$",
                           q.before)
         if not words and q.range_role and state and state.group(1) not in _HEDGES:
-            words = state.group(1)  # "staffed from 06:30 to 22:00" -> staffedStart, staffedEnd
+            words = state.group(1)  # "staffed from 07:00 to 19:30" -> staffedStart, staffedEnd
     state_np = re.search(r"\b(?:is|are)\s+in\s+((?:[a-z]+\s+)?[a-z]{3,})\s+from\s*$", q.before)
     if not words and q.range_role and q.dimension in ("date", "time of day") and state_np and \
             not set(state_np.group(1).split()) & (_HEDGES | _NOT_CONCEPT):
-        words = safe_name(state_np.group(1), lower_first=True)  # "in dry dock from 10 Jan to 21 Feb": dryDockStart
+        words = safe_name(state_np.group(1), lower_first=True)  # "in cold repair from 3 May to 9 June": coldRepairStart
     moment = re.search(r"\b(opens|closes|starts|begins|ends|departs|leaves|arrives)\s+(?:daily\s+|each day\s+)?at\s*$",
                        q.before)
     if not words and moment and q.dimension == "time of day":  # "the office opens at 05:15": openingTime
         words = {"opens": "opening", "closes": "closing", "starts": "start", "begins": "start", "ends": "end",
                  "departs": "departure", "leaves": "departure", "arrives": "arrival"}[moment.group(1)] + "Time"
     within = re.search(r"\b([a-z]{3,}ed)\s+within\s*$", q.before)
-    if not words and within and q.dimension == "time":  # "must be launched within 5 minutes": launchTime
+    if not words and within and q.dimension == "time":  # "must be fitted within 30 minutes": fitTime
         words = safe_name(participle_noun(within.group(1)) + " time", lower_first=True)
     level = re.search(r"\b(?:the\s+)?([a-z]{3,})\s+(?:stays?|remains?|is|rises|falls|drops|climbs)\s+(?:above|below|"
                       r"under|over)\s*$", q.before)
     if not words and level and level.group(1) not in _HEDGES | _NOT_CONCEPT and q.dimension in _DIMENSION_WORD \
-            and singular(level.group(1)) not in QUANTITY_NOUNS:  # "while the wind stays below 21 m/s": windSpeed
+            and singular(level.group(1)) not in QUANTITY_NOUNS:  # "while the wind stays below 18 m/s": windSpeed
         dim_word = _DIMENSION_WORD[q.dimension]
         words = safe_name(f"{level.group(1)} {dim_word}", lower_first=True) if dim_word not in GENERIC else ""
     rest = re.search(r"\b(?:must|should|to|can|may|will|shall)\s+([a-z]{3,})\s+for\s+(?:(?:at least|at most|up to|about|"
@@ -155,12 +155,12 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         words = safe_name(rest.group(1) + " time", lower_first=True)  # "must rest for at least 14 days": restTime
     graded = re.search(r"\b([a-z]{3,}ed)\s+(?:(?:about|around|only|up to)\s+)?$", q.before)
     if not words and graded and q.dimension == "count" and q.unit not in ("", "unit"):
-        words = safe_name(participle_noun(graded.group(1)), lower_first=True)  # "graded 87.5 points": gradePoints
+        words = safe_name(participle_noun(graded.group(1)), lower_first=True)  # "rated 91.5 points": ratePoints
     on_date = re.search(r"\b([a-z]{3,}ed)\b(?:[^,.;]|\.(?=\d)){0,40}\bon\s*$", q.before)
-    if not words and on_date and q.dimension == "date":  # "was graded 87.5 points on 9 March 2026": gradeDate
+    if not words and on_date and q.dimension == "date":  # "was rated 91.5 points on 4 June 2026": rateDate
         words = safe_name(participle_noun(on_date.group(1)) + " date", lower_first=True)
     every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
-    if not words and every and q.dimension == "time":  # "serviced every 6 months" -> serviceIntervalMonths
+    if not words and every and q.dimension == "time":  # "replaced every 3 weeks" -> replaceIntervalWeeks
         words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "9 kg per crate", "Crates, each weighing 9 kg"
@@ -283,8 +283,8 @@ def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str
 
 
 def named_in(idx: EntitiesIndex, q: Quantity, sentence: str, packages: set[str]) -> str:
-    """An existing property of the quantity's signature whose concept words the sentence says ("the crossing ...
-    takes 50 minutes" and a table column crossingMin): the concept the text names, one property for it."""
+    """An existing property of the quantity's signature whose concept words the sentence says ("the ride ...
+    takes 35 minutes" and a table column rideMin): the concept the text names, one property for it."""
     said = {singular(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}
     for name in candidates(idx, q, "", packages, limit=20):
         p = idx.properties[name]
@@ -297,7 +297,7 @@ def named_in(idx: EntitiesIndex, q: Quantity, sentence: str, packages: set[str])
         if words and len("".join(words)) > 3 and words <= said:
             return name
     suffix = property_suffix(q.unit) if q.unit and not q.per else ""
-    for name, p in idx.properties.items():  # a table column named with the unit as written: crossing_min, 50 min
+    for name, p in idx.properties.items():  # a table column named with the unit as written: ride_min, 35 min
         if p.kind != "datatype" or p.dimension or p.range not in ("xsd:integer", "xsd:decimal") or not suffix or \
                 not name.endswith(suffix) or name == suffix[0].lower() + suffix[1:]:
             continue
@@ -326,7 +326,7 @@ def resolve(idx: EntitiesIndex, name: str, q: Quantity, packages: set[str]) -> s
         return name
     if p is not None and p.kind == "datatype" and not p.dimension and not p.unit and \
             p.range in ("xsd:integer", "xsd:decimal") and name.endswith(property_suffix(q.unit) if q.unit else "\0"):
-        return name  # a table column named with the unit (crossing_min): the text's value joins it
+        return name  # a table column named with the unit (ride_min): the text's value joins it
     return name if p is None else name + "Value"
 
 

@@ -110,7 +110,7 @@ def extract_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Tra
 
 
 def _kinds_or_rules(reading: ChunkReading, state: TextState) -> None:
-    """A bare plural opening a sentence ("Lifejackets are checked ...", "Returns are accepted ...") is a kind of
+    """A bare plural opening a sentence ("Ladders are inspected ...", "Refunds are paid ...") is a kind of
     thing or a rule about an activity: `kind_or_activity` says which (remembered across chunks), and candidates,
     subjects and relations keep only that reading."""
     for qid, opts in reading.candidates.items():
@@ -140,7 +140,7 @@ _ACTIVITY_WORDS = ["payment", "purchase", "request", "booking", "cancellation", 
 
 
 def kind_or_activity(noun: str) -> str:
-    """"thing" when `noun` names a kind of physical thing (lifejackets, valves, seedlings), "activity" when it
+    """"thing" when `noun` names a kind of physical thing (ladders, tyres, uniforms), "activity" when it
     names something done (refunds, bookings, payments): the closer of the two groups of words above in the
     sentence-embedding model (mean of the three most similar). Without that model: "activity" (a rule, as
     before)."""
@@ -249,14 +249,14 @@ def _concept_options(idx: EntitiesIndex, q: Quantity, text: str, proposal: Conce
                  and not w.endswith(("ly", "ed", "ing")) and not unit_of(w) and w not in GENERIC
                  and singular(w) not in state.packages and not _VERB.fullmatch(w) and not re.search(r"\b" + w + r"\s+(?:the|an?|\d)", text[a:b])]
         stems = [participle_noun(w) for w in re.findall(r"\b[a-z]{4,}ed\b", text[a:b])]
-        nouns += [w for w in stems if len(w) > 3 and w not in _NOT_NOUN]  # "serviced every 6 months": service
+        nouns += [w for w in stems if len(w) > 3 and w not in _NOT_NOUN]  # "replaced every 3 weeks": replace
         if re.search(r"\bevery\s*$", text[max(a, q.start - 8):q.start]) and kind == "time":
             kind = "interval"
         for t in reading.candidates.get(q.id, [])[:1]:  # "Return policy": returnTime
             if not t.individuals:
                 nouns = [w.lower() for w in t.label.split() if w.lower() not in _NOT_NOUN | {"policy"}][-1:] + nouns
         for w in dict.fromkeys(sorted(nouns, key=lambda w: abs(text.find(w, a) - q.start))):
-            if kind == "count":  # "graded 87.5 points": gradePoints
+            if kind == "count":  # "rated 91.5 points": ratePoints
                 out.append(with_unit(safe_name(singular(w), lower_first=True), q, state.packages))
             elif kind:
                 out.append(with_unit(safe_name(f"{singular(w)} {kind}", lower_first=True), q, state.packages))
@@ -289,7 +289,7 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
 
 
 def _in_condition(text: str, pos: int) -> bool:
-    """Whether `pos` lies in a sentence's leading condition ("If the humidity rises above 70 %, ...") that a main
+    """Whether `pos` lies in a sentence's leading condition ("If the wind exceeds 20 m/s, ...") that a main
     clause with a number of its own follows."""
     a, b = next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
     m = re.match(r"\s*(?:If|When|Whenever|Once|Unless|While|As soon as)\b[^,;]{3,80}?,", text[a:b])
@@ -306,7 +306,7 @@ def _qualifier(q: Quantity, chunk: Chunk, state: TextState) -> str:
     if cond:
         parts.append(" ".join(cond.group(1).split()))
     lead = re.match(r"\s*((?:With|Without|Under|During)\s[^,.;]{3,40}),", sentence)
-    if lead and not cond:  # "With a full car deck, the crossing takes 50 minutes"
+    if lead and not cond:  # "On a busy day, the ride takes 35 minutes"
         parts.append(" ".join(lead.group(1).split()).lower())
     return "; ".join(p for p in parts if p)
 

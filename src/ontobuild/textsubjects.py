@@ -61,7 +61,7 @@ class Thing:
     end: int = 0
     plural: bool = False
     how: str = ""  # why code reads it so: "named", "group", "class", "pronoun", "new name", "noun phrase"
-    other: "Thing | None" = None  # another reading the model may prefer ("Lifejackets are checked": a kind, or a rule)
+    other: "Thing | None" = None  # another reading the model may prefer ("Ladders are inspected": a kind, or a rule)
 
     def key(self) -> tuple[str, ...]:
         return tuple(self.individuals) or (self.new_name,)
@@ -133,7 +133,7 @@ def read_chunk(idx: EntitiesIndex, text: str, known: list[str], prior: Thing | N
             if group and not inside_name:
                 things.append(Thing(text[m.start():m.end()], group, start=m.start(), end=m.end(), plural=True,
                                     how="class"))
-        # "at every station", "for each vessel": every member of the class
+        # "at every workshop", "for each bus": every member of the class
         single = _class_words(cls)
         for m in re.finditer(r"\b(?:every|each)\s+(" + re.escape(single) + r")(?![a-z])", low):
             group = members(idx, cls)
@@ -351,7 +351,7 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
             if len(words) == 1 and re.search(r"\b(?:from|to|at|in|near|via)\s+$", text[max(a, s - 6):s], re.I) and \
                     not any(x < e and s < y for x, y in taken):
                 cls = values.get(normalize(words[0]))
-                if cls:  # "from Varnes": a name the tables hold as a value (a port column): a thing of its own
+                if cls:  # "from Oakridge": a name the tables hold as a value (a town column): a thing of its own
                     out.append(Thing(words[0], new_name=safe_name(words[0]), new_class=cls, start=s, end=e,
                                      how="new name"))
                     taken.append((s, e))
@@ -371,8 +371,8 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
 
 
 def _value_names(idx: EntitiesIndex) -> dict[str, str]:
-    """Names the tables hold as plain text values (normalized) -> the class their column names ("home_port" ->
-    Port): a single word the text names as a thing ("from Varnes") is one of them. Read once per index (the
+    """Names the tables hold as plain text values (normalized) -> the class their column names ("base_town" ->
+    Town): a single word the text names as a thing ("from Oakridge") is one of them. Read once per index (the
     tables are mapped before the text; one pass over the facts, not one per chunk)."""
     cached = _VALUE_NAMES.get(id(idx))
     if cached is not None and cached[0] is idx:
@@ -396,20 +396,20 @@ _VALUE_NAMES: dict[int, tuple[EntitiesIndex, dict[str, str]]] = {}
 def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: list[Thing],
                       packages: set[str] = frozenset()) -> Thing | None:  # type: ignore[assignment]
     """The subject of a sentence: the thing it opens with (before its verb), a pronoun's referent, or a new
-    thing from its opening noun phrase. An opening place ("At Holm the office opens ...") is skipped."""
+    thing from its opening noun phrase. An opening place ("At Oakridge the office opens ...") is skipped."""
     place = re.match(r"\s*(?:At|In|On|From)\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*,?\s+(?=[Tt]he\s|[Aa]n?\s|[Oo]ur\s)",
                      text[a:b])
     if place:
         a += place.end()
     cond = re.match(r"\s*(?:If|When|Once|Whenever|While|As soon as|Unless)\b[^,.;]{3,80},\s*", text[a:b])
-    if cond:  # "If the humidity rises above 70 %, the dehumidifier runs ...": the main clause's subject
+    if cond:  # "If the wind exceeds 20 m/s, the bus wash runs ...": the main clause's subject
         a += cond.end()
     sentence = text[a:b]
     verb = _VERB.search(sentence)
     guess = re.match(r"\s*(?:[Tt]he|[Aa]n?|[Oo]ur)?\s*(?:[A-Za-z][\w-]*\s+){1,3}?([a-z]{3,}s)\s+(?:up\b|at\b|to\b|on\b|in\b|"
                      r"an?\b|the\b|\d)", sentence)
     if guess and any(t.start <= a + guess.start(1) < t.end for t in things):
-        guess = None  # "The ML pumps at ...": "pumps" names the thing, it is no verb here
+        guess = None  # "The KX buses at ...": "buses" names the thing, it is no verb here
     if guess and (verb is None or guess.start(1) < verb.start()):
         verb = re.compile(re.escape(guess.group(1))).search(sentence, guess.start(1))
     head_end = a + (verb.start() if verb else len(sentence))
@@ -429,7 +429,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                      start=a + np.start(1), end=a + np.end(1), how="noun phrase")
     part = re.match(r"\s*((?:[A-Za-z][a-z-]+\s+){0,2}[a-z][a-z-]+s)\s+of\s+(?:each|every|all|the|our)\b", sentence)
     if part and not _quantity_noun(part.group(1)) and singular(part.group(1).split()[-1].lower()) not in packages \
-            and part.group(1).split()[0].lower() not in _FUNCTION:  # "Reference samples of each lot are kept ..."
+            and part.group(1).split()[0].lower() not in _FUNCTION:  # "Spare keys of each workshop are kept ..."
         phrase = " ".join(part.group(1).split()[:-1] + [singular(part.group(1).split()[-1])])
         return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(part.group(1).split()[-1])),
                      start=a + part.start(1), end=a + part.end(1), plural=True, how="noun phrase")
@@ -438,7 +438,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
     qnp = re.match(r"\s*(?:[Tt]he\s+)?[A-Za-z]+\s+(?:in|of|at)\s+the\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)\s+", sentence)
     if qnp and _quantity_noun(sentence.split()[0].lower() if sentence.split()[0].lower() != "the"
                               else sentence.split()[1].lower()):
-        phrase = qnp.group(1)  # "Pressure in the distribution network must stay ...": the network
+        phrase = qnp.group(1)  # "Pressure in the brake line must stay ...": the line
         words = []
         for w in phrase.split():
             if w in _FUNCTION or _VERB.fullmatch(w):
@@ -450,7 +450,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
                          start=a + qnp.start(1), end=a + qnp.start(1) + len(phrase), how="noun phrase")
     every = [t for t in things if t.how == "every" and a <= t.start < b]
     if every and not opening:
-        return every[0]  # "Samples are taken at every station at 07:00": about each station
+        return every[0]  # "Tyres are checked at every workshop at 06:15": about each workshop
     previous = history[-1] if history else None
     pron = _PRONOUN.match(sentence)
     if pron and previous is not None:
@@ -490,8 +490,8 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         if head.endswith("ing") or (head.endswith("s") and not sentence.lstrip()[:3].lower() == "the"):
             label = f"{phrase} policy"  # "Refunds are paid ...", "Express handling takes ...": a rule
             kind_of_thing = None
-            if not head.endswith("ing"):  # "Lifejackets are checked ...": maybe a kind of thing; the model says
-                written = " ".join(words)  # "lifejackets" (in general), a Lifejacket
+            if not head.endswith("ing"):  # "Ladders are inspected ...": maybe a kind of thing (kind_or_activity says)
+                written = " ".join(words)  # "ladders" (in general), a Ladder
                 kind_of_thing = Thing(written, new_name=safe_name(written), new_class=safe_name(singular(head)),
                                       start=a + m.start(), end=a + m.end(), plural=True, how="noun phrase")
             return Thing(label, new_name=safe_name(label), new_class="Policy", start=a + m.start(),
@@ -557,7 +557,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
                  not re.search(r"\b(?:at|in|inside|into|to|from|near|within|on)\s+(?:the\s+|an?\s+)?$",
                                text[max(a, t.start - 12):t.start], re.I)]
         subject = r.subjects.get(a)
-        if subject is not None and not subject.individuals:  # "The afterburner of Drum Three must reach": the part
+        if subject is not None and not subject.individuals:  # "The compressor of Bus Juniper must reach": the part
             local = [t for t in local if not (subject.end <= t.start and
                                               re.fullmatch(r"\s+of\s+(?:the\s+)?", text[subject.end:t.start]))]
         if local:
@@ -573,7 +573,7 @@ def quantity_candidates(idx: EntitiesIndex, r: ChunkReading, quantities: list[Qu
         holder = next((t for t in r.things if place and t.start == place[-1].end()), None)
         climate = q.dimension in ("temperature", "pressure") or \
             q.dimension == "ratio" and re.match(r"[^.;,]{0,30}\bhumidity\b", text[q.end:]) is not None
-        if holder is not None and climate:  # "kept in the bean cellar at 16 to 20 °C": the place's conditions
+        if holder is not None and climate:  # "kept in the cold shed at 5 to 15 °C": the place's conditions
             out = [holder]
         out = [t for t in out if not _is_package(t, packages)]
         out += [t.other for t in out if t.other is not None and t.other not in out]
@@ -622,7 +622,7 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
                 gap = text[max(cand.end, a) if cand.start >= a else a:obj.start]
                 gap = gap[gap.rfind(",") + 1:] if "," in gap and not re.search(r"\b(?:are|is)\b", gap[gap.rfind(","):]) \
                     else gap
-                if cand is subject and cand.how == "noun phrase":  # "Reference samples of each lot are kept in"
+                if cand is subject and cand.how == "noun phrase":  # "Spare keys of each workshop are kept in"
                     gap = re.sub(r"^\s+of\s+[^,.;]{0,30}?(?=\s+(?:are|is|were|was|must|should|will)\b)", "", gap)
                 m = _REL_VERB.search(gap[-60:]) if cand.start >= a else _REL_TAIL.search(gap[-60:])
                 if m:
@@ -634,12 +634,12 @@ def _relations(text: str, things: list[Thing], r: ChunkReading) -> list[Relation
         opening = re.match(r"\s*(?:At|In|On)\s+(?:the\s+)?", text[a:b])
         where = next((t for t in things if opening and t.start == a + opening.end()), None)
         if where is not None and subject is not None and subject.how == "noun phrase" and not subject.individuals \
-                and subject.start > where.end:  # "At Holm the ticket office opens ...": the office is at Holm
+                and subject.start > where.end:  # "At Oakridge the kiosk opens ...": the kiosk is at Oakridge
             out.append(Relation(subject, "locatedAt", where, " ".join(text[a:b].split())))
         for t1, t2 in zip(inside, inside[1:]):  # "a cage of 40 m² inside the depot": where a thing is
             if t1 is subject and not t1.individuals and t1.how == "noun phrase" and t2.individuals and \
                     re.fullmatch(r"\s+of\s+(?:the\s+)?", text[t1.end:t2.start]):
-                out.append(Relation(t1, "partOf", t2, " ".join(text[a:b].split())))  # "the afterburner of Drum Three"
+                out.append(Relation(t1, "partOf", t2, " ".join(text[a:b].split())))  # "the compressor of Bus Juniper"
                 continue
             m = _LOCATED.match(text[t1.end:t2.start])
             if m and not t1.individuals and t1.how == "noun phrase":
