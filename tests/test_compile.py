@@ -382,6 +382,18 @@ def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
               "(SELECT memberOf FROM Employee WHERE salary > 9000)") == ["Research"]
 
 
+def test_a_link_in_a_list_of_keys_compares_the_rows() -> None:
+    """The mirror: link IN (SELECT key FROM the linked table ...) selects those rows; a row's iri IN (SELECT fk
+    ...) where fk refers to the row's key compares the key."""
+    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner IN "
+                "(SELECT owner_id FROM Owner WHERE home_town = 'Harbor')") == ["10", "11"]
+    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner NOT IN "
+                "(SELECT owner_id FROM Owner WHERE home_town = 'Harbor')") == ["12"]
+    assert pets("SELECT first_name FROM Owner WHERE iri NOT IN (SELECT po_owner FROM PetOwnership)") == ["Yusra"]
+    assert pets("SELECT first_name FROM Owner WHERE iri IN (SELECT po_owner FROM PetOwnership WHERE po_pet = 12)") \
+        == ["Tomas"]
+
+
 def test_a_text_column_equals_a_subquery_value_as_text() -> None:
     """Bug fixed: `col = (SELECT code ...)` cast the text code to a number and matched nothing."""
     assert shop("SELECT label FROM Product WHERE supplier = (SELECT sup_code FROM Supplier WHERE sup_name = "

@@ -107,8 +107,13 @@ def test_confirmed_references_become_links(tmp_path: Path) -> None:
     depot = next(f.object for f in truck.facts if f.property == "basedAt")
     assert any(f.literal == "Northport" for f in idx.individuals[depot].facts)
     assert sorted(f.object for f in idx.individuals[depot].facts if f.property == "hosts") == ["Truck1", "Truck3"]
-    assert any(f.property == "depotCode" and f.literal == "N" for f in truck.facts)  # the id value stays too
+    # the linked id is the link, not also a value of the truck; the depot keeps it as its own key value
+    assert not any(f.literal == "N" for f in truck.facts)
+    assert any(f.property == "depotCode" and f.literal == "N" for f in idx.individuals[depot].facts)
+    assert idx.properties["depotCode"].domain == ["Depot"]
     assert cov.totals()["skipped"] == 0
+    entry = next(e for e in cov.entries if e["file"] == "trucks.csv" and e["path"] == "$[0]['depot_code']")
+    assert (entry["status"], entry["property"], entry["object"]) == ("covered", "basedAt", depot)
 
 
 def test_link_table_pairs_become_direct_links(tmp_path: Path) -> None:

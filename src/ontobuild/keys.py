@@ -221,9 +221,15 @@ def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:
 
 
 def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dict[int, str]) -> list[dict[str, Any]]:
-    """Object property facts for every confirmed reference (the id value stays as a datatype fact too), and
-    direct links for the pairs of link tables. Returns what was linked, for coverage.json."""
+    """Object property facts for every confirmed reference, and direct links for the pairs of link tables.
+    Returns what was linked, for coverage.json.
+
+    A linked cell is the link, not also a copy of the id as a value: the id is the referenced thing's own key
+    value, so `order refCustomer Customer7` says all that `order customerId 7` said (one concept, one property).
+    Its coverage entry names the link; a value that matched no record stays a plain value."""
     out = []
+    cells = {(e["file"], e["path"]): e for e in cov.entries}
+    emptied: set[str] = set()
     for ref in plan.references:
         if not ref.confirmed:
             continue
@@ -244,9 +250,21 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
             idx.add_fact(rec.individual, Fact(prop, object=target, source=src))
             if inverse:
                 idx.add_fact(target, Fact(inverse, object=rec.individual, source=src))
+            emptied |= _drop_copy(idx, rec.individual, src, prop, target, cells.get((rec.file, src["path"])))
             linked += 1
         out.append({"reference": ref.describe(), "property": prop, "inverse": inverse, "linked": linked,
                     "unmatched": missing})
+    if emptied:  # a datatype property that only held linked ids goes with them; one that remains keeps the
+        # domain of the classes that still use it
+        users: dict[str, set[str]] = {}
+        for ind, f in idx.iter_facts():
+            if f.property in emptied:
+                users.setdefault(f.property, set()).update(ind.classes)
+        for name in sorted(emptied):
+            if name not in users:
+                idx.remove(name)
+            else:
+                idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
     for shape in {id(r.source): r.source for r in plan.references}.values():
         refs = [r for r in plan.of(shape) if r.confirmed]
         if not plan.is_link_table(shape) or len(refs) != 2:
@@ -265,3 +283,16 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 pairs += 1
         out.append({"link_table": shape.file, "property": prop, "pairs": pairs})
     return out
+
+
+def _drop_copy(idx: EntitiesIndex, subject: str, src: dict[str, str], link: str, target: str,
+               entry: dict[str, Any] | None) -> set[str]:
+    """Remove the literal the mapping made from the cell at `src` (now stated by the link); point the cell's
+    coverage entry at the link. Returns the datatype properties that lost a fact."""
+    ind = idx.individuals[subject]
+    gone = {f.property for f in ind.facts if f.literal is not None and f.source == src}
+    if gone:
+        ind.facts = [f for f in ind.facts if not (f.literal is not None and f.source == src)]
+    if entry is not None:
+        entry.update(property=link, object=target)
+    return gone

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rdflib import Literal, URIRef
@@ -194,8 +195,10 @@ class ExprCompiler:
         return out
 
     def _link_key(self, p: InQuery) -> InQuery:
-        """`x.key IN (SELECT link ...)` where the link points at x's table: the links are to x's rows, so compare
-        the row itself (the key value and a link to the row are the same thing)."""
+        """A thing and a key value on the two sides of IN: the key value and a link to the row are the same
+        thing. `x.key IN (SELECT link ...)` where the link points at x's table compares the row itself;
+        `link IN (SELECT key FROM T ...)` where the link points at T's rows selects those rows; `x.iri IN (SELECT
+        fk FROM U)` where U's value column refers to x's key compares x's key."""
         q = p.query
         while not isinstance(q, Query):
             q = q.left
@@ -204,12 +207,23 @@ class ExprCompiler:
         inner = q.select[0].expr
         outer_col = self.column(p.expr)
         inner_col = self.c.schema.table(inner.table).column(inner.column)
-        if outer_col.kind != "value" or inner_col is None or inner_col.kind != "link" or not inner_col.target:
+        if inner_col is None:
             return p
-        if not self.c._related(inner_col.target, p.expr.table):
+        if outer_col.kind == "value" and inner_col.kind == "link" and inner_col.target:
+            if self.c._related(inner_col.target, p.expr.table):
+                return replace(p, expr=Col(p.expr.alias, p.expr.table, "iri"))
             return p
-        from dataclasses import replace
-        return replace(p, expr=Col(p.expr.alias, p.expr.table, "iri"))
+        if outer_col.kind not in ("link", "id") or inner_col.kind != "value":
+            return p
+        things = outer_col.target if outer_col.kind == "link" else p.expr.table
+        if things and p.query is q and self.c._related(inner.table, things):
+            return replace(p, query=replace(q, select=(replace(q.select[0], expr=Col(inner.alias, inner.table,
+                                                                                        "iri")),)))
+        if outer_col.kind == "id" and inner_col.key_of:
+            table, key = inner_col.key_of.split(".", 1)
+            if self.c._related(table, p.expr.table):
+                return replace(p, expr=Col(p.expr.alias, p.expr.table, key))
+        return p
 
     def _same_type_in(self, p: InQuery) -> bool:
         q = p.query
