@@ -58,7 +58,10 @@ def test_same_code_against_an_openai_compatible_server() -> None:
 
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model_path()), "--host", "127.0.0.1",
+        # llama_cpp.server's own main, with the model loaded as ontobuild loads it (llm.llama_load_settings)
+        [sys.executable, "-c", "import runpy, sys; from ontobuild.llm import llama_load_settings; "
+         "sys.argv[0] = 'llama_cpp.server'; ctx = llama_load_settings(); ctx.__enter__(); "
+         "runpy.run_module('llama_cpp.server', run_name='__main__')", "--model", str(default_model_path()), "--host", "127.0.0.1",
          "--port", str(port), "--chat_format", "chatml-function-calling", "--n_ctx", "4096",
          "--model_alias", "local-qwen"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -93,3 +96,19 @@ def test_check_model_command_without_a_key(monkeypatch) -> None:
     assert result.exit_code == 0, result.output
     assert "backend: local" in result.output and "state: answered" in result.output
     assert "call: record_weight(product='Orion" in result.output and "weight_kg=2.4)" in result.output
+
+
+def test_load_settings_skip_extra_buffers_when_asked_and_restore_the_library(monkeypatch) -> None:
+    lib = pytest.importorskip("llama_cpp.llama").llama_cpp
+    from ontobuild.llm import llama_load_settings
+
+    if not any(name == "use_extra_bufts" for name, *_ in lib.llama_model_default_params()._fields_):
+        pytest.skip("this llama.cpp has no extra buffer types setting")
+    original = lib.llama_model_default_params
+    monkeypatch.setenv("ONTOBUILD_LLAMA_EXTRA_BUFFERS", "0")
+    with llama_load_settings():
+        assert lib.llama_model_default_params().use_extra_bufts is False
+    assert lib.llama_model_default_params is original
+    monkeypatch.setenv("ONTOBUILD_LLAMA_EXTRA_BUFFERS", "1")
+    with llama_load_settings():
+        assert lib.llama_model_default_params is original

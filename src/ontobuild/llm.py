@@ -345,6 +345,41 @@ def inference_lock() -> Iterator[None]:
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
+def _cpu_has_amx() -> bool:
+    try:
+        return "amx_tile" in Path("/proc/cpuinfo").read_text("utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+@contextmanager
+def llama_load_settings() -> Iterator[None]:
+    """Models loaded inside this block skip llama.cpp's extra CPU buffer types (weights repacked for AMX tiles)
+    on a CPU with AMX: with them, llama-cpp-python 0.3.36 crashes in its first decode on such CPUs (seen on a
+    2-core Intel Xeon VM). ONTOBUILD_LLAMA_EXTRA_BUFFERS=1 keeps them anyway, =0 skips them on any CPU."""
+    import llama_cpp.llama as llama_module
+
+    setting = os.environ.get("ONTOBUILD_LLAMA_EXTRA_BUFFERS", "").strip()
+    lib = llama_module.llama_cpp
+    original = lib.llama_model_default_params
+    if setting == "1" or (setting != "0" and not _cpu_has_amx()) or \
+            not any(name == "use_extra_bufts" for name, *_ in original()._fields_):
+        yield
+        return
+
+    def params() -> Any:
+        p = original()
+        p.use_extra_bufts = False
+        return p
+
+    lib.llama_model_default_params = params
+    try:
+        log.info("llama.cpp: loading without extra CPU buffer types (AMX)")
+        yield
+    finally:
+        lib.llama_model_default_params = original
+
+
 class LocalChat:
     """llama-cpp-python in process; the default when no API key is configured."""
 
@@ -373,8 +408,9 @@ class LocalChat:
         self.threads = cores.choose_threads(self._fixed_threads)
         start = time.perf_counter()
         try:
-            self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=self.threads,
-                              n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
+            with llama_load_settings():
+                self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=self.threads,
+                                  n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {path}: {e}.") from None
         self.load_seconds = time.perf_counter() - start
