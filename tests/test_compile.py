@@ -401,3 +401,24 @@ def test_a_text_column_equals_a_subquery_value_as_text() -> None:
     assert shop("SELECT label FROM Product WHERE supplier IN (SELECT sup_code FROM Supplier WHERE sup_name = "
                 "'Nordwerk')") == shop("SELECT label FROM Product WHERE supplier = 'NRD'")
     assert shop("SELECT label FROM Product WHERE supplier = 'NRD'")
+
+
+WORKSHOP = """
+@prefix : <http://example.org/workshop#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:m1 a :Mechanic ; :mech_no 7 ; :fullName "Ines Roth" .
+:m2 a :Mechanic ; :mech_no 9 ; :fullName "Omar Dahl" .
+:j1 a :Job ; :job_no 100 ; :hours 3 ; :mechanic :m1 .
+:j2 a :Job ; :job_no 101 ; :hours 5 ; :mechanic :m2 .
+:j3 a :Job ; :job_no 102 ; :hours 2 ; :mechanic :m2 .
+"""
+
+
+def test_a_join_on_the_key_name_of_a_linked_table_uses_the_link() -> None:
+    """`key_name` in joins: Job has only the link `mechanic`; `j.mech_no` names the linked table's key."""
+    assert run(WORKSHOP, "SELECT m.fullName FROM Mechanic m JOIN Job j ON m.iri = j.mech_no WHERE j.hours > 4") == [
+        "Omar Dahl"]
+    assert run(WORKSHOP, "SELECT j.job_no FROM Job j JOIN Mechanic m ON j.mech_no = m.mech_no "
+                         "WHERE m.fullName = 'Omar Dahl'") == ["101", "102"]
+    assert run(WORKSHOP, "SELECT job_no FROM Job WHERE mechanic IN (SELECT mech_no FROM Mechanic WHERE "
+                         "fullName = 'Ines Roth')") == ["100"]

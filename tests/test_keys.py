@@ -180,3 +180,40 @@ def test_dirty_headers_keep_every_column_and_rfc4180_quotes_are_read(tmp_path: P
     path.write_text('name,name,,note\nbolt,M8,7,"1"" pipe, steel"\nnut,M6,9,plain\n', "utf-8")
     rows = read_table(path)
     assert rows[0] == {"name": "bolt", "name_2": "M8", "column_3": "7", "note": '1" pipe, steel'}
+
+
+def test_a_link_takes_the_name_its_id_column_had_and_link_tables_get_no_inverse(tmp_path: Path) -> None:
+    shapes = dataset(tmp_path, FLEET)
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    classes = _map(idx, shapes, plan, {"depots.json": "Depot", "trucks.csv": "Truck", "trips.csv": "Trip"}, cov)
+    assert "truckId" in idx.properties and idx.properties["truckId"].kind == "datatype"
+    for ref in plan.references:
+        ref.confirmed = ref.column == "truck_id"
+        ref.property, ref.inverse = "truckId", "hasTrip"
+    made = apply_references(idx, plan, cov, classes)
+    assert made[0]["property"] == "truckId" and idx.properties["truckId"].kind == "object"
+    assert "truckIdLink" not in idx.properties
+    trip = next(i for i in idx.individuals.values() if "Trip" in i.classes and any(f.literal == "340" for f in i.facts))
+    assert [f.object for f in trip.facts if f.property == "truckId"] == ["Truck1"]
+
+    shapes = dataset(tmp_path, LIBRARY)
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    classes = _map(idx, shapes, plan, {"members.csv": "Member", "books.tsv": "Book", "loans.jsonl": "Loan"}, cov)
+    for ref in plan.references:
+        ref.confirmed, ref.property, ref.inverse = True, "of" + ref.target.record_class, "hasLoan"
+    made = apply_references(idx, plan, cov, classes)
+    assert all(m.get("inverse", "") == "" for m in made) and "hasLoan" not in idx.properties
+
+
+def test_a_link_decided_by_code_is_named_after_its_target_when_the_column_abbreviates_it(tmp_path: Path) -> None:
+    from ontobuild.references import confirm_all
+    from ontobuild.trace import Trace
+
+    shapes = dataset(tmp_path, {"students.csv": "stu_id,name\n1,Ana\n2,Bo\n3,Cy\n",
+                                "enrolments.csv": "enr_no,stu_id,course\n10,1,Art\n11,3,Law\n12,3,Art\n"})
+    plan = find_references(shapes)
+    classes = {id(s): ("Student" if s.file == "students.csv" else "Enrolment") for s in shapes}
+    decided = confirm_all(None, plan, classes, Trace(None))  # type: ignore[arg-type] - code decides, no model
+    assert [(d["confirmed"], d["decided_by"], d["property"]) for d in decided] == [(True, "code", "student")]

@@ -22,7 +22,7 @@ from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
 from .llm import ChatModel, open_model
-from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
+from .decisions import check_decision, default_levels, proposed_name_key, proposed_record_class, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import normalize, safe_name, singular
@@ -114,7 +114,9 @@ def mapping_messages(shape: Shape) -> list[dict[str, str]]:
         levels += f"; each record is held by a {shape.records[0].parent.pattern} record under key {shape.records[0].link_key!r}"
     text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
                           levels=levels, examples=examples, plan=_plan_lines(shape),
-                          name_key=json.dumps(proposed_name_key(shape), ensure_ascii=False))
+                          name_key=json.dumps(proposed_name_key(shape), ensure_ascii=False),
+                          class_hint=f"; proposed: {cls} (the table's own name)" if (cls := proposed_record_class(shape))
+                          else "")
     return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
 
 

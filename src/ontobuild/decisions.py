@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .mapping import Shape, file_stem, parse_number, part_groups, split_key
+from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_groups, split_key
 from .names import safe_name, singular
 
 
@@ -14,6 +15,20 @@ def proposed_name_key(shape: Shape) -> str:
         if split_key(k)[0].lower() in ("name", "title", "label", "product name", "full name"):
             return k
     return "@key"
+
+
+def proposed_record_class(shape: Shape) -> str:
+    """The class a table's own name proposes for its rows ("car_parts.csv" -> CarPart, "OrderLines.jsonl" ->
+    OrderLine): the user's word for what a record is. "" for records inside a JSON tree (the file names the
+    document, not its records) and for names that are no words."""
+    if shape.pattern != "$[*]" or shape.n_levels or shape.records[0].parent is not None:
+        return ""
+    raw = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", file_stem_as_written(shape.file))
+    words = re.findall(r"[A-Za-z][A-Za-z0-9]*", raw)
+    if not words:
+        return ""
+    words[-1] = singular(words[-1].lower())
+    return safe_name(" ".join(w.lower() for w in words))
 
 
 def default_levels(shape: Shape, record_class: str) -> list[dict[str, str]]:

@@ -238,8 +238,8 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
         prop = ensure_object_property(idx, ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True),
                                       src_cls, dst_cls, f"Reference from {ref.source.file} column '{ref.column}' to "
                                                         f"{ref.target.file} '{ref.key}'")
-        inverse = ensure_object_property(idx, ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") if ref.inverse \
-            and ref.inverse != prop else ""
+        inverse = ensure_object_property(idx, ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
+            if _inverse_wanted(idx, plan, ref, prop) else ""
         linked = missing = 0
         for rec in ref.source.records:
             target = by_key.get(_value(rec.fields.get(ref.column)))
@@ -265,6 +265,14 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 idx.remove(name)
             else:
                 idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
+        for entry in out:  # a link named `xLink` because the id column's value property was `x`: now `x`
+            name = entry["property"]
+            if name.endswith("Link") and idx.kind_of(name[:-4]) is None:
+                idx.rename(name, name[:-4])
+                entry["property"] = name[:-4]
+                for e in cov.entries:
+                    if e.get("property") == name:
+                        e["property"] = name[:-4]
     for shape in {id(r.source): r.source for r in plan.references}.values():
         refs = [r for r in plan.of(shape) if r.confirmed]
         if not plan.is_link_table(shape) or len(refs) != 2:
@@ -283,6 +291,15 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 pairs += 1
         out.append({"link_table": shape.file, "property": prop, "pairs": pairs})
     return out
+
+
+def _inverse_wanted(idx: EntitiesIndex, plan: Plan, ref: Reference, prop: str) -> bool:
+    """An inverse link is stated unless there is none, the source is a link table (its pairs become one direct
+    link, so links back to its rows only repeat it), or the name already stands for another link's inverse."""
+    if not ref.inverse or ref.inverse == prop or plan.is_link_table(ref.source):
+        return False
+    other = idx.properties.get(ref.inverse)
+    return other is None or (other.kind == "object" and f"Inverse of {prop}" in other.roles)
 
 
 def _drop_copy(idx: EntitiesIndex, subject: str, src: dict[str, str], link: str, target: str,

@@ -70,10 +70,15 @@ def split_key(key: str) -> tuple[str, str]:
 def file_stem(file: str) -> str:
     """A file's name without its data suffix, lower-cased: what its records are called ("orders.csv" -> "orders");
     for a sheet of a workbook of several sheets, the sheet's name ("shop.xlsx/Orders" -> "orders")."""
+    return file_stem_as_written(file).lower()
+
+
+def file_stem_as_written(file: str) -> str:
+    """file_stem with the case the user wrote ("OrderLines.csv" -> "OrderLines")."""
     sheet = re.match(r".+\.(?:xlsx|xlsm|xlsb|xls|ods)/(.+)$", file, flags=re.I)
     if sheet:
-        return sheet.group(1).strip().lower()
-    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab|xlsx|xlsm|xlsb|xls|ods)$", "", file, flags=re.I).lower()
+        return sheet.group(1).strip()
+    return re.sub(r"\.(json|jsonl|ndjson|csv|tsv|tab|xlsx|xlsm|xlsb|xls|ods)$", "", file, flags=re.I)
 
 
 def parse_number(text: str, decimal_comma: bool = False) -> tuple[str, str] | None:

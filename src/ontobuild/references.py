@@ -1,5 +1,6 @@
 """The model confirms or rejects each candidate reference between record shapes (keys.py finds them): one
-small `confirm_reference` call per pair, with the two tables' names, classes, the column and example records.
+small `confirm_reference` call per pair (yes or no), with the two tables' names, classes, the column and example
+records; the link is named by code from the column (`link_names`).
 A call that fails leaves the candidate unconfirmed (its values stay as plain values; nothing is lost)."""
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from .trace import Trace
 
 log = logging.getLogger(__name__)
 
-PROP_OR_EMPTY = {"type": "string", "pattern": "^([a-z][A-Za-z0-9]{1,50})?$"}
-
-
 def _example(ref_shape: Any) -> str:
     rec = ref_shape.records[0]
     return json.dumps({k: v for k, v in list(rec.fields.items())[:8]}, ensure_ascii=False, default=str)[:300]
@@ -33,11 +31,9 @@ def _tool(sink: dict[str, Any]) -> Tool:
         sink.update(args)
         return "ok"
 
-    params = {"type": "object", "additionalProperties": False, "required": ["refers", "property", "inverse"],
-              "properties": {"refers": {"type": "boolean"},
-                             "property": {"type": "string", "pattern": "^[a-z][A-Za-z0-9]{1,50}$"},
-                             "inverse": PROP_OR_EMPTY}}
-    return Tool("confirm_reference", "Say whether the column refers to the other table's records, and name the link.",
+    params = {"type": "object", "additionalProperties": False, "required": ["refers"],
+              "properties": {"refers": {"type": "boolean"}}}
+    return Tool("confirm_reference", "Say whether the column refers to the other table's records.",
                 params, confirm_reference, terminal=True)
 
 
@@ -46,28 +42,36 @@ def reference_messages(ref: Reference, classes: dict[int, str]) -> list[dict[str
     values = [v for v in column_values(ref.source, ref.column) if v is not None]
     source_class = classes.get(id(ref.source), "Record")
     target_class = classes.get(id(ref.target), "Record")
-    proposed = safe_name(target_class, lower_first=True)
     text = prompts.render("confirm_reference", source=ref.source.file, column=json.dumps(ref.column),
                           source_class=source_class, values=", ".join(sorted(set(values))[:6]),
                           source_example=_example(ref.source), target=ref.target.file, target_class=target_class,
-                          key=json.dumps(ref.key), target_example=_example(ref.target), property=proposed,
-                          inverse=safe_name("has " + source_class, lower_first=True))
+                          key=json.dumps(ref.key), target_example=_example(ref.target))
     return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
 
 
 def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Trace) -> None:
-    """Ask the model about one candidate reference; sets ref.confirmed, ref.property, ref.inverse."""
-    proposed = safe_name(classes.get(id(ref.target), "Record"), lower_first=True)
+    """Ask the model whether one candidate reference is one; sets ref.confirmed (the link's names are code's:
+    `link_names`)."""
     sink: dict[str, Any] = {}
     messages = reference_messages(ref, classes)
     result = run_agent(model, messages, [_tool(sink)], max_turns=2, trace=trace, label=f"reference {ref.describe()}",
-                       max_tokens=80)
+                       max_tokens=30)
     if result.state != "answered" or "refers" not in sink:
         log.warning("no decision on %s: %s", ref.describe(), result.reason)
         return
     ref.confirmed = bool(sink["refers"])
-    ref.property = sink.get("property") or proposed
-    ref.inverse = sink.get("inverse") or ""
+
+
+def link_names(ref: Reference, classes: dict[int, str]) -> tuple[str, str]:
+    """(link, inverse) of a confirmed reference, from the user's own words: the column without its id suffix
+    ("customer_id" -> customer, "caused_by_unit_id" -> causedByUnit), the target class when the column only
+    abbreviates it ("stu_id" of a Student -> student); the inverse is has + the referring class."""
+    target = classes.get(id(ref.target), "record")
+    stem = re.sub(r"(?i)[_\s-]*(id|code|key|no|nr|ref)$", "", split_key(ref.column)[0]) or target
+    if target.lower().startswith(stem.lower()):
+        stem = target
+    return safe_name(stem, lower_first=True), safe_name("has " + classes.get(id(ref.source), "record"),
+                                                        lower_first=True)
 
 
 def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Trace,
@@ -83,11 +87,8 @@ def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Tr
             ref.decided_by = "model"
         else:
             ref.confirmed, ref.decided_by = verdict == "yes", "code"
-            if ref.confirmed:
-                stem = re.sub(r"(?i)[_\s-]*(id|code|key|no|nr|ref)$", "", split_key(ref.column)[0]) or \
-                    classes.get(id(ref.target), "record")
-                ref.property = safe_name(stem, lower_first=True)
-                ref.inverse = safe_name("has " + classes.get(id(ref.source), "record"), lower_first=True)
+        if ref.confirmed:
+            ref.property, ref.inverse = link_names(ref, classes)
         done()
         out.append({"reference": ref.describe(), "confirmed": ref.confirmed, "property": ref.property,
                     "inverse": ref.inverse, "decided_by": ref.decided_by, "why": ref.reason})

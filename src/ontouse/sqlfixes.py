@@ -8,7 +8,8 @@ sqlplan.py; each is reported by its rule name):
   number column of the linked thing (a price object's amount);
 - `key_name`: a column asked for by the name of the key it refers to (`countryid` of a table whose `country`
   REFERENCES countries(countryid)) is that referring column; `id` of a table without one is its key column (the
-  one other tables refer to), when there is exactly one;
+  one other tables refer to), when there is exactly one; in a join condition, a column asked for by the name of
+  a column of the table one link points at is that link;
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
   embedding space of a small sentence model (`continentid` for `continent`, `age` for `pet_age`; a label column
   means the row's name); only a close and unrivalled match counts;
@@ -54,6 +55,17 @@ class FixesMixin:
                 self._fix("key_name")
                 return table.column(next(iter(keys))).name
         return None
+
+    def _link_of_key(self, table, name: str) -> str | None:
+        """`key_name` in a join condition: a column asked for by the name of a column of the table one of its
+        links points at (`petid` of a table whose `pet` links to the table that has `petid`) is that link; the
+        join compares the linked thing. Only when exactly one link fits."""
+        links = [c.name for c in table.columns.values() if c.kind == "link" and c.target
+                 and (t := self.schema.table(c.target)) is not None and t.column(name) is not None]
+        if len(links) != 1:
+            return None
+        self._fix("key_name")
+        return links[0]
 
     def _meaning(self, table, name: str) -> str | None:
         from .lexicon import split_name

@@ -253,7 +253,7 @@ class Reader(ExprMixin, FixesMixin):
         col = table.column(name)
         if col is not None:
             return Col(src.alias, table.name, col.name)
-        own = self._own_column(table, name)
+        own = self._own_column(table, name) or (self._link_of_key(table, name) if self._in_join else None)
         if own is not None:
             return Col(src.alias, table.name, own)
         if name.lower() == "id":
