@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             dbs = [d.strip() for d in args.db.split(",") if d.strip()] if args.db else None
             spider_questions = spider.select(dbs, args.limit, args.sample, args.seed)
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     opts = {"backend": args.backend, "model": args.model, "base_url": args.base_url, "model_path": args.model_path}
     model = open_model({k: v for k, v in opts.items() if v is not None})

@@ -573,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         return _write(results, suffix, args.no_write)
     model = None
     if not (args.reuse and args.no_ask):
-        from ontobuild.llm import open_model
+        from ontocore.llm import open_model
 
         model = open_model({"backend": "local"})
     results["model"] = {"backend": getattr(model, "backend", "?"), "model": getattr(model, "model", "?")}

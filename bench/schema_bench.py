@@ -17,7 +17,7 @@ from typing import Any
 
 from ontobuild.alignment import align, iri_share
 from ontobuild.index import load_index
-from ontobuild.llm import open_model
+from ontocore.llm import open_model
 from ontobuild.outcome import atomic_write
 from ontobuild.vocabulary import load_vocabulary
 

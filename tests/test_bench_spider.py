@@ -310,7 +310,7 @@ class _Fixed:
 @pytest.fixture
 def no_model(tmp_path, monkeypatch):
     """The CLI without a model or answerer: results, traces and README go to tmp_path."""
-    import ontobuild.llm
+    import ontocore.llm
 
     from bench import ask_bench
 

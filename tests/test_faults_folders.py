@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.outcome import outcome_folder, plan_outcome
 
 
@@ -124,8 +124,8 @@ def test_examples_files_are_bounded(tmp_path: Path) -> None:
 def test_a_short_secret_never_reaches_a_log_line_or_a_traceback(capsys: pytest.CaptureFixture) -> None:
     import logging
 
-    from ontobuild.cliutil import setup_logging
-    from ontobuild.redaction import register_secret
+    from ontocore.cliutil import setup_logging
+    from ontocore.redaction import register_secret
 
     register_secret("q7z")
     setup_logging(2)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError, ToolArgumentError
+from ontocore.errors import InputError, ToolArgumentError
 from ontobuild.index import FORMAT, EntitiesIndex, Fact, check_literal, load_index
 from ontobuild.names import normalize, safe_name, similarity
 

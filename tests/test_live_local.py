@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from ontobuild.agent import run_agent
+from ontocore.agent import run_agent
 from ontobuild.check import record_weight
 
 pytestmark = pytest.mark.live
@@ -21,8 +21,8 @@ QUESTION = [{"role": "system", "content": "You record facts by calling tools."},
 
 
 def _local_model_or_skip():
-    from ontobuild.errors import ModelUnavailable
-    from ontobuild.llm import open_model
+    from ontocore.errors import ModelUnavailable
+    from ontocore.llm import open_model
 
     try:
         return open_model({"backend": "local"})
@@ -33,7 +33,7 @@ def _local_model_or_skip():
 def test_embedded_model_makes_a_real_tool_call(monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     model = open_model()  # no key: the embedded local model is the default
     assert model.backend == "local"
@@ -53,8 +53,8 @@ def _free_port() -> int:
 def test_same_code_against_an_openai_compatible_server() -> None:
     pytest.importorskip("uvicorn")
     _local_model_or_skip()
-    from ontobuild.llm import OpenAIChat
-    from ontobuild.localmodel import default_model_path
+    from ontocore.llm import OpenAIChat
+    from ontocore.localmodel import default_model_path
 
     port = _free_port()
     server = subprocess.Popen(

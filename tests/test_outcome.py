@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.outcome import atomic_write, new_outcome_dir, write_index_outcome, write_json
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.index import EntitiesIndex, load_index
 from ontobuild.poc import common_type, from_poc, literal_type
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild import prefixcache
-from ontobuild.prefixcache import PrefixCache, PrefixState, atomic_write, decode, encode, prefix_key
+from ontocore import prefixcache
+from ontocore.prefixcache import PrefixCache, PrefixState, atomic_write, decode, encode, prefix_key
 
 SETTINGS = {"llama_cpp": "0.3.x", "n_ctx": 8192, "type_k": "1", "type_v": "1"}
 TOKENS = [151644, 8948, 198, 2610, 525, 264, 10950, 17847, 13, 151645]

@@ -17,13 +17,13 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from . import prompts
-from .agent import choose_one
+from ontocore.prompts import build as prompts
+from ontocore.agent import choose_one
 from .index import EntitiesIndex, check_literal
-from .llm import ChatModel
-from .units import dimension_of
+from ontocore.llm import ChatModel
+from ontocore.units import dimension_of
 from .names import normalize, safe_name, similarity, singular, tokens, unique_name
-from .trace import Trace
+from ontocore.trace import Trace
 from .vocabulary import Term, Vocabulary
 
 log = logging.getLogger(__name__)
@@ -59,13 +59,12 @@ class _Similarity:
     def __init__(self, use_embeddings: bool = True) -> None:
         self.embedder = None
         if use_embeddings:
-            from ontouse import lexicon
-
-            if lexicon.available():
-                self.embedder = lexicon.Embedder()
+            from ontocore import embeddings
+            if embeddings.available():
+                self.embedder = embeddings.Embedder()
 
     def score(self, name: str, label: str, term: Term) -> float:
-        from ontouse.lexicon import split_name
+        from ontocore.embeddings import split_name
 
         forms = {split_name(name), label.lower()} - {""}
         targets = {split_name(term.iri), term.label.lower()} - {""}
@@ -78,7 +77,7 @@ class _Similarity:
 
 
 def _same_name(name: str, label: str, term: Term) -> bool:
-    from ontouse.lexicon import split_name
+    from ontocore.embeddings import split_name
 
     def forms(*texts: str) -> set[str]:
         out = set()
@@ -101,7 +100,7 @@ def _classes_of(idx: EntitiesIndex, individual: str) -> set[str]:
 
 def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Term) -> str:
     """Why built property `prop` cannot become vocabulary property `term` ("" when it can)."""
-    from ontouse.lexicon import split_name
+    from ontocore.embeddings import split_name
 
     p = idx.properties[prop]
     label = vocab.names.get(term.iri, term.label)
@@ -208,7 +207,8 @@ def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, 
                           term=name, examples=_examples(idx, name),
                           candidates="\n".join(_describe(vocab, t) for t in options))
     choice = choose_one(model, text, "choose", "Choose the vocabulary term that means the same, or none.", "choice",
-                        ["none", *by_name], trace=trace, label=f"align {name}")
+                        ["none", *by_name], system=prompts.render("system_builder"), trace=trace,
+                        label=f"align {name}")
     if choice is None:
         return None, "model gave no answer"
     if choice == "none":

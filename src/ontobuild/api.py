@@ -6,7 +6,7 @@
     print(result.outcome, result.counts, result.consistent)
     result.ontology  # outcomes/catalog/ontology.ttl
 
-The `ontobuild` command is a thin layer over this function. Errors are `ontobuild.errors.OntoError`s with a
+The `ontobuild` command is a thin layer over this function. Errors are `ontocore.errors.OntoError`s with a
 readable message (`InputError` for what the caller gave, `ModelServerError` / `ModelBehaviorError` /
 `ModelUnavailable` for the model side); the outcome folder appears only when the build succeeded."""
 
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .errors import InputError
+from ontocore.errors import InputError
 
 if TYPE_CHECKING:
-    from .llm import ChatModel
-    from .progress import Progress
+    from ontocore.llm import ChatModel
+    from ontocore.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +100,13 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     - `model`: a model name on an OpenAI-compatible server, or an open model object (anything with the
       `ChatModel.chat` method); with `backend`, `base_url`, `api_key`, `model_path`, `threads`,
       `model_timeout`, `model_retries` as keywords (default: the environment, as for the command).
-    - `progress`: an `ontobuild.progress.Progress` that hears about each step (default: silent).
+    - `progress`: an `ontocore.progress.Progress` that hears about each step (default: silent).
     - `ontology_iri`: the ontology's IRI (default: derived from the outcome folder's name).
     - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
 
-    Raises `ontobuild.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
+    Raises `ontocore.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
     environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
     files = [Path(f) for f in ([files] if isinstance(files, (str, Path)) else files)]
     schema = [Path(s) for s in ([schema] if isinstance(schema, (str, Path)) else schema)]

@@ -25,7 +25,7 @@ from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
 from .index import EntitiesIndex
-from .localmodel import sha256_of
+from ontocore.localmodel import sha256_of
 from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)

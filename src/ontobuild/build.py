@@ -14,27 +14,27 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import prompts
-from .agent import run_agent
-from .errors import ModelBehaviorError, ToolArgumentError
+from ontocore.prompts import build as prompts
+from ontocore.agent import run_agent
+from ontocore.errors import ModelBehaviorError, ToolArgumentError
 from .index import EntitiesIndex, Fact, load_index
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
-from .llm import ChatModel, open_model
+from ontocore.llm import ChatModel, open_model
 from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import normalize, safe_name, singular
 from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
-from .progress import Progress
+from ontocore.progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
 from .consistency import needs_repair, repair_round
 from .report import write_build_report
 from .vocabulary import Vocabulary, load_vocabulary
-from .tools import Tool
-from .trace import Trace
+from ontocore.tools import Tool
+from ontocore.trace import Trace
 
 log = logging.getLogger(__name__)
 

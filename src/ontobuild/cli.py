@@ -12,8 +12,8 @@ from typing import Any
 import click
 
 from . import __version__
-from .cliutil import friendly_errors, llm_options, model_options, outcome_options
-from .errors import InputError
+from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
+from ontocore.errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
-        from .progress import open_progress
+        from ontocore.progress import open_progress
 
         progress = open_progress(quiet=quiet or bool(verbose))
         try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .index import EntitiesIndex
 from .names import participle_noun, safe_name, singular, tokens
 from .textnumbers import Quantity
-from .units import property_suffix
+from ontocore.units import property_suffix
 
 # nouns that name a quantity, whatever the domain
 QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",

@@ -21,10 +21,10 @@ from typing import Any, Iterator
 
 import jsonschema
 
-from .errors import InputError, ToolArgumentError
-from .files import read_json_file
+from ontocore.errors import InputError, ToolArgumentError
+from ontocore.files import read_json_file
 from .names import safe_name, similarity
-from .numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
+from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from .index import DATATYPES, EntitiesIndex, Fact
-from .errors import ToolArgumentError
-from .tools import Tool, tool
+from ontocore.errors import ToolArgumentError
+from ontocore.tools import Tool, tool
 
 PAGE = 15
 Kind = Literal["class", "property", "individual"]

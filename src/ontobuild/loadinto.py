@@ -17,7 +17,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from ontocore.errors import InputError
 
 log = logging.getLogger(__name__)
 

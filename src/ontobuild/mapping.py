@@ -15,8 +15,8 @@ from typing import Any
 
 from .index import EntitiesIndex, Fact
 from .names import safe_name, singular, unique_name
-from .numbers import decimal_comma, read_number
-from .units import canonical, currency, dimension_of
+from ontocore.numbers import decimal_comma, read_number
+from ontocore.units import canonical, currency, dimension_of
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")

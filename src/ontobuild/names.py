@@ -7,7 +7,7 @@ import unicodedata
 from difflib import SequenceMatcher
 from typing import Callable
 
-from .units import currency, unit
+from ontocore.units import currency, unit
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 
 from . import __version__
-from .errors import InputError
+from ontocore.errors import InputError
 from .index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
 from .owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 

@@ -45,7 +45,7 @@ from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS, XSD
 from rdflib.term import Node
 
 from .index import EntitiesIndex, Fact, Individual, PropertyDef
-from .units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
+from ontocore.units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ import logging
 import re
 from typing import Any, Iterable
 
-from .errors import InputError, ToolArgumentError
+from ontocore.errors import InputError, ToolArgumentError
 from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME
 from .names import safe_name
-from .numbers import xsd_number_type
+from ontocore.numbers import xsd_number_type
 
 log = logging.getLogger(__name__)
 

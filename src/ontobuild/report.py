@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable
 
-from .drawing import MAX_NODES, Diagram, engine, to_svg
+from ontocore.drawing import MAX_NODES, Diagram, engine, to_svg
 from .index import EntitiesIndex
 
 log = logging.getLogger(__name__)

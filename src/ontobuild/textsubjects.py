@@ -14,7 +14,7 @@ from .index import EntitiesIndex
 from .names import normalize, safe_name, singular
 from .textmentions import members, mention_spans, sentences
 from .textnumbers import Quantity
-from .units import currency, unit as unit_of
+from ontocore.units import currency, unit as unit_of
 
 # function words that never start or make a thing's name
 _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "your", "his", "her", "all",

@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
+from ontocore.errors import InputError
 from .names import safe_name
-from .units import canonical
+from ontocore.units import canonical
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,8 @@ from typing import Any
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
-from ontobuild.errors import InputError, OntoError
-from ontobuild.redaction import register_secret
+from ontocore.errors import InputError, OntoError
+from ontocore.redaction import register_secret
 
 from .sparql import COMMON_PREFIXES, QueryError, QueryResult, check_query
 

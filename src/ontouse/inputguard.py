@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 
 log = logging.getLogger(__name__)
 

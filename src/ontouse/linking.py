@@ -6,7 +6,7 @@ occurs inside few values is a partial mention ("M558-2275045" inside a product's
 the prompt ("'Aberdeen' is a value of airports.city") and let code repair a literal the model misspelt.
 
 Tables: when the whole view does not fit the prompt budget, tables are ranked by how close their names, comments
-and columns are to the question, in the embedding space of a small sentence model (lexicon.py), plus the tables
+and columns are to the question, in the embedding space of a small sentence model (ontocore/embeddings.py), plus the tables
 holding mentioned values and the tables they link to."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class ValueIndex:
     entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
     _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)  # the tables the prompt shows (hints name only those)
-    embedder: object = None  # a lexicon.Embedder, to pick the link a hint shows
+    embedder: object = None  # an embeddings.Embedder, to pick the link a hint shows
     _singles: list[str] = field(default_factory=list)  # one-word values (folded), for typos
     _question: str = ""
 
@@ -180,7 +180,7 @@ class ValueIndex:
     def _closest_link(self, links: list) -> tuple | None:
         """Of the links that point at a thing's table, the one closest in meaning to the question being linked
         (one example is a hint; a list of them reads to a small model as joins to make)."""
-        from .lexicon import split_name
+        from ontocore.embeddings import split_name
 
         if len(links) > 1 and self._question:  # "How many pumps are at X?": a link of the table the question names
             asked = {singular(w) for w in tokens(self._question)}

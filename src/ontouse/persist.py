@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from filelock import FileLock
 from rdflib import Graph, URIRef
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 
 from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
 from .inputguard import check_file

@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ontobuild.drawing import Diagram, engine, to_svg
+from ontocore.drawing import Diagram, engine, to_svg
 from ontobuild.report import REPORT_FILE, cards, page, picture, section, source_text, table
 
 _TYPE = ("rdf:type", "a", "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>")

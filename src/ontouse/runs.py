@@ -11,10 +11,10 @@ import logging
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ontobuild.errors import InputError, ModelServerError, ModelUnavailable, OntoError
-from ontobuild.llm import ChatModel
+from ontocore.errors import InputError, ModelServerError, ModelUnavailable, OntoError
+from ontocore.llm import ChatModel
 from ontobuild.outcome import OutcomeFolder, outcome_folder, write_json
-from ontobuild.progress import Progress
+from ontocore.progress import Progress
 
 from .answer import Answer
 from .api import Answerer

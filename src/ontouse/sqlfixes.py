@@ -56,7 +56,7 @@ class FixesMixin:
         return None
 
     def _meaning(self, table, name: str) -> str | None:
-        from .lexicon import split_name
+        from ontocore.embeddings import split_name
 
         cols = [c for c in table.columns.values() if c.kind != "id" and not c.hidden]
         if not cols:

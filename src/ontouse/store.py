@@ -17,7 +17,7 @@ from typing import Iterable, Protocol
 from rdflib import Graph
 from rdflib.term import Node
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 
 from .sparql import QueryResult, graph_prefixes, query_worker, run_query
 

@@ -82,7 +82,7 @@ def counted_phrase(q: Question) -> list[str]:
 
 
 def _table_terms(t: Table) -> set[str]:
-    from .lexicon import split_name
+    from ontocore.embeddings import split_name
 
     out = set()
     for text in (split_name(t.name), fold(t.label or "")):

@@ -38,7 +38,7 @@ def _note(text: str, limit: int = 80) -> str:
 
 def _adds_words(note: str, name: str) -> bool:
     """Does a comment say more than the column's name (two or more other content words)?"""
-    from .lexicon import split_name
+    from ontocore.embeddings import split_name
     from .question import STOP, singular, tokens
 
     own = {singular(w) for w in split_name(name).split()}
@@ -148,8 +148,7 @@ def shown_tables(schema: Schema) -> list[Table]:
 def examples_prompt(schema: Schema) -> str:
     """Worked examples on made-up tables of the same shape as this view: things with labels joined by links, or
     database rows joined by key values."""
-    from ontobuild import prompts
-
+    from ontocore.prompts import ask as prompts
     rows = sum(t.count for t in schema.tables.values()) or 1
     labelled = sum(t.count for t in schema.tables.values() if t.label_column() is not None)
     return prompts.load("ask_sql_examples_things" if labelled * 2 >= rows else "ask_sql_examples_keys").strip()

@@ -31,7 +31,7 @@ try:
 except ImportError:  # pragma: no cover - numpy is a declared dependency; available() reports it
     np = None  # type: ignore[assignment]
 
-from ontobuild.errors import ModelUnavailable
+from .errors import ModelUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from .redaction import RedactingFilter, redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_OWN_LOGGERS = ("ontobuild", "ontouse", "bench")
+_OWN_LOGGERS = ("ontocore", "ontobuild", "ontouse", "bench")
 _NOISY_LOGGERS = ("httpx", "httpcore", "openai", "urllib3", "rdflib", "owlready2")
 
 
