@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.outcome import outcome_folder, plan_outcome
+from ontocore.folders import outcome_folder, plan_outcome
 
 
 def test_a_second_run_into_the_same_out_is_refused(tmp_path: Path) -> None:

@@ -19,15 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ontocore.errors import InputError
+from ontocore.llm import model_settings
 
 if TYPE_CHECKING:
     from ontocore.llm import ChatModel
     from ontocore.progress import Progress
 
 log = logging.getLogger(__name__)
-
-MODEL_KEYS = ("backend", "base_url", "api_key", "model_path", "threads", "model_timeout", "model_retries")
-
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -61,26 +59,6 @@ class BuildResult:
         status = (self.stats.get("reasoner") or {}).get("status") if isinstance(self.stats.get("reasoner"), dict) \
             else None
         return {"consistent": True, "inconsistent": False}.get(status or "")
-
-
-def model_settings(model: "str | ChatModel | None" = None, **settings: Any) -> tuple["ChatModel | None",
-                                                                                       dict[str, Any]]:
-    """Split the caller's model choice into an open model object (or None) and the options of `open_model`.
-
-    `model` is a model name on an OpenAI-compatible server, or an object with a `chat` method (an open
-    `ChatModel`, a cassette); `settings` are `backend`, `base_url`, `api_key`, `model_path`, `threads`,
-    `model_timeout`, `model_retries` (the command-line options of the same names)."""
-    unknown = sorted(set(settings) - set(MODEL_KEYS))
-    if unknown:
-        raise TypeError(f"unknown model setting(s): {', '.join(unknown)} (known: {', '.join(MODEL_KEYS)})")
-    chat_model = model if model is not None and not isinstance(model, str) else None
-    if chat_model is not None and not callable(getattr(chat_model, "chat", None)):
-        raise InputError(f"model must be a model name or an object with a chat() method, not {type(model).__name__}.")
-    options = {"backend": settings.get("backend"), "model": model if isinstance(model, str) else None,
-               "base_url": settings.get("base_url"), "api_key": settings.get("api_key"),
-               "model_path": settings.get("model_path"), "threads": settings.get("threads"),
-               "timeout": settings.get("model_timeout"), "retries": settings.get("model_retries")}
-    return chat_model, options
 
 
 def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
@@ -136,7 +114,9 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
     from .index import load_index
-    from .outcome import outcome_folder, write_index_outcome
+    from ontocore.folders import outcome_folder
+
+    from .outcome import write_index_outcome
 
     t = time.monotonic()
     idx = load_index(path)
@@ -159,4 +139,4 @@ def _result(stats: dict[str, Any]) -> BuildResult:
     return BuildResult(outcome=Path(str(stats.get("outcome") or "")), stats=stats)
 
 
-__all__ = ["BuildResult", "build", "build_from_index", "model_settings"]
+__all__ = ["BuildResult", "build", "build_from_index"]

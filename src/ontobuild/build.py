@@ -26,7 +26,8 @@ from .decisions import check_decision, default_levels, proposed_name_key, repair
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import normalize, safe_name, singular
-from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
+from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from .outcome import write_index_outcome
 from ontocore.progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
@@ -152,7 +153,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     derived from the outcome folder's name (outcome.settle_base_iri).
     `schema`: the user's vocabulary files; the built classes and properties are aligned onto its terms
     (alignment.align) before the ontology is written.
-    The outcome folder appears only when the build succeeded (outcome.outcome_folder); `force` lets `out` be a
+    The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete."""
     t0 = time.perf_counter()
     progress = progress or Progress()

@@ -20,8 +20,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ontobuild.api import model_settings
 from ontocore.errors import InputError
+from ontocore.llm import model_settings
 
 from .answer import Answer
 from .store import Source

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 
 from ontocore.errors import InputError, ModelServerError, ModelUnavailable, OntoError
 from ontocore.llm import ChatModel
-from ontobuild.outcome import OutcomeFolder, outcome_folder, write_json
+from ontocore.folders import OutcomeFolder, outcome_folder, write_json
 from ontocore.progress import Progress
 
 from .answer import Answer
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def read_questions(path: str | Path) -> list[dict[str, Any]]:
     """The questions file: a JSON list of {"query": str, "expected": any (optional)} (or plain strings)."""
-    from ontobuild.index import read_json_file
+    from ontocore.files import read_json_file
 
     path = Path(path)
     data = read_json_file(path)
