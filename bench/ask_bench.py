@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench import spider
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    logging.getLogger("ontobuild.llm").setLevel(logging.INFO)  # shows the grammar retries
+    logging.getLogger("ontocore.llm").setLevel(logging.INFO)  # shows the grammar retries
     spider_questions = None
     if args.only in (None, "spider"):  # check the selection before loading the model
         if not spider.available():

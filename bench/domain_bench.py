@@ -67,7 +67,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from ontobuild.names import ascii_fold, singular
+from ontocore.text import ascii_fold, singular
 
 REPO = Path(__file__).resolve().parents[1]
 DOMAINS = REPO / "bench" / "domains"

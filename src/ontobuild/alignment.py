@@ -22,8 +22,9 @@ from ontocore.agent import choose_one
 from .index import EntitiesIndex, check_literal
 from ontocore.llm import ChatModel
 from ontocore.units import dimension_of
-from .names import normalize, safe_name, similarity, singular, tokens, unique_name
+from .names import normalize, safe_name, similarity, unique_name
 from ontocore.trace import Trace
+from ontocore.text import name_tokens, singular
 from .vocabulary import Term, Vocabulary
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
                     not (mine == "number" and term.range == "xsd:gYear"):  # years a table gave as numbers
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
         counted = p.unit.split(" per ")[0].strip() if p.dimension == "count" else ""
-        named = {singular(w) for w in tokens(f"{split_name(term.iri)} {term.label}")}
+        named = {singular(w) for w in name_tokens(f"{split_name(term.iri)} {term.label}")}
         if counted and singular(counted.lower()) not in named:
             return f"{prop} counts {counted}s, {label} does not say it counts them"
         if term.unit and term.unit != p.unit and (p.unit or p.dimension):

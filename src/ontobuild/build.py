@@ -25,7 +25,7 @@ from ontocore.llm import ChatModel, open_model
 from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
-from .names import normalize, safe_name, singular
+from .names import normalize, safe_name
 from ontocore.folders import OutcomeFolder, outcome_folder, write_json
 from .outcome import write_index_outcome
 from ontocore.progress import Progress
@@ -36,6 +36,7 @@ from .report import write_build_report
 from .vocabulary import Vocabulary, load_vocabulary
 from ontocore.tools import Tool
 from ontocore.trace import Trace
+from ontocore.text import singular
 
 log = logging.getLogger(__name__)
 

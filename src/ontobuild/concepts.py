@@ -10,9 +10,10 @@ import re
 from dataclasses import dataclass
 
 from .index import EntitiesIndex
-from .names import participle_noun, safe_name, singular, tokens
+from .names import participle_noun, safe_name
 from .textnumbers import Quantity
 from ontocore.units import property_suffix
+from ontocore.text import name_tokens, singular
 
 # nouns that name a quantity, whatever the domain
 QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
@@ -313,7 +314,7 @@ def _unit_key(q: Quantity, packages: set[str]) -> str:
 
 
 def _overlap(a: str, b: str) -> float:
-    ta, tb = tokens(a), tokens(b)
+    ta, tb = name_tokens(a), name_tokens(b)
     return len(ta & tb) / len(ta | tb) if ta and tb else 0.0
 
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .names import safe_name, singular, unique_name
+from .names import safe_name, unique_name
 from ontocore.numbers import decimal_comma, read_number
 from ontocore.units import canonical, currency, dimension_of
+from ontocore.text import singular
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from difflib import SequenceMatcher
 from typing import Callable
 
+from ontocore.text import LINK_WORDS as _STOP
+from ontocore.text import ascii_fold, name_tokens
 from ontocore.units import currency, unit
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")
-_STOP = {"the", "a", "an", "of", "and", "for", "with", "in", "on", "to", "by"}
-
-
-def ascii_fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
 def safe_name(text: str, *, lower_first: bool = False) -> str:
@@ -61,11 +57,6 @@ def normalize(text: str) -> str:
     return "".join(kept or tokens)
 
 
-def tokens(text: str) -> set[str]:
-    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ascii_fold(text))
-    return {t.lower() for t in _WORD.findall(text)} - _STOP
-
-
 def similarity(mention: str, candidate: str) -> float:
     """A score in [0, 1]: 1.0 for the same normalized form, high when one contains the other."""
     a, b = normalize(mention), normalize(candidate)
@@ -75,23 +66,9 @@ def similarity(mention: str, candidate: str) -> float:
         return 1.0
     if a in b or b in a:
         return 0.7 + 0.25 * min(len(a), len(b)) / max(len(a), len(b))
-    ta, tb = tokens(mention), tokens(candidate)
+    ta, tb = name_tokens(mention), name_tokens(candidate)
     jacc = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
     return max(0.6 * jacc, 0.6 * SequenceMatcher(None, a, b).ratio())
-
-
-def singular(word: str) -> str:
-    """An English noun in the singular: Hoists -> Hoist, batteries -> battery, Boxes -> Box, status -> status."""
-    low = word.lower()
-    if len(word) <= 3 or low.endswith(("series", "species", "news")):
-        return word
-    if low.endswith("ies") and len(word) > 4:
-        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
-    if low.endswith(("xes", "ches", "shes", "sses", "zzes")):
-        return word[:-2]
-    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def participle_noun(participle: str) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .names import singular
 from ontocore.numbers import read_number
 from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
+from ontocore.text import singular
 
 # words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"

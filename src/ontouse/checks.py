@@ -65,7 +65,7 @@ def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
     if not q.head or q.kind != "other" or not isinstance(plan, Query):
         return ""
     from ontocore.embeddings import split_name
-    from .question import singular
+    from ontocore.text import singular
 
     def names(t) -> set[str]:
         words = [singular(w) for w in split_name(t.name).split()]

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
 
-from .question import _WORD as _WORD_RE
-from .question import STOP, Question, fold, singular, tokens
+from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import WORD as _WORD_RE
+
+from .question import Question
 from .schema import Schema, Table
 from .store import Store
 

@@ -19,7 +19,9 @@ from typing import Any
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
 from .plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
-from .question import STOP, Question, fold, singular
+from ontocore.text import STOP, fold, singular
+
+from .question import Question
 from .schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)

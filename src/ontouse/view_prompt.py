@@ -39,7 +39,7 @@ def _note(text: str, limit: int = 80) -> str:
 def _adds_words(note: str, name: str) -> bool:
     """Does a comment say more than the column's name (two or more other content words)?"""
     from ontocore.embeddings import split_name
-    from .question import STOP, singular, tokens
+    from ontocore.text import STOP, singular, tokens
 
     own = {singular(w) for w in split_name(name).split()}
     extra = {singular(w) for w in tokens(note)} - own - {singular(w) for w in STOP}
