@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.index import EntitiesIndex, load_index
+from ontobuild.index import EntitiesIndex
+from ontobuild.indexfile import load_index
 from ontobuild.poc import common_type, from_poc, literal_type
 
 

@@ -113,7 +113,7 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
                      big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
-    from .index import load_index
+    from .indexfile import load_index
     from ontocore.folders import outcome_folder
 
     from .outcome import write_index_outcome

@@ -17,7 +17,8 @@ from typing import Any
 from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
 from ontocore.errors import ModelBehaviorError, ToolArgumentError
-from .index import EntitiesIndex, Fact, load_index
+from .index import EntitiesIndex, Fact
+from .indexfile import load_index
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
