@@ -28,7 +28,7 @@ from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_cl
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import normalize, safe_name
 from ontocore.folders import OutcomeFolder, outcome_folder, write_json
-from .outcome import write_index_outcome
+from .outcome import STATS_FILE, write_index_outcome
 from ontocore.progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
@@ -234,7 +234,6 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         # the repair round's problem finder walks every fact per individual: not for a big graph
         stats["repair"] = {"skipped": "a big graph (above --big-graph-triples): the violations are listed in "
                                       "reasoner.txt; fix the data or the index and build again"}
-        write_json(outdir / "stats.json", stats)
     elif needs_repair(stats["reasoner"]):
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
@@ -242,9 +241,9 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                         alignments, written)
         stats["repair"] = stats_repair
-        write_json(outdir / "stats.json", stats)
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
+    write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
 
 
@@ -295,8 +294,8 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
         extra["inputs"] = written["inputs"]
     stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
                                 final=folder.final, sources=written.get("sources", ()),
-                                ontology_iri=written.get("ontology_iri"), **written.get("scale", {}))
+                                ontology_iri=written.get("ontology_iri"), write_stats=False,
+                                **written.get("scale", {}))
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
-    write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])
     return stats

@@ -82,9 +82,10 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
                         extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
                         coverage: dict[str, Any] | None = None, final: Path | None = None,
                         sources: Iterable[str | Path] = (), ontology_iri: str | None = None,
-                        big_graph_triples: int | None = None, sample_per_class: int | None = None
-                        ) -> dict[str, Any]:
-    """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json).
+                        big_graph_triples: int | None = None, sample_per_class: int | None = None,
+                        write_stats: bool = True) -> dict[str, Any]:
+    """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json, unless
+    `write_stats` is False: then the caller writes them once, when it has added its own figures).
 
     Stats: counts (classes, properties, individuals, facts, triples, skipped), the reasoner verdict,
     seconds per step, plus `extra_stats` merged in at the top level (e.g. key "llm"). `coverage` (what the
@@ -167,6 +168,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     write_build_report(idx, outdir, stats, coverage, name=(final or outdir).name)
     stats["seconds"]["report"] = round(time.monotonic() - t, 3)
     stats["seconds"]["write_outcome"] = round(time.monotonic() - t0, 3)
-    write_json(outdir / STATS_FILE, stats)
+    if write_stats:
+        write_json(outdir / STATS_FILE, stats)
     log.info("outcome written to %s", outdir)
     return stats

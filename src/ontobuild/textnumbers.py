@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ontocore.datatypes import XSD
 from ontocore.numbers import read_number
 from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
 from ontocore.text import singular
@@ -204,7 +205,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if written_unit and m.group("gap") == "-" and not unit_of(written_unit) and not currency(written_unit):
             written_unit = ""  # "3-level": a name part, not a count
         sign = "-" if m.group("sign") or re.search(r"\bminus\s*$", text[:m.start()], re.I) else ""
-        q = Quantity("", sign + raw, f"xsd:{kind}", start=m.start(), end=m.end(), written=m.group(0).strip())
+        q = Quantity("", sign + raw, XSD[kind], start=m.start(), end=m.end(), written=m.group(0).strip())
         cur = (m.group("cur") or "").strip()
         if cur:
             q.unit, q.dimension = currency(cur) or cur, "money"
