@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 MAX_CANDIDATES = 4
 # the least similarity (of names and labels: names.similarity, or of their words' sentence embeddings) of a candidate;
 # lowest for object properties, whose domain and range checks say most (the small model tends to take what it is
-# offered: on made-up domains it took "maximum tide level" for a length and "port" for a fleet at 0.44-0.46)
+# offered: on made-up domains it took a level for a length and a place for a group of things at 0.44-0.46)
 MIN_SIMILARITY = {"class": 0.5, "datatype": 0.5, "object": 0.25}
 _NUMERIC = {"xsd:integer", "xsd:decimal", "xsd:double"}
 _FAMILY = {"xsd:integer": "number", "xsd:decimal": "number", "xsd:double": "number", "xsd:date": "date",

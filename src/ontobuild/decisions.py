@@ -18,7 +18,7 @@ def proposed_name_key(shape: Shape) -> str:
 
 
 def default_levels(shape: Shape, record_class: str) -> list[dict[str, str]]:
-    """Grouping levels of a JSON tree are usually categories: ProductCategory / inProductCategory."""
+    """Grouping levels of a JSON tree are usually categories: HiveCategory / inHiveCategory (records of class Hive)."""
     names = [f"{record_class}Category"] + [f"{record_class}Group{i}" for i in range(2, shape.n_levels + 1)]
     return [{"class": n, "property": "in" + n} for n in names[: shape.n_levels]]
 

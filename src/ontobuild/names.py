@@ -18,7 +18,7 @@ def safe_name(text: str, *, lower_first: bool = False) -> str:
     """A stable OWL local name for `text`: ASCII letters, digits and '_', never starting with a digit.
 
     Words are joined in CamelCase; an underscore separates two words whose junction would otherwise
-    glue letters or digits into something unreadable ("CURB SP8" -> "CURB_SP8")."""
+    glue letters or digits into something unreadable ("HIVE BX4" -> "HIVE_BX4")."""
     words = _WORD.findall(ascii_fold(text))
     if not words:
         return "_unnamed"
@@ -51,7 +51,7 @@ def normalize(text: str) -> str:
     text = ascii_fold(text)
     text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # split camelCase
     tokens = [t.lower() for t in _WORD.findall(_PAREN.sub(" ", text))]
-    # a unit word goes only after a number ("58 kg"): "Model T" and "Size M" keep their letter
+    # a unit word goes only after a number ("12 kg"): "Model T" and "Grade B" keep their letter
     kept = [t for i, t in enumerate(tokens) if t not in _STOP and
             not (i > 0 and tokens[i - 1].isdigit() and (t == "per" or unit(t) or currency(t)))]
     return "".join(kept or tokens)

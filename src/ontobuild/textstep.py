@@ -48,7 +48,7 @@ class TextState:
 
 
 def package_words(chunks: list[Chunk]) -> set[str]:
-    """Words the texts use for packages ("ships in boxes of 4" -> box): a quantity per package is one concept."""
+    """Words the texts use for packages ("sold in cases of 6" -> case): a quantity per package is one concept."""
     out = set()
     for c in chunks:
         for m in re.finditer(r"\b(?:in|into|on|onto)\s+([a-z]{3,}s)\s+(?:of|with|containing)\s+"

@@ -348,7 +348,7 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
                 s += len(words[0]) + 1
                 words = words[1:]
             if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
-                continue  # "10 January 2027": a date, not a name
+                continue  # "3 February 2031": a date, not a name
             if len(words) == 1 and re.search(r"\b(?:from|to|at|in|near|via)\s+$", text[max(a, s - 6):s], re.I) and \
                     not any(x < e and s < y for x, y in taken):
                 cls = values.get(normalize(words[0]))
@@ -484,7 +484,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
             phrase = " ".join(words[:-1] + [singular(words[-1])])
-        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Reserve samples are frozen"
+        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Spare lids are washed"
         if kind:
             return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
                          end=a + m.end(), plural=True, how="noun phrase")

@@ -2,8 +2,8 @@
 
 Values: every text value of the view (labels of things included) is indexed by its words; a run of question words
 that equals a value's words (case, accents and regular plurals ignored) is a value mention, and a rarer run that
-occurs inside few values is a partial mention ("M558-2275045" inside a product's label). Mentions become hints in
-the prompt ("'Aberdeen' is a value of airports.city") and let code repair a literal the model misspelt.
+occurs inside few values is a partial mention ("QX-4471" inside a jar's label). Mentions become hints in
+the prompt ("'Harwick' is a value of depots.town") and let code repair a literal the model misspelt.
 
 Tables: when the whole view does not fit the prompt budget, tables are ranked by how close their names, comments
 and columns are to the question, in the embedding space of a small sentence model (ontocore/embeddings.py), plus the tables
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 MAX_VALUE_CHARS = 120
 PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
 FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("pontiometer" for "potentiometer")
-PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Brant") inside at most this many
+PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Vellow") inside at most this many
 MAX_HINTS = 8
 
 

@@ -29,7 +29,7 @@ class Question:
     kind: str = "other"  # yesno | count | other
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
     asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
-    head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which suppliers" -> "supplier")
+    head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which beekeepers" -> "beekeeper")
 
     @property
     def content_words(self) -> list[str]:

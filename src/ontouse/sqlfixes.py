@@ -6,11 +6,11 @@ sqlplan.py; each is reported by its rule name):
   joins) from the table it was asked of: the chain is joined and the column read there;
 - `link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the one
   number column of the linked thing (a price object's amount);
-- `key_name`: a column asked for by the name of the key it refers to (`countryid` of a table whose `country`
-  REFERENCES countries(countryid)) is that referring column; `id` of a table without one is its key column (the
+- `key_name`: a column asked for by the name of the key it refers to (`apiaryid` of a table whose `apiary`
+  REFERENCES apiaries(apiaryid)) is that referring column; `id` of a table without one is its key column (the
   one other tables refer to), when there is exactly one;
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
-  embedding space of a small sentence model (`continentid` for `continent`, `age` for `pet_age`; a label column
+  embedding space of a small sentence model (`colonyid` for `colony`, `weight` for `hive_weight`; a label column
   means the row's name); only a close and unrivalled match counts;
 - `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
   without a match: the join becomes a LEFT JOIN."""
@@ -62,7 +62,7 @@ class FixesMixin:
         if not cols:
             return None
         if any(t.column(name) for t in self.schema.tables.values()):
-            # a column of another table: only a column of this table whose name holds it (`pet_age` for `age`)
+            # a column of another table: only a column of this table whose name holds it (`hive_weight` for `weight`)
             words = set(split_name(name).split())
             holding = [c for c in cols if words <= set(split_name(c.name).split())]
             if len(holding) == 1:

@@ -1,9 +1,9 @@
 """The relational view as the model sees it: SQL DDL, with sample values and the ontology's own comments.
 
-    CREATE TABLE Employee ( -- An employee in my company. 53 rows; also the rows of Manager
-      iri TEXT PRIMARY KEY, -- the employee itself; shown by its label
-      label TEXT, -- 'Adolfina Hoch', 'Anamchara Foerstner', 'Arendt Beitel'
-      memberOf TEXT REFERENCES Department(iri),
+    CREATE TABLE Beekeeper ( -- A beekeeper of the cooperative. 12 rows; also the rows of Inspector
+      iri TEXT PRIMARY KEY, -- the beekeeper itself; shown by its label
+      label TEXT, -- 'Ilse Marrow', 'Tomas Quill', 'Wren Oakby'
+      tends TEXT REFERENCES Apiary(iri),
       ...
 
 The whole view goes into the prompt when it fits the budget, always in the same order, so the model's prompt
