@@ -1,6 +1,7 @@
 """The package layout, read from the source with ast (nothing imported): the shared kernel `ontocore` imports
-neither tool, `ontouse` imports from `ontobuild` only the builder formats it reads, and no module imports itself
-back through others (no import cycle), except the known circles listed below."""
+neither tool, `ontouse` imports from `ontobuild` only the builder formats it reads, `ontobuild` imports nothing
+from `ontouse`, and no module imports itself back through others (no import cycle), except the known circles
+listed below."""
 
 from __future__ import annotations
 
@@ -107,6 +108,12 @@ def test_the_kernel_imports_neither_tool() -> None:
 def test_ontouse_reads_only_the_builder_formats() -> None:
     wrong = {name: sorted(t for t in targets if _top(t) == "ontobuild" and t not in ONTOUSE_MAY_READ)
              for name, targets in _graph().items() if _top(name) == "ontouse"}
+    assert not {k: v for k, v in wrong.items() if v}
+
+
+def test_the_builder_imports_nothing_of_the_answerer() -> None:
+    wrong = {name: sorted(t for t in targets if _top(t) == "ontouse")
+             for name, targets in _graph().items() if _top(name) == "ontobuild"}
     assert not {k: v for k, v in wrong.items() if v}
 
 

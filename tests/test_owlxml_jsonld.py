@@ -16,7 +16,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 from ontocore.errors import InputError
 from ontouse.cli import main as ask_main
 from ontouse.graph import guess_format, load_graph
-from ontouse.inputguard import is_schema_org
+from ontocore.inputguard import is_schema_org
 
 OBS = "http://observatory.example/onto#"
 

@@ -139,7 +139,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if (load_graph or load_replace) and not load_url:
         raise click.UsageError("--load-graph and --load-replace go with --load-into URL.")
     if load_url:
-        from ontouse.endpoint import split_credentials
+        from ontocore.credentials import split_credentials
 
         try:
             split_credentials(load_url)  # a wrong URL is refused before any work
@@ -189,7 +189,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
             progress.close()
     summary = dict(result.stats)
     if load_url:
-        from ontouse.endpoint import split_credentials
+        from ontocore.credentials import split_credentials
 
         from .loadinto import load_into
 

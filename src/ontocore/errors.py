@@ -47,5 +47,9 @@ class Terminated(BaseException):
     exit_code = 143
 
 
+class EndpointError(OntoError):
+    """A SPARQL endpoint cannot be reached or does not answer as one (exit code 1)."""
+
+
 class ReasonerError(OntoError):
     """The OWL reasoner could not run (Java missing, reasoner crashed)."""

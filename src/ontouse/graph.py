@@ -16,8 +16,8 @@ from rdflib import Graph
 
 from ontocore.errors import InputError
 
-from .inputguard import check_file, jsonld_text
-from .owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
+from ontocore.inputguard import check_file, jsonld_text
+from ontocore.owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 

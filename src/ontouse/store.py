@@ -102,7 +102,7 @@ class Source:
     def describe(self) -> list[str]:
         """What stats.json records as the ontology (an endpoint's URL without credentials)."""
         if self.endpoint:
-            from .endpoint import split_credentials
+            from ontocore.credentials import split_credentials
 
             return [split_credentials(self.endpoint)[0] + (f" (graph {self.graph})" if self.graph else "")]
         return [str(p) for p in self.paths]

@@ -25,7 +25,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 from rdflib.term import Node
 
-from ontocore.errors import InputError
+from .errors import InputError
 
 from .inputguard import check_xml
 
