@@ -13,9 +13,8 @@ The library API (the `ontobuild` command is a thin layer over it):
 
 from __future__ import annotations
 
-from ontocore.lazy import lazy_exports
-
 from ontocore import __version__
+from ontocore.lazy import lazy_exports
 
 # Public names defined in a submodule, imported on first use. `build` is also the name of the submodule
 # `ontobuild.build` (the builder's steps); the package keeps the function under that name (see ontocore.lazy).

@@ -17,14 +17,15 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ontocore.prompts import build as prompts
 from ontocore.agent import choose_one
-from .index import EntitiesIndex, check_literal
 from ontocore.llm import ChatModel
-from ontocore.units import dimension_of
-from .names import normalize, safe_name, similarity, unique_name
-from ontocore.trace import Trace
+from ontocore.prompts import build as prompts
 from ontocore.text import name_tokens, singular
+from ontocore.trace import Trace
+from ontocore.units import dimension_of
+
+from .index import EntitiesIndex, check_literal
+from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary
 
 log = logging.getLogger(__name__)

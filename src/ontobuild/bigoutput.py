@@ -24,9 +24,10 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS
 from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
-from .index import EntitiesIndex
 from ontocore.localmodel import sha256_of
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH
+
+from .index import EntitiesIndex
 from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)

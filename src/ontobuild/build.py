@@ -14,30 +14,31 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
 from ontocore.errors import ModelBehaviorError, ToolArgumentError
+from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from ontocore.llm import ChatModel, open_model
+from ontocore.progress import Progress
+from ontocore.prompts import build as prompts
+from ontocore.text import singular
+from ontocore.tools import Tool
+from ontocore.trace import Trace
+
 from .index import EntitiesIndex, Fact
 from .indexfile import load_index
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
-from ontocore.llm import ChatModel, open_model
 from .decisions import check_decision, default_levels, proposed_name_key, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
 from .names import normalize, safe_name
-from ontocore.folders import OutcomeFolder, outcome_folder, write_json
 from .outcome import STATS_FILE, write_index_outcome
-from ontocore.progress import Progress
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
 from .consistency import needs_repair, repair_round
 from .report import write_build_report
 from .vocabulary import Vocabulary, load_vocabulary
-from ontocore.tools import Tool
-from ontocore.trace import Trace
-from ontocore.text import singular
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
-from . import __version__
 from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
 from ontocore.errors import InputError
+
+from . import __version__
 
 log = logging.getLogger(__name__)
 

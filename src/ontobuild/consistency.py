@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ontocore.prompts import build as prompts
 from ontocore.agent import choose_one
-from .index import EntitiesIndex, Fact, check_literal
 from ontocore.llm import ChatModel
-from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
+from ontocore.prompts import build as prompts
 from ontocore.trace import Trace
+
+from .index import EntitiesIndex, Fact, check_literal
+from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ontocore.text import singular
+
 from .mapping import Shape, file_stem, parse_number, part_groups, split_key
 from .names import safe_name
 

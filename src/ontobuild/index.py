@@ -21,8 +21,9 @@ from typing import Any, Iterator
 import jsonschema
 
 from ontocore.errors import InputError, ToolArgumentError
-from .names import safe_name, similarity
 from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
+
+from .names import safe_name, similarity
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .index import DATATYPES, EntitiesIndex, Fact
 from ontocore.errors import ToolArgumentError
 from ontocore.tools import Tool, tool
+
+from .index import DATATYPES, EntitiesIndex, Fact
 
 PAGE = 15
 Kind = Literal["class", "property", "individual"]

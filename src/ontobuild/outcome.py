@@ -20,6 +20,7 @@ from urllib.parse import quote
 from ontocore import __version__
 from ontocore.errors import InputError
 from ontocore.folders import atomic_write, write_json
+
 from .index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
 from .owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 

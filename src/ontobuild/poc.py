@@ -25,10 +25,11 @@ import logging
 import re
 from typing import Any
 
+from ontocore.datatypes import literal_type, widen
 from ontocore.errors import InputError, ToolArgumentError
+
 from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME
 from .names import safe_name
-from ontocore.datatypes import literal_type, widen
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ontocore.datatypes import XSD
 from ontocore.numbers import read_number
-from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
 from ontocore.text import singular
+from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
 
 # words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"

@@ -12,23 +12,24 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
+from ontocore.errors import ToolArgumentError
+from ontocore.llm import ChatModel
+from ontocore.prompts import build as prompts
+from ontocore.text import singular
+from ontocore.tools import Tool
+from ontocore.trace import Trace
+from ontocore.units import unit as unit_of
+
 from .concepts import (GENERIC, Concept, candidates, concept_problem, named_in, propose, resolve, unit_key,
                        unit_suffix, with_unit)
-from ontocore.errors import ToolArgumentError
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
-from ontocore.llm import ChatModel
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
 from .names import participle_noun, safe_name
 from .textmentions import find_mentions, sentence_at, sentences
-from ontocore.units import unit as unit_of
 from .textnumbers import Quantity, find_quantities, unit_text
 from .textsubjects import _VERB, ChunkReading, Thing, quantity_candidates, read_chunk
-from ontocore.tools import Tool
-from ontocore.trace import Trace
-from ontocore.text import singular
 
 log = logging.getLogger(__name__)
 

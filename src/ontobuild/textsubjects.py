@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ontocore.text import singular
+from ontocore.units import currency, unit as unit_of
+
 from .index import EntitiesIndex
 from .names import normalize, safe_name
 from .textmentions import members, mention_spans, sentences
 from .textnumbers import Quantity
-from ontocore.units import currency, unit as unit_of
-from ontocore.text import singular
 
 # function words that never start or make a thing's name
 _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "your", "his", "her", "all",

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ontocore.errors import InputError
-from .names import safe_name
 from ontocore.units import canonical
+
+from .names import safe_name
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,6 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 from rdflib.term import Node
 
 from .errors import InputError
-
 from .inputguard import check_xml
 
 log = logging.getLogger(__name__)

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ontocore.prompts import ask as prompts
+from ontocore.embeddings import Embedder
+from ontocore.embeddings import available as lexicon_available
 from ontocore.errors import InputError, OntoError
 from ontocore.llm import ChatModel, open_model
+from ontocore.prompts import ask as prompts
 from ontocore.trace import Trace
 
 from .answer import Answer, NO_DATA
@@ -39,8 +41,6 @@ from .sparql import QueryError
 from .sqlplan import read_sql
 from .store import GraphStore, Store
 from .support import support_set
-from ontocore.embeddings import Embedder
-from ontocore.embeddings import available as lexicon_available
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables

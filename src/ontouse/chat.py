@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass, field
 
 from ontocore.prompts import ask as prompts
+
 from .answer import Answer, NO_DATA
 from .ask import Answerer, reuse_counts
 

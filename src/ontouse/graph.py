@@ -15,7 +15,6 @@ from typing import Iterable
 from rdflib import Graph
 
 from ontocore.errors import InputError
-
 from ontocore.inputguard import check_file, jsonld_text
 from ontocore.owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
 

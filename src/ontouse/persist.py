@@ -21,11 +21,11 @@ from filelock import FileLock
 from rdflib import Graph, URIRef
 
 from ontocore.errors import InputError
+from ontocore.inputguard import check_file
+from ontocore.owlxml import iter_owlxml_ntriples, read_owlxml
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_GRAPH, outcome_store
 
 from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
-from ontocore.inputguard import check_file
-from ontocore.owlxml import iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 

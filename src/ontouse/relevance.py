@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from .joins import join_edges
 from ontocore.embeddings import Embedder, split_name
+
+from .joins import join_edges
 from .schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ontocore.errors import InputError, ModelServerError, ModelUnavailable, OntoError
-from ontocore.llm import ChatModel
 from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from ontocore.llm import ChatModel
 from ontocore.progress import Progress
 
 from .answer import Answer

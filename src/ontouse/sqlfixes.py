@@ -18,12 +18,11 @@ sqlplan.py; each is reported by its rule name):
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from sqlglot import exp
 
 from .joins import join_steps, shortest_paths
-from dataclasses import replace
-
 from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
 

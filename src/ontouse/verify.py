@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ontocore.text import STOP, fold, singular
+
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
 from .plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
-from ontocore.text import STOP, fold, singular
-
 from .question import Question
 from .schema import Schema, Table
 
