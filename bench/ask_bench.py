@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench import spider
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    logging.getLogger("ontobuild.llm").setLevel(logging.INFO)  # shows the grammar retries
+    logging.getLogger("ontocore.llm").setLevel(logging.INFO)  # shows the grammar retries
     spider_questions = None
     if args.only in (None, "spider"):  # check the selection before loading the model
         if not spider.available():
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             dbs = [d.strip() for d in args.db.split(",") if d.strip()] if args.db else None
             spider_questions = spider.select(dbs, args.limit, args.sample, args.seed)
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     opts = {"backend": args.backend, "model": args.model, "base_url": args.base_url, "model_path": args.model_path}
     model = open_model({k: v for k, v in opts.items() if v is not None})

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ontobuild.build import run_build
-from ontobuild.llm import open_model
+from ontocore.llm import open_model
 
 ROOT = Path(__file__).resolve().parents[1]
 POC = ROOT / "../shared/data/poc"

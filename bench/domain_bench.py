@@ -67,7 +67,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from ontobuild.names import ascii_fold, singular
+from ontocore.text import ascii_fold, singular
 
 REPO = Path(__file__).resolve().parents[1]
 DOMAINS = REPO / "bench" / "domains"
@@ -573,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         return _write(results, suffix, args.no_write)
     model = None
     if not (args.reuse and args.no_ask):
-        from ontobuild.llm import open_model
+        from ontocore.llm import open_model
 
         model = open_model({"backend": "local"})
     results["model"] = {"backend": getattr(model, "backend", "?"), "model": getattr(model, "model", "?")}

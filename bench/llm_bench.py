@@ -34,8 +34,8 @@ def main() -> None:
     cold["process_seconds"] = round(time.perf_counter() - t, 2)
 
     from ontobuild.check import record_weight
-    from ontobuild.agent import run_agent
-    from ontobuild.llm import LocalChat, inference_lock
+    from ontocore.agent import run_agent
+    from ontocore.llm import LocalChat, inference_lock
 
     model = LocalChat()
     llm = model._llm

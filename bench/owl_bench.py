@@ -111,11 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
     args = ap.parse_args(argv)
     from bench.report import run_info
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     model = open_model({"backend": "local"})
     if args.record:
-        from ontobuild.cassette import RecordingChat
+        from ontocore.cassette import RecordingChat
 
         model = RecordingChat(model, args.record)
     questions = json.loads(QUESTIONS.read_text("utf-8"))[:args.limit]

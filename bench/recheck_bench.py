@@ -28,7 +28,7 @@ class _NoModel:
     backend, model = "none", "none"
 
     def __init__(self) -> None:
-        from ontobuild.llm import Usage
+        from ontocore.llm import Usage
 
         self.usage = Usage(backend="none", model="none")
 

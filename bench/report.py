@@ -58,7 +58,7 @@ def run_info(model: Any = None, argv: list[str] | None = None) -> dict[str, Any]
 
 def trace_dir(name: str) -> Path:
     """A fresh folder for the JSONL traces of one run (outcomes/ask_bench_<name>_<time>)."""
-    from ontobuild.outcome import new_outcome_dir
+    from ontocore.folders import new_outcome_dir
 
     path = new_outcome_dir(out=REPO / "outcomes" / f"ask_bench_{name}_{time.strftime('%Y%m%d_%H%M%S')}")
     print(f"traces: {path}", file=sys.stderr, flush=True)

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ontobuild.alignment import align, iri_share
-from ontobuild.index import load_index
-from ontobuild.llm import open_model
-from ontobuild.outcome import atomic_write
+from ontobuild.indexfile import load_index
+from ontocore.llm import open_model
+from ontocore.folders import atomic_write
 from ontobuild.vocabulary import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -71,7 +71,7 @@ def p95(values: list[float]) -> float:
 def child(args: argparse.Namespace) -> None:
     """Runs in its own process: open the answerer over the outcome and answer the questions; prints one JSON line."""
     started = float(args.t0)
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
     from ontouse.ask import open_answerer
 
     t = time.monotonic()

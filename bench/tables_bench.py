@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no table exports at {TABLES}", file=sys.stderr)
         return 2
     dbs = args.db.split(",") if args.db else sorted(p.name for p in TABLES.iterdir() if p.is_dir())
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     model = open_model(None)
     info = run_info(model, argv)

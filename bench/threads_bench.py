@@ -38,8 +38,8 @@ def speed(model, fixed: int | None) -> dict:
 
 
 def main() -> None:
-    from ontobuild import cores
-    from ontobuild.llm import LocalChat
+    from ontocore import cores
+    from ontocore.llm import LocalChat
 
     model = LocalChat()
     all_cores = len(cores.usable_cores())

@@ -2,7 +2,7 @@
 
 For tests that start `ontoask` as a subprocess (`serve`, `mcp`): the subprocess talks to this server with
 `--backend openai --base-url URL`, and gets, in order, the replies the embedded model really gave to the same
-requests. Each request is checked against the recording exactly as `ontobuild.cassette.ReplayChat` does (the
+requests. Each request is checked against the recording exactly as `ontocore.cassette.ReplayChat` does (the
 same request key); a request that differs is answered with HTTP 400 and recorded in `mismatches`, so the
 test fails with the reason instead of replaying a reply to another question."""
 
@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ontobuild.cassette import request_key
+from ontocore.cassette import request_key
 
 
 class CassetteServer(ThreadingHTTPServer):

@@ -53,10 +53,10 @@ def cassette_model(path: Path):
     model, recorded to `path`."""
     import os
 
-    from ontobuild.cassette import RecordingChat, ReplayChat
+    from ontocore.cassette import RecordingChat, ReplayChat
 
     if os.environ.get("ONTOBUILD_RECORD"):
-        from ontobuild.llm import LocalChat
+        from ontocore.llm import LocalChat
 
         return RecordingChat(LocalChat(), path)
     if not path.is_file():

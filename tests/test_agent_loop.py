@@ -8,12 +8,12 @@ from typing import Any, Literal
 
 import pytest
 
-from ontobuild import prompts
-from ontobuild.agent import run_agent
-from ontobuild.cassette import CassetteMismatch, RecordingChat, ReplayChat
-from ontobuild.errors import OntoError, ToolArgumentError, TurnLimitExceeded
-from ontobuild.llm import ChatReply, ToolCall, Usage, call_schema, render_qwen
-from ontobuild.tools import tool
+from ontocore.prompts import build as prompts
+from ontocore.agent import run_agent
+from ontocore.cassette import CassetteMismatch, RecordingChat, ReplayChat
+from ontocore.errors import OntoError, ToolArgumentError, TurnLimitExceeded
+from ontocore.llm import ChatReply, ToolCall, Usage, call_schema, render_qwen
+from ontocore.tools import tool
 
 
 class ScriptedModel:

@@ -13,7 +13,7 @@ from ontobuild.alignment import align, iri_share, property_problem
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import to_graph
 from ontobuild.report import build_report
-from ontobuild.trace import Trace
+from ontocore.trace import Trace
 from ontobuild.vocabulary import Term, load_vocabulary
 
 from conftest import HIVES_PREFIXES, cassette_model

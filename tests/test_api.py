@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import ontobuild.errors  # the public path of the README (same classes as ontocore.errors)
+
 from api_fixture import DATASET, FOLDER, QUESTIONS  # noqa: F401 - DATASET used by the server tests
 from conftest import make_tiny_index
 
@@ -23,7 +25,7 @@ CASSETTE = REPO / "tests" / "cassettes" / "api_orchard.json"
 
 
 def replay():
-    from ontobuild.cassette import ReplayChat
+    from ontocore.cassette import ReplayChat
 
     if not CASSETTE.is_file():
         pytest.skip("no cassette recorded yet (python tests/test_api.py --record)")
@@ -54,7 +56,7 @@ def test_build_from_an_index_returns_the_outcome_and_its_figures(tmp_path: Path)
     assert result.outcome == tmp_path / "out" and result.ontology.is_file() and result.index.is_file()
     assert result.counts["individuals"] == 2 and result.consistent is None
     assert json.loads((result.outcome / "stats.json").read_text())["counts"] == result.counts
-    with pytest.raises(ontobuild.errors.InputError):
+    with pytest.raises(ontobuild.errors.InputError):  # the public path of the README
         ontobuild.build(["a.json"], from_index=index)
 
 
@@ -99,7 +101,7 @@ def test_public_functions_survive_their_submodules_import() -> None:
 
 def test_answerer_answers_with_sparql_support_and_sources() -> None:
     import ontouse
-    from ontobuild.errors import InputError
+    from ontocore.errors import InputError
 
     model = replay()
     with ontouse.Answerer(FOLDER, model=model) as answerer:
@@ -148,8 +150,8 @@ def test_example_script_runs_on_an_outcome_folder() -> None:
 def record() -> None:
     """Record the cassette with the embedded model: the questions in the order the tests ask them."""
     import ontouse
-    from ontobuild.cassette import RecordingChat
-    from ontobuild.llm import LocalChat
+    from ontocore.cassette import RecordingChat
+    from ontocore.llm import LocalChat
 
     from api_fixture import write_fixture
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.cassette import RecordingChat, ReplayChat
+from ontocore.cassette import RecordingChat, ReplayChat
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO / ".." / "shared" / "data"
@@ -109,7 +109,7 @@ def test_replay_over_a_sparql_endpoint_gives_the_same_answers(tmp_path: Path) ->
 
 
 def record() -> None:
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     model = RecordingChat(open_model({"backend": "local"}), CASSETTE)
     for _, ans in _run(model):

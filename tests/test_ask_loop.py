@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from ontobuild.errors import InputError
-from ontobuild.llm import ChatReply, Usage
+from ontocore.errors import InputError
+from ontocore.llm import ChatReply, Usage
 from ontouse.answer import NO_DATA
 from ontouse.ask import MAX_ATTEMPTS, Answerer, extract_sql
 from ontouse.runs import read_questions, run_batch
@@ -213,7 +213,7 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
 
     from rich.console import Console
 
-    from ontobuild.progress import TerminalProgress
+    from ontocore.progress import TerminalProgress
 
     screen = StringIO()
     progress = TerminalProgress(Console(file=screen, force_terminal=True, width=120))

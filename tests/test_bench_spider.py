@@ -310,12 +310,12 @@ class _Fixed:
 @pytest.fixture
 def no_model(tmp_path, monkeypatch):
     """The CLI without a model or answerer: results, traces and README go to tmp_path."""
-    import ontobuild.llm
+    import ontocore.llm
 
     from bench import ask_bench
 
     model = type("M", (), {"backend": "fake", "model": "fixed"})()
-    monkeypatch.setattr(ontobuild.llm, "open_model", lambda opts: model)
+    monkeypatch.setattr(ontocore.llm, "open_model", lambda opts: model)
     for mod in (report, ask_bench):
         monkeypatch.setattr(mod, "trace_dir", lambda name: tmp_path)
         monkeypatch.setattr(mod, "open_answerer_for", lambda paths, model, trace: _Fixed())

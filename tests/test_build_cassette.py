@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ontobuild.build import run_build
-from ontobuild.cassette import ReplayChat
+from ontocore.cassette import ReplayChat
 
 from conftest import cassette_model
 
@@ -28,7 +28,7 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
 
     from rich.console import Console
 
-    from ontobuild.progress import TerminalProgress
+    from ontocore.progress import TerminalProgress
 
     screen = StringIO()
     progress = TerminalProgress(Console(file=screen, force_terminal=True, width=120))

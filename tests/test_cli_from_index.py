@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from rdflib import Graph
 
 from ontobuild.cli import main
-from ontobuild.cliutil import friendly_errors
-from ontobuild.errors import ModelUnavailable
+from ontocore.cliutil import friendly_errors
+from ontocore.errors import ModelUnavailable
 
 
 FIRST_LINES = ("consistent", "inconsistent")

@@ -14,7 +14,7 @@ import pytest
 from ontobuild.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.report import build_report
-from ontobuild.trace import Trace
+from ontocore.trace import Trace
 
 from conftest import cassette_model
 
@@ -107,7 +107,7 @@ def test_repair_round_is_bounded_and_says_what_remains() -> None:
         backend, model = "scripted", "none"
 
         def chat(self, *args, **kwargs):
-            from ontobuild.llm import ChatReply
+            from ontocore.llm import ChatReply
 
             return ChatReply(content="I cannot decide.", tool_calls=[])
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild import cores
-
+from ontocore import cores
 STAT = "cpu  {a} 0 0 {i} 0 0 0 0 0 0\ncpu0 {a0} 0 0 {i0} 0 0 0 0 0 0\ncpu1 {a1} 0 0 {i1} 0 0 0 0 0 0\nintr 1 2 3\n"
 
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from fake_openai import FakeOpenAI, dead_url
 from ontobuild.cli import main as build_main
-from ontobuild.files import read_json_file
+from ontocore.files import read_json_file
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.outcome import write_index_outcome
 from ontouse.cli import main as ask_main

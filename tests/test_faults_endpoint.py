@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ontobuild.errors import OntoError
+from ontocore.errors import OntoError
 from ontouse.endpoint import EndpointError, EndpointStore
 from ontouse.sparql import QueryError
 
@@ -139,7 +139,7 @@ def test_refused_credentials_or_a_wrong_url_exit_2(status: int) -> None:
 
 
 def test_a_password_in_the_url_never_reaches_a_message() -> None:
-    from ontobuild.redaction import redact
+    from ontocore.redaction import redact
 
     with Hostile(lambda h: _send(h, 500, b"failure for pw x9z")) as server:
         url = server.url.replace("http://", "http://ann:x9z@")
@@ -154,7 +154,7 @@ def test_escape_sequences_in_data_never_reach_the_terminal(tmp_path) -> None:
     import subprocess
     import sys
 
-    from ontobuild.terminal import safe
+    from ontocore.terminal import safe
 
     assert safe("a\x1b]0;owned\x07b\x1b[2Jc\x9bd\ne\tf") == "a\\x1b]0;owned\\x07b\\x1b[2Jc\\x9bd\ne\tf"
     onto = tmp_path / "evil.ttl"

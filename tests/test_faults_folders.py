@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
-from ontobuild.outcome import outcome_folder, plan_outcome
+from ontocore.errors import InputError
+from ontocore.folders import outcome_folder, plan_outcome
 
 
 def test_a_second_run_into_the_same_out_is_refused(tmp_path: Path) -> None:
@@ -124,8 +124,8 @@ def test_examples_files_are_bounded(tmp_path: Path) -> None:
 def test_a_short_secret_never_reaches_a_log_line_or_a_traceback(capsys: pytest.CaptureFixture) -> None:
     import logging
 
-    from ontobuild.cliutil import setup_logging
-    from ontobuild.redaction import register_secret
+    from ontocore.cliutil import setup_logging
+    from ontocore.redaction import register_secret
 
     register_secret("q7z")
     setup_logging(2)

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError, ToolArgumentError
-from ontobuild.index import FORMAT, EntitiesIndex, Fact, check_literal, load_index
+from ontocore.errors import InputError, ToolArgumentError
+from ontobuild.index import FORMAT, EntitiesIndex, Fact, check_literal
+from ontobuild.indexfile import load_index
 from ontobuild.names import normalize, safe_name, similarity
 
 

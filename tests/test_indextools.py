@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ontobuild.errors import ToolArgumentError
+from ontocore.errors import ToolArgumentError
 from ontobuild.index import EntitiesIndex
 from ontobuild.indextools import make_index_tools
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.index import EntitiesIndex
 from ontobuild.ingest import load_inputs
 from ontobuild.keys import apply_references, candidate_keys, find_references, ordered_for_mapping

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from ontobuild.agent import run_agent
+from ontocore.agent import run_agent
 from ontobuild.check import record_weight
 
 pytestmark = pytest.mark.live
@@ -21,8 +21,8 @@ QUESTION = [{"role": "system", "content": "You record facts by calling tools."},
 
 
 def _local_model_or_skip():
-    from ontobuild.errors import ModelUnavailable
-    from ontobuild.llm import open_model
+    from ontocore.errors import ModelUnavailable
+    from ontocore.llm import open_model
 
     try:
         return open_model({"backend": "local"})
@@ -33,7 +33,7 @@ def _local_model_or_skip():
 def test_embedded_model_makes_a_real_tool_call(monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    from ontobuild.llm import open_model
+    from ontocore.llm import open_model
 
     model = open_model()  # no key: the embedded local model is the default
     assert model.backend == "local"
@@ -53,13 +53,13 @@ def _free_port() -> int:
 def test_same_code_against_an_openai_compatible_server() -> None:
     pytest.importorskip("uvicorn")
     _local_model_or_skip()
-    from ontobuild.llm import OpenAIChat
-    from ontobuild.localmodel import default_model_path
+    from ontocore.llm import OpenAIChat
+    from ontocore.localmodel import default_model_path
 
     port = _free_port()
     server = subprocess.Popen(
         # llama_cpp.server's own main, with the model loaded as ontobuild loads it (llm.llama_load_settings)
-        [sys.executable, "-c", "import runpy, sys; from ontobuild.llm import llama_load_settings; "
+        [sys.executable, "-c", "import runpy, sys; from ontocore.llm import llama_load_settings; "
          "sys.argv[0] = 'llama_cpp.server'; ctx = llama_load_settings(); ctx.__enter__(); "
          "runpy.run_module('llama_cpp.server', run_name='__main__')", "--model", str(default_model_path()), "--host", "127.0.0.1",
          "--port", str(port), "--chat_format", "chatml-function-calling", "--n_ctx", "4096",
@@ -100,7 +100,7 @@ def test_check_model_command_without_a_key(monkeypatch) -> None:
 
 def test_load_settings_skip_extra_buffers_when_asked_and_restore_the_library(monkeypatch) -> None:
     lib = pytest.importorskip("llama_cpp.llama").llama_cpp
-    from ontobuild.llm import llama_load_settings
+    from ontocore.llm import llama_load_settings
 
     if not any(name == "use_extra_bufts" for name, *_ in lib.llama_model_default_params()._fields_):
         pytest.skip("this llama.cpp has no extra buffer types setting")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ontobuild.mapping import infer_field
-from ontobuild.numbers import datatype_of, decimal_comma, read_number
+from ontocore.numbers import datatype_of, decimal_comma, read_number
 
 
 @pytest.mark.parametrize("text,comma,expected", [
@@ -48,7 +48,7 @@ def test_xsd_lexical_forms_have_one_home() -> None:
     """A value already in xsd notation: its number type (a leading zero marks a code), and the same patterns
     check literals in the index (one source for both)."""
     from ontobuild.index import check_literal
-    from ontobuild.numbers import xsd_number_type
+    from ontocore.numbers import xsd_number_type
 
     assert [xsd_number_type(v) for v in ("0", "-12", "+3", "0.5", "-0.25", "10.", ".5")] == [
         "xsd:integer", "xsd:integer", "xsd:integer", "xsd:decimal", "xsd:decimal", "xsd:decimal", "xsd:decimal"]

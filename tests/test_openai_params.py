@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fake_openai import FakeOpenAI
 
-from ontobuild.llm import OpenAIChat
+from ontocore.llm import OpenAIChat
 
 
 def test_a_reasoning_model_gets_the_parameters_it_accepts() -> None:
@@ -35,7 +35,7 @@ def test_a_plain_model_request_is_unchanged() -> None:
 def test_a_redirect_is_not_followed_and_the_key_stays_home() -> None:
     import pytest
 
-    from ontobuild.errors import ModelServerError
+    from ontocore.errors import ModelServerError
 
     with FakeOpenAI("script", script={"hi": "hello"}) as other:
         with FakeOpenAI("redirect", location=other.base_url + "/chat/completions") as server:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
-from ontobuild.outcome import atomic_write, new_outcome_dir, write_index_outcome, write_json
+from ontocore.errors import InputError
+from ontobuild.outcome import write_index_outcome
+from ontocore.folders import atomic_write, new_outcome_dir, write_json
 
 
 def test_atomic_write(tmp_path: Path) -> None:

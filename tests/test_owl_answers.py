@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.cassette import ReplayChat
+from ontocore.cassette import ReplayChat
 
 REPO = Path(__file__).resolve().parents[1]
 CASSETTE = REPO / "tests" / "cassettes" / "ask_owl_aquarium.json"

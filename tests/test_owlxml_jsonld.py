@@ -13,10 +13,10 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDF, RDFS, XSD
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontouse.cli import main as ask_main
 from ontouse.graph import guess_format, load_graph
-from ontouse.inputguard import is_schema_org
+from ontocore.inputguard import is_schema_org
 
 OBS = "http://observatory.example/onto#"
 

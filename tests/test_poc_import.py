@@ -5,9 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
-from ontobuild.index import EntitiesIndex, load_index
-from ontobuild.poc import common_type, from_poc, literal_type
+from ontocore.errors import InputError
+from ontobuild.index import EntitiesIndex
+from ontobuild.indexfile import load_index
+from ontobuild.poc import from_poc
+from ontocore.datatypes import literal_type, widen
 
 
 def test_reference_index(poc_index_path: Path) -> None:
@@ -85,10 +87,10 @@ def test_literal_type(value: str, dt: str) -> None:
     assert literal_type(value) == dt
 
 
-def test_common_type() -> None:
-    assert common_type(["xsd:integer", "xsd:decimal"]) == "xsd:decimal"
-    assert common_type(["xsd:integer", "xsd:anyURI"]) == "xsd:string"
-    assert common_type(["xsd:boolean"]) == "xsd:boolean"
+def test_widen() -> None:
+    assert widen(["xsd:integer", "xsd:decimal"]) == "xsd:decimal"
+    assert widen(["xsd:integer", "xsd:anyURI"]) == "xsd:string"
+    assert widen(["xsd:boolean"]) == "xsd:boolean"
 
 
 @pytest.mark.parametrize("data", [

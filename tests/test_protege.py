@@ -18,7 +18,7 @@ from ontobuild import __version__
 from ontobuild.cli import main
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import QUDT, OntologyHeader, to_graph, to_jsonld
-from ontobuild.units import qudt_iri
+from ontocore.units import qudt_iri
 from ontouse.graph import load_graph
 
 UNIT = "http://qudt.org/vocab/unit/"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ontouse.question import fold, parse_question, singular, tokens
+from ontocore.text import fold, singular, tokens
+from ontouse.question import parse_question
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -62,6 +63,9 @@ def test_fold_tokens_and_singular() -> None:
     assert tokens("Valve X-100, red!") == ["valve", "x", "100", "red"]
     assert [singular(w) for w in ("dogs", "stories", "boxes", "glasses", "bus", "analysis", "cat", "pets")] == [
         "dog", "story", "box", "glass", "bus", "analysis", "cat", "pet"]
+    # one singular for both tools: nouns that only look plural stay, "-zes" loses only its "s"
+    assert [singular(w) for w in ("series", "species", "sizes", "Boxes", "BATTERIES")] == [
+        "series", "species", "size", "Box", "BATTERY"]
 
 
 def test_asks_names() -> None:

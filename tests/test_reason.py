@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rdflib import Graph
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.owl import to_graph, to_rdfxml
 from ontobuild.reason import JAVA_MISSING, ReasonerReport, check
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild import drawing
+from ontocore import drawing
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.outcome import write_index_outcome
 from ontouse.provenance import Provenance, describe

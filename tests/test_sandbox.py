@@ -23,7 +23,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql import prepareQuery
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontouse.cli import main
 from ontouse.endpoint import EndpointStore
 from ontouse.graph import load_graph, new_graph

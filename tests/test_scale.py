@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
-from ontobuild.bigoutput import estimate_triples, outcome_store, write_ntriples
+from ontobuild.bigoutput import estimate_triples, write_ntriples
+from ontocore.storefolder import outcome_store
 from ontobuild.cli import main as ontobuild
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import OntologyHeader, to_graph

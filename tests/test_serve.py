@@ -194,7 +194,7 @@ def test_a_slow_answer_is_answered_504(server_of) -> None:
 
 
 def test_errors_are_json_never_a_traceback(server_of) -> None:
-    from ontobuild.errors import ModelServerError
+    from ontocore.errors import ModelServerError
 
     status, body = get(server_of(_Waiting(fail=RuntimeError("secret detail")))[:-1] + "/answer?question=x")
     assert status == 500 and body == {"error": "internal error: RuntimeError", "status": 500}

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from rdflib import Graph, Literal, URIRef
 
-from ontobuild.errors import InputError, ToolArgumentError
+from ontocore.errors import InputError, ToolArgumentError
 from ontouse.graph import load_graph
 from ontouse.sparql import QueryError, format_table, run_query, shorten, to_json
 

@@ -267,7 +267,7 @@ def test_no_fixes_for_a_correct_query() -> None:
 
 def test_fix_column_meaning() -> None:
     """`column_meaning`: a name that clearly means one column of the table (sentence embeddings)."""
-    from ontouse.lexicon import Embedder
+    from ontocore.embeddings import Embedder
 
     emb = Embedder()
     plan, fixes = read_sql(view(COMPANY)[1], "SELECT e.label FROM Employee e WHERE e.dept = 'Sales'", emb)

@@ -13,7 +13,7 @@ from rdflib import Graph, Literal
 from rdflib.compare import isomorphic
 from rdflib.namespace import XSD
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontouse.cli import main
 from ontouse.compile import compile_plan
 from ontouse.endpoint import EndpointError, EndpointStore

@@ -9,7 +9,7 @@ from ontobuild.mapping import split_key
 from ontobuild.names import normalize
 from ontobuild.concepts import propose
 from ontobuild.textnumbers import find_quantities, unit_text
-from ontobuild.units import canonical, currency, property_suffix
+from ontocore.units import canonical, currency, property_suffix
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.llm import Usage
+from ontocore.llm import Usage
 from ontouse.ask import Answerer
 from ontouse.plan import Query
 from ontouse.question import parse_question

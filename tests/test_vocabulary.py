@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 from ontobuild.vocabulary import load_vocabulary
 
 from conftest import HIVES_PREFIXES

@@ -13,12 +13,11 @@ The library API (the `ontobuild` command is a thin layer over it):
 
 from __future__ import annotations
 
-from .lazy import lazy_exports
-
-__version__ = "0.1.0"
+from ontocore import __version__
+from ontocore.lazy import lazy_exports
 
 # Public names defined in a submodule, imported on first use. `build` is also the name of the submodule
-# `ontobuild.build` (the builder's steps); the package keeps the function under that name (see ontobuild.lazy).
+# `ontobuild.build` (the builder's steps); the package keeps the function under that name (see ontocore.lazy).
 _LAZY = {"build": "api", "BuildResult": "api", "build_from_index": "api"}
 
 

@@ -17,13 +17,15 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from . import prompts
-from .agent import choose_one
+from ontocore.agent import choose_one
+from ontocore.llm import ChatModel
+from ontocore.prompts import build as prompts
+from ontocore.text import name_tokens, singular
+from ontocore.trace import Trace
+from ontocore.units import dimension_of
+
 from .index import EntitiesIndex, check_literal
-from .llm import ChatModel
-from .units import dimension_of
-from .names import normalize, safe_name, similarity, singular, tokens, unique_name
-from .trace import Trace
+from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,7 @@ log = logging.getLogger(__name__)
 MAX_CANDIDATES = 4
 # the least similarity (of names and labels: names.similarity, or of their words' sentence embeddings) of a candidate;
 # lowest for object properties, whose domain and range checks say most (the small model tends to take what it is
-# offered: on made-up domains it took "maximum tide level" for a length and "port" for a fleet at 0.44-0.46)
+# offered: on made-up domains it took a level for a length and a place for a group of things at 0.44-0.46)
 MIN_SIMILARITY = {"class": 0.5, "datatype": 0.5, "object": 0.25}
 _NUMERIC = {"xsd:integer", "xsd:decimal", "xsd:double"}
 _FAMILY = {"xsd:integer": "number", "xsd:decimal": "number", "xsd:double": "number", "xsd:date": "date",
@@ -59,13 +61,12 @@ class _Similarity:
     def __init__(self, use_embeddings: bool = True) -> None:
         self.embedder = None
         if use_embeddings:
-            from ontouse import lexicon
-
-            if lexicon.available():
-                self.embedder = lexicon.Embedder()
+            from ontocore import embeddings
+            if embeddings.available():
+                self.embedder = embeddings.Embedder()
 
     def score(self, name: str, label: str, term: Term) -> float:
-        from ontouse.lexicon import split_name
+        from ontocore.embeddings import split_name
 
         forms = {split_name(name), label.lower()} - {""}
         targets = {split_name(term.iri), term.label.lower()} - {""}
@@ -78,7 +79,7 @@ class _Similarity:
 
 
 def _same_name(name: str, label: str, term: Term) -> bool:
-    from ontouse.lexicon import split_name
+    from ontocore.embeddings import split_name
 
     def forms(*texts: str) -> set[str]:
         out = set()
@@ -101,7 +102,7 @@ def _classes_of(idx: EntitiesIndex, individual: str) -> set[str]:
 
 def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Term) -> str:
     """Why built property `prop` cannot become vocabulary property `term` ("" when it can)."""
-    from ontouse.lexicon import split_name
+    from ontocore.embeddings import split_name
 
     p = idx.properties[prop]
     label = vocab.names.get(term.iri, term.label)
@@ -121,7 +122,7 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
                     not (mine == "number" and term.range == "xsd:gYear"):  # years a table gave as numbers
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
         counted = p.unit.split(" per ")[0].strip() if p.dimension == "count" else ""
-        named = {singular(w) for w in tokens(f"{split_name(term.iri)} {term.label}")}
+        named = {singular(w) for w in name_tokens(f"{split_name(term.iri)} {term.label}")}
         if counted and singular(counted.lower()) not in named:
             return f"{prop} counts {counted}s, {label} does not say it counts them"
         if term.unit and term.unit != p.unit and (p.unit or p.dimension):
@@ -208,7 +209,8 @@ def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, 
                           term=name, examples=_examples(idx, name),
                           candidates="\n".join(_describe(vocab, t) for t in options))
     choice = choose_one(model, text, "choose", "Choose the vocabulary term that means the same, or none.", "choice",
-                        ["none", *by_name], trace=trace, label=f"align {name}")
+                        ["none", *by_name], system=prompts.render("system_builder"), trace=trace,
+                        label=f"align {name}")
     if choice is None:
         return None, "model gave no answer"
     if choice == "none":

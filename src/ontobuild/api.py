@@ -6,7 +6,7 @@
     print(result.outcome, result.counts, result.consistent)
     result.ontology  # outcomes/catalog/ontology.ttl
 
-The `ontobuild` command is a thin layer over this function. Errors are `ontobuild.errors.OntoError`s with a
+The `ontobuild` command is a thin layer over this function. Errors are `ontocore.errors.OntoError`s with a
 readable message (`InputError` for what the caller gave, `ModelServerError` / `ModelBehaviorError` /
 `ModelUnavailable` for the model side); the outcome folder appears only when the build succeeded."""
 
@@ -18,16 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .errors import InputError
+from ontocore.errors import InputError
+from ontocore.llm import model_settings
 
 if TYPE_CHECKING:
-    from .llm import ChatModel
-    from .progress import Progress
+    from ontocore.llm import ChatModel
+    from ontocore.progress import Progress
 
 log = logging.getLogger(__name__)
-
-MODEL_KEYS = ("backend", "base_url", "api_key", "model_path", "threads", "model_timeout", "model_retries")
-
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -63,26 +61,6 @@ class BuildResult:
         return {"consistent": True, "inconsistent": False}.get(status or "")
 
 
-def model_settings(model: "str | ChatModel | None" = None, **settings: Any) -> tuple["ChatModel | None",
-                                                                                       dict[str, Any]]:
-    """Split the caller's model choice into an open model object (or None) and the options of `open_model`.
-
-    `model` is a model name on an OpenAI-compatible server, or an object with a `chat` method (an open
-    `ChatModel`, a cassette); `settings` are `backend`, `base_url`, `api_key`, `model_path`, `threads`,
-    `model_timeout`, `model_retries` (the command-line options of the same names)."""
-    unknown = sorted(set(settings) - set(MODEL_KEYS))
-    if unknown:
-        raise TypeError(f"unknown model setting(s): {', '.join(unknown)} (known: {', '.join(MODEL_KEYS)})")
-    chat_model = model if model is not None and not isinstance(model, str) else None
-    if chat_model is not None and not callable(getattr(chat_model, "chat", None)):
-        raise InputError(f"model must be a model name or an object with a chat() method, not {type(model).__name__}.")
-    options = {"backend": settings.get("backend"), "model": model if isinstance(model, str) else None,
-               "base_url": settings.get("base_url"), "api_key": settings.get("api_key"),
-               "model_path": settings.get("model_path"), "threads": settings.get("threads"),
-               "timeout": settings.get("model_timeout"), "retries": settings.get("model_retries")}
-    return chat_model, options
-
-
 def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           from_index: str | Path | None = None, index: str | Path | None = None,
           schema: Iterable[str | Path] = (), reason: bool = True, force: bool = False, keep_partial: bool = False,
@@ -100,13 +78,13 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     - `model`: a model name on an OpenAI-compatible server, or an open model object (anything with the
       `ChatModel.chat` method); with `backend`, `base_url`, `api_key`, `model_path`, `threads`,
       `model_timeout`, `model_retries` as keywords (default: the environment, as for the command).
-    - `progress`: an `ontobuild.progress.Progress` that hears about each step (default: silent).
+    - `progress`: an `ontocore.progress.Progress` that hears about each step (default: silent).
     - `ontology_iri`: the ontology's IRI (default: derived from the outcome folder's name).
     - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
 
-    Raises `ontobuild.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
+    Raises `ontocore.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
     environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
     files = [Path(f) for f in ([files] if isinstance(files, (str, Path)) else files)]
     schema = [Path(s) for s in ([schema] if isinstance(schema, (str, Path)) else schema)]
@@ -135,8 +113,10 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
                      big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
-    from .index import load_index
-    from .outcome import outcome_folder, write_index_outcome
+    from .indexfile import load_index
+    from ontocore.folders import outcome_folder
+
+    from .outcome import write_index_outcome
 
     t = time.monotonic()
     idx = load_index(path)
@@ -159,4 +139,4 @@ def _result(stats: dict[str, Any]) -> BuildResult:
     return BuildResult(outcome=Path(str(stats.get("outcome") or "")), stats=stats)
 
 
-__all__ = ["BuildResult", "build", "build_from_index", "model_settings"]
+__all__ = ["BuildResult", "build", "build_from_index"]

@@ -3,7 +3,7 @@
 Above a size the user sets (`--big-graph-triples`, `BIG_GRAPH_TRIPLES` by default), an outcome holds
 `ontology.nt` instead of RDF/XML, Turtle and JSON-LD (those are written from one rdflib Graph in memory, and RDF/XML
 of a million individuals is of no use to Protégé anyway), plus `store/`: the Oxigraph store of `ontology.nt` in
-the format `ontoask --store-path` keeps (persist.py), so that `ontoask --ontology OUTCOME` opens it without parsing.
+the format `ontoask --store-path` keeps (ontocore.storefolder), so that `ontoask --ontology OUTCOME` opens it without parsing.
 
 The schema part (classes, properties, the ontology header) is small: it is made by owl.to_graph over the index
 without its individuals. Individuals are then written one at a time, in name order, each line by rdflib's own
@@ -24,17 +24,16 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS
 from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
+from ontocore.localmodel import sha256_of
+from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH
+
 from .index import EntitiesIndex
-from .localmodel import sha256_of
 from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)
 
 BIG_GRAPH_TRIPLES = 200_000
 NT_FILE = "ontology.nt"
-STORE_DIR = "store"
-STORE_GRAPH = "urn:ontoask:graph"  # persist.GRAPH_IRI: the named graph ontoask reads a persisted store from
-MANIFEST_VERSION = 2  # persist.VERSION
 
 
 def estimate_triples(idx: EntitiesIndex) -> int:
@@ -135,27 +134,8 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
                 "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": sha256_of(nt_path)}],
                 "prefixes": sorted([p, ns] for p, ns in (prefixes or {}).items() if p),
                 "triples": count}
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
     return count
-
-
-def outcome_store(outcome: str | Path) -> Path | None:
-    """The store folder of a big-graph outcome when it is there and matches the outcome's N-Triples file (same
-    size and SHA-256), else None."""
-    outcome = Path(outcome)
-    folder = outcome / STORE_DIR
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
-        entry = manifest["files"][0]
-        nt = outcome / manifest["outcome_file"]
-        if manifest.get("version") != MANIFEST_VERSION or not (folder / "db").is_dir():
-            return None
-        if nt.stat().st_size != entry["size"] or sha256_of(nt) != entry["sha256"]:
-            log.warning("%s does not match %s (changed since the build); it is read from the file", folder, nt)
-            return None
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return None
-    return folder
 
 
 def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader) -> dict[str, Any]:
@@ -172,4 +152,4 @@ def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader) 
 
 
 __all__ = ["BIG_GRAPH_TRIPLES", "NT_FILE", "STORE_DIR", "estimate_triples", "is_big", "iter_triples",
-           "write_ntriples", "write_store", "outcome_store", "write_big_outputs"]
+           "write_ntriples", "write_store", "write_big_outputs"]

@@ -14,27 +14,31 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import prompts
-from .agent import run_agent
-from .errors import ModelBehaviorError, ToolArgumentError
-from .index import EntitiesIndex, Fact, load_index
+from ontocore.agent import run_agent
+from ontocore.errors import ModelBehaviorError, ToolArgumentError
+from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from ontocore.llm import ChatModel, open_model
+from ontocore.progress import Progress
+from ontocore.prompts import build as prompts
+from ontocore.text import singular
+from ontocore.tools import Tool
+from ontocore.trace import Trace
+
+from .index import EntitiesIndex, Fact
+from .indexfile import load_index
 from .ingest import Chunk, load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
-from .llm import ChatModel, open_model
 from .decisions import check_decision, default_levels, proposed_name_key, proposed_record_class, repair_decision
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
                       ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
-from .names import normalize, safe_name, singular
-from .outcome import OutcomeFolder, outcome_folder, write_index_outcome, write_json
-from .progress import Progress
+from .names import normalize, safe_name
+from .outcome import STATS_FILE, write_index_outcome
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
 from .consistency import needs_repair, repair_round
 from .report import write_build_report
 from .vocabulary import Vocabulary, load_vocabulary
-from .tools import Tool
-from .trace import Trace
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +158,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     derived from the outcome folder's name (outcome.settle_base_iri).
     `schema`: the user's vocabulary files; the built classes and properties are aligned onto its terms
     (alignment.align) before the ontology is written.
-    The outcome folder appears only when the build succeeded (outcome.outcome_folder); `force` lets `out` be a
+    The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete."""
     t0 = time.perf_counter()
     progress = progress or Progress()
@@ -233,7 +237,6 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         # the repair round's problem finder walks every fact per individual: not for a big graph
         stats["repair"] = {"skipped": "a big graph (above --big-graph-triples): the violations are listed in "
                                       "reasoner.txt; fix the data or the index and build again"}
-        write_json(outdir / "stats.json", stats)
     elif needs_repair(stats["reasoner"]):
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
@@ -241,9 +244,9 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
                         alignments, written)
         stats["repair"] = stats_repair
-        write_json(outdir / "stats.json", stats)
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
+    write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
 
 
@@ -294,8 +297,8 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
         extra["inputs"] = written["inputs"]
     stats = write_index_outcome(idx, outdir, reason=reason, extra_stats=extra, coverage=coverage,
                                 final=folder.final, sources=written.get("sources", ()),
-                                ontology_iri=written.get("ontology_iri"), **written.get("scale", {}))
+                                ontology_iri=written.get("ontology_iri"), write_stats=False,
+                                **written.get("scale", {}))
     stats["seconds"]["total"] = round(time.perf_counter() - t0, 2)
-    write_json(outdir / "stats.json", stats)
     trace.write("finish", reasoner=stats["reasoner"].get("status"), counts=stats["counts"], llm=extra["llm"])
     return stats

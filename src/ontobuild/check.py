@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .agent import run_agent
-from .llm import open_model
-from .tools import tool
+from ontocore.agent import run_agent
+from ontocore.llm import open_model
+from ontocore.tools import tool
 
 
 @tool(terminal=True)

@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
+from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
+from ontocore.errors import InputError
+
 from . import __version__
-from .cliutil import friendly_errors, llm_options, model_options, outcome_options
-from .errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if (load_graph or load_replace) and not load_url:
         raise click.UsageError("--load-graph and --load-replace go with --load-into URL.")
     if load_url:
-        from ontouse.endpoint import split_credentials
+        from ontocore.credentials import split_credentials
 
         try:
             split_credentials(load_url)  # a wrong URL is refused before any work
@@ -176,7 +177,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     else:
         if not files:
             raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
-        from .progress import open_progress
+        from ontocore.progress import open_progress
 
         progress = open_progress(quiet=quiet or bool(verbose))
         try:
@@ -189,7 +190,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
             progress.close()
     summary = dict(result.stats)
     if load_url:
-        from ontouse.endpoint import split_credentials
+        from ontocore.credentials import split_credentials
 
         from .loadinto import load_into
 

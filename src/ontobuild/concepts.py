@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ontocore.text import name_tokens, singular
+from ontocore.units import property_suffix
+
 from .index import EntitiesIndex
-from .names import participle_noun, safe_name, singular, tokens
+from .names import participle_noun, safe_name
 from .textnumbers import Quantity
-from .units import property_suffix
 
 # nouns that name a quantity, whatever the domain
 QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
@@ -98,7 +100,7 @@ def _words_before(q: Quantity) -> str:
     if not words or singular(words[-1]) not in QUANTITY_NOUNS:
         return ""
     if len(words) > 1 and words[-2] in _MODALS:
-        return ""  # "must stay between": a verb, not the noun "stay"
+        return ""  # "must dry between": a verb, not the noun "dry"
     return safe_name(" ".join(words[-2:-1] + [singular(words[-1])]), lower_first=True)
 
 
@@ -122,7 +124,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     """The property code proposes for a quantity; `opening` is the first noun of its sentence."""
     periodic = re.search(r"\b(" + "|".join(_PERIODIC) + r")\s+[a-z]+\s+[a-z]*\s*(?:is|are|of|:)", q.before, re.I)
     if periodic and _PERIODIC[periodic.group(1).lower()] not in q.per and q.dimension == "money":
-        q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the daily storage cost is €1.25": per day
+        q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the weekly hive rent is €40": per week
     words, generic = _words_before(q), False
     if not words and q.dimension in ("time of day", "date"):
         event = _event_words(q)
@@ -152,7 +154,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     rest = re.search(r"\b(?:must|should|to|can|may|will|shall)\s+([a-z]{3,})\s+for\s+(?:(?:at least|at most|up to|about|"
                      r"no more than|no less than)\s+)?$", q.before)
     if not words and rest and q.dimension == "time" and rest.group(1) not in _HEDGES | _NOT_CONCEPT | {"be"}:
-        words = safe_name(rest.group(1) + " time", lower_first=True)  # "must rest for at least 14 days": restTime
+        words = safe_name(rest.group(1) + " time", lower_first=True)  # "must settle for at least 3 days": settleTime
     graded = re.search(r"\b([a-z]{3,}ed)\s+(?:(?:about|around|only|up to)\s+)?$", q.before)
     if not words and graded and q.dimension == "count" and q.unit not in ("", "unit"):
         words = safe_name(participle_noun(graded.group(1)), lower_first=True)  # "rated 91.5 points": ratePoints
@@ -196,7 +198,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     if not words and q.dimension == "money":
         bounded = re.search(r"\b([a-z]{3,})s?\s+(?:above|over|below|under|of at least|from)\s*$", q.before)
         if bounded and bounded.group(1) not in _HEDGES:
-            words = safe_name(singular(bounded.group(1)) + " value", lower_first=True)  # "orders above €150"
+            words = safe_name(singular(bounded.group(1)) + " value", lower_first=True)  # "parcels above €80"
     if not words and q.dimension == "count" and q.unit not in ("", "unit"):
         words = "count" if not q.per else ""
     if not words and q.package == "" and q.dimension in ("mass",) and packages and \
@@ -211,7 +213,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         words = _DIMENSION_WORD.get(q.dimension, "")
         generic = not words or words in GENERIC
     if q.dimension == "count" and words in ("", "count") and q.per:
-        words, generic = "", False  # "50 lights per shelf": named by its unit, lightsPerShelf
+        words, generic = "", False  # "8 combs per hive": named by its unit, combsPerHive
     generic = generic or words in GENERIC
     prefix = ""
     if q.bound:
@@ -313,7 +315,7 @@ def _unit_key(q: Quantity, packages: set[str]) -> str:
 
 
 def _overlap(a: str, b: str) -> float:
-    ta, tb = tokens(a), tokens(b)
+    ta, tb = name_tokens(a), name_tokens(b)
     return len(ta & tb) / len(ta | tb) if ta and tb else 0.0
 
 

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import prompts
-from .agent import choose_one
+from ontocore.agent import choose_one
+from ontocore.llm import ChatModel
+from ontocore.prompts import build as prompts
+from ontocore.trace import Trace
+
 from .index import EntitiesIndex, Fact, check_literal
-from .llm import ChatModel
 from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
-from .trace import Trace
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +220,7 @@ def _choose(model: ChatModel, problem: Problem, trace: Trace | None) -> Fix | No
     text = prompts.render("repair_choice", problem=problem.text, involved="\n".join(problem.involved),
                           fixes="\n".join(f"{i}: {f.text}" for i, f in zip(ids, problem.fixes)))
     choice = choose_one(model, text, "choose_fix", "Choose the fix that removes what is wrong.", "fix", ids,
-                        trace=trace, label="repair", max_tokens=30)
+                        system=prompts.render("system_builder"), trace=trace, label="repair", max_tokens=30)
     return problem.fixes[ids.index(choice)] if choice else None
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ontocore.text import singular
+
 from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_groups, split_key
-from .names import safe_name, singular
+from .names import safe_name
 
 
 def proposed_name_key(shape: Shape) -> str:
@@ -32,7 +34,7 @@ def proposed_record_class(shape: Shape) -> str:
 
 
 def default_levels(shape: Shape, record_class: str) -> list[dict[str, str]]:
-    """Grouping levels of a JSON tree are usually categories: ProductCategory / inProductCategory."""
+    """Grouping levels of a JSON tree are usually categories: HiveCategory / inHiveCategory (records of class Hive)."""
     names = [f"{record_class}Category"] + [f"{record_class}Group{i}" for i in range(2, shape.n_levels + 1)]
     return [{"class": n, "property": "in" + n} for n in names[: shape.n_levels]]
 

@@ -19,7 +19,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from . import prompts
+from ontocore.prompts import build as prompts
+
 from .build import mapping_messages
 from .ingest import load_inputs
 from .keys import find_references, ordered_for_mapping, weigh

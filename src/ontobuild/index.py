@@ -16,15 +16,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, Iterator
 
 import jsonschema
 
-from .errors import InputError, ToolArgumentError
-from .files import read_json_file
+from ontocore.errors import InputError, ToolArgumentError
+from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
+
 from .names import safe_name, similarity
-from .numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
 
 log = logging.getLogger(__name__)
 
@@ -541,19 +540,3 @@ class EntitiesIndex:
                     if problem:
                         out.append(f"{at}: {problem}")
         return out
-
-
-def load_index(path: str | Path) -> EntitiesIndex:
-    """Load an index file in our own format or in the original proof of concept's format."""
-    path = Path(path)
-    data = read_json_file(path)
-    if isinstance(data, dict) and data.get("format") == FORMAT:
-        return EntitiesIndex.from_dict(data, origin=str(path))
-    if isinstance(data, dict) and {"tbox_classes", "tbox_prop", "abox_ind"} & set(data):
-        from .poc import from_poc  # local import: only needed for that format
-
-        return from_poc(data, origin=str(path))
-    raise InputError(
-        f"{path} is not an entities index: expected a JSON object with \"format\": \"{FORMAT}\" "
-        "(ontobuild's own format) or the keys tbox_classes, tbox_prop and abox_ind (proof-of-concept format)."
-    )

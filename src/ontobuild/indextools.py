@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ontocore.errors import ToolArgumentError
+from ontocore.tools import Tool, tool
+
 from .index import DATATYPES, EntitiesIndex, Fact
-from .errors import ToolArgumentError
-from .tools import Tool, tool
 
 PAGE = 15
 Kind = Literal["class", "property", "individual"]

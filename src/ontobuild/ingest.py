@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .files import ENCODING_NAMES, is_utf8, read_json_file, read_text, read_text_file, unique_keys
+from ontocore.errors import InputError
+from ontocore.files import ENCODING_NAMES, is_utf8, read_json_file, read_text, read_text_file, unique_keys
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 TABLE_SUFFIXES = {".csv", ".tsv", ".tab"}

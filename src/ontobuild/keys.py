@@ -15,9 +15,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ontocore.text import singular
 from .index import EntitiesIndex, Fact
 from .mapping import Coverage, Shape, ensure_object_property, file_stem, is_leaf, pointer, split_key
-from .names import safe_name, singular
+from .names import safe_name
 
 _ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
 

@@ -17,7 +17,8 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from ontocore.credentials import auth_from_env, split_credentials
+from ontocore.errors import EndpointError, InputError
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +48,10 @@ def load_into(url: str, outcome: str | Path, graph: str | None = None, replace: 
     """Send the outcome's ontology file to the Graph Store at `url`; what was sent:
     {url (without credentials), graph, method, file, bytes, seconds, status}. EndpointError (no traceback) when the
     server cannot be reached or refuses."""
-    from ontouse.endpoint import EndpointError, _auth_from_env, split_credentials
-
     if graph is not None and not urllib.parse.urlsplit(graph).scheme:
         raise InputError(f"--load-graph {graph!r} is not an absolute IRI (e.g. http://example.org/graphs/sales).")
     clean, url_auth = split_credentials(url)
-    auth = _auth_from_env() or url_auth
+    auth = auth_from_env() or url_auth
     path = outcome_file(outcome)
     ctype = CONTENT_TYPES[path.suffix]
     method = "PUT" if replace else "POST"

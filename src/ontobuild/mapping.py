@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .index import EntitiesIndex, Fact
-from .names import safe_name, singular, unique_name
-from .numbers import decimal_comma, read_number
-from .units import canonical, currency, dimension_of
+from .names import safe_name, unique_name
+from ontocore.datatypes import XSD
+from ontocore.numbers import decimal_comma, read_number
+from ontocore.units import canonical, currency, dimension_of
+from ontocore.text import singular
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
 _PARTS = re.compile(r"^\s*[^:;]{2,80}:\s*[^;]+(;\s*[^:;]{2,80}:\s*[^;]+)+;?\s*$")
 TYPES = ("string", "integer", "decimal", "uri", "boolean", "individual", "parts", "skip")
 log = logging.getLogger(__name__)
-XSD = {"string": "xsd:string", "integer": "xsd:integer", "decimal": "xsd:decimal", "uri": "xsd:anyURI",
-       "boolean": "xsd:boolean"}
 
 
 # a grouping level whose class names kinds of things: each of its keys also becomes a subclass of the records

@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from difflib import SequenceMatcher
 from typing import Callable
 
-from .units import currency, unit
+from ontocore.text import LINK_WORDS as _STOP
+from ontocore.text import ascii_fold, name_tokens
+from ontocore.units import currency, unit
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")
-_STOP = {"the", "a", "an", "of", "and", "for", "with", "in", "on", "to", "by"}
-
-
-def ascii_fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
 def safe_name(text: str, *, lower_first: bool = False) -> str:
     """A stable OWL local name for `text`: ASCII letters, digits and '_', never starting with a digit.
 
     Words are joined in CamelCase; an underscore separates two words whose junction would otherwise
-    glue letters or digits into something unreadable ("CURB SP8" -> "CURB_SP8")."""
+    glue letters or digits into something unreadable ("HIVE BX4" -> "HIVE_BX4")."""
     words = _WORD.findall(ascii_fold(text))
     if not words:
         return "_unnamed"
@@ -55,15 +51,10 @@ def normalize(text: str) -> str:
     text = ascii_fold(text)
     text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # split camelCase
     tokens = [t.lower() for t in _WORD.findall(_PAREN.sub(" ", text))]
-    # a unit word goes only after a number ("58 kg"): "Model T" and "Size M" keep their letter
+    # a unit word goes only after a number ("12 kg"): "Model T" and "Grade B" keep their letter
     kept = [t for i, t in enumerate(tokens) if t not in _STOP and
             not (i > 0 and tokens[i - 1].isdigit() and (t == "per" or unit(t) or currency(t)))]
     return "".join(kept or tokens)
-
-
-def tokens(text: str) -> set[str]:
-    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ascii_fold(text))
-    return {t.lower() for t in _WORD.findall(text)} - _STOP
 
 
 def similarity(mention: str, candidate: str) -> float:
@@ -75,23 +66,9 @@ def similarity(mention: str, candidate: str) -> float:
         return 1.0
     if a in b or b in a:
         return 0.7 + 0.25 * min(len(a), len(b)) / max(len(a), len(b))
-    ta, tb = tokens(mention), tokens(candidate)
+    ta, tb = name_tokens(mention), name_tokens(candidate)
     jacc = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
     return max(0.6 * jacc, 0.6 * SequenceMatcher(None, a, b).ratio())
-
-
-def singular(word: str) -> str:
-    """An English noun in the singular: Hoists -> Hoist, batteries -> battery, Boxes -> Box, status -> status."""
-    low = word.lower()
-    if len(word) <= 3 or low.endswith(("series", "species", "news")):
-        return word
-    if low.endswith("ies") and len(word) > 4:
-        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
-    if low.endswith(("xes", "ches", "shes", "sses", "zzes")):
-        return word[:-2]
-    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def participle_noun(participle: str) -> str:

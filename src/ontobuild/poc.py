@@ -23,17 +23,16 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Iterable
+from typing import Any
 
-from .errors import InputError, ToolArgumentError
+from ontocore.datatypes import literal_type, widen
+from ontocore.errors import InputError, ToolArgumentError
+
 from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME
 from .names import safe_name
-from .numbers import xsd_number_type
 
 log = logging.getLogger(__name__)
 
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_URL = re.compile(r"https?://\S+", re.IGNORECASE)
 # A property without values is an object property when its description says it links entities.
 _LINKS = re.compile(r"\b(links?|linking|individuals?|refers? to|points? to|relates?)\b", re.IGNORECASE)
 
@@ -41,32 +40,6 @@ _LINKS = re.compile(r"\b(links?|linking|individuals?|refers? to|points? to|relat
 def _pointer(token: str) -> str:
     """Escape one JSON Pointer reference token (RFC 6901)."""
     return token.replace("~", "~0").replace("/", "~1")
-
-
-def literal_type(value: str) -> str:
-    """The most specific xsd datatype the lexical form `value` fits."""
-    number = xsd_number_type(value)
-    if number:
-        return number
-    if value in ("true", "false"):
-        return "xsd:boolean"
-    if _DATE.fullmatch(value):
-        return "xsd:date"
-    if _URL.fullmatch(value):
-        return "xsd:anyURI"
-    return "xsd:string"
-
-
-def common_type(types: Iterable[str]) -> str:
-    """The most general datatype of a set of inferred datatypes."""
-    found = set(types)
-    if not found:
-        return "xsd:string"
-    if len(found) == 1:
-        return found.pop()
-    if found <= {"xsd:integer", "xsd:decimal"}:
-        return "xsd:decimal"
-    return "xsd:string"
 
 
 def _lexical(value: Any) -> str:
@@ -225,7 +198,7 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
         if values and all(v in ind_names for _, v, _ in values):
             idx.add_property(safe, "object", roles=roles, label=original)
         elif values:
-            rng = common_type(literal_type(v) for _, v, _ in values)
+            rng = widen(literal_type(v) for _, v, _ in values)
             idx.add_property(safe, "datatype", range=rng, roles=roles, label=original)
         else:
             kind = "object" if _LINKS.search(" ".join(roles)) else "datatype"

@@ -10,14 +10,14 @@ import logging
 import re
 from typing import Any, Callable
 
-from . import prompts
-from .agent import run_agent
+from ontocore.prompts import build as prompts
+from ontocore.agent import run_agent
 from .keys import Plan, Reference, column_values, weigh
 from .mapping import split_key
-from .llm import ChatModel
+from ontocore.llm import ChatModel
 from .names import safe_name
-from .tools import Tool
-from .trace import Trace
+from ontocore.tools import Tool
+from ontocore.trace import Trace
 
 log = logging.getLogger(__name__)
 

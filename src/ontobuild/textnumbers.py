@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .names import singular
-from .numbers import read_number
-from .units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
+from ontocore.datatypes import XSD
+from ontocore.numbers import read_number
+from ontocore.text import singular
+from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
 
 # words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"
@@ -39,7 +40,7 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{
 _YEAR = re.compile(r"\b(?:in|since|from|until|till|before|after|by|of|year)\s(1[89]\d\d|20\d\d)(?![\d%]|[.,]\d)", re.I)
 _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "single": 1}
-# "one frame per box", "two samples per rack": a word number before "X per Y" is a quantity too
+# "one lid per jar", "two combs per tray": a word number before "X per Y" is a quantity too
 _WORD_RATE = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s+([a-z]{3,})\s+(?:per|a|each)\s+([a-z]{3,})\b",
                         re.I)
 # what a quantity is per: "per day", "/ h", "a day", "per linear metre", "for each order"
@@ -73,14 +74,14 @@ class Quantity:
     datatype: str  # xsd:integer | xsd:decimal | xsd:time | xsd:date | xsd:gYear | xsd:gMonthDay
     unit: str = ""  # canonical unit, ISO currency code, or the counted noun (singular)
     dimension: str = ""  # mass, time, money, count, temperature, ratio, ... ("" for a bare number)
-    per: list[str] = field(default_factory=list)  # "€0.60 per box per day" -> ["box", "day"]
+    per: list[str] = field(default_factory=list)  # "€0.45 per jar per week" -> ["jar", "week"]
     start: int = 0
     end: int = 0
     before: str = ""  # the words of its clause before it
     after: str = ""  # the words after it (and its unit) up to the end of its clause
     bound: str = ""  # "min" | "max": "at least 12", "below 8 °C", "within 14 days"
     strict: bool = False  # "below"/"above": the bound itself excluded
-    approx: bool = False  # "about 11 kg"
+    approx: bool = False  # "about 7 kg"
     average: bool = False  # "6 weeks on average", "the average drying time is"
     range_of: str = ""  # the id of the other end of a range ("20 to 35 %")
     range_role: str = ""  # "min" | "max" within that range
@@ -88,7 +89,7 @@ class Quantity:
     capacity: bool = False  # "holds up to 40 kayaks", "room for 12 trailers"
     joined: bool = False  # "a 500 m² hall": a measure of the noun phrase that follows
     written: str = ""  # the text as written, for the report
-    of: str = ""  # what a rate measures: "380 litres of fuel per hour" -> fuel
+    of: str = ""  # what a rate measures: "20 litres of syrup per hive" -> syrup
 
     @property
     def qualifier(self) -> str:
@@ -124,7 +125,7 @@ def _unit(written: str) -> tuple[str, str]:
 
 
 def _pers(text: str, pos: int) -> tuple[list[str], int]:
-    """What a quantity is per, read from `pos`: "per box per day" -> ["box", "day"]; and where it ends."""
+    """What a quantity is per, read from `pos`: "per jar per week" -> ["jar", "week"]; and where it ends."""
     out = []
     while (m := _PER.match(text, pos)) and m.group(1).lower() not in {"cent", "se", "the", "and"}:
         word = m.group(1)
@@ -204,7 +205,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if written_unit and m.group("gap") == "-" and not unit_of(written_unit) and not currency(written_unit):
             written_unit = ""  # "3-level": a name part, not a count
         sign = "-" if m.group("sign") or re.search(r"\bminus\s*$", text[:m.start()], re.I) else ""
-        q = Quantity("", sign + raw, f"xsd:{kind}", start=m.start(), end=m.end(), written=m.group(0).strip())
+        q = Quantity("", sign + raw, XSD[kind], start=m.start(), end=m.end(), written=m.group(0).strip())
         cur = (m.group("cur") or "").strip()
         if cur:
             q.unit, q.dimension = currency(cur) or cur, "money"
@@ -219,7 +220,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             re.search(r"\b(?:an?|the|one|two|three|four|five|six|\d+)\s+(?:(?!and\b|or\b|to\b)[a-z]+\s+)?$", text[:m.start()], re.I) is not None and \
             re.match(r"\s+[a-z]+ing\b", text[m.end():]) is None
         of = re.match(r"\s+of\s+([a-z]{3,})(?=\s*(?:per|/)\s)", text[m.end():]) if q.dimension not in ("", "count") else None
-        pers, end = _pers(text, m.end() + (of.end() if of else 0))  # "380 litres of fuel per hour"
+        pers, end = _pers(text, m.end() + (of.end() if of else 0))  # "20 litres of syrup per hive"
         q.per, q.end = pers, max(q.end, end)
         q.of = of.group(1) if of and pers else ""
         found.append((m.start(), q))

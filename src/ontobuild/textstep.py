@@ -12,22 +12,24 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import prompts
-from .agent import run_agent
+from ontocore.agent import run_agent
+from ontocore.errors import ToolArgumentError
+from ontocore.llm import ChatModel
+from ontocore.prompts import build as prompts
+from ontocore.text import singular
+from ontocore.tools import Tool
+from ontocore.trace import Trace
+from ontocore.units import unit as unit_of
+
 from .concepts import (GENERIC, Concept, candidates, concept_problem, named_in, propose, resolve, unit_key,
                        unit_suffix, with_unit)
-from .errors import ToolArgumentError
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
-from .llm import ChatModel
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
-from .names import participle_noun, safe_name, singular
+from .names import participle_noun, safe_name
 from .textmentions import find_mentions, sentence_at, sentences
-from .units import unit as unit_of
 from .textnumbers import Quantity, find_quantities, unit_text
 from .textsubjects import _VERB, ChunkReading, Thing, quantity_candidates, read_chunk
-from .tools import Tool
-from .trace import Trace
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ class TextState:
 
 
 def package_words(chunks: list[Chunk]) -> set[str]:
-    """Words the texts use for packages ("ships in boxes of 4" -> box): a quantity per package is one concept."""
+    """Words the texts use for packages ("sold in cases of 6" -> case): a quantity per package is one concept."""
     out = set()
     for c in chunks:
         for m in re.finditer(r"\b(?:in|into|on|onto)\s+([a-z]{3,}s)\s+(?:of|with|containing)\s+"
@@ -144,13 +146,12 @@ def kind_or_activity(noun: str) -> str:
     names something done (refunds, bookings, payments): the closer of the two groups of words above in the
     sentence-embedding model (mean of the three most similar). Without that model: "activity" (a rule, as
     before)."""
-    from ontouse import lexicon
-
-    if not lexicon.available():
+    from ontocore import embeddings
+    if not embeddings.available():
         return "activity"
     global _EMBEDDER
     if _EMBEDDER is None:
-        _EMBEDDER = lexicon.Embedder()
+        _EMBEDDER = embeddings.Embedder()
     vectors = _EMBEDDER.embed([noun, *_OBJECT_WORDS, *_ACTIVITY_WORDS])
     sims = vectors[1:] @ vectors[0]
     n = len(_OBJECT_WORDS)

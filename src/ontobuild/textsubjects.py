@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ontocore.text import singular
+from ontocore.units import currency, unit as unit_of
+
 from .index import EntitiesIndex
-from .names import normalize, safe_name, singular
+from .names import normalize, safe_name
 from .textmentions import members, mention_spans, sentences
 from .textnumbers import Quantity
-from .units import currency, unit as unit_of
 
 # function words that never start or make a thing's name
 _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "your", "his", "her", "all",
@@ -347,7 +349,7 @@ def _new_things(idx: EntitiesIndex, text: str, things: list[Thing], skip: list[t
                 s += len(words[0]) + 1
                 words = words[1:]
             if any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
-                continue  # "10 January 2027": a date, not a name
+                continue  # "3 February 2031": a date, not a name
             if len(words) == 1 and re.search(r"\b(?:from|to|at|in|near|via)\s+$", text[max(a, s - 6):s], re.I) and \
                     not any(x < e and s < y for x, y in taken):
                 cls = values.get(normalize(words[0]))
@@ -483,7 +485,7 @@ def _sentence_subject(text: str, a: int, b: int, things: list[Thing], history: l
         head = words[-1].lower()
         if head.endswith("s") and not head.endswith("ss"):
             phrase = " ".join(words[:-1] + [singular(words[-1])])
-        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Reserve samples are frozen"
+        kind = head.endswith("s") and not head.endswith("ss") and len(words) > 1  # "Spare lids are washed"
         if kind:
             return Thing(phrase, new_name=safe_name(phrase), new_class=safe_name(singular(head)), start=a + m.start(),
                          end=a + m.end(), plural=True, how="noun phrase")

@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
+from ontocore.errors import InputError
+from ontocore.units import canonical
+
 from .names import safe_name
-from .units import canonical
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ def _fmt(path: Path) -> str:
                          f".owl), N-Triples (.nt) or JSON-LD (.jsonld, .json); '{path.suffix or 'no suffix'}' is not "
                          "one of them.")
     if fmt == "xml":  # OWL/XML saved as .owl (Protégé's other format)
-        from ontouse.owlxml import is_owlxml
+        from ontocore.owlxml import is_owlxml
 
         try:
             with path.open("rb") as f:
@@ -120,7 +121,7 @@ def _fmt(path: Path) -> str:
 def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     from rdflib import Graph
 
-    from ontouse.inputguard import check_file, jsonld_text
+    from ontocore.inputguard import check_file, jsonld_text
 
     from .ingest import check_input_size
 
@@ -134,7 +135,7 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
         if fmt == "json-ld":  # schema.org's context is the bundled copy, never fetched
             g.parse(data=jsonld_text(path), format=fmt, publicID=path.resolve().as_uri())
         elif fmt == "owl-xml":
-            from ontouse.owlxml import read_owlxml
+            from ontocore.owlxml import read_owlxml
 
             triples, prefixes = read_owlxml(path)
             for t in triples:

@@ -14,10 +14,10 @@ The library API (the `ontoask` command is a thin layer over it):
 
 from __future__ import annotations
 
-from ontobuild.lazy import lazy_exports
+from ontocore.lazy import lazy_exports
 
 # Public names defined in a submodule, imported on first use. `ask` is also the name of the submodule
-# `ontouse.ask` (the question loop); the package keeps the function under that name (see ontobuild.lazy).
+# `ontouse.ask` (the question loop); the package keeps the function under that name (see ontocore.lazy).
 _LAZY = {"Answerer": "api", "ask": "api", "Answer": "answer", "describe_schema": "api"}
 
 

@@ -20,14 +20,14 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ontobuild.api import model_settings
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
+from ontocore.llm import model_settings
 
 from .answer import Answer
 from .store import Source
 
 if TYPE_CHECKING:
-    from ontobuild.llm import ChatModel
+    from ontocore.llm import ChatModel
 
     from .ask import Answerer as Core
     from .schema import Schema

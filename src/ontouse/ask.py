@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ontobuild import prompts
-from ontobuild.errors import InputError, OntoError
-from ontobuild.llm import ChatModel, open_model
-from ontobuild.trace import Trace
+from ontocore.embeddings import Embedder
+from ontocore.embeddings import available as lexicon_available
+from ontocore.errors import InputError, OntoError
+from ontocore.llm import ChatModel, open_model
+from ontocore.prompts import ask as prompts
+from ontocore.trace import Trace
 
 from .answer import Answer, NO_DATA
 from .compile import Compiled, compile_plan
@@ -39,8 +41,6 @@ from .sparql import QueryError
 from .sqlplan import read_sql
 from .store import GraphStore, Store
 from .support import support_set
-from .lexicon import Embedder
-from .lexicon import available as lexicon_available
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from ontobuild import prompts
+from ontocore.prompts import ask as prompts
 
 from .answer import Answer, NO_DATA
 from .ask import Answerer, reuse_counts

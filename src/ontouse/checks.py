@@ -64,8 +64,8 @@ def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
     of the same things, or a column referring to them): the query answers about other things."""
     if not q.head or q.kind != "other" or not isinstance(plan, Query):
         return ""
-    from .lexicon import split_name
-    from .question import singular
+    from ontocore.embeddings import split_name
+    from ontocore.text import singular
 
     def names(t) -> set[str]:
         words = [singular(w) for w in split_name(t.name).split()]

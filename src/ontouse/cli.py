@@ -9,10 +9,10 @@ from pathlib import Path
 
 import click
 
-from ontobuild import __version__
-from ontobuild.cliutil import friendly_errors, llm_options, model_options, outcome_options
-from ontobuild.errors import InputError
-from ontobuild.terminal import safe
+from ontocore import __version__
+from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
+from ontocore.errors import InputError
+from ontocore.terminal import safe
 
 from .store import Source
 
@@ -130,7 +130,7 @@ def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: st
                            examples_path=examples_path, **kept)
         click.echo(safe(answer_json(ans) if as_json else ans.render()))
     else:
-        from ontobuild.progress import open_progress
+        from ontocore.progress import open_progress
 
         progress = open_progress(quiet=quiet or bool(verbose))
         try:

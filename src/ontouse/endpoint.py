@@ -10,11 +10,9 @@ endpoint by its URL without credentials."""
 
 from __future__ import annotations
 
-import base64
 import http.client
 import json
 import logging
-import os
 import re
 import socket
 import threading
@@ -27,8 +25,8 @@ from typing import Any
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
-from ontobuild.errors import InputError, OntoError
-from ontobuild.redaction import register_secret
+from ontocore.credentials import auth_from_env, split_credentials
+from ontocore.errors import EndpointError
 
 from .sparql import COMMON_PREFIXES, QueryError, QueryResult, check_query
 
@@ -178,36 +176,6 @@ def _whole(body: bytes, url: str) -> dict[str, Any]:
     return data
 
 
-class EndpointError(OntoError):
-    """The endpoint cannot be reached or does not answer as a SPARQL endpoint (exit code 1)."""
-
-
-def split_credentials(url: str) -> tuple[str, str | None]:
-    """The URL without user:password, and a Basic authorization header value when the URL held them."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(f"--endpoint must be an http(s) URL of a SPARQL query service, not {url!r}.")
-    if parts.username is None:
-        return url, None
-    netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
-    clean = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-    pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
-    register_secret(urllib.parse.unquote(parts.password or ""))
-    register_secret(parts.password)
-    return clean, "Basic " + base64.b64encode(pair.encode()).decode()
-
-
-def _auth_from_env() -> str | None:
-    token = os.environ.get("ONTOASK_ENDPOINT_TOKEN")
-    if token:
-        return f"Bearer {token}"
-    user = os.environ.get("ONTOASK_ENDPOINT_USER")
-    if user:
-        pair = f"{user}:{os.environ.get('ONTOASK_ENDPOINT_PASSWORD', '')}"
-        return "Basic " + base64.b64encode(pair.encode()).decode()
-    return None
-
-
 def term_of(value: dict[str, Any]) -> Node:
     """An rdflib term from one binding of SPARQL 1.1 JSON results."""
     kind, text = value.get("type"), value.get("value", "")
@@ -265,7 +233,7 @@ class EndpointStore:
 
     def __init__(self, url: str, graph: str | None = None, prefixes: dict[str, str] | None = None) -> None:
         self.url, url_auth = split_credentials(url)
-        self._auth = _auth_from_env() or url_auth
+        self._auth = auth_from_env() or url_auth
         self.graph = graph
         self.prefixes = dict(COMMON_PREFIXES, **(prefixes or {}))
         self.requests = 0

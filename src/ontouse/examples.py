@@ -3,7 +3,7 @@
 The file is a JSON (or YAML) list of {"question": ..., "sql": ...} pairs written over the ontology's relational
 view (the SQL form of a plan). Each example is checked against the view when the answerer opens; an example that
 does not read is left out with a warning. For each question the most similar examples (sentence embeddings,
-lexicon.py) go into the prompt, as the best systems on knowledge-graph question answering do with example
+ontocore/embeddings.py) go into the prompt, as the best systems on knowledge-graph question answering do with example
 queries."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 
 from .plan import PlanError
 from .schema import Schema
@@ -95,7 +95,7 @@ class Examples:
         self.pairs, self._vectors = kept, None
 
     def prompt_for(self, question: str) -> str:
-        from .lexicon import Embedder
+        from ontocore.embeddings import Embedder
 
         emb = Embedder()
         if self._vectors is None:

@@ -14,10 +14,9 @@ from typing import Iterable
 
 from rdflib import Graph
 
-from ontobuild.errors import InputError
-
-from .inputguard import check_file, jsonld_text
-from .owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
+from ontocore.errors import InputError
+from ontocore.inputguard import check_file, jsonld_text
+from ontocore.owlxml import is_owlxml, iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 

@@ -2,11 +2,11 @@
 
 Values: every text value of the view (labels of things included) is indexed by its words; a run of question words
 that equals a value's words (case, accents and regular plurals ignored) is a value mention, and a rarer run that
-occurs inside few values is a partial mention ("M558-2275045" inside a product's label). Mentions become hints in
-the prompt ("'Aberdeen' is a value of airports.city") and let code repair a literal the model misspelt.
+occurs inside few values is a partial mention ("QX-4471" inside a jar's label). Mentions become hints in
+the prompt ("'Harwick' is a value of depots.town") and let code repair a literal the model misspelt.
 
 Tables: when the whole view does not fit the prompt budget, tables are ranked by how close their names, comments
-and columns are to the question, in the embedding space of a small sentence model (lexicon.py), plus the tables
+and columns are to the question, in the embedding space of a small sentence model (ontocore/embeddings.py), plus the tables
 holding mentioned values and the tables they link to."""
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
 
-from .question import _WORD as _WORD_RE
-from .question import STOP, Question, fold, singular, tokens
+from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import WORD as _WORD_RE
+
+from .question import Question
 from .schema import Schema, Table
 from .store import Store
 
@@ -27,7 +29,7 @@ log = logging.getLogger(__name__)
 MAX_VALUE_CHARS = 120
 PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
 FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("pontiometer" for "potentiometer")
-PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Brant") inside at most this many
+PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Vellow") inside at most this many
 MAX_HINTS = 8
 
 
@@ -66,7 +68,7 @@ class ValueIndex:
     entries: list[tuple[tuple[str, ...], str, URIRef]] = field(default_factory=list)
     _by_table: dict[tuple[URIRef, str], dict[str, int]] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)  # the tables the prompt shows (hints name only those)
-    embedder: object = None  # a lexicon.Embedder, to pick the link a hint shows
+    embedder: object = None  # an embeddings.Embedder, to pick the link a hint shows
     _singles: list[str] = field(default_factory=list)  # one-word values (folded), for typos
     _question: str = ""
 
@@ -180,7 +182,7 @@ class ValueIndex:
     def _closest_link(self, links: list) -> tuple | None:
         """Of the links that point at a thing's table, the one closest in meaning to the question being linked
         (one example is a hint; a list of them reads to a small model as joins to make)."""
-        from .lexicon import split_name
+        from ontocore.embeddings import split_name
 
         if len(links) > 1 and self._question:  # "How many pumps are at X?": a link of the table the question names
             asked = {singular(w) for w in tokens(self._question)}

@@ -20,8 +20,8 @@ import sys
 import threading
 from typing import Any, Callable, TypeVar
 
-from ontobuild.errors import OntoError
-from ontobuild.redaction import redact
+from ontocore.errors import OntoError
+from ontocore.redaction import redact
 
 from .api import Answerer
 
@@ -46,7 +46,7 @@ def require_sdk() -> None:
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None:
-        from ontobuild.errors import InputError
+        from ontocore.errors import InputError
 
         raise InputError("ontoask mcp needs the MCP Python SDK: pip install 'ontobuild[mcp]' (or pip install mcp).")
 

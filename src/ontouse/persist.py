@@ -20,17 +20,17 @@ from typing import Any, Iterable
 from filelock import FileLock
 from rdflib import Graph, URIRef
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
+from ontocore.inputguard import check_file
+from ontocore.owlxml import iter_owlxml_ntriples, read_owlxml
+from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_GRAPH, outcome_store
 
 from .graph import NATIVE_FORMATS, file_head, guess_format, head_prefixes, resolve_paths
-from .inputguard import check_file
-from .owlxml import iter_owlxml_ntriples, read_owlxml
 
 log = logging.getLogger(__name__)
 
-GRAPH_IRI = URIRef("urn:ontoask:graph")  # the named graph the files are loaded into (rdflib's graph identifier)
-MANIFEST = "manifest.json"
-VERSION = 2  # 2: files recognised by their SHA-256
+GRAPH_IRI = URIRef(STORE_GRAPH)  # the named graph the files are loaded into (rdflib's graph identifier)
+VERSION = MANIFEST_VERSION
 
 
 def _stamp(files: list[Path]) -> list[dict[str, Any]]:
@@ -149,9 +149,7 @@ def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
 
 def open_outcome_store(outcome: str | Path) -> Graph | None:
     """A graph over the persisted store a big-graph build wrote into its outcome folder (`store/`, see
-    ontobuild.bigoutput), opened read-only, when it is there and matches the outcome's ontology file; else None."""
-    from ontobuild.bigoutput import outcome_store
-
+    ontocore.storefolder), opened read-only, when it is there and matches the outcome's ontology file; else None."""
     folder = outcome_store(outcome)
     if folder is None:
         return None

@@ -11,7 +11,7 @@ The constructs, and the questions they serve:
   combined with AND / OR / NOT, on any column of any joined table (several hops, either direction);
 - negation: NOT IN (subquery), NOT EXISTS (subquery), EXCEPT, IS NULL ("has no value");
 - aggregation over the items or per group: COUNT / SUM / AVG / MIN / MAX, COUNT(DISTINCT ...), GROUP BY, HAVING;
-- ordering with LIMIT / OFFSET (top-k, "the 6th to 10th");
+- ordering with LIMIT / OFFSET (top-k, "the third to fifth");
 - comparisons of two named things and of sets: UNION / INTERSECT / EXCEPT, scalar subqueries
   ("more than the average"), arithmetic (+ - * /) for ratios and percentages;
 - yes/no: any plan, read as "is the result non-empty (or its count non-zero)"."""

@@ -107,6 +107,6 @@ class Provenance:
 
 def describe(source: dict[str, str]) -> str:
     """One line for a person: 'catalog.json $['A']['Price']' or 'notes.txt#3: “The sentence.”'."""
-    from ontobuild.report import source_text
+    from ontocore.html import source_text
 
     return source_text(source)

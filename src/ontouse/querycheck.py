@@ -23,7 +23,7 @@ from rdflib.plugins.sparql.parser import parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.plugins.sparql.sparql import Query
 
-from ontobuild.errors import ToolArgumentError
+from ontocore.errors import ToolArgumentError
 
 log = logging.getLogger(__name__)
 

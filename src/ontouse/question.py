@@ -6,44 +6,17 @@ domain: a yes/no question opens with an auxiliary verb, a count asks "how many",
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
+
+from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import WORD as _WORD
 
 # English function words (closed classes): auxiliaries that open a yes/no question, determiners and pronouns.
 AUXILIARIES = frozenset("is are was were am do does did has have had can could will would shall should may might "
                         "must".split())
 GROUPING = frozenset("each per every".split())
-STOP = frozenset("a an the of in on at to for from by with and or but not no is are was were be been being do does "
-                 "did has have had what which who whom whose when where why how many much that this these those "
-                 "there their its it they them we our us you your i me my all any some me give show list find "
-                 "tell return get also as than then into about".split())
-
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")
 _QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, for matching names and values."""
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-
-
-def tokens(text: str) -> list[str]:
-    """The words of a text, folded (lower case, no accents)."""
-    return [fold(m.group(0)) for m in _WORD.finditer(text)]
-
-
-def singular(word: str) -> str:
-    """A plural English noun's singular by the regular rules (stories -> story, boxes -> box, cats -> cat)."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and re.search(r"(ss|sh|ch|x|z)es$", w):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
 
 
 @dataclass
@@ -56,7 +29,7 @@ class Question:
     kind: str = "other"  # yesno | count | other
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
     asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
-    head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which suppliers" -> "supplier")
+    head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which beekeepers" -> "beekeeper")
 
     @property
     def content_words(self) -> list[str]:

@@ -2,8 +2,8 @@
 
 A view whose DDL fits the prompt budget is shown whole (and cached by the model from one question to the next).
 A larger one is cut per question: tables are ranked by how close their name, comment and columns are to the
-question in the embedding space of a small sentence model (lexicon.py) — "telephone" is near `phone`, "staff"
-near `Employee` — with the tables that hold a value the question names first; then the tables they link to are
+question in the embedding space of a small sentence model (ontocore/embeddings.py) — "seller" is near `vendor`, "keepers"
+near `Beekeeper` — with the tables that hold a value the question names first; then the tables they link to are
 added, so the joins the question needs stay possible. Wide tables keep their names and the columns closest to the
 question."""
 
@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from ontocore.embeddings import Embedder, split_name
+
 from .joins import join_edges
-from .lexicon import Embedder, split_name
 from .schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)

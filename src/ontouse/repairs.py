@@ -18,9 +18,10 @@ from typing import Any, Callable
 
 from rdflib import URIRef
 
+from ontocore.text import fold
+
 from .linking import ValueIndex
 from .plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
-from .question import fold
 from .schema import Schema, Table
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ontobuild.drawing import Diagram, engine, to_svg
-from ontobuild.report import REPORT_FILE, cards, page, picture, section, source_text, table
+from ontocore.drawing import Diagram, engine, to_svg
+from ontocore.html import REPORT_FILE, cards, page, picture, section, source_text, table
 
 _TYPE = ("rdf:type", "a", "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>")
 _LABEL = ("rdfs:label", "skos:prefLabel", "skos:altLabel")
@@ -111,6 +111,6 @@ def answers_report(rows: list[dict[str, Any]], stats: dict[str, Any], title: str
 
 
 def write_answers_report(outdir: Path, rows: list[dict[str, Any]], stats: dict[str, Any], name: str = "") -> Path:
-    from ontobuild.outcome import atomic_write
+    from ontocore.folders import atomic_write
 
     return atomic_write(outdir / REPORT_FILE, answers_report(rows, stats, f"ontoask answers: {name or outdir.name}"))

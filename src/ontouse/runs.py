@@ -11,10 +11,10 @@ import logging
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ontobuild.errors import InputError, ModelServerError, ModelUnavailable, OntoError
-from ontobuild.llm import ChatModel
-from ontobuild.outcome import OutcomeFolder, outcome_folder, write_json
-from ontobuild.progress import Progress
+from ontocore.errors import InputError, ModelServerError, ModelUnavailable, OntoError
+from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from ontocore.llm import ChatModel
+from ontocore.progress import Progress
 
 from .answer import Answer
 from .api import Answerer
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def read_questions(path: str | Path) -> list[dict[str, Any]]:
     """The questions file: a JSON list of {"query": str, "expected": any (optional)} (or plain strings)."""
-    from ontobuild.index import read_json_file
+    from ontocore.files import read_json_file
 
     path = Path(path)
     data = read_json_file(path)

@@ -3,7 +3,7 @@
 `is_correct(answer_text, expected)` judges a free-text answer from `ontoask` against the expected value of a
 question in data/dev_questions.json. It is lenient about form and strict about content:
 
-* numbers are compared numerically ("12.5 kg", "12.50", "1,800 m²", "four"); an integer expected value must be met
+* numbers are compared numerically ("12.5 kg", "12.50", "2,400 m²", "four"); an integer expected value must be met
   exactly, a non-integer one (averages) within 1 % relative;
 * names are compared case-, space-, punctuation- and CamelCase-insensitively, on token boundaries
   ("NovaStar29", "nova_star_29" and "NovaStar 29" all match; "Black" does not match "Blackish");
@@ -114,7 +114,7 @@ _NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNOR
 
 
 def numbers_in(text: str) -> list[float]:
-    """All numbers written in `text` ("1,800 m²" -> 1800.0, "12.50 kg" -> 12.5, "2,05" -> 2.05, "four" -> 4.0)."""
+    """All numbers written in `text` ("2,400 m²" -> 2400.0, "12.50 kg" -> 12.5, "2,05" -> 2.05, "four" -> 4.0)."""
     text = _fold(text)
     out = []
     for m in _NUMBER_RE.finditer(text):

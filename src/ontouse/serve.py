@@ -25,8 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ontobuild.errors import InputError, ModelServerError, ModelUnavailable, OntoError
-from ontobuild.redaction import redact
+from ontocore.errors import InputError, ModelServerError, ModelUnavailable, OntoError
+from ontocore.redaction import redact
 
 from .answer import Answer
 from .api import Answerer

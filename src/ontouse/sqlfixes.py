@@ -6,12 +6,12 @@ sqlplan.py; each is reported by its rule name):
   joins) from the table it was asked of: the chain is joined and the column read there;
 - `link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the one
   number column of the linked thing (a price object's amount);
-- `key_name`: a column asked for by the name of the key it refers to (`countryid` of a table whose `country`
-  REFERENCES countries(countryid)) is that referring column; `id` of a table without one is its key column (the
+- `key_name`: a column asked for by the name of the key it refers to (`apiaryid` of a table whose `apiary`
+  REFERENCES apiaries(apiaryid)) is that referring column; `id` of a table without one is its key column (the
   one other tables refer to), when there is exactly one; in a join condition, a column asked for by the name of
   a column of the table one link points at is that link;
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
-  embedding space of a small sentence model (`continentid` for `continent`, `age` for `pet_age`; a label column
+  embedding space of a small sentence model (`colonyid` for `colony`, `weight` for `hive_weight`; a label column
   means the row's name); only a close and unrivalled match counts;
 - `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
   without a match: the join becomes a LEFT JOIN."""
@@ -19,12 +19,11 @@ sqlplan.py; each is reported by its rule name):
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from sqlglot import exp
 
 from .joins import join_steps, shortest_paths
-from dataclasses import replace
-
 from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
 
@@ -58,7 +57,7 @@ class FixesMixin:
 
     def _link_of_key(self, table, name: str) -> str | None:
         """`key_name` in a join condition: a column asked for by the name of a column of the table one of its
-        links points at (`petid` of a table whose `pet` links to the table that has `petid`) is that link; the
+        links points at (`colonyid` of a table whose `colony` links to the table that has `colonyid`) is that link; the
         join compares the linked thing. Only when exactly one link fits."""
         links = [c.name for c in table.columns.values() if c.kind == "link" and c.target
                  and (t := self.schema.table(c.target)) is not None and t.column(name) is not None]
@@ -68,13 +67,13 @@ class FixesMixin:
         return links[0]
 
     def _meaning(self, table, name: str) -> str | None:
-        from .lexicon import split_name
+        from ontocore.embeddings import split_name
 
         cols = [c for c in table.columns.values() if c.kind != "id" and not c.hidden]
         if not cols:
             return None
         if any(t.column(name) for t in self.schema.tables.values()):
-            # a column of another table: only a column of this table whose name holds it (`pet_age` for `age`)
+            # a column of another table: only a column of this table whose name holds it (`hive_weight` for `weight`)
             words = set(split_name(name).split())
             holding = [c for c in cols if words <= set(split_name(c.name).split())]
             if len(holding) == 1:

@@ -17,7 +17,7 @@ from typing import Iterable, Protocol
 from rdflib import Graph
 from rdflib.term import Node
 
-from ontobuild.errors import InputError
+from ontocore.errors import InputError
 
 from .sparql import QueryResult, graph_prefixes, query_worker, run_query
 
@@ -102,7 +102,7 @@ class Source:
     def describe(self) -> list[str]:
         """What stats.json records as the ontology (an endpoint's URL without credentials)."""
         if self.endpoint:
-            from .endpoint import split_credentials
+            from ontocore.credentials import split_credentials
 
             return [split_credentials(self.endpoint)[0] + (f" (graph {self.graph})" if self.graph else "")]
         return [str(p) for p in self.paths]

@@ -16,10 +16,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ontocore.text import STOP, fold, singular
+
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
 from .plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
-from .question import STOP, Question, fold, singular
+from .question import Question
 from .schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)
@@ -82,7 +84,7 @@ def counted_phrase(q: Question) -> list[str]:
 
 
 def _table_terms(t: Table) -> set[str]:
-    from .lexicon import split_name
+    from ontocore.embeddings import split_name
 
     out = set()
     for text in (split_name(t.name), fold(t.label or "")):

@@ -1,9 +1,9 @@
 """The relational view as the model sees it: SQL DDL, with sample values and the ontology's own comments.
 
-    CREATE TABLE Employee ( -- An employee in my company. 53 rows; also the rows of Manager
-      iri TEXT PRIMARY KEY, -- the employee itself; shown by its label
-      label TEXT, -- 'Adolfina Hoch', 'Anamchara Foerstner', 'Arendt Beitel'
-      memberOf TEXT REFERENCES Department(iri),
+    CREATE TABLE Beekeeper ( -- A beekeeper of the cooperative. 12 rows; also the rows of Inspector
+      iri TEXT PRIMARY KEY, -- the beekeeper itself; shown by its label
+      label TEXT, -- 'Ilse Marrow', 'Tomas Quill', 'Wren Oakby'
+      tends TEXT REFERENCES Apiary(iri),
       ...
 
 The whole view goes into the prompt when it fits the budget, always in the same order, so the model's prompt
@@ -38,8 +38,8 @@ def _note(text: str, limit: int = 80) -> str:
 
 def _adds_words(note: str, name: str) -> bool:
     """Does a comment say more than the column's name (two or more other content words)?"""
-    from .lexicon import split_name
-    from .question import STOP, singular, tokens
+    from ontocore.embeddings import split_name
+    from ontocore.text import STOP, singular, tokens
 
     own = {singular(w) for w in split_name(name).split()}
     extra = {singular(w) for w in tokens(note)} - own - {singular(w) for w in STOP}
@@ -148,8 +148,7 @@ def shown_tables(schema: Schema) -> list[Table]:
 def examples_prompt(schema: Schema) -> str:
     """Worked examples on made-up tables of the same shape as this view: things with labels joined by links, or
     database rows joined by key values."""
-    from ontobuild import prompts
-
+    from ontocore.prompts import ask as prompts
     rows = sum(t.count for t in schema.tables.values()) or 1
     labelled = sum(t.count for t in schema.tables.values() if t.label_column() is not None)
     return prompts.load("ask_sql_examples_things" if labelled * 2 >= rows else "ask_sql_examples_keys").strip()

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-from ontobuild.errors import InputError
+from .errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +202,7 @@ def is_schema_org(iri: str) -> bool:
 @lru_cache(maxsize=1)
 def schema_org_context() -> dict[str, Any]:
     """The bundled schema.org context (its "@context" object)."""
-    text = resources.files("ontouse").joinpath("schemaorg_context.jsonld").read_text("utf-8")
+    text = resources.files("ontocore").joinpath("schemaorg_context.jsonld").read_text("utf-8")
     return json.loads(text)["@context"]
 
 

@@ -21,7 +21,7 @@ from .redaction import RedactingFilter, redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_OWN_LOGGERS = ("ontobuild", "ontouse", "bench")
+_OWN_LOGGERS = ("ontocore", "ontobuild", "ontouse", "bench")
 _NOISY_LOGGERS = ("httpx", "httpcore", "openai", "urllib3", "rdflib", "owlready2")
 
 
@@ -121,7 +121,7 @@ def llm_options(backend: str | None, model: str | None, base_url: str | None, ap
 
 
 def outcome_options(fn: F) -> F:
-    """--force and --keep-partial: how a run treats its outcome folder (outcome.outcome_folder)."""
+    """--force and --keep-partial: how a run treats its outcome folder (folders.outcome_folder)."""
     options = [
         click.option("--force", is_flag=True, help="Let --out be a folder that is not empty: it is replaced when "
                                                    "the run succeeds."),

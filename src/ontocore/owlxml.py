@@ -25,8 +25,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 from rdflib.term import Node
 
-from ontobuild.errors import InputError
-
+from .errors import InputError
 from .inputguard import check_xml
 
 log = logging.getLogger(__name__)

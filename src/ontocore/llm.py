@@ -679,3 +679,25 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
     if backend == "local":
         return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
     raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")
+
+
+MODEL_KEYS = ("backend", "base_url", "api_key", "model_path", "threads", "model_timeout", "model_retries")
+
+
+def model_settings(model: str | ChatModel | None = None, **settings: Any) -> tuple[ChatModel | None, dict[str, Any]]:
+    """Split the caller's model choice into an open model object (or None) and the options of `open_model`.
+
+    `model` is a model name on an OpenAI-compatible server, or an object with a `chat` method (an open
+    `ChatModel`, a cassette); `settings` are `backend`, `base_url`, `api_key`, `model_path`, `threads`,
+    `model_timeout`, `model_retries` (the command-line options of the same names)."""
+    unknown = sorted(set(settings) - set(MODEL_KEYS))
+    if unknown:
+        raise TypeError(f"unknown model setting(s): {', '.join(unknown)} (known: {', '.join(MODEL_KEYS)})")
+    chat_model = model if model is not None and not isinstance(model, str) else None
+    if chat_model is not None and not callable(getattr(chat_model, "chat", None)):
+        raise InputError(f"model must be a model name or an object with a chat() method, not {type(model).__name__}.")
+    options = {"backend": settings.get("backend"), "model": model if isinstance(model, str) else None,
+               "base_url": settings.get("base_url"), "api_key": settings.get("api_key"),
+               "model_path": settings.get("model_path"), "threads": settings.get("threads"),
+               "timeout": settings.get("model_timeout"), "retries": settings.get("model_retries")}
+    return chat_model, options

@@ -9,7 +9,7 @@ matter. The forward pass is plain numpy (no PyTorch, no ONNX Runtime); the token
 `tokenizers` read from the local file. Nothing is downloaded, ever.
 
     emb = Embedder()                       # loads nothing yet
-    emb.rank("What is the telephone of Ann?", [split_name(n) for n in ("phone", "email")], top=1)
+    emb.rank("Which seller offers it?", [split_name(n) for n in ("vendor", "weight")], top=1)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ try:
 except ImportError:  # pragma: no cover - numpy is a declared dependency; available() reports it
     np = None  # type: ignore[assignment]
 
-from ontobuild.errors import ModelUnavailable
+from .errors import ModelUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -401,8 +401,8 @@ def _camel_words(chunk: str) -> list[str]:
 
 
 def split_name(name: str) -> str:
-    """The words of an ontology name, lower-cased: 'hasProductManager' -> 'has product manager',
-    'width_mm' -> 'width mm', 'ref-stuid' -> 'ref stuid', 'http://x.org/o#areaOfExpertise' -> 'area of expertise'."""
+    """The words of an ontology name, lower-cased: 'hasHiveKeeper' -> 'has hive keeper',
+    'width_mm' -> 'width mm', 'ref-colid' -> 'ref colid', 'http://x.org/o#flowerOfOrigin' -> 'flower of origin'."""
     text = str(name).strip().strip("<>")
     if _IRI.match(text) and not any(c.isspace() for c in text):
         text = re.split(r"[#/:]", text.rstrip("#/:"))[-1] or text

@@ -1,13 +1,13 @@
-"""ontouse.lexicon: the real all-MiniLM-L6-v2 model run in numpy (no mocks), and split_name."""
+"""ontocore.embeddings: the real all-MiniLM-L6-v2 model run in numpy (no mocks), and split_name."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ontobuild.errors import ModelUnavailable, OntoError
-from ontouse import lexicon
-from ontouse.lexicon import Embedder, EmbedderUnavailable, available, available_cores, split_name
+from ontocore.errors import ModelUnavailable, OntoError
+from ontocore import embeddings
+from ontocore.embeddings import Embedder, EmbedderUnavailable, available, available_cores, split_name
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def names(emb: Embedder, question: str, candidates: list[str], top: int) -> list
 
 def test_available() -> None:
     assert available()
-    assert lexicon.model_dir() is not None
+    assert embeddings.model_dir() is not None
 
 
 def test_matches_the_published_reference_similarities(emb: Embedder) -> None:
@@ -105,7 +105,7 @@ def test_threads_stay_within_the_available_cores() -> None:
 
 
 def test_missing_model_package_is_one_readable_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexicon, "MODEL_LOCATIONS", (("no_such_model_package_here", "model_files"),))
+    monkeypatch.setattr(embeddings, "MODEL_LOCATIONS", (("no_such_model_package_here", "model_files"),))
     assert not available()
     with pytest.raises(EmbedderUnavailable) as info:
         Embedder().embed(["phone"])
@@ -122,7 +122,7 @@ def test_damaged_model_file_is_refused(tmp_path, monkeypatch: pytest.MonkeyPatch
     (pkg / "model_files" / "model.safetensors").write_bytes(b"not a model")
     (pkg / "model_files" / "tokenizer.json").write_text("{}")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(lexicon, "MODEL_LOCATIONS", (("fake_minilm_pkg", "model_files"),))
+    monkeypatch.setattr(embeddings, "MODEL_LOCATIONS", (("fake_minilm_pkg", "model_files"),))
     with pytest.raises(EmbedderUnavailable, match="does not match its checksum"):
         Embedder().load()
 

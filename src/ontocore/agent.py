@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import prompts
 from .errors import ModelBehaviorError, ToolArgumentError, TurnLimitExceeded
 from .llm import ChatModel, ChatReply, ToolCall
 from .tools import Tool
@@ -142,9 +141,9 @@ def run_agent(model: ChatModel, messages: list[dict[str, Any]], tools: list[Tool
 
 
 def choose_one(model: ChatModel, prompt: str, tool: str, description: str, param: str, options: list[str], *,
-               trace: Trace | None = None, label: str = "", max_tokens: int = 40) -> str | None:
+               system: str, trace: Trace | None = None, label: str = "", max_tokens: int = 40) -> str | None:
     """One small constrained call: the model picks one of `options` (a JSON Schema enum) for `param` of a terminal
-    tool named `tool`; None when it gave no usable answer."""
+    tool named `tool`, after the `system` prompt; None when it gave no usable answer."""
     sink: dict[str, Any] = {}
 
     def pick(**args: Any) -> str:
@@ -153,7 +152,7 @@ def choose_one(model: ChatModel, prompt: str, tool: str, description: str, param
 
     spec = Tool(tool, description, {"type": "object", "additionalProperties": False, "required": [param],
                                     "properties": {param: {"enum": list(options)}}}, pick, terminal=True)
-    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": prompt}]
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": prompt}]
     result = run_agent(model, messages, [spec], max_turns=2, trace=trace, label=label or tool, max_tokens=max_tokens)
     choice = sink.get(param)
     return choice if result.state == "answered" and choice in options else None

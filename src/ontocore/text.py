@@ -1,0 +1,57 @@
+"""Text helpers for both tools, in one place: fold (lower case without accents), the words of a text, the
+singular of an English noun, and the English function words that carry no topic (stop words).
+
+Two stop lists, one built from the other: `LINK_WORDS`, the few articles, prepositions and conjunctions that do
+not tell two names apart ("Box of Pens" ~ "Pens Box"), and `STOP`, those plus the function words of a question
+(auxiliaries, interrogatives, pronouns, request verbs)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+LINK_WORDS = frozenset("the a an of and for with in on to by".split())
+STOP = LINK_WORDS | frozenset(
+    "at from or but not no is are was were be been being do does did has have had what which who whom whose when "
+    "where why how many much that this these those there their its it they them we our us you your i me my all any "
+    "some give show list find tell return get also as than then into about".split())
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)  # a word or a number, in any script
+_NAME_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for matching names and values."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+def ascii_fold(text: str) -> str:
+    """`text` in ASCII: accents dropped, other non-ASCII characters removed."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def tokens(text: str) -> list[str]:
+    """The words of a text, folded (lower case, no accents), in order."""
+    return [fold(m.group(0)) for m in WORD.finditer(text)]
+
+
+def name_tokens(text: str) -> set[str]:
+    """The ASCII words of a name (camelCase split, lower case), without `LINK_WORDS`."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ascii_fold(text))
+    return {t.lower() for t in _NAME_WORD.findall(text)} - LINK_WORDS
+
+
+def singular(word: str) -> str:
+    """An English noun in the singular by the regular rules, keeping its case: Hoists -> Hoist, batteries ->
+    battery, Boxes -> Box, sizes -> size; words that look plural but are not stay (status, series, species)."""
+    low = word.lower()
+    if len(word) <= 3 or low.endswith(("series", "species", "news")):
+        return word
+    if low.endswith("ies") and len(word) > 4:
+        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
+    if low.endswith(("xes", "ches", "shes", "sses", "zzes")):
+        return word[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
