@@ -209,7 +209,7 @@ def test_a_link_takes_the_name_its_id_column_had_and_link_tables_get_no_inverse(
 
 def test_a_link_decided_by_code_is_named_after_its_target_when_the_column_abbreviates_it(tmp_path: Path) -> None:
     from ontobuild.references import confirm_all
-    from ontobuild.trace import Trace
+    from ontocore.trace import Trace
 
     shapes = dataset(tmp_path, {"students.csv": "stu_id,name\n1,Ana\n2,Bo\n3,Cy\n",
                                 "enrolments.csv": "enr_no,stu_id,course\n10,1,Art\n11,3,Law\n12,3,Art\n"})
