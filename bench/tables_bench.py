@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ask-format", default="json", help="the build whose ontology is asked")
     ap.add_argument("--no-ask", action="store_true")
     ap.add_argument("--limit", type=int, default=None, help="questions per database")
+    ap.add_argument("--out", default=None, help="results file (default: tables.json, or tables_partial.json)")
     args = ap.parse_args(argv)
     if not TABLES.is_dir():
         print(f"no table exports at {TABLES}", file=sys.stderr)
@@ -127,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["ask"] = {**spider.summarize(answers), **stats(answers)}
     result = {"benchmark": "tables_end_to_end", **info, "summary": summary, "builds": builds, "questions": answers}
     partial = bool(args.db or args.limit or args.no_ask)
-    path = write_json(RESULTS / ("tables_partial.json" if partial else "tables.json"), result)
+    path = write_json(Path(args.out) if args.out else RESULTS / ("tables_partial.json" if partial else "tables.json"),
+                      result)
     print(f"wrote {path}")
     print(json.dumps(summary.get("ask", {}).get("per_db", {}), indent=0)[:2000] if answers else "")
     return 0
