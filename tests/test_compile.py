@@ -422,3 +422,20 @@ def test_a_join_on_the_key_name_of_a_linked_table_uses_the_link() -> None:
                          "WHERE m.fullName = 'Omar Dahl'") == ["101", "102"]
     assert run(WORKSHOP, "SELECT job_no FROM Job WHERE mechanic IN (SELECT mech_no FROM Mechanic WHERE "
                          "fullName = 'Ines Roth')") == ["100"]
+
+
+def test_a_link_equal_to_text_matches_the_linked_rows_name_or_key() -> None:
+    """A link compared with text: the linked row's label, or its key (a text column unique on every row)."""
+    depot = """
+@prefix : <http://example.org/depot#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:d1 a :Depot ; rdfs:label "North Yard" ; :depotCode "NY" ; :region "North" .
+:d2 a :Depot ; rdfs:label "South Yard" ; :depotCode "SY" ; :region "North" .
+:t1 a :Truck ; :plate "AB-1" ; :depot :d1 .
+:t2 a :Truck ; :plate "CD-2" ; :depot :d2 .
+:t3 a :Truck ; :plate "EF-3" ; :depot :d1 .
+"""
+    assert run(depot, "SELECT plate FROM Truck WHERE depot = 'North Yard'") == ["AB-1", "EF-3"]
+    assert run(depot, "SELECT plate FROM Truck WHERE depot = 'NY'") == ["AB-1", "EF-3"]
+    assert run(depot, "SELECT plate FROM Truck WHERE depot = 'North'") == []  # a shared value is no key
+    assert run(depot, "SELECT plate FROM Truck WHERE depot != 'North Yard'") == ["CD-2"]

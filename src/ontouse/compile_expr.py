@@ -306,13 +306,19 @@ class ExprCompiler:
         return e.var if isinstance(e, _VarRef) else self.value(e)
 
     def _name_cmp(self, op: str, thing: Expr, text: Lit) -> str:
-        """A thing compared with text: compare the thing's name (label), or its IRI's local name."""
+        """A thing compared with text: compare the thing's name (label) or its key (a text column that holds a
+        different value on every row of its table: the code a linked row is known by), or else its IRI's local
+        name."""
         var = self.value(thing)
         target = self.column(thing).target if isinstance(thing, Col) and self.column(thing).kind == "link" else (
             thing.table if isinstance(thing, Col) else "")
         table = self.c.schema.table(target) if target else None
         props = [c.prop for c in table.columns.values() if c.is_label] if table else []
         props = props or list(self.c.schema.label_props)
+        if table is not None and props and op == "=":
+            props += [c.prop for c in table.columns.values() if c.kind == "value" and c.sql_type == "TEXT"
+                      and c.prop is not None and not c.is_label and table.count > 1
+                      and c.subjects == table.count and c.distinct == table.count]
         lit = Literal(text.value).n3()
         if props:
             n = next(_ids)
