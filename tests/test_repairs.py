@@ -157,3 +157,17 @@ def test_transform_rebuilds_only_what_changes() -> None:
     assert transform(plan, lambda n: n) is plan
     bumped = transform(plan, lambda n: Lit(n.value + 1) if isinstance(n, Lit) and isinstance(n.value, int) else n)
     assert bumped.where.items[1].right == Lit(2) and bumped.where.items[0] is plan.where.items[0]
+
+
+DEPOTS = HEAD + """
+@prefix : <http://example.org/depot#> .
+:d1 a :Depot ; rdfs:label "North Yard" ; :depotCode "NY" .
+:d2 a :Depot ; rdfs:label "South Yard" ; :depotCode "SY" .
+:t1 a :Truck ; :plate "AB-1" ; :depot :d1 .
+:t2 a :Truck ; :plate "CD-2" ; :depot :d2 .
+"""
+
+
+def test_a_link_compared_with_the_linked_rows_key_is_kept() -> None:
+    assert repaired_value(DEPOTS, "SELECT plate FROM Truck WHERE depot = 'NY'") == ("NY", [])
+    assert repaired_value(DEPOTS, "SELECT plate FROM Truck WHERE depot = 'North Yard'") == ("North Yard", [])

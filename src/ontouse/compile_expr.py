@@ -315,16 +315,17 @@ class ExprCompiler:
         table = self.c.schema.table(target) if target else None
         props = [c.prop for c in table.columns.values() if c.is_label] if table else []
         props = props or list(self.c.schema.label_props)
-        if table is not None and props and op == "=":
-            props += [c.prop for c in table.columns.values() if c.kind == "value" and c.sql_type == "TEXT"
-                      and c.prop is not None and not c.is_label and table.count > 1
-                      and c.subjects == table.count and c.distinct == table.count]
+        keys = [c.prop for c in table.key_columns()] if table is not None and props and op in ("=", "!=") else []
         lit = Literal(text.value).n3()
         if props:
             n = next(_ids)
-            values = " ".join(URIRef(p).n3() for p in props)
-            test = (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
-                    f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
+            values = " ".join(URIRef(p).n3() for p in props + keys)
+            if keys:  # named or known by its key: = is "one of them equals", != is "none of them equals"
+                test = (f"{'!' if op == '!=' else ''}EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+                        f"FILTER(STR(?l{n}) = {lit}) }}")
+            else:
+                test = (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+                        f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
             # an unbound link (an OPTIONAL one, under OR / NOT) would be a free variable inside EXISTS
             return f"(BOUND({var}) && {test})" if var.startswith("?") else test
         return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"

@@ -127,6 +127,12 @@ class Table:
         cols = [c for c in self.columns.values() if c.is_label]
         return cols[0] if cols else None
 
+    def key_columns(self) -> list[Column]:
+        """Text columns that hold a different value on every row: the codes the rows are known by besides their
+        names (a thing compared with text may be meant by either)."""
+        return [c for c in self.columns.values() if c.kind == "value" and c.sql_type == "TEXT" and c.prop is not None
+                and not c.is_label and self.count > 1 and c.subjects == self.count and c.distinct == self.count]
+
 
 @dataclass
 class Schema:
