@@ -179,3 +179,14 @@ def test_same_name_terms_are_taken_once_and_values_take_the_vocabulary_unit(tmp_
     assert harbour.label == "Port Ellen" and harbour.classes == ["Harbour"] and harbour.source["file"] == "lights.csv"
     assert [f.object for f in idx.individuals["NorthHead"].facts if f.property == "homeHarbour"] == [harbour.name]
     assert not idx.dangling()
+
+
+def test_a_lower_bound_never_becomes_an_upper_one(vocab) -> None:
+    idx = built_index()
+    idx.add_property("feedingStart", "datatype", ["Hive"], "xsd:time")
+    idx.add_fact("Amber", Fact("feedingStart", literal="06:30:00", datatype="xsd:time"))
+    until = Term(HX + "feedingUntil", "datatype", "feeding until", range="xsd:time")
+    start = Term(HX + "feedingFrom", "datatype", "feeding from", range="xsd:time")
+    vocab.names[until.iri], vocab.names[start.iri] = "feedingUntil", "feedingFrom"
+    assert "is an upper bound" in property_problem(idx, vocab, "feedingStart", until)
+    assert property_problem(idx, vocab, "feedingStart", start) == ""

@@ -14,6 +14,7 @@ record (coverage.json `alignments`, the report's vocabulary section)."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
 from ontocore.units import dimension_of
 
+from .concepts import name_bound
 from .index import EntitiesIndex, check_literal
 from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary
@@ -121,6 +123,9 @@ def property_problem(idx: EntitiesIndex, vocab: Vocabulary, prop: str, term: Ter
             if mine and theirs and mine != theirs and mine != "text" and \
                     not (mine == "number" and term.range == "xsd:gYear"):  # years a table gave as numbers
                 return f"{label} holds {theirs}s, {prop} holds {mine}s"
+        mine_bound, theirs_bound = name_bound(prop), name_bound(re.split(r"[#/]", term.iri)[-1])
+        if mine_bound and theirs_bound and mine_bound != theirs_bound:
+            return f"{label} is {'an upper' if theirs_bound == 'max' else 'a lower'} bound, {prop} the other one"
         counted = p.unit.split(" per ")[0].strip() if p.dimension == "count" else ""
         named = {singular(w) for w in name_tokens(f"{split_name(term.iri)} {term.label}")}
         if counted and singular(counted.lower()) not in named:

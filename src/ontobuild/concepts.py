@@ -266,9 +266,17 @@ def concept_problem(name: str, q: Quantity) -> str:
 def signature(idx: EntitiesIndex, prop: str) -> tuple[str, str, str]:
     """(dimension, unit, bound) of a property: properties that differ in these never mean the same."""
     p = idx.properties[prop]
-    bound = "min" if prop.startswith("min") and prop[3:4].isupper() or re.search(r"[a-z](?:Start|From)$", prop) else \
-        "max" if prop.startswith("max") and prop[3:4].isupper() or re.search(r"[a-z](?:End|Until)$", prop) else ""
-    return (p.dimension, p.unit, bound)
+    return (p.dimension, p.unit, name_bound(prop))
+
+
+def name_bound(name: str) -> str:
+    """"min" or "max" when a property's name says it is a lower or an upper bound (minX, xStart, xFrom / maxX,
+    xEnd, xUntil), else ""."""
+    if name.startswith("min") and name[3:4].isupper() or re.search(r"[a-z](?:Start|From)$", name):
+        return "min"
+    if name.startswith("max") and name[3:4].isupper() or re.search(r"[a-z](?:End|Until)$", name):
+        return "max"
+    return ""
 
 
 def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str], limit: int = 4) -> list[str]:
