@@ -211,9 +211,9 @@ def test_a_link_decided_by_code_is_named_after_its_target_when_the_column_abbrev
     from ontobuild.references import confirm_all
     from ontocore.trace import Trace
 
-    shapes = dataset(tmp_path, {"students.csv": "stu_id,name\n1,Ana\n2,Bo\n3,Cy\n",
-                                "enrolments.csv": "enr_no,stu_id,course\n10,1,Art\n11,3,Law\n12,3,Art\n"})
+    shapes = dataset(tmp_path, {"members.csv": "mem_id,name\n1,Ana\n2,Bo\n3,Cy\n",
+                                "bookings.csv": "bkg_no,mem_id,court\n10,1,A\n11,3,B\n12,3,A\n"})
     plan = find_references(shapes)
-    classes = {id(s): ("Student" if s.file == "students.csv" else "Enrolment") for s in shapes}
+    classes = {id(s): ("Member" if s.file == "members.csv" else "Booking") for s in shapes}
     decided = confirm_all(None, plan, classes, Trace(None))  # type: ignore[arg-type] - code decides, no model
-    assert [(d["confirmed"], d["decided_by"], d["property"]) for d in decided] == [(True, "code", "student")]
+    assert [(d["confirmed"], d["decided_by"], d["property"]) for d in decided] == [(True, "code", "member")]

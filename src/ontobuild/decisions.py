@@ -20,7 +20,7 @@ def proposed_name_key(shape: Shape) -> str:
 
 
 def proposed_record_class(shape: Shape) -> str:
-    """The class a table's own name proposes for its rows ("car_parts.csv" -> CarPart, "OrderLines.jsonl" ->
+    """The class a table's own name proposes for its rows ("spare_parts.csv" -> SparePart, "OrderLines.jsonl" ->
     OrderLine): the user's word for what a record is. "" for records inside a JSON tree (the file names the
     document, not its records) and for names that are no words."""
     if shape.pattern != "$[*]" or shape.n_levels or shape.records[0].parent is not None:

@@ -64,8 +64,8 @@ def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Tr
 
 def link_names(ref: Reference, classes: dict[int, str]) -> tuple[str, str]:
     """(link, inverse) of a confirmed reference, from the user's own words: the column without its id suffix
-    ("customer_id" -> customer, "caused_by_unit_id" -> causedByUnit), the target class when the column only
-    abbreviates it ("stu_id" of a Student -> student); the inverse is has + the referring class."""
+    ("customer_id" -> customer, "assigned_to_team_id" -> assignedToTeam), the target class when the column only
+    abbreviates it ("mem_id" of a Member -> member); the inverse is has + the referring class."""
     target = classes.get(id(ref.target), "record")
     stem = re.sub(r"(?i)[_\s-]*(id|code|key|no|nr|ref)$", "", split_key(ref.column)[0]) or target
     if target.lower().startswith(stem.lower()):
