@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,19 +19,17 @@ from ontocore.folders import OutcomeFolder, outcome_folder, write_json
 from ontocore.llm import ChatModel, open_model
 from ontocore.progress import Progress
 from ontocore.prompts import build as prompts
-from ontocore.text import singular
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
-from .index import EntitiesIndex, Fact
+from .index import EntitiesIndex
 from .indexfile import load_index
-from .ingest import Chunk, load_inputs
+from .ingest import load_inputs
 from .keys import apply_references, find_references, ordered_for_mapping
 from .references import confirm_all
 from .decisions import check_decision, default_levels, proposed_name_key, proposed_record_class, repair_decision
-from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, ensure_class, ensure_datatype_property,
-                      ensure_individual, ensure_object_property, find_records, group_shapes, is_leaf)
-from .names import normalize, safe_name
+from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, find_records, group_shapes, is_leaf)
+from .names import safe_name
 from .outcome import STATS_FILE, write_index_outcome
 from .textstep import TextState, extract_chunk, package_words, review_properties
 from .alignment import align, rename_entries
