@@ -147,6 +147,26 @@ def test_records_never_merge(tmp_path: Path) -> None:
     idx2, cov2 = EntitiesIndex(), Coverage()
     apply_mapping(idx2, next(s for s in shapes if s.file == "members.csv"), by_name, cov2)
     assert sorted(idx2.individuals) == ["AdaByron", "AdaByron_2", "AlanGrey"]
+    with_key = Decision(record_class="Member", name_key="name", id_key="member_id")  # the key tells them apart
+    idx3 = EntitiesIndex()
+    apply_mapping(idx3, next(s for s in shapes if s.file == "members.csv"), with_key, Coverage())
+    assert sorted(idx3.individuals) == ["AdaByron1", "AdaByron3", "AlanGrey"]
+    assert idx3.individuals["AdaByron3"].label == "Ada Byron"
+
+
+def test_a_name_column_whose_values_repeat_names_records_when_the_table_has_a_key(tmp_path: Path) -> None:
+    """People may share a name: with a key column the name column still names the records (and is proposed);
+    without one it is refused. The name column is never also turned into individuals of another class."""
+    from ontobuild.decisions import check_decision, proposed_name_key
+
+    members = next(s for s in dataset(tmp_path, LIBRARY) if s.file == "members.csv")
+    args = {"record_class": "Member", "name_key": "name", "changes": []}
+    assert check_decision(members, args, id_key="member_id") == []
+    assert proposed_name_key(members, "member_id") == "name"
+    assert any("repeats" in p for p in check_decision(members, args))
+    assert proposed_name_key(members) == "@key"
+    as_things = {**args, "changes": [{"key": "name", "type": "individual"}]}
+    assert any("cannot also be individuals" in p for p in check_decision(members, as_things, id_key="member_id"))
 
 
 CLINIC = {

@@ -66,7 +66,7 @@ def _plan_lines(shape: Shape) -> str:
     return "\n".join(lines)
 
 
-def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape]) -> Tool:
+def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape], id_key: str = "") -> Tool:
     keys = list(shape.keys)
     props: dict[str, Any] = {
         "record_class": CLASS_NAME,
@@ -87,12 +87,12 @@ def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape]) -> Tool:
     attempts = []
 
     def map_records(**args: Any) -> str:
-        problems = check_decision(shape, args, mapped)
+        problems = check_decision(shape, args, mapped, id_key)
         attempts.append(problems)
         if problems and len(attempts) < 2:
             raise ToolArgumentError("Fix these and call map_records again: " + "; ".join(problems) + ".")
         if problems:  # the model could not fix it: the code's proposals stand in for what is wrong
-            args = repair_decision(shape, args, mapped)
+            args = repair_decision(shape, args, mapped, id_key)
             sink["repaired"] = problems
         sink.update(args)
         return "ok"
@@ -102,8 +102,9 @@ def _map_tool(shape: Shape, sink: dict[str, Any], mapped: list[Shape]) -> Tool:
                 map_records, terminal=True)
 
 
-def mapping_messages(shape: Shape) -> list[dict[str, str]]:
-    """The messages of the `map_records` call for `shape` (also what `ontobuild --dry-run` sizes)."""
+def mapping_messages(shape: Shape, id_key: str = "") -> list[dict[str, str]]:
+    """The messages of the `map_records` call for `shape` (also what `ontobuild --dry-run` sizes); `id_key`: the
+    table's key column, if any."""
     examples = "\n".join(json.dumps({k: _short(v) for k, v in r.fields.items()}, ensure_ascii=False)
                          for r in shape.records[:EXAMPLES])
     proposal = default_levels(shape, "Record")
@@ -115,16 +116,17 @@ def mapping_messages(shape: Shape) -> list[dict[str, str]]:
         levels += f"; each record is held by a {shape.records[0].parent.pattern} record under key {shape.records[0].link_key!r}"
     text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
                           levels=levels, examples=examples, plan=_plan_lines(shape),
-                          name_key=json.dumps(proposed_name_key(shape), ensure_ascii=False),
+                          name_key=json.dumps(proposed_name_key(shape, id_key), ensure_ascii=False),
                           class_hint=f"; proposed: {cls} (the table's own name)" if (cls := proposed_record_class(shape))
                           else "")
     return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
 
 
-def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None) -> Decision:
+def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None,
+                   id_key: str = "") -> Decision:
     sink: dict[str, Any] = {}
-    messages = mapping_messages(shape)
-    result = run_agent(model, messages, [_map_tool(shape, sink, mapped or [])], max_turns=3, trace=trace,
+    messages = mapping_messages(shape, id_key)
+    result = run_agent(model, messages, [_map_tool(shape, sink, mapped or [], id_key)], max_turns=3, trace=trace,
                        label=f"map {shape.file} {shape.pattern}", max_tokens=700)
     if result.state != "answered":
         raise ModelBehaviorError(f"The model could not decide a mapping for {shape.file} {shape.pattern}: "
@@ -188,8 +190,9 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     shapes = ordered_for_mapping(shapes, keys)  # parents before children, referenced tables before referring
     progress.begin("json", f"mapping {len(shapes)} record shape(s)", total=len(shapes))
     for i, shape in enumerate(shapes, 1):
-        decision = decide_mapping(model, shape, trace, shapes[:i - 1])
-        decision.id_key = (keys.keys.get(id(shape)) or [""])[0]
+        id_key = (keys.keys.get(id(shape)) or [""])[0]
+        decision = decide_mapping(model, shape, trace, shapes[:i - 1], id_key)
+        decision.id_key = id_key
         made = apply_mapping(idx, shape, decision, cov)
         trace.write("mapped", shape=shape.pattern, file=shape.file, records=len(shape.records),
                     individuals=made, decision=vars(decision))

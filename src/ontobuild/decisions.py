@@ -12,11 +12,25 @@ from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_
 from .names import safe_name
 
 
-def proposed_name_key(shape: Shape) -> str:
+def proposed_name_key(shape: Shape, id_key: str = "") -> str:
+    """The column that names the records: one called name or title, if it names them well enough for
+    `check_decision` (given the table's key column `id_key`); else "@key" (names made by code)."""
     for k in shape.keys:
         if split_key(k)[0].lower() in ("name", "title", "label", "product name", "full name"):
-            return k
+            if not _naming_problem(shape, k, id_key):
+                return k
     return "@key"
+
+
+def _naming_problem(shape: Shape, key: str, id_key: str) -> str:
+    """Why the values of `key` cannot name the records ("" if they can): empty in some record, or shared by
+    several records. A few shared values are fine when the table has a key column `id_key` to tell them apart."""
+    values = [str(r.fields.get(key, "")).strip() for r in shape.records]
+    if any(not v for v in values):
+        return f"name_key {key!r} is empty in some records; use \"@key\" or another key"
+    if len(set(values)) < len(values) and not (id_key and len(set(values)) * 3 >= len(values) * 2):
+        return f"name_key {key!r} repeats the same value in several records; use a key that names each record uniquely"
+    return ""
 
 
 def proposed_record_class(shape: Shape) -> str:
@@ -56,7 +70,8 @@ def _used_classes(shape: Shape) -> dict[str, str]:
     return out
 
 
-def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> dict[str, Any]:
+def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None,
+                    id_key: str = "") -> dict[str, Any]:
     """The decision with every problem check_decision finds replaced by the code's proposal."""
     args = dict(args)
     if _other_table(shape, args["record_class"], mapped or []) is not None:
@@ -67,8 +82,8 @@ def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | No
     used, taken = _used_properties(shape), _used_classes(shape)
     args["levels"] = [lv if lv["class"] not in (args["record_class"], *taken) and lv["property"] not in used else d
                       for lv, d in zip(args.get("levels", defaults), defaults)]
-    if any("name_key" in p for p in check_decision(shape, {**args, "levels": []})):
-        args["name_key"] = proposed_name_key(shape)
+    if any("name_key" in p for p in check_decision(shape, {**args, "levels": []}, id_key=id_key)):
+        args["name_key"] = proposed_name_key(shape, id_key)
     return args
 
 
@@ -83,9 +98,11 @@ def _other_table(shape: Shape, cls: str, mapped: list[Shape]) -> Shape | None:
     return None
 
 
-def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None) -> list[str]:
+def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | None = None,
+                   id_key: str = "") -> list[str]:
     """Problems with a mapping decision, each said so that the model can fix it. `mapped`: the shapes mapped
-    before this one (a record class of another table is refused)."""
+    before this one (a record class of another table is refused). `id_key`: the table's key column, if it has
+    one; records then may share a name (two people called the same), since the key tells them apart."""
     problems = []
     cls = args.get("record_class", "")
     other = _other_table(shape, cls, mapped or [])
@@ -106,14 +123,15 @@ def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | Non
             problems.append(f"levels[{i}].property {lv['property']} already maps key {used[lv['property']]!r}; "
                             f"use a new name such as in{lv['class']}")
     key = args.get("name_key", "@key")
+    for ch in args.get("changes", []):
+        if key != "@key" and ch.get("key") == key and ch.get("type") == "individual":
+            problems.append(f"changes: key {key!r} is the name_key, so its values are the records' own names; they "
+                            "cannot also be individuals of another class (leave it out of changes)")
     if key != "@key":
         values = [str(r.fields.get(key, "")).strip() for r in shape.records]
-        if any(not v for v in values):
-            problems.append(f"name_key {key!r} is empty in some records; use \"@key\" or another key")
-        elif len(set(values)) < len(values):
-            problems.append(f"name_key {key!r} repeats the same value in several records; use a key that names "
-                            "each record uniquely")
-        elif all(parse_number(v) for v in values) and proposed_name_key(shape) not in ("@key", key):
-            problems.append(f"name_key {key!r} holds numbers; name records by {proposed_name_key(shape)!r} "
+        if naming := _naming_problem(shape, key, id_key):
+            problems.append(naming)
+        elif all(parse_number(v) for v in values) and proposed_name_key(shape, id_key) not in ("@key", key):
+            problems.append(f"name_key {key!r} holds numbers; name records by {proposed_name_key(shape, id_key)!r} "
                             "(identifiers stay a property)")
     return problems

@@ -56,7 +56,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
 
     shape_rows = []
     for s in shapes:
-        chars = sum(len(m["content"]) for m in mapping_messages(s))
+        chars = sum(len(m["content"]) for m in mapping_messages(s, (keys.keys.get(id(s)) or [""])[0]))
         shape_rows.append({"file": s.file, "pattern": s.pattern, "records": len(s.records), "fields": len(s.keys),
                            "id_key": (keys.keys.get(id(s)) or [""])[0], "prompt_tokens": _tokens(chars)})
     ref_rows = []

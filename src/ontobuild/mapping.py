@@ -9,6 +9,7 @@ leaf value: mapped into the ontology, or skipped with a reason."""
 from __future__ import annotations
 
 import logging
+from collections import Counter
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -223,12 +224,15 @@ class Coverage:
         return {"total": len(self.entries), "covered": covered, "skipped": skipped}
 
 
-def _individual_name(rec: Record, decision: Decision) -> tuple[str, str]:
-    """(name, label) of the record's individual."""
+def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozenset()) -> tuple[str, str]:
+    """(name, label) of the record's individual; a name that several records of the shape share (`shared`) takes
+    the record's key value in its IRI name, the label stays the name."""
     label = ""
     if decision.name_key != "@key":
         v = rec.fields.get(decision.name_key)
         label = str(v).strip() if is_leaf(v) and v not in (None, "") else ""
+        if label in shared and decision.id_key and is_leaf(rec.fields.get(decision.id_key)):
+            return safe_name(f"{label} {rec.fields[decision.id_key]}"), label
     if not label:
         label = rec.own_key or ""
     if not label and rec.parent is not None:
@@ -320,8 +324,10 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
         level_info.append((lcls, lprop))
     shape.record_class = cls
     made = 0
+    names = Counter(str(rec.fields.get(decision.name_key, "")).strip() for rec in shape.records)
+    shared = {n for n, c in names.items() if c > 1}
     for rec in shape.records:
-        name, label = _individual_name(rec, decision)
+        name, label = _individual_name(rec, decision, shared)
         src = {"file": rec.file, "path": pointer(rec.path)}
         here = f"{rec.file} {pointer(rec.path)}"
         if cov.records.get(name, here) != here:  # two records never become one individual
