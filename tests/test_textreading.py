@@ -10,7 +10,7 @@ from ontobuild.concepts import concept_problem, propose, with_unit
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.textmentions import find_mentions
 from ontobuild.textnumbers import find_quantities, unit_text
-from ontobuild.textstep import synonym_groups
+from ontobuild.textstep import merge_synonyms, synonym_groups
 from ontobuild.textsubjects import quantity_candidates, read_chunk
 
 
@@ -249,3 +249,25 @@ def test_a_start_or_end_property_is_no_candidate_for_a_plain_time() -> None:
     assert candidates(idx, at, "time", set()) == []
     start, end = find_quantities("The gate is staffed from 06:00 to 20:00.")
     assert candidates(idx, start, "x", set()) == ["staffedStart"] and candidates(idx, end, "x", set()) == ["staffedEnd"]
+
+
+def test_a_concept_with_a_word_in_front_joins_the_general_one_and_keeps_the_word_as_qualifier() -> None:
+    """An upper bound of a temperature on a store and one of a core temperature on a kiln: things of no shared
+    class, one concept; merged, the kiln's value says what it bounds."""
+    idx = _nursery()
+    idx.add_class("Store")
+    idx.add_class("Kiln")
+    idx.add_individual("ColdStore", classes=["Store"])
+    idx.add_individual("BigKiln", classes=["Kiln"])
+    for name in ("maxTemperatureC", "maxCoreTemperatureC"):
+        idx.add_property(name, "datatype", range="xsd:decimal", unit="°C")
+        idx.properties[name].dimension = "temperature"
+    src = {"chunk": "notes#2"}
+    idx.add_fact("ColdStore", Fact("maxTemperatureC", literal="8", source=src))
+    idx.add_fact("BigKiln", Fact("maxCoreTemperatureC", literal="900", qualifier="at most", source=src))
+    groups = synonym_groups(idx)
+    assert [sorted(g) for g in groups] == [["maxCoreTemperatureC", "maxTemperatureC"]]
+    merges = merge_synonyms(idx, groups[0], "test")
+    assert [(m["merged"], m["into"]) for m in merges] == [("maxCoreTemperatureC", "maxTemperatureC")]
+    [fact] = [f for f in idx.individuals["BigKiln"].facts if f.property == "maxTemperatureC"]
+    assert fact.literal == "900" and fact.qualifier == "core temperature; at most"

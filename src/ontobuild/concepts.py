@@ -292,18 +292,31 @@ def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str
     return out[:limit]
 
 
+def concept_words(idx: EntitiesIndex, name: str) -> list[str]:
+    """The words of a property's concept, without its bound and unit, in order: maxCoreTemperatureC -> ["core",
+    "temperature"]."""
+    p = idx.properties.get(name)
+    core = name
+    suffix = property_suffix(p.unit) if p is not None and p.unit else ""
+    if suffix and core.lower().endswith(suffix.lower()):
+        core = core[:-len(suffix)]
+    core = re.sub(r"^(?:min|max)(?=[A-Z])", "", core)
+    return [singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", core)]
+
+
+def modifier_words(idx: EntitiesIndex, specific: str, general: str) -> list[str]:
+    """The words `specific` adds in front of the concept of `general` (maxCoreTemperatureC over maxTemperatureC:
+    ["core"]); [] when its concept does not end with all of general's."""
+    a, b = concept_words(idx, specific), concept_words(idx, general)
+    return a[:-len(b)] if b and len(a) > len(b) and a[-len(b):] == b else []
+
+
 def named_in(idx: EntitiesIndex, q: Quantity, sentence: str, packages: set[str]) -> str:
     """An existing property of the quantity's signature whose concept words the sentence says ("the ride ...
     takes 35 minutes" and a table column rideMin): the concept the text names, one property for it."""
     said = {singular(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}
     for name in candidates(idx, q, "", packages, limit=20):
-        p = idx.properties[name]
-        core = name
-        suffix = property_suffix(p.unit) if p.unit else ""
-        if suffix and core.lower().endswith(suffix.lower()):
-            core = core[:-len(suffix)]
-        core = re.sub(r"^(?:min|max)(?=[A-Z])", "", core)
-        words = {singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+", core)}
+        words = set(concept_words(idx, name))
         if words and len("".join(words)) > 3 and words <= said:
             return name
     suffix = property_suffix(q.unit) if q.unit and not q.per else ""

@@ -21,8 +21,8 @@ from ontocore.tools import Tool
 from ontocore.trace import Trace
 from ontocore.units import unit as unit_of
 
-from .concepts import (GENERIC, Concept, candidates, concept_problem, named_in, propose, resolve, unit_key,
-                       unit_suffix, with_unit)
+from .concepts import (GENERIC, Concept, candidates, concept_problem, concept_words, modifier_words, named_in,
+                       propose, resolve, unit_key, unit_suffix, with_unit)
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
 from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
@@ -411,7 +411,8 @@ def _keep_chunk(idx: EntitiesIndex, chunk: Chunk, mentions: list[str]) -> str:
 
 def synonym_groups(idx: EntitiesIndex) -> list[list[str]]:
     """Datatype properties that may mean one concept: the same dimension, unit and bound, at least one read from
-    text, never two of them on one individual, values of similar size."""
+    text, never two of them on one individual, held by things of a shared class or one naming the other's concept
+    with a word in front (maxCoreTemperatureC and maxTemperatureC: the same bound, of a part of another thing)."""
     by_sig: dict[tuple[str, str, str], list[str]] = {}
     from_text = {f.property for _, f in idx.iter_facts() if "chunk" in f.source}
     for name, p in idx.properties.items():
@@ -428,7 +429,8 @@ def synonym_groups(idx: EntitiesIndex) -> list[list[str]]:
         group: list[str] = []
         for n in sorted(names, key=lambda n: -len(holders[n])):
             # never on one individual together, held by things of a shared class, at least one read from text
-            if all(not (holders[n] & holders[g]) and kinds[n] & kinds[g] for g in group):
+            if all(not (holders[n] & holders[g]) and (kinds[n] & kinds[g] or modifier_words(idx, n, g) or
+                                                       modifier_words(idx, g, n)) for g in group):
                 group.append(n)
         if len(group) > 1 and set(group) & from_text:
             out.append(group)
@@ -458,12 +460,26 @@ def review_properties(model: ChatModel, idx: EntitiesIndex, trace: Trace, state:
         run_agent(model, messages, [tool], max_turns=2, trace=trace, label="same concept", max_tokens=30)
         if not sink.get("same"):
             continue
-        keep = _keeper(idx, group)
-        for n in group:
-            if n != keep:
-                moved = idx.merge_property(n, keep)
-                state.merges.append({"merged": n, "into": keep, "facts": moved,
-                                     "why": f"same {p.dimension} in {p.unit}; the model confirmed one concept"})
+        state.merges += merge_synonyms(idx, group, f"same {p.dimension} in {p.unit}; the model confirmed one concept")
+
+
+def merge_synonyms(idx: EntitiesIndex, group: list[str], why: str) -> list[dict[str, Any]]:
+    """Merge a group of properties that mean one concept into the one `_keeper` picks; a name with words in front
+    of the kept concept (maxCoreTemperatureC into maxTemperatureC) leaves them on each moved value as its
+    qualifier ("core temperature"). Returns the merges, for the report."""
+    keep = _keeper(idx, group)
+    merges = []
+    for n in group:
+        if n == keep:
+            continue
+        said = " ".join(concept_words(idx, n)) if modifier_words(idx, n, keep) else ""
+        for _, f in idx.iter_facts():
+            if said and f.property == n and said not in f.qualifier:
+                f.qualifier = "; ".join(x for x in (said, f.qualifier) if x)
+        moved = idx.merge_property(n, keep)
+        merges.append({"merged": n, "into": keep, "facts": moved,
+                       "why": why + (f"; each value keeps the qualifier {said!r}" if said else "")})
+    return merges
 
 
 def _keeper(idx: EntitiesIndex, group: list[str]) -> str:
@@ -474,4 +490,7 @@ def _keeper(idx: EntitiesIndex, group: list[str]) -> str:
     def from_data(n: str) -> bool:
         return any("file" in f.source and "chunk" not in f.source for _, f in idx.iter_facts() if f.property == n)
 
-    return max(group, key=lambda n: (from_data(n), not _generic(n), uses(n), -len(n)))
+    def general(n: str) -> bool:  # no other member's concept is contained in it with a word in front
+        return not any(modifier_words(idx, n, g) for g in group if g != n)
+
+    return max(group, key=lambda n: (from_data(n), general(n), not _generic(n), uses(n), -len(n)))
