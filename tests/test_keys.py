@@ -157,7 +157,7 @@ def test_records_never_merge(tmp_path: Path) -> None:
 def test_a_name_column_whose_values_repeat_names_records_when_the_table_has_a_key(tmp_path: Path) -> None:
     """People may share a name: with a key column the name column still names the records (and is proposed);
     without one it is refused. The name column is never also turned into individuals of another class."""
-    from ontobuild.decisions import check_decision, proposed_name_key
+    from ontobuild.decisions import check_decision, proposed_name_key, repair_decision
 
     members = next(s for s in dataset(tmp_path, LIBRARY) if s.file == "members.csv")
     args = {"record_class": "Member", "name_key": "name", "changes": []}
@@ -167,6 +167,8 @@ def test_a_name_column_whose_values_repeat_names_records_when_the_table_has_a_ke
     assert proposed_name_key(members) == "@key"
     as_things = {**args, "changes": [{"key": "name", "type": "individual"}]}
     assert any("cannot also be individuals" in p for p in check_decision(members, as_things, id_key="member_id"))
+    repaired = repair_decision(members, as_things, id_key="member_id")
+    assert repaired["name_key"] == "name" and repaired["changes"] == []
 
 
 CLINIC = {

@@ -82,8 +82,10 @@ def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | No
     used, taken = _used_properties(shape), _used_classes(shape)
     args["levels"] = [lv if lv["class"] not in (args["record_class"], *taken) and lv["property"] not in used else d
                       for lv, d in zip(args.get("levels", defaults), defaults)]
-    if any("name_key" in p for p in check_decision(shape, {**args, "levels": []}, id_key=id_key)):
+    if any("name_key" in p for p in check_decision(shape, {**args, "levels": [], "changes": []}, id_key=id_key)):
         args["name_key"] = proposed_name_key(shape, id_key)
+    args["changes"] = [ch for ch in args.get("changes", []) if not (
+        ch.get("key") == args["name_key"] != "@key" and ch.get("type") == "individual")]
     return args
 
 
