@@ -13,7 +13,7 @@ import pytest
 from bench.score import is_correct
 from ontouse.ask import Answerer
 from ontouse.schema import build_schema
-from ontouse.store import GraphStore
+from ontouse.storage.store import GraphStore
 from test_verify import NoModel
 
 DATA = Path(__file__).parent / "data"

@@ -18,7 +18,7 @@ from ontouse.plan import Query
 from ontouse.question import parse_question
 from ontouse.schema import build_schema
 from ontouse.sqlplan import read_sql
-from ontouse.store import GraphStore
+from ontouse.storage.store import GraphStore
 from ontouse.verify import (counted_phrase, flip_direction, plan_direction, superlative_direction)
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"

@@ -37,9 +37,9 @@ from .question import Question, parse_question
 from .repairs import repair_plan
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
 from .schema import Schema, build_schema
-from .sparql import QueryError
+from .storage.sparql import QueryError
 from .sqlplan import read_sql
-from .store import GraphStore, Store
+from .storage.store import GraphStore, Store
 from .support import support_set
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify

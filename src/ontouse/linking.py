@@ -22,7 +22,7 @@ from ontocore.text import WORD as _WORD_RE
 
 from .question import Question
 from .schema import Schema, Table
-from .store import Store
+from .storage.store import Store
 
 log = logging.getLogger(__name__)
 

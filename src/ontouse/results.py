@@ -12,7 +12,7 @@ from .answer import Cell, NO_DATA
 from .compile import OutColumn
 from .question import Question
 from .schema import Schema, local_name
-from .store import Store
+from .storage.store import Store
 
 MAX_ROWS_SHOWN = 25
 
