@@ -92,10 +92,10 @@ def generate(triples: int, path: Path, seed: int = 7) -> int:
 def measure(kind: str, files: list[str], endpoint: str | None, store_path: str | None,
             questions: list[tuple[str, str]]) -> dict[str, Any]:
     from ontouse.ask import Answerer
-    from ontouse.compile import compile_plan
+    from ontouse.sqlplan.compile import compile_plan
     from ontouse.question import parse_question
     from ontouse.storage.sparql import QueryError
-    from ontouse.sqlplan import read_sql
+    from ontouse.sqlplan.reader import read_sql
     from ontouse.storage.store import Source
     from ontouse.support import support_set
 
@@ -108,7 +108,7 @@ def measure(kind: str, files: list[str], endpoint: str | None, store_path: str |
                         store_path=Path(store_path) if store_path else None)
     store = source.open()
     out["load_s"] = round(time.perf_counter() - t, 2)
-    from ontouse.schema import build_schema
+    from ontouse.sqlplan.schema import build_schema
 
     t = time.perf_counter()
     try:

@@ -15,13 +15,13 @@ from rdflib.namespace import XSD
 
 from ontocore.errors import InputError
 from ontouse.cli import main
-from ontouse.compile import compile_plan
+from ontouse.sqlplan.compile import compile_plan
 from ontouse.storage.endpoint import EndpointError, EndpointStore
 from ontouse.storage.graph import load_graph
 from ontouse.storage.persist import open_persisted
-from ontouse.schema import build_schema
+from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.sparql import QueryError
-from ontouse.sqlplan import read_sql
+from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore, Source
 from ontouse.support import evidence_triples
 from ontouse_graphs import COMPANY, PETS

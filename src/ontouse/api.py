@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ontocore.llm import ChatModel
 
     from .ask import Answerer as Core
-    from .schema import Schema
+    from .sqlplan.schema import Schema
     from .storage.sparql import QueryResult
     from .storage.store import Store
 

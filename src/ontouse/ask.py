@@ -28,17 +28,17 @@ from ontocore.prompts import ask as prompts
 from ontocore.trace import Trace
 
 from .answer import Answer, NO_DATA
-from .compile import Compiled, compile_plan
-from .diagnose import diagnose_empty
+from .sqlplan.compile import Compiled, compile_plan
+from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from .linking import ValueIndex
-from .plan import PlanError, Query, is_aggregate, to_dict
+from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
-from .schema import Schema, build_schema
+from .sqlplan.schema import Schema, build_schema
 from .storage.sparql import QueryError
-from .sqlplan import read_sql
+from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
 from .relevance import Relevance

@@ -21,7 +21,7 @@ from ontocore.text import STOP, fold, singular, tokens
 from ontocore.text import WORD as _WORD_RE
 
 from .question import Question
-from .schema import Schema, Table
+from .sqlplan.schema import Schema, Table
 from .storage.store import Store
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ from rdflib import URIRef
 from ontocore.text import fold
 
 from .linking import ValueIndex
-from .plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
-from .schema import Schema, Table
+from .sqlplan.plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
+from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
 
 if TYPE_CHECKING:
-    from .sqlplan import _Scope
+    from .reader import _Scope
 
 MEANING_MIN = 0.55  # cosine similarity of a column meant by another name (all-MiniLM-L6-v2)
 MEANING_MARGIN = 0.15  # ... and its lead over the next column

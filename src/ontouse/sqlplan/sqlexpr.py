@@ -11,7 +11,7 @@ from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InLis
                    Or, PlanError, Scalar)
 
 if TYPE_CHECKING:
-    from .sqlplan import _Scope
+    from .reader import _Scope
 
 _CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
 _ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}

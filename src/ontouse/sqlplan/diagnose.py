@@ -12,9 +12,9 @@ from .compile import compile_plan
 from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
 from .joins import join_edges
 from .schema import Schema
-from .storage.sparql import QueryError
-from .sqlplan import _first_select
-from .storage.store import Store
+from ..storage.sparql import QueryError
+from .reader import _first_select
+from ..storage.store import Store
 
 log = logging.getLogger(__name__)
 
