@@ -13,7 +13,6 @@ from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
 from .joins import join_edges
 from .schema import Schema
 from ..storage.sparql import QueryError
-from .reader import _first_select
 from ..storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -134,4 +133,4 @@ def _join_message(schema: Schema, q: Query, j) -> str:
     return text
 
 
-__all__ = ["diagnose_empty", "_first_select"]
+__all__ = ["diagnose_empty"]

@@ -217,6 +217,11 @@ def output_width(plan: Plan) -> int:
     return len(plan.select) if isinstance(plan, Query) else output_width(plan.left)
 
 
+def first_select(plan: Plan) -> Query:
+    """The first SELECT of a plan (the left end of its set operations)."""
+    return plan if isinstance(plan, Query) else first_select(plan.left)
+
+
 def to_dict(node: Any) -> Any:
     """The plan as JSON data: every node is {"node": <kind>, ...fields}."""
     if is_dataclass(node) and not isinstance(node, type):

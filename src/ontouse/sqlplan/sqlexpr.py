@@ -3,15 +3,12 @@ comparisons, arithmetic, aggregates, LIKE / IN / BETWEEN / IS NULL / EXISTS, sub
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sqlglot import exp
 
 from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
                    Or, PlanError, Scalar)
+from .scope import Scope
 
-if TYPE_CHECKING:
-    from .reader import _Scope
 
 _CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
 _ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
@@ -20,7 +17,7 @@ _FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round
 
 
 class ExprMixin:
-    def _expr(self, e: exp.Expression, scope: _Scope, aliases: bool = False) -> Expr:
+    def _expr(self, e: exp.Expression, scope: Scope, aliases: bool = False) -> Expr:
         t = type(e)
         if isinstance(e, exp.Paren):
             return self._expr(e.this, scope, aliases)
@@ -51,7 +48,7 @@ class ExprMixin:
         if t in _ARITH:
             return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
         if isinstance(e, exp.And):
-            return And(tuple(self._expr(c, scope, aliases) for c in _conjuncts(e)))
+            return And(tuple(self._expr(c, scope, aliases) for c in conjuncts(e)))
         if isinstance(e, exp.Or):
             return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
         if isinstance(e, exp.Not):
@@ -142,9 +139,9 @@ def _number(text: str) -> int | float:
         return float(text)
 
 
-def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
+def conjuncts(e: exp.Expression) -> list[exp.Expression]:
     while isinstance(e, exp.Paren):
         e = e.this
     if isinstance(e, exp.And):
-        return _conjuncts(e.this) + _conjuncts(e.expression)
+        return conjuncts(e.this) + conjuncts(e.expression)
     return [e]

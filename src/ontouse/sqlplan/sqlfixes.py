@@ -18,7 +18,6 @@ sqlplan.py; each is reported by its rule name):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from dataclasses import replace
 
 from sqlglot import exp
@@ -26,9 +25,8 @@ from sqlglot import exp
 from .joins import join_steps, shortest_paths
 from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
+from .scope import Scope
 
-if TYPE_CHECKING:
-    from .reader import _Scope
 
 MEANING_MIN = 0.55  # cosine similarity of a column meant by another name (all-MiniLM-L6-v2)
 MEANING_MARGIN = 0.15  # ... and its lead over the next column
@@ -112,7 +110,7 @@ class FixesMixin:
             self._fix("anti_join")
         return sources, joins
 
-    def _link_direction(self, a: exp.Column, b: exp.Column, scope: _Scope) -> tuple[Col, Col] | None:
+    def _link_direction(self, a: exp.Column, b: exp.Column, scope: Scope) -> tuple[Col, Col] | None:
         """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that
         name to Y's table: the link goes the other way (`X.link = Y.iri`)."""
         for one, other in ((a, b), (b, a)):
@@ -149,7 +147,7 @@ class FixesMixin:
             return Col(src_one.alias, t_one.name, "iri"), Col(src_other.alias, t_other.name, link.name)
         return None
 
-    def _reach(self, src: Source, name: str, scope: _Scope, dry: bool = False):
+    def _reach(self, src: Source, name: str, scope: Scope, dry: bool = False):
         """`reach_column`: a column of a table that the source's table reaches through exactly one shortest chain
         of links or keys (at most two joins): the chain is joined and the column read there. With two or more
         equally short chains the column is ambiguous and nothing is changed. (`dry`: only say whether it can.)"""
@@ -163,7 +161,7 @@ class FixesMixin:
             return src
         return self._follow(src, paths[0], name, scope, "reach_column")
 
-    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: _Scope, rule: str) -> Col:
+    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: Scope, rule: str) -> Col:
         alias, table = src.alias, src.table
         for a_col, b_table, b_col in path:
             key = (alias.lower(), a_col.lower(), b_table.lower(), b_col.lower())
@@ -180,7 +178,7 @@ class FixesMixin:
         self._fix(rule)
         return Col(alias, table, self.schema.table(table).column(name).name)
 
-    def _as_number(self, col: Col, scope: _Scope) -> Col:
+    def _as_number(self, col: Col, scope: Scope) -> Col:
         """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the
         one number column of the linked thing (a price object's amount)."""
         c = self.schema.table(col.table).column(col.column)
