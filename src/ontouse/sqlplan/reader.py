@@ -20,7 +20,7 @@ from .plan import (And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Quer
                    is_aggregate)
 from .scope import Scope
 from .sqlexpr import ExprMixin, conjuncts
-from .sqlfixes import FixesMixin, join_path
+from .sqlfixes import Fixes, join_path
 from .schema import Schema, Table
 
 log = logging.getLogger(__name__)
@@ -30,13 +30,13 @@ def _close(name: str, options: list[str], n: int = 3) -> list[str]:
     return [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
 
 
-class Reader(ExprMixin, FixesMixin):
+class Reader(ExprMixin):
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
     def __init__(self, schema: Schema, embedder=None) -> None:
         self.schema = schema
-        self.embedder = embedder  # a lexicon.Embedder for `column_meaning` (None: that fix is off)
         self.fixes: list[str] = []
+        self.rules = Fixes(schema, embedder, self._fix)  # `column_meaning` is off without an embedder
         self._in_join = False
 
     # ---- entry ---------------------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class Reader(ExprMixin, FixesMixin):
             if isinstance(c, exp.EQ) and isinstance(c.this, exp.Column) and isinstance(c.expression, exp.Column):
                 self._in_join = True
                 try:
-                    swapped = self._link_direction(c.this, c.expression, scope)
+                    swapped = self.rules.link_direction(c.this, c.expression, scope)
                     left, right = swapped or (self._col(c.this, scope), self._col(c.expression, scope))
                 finally:
                     self._in_join = False
@@ -137,7 +137,7 @@ class Reader(ExprMixin, FixesMixin):
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
                             "the selected columns.")
         joins += scope.extra
-        sources, joins = self._anti_join(scope.sources, joins, where)
+        sources, joins = self.rules.anti_join(scope.sources, joins, where)
         return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
@@ -185,7 +185,7 @@ class Reader(ExprMixin, FixesMixin):
         return self._expr(e, scope, aliases=True)
 
     def _numeric_order(self, e: Expr, scope: Scope) -> Expr:
-        return self._as_number(e, scope) if isinstance(e, Col) else e
+        return self.rules.as_number(e, scope) if isinstance(e, Col) else e
 
     def _set_order(self, o: exp.Ordered, left: Plan) -> Order:
         e = o.this
@@ -212,11 +212,12 @@ class Reader(ExprMixin, FixesMixin):
             return self._col_of(src, name, scope)
         found = [s for s in scope.sources if self.schema.table(s.table).column(name)]
         if not found:  # a column of this query's own tables under another name, before any outer table
-            own = [(s, c) for s in scope.sources for c in [self._own_column(self.schema.table(s.table), name)] if c]
+            own = [(s, c) for s in scope.sources
+                   for c in [self.rules.own_column(self.schema.table(s.table), name)] if c]
             if len(own) == 1:
                 return Col(own[0][0].alias, own[0][0].table, own[0][1])
             if len(scope.sources) == 1:
-                meant = self._meaning(self.schema.table(scope.sources[0].table), name)
+                meant = self.rules.meaning(self.schema.table(scope.sources[0].table), name)
                 if meant is not None:
                     return Col(scope.sources[0].alias, scope.sources[0].table, meant)
         if not found and scope.parent is not None:
@@ -224,9 +225,9 @@ class Reader(ExprMixin, FixesMixin):
         if not found:
             if name.lower() == "id" and len(scope.sources) == 1:
                 return self._col_of(scope.sources[0], name, scope)
-            reached = [r for r in (self._reach(src, name, scope, dry=True) for src in scope.sources) if r]
+            reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
             if len(reached) == 1:
-                return self._reach(reached[0], name, scope)
+                return self.rules.reach(reached[0], name, scope)
             raise PlanError(self._missing(name, scope.all_sources()))
         return self._col_of(found[0], name, scope)
 
@@ -235,7 +236,7 @@ class Reader(ExprMixin, FixesMixin):
         col = table.column(name)
         if col is not None:
             return Col(src.alias, table.name, col.name)
-        own = self._own_column(table, name) or (self._link_of_key(table, name) if self._in_join else None)
+        own = self.rules.own_column(table, name) or (self.rules.link_of_key(table, name) if self._in_join else None)
         if own is not None:
             return Col(src.alias, table.name, own)
         if name.lower() == "id":
@@ -245,10 +246,10 @@ class Reader(ExprMixin, FixesMixin):
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
-        meant = self._meaning(table, name)
+        meant = self.rules.meaning(table, name)
         if meant is not None:
             return Col(src.alias, table.name, meant)
-        reached = self._reach(src, name, scope)
+        reached = self.rules.reach(src, name, scope)
         if reached is not None:
             return reached
         raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
