@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+
 import sqlglot
 from sqlglot import exp
 
