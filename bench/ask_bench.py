@@ -199,7 +199,7 @@ def _graph_of(answerer: Any, paths: list[Path]):
     graph = getattr(answerer, "graph", None)
     if graph is not None:
         return graph
-    from ontouse.graph import load_graph
+    from ontouse.storage.graph import load_graph
 
     return load_graph(paths)
 

@@ -42,7 +42,7 @@ def score(ans: Any, expected: Any) -> dict[str, Any]:
 
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
     from ontouse.ask import Answerer
-    from ontouse.store import GraphStore
+    from ontouse.storage.store import GraphStore
 
     answerer = Answerer(GraphStore.from_paths([ONTOLOGY]), model)
     rows = []

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.report import run_info
     from bench.spider import execution_match, kg_path, load_questions
     from ontouse.ask import Answerer
-    from ontouse.store import GraphStore
+    from ontouse.storage.store import GraphStore
 
     recorded = json.loads((RESULTS / "ask_spider.json").read_text("utf-8"))
     gold = {q["id"]: q for q in load_questions()}

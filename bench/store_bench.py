@@ -92,11 +92,11 @@ def generate(triples: int, path: Path, seed: int = 7) -> int:
 def measure(kind: str, files: list[str], endpoint: str | None, store_path: str | None,
             questions: list[tuple[str, str]]) -> dict[str, Any]:
     from ontouse.ask import Answerer
-    from ontouse.compile import compile_plan
+    from ontouse.sqlplan.compile import compile_plan
     from ontouse.question import parse_question
-    from ontouse.sparql import QueryError
-    from ontouse.sqlplan import read_sql
-    from ontouse.store import Source
+    from ontouse.storage.sparql import QueryError
+    from ontouse.sqlplan.reader import read_sql
+    from ontouse.storage.store import Source
     from ontouse.support import support_set
 
     out: dict[str, Any] = {"store": kind}
@@ -108,7 +108,7 @@ def measure(kind: str, files: list[str], endpoint: str | None, store_path: str |
                         store_path=Path(store_path) if store_path else None)
     store = source.open()
     out["load_s"] = round(time.perf_counter() - t, 2)
-    from ontouse.schema import build_schema
+    from ontouse.sqlplan.schema import build_schema
 
     t = time.perf_counter()
     try:
@@ -158,7 +158,7 @@ def _child(args: list[str], timeout: float) -> dict[str, Any]:
 
 
 def _server(files: list[Path], workdir: Path) -> tuple[subprocess.Popen, str, float]:
-    from ontouse.endpoint import wait_ready
+    from ontouse.storage.endpoint import wait_ready
 
     cli = Path(sys.executable).parent / "oxigraph"
     exe = str(cli) if cli.exists() else shutil.which("oxigraph")
@@ -279,7 +279,7 @@ def main() -> None:
             rows += run_graph(f"sales {size // 1000}k", [path], triples, stores, "generated", work, a.timeout)
         ck25 = [SHARED / "ck25" / "prod-vocab.ttl", SHARED / "ck25" / "prod-inst.ttl"]
         if not a.no_ck25 and all(p.is_file() for p in ck25):
-            from ontouse.graph import load_graph
+            from ontouse.storage.graph import load_graph
 
             n = len(load_graph(ck25))
             rows += run_graph("ck25", ck25, n, stores, "ck25", work, a.timeout)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ontouse.graph import new_graph
-from ontouse.schema import Schema, build_schema
-from ontouse.store import GraphStore
+from ontouse.storage.graph import new_graph
+from ontouse.sqlplan.schema import Schema, build_schema
+from ontouse.storage.store import GraphStore
 
 HEAD = """
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .

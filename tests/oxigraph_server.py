@@ -12,7 +12,7 @@ from typing import Iterator
 
 import pytest
 
-from ontouse.endpoint import wait_ready
+from ontouse.storage.endpoint import wait_ready
 
 
 def oxigraph_cli() -> str | None:

@@ -84,7 +84,7 @@ def test_replay_over_a_sparql_endpoint_gives_the_same_answers(tmp_path: Path) ->
     """The CK25 cases again, with the graph behind a real Oxigraph server: the same requests to the model (so the
     same recorded replies serve), the same answers and support."""
     from ontouse.ask import open_answerer
-    from ontouse.store import Source
+    from ontouse.storage.store import Source
     from oxigraph_server import oxigraph_server
 
     files = CASES[-1][0]

@@ -1,4 +1,4 @@
-"""Plans compiled to SPARQL (ontouse.compile, compile_expr) and run on small graphs: the rows must be the answers
+"""Plans compiled to SPARQL (ontouse.sqlplan.compile, compile_expr) and run on small graphs: the rows must be the answers
 the SQL means over the relational view; the evidence query must give support triples that are in the graph."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rdflib import Literal, URIRef
 
-from ontouse.compile import compile_plan
-from ontouse.plan import PlanError
-from ontouse.schema import local_name
-from ontouse.sqlplan import read_sql
+from ontouse.sqlplan.compile import compile_plan
+from ontouse.sqlplan.plan import PlanError
+from ontouse.sqlplan.schema import local_name
+from ontouse.sqlplan.reader import read_sql
 from ontouse.support import evidence_triples, support_set
 from ontouse_graphs import CATALOG, COMPANY, PETS, view
 

@@ -1,10 +1,10 @@
-"""Why a plan finds nothing (ontouse.diagnose): the join or the condition that empties the result, or the side of
+"""Why a plan finds nothing (ontouse.sqlplan.diagnose): the join or the condition that empties the result, or the side of
 a set operation; a few bounded probes, each the plan with one part left out."""
 
 from __future__ import annotations
 
-from ontouse.diagnose import MAX_PROBES, diagnose_empty
-from ontouse.sqlplan import read_sql
+from ontouse.sqlplan.diagnose import MAX_PROBES, diagnose_empty
+from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, COMPANY, PETS, view
 
 

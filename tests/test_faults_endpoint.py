@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from ontocore.errors import OntoError
-from ontouse.endpoint import EndpointError, EndpointStore
-from ontouse.sparql import QueryError
+from ontouse.storage.endpoint import EndpointError, EndpointStore
+from ontouse.storage.sparql import QueryError
 
 ROW = {"s": {"type": "uri", "value": "http://example.org/a"}, "n": {"type": "literal", "value": "1"}}
 

@@ -54,7 +54,7 @@ TTL_B = '<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "br
 
 
 def test_a_store_is_stale_by_content_not_by_size_and_time(tmp_path: Path) -> None:
-    from ontouse.persist import open_persisted
+    from ontouse.storage.persist import open_persisted
 
     src = tmp_path / "g.ttl"
     src.write_text(TTL_A)
@@ -68,7 +68,7 @@ def test_a_store_is_stale_by_content_not_by_size_and_time(tmp_path: Path) -> Non
 
 
 def test_store_path_errors_are_clear(tmp_path: Path) -> None:
-    from ontouse.persist import open_persisted
+    from ontouse.storage.persist import open_persisted
 
     src = tmp_path / "g.ttl"
     src.write_text(TTL_A)
@@ -83,7 +83,7 @@ def test_concurrent_first_runs_on_one_store_all_succeed(tmp_path: Path) -> None:
 
     src = tmp_path / "g.ttl"
     src.write_text(TTL_A)
-    code = ("import sys; from ontouse.persist import open_persisted; "
+    code = ("import sys; from ontouse.storage.persist import open_persisted; "
             "g = open_persisted([sys.argv[1]], sys.argv[2]); print(sorted(str(o) for o in g.objects()))")
     runs = [subprocess.Popen([sys.executable, "-c", code, str(src), str(tmp_path / "store")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
@@ -138,7 +138,7 @@ def test_a_short_secret_never_reaches_a_log_line_or_a_traceback(capsys: pytest.C
 
 
 def test_a_corrupted_store_is_rebuilt_not_served(tmp_path: Path) -> None:
-    from ontouse.persist import open_persisted
+    from ontouse.storage.persist import open_persisted
 
     src = tmp_path / "g.ttl"
     src.write_text(TTL_A)

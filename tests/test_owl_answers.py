@@ -25,7 +25,7 @@ def test_replay_owl_questions() -> None:
     if not CASSETTE.is_file() or not RESULTS.is_file():
         pytest.skip("no cassette or bench result recorded yet")
     from bench.owl_bench import QUESTIONS, run, summarize
-    from ontouse.store import GraphStore
+    from ontouse.storage.store import GraphStore
 
     recorded = json.loads(RESULTS.read_text("utf-8"))["runs"]["after"]
     model = ReplayChat(CASSETTE)

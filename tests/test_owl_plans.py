@@ -12,8 +12,8 @@ import pytest
 
 from bench.score import is_correct
 from ontouse.ask import Answerer
-from ontouse.schema import build_schema
-from ontouse.store import GraphStore
+from ontouse.sqlplan.schema import build_schema
+from ontouse.storage.store import GraphStore
 from test_verify import NoModel
 
 DATA = Path(__file__).parent / "data"

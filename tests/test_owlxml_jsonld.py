@@ -15,7 +15,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 
 from ontocore.errors import InputError
 from ontouse.cli import main as ask_main
-from ontouse.graph import guess_format, load_graph
+from ontouse.storage.graph import guess_format, load_graph
 from ontocore.inputguard import is_schema_org
 
 OBS = "http://observatory.example/onto#"
@@ -154,7 +154,7 @@ def test_ontoask_answers_sparql_over_owlxml(tmp_path: Path) -> None:
 
 
 def test_owlxml_with_a_persisted_store(tmp_path: Path) -> None:
-    from ontouse.persist import open_persisted
+    from ontouse.storage.persist import open_persisted
 
     path = tmp_path / "observatory.owx"
     path.write_text(OWX, "utf-8")

@@ -19,7 +19,7 @@ from ontobuild.cli import main
 from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import QUDT, OntologyHeader, to_graph, to_jsonld
 from ontocore.units import qudt_iri
-from ontouse.graph import load_graph
+from ontouse.storage.graph import load_graph
 
 UNIT = "http://qudt.org/vocab/unit/"
 

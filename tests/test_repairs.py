@@ -8,10 +8,10 @@ from functools import lru_cache
 import pytest
 
 from ontouse.linking import ValueIndex
-from ontouse.plan import Cmp, Col, InList, InQuery, Lit, PlanError
+from ontouse.sqlplan.plan import Cmp, Col, InList, InQuery, Lit, PlanError
 from ontouse.repairs import repair_plan, transform
-from ontouse.schema import build_schema
-from ontouse.sqlplan import read_sql
+from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
 
 CAFES = HEAD + """@prefix : <http://example.org/cafe#> .
@@ -115,7 +115,7 @@ def test_name_spelling(ttl: str, sql: str, value: str) -> None:
 
 def test_repaired_plan_answers() -> None:
     store, schema = view(COMPANY)
-    from ontouse.compile import compile_plan
+    from ontouse.sqlplan.compile import compile_plan
 
     plan, _ = repair(COMPANY, "SELECT label FROM Employee WHERE memberOf = 'sale'")
     rows = store.select(compile_plan(schema, plan).sparql).rows

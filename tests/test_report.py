@@ -15,7 +15,7 @@ from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.outcome import write_index_outcome
 from ontouse.provenance import Provenance, describe
 from ontouse.report import evidence_diagram, write_answers_report
-from ontouse.store import Source
+from ontouse.storage.store import Source
 
 NODE_FILL = (0xEE, 0xF4, 0xFB)  # drawing: the fill of a thing's box
 NOTE_FILL = (0xFF, 0xF7, 0xE0)  # drawing: the fill of a literal value

@@ -25,13 +25,13 @@ from rdflib.plugins.sparql import prepareQuery
 
 from ontocore.errors import InputError
 from ontouse.cli import main
-from ontouse.endpoint import EndpointStore
-from ontouse.graph import load_graph, new_graph
-from ontouse.persist import open_persisted
-from ontouse.querycheck import check_algebra
-from ontouse.sandbox import call_isolated
-from ontouse.sparql import QueryError, run_query
-from ontouse.store import GraphStore
+from ontouse.storage.endpoint import EndpointStore
+from ontouse.storage.graph import load_graph, new_graph
+from ontouse.storage.persist import open_persisted
+from ontouse.storage.querycheck import check_algebra
+from ontouse.storage.sandbox import call_isolated
+from ontouse.storage.sparql import QueryError, run_query
+from ontouse.storage.store import GraphStore
 from recording_server import Recorder, recording_server
 
 LIB = "http://library.example/"
@@ -256,7 +256,7 @@ def test_the_child_has_no_network_even_for_native_code(recorder: Recorder) -> No
 def test_the_worker_dies_with_its_parent(tmp_path: Path) -> None:
     path = tmp_path / "fleet.ttl"
     fleet_graph("memory").serialize(path, format="turtle")
-    script = ("import sys; from ontouse.store import GraphStore; from ontouse.graph import load_graph\n"
+    script = ("import sys; from ontouse.storage.store import GraphStore; from ontouse.storage.graph import load_graph\n"
               "store = GraphStore(load_graph(sys.argv[1])); store.select('ASK { ?s ?p ?o }')\n"
               "print(store._worker.pid, flush=True)\n"  # then a query of hours: the worker is busy, not waiting
               "store.select('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o "

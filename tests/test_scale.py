@@ -21,7 +21,7 @@ from ontobuild.index import EntitiesIndex, Fact
 from ontobuild.owl import OntologyHeader, to_graph
 from ontobuild.scalecheck import sample_index
 from ontouse.cli import main as ontoask
-from ontouse.endpoint import wait_ready
+from ontouse.storage.endpoint import wait_ready
 from oxigraph_server import free_port, oxigraph_cli
 
 BASE = "http://example.org/garden#"

@@ -1,4 +1,4 @@
-"""The relational view (ontouse.schema): tables from classes, columns from property usage, label columns, foreign
+"""The relational view (ontouse.sqlplan.schema): tables from classes, columns from property usage, label columns, foreign
 keys found in values, and the join paths between tables; on three small made-up domains."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from rdflib import URIRef
 from rdflib.namespace import RDFS
 
-from ontouse.joins import join_edges, join_steps
-from ontouse.schema import build_schema, local_name, sql_ident, sql_type
+from ontouse.sqlplan.joins import join_edges, join_steps
+from ontouse.sqlplan.schema import build_schema, local_name, sql_ident, sql_type
 from ontouse.view_prompt import schema_ddl
 from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
 

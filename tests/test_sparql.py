@@ -6,8 +6,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 
 from ontocore.errors import InputError, ToolArgumentError
-from ontouse.graph import load_graph
-from ontouse.sparql import QueryError, format_table, run_query, shorten, to_json
+from ontouse.storage.graph import load_graph
+from ontouse.storage.sparql import QueryError, format_table, run_query, shorten, to_json
 
 DATA = """
 @prefix : <http://example.org/s#> .

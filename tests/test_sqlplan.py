@@ -1,13 +1,13 @@
-"""Reading SQL over the relational view into a plan (ontouse.sqlplan): every construct of the plan language, the
+"""Reading SQL over the relational view into a plan (ontouse.sqlplan.reader): every construct of the plan language, the
 precise PlanError messages the model gets back, and the three fixes (id_is_iri, column_owner, bare_table)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ontouse.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
+from ontouse.sqlplan.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
                           Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict)
-from ontouse.sqlplan import read_sql
+from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, COMPANY, PETS, view
 
 E = lambda c: Col("e", "Employee", c)  # noqa: E731 - short names for the expected plans

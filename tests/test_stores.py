@@ -15,14 +15,14 @@ from rdflib.namespace import XSD
 
 from ontocore.errors import InputError
 from ontouse.cli import main
-from ontouse.compile import compile_plan
-from ontouse.endpoint import EndpointError, EndpointStore
-from ontouse.graph import load_graph
-from ontouse.persist import open_persisted
-from ontouse.schema import build_schema
-from ontouse.sparql import QueryError
-from ontouse.sqlplan import read_sql
-from ontouse.store import GraphStore, Source
+from ontouse.sqlplan.compile import compile_plan
+from ontouse.storage.endpoint import EndpointError, EndpointStore
+from ontouse.storage.graph import load_graph
+from ontouse.storage.persist import open_persisted
+from ontouse.sqlplan.schema import build_schema
+from ontouse.storage.sparql import QueryError
+from ontouse.sqlplan.reader import read_sql
+from ontouse.storage.store import GraphStore, Source
 from ontouse.support import evidence_triples
 from ontouse_graphs import COMPANY, PETS
 from oxigraph_server import free_port, oxigraph_server
@@ -106,7 +106,7 @@ def test_memory_and_oxigraph_stores_agree(tmp_path: Path) -> None:
 def test_persisted_store_is_reused_then_rebuilt_when_a_file_changes(tmp_path: Path, caplog) -> None:
     files = _files(tmp_path)
     folder = tmp_path / "store"
-    caplog.set_level(logging.INFO, logger="ontouse.persist")
+    caplog.set_level(logging.INFO, logger="ontouse.storage.persist")
     first = GraphStore(open_persisted([files["company"], files["pets"]], folder))
     both = GraphStore.from_paths([files["company"], files["pets"]])
     assert first.size() == both.size()

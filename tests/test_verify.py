@@ -14,11 +14,11 @@ import pytest
 
 from ontocore.llm import Usage
 from ontouse.ask import Answerer
-from ontouse.plan import Query
+from ontouse.sqlplan.plan import Query
 from ontouse.question import parse_question
-from ontouse.schema import build_schema
-from ontouse.sqlplan import read_sql
-from ontouse.store import GraphStore
+from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.reader import read_sql
+from ontouse.storage.store import GraphStore
 from ontouse.verify import (counted_phrase, flip_direction, plan_direction, superlative_direction)
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"

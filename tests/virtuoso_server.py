@@ -12,7 +12,7 @@ from typing import Iterator
 
 import pytest
 
-from ontouse.endpoint import wait_ready
+from ontouse.storage.endpoint import wait_ready
 from oxigraph_server import free_port
 
 INI = """[Database]

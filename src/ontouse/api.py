@@ -24,15 +24,15 @@ from ontocore.errors import InputError
 from ontocore.llm import model_settings
 
 from .answer import Answer
-from .store import Source
+from .storage.store import Source
 
 if TYPE_CHECKING:
     from ontocore.llm import ChatModel
 
     from .ask import Answerer as Core
-    from .schema import Schema
-    from .sparql import QueryResult
-    from .store import Store
+    from .sqlplan.schema import Schema
+    from .storage.sparql import QueryResult
+    from .storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class Answerer:
 
     - `ontology`: an ontobuild outcome folder or RDF files (.owl .rdf .ttl .nt .n3 .jsonld), one or several;
       or `endpoint`: a SPARQL 1.1 endpoint's query URL (read-only), restricted to named graph `graph`;
-      or `source`: an `ontouse.store.Source` that says either.
+      or `source`: an `ontouse.storage.store.Source` that says either.
     - `store`: "oxigraph" (default) or "memory" for local files; `store_path`: keep the Oxigraph store on disk.
     - `model`: a model name on an OpenAI-compatible server, or an open model object (anything with the
       `ChatModel.chat` method); with `backend`, `base_url`, `api_key`, `model_path`, `threads`,
@@ -151,7 +151,7 @@ def ask(question: str, ontology: str | Path | Iterable[str | Path] = (), **optio
 def run_sparql(store: "Store", query: str, max_rows: int = 50, timeout_s: float = 10.0) -> "QueryResult":
     """One read-only query through the store's check and sandbox; a refused, malformed or too slow query is
     the caller's input to change: InputError."""
-    from .sparql import QueryError
+    from .storage.sparql import QueryError
 
     if not query or not query.strip():
         raise InputError("The query is empty.")

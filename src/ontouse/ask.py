@@ -2,10 +2,10 @@
 
 Per question (every step bounded by counts, never by the clock):
 1. the question is parsed once (question.py) and linked to the values it names (linking.py);
-2. the model writes a query plan in SQL over the relational view of the ontology (schema.py, view_prompt.py),
+2. the model writes a query plan in SQL over the relational view of the ontology (sqlplan/schema.py, view_prompt.py),
    given the view, the value hints and, optionally, the user's most similar example questions (examples.py);
-3. code reads the plan and checks every name against the view (sqlplan.py), repairs what has one meaning
-   (repairs.py), compiles it to SPARQL (compile.py) and runs it through the store;
+3. code reads the plan and checks every name against the view (sqlplan/reader.py), repairs what has one
+   meaning (repairs.py), compiles it to SPARQL (sqlplan/compile.py) and runs it through the store (storage/);
 4. an error, an empty result or a result of the wrong shape goes back to the model with the precise problem,
    at most `max_attempts` model calls in all;
 5. the answer text, the result cells and the support triples come from the results (results.py, support.py);
@@ -28,18 +28,18 @@ from ontocore.prompts import ask as prompts
 from ontocore.trace import Trace
 
 from .answer import Answer, NO_DATA
-from .compile import Compiled, compile_plan
-from .diagnose import diagnose_empty
+from .sqlplan.compile import Compiled, compile_plan
+from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from .linking import ValueIndex
-from .plan import PlanError, Query, is_aggregate, to_dict
+from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
-from .schema import Schema, build_schema
-from .sparql import QueryError
-from .sqlplan import read_sql
-from .store import GraphStore, Store
+from .sqlplan.schema import Schema, build_schema
+from .storage.sparql import QueryError
+from .sqlplan.reader import read_sql
+from .storage.store import GraphStore, Store
 from .support import support_set
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify

@@ -4,9 +4,9 @@ plans that only return what the question itself names."""
 from __future__ import annotations
 
 from .answer import Cell
-from .plan import And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
+from .sqlplan.plan import And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
 from .question import Question
-from .schema import Schema
+from .sqlplan.schema import Schema
 
 
 def is_number(cell: Cell) -> bool:

@@ -14,7 +14,7 @@ from ontocore.cliutil import friendly_errors, llm_options, model_options, outcom
 from ontocore.errors import InputError
 from ontocore.terminal import safe
 
-from .store import Source
+from .storage.store import Source
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +163,7 @@ def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int 
     """Open the graph, run one query, and return the table (or JSON text). A query that is refused, wrong or
     too slow is the user's input to change: InputError (exit code 2)."""
     from .api import run_sparql as run
-    from .sparql import format_table, to_json
+    from .storage.sparql import format_table, to_json
 
     store = source.open()
     try:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ontocore.errors import InputError
 
-from .plan import PlanError
-from .schema import Schema
-from .sqlplan import read_sql
+from .sqlplan.plan import PlanError
+from .sqlplan.schema import Schema
+from .sqlplan.reader import read_sql
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from ontocore.text import STOP, fold, singular, tokens
 from ontocore.text import WORD as _WORD_RE
 
 from .question import Question
-from .schema import Schema, Table
-from .store import Store
+from .sqlplan.schema import Schema, Table
+from .storage.store import Store
 
 log = logging.getLogger(__name__)
 

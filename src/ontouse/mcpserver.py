@@ -84,7 +84,7 @@ def make_server(answerer: Answerer, timeout_s: float = 10.0, max_rows: int = 200
                              "results (with truncated and total for capped results). Common prefixes (rdf, rdfs, "
                              "owl, xsd, skos) and the ontology's own are predefined.")
     async def sparql(query: str, max_rows: int = 50) -> dict[str, Any]:
-        from .sparql import to_json
+        from .storage.sparql import to_json
 
         rows = max(1, min(int(max_rows), row_cap))
         return await run(lambda: to_json(answerer.sparql(query, max_rows=rows, timeout_s=timeout_s)))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from ontocore.embeddings import Embedder, split_name
 
-from .joins import join_edges
-from .schema import Column, Schema, Table
+from .sqlplan.joins import join_edges
+from .sqlplan.schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from rdflib import URIRef
 from ontocore.text import fold
 
 from .linking import ValueIndex
-from .plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
-from .schema import Schema, Table
+from .sqlplan.plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
+from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class Repairer:
             labels = [x for x in target.columns.values() if x.is_label] if target else []
             if labels and target is not None and any(text in self.index.values_of(k.prop, target)
                                                      for k in target.key_columns()):
-                return lit  # the row's key (compile.py compares names and keys)
+                return lit  # the row's key (sqlplan/compile.py compares names and keys)
             return self._in_props([x.prop for x in labels], lit, text, "name_spelling",
                                   f"the names of {target.name if target else '?'}",
                                   samples=[v for x in labels for v in x.samples], table=target)

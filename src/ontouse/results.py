@@ -9,10 +9,10 @@ from rdflib import Literal, URIRef
 from rdflib.term import Node
 
 from .answer import Cell, NO_DATA
-from .compile import OutColumn
+from .sqlplan.compile import OutColumn
 from .question import Question
-from .schema import Schema, local_name
-from .store import Store
+from .sqlplan.schema import Schema, local_name
+from .storage.store import Store
 
 MAX_ROWS_SHOWN = 25
 

@@ -19,7 +19,7 @@ from ontocore.progress import Progress
 from .answer import Answer
 from .api import Answerer
 from .report import write_answers_report
-from .store import Source
+from .storage.store import Source
 
 log = logging.getLogger(__name__)
 

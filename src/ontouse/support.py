@@ -14,8 +14,8 @@ from rdflib.namespace import RDF
 from rdflib.term import Node
 from rdflib.util import from_n3
 
-from .sparql import QueryError, shorten
-from .store import Store
+from .storage.sparql import QueryError, shorten
+from .storage.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
-from .plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
+from .sqlplan.plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
 from .question import Question
-from .schema import Schema, Table
+from .sqlplan.schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)
 UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top".split())

@@ -15,8 +15,8 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from .joins import join_edges
-from .schema import Column, Schema, Table
+from .sqlplan.joins import join_edges
+from .sqlplan.schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)
 

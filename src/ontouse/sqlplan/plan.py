@@ -4,7 +4,7 @@ A plan is a tree of small frozen dataclasses: a `Query` (sources, join condition
 ordering, limit and offset, the selected expressions) or a `SetQuery` (union / intersect / except of two
 plans), with expressions that name tables and columns of the view. It holds no IRIs and no SPARQL: `compile.py`
 turns it into SPARQL with the IRIs of the view, one function per construct. The model writes a plan in SQL
-(`sqlplan.py` reads it), the form a small coder model knows best; `to_dict()` is the plan as JSON data.
+(`reader.py` reads it), the form a small coder model knows best; `to_dict()` is the plan as JSON data.
 
 The constructs, and the questions they serve:
 - constraints on the items: comparisons (=, !=, <, <=, >, >=), LIKE, IN (values), BETWEEN, IS [NOT] NULL,
@@ -215,6 +215,11 @@ def columns_in(e: Any, out: list[Col] | None = None, deep: bool = False) -> list
 
 def output_width(plan: Plan) -> int:
     return len(plan.select) if isinstance(plan, Query) else output_width(plan.left)
+
+
+def first_select(plan: Plan) -> Query:
+    """The first SELECT of a plan (the left end of its set operations)."""
+    return plan if isinstance(plan, Query) else first_select(plan.left)
 
 
 def to_dict(node: Any) -> Any:

@@ -1,5 +1,5 @@
-"""Repairs made while reading a plan, where a name has exactly one meaning in the view (mixed into the Reader of
-sqlplan.py; each is reported by its rule name):
+"""Repairs made while reading a plan, where a name has exactly one meaning in the view (`Fixes`, used by the
+Reader of reader.py; each is reported by its rule name):
 
 - `link_direction`: `X.iri = Y.link` where the link belongs to X's table and points at Y's: `X.link = Y.iri`;
 - `reach_column`: a column of a table reached through exactly one shortest chain of links or keys (at most two
@@ -18,29 +18,32 @@ sqlplan.py; each is reported by its rule name):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from dataclasses import replace
+from typing import Callable
 
 from sqlglot import exp
 
 from .joins import join_steps, shortest_paths
 from .plan import And, Col, IsNull, Join, Source
 from .schema import Schema
+from .scope import Scope
 
-if TYPE_CHECKING:
-    from .sqlplan import _Scope
 
 MEANING_MIN = 0.55  # cosine similarity of a column meant by another name (all-MiniLM-L6-v2)
 MEANING_MARGIN = 0.15  # ... and its lead over the next column
 
 
-class FixesMixin:
-    schema: Schema
+class Fixes:
+    """The fixes of one reading: each finds the one meaning of a name or a construct in the view, reports its rule
+    to `record` (the Reader's list of fixes) and returns what the plan gets instead (joins it adds go into the
+    query's Scope)."""
 
-    def _fix(self, rule: str) -> None:  # provided by the Reader
-        raise NotImplementedError
+    def __init__(self, schema: Schema, embedder=None, record: Callable[[str], None] = lambda rule: None) -> None:
+        self.schema = schema
+        self.embedder = embedder  # an ontocore.embeddings.Embedder for `column_meaning` (None: that fix is off)
+        self._fix = record
 
-    def _own_column(self, table, name: str) -> str | None:
+    def own_column(self, table, name: str) -> str | None:
         """`key_name`: the column of `table` that holds the key `name` of the table it refers to; for `id`, the
         table's key column (referred to by other tables) when there is exactly one."""
         refs = [c.name for c in table.columns.values() if c.key_of and c.key_of.split(".", 1)[1].lower() == name.lower()]
@@ -55,7 +58,7 @@ class FixesMixin:
                 return table.column(next(iter(keys))).name
         return None
 
-    def _link_of_key(self, table, name: str) -> str | None:
+    def link_of_key(self, table, name: str) -> str | None:
         """`key_name` in a join condition: a column asked for by the name of a column of the table one of its
         links points at (`colonyid` of a table whose `colony` links to the table that has `colonyid`) is that link; the
         join compares the linked thing. Only when exactly one link fits."""
@@ -66,7 +69,7 @@ class FixesMixin:
         self._fix("key_name")
         return links[0]
 
-    def _meaning(self, table, name: str) -> str | None:
+    def meaning(self, table, name: str) -> str | None:
         from ontocore.embeddings import split_name
 
         cols = [c for c in table.columns.values() if c.kind != "id" and not c.hidden]
@@ -80,7 +83,7 @@ class FixesMixin:
                 self._fix("column_meaning")
                 return holding[0].name
             return None
-        embedder = getattr(self, "embedder", None)
+        embedder = self.embedder
         if embedder is None:
             return None
         texts = ["name" if c.is_label else f"{split_name(c.name)}. {c.comment or c.label}".strip(". ") for c in cols]
@@ -94,7 +97,7 @@ class FixesMixin:
             return cols[ranked[0][0]].name
         return None
 
-    def _anti_join(self, sources: list[Source], joins: list[Join], where) -> tuple[list[Source], list[Join]]:
+    def anti_join(self, sources: list[Source], joins: list[Join], where) -> tuple[list[Source], list[Join]]:
         conds = where.items if isinstance(where, And) else (where,) if where is not None else ()
         for c in conds:
             if not (isinstance(c, IsNull) and not c.negated and isinstance(c.expr, Col)):
@@ -112,7 +115,7 @@ class FixesMixin:
             self._fix("anti_join")
         return sources, joins
 
-    def _link_direction(self, a: exp.Column, b: exp.Column, scope: _Scope) -> tuple[Col, Col] | None:
+    def link_direction(self, a: exp.Column, b: exp.Column, scope: Scope) -> tuple[Col, Col] | None:
         """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that
         name to Y's table: the link goes the other way (`X.link = Y.iri`)."""
         for one, other in ((a, b), (b, a)):
@@ -149,7 +152,7 @@ class FixesMixin:
             return Col(src_one.alias, t_one.name, "iri"), Col(src_other.alias, t_other.name, link.name)
         return None
 
-    def _reach(self, src: Source, name: str, scope: _Scope, dry: bool = False):
+    def reach(self, src: Source, name: str, scope: Scope, dry: bool = False):
         """`reach_column`: a column of a table that the source's table reaches through exactly one shortest chain
         of links or keys (at most two joins): the chain is joined and the column read there. With two or more
         equally short chains the column is ambiguous and nothing is changed. (`dry`: only say whether it can.)"""
@@ -163,7 +166,7 @@ class FixesMixin:
             return src
         return self._follow(src, paths[0], name, scope, "reach_column")
 
-    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: _Scope, rule: str) -> Col:
+    def _follow(self, src: Source, path: list[tuple[str, str, str]], name: str, scope: Scope, rule: str) -> Col:
         alias, table = src.alias, src.table
         for a_col, b_table, b_col in path:
             key = (alias.lower(), a_col.lower(), b_table.lower(), b_col.lower())
@@ -180,7 +183,7 @@ class FixesMixin:
         self._fix(rule)
         return Col(alias, table, self.schema.table(table).column(name).name)
 
-    def _as_number(self, col: Col, scope: _Scope) -> Col:
+    def as_number(self, col: Col, scope: Scope) -> Col:
         """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the
         one number column of the linked thing (a price object's amount)."""
         c = self.schema.table(col.table).column(col.column)

@@ -20,7 +20,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
 from .compile_expr import ExprCompiler, sparql_var
-from .pattern import _dedupe, _Pattern
+from .pattern import Pattern, dedupe
 from .plan import (Agg, Col, Exists, InQuery, IsNull, Item, Not, Or, Plan, PlanError, Query, SetQuery, columns_in,
                    is_aggregate)
 from .schema import Schema
@@ -71,7 +71,7 @@ class Compiler:
     # ---- one SELECT ----------------------------------------------------------------------------------------
     def _query(self, q: Query, prefix: str, outer: dict[str, str] | None, out_names: list[str] | None = None):
         """(pattern, projection terms, output columns, grouped?, solution modifiers text)."""
-        pat = _Pattern()
+        pat = Pattern()
         alias_var: dict[str, str] = dict(outer or {})
         for s in q.sources:
             v = sparql_var(prefix + s.alias)
@@ -149,7 +149,7 @@ class Compiler:
         outputs = [pat._rename_text(o) for o in outputs]
         return pat, outputs, cols, grouped, tail
 
-    def _type_pattern(self, pat: _Pattern, var: str, table_name: str, group: str | None = None) -> None:
+    def _type_pattern(self, pat: Pattern, var: str, table_name: str, group: str | None = None) -> None:
         table = self.schema.table(table_name)
         if table.typed_all or len(table.classes) == 1:
             triple = (var, "a", URIRef(table.cls).n3())
@@ -171,7 +171,7 @@ class Compiler:
             pat.blocks.append(block)
             pat.triples.append((var, "a", t))
 
-    def _join(self, pat: _Pattern, ex: ExprCompiler, left: Col, right: Col) -> None:
+    def _join(self, pat: Pattern, ex: ExprCompiler, left: Col, right: Col) -> None:
         lc, rc = ex.column(left), ex.column(right)
         lk, rk = lc.kind, rc.kind
         lv, rv = ex.column_var(left), ex.column_var(right)
@@ -179,7 +179,7 @@ class Compiler:
             for col, other in ((left, right), (right, left)):
                 c = ex.column(col)
                 if c.kind == "link" and ex.column(other).kind == "id" and c.target and c.target.lower() != \
-                        other.table.lower() and not self._related(c.target, other.table):
+                        other.table.lower() and not self.related(c.target, other.table):
                     raise PlanError(f"{col.alias}.{c.name} links to rows of {c.target}, not of {other.table}: join "
                                     f"{c.target} AS ... ON {col.alias}.{c.name} = ....iri instead.")
             pat.unify(lv, rv)
@@ -199,7 +199,7 @@ class Compiler:
         else:
             pat.unify(lv, rv)
 
-    def _join_through(self, pat: _Pattern, ex: ExprCompiler, thing: Col, value: Col) -> bool:
+    def _join_through(self, pat: Pattern, ex: ExprCompiler, thing: Col, value: Col) -> bool:
         """A thing (a row's iri or a link) equal to a value column: the thing carries that value. Either the
         value column is a key column of the thing's table (`flights.src = airports.iri` where src REFERENCES
         airports(code): the airport's code is src), or a column of the thing's own table (`has_pet.student =
@@ -209,19 +209,19 @@ class Compiler:
         if not table:
             return False
         thing_var, value_var = ex.column_var(thing), ex.column_var(value)
-        if vc.key_of and self._related(vc.key_of.split(".", 1)[0], table):
+        if vc.key_of and self.related(vc.key_of.split(".", 1)[0], table):
             key = self.schema.table(vc.key_of.split(".", 1)[0]).column(vc.key_of.split(".", 1)[1])
             if key is not None and key.prop is not None:
                 for triple in key.triples(thing_var, value_var):
                     ex.add(triple)
                 return True
-        if self._related(value.table, table) and vc.prop is not None:
+        if self.related(value.table, table) and vc.prop is not None:
             for triple in vc.triples(thing_var, value_var):
                 ex.add(triple)
             return True
         return False
 
-    def _related(self, a: str, b: str) -> bool:
+    def related(self, a: str, b: str) -> bool:
         ta, tb = self.schema.table(a), self.schema.table(b)
         return bool(ta and tb and (set(ta.classes) & set(tb.classes)))
 
@@ -286,11 +286,11 @@ class Compiler:
         return f"{left}\n  MINUS\n  {right}"
 
     # ---- evidence ------------------------------------------------------------------------------------------
-    def _candidates(self, pat: _Pattern) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    def _candidates(self, pat: Pattern) -> list[tuple[str, list[tuple[str, str, str]]]]:
         """The rows the conditions were tested on, a few: first the things the question names (the pattern with
         its filters on one variable, such as a name), then the triple patterns alone."""
         triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
-                   for s, p, o in _dedupe(pat.triples)]
+                   for s, p, o in dedupe(pat.triples)]
         variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
         if not variables:
             return []
@@ -305,10 +305,10 @@ class Compiler:
         out.append((f"SELECT DISTINCT {' '.join(variables)}\nWHERE {{\n{body}\n}}\nLIMIT 5", triples, []))
         return out
 
-    def _evidence(self, q: Query, pat: _Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    def _evidence(self, q: Query, pat: Pattern, grouped: bool) -> list[tuple[str, list[tuple[str, str, str]]]]:
         every = pat.triples + [t for g in pat.groups.values() for t in g if isinstance(t, tuple)]
         triples = [(pat.find(s) if s.startswith("?") else s, p, pat.find(o) if o.startswith("?") else o)
-                   for s, p, o in _dedupe(every)]
+                   for s, p, o in dedupe(every)]
         variables = sorted({t for tr in triples for t in (tr[0], tr[2]) if t.startswith("?")})
         if not variables:
             return []

@@ -9,16 +9,14 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rdflib import Literal, URIRef
 
 from .plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
-                   Or, PlanError, Query, Scalar, columns_in)
-from .schema import Column
-
-if TYPE_CHECKING:
-    from .compile import Compiler, _Pattern
+                   Or, Plan, PlanError, Query, Scalar, columns_in)
+from .pattern import Pattern
+from .schema import Column, Schema
 
 _SPARQL_OP = {"=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _ids = itertools.count(1)
@@ -44,8 +42,21 @@ def _is_number_text(s: str) -> bool:
         return False
 
 
+class QueryCompiler(Protocol):
+    """What an expression needs of the compiler of the whole plan (`compile.Compiler`): the view, a subquery as a
+    sub-SELECT or as a pattern inline, and whether two tables hold things of a common class."""
+
+    schema: Schema
+
+    def subselect(self, q: Plan, outer: dict[str, str], out_names: list[str]) -> str: ...
+
+    def inline(self, q: Query, outer: dict[str, str]) -> str: ...
+
+    def related(self, a: str, b: str) -> bool: ...
+
+
 class ExprCompiler:
-    def __init__(self, compiler: "Compiler", pat: "_Pattern", alias_var: dict[str, str]) -> None:
+    def __init__(self, compiler: QueryCompiler, pat: Pattern, alias_var: dict[str, str]) -> None:
         self.c = compiler
         self.pat = pat
         self.alias_var = alias_var
@@ -210,18 +221,18 @@ class ExprCompiler:
         if inner_col is None:
             return p
         if outer_col.kind == "value" and inner_col.kind == "link" and inner_col.target:
-            if self.c._related(inner_col.target, p.expr.table):
+            if self.c.related(inner_col.target, p.expr.table):
                 return replace(p, expr=Col(p.expr.alias, p.expr.table, "iri"))
             return p
         if outer_col.kind not in ("link", "id") or inner_col.kind != "value":
             return p
         things = outer_col.target if outer_col.kind == "link" else p.expr.table
-        if things and p.query is q and self.c._related(inner.table, things):
+        if things and p.query is q and self.c.related(inner.table, things):
             return replace(p, query=replace(q, select=(replace(q.select[0], expr=Col(inner.alias, inner.table,
                                                                                         "iri")),)))
         if outer_col.kind == "id" and inner_col.key_of:
             table, key = inner_col.key_of.split(".", 1)
-            if self.c._related(table, p.expr.table):
+            if self.c.related(table, p.expr.table):
                 return replace(p, expr=Col(p.expr.alias, p.expr.table, key))
         return p
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 
-class _Pattern:
+class Pattern:
     """The group graph pattern of one Query: triples, sub-patterns and filters, with unified variables."""
 
     def __init__(self) -> None:
@@ -31,11 +31,11 @@ class _Pattern:
 
     def text(self, indent: str = "  ") -> str:
         r = self._rename
-        lines = [f"{indent}{r(s)} {r(p)} {r(o)} ." for s, p, o in _dedupe(self.triples)]
-        lines += [f"{indent}OPTIONAL {{ {r(s)} {r(p)} {r(o)} . }}" for s, p, o in _dedupe(self.optional)]
+        lines = [f"{indent}{r(s)} {r(p)} {r(o)} ." for s, p, o in dedupe(self.triples)]
+        lines += [f"{indent}OPTIONAL {{ {r(s)} {r(p)} {r(o)} . }}" for s, p, o in dedupe(self.optional)]
         for triples in self.groups.values():
             body = " ".join(self._rename_text(t) if isinstance(t, str) else f"{r(t[0])} {r(t[1])} {r(t[2])} ."
-                            for t in _dedupe(triples))
+                            for t in dedupe(triples))
             lines.append(f"{indent}OPTIONAL {{ {body} }}")
         lines += [indent + self._rename_text(b) for b in self.blocks]
         lines += [f"{indent}FILTER({self._rename_text(f)})" for f in self.filters]
@@ -48,5 +48,5 @@ class _Pattern:
         return re.sub(r"\?[A-Za-z_][A-Za-z0-9_]*", lambda m: self.find(m.group(0)), text)
 
 
-def _dedupe(items):
+def dedupe(items):
     return list(dict.fromkeys(items))

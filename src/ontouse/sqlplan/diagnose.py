@@ -12,9 +12,8 @@ from .compile import compile_plan
 from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
 from .joins import join_edges
 from .schema import Schema
-from .sparql import QueryError
-from .sqlplan import _first_select
-from .store import Store
+from ..storage.sparql import QueryError
+from ..storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -134,4 +133,4 @@ def _join_message(schema: Schema, q: Query, j) -> str:
     return text
 
 
-__all__ = ["diagnose_empty", "_first_select"]
+__all__ = ["diagnose_empty"]

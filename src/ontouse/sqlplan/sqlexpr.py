@@ -1,17 +1,15 @@
-"""Reading the expressions of a plan written in SQL (mixed into the Reader of sqlplan.py): columns, constants,
+"""Reading the expressions of a plan written in SQL (mixed into the Reader of reader.py): columns, constants,
 comparisons, arithmetic, aggregates, LIKE / IN / BETWEEN / IS NULL / EXISTS, subqueries and CASE."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sqlglot import exp
 
 from .plan import (And, Agg, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
-                   Or, PlanError, Scalar)
+                   Or, Plan, PlanError, Scalar)
+from .scope import Scope
+from .sqlfixes import Fixes
 
-if TYPE_CHECKING:
-    from .sqlplan import _Scope
 
 _CMP = {exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
 _ARITH = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
@@ -20,7 +18,19 @@ _FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round
 
 
 class ExprMixin:
-    def _expr(self, e: exp.Expression, scope: _Scope, aliases: bool = False) -> Expr:
+    """The expressions of the plan language, read into plan data. Mixed into the Reader rather than a part of its
+    own: an expression holds columns and subqueries, which the Reader reads (`_col`, `_plan`), and a subquery holds
+    expressions, so the two call each other at every level."""
+
+    rules: Fixes  # the Reader's fixes (`link_number`: a link used as a number)
+
+    def _col(self, c: exp.Column, scope: Scope) -> Col:  # provided by the Reader
+        raise NotImplementedError
+
+    def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan:  # provided by the Reader
+        raise NotImplementedError
+
+    def _expr(self, e: exp.Expression, scope: Scope, aliases: bool = False) -> Expr:
         t = type(e)
         if isinstance(e, exp.Paren):
             return self._expr(e.this, scope, aliases)
@@ -44,14 +54,14 @@ class ExprMixin:
             if _CMP[t] not in ("=", "!=") or isinstance(left, Lit) or isinstance(right, Lit):
                 number = lambda x: isinstance(x, Lit) and isinstance(x.value, (int, float))  # noqa: E731
                 if isinstance(left, Col) and (number(right) or _CMP[t] not in ("=", "!=")):
-                    left = self._as_number(left, scope)
+                    left = self.rules.as_number(left, scope)
                 if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
-                    right = self._as_number(right, scope)
+                    right = self.rules.as_number(right, scope)
             return Cmp(_CMP[t], left, right)
         if t in _ARITH:
             return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
         if isinstance(e, exp.And):
-            return And(tuple(self._expr(c, scope, aliases) for c in _conjuncts(e)))
+            return And(tuple(self._expr(c, scope, aliases) for c in conjuncts(e)))
         if isinstance(e, exp.Or):
             return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
         if isinstance(e, exp.Not):
@@ -68,7 +78,7 @@ class ExprMixin:
                 return Agg("count", None, distinct)
             inner = self._expr(arg, scope)
             if isinstance(inner, Col) and t is not exp.Count:
-                inner = self._as_number(inner, scope)
+                inner = self.rules.as_number(inner, scope)
             return Agg(_AGG[t], inner, distinct)
         if isinstance(e, (exp.Like, exp.ILike)):
             pat = self._expr(e.expression, scope)
@@ -142,9 +152,9 @@ def _number(text: str) -> int | float:
         return float(text)
 
 
-def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
+def conjuncts(e: exp.Expression) -> list[exp.Expression]:
     while isinstance(e, exp.Paren):
         e = e.this
     if isinstance(e, exp.And):
-        return _conjuncts(e.this) + _conjuncts(e.expression)
+        return conjuncts(e.this) + conjuncts(e.expression)
     return [e]

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import difflib
 import logging
-from dataclasses import dataclass, field
 
 import sqlglot
 from sqlglot import exp
 
-from .plan import And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, is_aggregate
-from .sqlexpr import ExprMixin, _conjuncts
-from .sqlfixes import FixesMixin, join_path
+from .plan import (And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
+                   is_aggregate)
+from .scope import Scope
+from .sqlexpr import ExprMixin, conjuncts
+from .sqlfixes import Fixes, join_path
 from .schema import Schema, Table
 
 log = logging.getLogger(__name__)
@@ -30,31 +31,13 @@ def _close(name: str, options: list[str], n: int = 3) -> list[str]:
     return [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
 
 
-@dataclass
-class _Scope:
-    sources: list[Source]
-    parent: "_Scope | None" = None
-    aliases: dict[str, Expr] = field(default_factory=dict)  # select-list aliases (for ORDER BY / HAVING)
-    extra: list[Join] = field(default_factory=list)  # joins added by the reach_column / link_number fixes
-    reached: dict[tuple, str] = field(default_factory=dict)  # (alias, path) -> alias of the table reached
-
-    def find(self, alias: str) -> Source | None:
-        for s in self.sources:
-            if s.alias.lower() == alias.lower():
-                return s
-        return self.parent.find(alias) if self.parent else None
-
-    def all_sources(self) -> list[Source]:
-        return self.sources + (self.parent.all_sources() if self.parent else [])
-
-
-class Reader(ExprMixin, FixesMixin):
+class Reader(ExprMixin):
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
     def __init__(self, schema: Schema, embedder=None) -> None:
         self.schema = schema
-        self.embedder = embedder  # a lexicon.Embedder for `column_meaning` (None: that fix is off)
         self.fixes: list[str] = []
+        self.rules = Fixes(schema, embedder, self._fix)  # `column_meaning` is off without an embedder
         self._in_join = False
 
     # ---- entry ---------------------------------------------------------------------------------------------
@@ -74,7 +57,7 @@ class Reader(ExprMixin, FixesMixin):
             raise PlanError("Write exactly one SQL query (one SELECT statement).")
         return self._plan(trees[0], None)
 
-    def _plan(self, node: exp.Expression, parent: _Scope | None) -> Plan:
+    def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan:
         if isinstance(node, exp.Subquery):
             node = node.this
         if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
@@ -94,10 +77,10 @@ class Reader(ExprMixin, FixesMixin):
         return self._select(node, parent)
 
     # ---- SELECT --------------------------------------------------------------------------------------------
-    def _select(self, node: exp.Select, parent: _Scope | None) -> Query:
+    def _select(self, node: exp.Select, parent: Scope | None) -> Query:
         if node.args.get("with_") or node.args.get("with"):
             raise PlanError("WITH (common table expressions) is not supported: write the subquery inside WHERE.")
-        scope = _Scope([], parent)
+        scope = Scope([], parent)
         conds: list[exp.Expression] = []
         from_ = node.args.get("from_") or node.args.get("from")
         if from_ is None:
@@ -114,15 +97,15 @@ class Reader(ExprMixin, FixesMixin):
             if j.args.get("using"):
                 raise PlanError("JOIN ... USING is not supported: write JOIN ... ON a.x = b.y.")
             if j.args.get("on") is not None:
-                conds += [(c, (j.args.get("side") or "").upper() == "LEFT") for c in _conjuncts(j.args["on"])]
+                conds += [(c, (j.args.get("side") or "").upper() == "LEFT") for c in conjuncts(j.args["on"])]
         if node.args.get("where") is not None:
-            conds += [(c, False) for c in _conjuncts(node.args["where"].this)]
+            conds += [(c, False) for c in conjuncts(node.args["where"].this)]
         joins, rest = [], []
         for c, optional in conds:
             if isinstance(c, exp.EQ) and isinstance(c.this, exp.Column) and isinstance(c.expression, exp.Column):
                 self._in_join = True
                 try:
-                    swapped = self._link_direction(c.this, c.expression, scope)
+                    swapped = self.rules.link_direction(c.this, c.expression, scope)
                     left, right = swapped or (self._col(c.this, scope), self._col(c.expression, scope))
                 finally:
                     self._in_join = False
@@ -155,12 +138,12 @@ class Reader(ExprMixin, FixesMixin):
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
                             "the selected columns.")
         joins += scope.extra
-        sources, joins = self._anti_join(scope.sources, joins, where)
+        sources, joins = self.rules.anti_join(scope.sources, joins, where)
         return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
 
-    def _source(self, t: exp.Expression, scope: _Scope, optional: bool = False) -> Source:
+    def _source(self, t: exp.Expression, scope: Scope, optional: bool = False) -> Source:
         if not isinstance(t, exp.Table):
             raise PlanError("A subquery in FROM is not supported: join the tables directly, or put the subquery "
                             "in WHERE (x IN (SELECT ...), x > (SELECT AVG(...) ...)).")
@@ -182,7 +165,7 @@ class Reader(ExprMixin, FixesMixin):
                         + (f"Did you mean {' or '.join(close)}? " if close else "")
                         + f"Tables: {', '.join(names[:40])}.")
 
-    def _items(self, e: exp.Expression, scope: _Scope) -> list[Item]:
+    def _items(self, e: exp.Expression, scope: Scope) -> list[Item]:
         name = e.alias if isinstance(e, exp.Alias) else ""
         inner = e.this if isinstance(e, exp.Alias) else e
         if isinstance(inner, exp.Star) or (isinstance(inner, exp.Column) and isinstance(inner.this, exp.Star)):
@@ -194,7 +177,7 @@ class Reader(ExprMixin, FixesMixin):
                     for c in self.schema.table(s.table).columns.values() if not c.hidden and c.kind != "id"]
         return [Item(self._expr(inner, scope), name)]
 
-    def _order_expr(self, e: exp.Expression, scope: _Scope, items: list[Item]) -> Expr:
+    def _order_expr(self, e: exp.Expression, scope: Scope, items: list[Item]) -> Expr:
         if isinstance(e, exp.Literal) and not e.is_string:
             i = int(e.this)
             if not 1 <= i <= len(items):
@@ -202,19 +185,19 @@ class Reader(ExprMixin, FixesMixin):
             return items[i - 1].expr
         return self._expr(e, scope, aliases=True)
 
-    def _numeric_order(self, e: Expr, scope: _Scope) -> Expr:
-        return self._as_number(e, scope) if isinstance(e, Col) else e
+    def _numeric_order(self, e: Expr, scope: Scope) -> Expr:
+        return self.rules.as_number(e, scope) if isinstance(e, Col) else e
 
     def _set_order(self, o: exp.Ordered, left: Plan) -> Order:
         e = o.this
-        names = [it.name or (it.expr.column if isinstance(it.expr, Col) else "") for it in _first_select(left).select]
+        names = [it.name or (it.expr.column if isinstance(it.expr, Col) else "") for it in first_select(left).select]
         if isinstance(e, exp.Literal) and not e.is_string:
             return Order(Lit(int(e.this) - 1), bool(o.args.get("desc")))
         if isinstance(e, exp.Column) and e.name.lower() in [n.lower() for n in names]:
             return Order(Lit([n.lower() for n in names].index(e.name.lower())), bool(o.args.get("desc")))
         raise PlanError("ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column.")
 
-    def _col(self, c: exp.Column, scope: _Scope) -> Col:
+    def _col(self, c: exp.Column, scope: Scope) -> Col:
         name, qual = c.name, c.table
         if qual:
             src = scope.find(qual)
@@ -230,11 +213,12 @@ class Reader(ExprMixin, FixesMixin):
             return self._col_of(src, name, scope)
         found = [s for s in scope.sources if self.schema.table(s.table).column(name)]
         if not found:  # a column of this query's own tables under another name, before any outer table
-            own = [(s, c) for s in scope.sources for c in [self._own_column(self.schema.table(s.table), name)] if c]
+            own = [(s, c) for s in scope.sources
+                   for c in [self.rules.own_column(self.schema.table(s.table), name)] if c]
             if len(own) == 1:
                 return Col(own[0][0].alias, own[0][0].table, own[0][1])
             if len(scope.sources) == 1:
-                meant = self._meaning(self.schema.table(scope.sources[0].table), name)
+                meant = self.rules.meaning(self.schema.table(scope.sources[0].table), name)
                 if meant is not None:
                     return Col(scope.sources[0].alias, scope.sources[0].table, meant)
         if not found and scope.parent is not None:
@@ -242,18 +226,18 @@ class Reader(ExprMixin, FixesMixin):
         if not found:
             if name.lower() == "id" and len(scope.sources) == 1:
                 return self._col_of(scope.sources[0], name, scope)
-            reached = [r for r in (self._reach(src, name, scope, dry=True) for src in scope.sources) if r]
+            reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
             if len(reached) == 1:
-                return self._reach(reached[0], name, scope)
+                return self.rules.reach(reached[0], name, scope)
             raise PlanError(self._missing(name, scope.all_sources()))
         return self._col_of(found[0], name, scope)
 
-    def _col_of(self, src: Source, name: str, scope: _Scope) -> Col:
+    def _col_of(self, src: Source, name: str, scope: Scope) -> Col:
         table = self.schema.table(src.table)
         col = table.column(name)
         if col is not None:
             return Col(src.alias, table.name, col.name)
-        own = self._own_column(table, name) or (self._link_of_key(table, name) if self._in_join else None)
+        own = self.rules.own_column(table, name) or (self.rules.link_of_key(table, name) if self._in_join else None)
         if own is not None:
             return Col(src.alias, table.name, own)
         if name.lower() == "id":
@@ -263,10 +247,10 @@ class Reader(ExprMixin, FixesMixin):
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
-        meant = self._meaning(table, name)
+        meant = self.rules.meaning(table, name)
         if meant is not None:
             return Col(src.alias, table.name, meant)
-        reached = self._reach(src, name, scope)
+        reached = self.rules.reach(src, name, scope)
         if reached is not None:
             return reached
         raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
@@ -303,10 +287,6 @@ class Reader(ExprMixin, FixesMixin):
             except ValueError:
                 pass
         raise PlanError("LIMIT and OFFSET take a whole number.")
-
-
-def _first_select(plan: Plan) -> Query:
-    return plan if isinstance(plan, Query) else _first_select(plan.left)
 
 
 def _parse_message(e: sqlglot.errors.ParseError) -> str:

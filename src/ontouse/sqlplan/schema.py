@@ -19,8 +19,8 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from .sparql import QueryError
-from .store import Store
+from ..storage.sparql import QueryError
+from ..storage.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,27 @@
+"""The names one SELECT can see while its SQL is read: its tables under their aliases, the query around it (a
+subquery sees the tables of its outer query), its select-list aliases, and the joins the fixes add. Shared by the
+reader (`reader`), its expressions (`sqlexpr`) and its fixes (`sqlfixes`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .plan import Expr, Join, Source
+
+
+@dataclass
+class Scope:
+    sources: list[Source]
+    parent: "Scope | None" = None
+    aliases: dict[str, Expr] = field(default_factory=dict)  # select-list aliases (for ORDER BY / HAVING)
+    extra: list[Join] = field(default_factory=list)  # joins added by the reach_column / link_number fixes
+    reached: dict[tuple, str] = field(default_factory=dict)  # (alias, path) -> alias of the table reached
+
+    def find(self, alias: str) -> Source | None:
+        for s in self.sources:
+            if s.alias.lower() == alias.lower():
+                return s
+        return self.parent.find(alias) if self.parent else None
+
+    def all_sources(self) -> list[Source]:
+        return self.sources + (self.parent.all_sources() if self.parent else [])
