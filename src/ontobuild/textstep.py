@@ -25,7 +25,6 @@ from .concepts import (GENERIC, Concept, candidates, concept_problem, concept_wo
                        propose, resolve, unit_key, unit_suffix, with_unit)
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
-from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
 from .names import participle_noun, safe_name
 from .textmentions import find_mentions, sentence_at, sentences
 from .textnumbers import Quantity, find_quantities, unit_text
@@ -285,8 +284,8 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
     if cls == name or cls.lower() == name.lower():  # a class is a kind, never the thing's own name
         words = re.findall(r"[A-Z][a-z0-9]*", name)
         cls = words[-1] if len(words) > 1 else "Thing"
-    cls = ensure_class(idx, cls, "A kind of thing the text speaks of")
-    return [ensure_individual(idx, name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
+    cls = idx.ensure_class(cls, "A kind of thing the text speaks of")
+    return [idx.ensure_individual(name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
 
 
 def _in_condition(text: str, pos: int) -> bool:
@@ -342,8 +341,8 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     prop_name = resolve(idx, name, q, state.packages)
     subjects = _materialize(idx, thing, chunk.id)
     domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
-    prop = ensure_datatype_property(idx, prop_name, q.datatype, domain, unit_key(q, state.packages),
-                                    f"From text, e.g. '{sentence_at(chunk.text, q.start)}'")
+    prop = idx.ensure_datatype_property(prop_name, q.datatype, domain, unit_key(q, state.packages),
+                                        f"From text, e.g. '{sentence_at(chunk.text, q.start)}'")
     p = idx.properties[prop]
     p.dimension = p.dimension or q.dimension
     source = {"chunk": chunk.id, "sentence": sentence_at(chunk.text, q.start)}
@@ -384,7 +383,7 @@ def _write_relations(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading) ->
             continue
         domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
         rng = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
-        prop = ensure_object_property(idx, rel.name, domain, rng, f"From text, e.g. '{rel.sentence}'")
+        prop = idx.ensure_object_property(rel.name, domain, rng, f"From text, e.g. '{rel.sentence}'")
         source = {"chunk": chunk.id, "sentence": rel.sentence}
         if len(subjects) > 1:
             source["stated_of"] = rel.subjects.label
@@ -397,11 +396,11 @@ def _write_relations(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading) ->
 
 def _keep_chunk(idx: EntitiesIndex, chunk: Chunk, mentions: list[str]) -> str:
     """Every chunk stays in the ontology as a TextChunk with its text and links to what it mentions."""
-    cls = ensure_class(idx, "TextChunk", "A passage of the input text, kept verbatim")
-    name = ensure_individual(idx, safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
-    prop = ensure_datatype_property(idx, "text", "xsd:string", cls, "", "The verbatim text of a chunk")
+    cls = idx.ensure_class("TextChunk", "A passage of the input text, kept verbatim")
+    name = idx.ensure_individual(safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
+    prop = idx.ensure_datatype_property("text", "xsd:string", cls, "", "The verbatim text of a chunk")
     idx.add_fact(name, Fact(prop, literal=chunk.text, datatype="xsd:string", source={"chunk": chunk.id}))
-    link = ensure_object_property(idx, "mentions", cls, "", "A text chunk mentions an individual")
+    link = idx.ensure_object_property("mentions", cls, "", "A text chunk mentions an individual")
     for m in mentions:
         idx.add_fact(name, Fact(link, object=m, source={"chunk": chunk.id}))
     return name
