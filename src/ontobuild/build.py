@@ -31,7 +31,7 @@ from .decisions import check_decision, default_levels, proposed_name_key, propos
 from .mapping import (TYPES, Coverage, Decision, Shape, apply_mapping, find_records, group_shapes, is_leaf)
 from .names import safe_name
 from .outcome import STATS_FILE, write_index_outcome
-from .textstep import TextState, extract_chunk, package_words, review_properties
+from .textstep import read_texts
 from .alignment import align, rename_entries
 from .consistency import needs_repair, repair_round
 from .report import write_build_report
@@ -208,17 +208,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         progress.end("refs")
     seconds["json"] = time.perf_counter() - t
     t = time.perf_counter()
-    chunks = []
-    state = TextState(packages=package_words(inputs.chunks))
-    progress.begin("text", f"reading {len(inputs.chunks)} text chunk(s)", total=len(inputs.chunks))
-    for i, c in enumerate(inputs.chunks, 1):
-        before = model.usage.snapshot()
-        chunks.append(extract_chunk(model, idx, c, trace, state))
-        progress.advance("text", f"text chunk {i} of {len(inputs.chunks)}{_speed(model, before)}")
-    if inputs.chunks:
-        review_properties(model, idx, trace, state)
-        _rename_in_coverage(chunks, state.merges)
-    progress.end("text")
+    chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress)
     seconds["text"] = time.perf_counter() - t
     if vocab is not None:
         t = time.perf_counter()
@@ -230,7 +220,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
     written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),
                "scale": scale or {}}
-    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
+    stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, merges,
                     alignments, written)
     progress.end("finish")
     if needs_repair(stats["reasoner"]) and stats.get("outputs", {}).get("big_graph"):
@@ -241,29 +231,13 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         t = time.perf_counter()
         stats_repair = repair_round(model, idx, stats["reasoner"], trace)
         seconds["repair"] = time.perf_counter() - t
-        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, state.merges,
+        stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, merges,
                         alignments, written)
         stats["repair"] = stats_repair
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
-
-
-def _rename_in_coverage(chunks: list[dict[str, Any]], merges: list[dict[str, Any]]) -> None:
-    """Coverage entries name the property a fact ended in, after merges."""
-    into = {m["merged"]: m["into"] for m in merges}
-    for c in chunks:
-        for e in c["numbers"]:
-            while e.get("property") in into:
-                e["property"] = into[e["property"]]
-
-
-def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
-    """", 24 tokens/s": the completion speed of the model's calls since `before` (a usage snapshot)."""
-    now = model.usage.snapshot()
-    tokens, secs = now[2] - before[2], now[3] - before[3]
-    return f", {tokens / secs:.0f} tokens/s" if secs > 0 and tokens > 0 else ""
 
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,

@@ -3,7 +3,8 @@
 decide (several candidate subjects, or no words naming the quantity), choosing among letters and existing
 properties; code checks the answer (a cost is never a duration), writes typed facts with their qualifiers on
 every thing a plural or group names, and lists every skipped number with its reason. After all chunks,
-properties that may mean the same concept are shown to the model and merged (`review_properties`)."""
+properties that may mean the same concept are shown to the model and merged (`review_properties`).
+`read_texts` is the step as a build runs it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 from ontocore.agent import run_agent
 from ontocore.errors import ToolArgumentError
 from ontocore.llm import ChatModel
+from ontocore.progress import Progress
 from ontocore.prompts import build as prompts
 from ontocore.text import singular
 from ontocore.tools import Tool
@@ -22,7 +24,7 @@ from ontocore.trace import Trace
 from ontocore.units import unit as unit_of
 
 from .concepts import (GENERIC, Concept, candidates, concept_problem, concept_words, modifier_words, named_in,
-                       propose, resolve, unit_key, unit_suffix, with_unit)
+                       propose, resolve, unit_key, with_unit)
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
 from .names import participle_noun, safe_name
@@ -56,6 +58,41 @@ def package_words(chunks: list[Chunk]) -> set[str]:
                              r"\s+\d+\s+(?:[A-Za-z]+\s+)?(?:pieces|units|items)\b", c.text, re.I):
             out.add(singular((m.group(1) or m.group(2)).lower()))
     return out
+
+
+def read_texts(model: ChatModel, idx: EntitiesIndex, chunks: list[Chunk], trace: Trace, progress: Progress
+               ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The text step of a build: every chunk in order (`extract_chunk`), then the review of the properties that may
+    be one concept (`review_properties`); returns the chunks' coverage entries (naming the properties their facts
+    ended in, after the merges) and the merges."""
+    entries: list[dict[str, Any]] = []
+    state = TextState(packages=package_words(chunks))
+    progress.begin("text", f"reading {len(chunks)} text chunk(s)", total=len(chunks))
+    for i, c in enumerate(chunks, 1):
+        before = model.usage.snapshot()
+        entries.append(extract_chunk(model, idx, c, trace, state))
+        progress.advance("text", f"text chunk {i} of {len(chunks)}{_speed(model, before)}")
+    if chunks:
+        review_properties(model, idx, trace, state)
+        _rename_in_coverage(entries, state.merges)
+    progress.end("text")
+    return entries, state.merges
+
+
+def _rename_in_coverage(chunks: list[dict[str, Any]], merges: list[dict[str, Any]]) -> None:
+    """Coverage entries name the property a fact ended in, after merges."""
+    into = {m["merged"]: m["into"] for m in merges}
+    for c in chunks:
+        for e in c["numbers"]:
+            while e.get("property") in into:
+                e["property"] = into[e["property"]]
+
+
+def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
+    """", 24 tokens/s": the completion speed of the model's calls since `before` (a usage snapshot)."""
+    now = model.usage.snapshot()
+    tokens, secs = now[2] - before[2], now[3] - before[3]
+    return f", {tokens / secs:.0f} tokens/s" if secs > 0 and tokens > 0 else ""
 
 
 def _file_of(chunk: Chunk) -> str:
