@@ -6,7 +6,7 @@ Code proposes, from the values alone:
   (customers.json `id` and orders.json `customer_id`), the usual foreign key;
 - link tables: shapes whose records are made of references only (a table of pairs), which become direct
   links between the things they pair.
-The model confirms or rejects each candidate reference once per pair of shapes (build.py); code then links
+The model confirms or rejects each candidate reference once per pair of shapes (references.py); code then links
 every record (`apply_references`)."""
 
 from __future__ import annotations
