@@ -122,3 +122,31 @@ def test_json_is_sorted_and_stable(tiny_index: EntitiesIndex) -> None:
     data = json.loads(tiny_index.to_json())
     assert list(data["classes"]) == sorted(data["classes"])
     assert tiny_index.to_json() == EntitiesIndex.from_dict(data).to_json()
+
+
+def test_the_steps_create_or_reuse_entities_on_the_index() -> None:
+    """ensure_*: a name is reused by its own kind and suffixed when another kind holds it; a datatype property's
+    dimension follows its unit and its range widens to what every value fits."""
+    idx = EntitiesIndex()
+    assert idx.ensure_class("Hive", "a beehive", superclass="Box") == "Hive"
+    assert idx.classes["Hive"].superclasses == ["Box"] and "Box" in idx.classes
+    assert idx.ensure_individual("North", "North hive", "Hive", "", {"file": "hives.csv"}) == "North"
+    assert idx.ensure_class("North") == "NorthClass"
+    assert idx.ensure_datatype_property("weightKg", "xsd:integer", "Hive", "kg", "From a column") == "weightKg"
+    assert idx.properties["weightKg"].dimension == "mass"
+    idx.ensure_datatype_property("weightKg", "xsd:decimal", "Hive", "kg", "From a column")
+    assert idx.properties["weightKg"].range == "xsd:decimal"
+    assert idx.ensure_object_property("weightKg", "Hive", "Hive", "a link") == "weightKgLink"
+    assert idx.ensure_datatype_property("weightKgLink", "xsd:string", "", "", "text") == "weightKgLinkValue"
+    assert idx.ensure_individual("Hive", "Hive", "Hive", "", {}) == "Hive_"
+
+
+def test_update_property_changes_kind_range_and_domain() -> None:
+    idx = EntitiesIndex()
+    idx.ensure_class("Hive")
+    idx.ensure_datatype_property("frames", "xsd:integer", "Hive", "", "count")
+    with pytest.raises(ToolArgumentError, match="range must be one of"):
+        idx.update_property("frames", range="Hive")
+    p = idx.update_property("frames", kind="object", range="Hive", domain=[])
+    assert (p.kind, p.range, p.domain) == ("object", "Hive", [])
+    assert idx.update_property("frames", range="none").range == ""

@@ -20,6 +20,7 @@ from typing import Any
 
 from ontocore.agent import choose_one
 from ontocore.llm import ChatModel
+from ontocore.progress import Progress
 from ontocore.prompts import build as prompts
 from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
@@ -385,6 +386,17 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
             trace.write("align", alignment=asdict(rec))
     log.info("vocabulary: %d of %d built terms aligned", sum(1 for r in records if r.iri), len(records))
     return [asdict(r) for r in records]
+
+
+def align_vocabulary(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace, progress: Progress,
+                     entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The vocabulary step of a build (`--schema`): `align`, then the coverage `entries` renamed after it; returns the
+    alignments."""
+    progress.begin("vocabulary", "aligning with your vocabulary")
+    alignments = align(model, idx, vocab, trace)
+    rename_entries(alignments, entries)
+    progress.end("vocabulary")
+    return alignments
 
 
 def rename_entries(alignments: list[dict[str, Any]], entries: list[dict[str, Any]]) -> None:

@@ -15,8 +15,17 @@ from ontocore.cliutil import friendly_errors, llm_options, model_options, outcom
 from ontocore.errors import InputError
 
 from . import __version__
+from .ingest import input_formats
 
 log = logging.getLogger(__name__)
+
+HELP = f"""Turn data files ({input_formats()}) into an OWL ontology in an outcome folder.
+
+\b
+ontobuild data/a.json data/b.md            build with the language model
+ontobuild --from-index entities_index.json write the OWL of an existing index
+ontobuild --dry-run data/a.csv data/b.md   what a build would read and ask, without the model
+ontobuild --check-model                    one real tool call with the configured model"""
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -71,7 +80,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(help=HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--from-index", "from_index", type=click.Path(path_type=Path), default=None,
               help="Write the ontology of an existing entities index (ours or the proof of concept's); no model.")
@@ -122,14 +131,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
          max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
-    """Turn data files (JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text) into an OWL ontology in an outcome
-    folder.
-
-    \b
-    ontobuild data/a.json data/b.md            build with the language model
-    ontobuild --from-index entities_index.json write the OWL of an existing index
-    ontobuild --dry-run data/a.csv data/b.md   what a build would read and ask, without the model
-    ontobuild --check-model                    one real tool call with the configured model"""
+    """The `ontobuild` command (its help: HELP)."""
     start = time.monotonic()
     if max_input_mb is not None:
         os.environ["ONTOBUILD_MAX_INPUT_MB"] = str(max_input_mb)
@@ -150,8 +152,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     scale = {"big_graph_triples": big_graph_triples, "sample_per_class": reason_sample}
     if dry_run:
         if from_index is not None or not files:
-            raise click.UsageError("--dry-run reads the data FILES; give them (it cannot be combined with "
-                                   "--from-index).")
+            raise click.UsageError(f"--dry-run reads the data FILES ({input_formats()}); give them (it cannot be "
+                                   "combined with --from-index).")
         from .dryrun import dry_run as plan_run, format_plan
 
         plan = plan_run(list(files), schema=list(schema))
@@ -176,7 +178,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                        keep_partial=keep_partial, ontology_iri=ontology_iri, **scale)
     else:
         if not files:
-            raise click.UsageError("give the data FILES to build from, or --from-index FILE.")
+            raise click.UsageError(f"give the data FILES to build from ({input_formats()}), or --from-index FILE.")
         from ontocore.progress import open_progress
 
         progress = open_progress(quiet=quiet or bool(verbose))

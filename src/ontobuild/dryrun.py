@@ -1,7 +1,7 @@
 """`ontobuild --dry-run FILES`: read the inputs as a build would, without the model, and say what the build finds
 (record shapes, tables and their rows, text chunks) and which model calls it will make.
 
-The calls follow from how the build works (build.py): one `map_records` call per record shape; one
+The calls follow from how the build works (build.py and its steps): one `map_records` call per record shape; one
 `confirm_reference` call per candidate reference between tables that code cannot decide from the evidence
 (keys.weigh decides the others); at most one `add_facts` call per text chunk, made only for a chunk with numbers
 whose subject or property code cannot settle; after the text, one `same_concept` call per group of properties
@@ -21,9 +21,9 @@ from typing import Any
 
 from ontocore.prompts import build as prompts
 
-from .build import mapping_messages
 from .ingest import load_inputs
 from .keys import find_references, ordered_for_mapping, weigh
+from .recordstep import mapping_messages
 from .references import reference_messages
 from .mapping import find_records, group_shapes
 from .textnumbers import find_quantities
@@ -31,7 +31,7 @@ from .textnumbers import find_quantities
 log = logging.getLogger(__name__)
 
 CHARS_PER_TOKEN = 4
-MAP_MAX_TOKENS = 700  # build.decide_mapping
+MAP_MAX_TOKENS = 700  # recordstep.decide_mapping
 REFERENCE_MAX_TOKENS = 80  # references.confirm
 FACTS_MAX_TOKENS = (80, 40)  # textstep._ask_model: 80 + 40 per number asked about
 FACT_LINE_CHARS = 120  # one number's line (its candidates) in the extract_facts prompt, about

@@ -22,6 +22,7 @@ import jsonschema
 
 from ontocore.errors import InputError, ToolArgumentError
 from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
+from ontocore.units import dimension_of
 
 from .names import safe_name, similarity
 
@@ -283,6 +284,75 @@ class EntitiesIndex:
         _add_unique(ind.aliases, [a for a in aliases or [] if a != ind.label])
         self.individuals[name] = ind
         return ind
+
+    # the builder's steps create or reuse entities by name with these; a name taken by another kind of entity gets a
+    # suffix (Value, Link, Class, _) and the name used is returned
+    def ensure_class(self, name: str, role: str = "", superclass: str = "") -> str:
+        """Create or reuse a class (and its superclass); a clash with another kind gets the name + "Class"."""
+        if self.kind_of(name) not in (None, "class"):
+            name = name + "Class"
+        sup = [superclass] if superclass and superclass != name else []
+        for s in sup:
+            self.ensure_class(s)
+        self.add_class(name, superclasses=sup, roles=[role] if role else [])
+        return name
+
+    def ensure_individual(self, name: str, label: str, cls: str, role: str, source: dict[str, str],
+                          aliases: list[str] | None = None) -> str:
+        """Create or reuse an individual of `cls`; a clash with another kind gets the name + "_"."""
+        if self.kind_of(name) not in (None, "individual"):
+            name = name + "_"
+        self.add_individual(name, classes=[cls], roles=[role] if role else [], label=label, source=source,
+                            aliases=aliases)
+        return name
+
+    def ensure_datatype_property(self, name: str, datatype: str, domain: str, unit: str, role: str,
+                                 label: str = "") -> str:
+        """Create or reuse a datatype property; a clash with another kind gets a suffixed name (+ "Value"). Its
+        dimension follows its unit; mixed values widen its range to what every value fits."""
+        kind = self.kind_of(name)
+        if kind not in (None, "property") or (kind == "property" and self.properties[name].kind != "datatype"):
+            name = name + "Value"
+        self.add_property(name, "datatype", domain=[domain] if domain in self.classes else [], range=datatype,
+                          unit=unit, roles=[role], label=label or name)
+        prop = self.properties[name]
+        if unit and not prop.dimension:
+            prop.dimension = dimension_of(unit)
+        if prop.range and prop.range != datatype:  # mixed values: widen to what every value fits
+            prop.range = "xsd:decimal" if {prop.range, datatype} <= {"xsd:integer", "xsd:decimal"} else "xsd:string"
+        return name
+
+    def ensure_object_property(self, name: str, domain: str, range_class: str, role: str) -> str:
+        """Create or reuse an object property; a clash with another kind gets the name + "Link"."""
+        kind = self.kind_of(name)
+        if kind not in (None, "property") or (kind == "property" and self.properties[name].kind != "object"):
+            name = name + "Link"
+        self.add_property(name, "object", domain=[domain] if domain in self.classes else [],
+                          range=range_class if not self.properties.get(name) else "", roles=[role])
+        return name
+
+    def update_property(self, name: str, kind: str = "", range: str = "", domain: list[str] | None = None
+                        ) -> PropertyDef:
+        """Change a property's kind (its range is then cleared), range ("none" clears it) or domain; "" and None
+        keep what it is."""
+        self.need_property(name)
+        p = self.properties[name]
+        if kind and kind != p.kind:
+            p.kind = kind
+            p.range = ""
+        if range == "none":
+            p.range = ""
+        elif range:
+            if p.kind == "datatype" and range not in DATATYPES:
+                raise ToolArgumentError(f"range must be one of {', '.join(DATATYPES)}.")
+            if p.kind == "object":
+                self.need_class(range)
+            p.range = range
+        if domain is not None:
+            for d in domain:
+                self.need_class(d)
+            p.domain = list(domain)
+        return p
 
     def add_fact(self, subject: str, fact: Fact) -> bool:
         """Add a fact to an individual; False when the very same fact was already there."""

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ontocore.errors import ToolArgumentError
 from ontocore.tools import Tool, tool
 
-from .index import DATATYPES, EntitiesIndex, Fact
+from .index import EntitiesIndex, Fact
 
 PAGE = 15
 Kind = Literal["class", "property", "individual"]
@@ -90,23 +89,7 @@ def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
             range: new range ("" keeps it; "none" clears it)
             domain: new list of domain classes (omit to keep it)
         """
-        idx.need_property(name)
-        p = idx.properties[name]
-        if kind and kind != p.kind:
-            p.kind = kind
-            p.range = ""
-        if range == "none":
-            p.range = ""
-        elif range:
-            if p.kind == "datatype" and range not in DATATYPES:
-                raise ToolArgumentError(f"range must be one of {', '.join(DATATYPES)}.")
-            if p.kind == "object":
-                idx.need_class(range)
-            p.range = range
-        if domain is not None:
-            for d in domain:
-                idx.need_class(d)
-            p.domain = list(domain)
+        p = idx.update_property(name, kind, range, domain)
         return f"ok: {p.name} is {p.kind}, range {p.range or 'none'}, domain {p.domain or 'none'}"
 
     @tool

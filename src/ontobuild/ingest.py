@@ -9,7 +9,8 @@ workbook of one sheet is one table named like the file; a workbook of several sh
 named `book.xlsx/Sheet`. Text is read in UTF-8, UTF-16 or Windows-1252 (files.read_text); which encoding a file
 was read in, and what was changed in a header, is in `Inputs.report()`. `.txt` files are split
 on blank lines into chunks, `.md` files by heading and paragraph (each chunk keeps its headings). All files of one
-run form one dataset."""
+run form one dataset. Which reader reads a file is decided by its suffix in one place, `READERS` (a file of another
+suffix is read as JSON); the messages that name the formats read are made from it (`input_formats`)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,10 @@ import re
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ontocore.errors import InputError
 from ontocore.files import ENCODING_NAMES, is_utf8, read_json_file, read_text, read_text_file, unique_keys
-
-TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
-TABLE_SUFFIXES = {".csv", ".tsv", ".tab"}
-LINES_SUFFIXES = {".jsonl", ".ndjson"}
-SHEET_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 
 log = logging.getLogger(__name__)
 
@@ -316,45 +312,103 @@ def check_input_size(path: Path, limit: int | None = None) -> None:
                          "raise --max-input-mb (or ONTOBUILD_MAX_INPUT_MB) if the machine has the memory for it.")
 
 
+# ---- the readers, by file suffix -----------------------------------------------------------------------------
+
+def _add_records(inputs: Inputs, table: str, rows: list[Any]) -> None:
+    inputs.json_docs.append((table, rows))
+    inputs.tables[table] = len(rows)
+
+
+def _add_chunks(inputs: Inputs, name: str, texts: list[str], leads: list[int] | None = None) -> None:
+    """Chunks `name#N` of a file's texts, numbered on from the file's chunks read before."""
+    start = len([c for c in inputs.chunks if c.file == name])
+    inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0)
+                      for i, t in enumerate(texts)]
+
+
+def _read_sheets_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    for table, rows in read_sheets(path, inputs.warnings):
+        _add_records(inputs, table, rows)
+
+
+def _read_table_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    _add_records(inputs, path.name, read_table(path, inputs.warnings, inputs.encodings))
+
+
+def _read_lines_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    _add_records(inputs, path.name, read_json_lines(path))
+
+
+def _read_markdown_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
+    _add_chunks(inputs, path.name, [f"{head}: {piece}" if head else piece for head, piece in parts],
+                [len(head) + 2 if head else 0 for head, _ in parts])
+
+
+def _read_text_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    _add_chunks(inputs, path.name, split_text(_read_noting_encoding(path, inputs.warnings, inputs.encodings),
+                                              max_chars))
+
+
+def _read_json_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    data = read_json_file(path)
+    if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
+        _add_chunks(inputs, path.name, [piece for x in data for piece in split_text(x, max_chars)])
+    elif isinstance(data, (dict, list)) and data:
+        inputs.json_docs.append((path.name, data))
+    else:
+        raise InputError(f"{path} holds no data (an empty or scalar JSON value).")
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How a file of some suffixes is read: `read(path, inputs, max_chars)` adds its records or chunks to
+    `inputs`; `kind` names the format in messages ("CSV/TSV")."""
+    kind: str
+    read: Callable[[Path, Inputs, int], None]
+
+
+def _entries(kind: str, read: Callable[[Path, Inputs, int], None], *suffixes: str) -> dict[str, Reader]:
+    return dict.fromkeys(suffixes, Reader(kind, read))
+
+
+# THE registry: file suffix (lower case) -> its reader. A new input format is one entry here.
+READERS: dict[str, Reader] = {
+    **_entries("JSON", _read_json_into, ".json"),
+    **_entries("JSON Lines", _read_lines_into, ".jsonl", ".ndjson"),
+    **_entries("CSV/TSV", _read_table_into, ".csv", ".tsv", ".tab"),
+    **_entries("spreadsheets", _read_sheets_into, ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"),
+    **_entries("Markdown", _read_markdown_into, ".md", ".markdown"),
+    **_entries("text", _read_text_into, ".txt", ".text"),
+}
+DEFAULT_SUFFIX = ".json"  # a file of any other suffix is read as JSON (it says so when it is not)
+
+
+def reader_for(path: Path) -> Reader:
+    """The reader of a file, by its suffix (READERS); JSON's for a suffix not in the registry."""
+    return READERS.get(path.suffix.lower(), READERS[DEFAULT_SUFFIX])
+
+
+def input_formats(with_suffixes: bool = False) -> str:
+    """The formats the registry reads, for messages: "JSON, JSON Lines, CSV/TSV, ..." or, `with_suffixes`,
+    "JSON (.json), JSON Lines (.jsonl, .ndjson), ... or text (.txt, .text)"."""
+    kinds: dict[str, list[str]] = {}
+    for suffix, reader in READERS.items():
+        kinds.setdefault(reader.kind, []).append(suffix)
+    if not with_suffixes:
+        return ", ".join(kinds)
+    parts = [f"{kind} ({', '.join(suffixes)})" for kind, suffixes in kinds.items()]
+    return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
-    """Read every input, or raise InputError naming the file and the spot; nothing is written here."""
+    """Read every input with the reader its suffix names (READERS), or raise InputError naming the file and the
+    spot; nothing is written here."""
     if not paths:
-        raise InputError("No input files given: pass one or more .json, .jsonl, .csv, .tsv, .xlsx, .ods, .txt or .md "
-                         "files.")
+        raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
     inputs = Inputs()
     limit = max_input_bytes()
     for path in paths:
         check_input_size(path, limit)
-        name = path.name
-        suffix = path.suffix.lower()
-        if suffix in SHEET_SUFFIXES:
-            for table, rows in read_sheets(path, inputs.warnings):
-                inputs.json_docs.append((table, rows))
-                inputs.tables[table] = len(rows)
-            continue
-        if suffix in TABLE_SUFFIXES or suffix in LINES_SUFFIXES:
-            rows = read_table(path, inputs.warnings, inputs.encodings) if suffix in TABLE_SUFFIXES else \
-                read_json_lines(path)
-            inputs.json_docs.append((name, rows))
-            inputs.tables[name] = len(rows)
-            continue
-        leads: list[int] = []
-        if suffix in (".md", ".markdown"):
-            parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
-            texts = [f"{head}: {piece}" if head else piece for head, piece in parts]
-            leads = [len(head) + 2 if head else 0 for head, _ in parts]
-        elif suffix in TEXT_SUFFIXES:
-            texts = split_text(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
-        else:
-            data = read_json_file(path)
-            if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
-                texts = [piece for x in data for piece in split_text(x, max_chars)]
-            elif isinstance(data, (dict, list)) and data:
-                inputs.json_docs.append((name, data))
-                continue
-            else:
-                raise InputError(f"{path} holds no data (an empty or scalar JSON value).")
-        start = len([c for c in inputs.chunks if c.file == name])
-        inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0)
-                          for i, t in enumerate(texts)]
+        reader_for(path).read(path, inputs, max_chars)
     return inputs

@@ -6,7 +6,7 @@ Code proposes, from the values alone:
   (customers.json `id` and orders.json `customer_id`), the usual foreign key;
 - link tables: shapes whose records are made of references only (a table of pairs), which become direct
   links between the things they pair.
-The model confirms or rejects each candidate reference once per pair of shapes (build.py); code then links
+The model confirms or rejects each candidate reference once per pair of shapes (references.py); code then links
 every record (`apply_references`)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from ontocore.text import singular
 from .index import EntitiesIndex, Fact
-from .mapping import Coverage, Shape, ensure_object_property, file_stem, is_leaf, pointer, split_key
+from .mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
 from .names import safe_name
 
 _ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
@@ -236,10 +236,10 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
             continue
         by_key = {_value(r.fields.get(ref.key)): r.individual for r in ref.target.records if r.individual}
         src_cls, dst_cls = classes.get(id(ref.source), ""), classes.get(id(ref.target), "")
-        prop = ensure_object_property(idx, ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True),
-                                      src_cls, dst_cls, f"Reference from {ref.source.file} column '{ref.column}' to "
-                                                        f"{ref.target.file} '{ref.key}'")
-        inverse = ensure_object_property(idx, ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
+        prop = idx.ensure_object_property(
+            ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True), src_cls, dst_cls,
+            f"Reference from {ref.source.file} column '{ref.column}' to {ref.target.file} '{ref.key}'")
+        inverse = idx.ensure_object_property(ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
             if _inverse_wanted(idx, plan, ref, prop) else ""
         linked = missing = 0
         for rec in ref.source.records:
@@ -279,9 +279,9 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
         if not plan.is_link_table(shape) or len(refs) != 2:
             continue
         a, b = refs
-        prop = ensure_object_property(idx, safe_name(file_stem(shape.file), lower_first=True),
-                                      classes.get(id(a.target), ""), classes.get(id(b.target), ""),
-                                      f"The pairs of {shape.file}")
+        prop = idx.ensure_object_property(safe_name(file_stem(shape.file), lower_first=True),
+                                          classes.get(id(a.target), ""), classes.get(id(b.target), ""),
+                                          f"The pairs of {shape.file}")
         keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}
         keys_b = {_value(r.fields.get(b.key)): r.individual for r in b.target.records}
         pairs = 0

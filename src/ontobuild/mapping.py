@@ -18,7 +18,7 @@ from .index import EntitiesIndex, Fact
 from .names import safe_name, unique_name
 from ontocore.datatypes import XSD
 from ontocore.numbers import decimal_comma, read_number
-from ontocore.units import canonical, currency, dimension_of
+from ontocore.units import canonical, currency
 from ontocore.text import singular
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)
@@ -244,50 +244,6 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
     return safe_name(label), label
 
 
-def ensure_datatype_property(idx: EntitiesIndex, name: str, datatype: str, domain: str, unit: str,
-                             role: str, label: str = "") -> str:
-    """Create or reuse a datatype property; a clash with another kind gets a suffixed name."""
-    kind = idx.kind_of(name)
-    if kind not in (None, "property") or (kind == "property" and idx.properties[name].kind != "datatype"):
-        name = name + "Value"
-    idx.add_property(name, "datatype", domain=[domain] if domain in idx.classes else [], range=datatype,
-                     unit=unit, roles=[role], label=label or name)
-    prop = idx.properties[name]
-    if unit and not prop.dimension:
-        prop.dimension = dimension_of(unit)
-    if prop.range and prop.range != datatype:  # mixed values: widen to what every value fits
-        prop.range = "xsd:decimal" if {prop.range, datatype} <= {"xsd:integer", "xsd:decimal"} else "xsd:string"
-    return name
-
-
-def ensure_object_property(idx: EntitiesIndex, name: str, domain: str, range_class: str, role: str) -> str:
-    kind = idx.kind_of(name)
-    if kind not in (None, "property") or (kind == "property" and idx.properties[name].kind != "object"):
-        name = name + "Link"
-    idx.add_property(name, "object", domain=[domain] if domain in idx.classes else [],
-                     range=range_class if not idx.properties.get(name) else "", roles=[role])
-    return name
-
-
-def ensure_class(idx: EntitiesIndex, name: str, role: str = "", superclass: str = "") -> str:
-    if idx.kind_of(name) not in (None, "class"):
-        name = name + "Class"
-    sup = [superclass] if superclass and superclass != name else []
-    for s in sup:
-        ensure_class(idx, s)
-    idx.add_class(name, superclasses=sup, roles=[role] if role else [])
-    return name
-
-
-def ensure_individual(idx: EntitiesIndex, name: str, label: str, cls: str, role: str,
-                      source: dict[str, str], aliases: list[str] | None = None) -> str:
-    if idx.kind_of(name) not in (None, "individual"):
-        name = name + "_"
-    idx.add_individual(name, classes=[cls], roles=[role] if role else [], label=label, source=source,
-                       aliases=aliases)
-    return name
-
-
 def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any, domain: str, src: dict[str, str],
                   file: str, path: list[str | int], cov: Coverage) -> None:
     text = str(value).strip() if not isinstance(value, bool) else ("true" if value else "false")
@@ -303,8 +259,8 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
     if dtype == "uri" and not _URL.match(text):
         dtype = "string"
     role = f"From JSON key '{plan.key}'" + (f" (unit {plan.unit})" if plan.unit else "")
-    prop = ensure_datatype_property(idx, plan.property, XSD.get(dtype, "xsd:string"), domain, plan.unit, role,
-                                    label=plan.label)
+    prop = idx.ensure_datatype_property(plan.property, XSD.get(dtype, "xsd:string"), domain, plan.unit, role,
+                                        label=plan.label)
     idx.add_fact(subject, Fact(prop, literal=lexical, datatype=idx.properties[prop].range or XSD[dtype],
                                unit=plan.unit, source=src))
     cov.add(file, path, value, "covered", individual=subject, property=prop)
@@ -312,15 +268,15 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
 
 def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Coverage) -> int:
     """Apply a decided mapping to every record of `shape`; returns the number of individuals made."""
-    cls = ensure_class(idx, decision.record_class, decision.record_role, decision.superclass)
+    cls = idx.ensure_class(decision.record_class, decision.record_role, decision.superclass)
     level_info: list[tuple[str, str] | None] = []
     for i, lv in enumerate(decision.levels[: shape.n_levels]):
         keys = {rec.levels[i] for rec in shape.records if len(rec.levels) > i}
         if len(shape.records) > 1 and len(keys) == 1 and re.fullmatch(r"[a-z][a-z0-9_]*", next(iter(keys))):
             level_info.append(None)  # {"items": [...]}: a field name every record shares wraps the list, no group
             continue
-        lcls = ensure_class(idx, lv["class"], f"Grouping level of {cls} records in {shape.file}")
-        lprop = ensure_object_property(idx, lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
+        lcls = idx.ensure_class(lv["class"], f"Grouping level of {cls} records in {shape.file}")
+        lprop = idx.ensure_object_property(lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
         level_info.append((lcls, lprop))
     shape.record_class = cls
     made = 0
@@ -335,13 +291,13 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
             name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
             log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
         cov.records[name] = here
-        rec.individual = ensure_individual(idx, name, label, cls, "", src,
-                                           aliases=[rec.own_key] if rec.own_key and rec.own_key != label else [])
+        rec.individual = idx.ensure_individual(name, label, cls, "", src,
+                                               aliases=[rec.own_key] if rec.own_key and rec.own_key != label else [])
         made += 1
         subject = rec.individual
         if rec.parent is not None and rec.parent.individual:
-            link = ensure_object_property(idx, safe_name("has " + singular(split_key(rec.link_key or "")[0])),
-                                          "", cls, f"From JSON key '{rec.link_key}'")
+            link = idx.ensure_object_property(safe_name("has " + singular(split_key(rec.link_key or "")[0])),
+                                              "", cls, f"From JSON key '{rec.link_key}'")
             idx.add_fact(rec.parent.individual, Fact(link, object=subject, source=src))
         kind = cls
         for info, key in zip(level_info, rec.levels):
@@ -349,10 +305,10 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 continue
             lcls, lprop = info
             if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
-                kind = ensure_class(idx, safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
-                                    kind)
+                kind = idx.ensure_class(safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
+                                        kind)
                 idx.add_individual(subject, classes=[kind])
-            lname = ensure_individual(idx, safe_name(key), key, lcls, "", {"file": rec.file}, [])
+            lname = idx.ensure_individual(safe_name(key), key, lcls, "", {"file": rec.file}, [])
             idx.add_fact(subject, Fact(lprop, object=lname, source=src))
         for key, value in rec.fields.items():
             plan = shape.plans[key]
@@ -365,20 +321,20 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 elif plan.type == "skip":
                     cov.add(rec.file, vpath, v, "skipped", reason=plan.reason or "skipped by the mapping")
                 elif plan.type == "individual":
-                    rcls = ensure_class(idx, plan.range_class or "Thing")
-                    prop = ensure_object_property(idx, plan.property, cls, rcls, f"From JSON key '{key}'")
-                    obj = ensure_individual(idx, safe_name(str(v)), str(v), rcls, "", src)
+                    rcls = idx.ensure_class(plan.range_class or "Thing")
+                    prop = idx.ensure_object_property(plan.property, cls, rcls, f"From JSON key '{key}'")
+                    obj = idx.ensure_individual(safe_name(str(v)), str(v), rcls, "", src)
                     idx.add_fact(subject, Fact(prop, object=obj, source={"file": rec.file, "path": pointer(vpath)}))
                     cov.add(rec.file, vpath, v, "covered", individual=subject, property=prop, object=obj)
                 elif plan.type == "parts" and isinstance(v, str) and _PARTS.match(v):
-                    pcls = ensure_class(idx, decision.parts_class or "Variant")
-                    prop = ensure_object_property(idx, decision.parts_property or "hasVariant", cls, pcls,
-                                                  "Links a record to its variants")
+                    pcls = idx.ensure_class(decision.parts_class or "Variant")
+                    prop = idx.ensure_object_property(decision.parts_property or "hasVariant", cls, pcls,
+                                                      "Links a record to its variants")
                     plabel = f"{label} {split_key(key)[0]}"
                     last = split_key(key)[0].split()[-1]
-                    part = ensure_individual(idx, safe_name(plabel), plabel, pcls, f"Variant of {label}",
-                                             {"file": rec.file, "path": pointer(vpath)},
-                                             aliases=[split_key(key)[0], f"{label} {last}"])
+                    part = idx.ensure_individual(safe_name(plabel), plabel, pcls, f"Variant of {label}",
+                                                 {"file": rec.file, "path": pointer(vpath)},
+                                                 aliases=[split_key(key)[0], f"{label} {last}"])
                     idx.add_fact(subject, Fact(prop, object=part, source={"file": rec.file, "path": pointer(vpath)}))
                     for sk, sv in parse_parts(v):
                         _literal_fact(idx, part, plan.sub[sk], sv, pcls, {"file": rec.file, "path": pointer(vpath)},

@@ -12,10 +12,12 @@ from typing import Any, Callable
 
 from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
-from .keys import Plan, Reference, column_values, weigh
-from .mapping import split_key
+from .index import EntitiesIndex
+from .keys import Plan, Reference, apply_references, column_values, weigh
+from .mapping import Coverage, Shape, split_key
 from ontocore.llm import ChatModel
 from .names import safe_name
+from ontocore.progress import Progress
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
@@ -94,3 +96,19 @@ def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Tr
                     "inverse": ref.inverse, "decided_by": ref.decided_by, "why": ref.reason})
         trace.write("reference", **out[-1])
     return out
+
+
+def link_tables(model: ChatModel, idx: EntitiesIndex, plan: Plan, shapes: list[Shape], cov: Coverage, trace: Trace,
+                progress: Progress) -> list[dict[str, Any]]:
+    """The references step of a build, after the records are mapped: every candidate reference decided
+    (`confirm_all`), the confirmed ones linked in the index (`keys.apply_references`); what was decided and linked,
+    for coverage.json (nothing when there is no candidate)."""
+    if not plan.references:
+        return []
+    progress.begin("refs", f"confirming {len(plan.references)} reference(s) between tables",
+                   total=len(plan.references))
+    classes = {id(s): s.record_class for s in shapes}
+    references = confirm_all(model, plan, classes, trace, lambda: progress.advance("refs", "reference confirmed"))
+    references += apply_references(idx, plan, cov, classes)
+    progress.end("refs")
+    return references

@@ -3,7 +3,8 @@
 decide (several candidate subjects, or no words naming the quantity), choosing among letters and existing
 properties; code checks the answer (a cost is never a duration), writes typed facts with their qualifiers on
 every thing a plural or group names, and lists every skipped number with its reason. After all chunks,
-properties that may mean the same concept are shown to the model and merged (`review_properties`)."""
+properties that may mean the same concept are shown to the model and merged (`review_properties`).
+`read_texts` is the step as a build runs it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 from ontocore.agent import run_agent
 from ontocore.errors import ToolArgumentError
 from ontocore.llm import ChatModel
+from ontocore.progress import Progress
 from ontocore.prompts import build as prompts
 from ontocore.text import singular
 from ontocore.tools import Tool
@@ -22,10 +24,9 @@ from ontocore.trace import Trace
 from ontocore.units import unit as unit_of
 
 from .concepts import (GENERIC, Concept, candidates, concept_problem, concept_words, modifier_words, named_in,
-                       propose, resolve, unit_key, unit_suffix, with_unit)
+                       propose, resolve, unit_key, with_unit)
 from .index import EntitiesIndex, Fact
 from .ingest import Chunk
-from .mapping import ensure_class, ensure_datatype_property, ensure_individual, ensure_object_property
 from .names import participle_noun, safe_name
 from .textmentions import find_mentions, sentence_at, sentences
 from .textnumbers import Quantity, find_quantities, unit_text
@@ -57,6 +58,41 @@ def package_words(chunks: list[Chunk]) -> set[str]:
                              r"\s+\d+\s+(?:[A-Za-z]+\s+)?(?:pieces|units|items)\b", c.text, re.I):
             out.add(singular((m.group(1) or m.group(2)).lower()))
     return out
+
+
+def read_texts(model: ChatModel, idx: EntitiesIndex, chunks: list[Chunk], trace: Trace, progress: Progress
+               ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The text step of a build: every chunk in order (`extract_chunk`), then the review of the properties that may
+    be one concept (`review_properties`); returns the chunks' coverage entries (naming the properties their facts
+    ended in, after the merges) and the merges."""
+    entries: list[dict[str, Any]] = []
+    state = TextState(packages=package_words(chunks))
+    progress.begin("text", f"reading {len(chunks)} text chunk(s)", total=len(chunks))
+    for i, c in enumerate(chunks, 1):
+        before = model.usage.snapshot()
+        entries.append(extract_chunk(model, idx, c, trace, state))
+        progress.advance("text", f"text chunk {i} of {len(chunks)}{_speed(model, before)}")
+    if chunks:
+        review_properties(model, idx, trace, state)
+        _rename_in_coverage(entries, state.merges)
+    progress.end("text")
+    return entries, state.merges
+
+
+def _rename_in_coverage(chunks: list[dict[str, Any]], merges: list[dict[str, Any]]) -> None:
+    """Coverage entries name the property a fact ended in, after merges."""
+    into = {m["merged"]: m["into"] for m in merges}
+    for c in chunks:
+        for e in c["numbers"]:
+            while e.get("property") in into:
+                e["property"] = into[e["property"]]
+
+
+def _speed(model: ChatModel, before: tuple[int, int, int, float]) -> str:
+    """", 24 tokens/s": the completion speed of the model's calls since `before` (a usage snapshot)."""
+    now = model.usage.snapshot()
+    tokens, secs = now[2] - before[2], now[3] - before[3]
+    return f", {tokens / secs:.0f} tokens/s" if secs > 0 and tokens > 0 else ""
 
 
 def _file_of(chunk: Chunk) -> str:
@@ -285,8 +321,8 @@ def _materialize(idx: EntitiesIndex, t: Thing, chunk_id: str) -> list[str]:
     if cls == name or cls.lower() == name.lower():  # a class is a kind, never the thing's own name
         words = re.findall(r"[A-Z][a-z0-9]*", name)
         cls = words[-1] if len(words) > 1 else "Thing"
-    cls = ensure_class(idx, cls, "A kind of thing the text speaks of")
-    return [ensure_individual(idx, name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
+    cls = idx.ensure_class(cls, "A kind of thing the text speaks of")
+    return [idx.ensure_individual(name, t.label, cls, "", {"chunk": chunk_id})]  # its source says where from
 
 
 def _in_condition(text: str, pos: int) -> bool:
@@ -342,8 +378,8 @@ def _write(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading, q: Quantity,
     prop_name = resolve(idx, name, q, state.packages)
     subjects = _materialize(idx, thing, chunk.id)
     domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
-    prop = ensure_datatype_property(idx, prop_name, q.datatype, domain, unit_key(q, state.packages),
-                                    f"From text, e.g. '{sentence_at(chunk.text, q.start)}'")
+    prop = idx.ensure_datatype_property(prop_name, q.datatype, domain, unit_key(q, state.packages),
+                                        f"From text, e.g. '{sentence_at(chunk.text, q.start)}'")
     p = idx.properties[prop]
     p.dimension = p.dimension or q.dimension
     source = {"chunk": chunk.id, "sentence": sentence_at(chunk.text, q.start)}
@@ -384,7 +420,7 @@ def _write_relations(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading) ->
             continue
         domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
         rng = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
-        prop = ensure_object_property(idx, rel.name, domain, rng, f"From text, e.g. '{rel.sentence}'")
+        prop = idx.ensure_object_property(rel.name, domain, rng, f"From text, e.g. '{rel.sentence}'")
         source = {"chunk": chunk.id, "sentence": rel.sentence}
         if len(subjects) > 1:
             source["stated_of"] = rel.subjects.label
@@ -397,11 +433,11 @@ def _write_relations(idx: EntitiesIndex, chunk: Chunk, reading: ChunkReading) ->
 
 def _keep_chunk(idx: EntitiesIndex, chunk: Chunk, mentions: list[str]) -> str:
     """Every chunk stays in the ontology as a TextChunk with its text and links to what it mentions."""
-    cls = ensure_class(idx, "TextChunk", "A passage of the input text, kept verbatim")
-    name = ensure_individual(idx, safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
-    prop = ensure_datatype_property(idx, "text", "xsd:string", cls, "", "The verbatim text of a chunk")
+    cls = idx.ensure_class("TextChunk", "A passage of the input text, kept verbatim")
+    name = idx.ensure_individual(safe_name("chunk " + chunk.id), chunk.id, cls, "", {"chunk": chunk.id})
+    prop = idx.ensure_datatype_property("text", "xsd:string", cls, "", "The verbatim text of a chunk")
     idx.add_fact(name, Fact(prop, literal=chunk.text, datatype="xsd:string", source={"chunk": chunk.id}))
-    link = ensure_object_property(idx, "mentions", cls, "", "A text chunk mentions an individual")
+    link = idx.ensure_object_property("mentions", cls, "", "A text chunk mentions an individual")
     for m in mentions:
         idx.add_fact(name, Fact(link, object=m, source={"chunk": chunk.id}))
     return name
