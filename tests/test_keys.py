@@ -171,23 +171,23 @@ def test_a_name_column_whose_values_repeat_names_records_when_the_table_has_a_ke
     assert repaired["name_key"] == "name" and repaired["changes"] == []
 
 
-CLINIC = {
-    "stations.csv": "station_id,name,crew\n1,North,12\n2,East,9\n3,West,7\n",
-    "policies.csv": "policy_id,holder,nearest_station_miles,station_id,start_date\n1,Ana,2,1,2021-03-01\n"
-                    "2,Bo,3,2,2021-04-01\n3,Cy,1,3,2021-05-01\n",
+APIARY = {
+    "yards.csv": "yard_id,name,keepers\n1,North,12\n2,East,9\n3,West,7\n",
+    "hives.csv": "hive_id,queen,nearest_yard_miles,yard_id,start_date\n1,Ana,2,1,2021-03-01\n"
+                 "2,Bo,3,2,2021-04-01\n3,Cy,1,3,2021-05-01\n",
 }
 
 
 def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: Path) -> None:
-    """Evidence code weighs: "nearest_station_miles" shares values with station ids but is a distance; a column
+    """Evidence code weighs: "nearest_yard_miles" shares values with yard ids but is a distance; a column
     named after the target, into its own key, is a reference without asking the model."""
     from ontobuild.keys import measurement, weigh
 
-    plan = find_references(dataset(tmp_path, CLINIC))
+    plan = find_references(dataset(tmp_path, APIARY))
     verdicts = {r.column: weigh(r, plan) for r in plan.references}
-    assert verdicts["nearest_station_miles"][0] == "no" and "measurement" in verdicts["nearest_station_miles"][1]
-    assert verdicts["station_id"][0] == "yes"
-    assert measurement("number of firefighters", ["3", "4"]) and measurement("Payload (kg)", ["1"])
+    assert verdicts["nearest_yard_miles"][0] == "no" and "measurement" in verdicts["nearest_yard_miles"][1]
+    assert verdicts["yard_id"][0] == "yes"
+    assert measurement("number of beekeepers", ["3", "4"]) and measurement("Payload (kg)", ["1"])
     assert "date" in measurement("start_date", ["2021-03-01", "2021-04-01"])
     assert measurement("begin", ["2021-03-01"]) and not measurement("depot_code", ["N", "S"])
     assert not measurement("member_no", ["1", "2"])

@@ -172,7 +172,7 @@ def _words(column: str) -> list[str]:
 
 def measurement(column: str, values: list[str]) -> str:
     """Why a column holds measurements or dates rather than references ("" when it may refer): a unit in its
-    name, a measurement word and no id word ("nearest_station_miles", "number of staff"), decimal or date
+    name, a measurement word and no id word ("nearest_yard_miles", "number of staff"), decimal or date
     values."""
     if split_key(column)[1]:
         return f"its name carries a unit ({split_key(column)[1]})"

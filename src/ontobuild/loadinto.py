@@ -6,7 +6,7 @@ streamed from the file: POST (the triples are added to the graph) or, with `repl
 replaced), to `URL?graph=IRI` for a named graph or `URL?default` for the default graph. Credentials are the ones
 `ontoask --endpoint` reads (ONTOASK_ENDPOINT_TOKEN, or ONTOASK_ENDPOINT_USER / ONTOASK_ENDPOINT_PASSWORD, or
 user:password in the URL); they are never shown, and a redirect is followed only within the URL's origin and only
-when it keeps the method (307/308), as for queries (ontouse.endpoint)."""
+when it keeps the method (307/308), as for queries (ontouse.storage.endpoint)."""
 
 from __future__ import annotations
 

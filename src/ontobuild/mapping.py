@@ -57,7 +57,7 @@ class Record:
 
 
 def split_key(key: str) -> tuple[str, str]:
-    """('Block weight', 'kg') from 'Block weight (kg):'."""
+    """('Tank volume', 'L') from 'Tank volume (L):'."""
     text = key.strip().rstrip(":").strip()
     unit = ""
     for m in re.finditer(r"\(([^)]*)\)", text):

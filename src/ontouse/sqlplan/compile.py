@@ -119,7 +119,7 @@ class Compiler:
             outputs.append(f"({term} AS {names[i]})")
             cols.append(self._out_column(it))
         if out_names is None and grouped and q.limit is not None:
-            # a superlative over groups ("the airline with the most flights") reports the measure it was ranked by
+            # a superlative over groups ("the supplier with the most orders") reports the measure it was ranked by
             for o in q.order_by:
                 if is_aggregate(o.expr) and all(o.expr != it.expr for it in q.select):
                     term = ex.value(o.expr, grouped=grouped, keys=keys)
@@ -201,9 +201,9 @@ class Compiler:
 
     def _join_through(self, pat: Pattern, ex: ExprCompiler, thing: Col, value: Col) -> bool:
         """A thing (a row's iri or a link) equal to a value column: the thing carries that value. Either the
-        value column is a key column of the thing's table (`flights.src = airports.iri` where src REFERENCES
-        airports(code): the airport's code is src), or a column of the thing's own table (`has_pet.student =
-        student.stuid`: the linked student's stuid)."""
+        value column is a key column of the thing's table (`orders.depot = depots.iri` where depot REFERENCES
+        depots(code): the depot's code is depot), or a column of the thing's own table (`tends.keeper =
+        keeper.keeper_no`: the linked keeper's keeper_no)."""
         tc, vc = ex.column(thing), ex.column(value)
         table = tc.target if tc.kind == "link" else thing.table
         if not table:
