@@ -298,3 +298,27 @@ def test_untokenizable_text_is_a_plan_error(ttl: str, text: str) -> None:
     _, schema = view(ttl)
     with pytest.raises(PlanError, match="cannot be read"):
         read_sql(schema, text)
+
+
+UNIONS = """
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix : <http://example.org/labour#> .
+:dockers a :Union ; rdfs:label "Dockers" ; :founded 1911 .
+:weavers a :Union ; rdfs:label "Weavers" ; :founded 1890 .
+:ines a :Member ; rdfs:label "Ines Roth" ; :belongsTo :dockers .
+:piet a :Member ; rdfs:label "Piet Maas" ; :belongsTo :weavers .
+"""
+
+
+def test_a_table_named_with_an_sql_word_is_quoted_where_it_stands_as_a_table() -> None:
+    """A class called `Union` is a table the model writes bare (`FROM Union`): quoted there and before a dot, the
+    plan reads; the same word as an operator elsewhere is untouched."""
+    schema = view(UNIONS)[1]
+    plan, fixes = read_sql(schema, "SELECT count(*) FROM Member AS m JOIN Union AS u ON m.belongsTo = u.iri "
+                                   "WHERE u.label = 'Dockers'")
+    assert Source("Union", "u") in plan.sources
+    assert fixes == ["quoted a table whose name is an SQL word"]
+    plan, _ = read_sql(schema, "SELECT Union.label FROM Union WHERE Union.founded < 1900 "
+                               "UNION SELECT label FROM Member WHERE label LIKE 'P%'")
+    assert isinstance(plan, SetQuery) and plan.op == "union"
+    assert "Union" in error(UNIONS, "SELECT nothing FROM Union")

@@ -12,7 +12,9 @@ the way and reported in `Reader.fixes` (each is a named rule):
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
+import re
 
 import sqlglot
 from sqlglot import exp
@@ -45,6 +47,10 @@ class Reader(ExprMixin):
         text = sql.strip().rstrip(";").strip()
         if not text:
             raise PlanError("The SQL query is empty.")
+        quoted = quote_word_tables(text, [t.name for t in self.schema.tables.values()])
+        if quoted != text:
+            text = quoted
+            self._fix("quoted a table whose name is an SQL word")
         try:
             trees = sqlglot.parse(text, read="sqlite")
         except sqlglot.errors.ParseError as e:
@@ -295,6 +301,27 @@ def _parse_message(e: sqlglot.errors.ParseError) -> str:
         first = errs[0]
         return f"{first.get('description', 'syntax error')} near '{first.get('highlight', '')}'"
     return " ".join(str(e).split())[:200]
+
+
+@functools.lru_cache(maxsize=512)
+def _is_sql_word(name: str) -> bool:
+    """Whether a table called `name` cannot be written bare in SQL (a class `Like` or `Values`)."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return False
+    try:
+        tree = sqlglot.parse_one(f"SELECT 1 FROM {name} AS a JOIN {name} AS b ON a.x = b.x", read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return True
+    return [t.name for t in tree.find_all(exp.Table)] != [name, name]
+
+
+def quote_word_tables(sql: str, tables: list[str]) -> str:
+    """The SQL with every view table whose name is an SQL word quoted where it stands as a table: after FROM or
+    JOIN, and before a dot (`FROM Like AS T1` -> `FROM "Like" AS T1`; `LIKE '%a%'` stays an operator)."""
+    for name in (t for t in tables if _is_sql_word(t)):
+        sql = re.sub(rf'(?i)(\b(?:FROM|JOIN)\s+){re.escape(name)}\b(?!\s*\()', lambda m: f'{m.group(1)}"{name}"', sql)
+        sql = re.sub(rf'(?i)(?<![\w."]){re.escape(name)}\.(?=[A-Za-z_"])', f'"{name}".', sql)
+    return sql
 
 
 def read_sql(schema: Schema, sql: str, embedder=None) -> tuple[Plan, list[str]]:
