@@ -2,8 +2,8 @@
 
 - COMPANY: classes with rdfs:labels, object properties (memberOf, hasManager), a subclass Manager of Employee
   whose rows are typed only as Manager, a property whose values are the rows' labels (fullName), numbers.
-- PETS: a database without labels: rows carry key values (owner_id, pet_id) and `ref-` links between them, a
-  link table PetOwnership, a weight stored as plain text.
+- GROVE: a database without labels: rows carry key values (grower_id, tree_id) and `ref-` links between them, a
+  link table TreeCare, a harvest stored as plain text.
 - CATALOG: products in categories, prices, a supplier table keyed by a text code (sup_code), a subclass Lamp
   whose rows are typed with Product too."""
 
@@ -47,21 +47,21 @@ COMPANY = HEAD + """
 :dan a :Employee ; rdfs:label "Dan Ferro" ; :fullName "Dan Ferro" ; :memberOf :sales ; :salary 3900 .
 """
 
-PETS = HEAD + """
-@prefix : <http://example.org/pets#> .
-:o1 a :Owner ; :owner_id 1 ; :first_name "Lena" ; :home_town "Harbor" ; :age 34 .
-:o2 a :Owner ; :owner_id 2 ; :first_name "Tomas" ; :home_town "Millbrook" ; :age 51 .
-:o3 a :Owner ; :owner_id 3 ; :first_name "Yusra" ; :home_town "Harbor" ; :age 27 .
-:p10 a :Pet ; :pet_id 10 ; :pet_type "cat" ; :pet_age 3 ; :weight "4.5" .
-:p11 a :Pet ; :pet_id 11 ; :pet_type "dog" ; :pet_age 7 ; :weight "21" .
-:p12 a :Pet ; :pet_id 12 ; :pet_type "dog" ; :pet_age 2 ; :weight "9.75" .
-:p13 a :Pet ; :pet_id 13 ; :pet_type "parrot" ; :pet_age 12 ; :weight "0.4" .
-:h1 a :PetOwnership ; :po_owner 1 ; :po_pet 10 ; <http://example.org/pets#ref-po_owner> :o1 ;
-    <http://example.org/pets#ref-po_pet> :p10 .
-:h2 a :PetOwnership ; :po_owner 1 ; :po_pet 11 ; <http://example.org/pets#ref-po_owner> :o1 ;
-    <http://example.org/pets#ref-po_pet> :p11 .
-:h3 a :PetOwnership ; :po_owner 2 ; :po_pet 12 ; <http://example.org/pets#ref-po_owner> :o2 ;
-    <http://example.org/pets#ref-po_pet> :p12 .
+GROVE = HEAD + """
+@prefix : <http://example.org/grove#> .
+:g1 a :Grower ; :grower_id 1 ; :given_name "Edda" ; :home_farm "Fernhill" ; :age 34 .
+:g2 a :Grower ; :grower_id 2 ; :given_name "Mirko" ; :home_farm "Reedmoor" ; :age 51 .
+:g3 a :Grower ; :grower_id 3 ; :given_name "Runa" ; :home_farm "Fernhill" ; :age 27 .
+:t10 a :Tree ; :tree_id 10 ; :fruit "apple" ; :tree_age 3 ; :harvest "4.5" .
+:t11 a :Tree ; :tree_id 11 ; :fruit "fig" ; :tree_age 7 ; :harvest "21" .
+:t12 a :Tree ; :tree_id 12 ; :fruit "fig" ; :tree_age 2 ; :harvest "9.75" .
+:t13 a :Tree ; :tree_id 13 ; :fruit "quince" ; :tree_age 12 ; :harvest "0.4" .
+:c1 a :TreeCare ; :tc_grower 1 ; :tc_tree 10 ; <http://example.org/grove#ref-tc_grower> :g1 ;
+    <http://example.org/grove#ref-tc_tree> :t10 .
+:c2 a :TreeCare ; :tc_grower 1 ; :tc_tree 11 ; <http://example.org/grove#ref-tc_grower> :g1 ;
+    <http://example.org/grove#ref-tc_tree> :t11 .
+:c3 a :TreeCare ; :tc_grower 2 ; :tc_tree 12 ; <http://example.org/grove#ref-tc_grower> :g2 ;
+    <http://example.org/grove#ref-tc_tree> :t12 .
 """
 
 CATALOG = HEAD + """

@@ -15,7 +15,7 @@ from ontocore.llm import ChatReply, Usage
 from ontouse.answer import NO_DATA
 from ontouse.ask import MAX_ATTEMPTS, Answerer, extract_sql
 from ontouse.runs import read_questions, run_batch
-from ontouse_graphs import COMPANY, PETS, store_of, view
+from ontouse_graphs import COMPANY, GROVE, store_of, view
 
 XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 
@@ -93,11 +93,12 @@ def test_unknown_column_goes_back_with_the_precise_error() -> None:
 
 
 def test_a_column_two_joins_away_is_reached_without_asking_again() -> None:
-    """reach_column: pet_type is a column of Pet, which an owner reaches through its ownership rows only."""
-    ans, model, store = ask(PETS, "Which owners have a dog?", sql("SELECT first_name FROM Owner WHERE pet_type = 'dogs'"))
+    """reach_column: fruit is a column of Tree, which a grower reaches through its care rows only."""
+    ans, model, store = ask(GROVE, "Which growers have a fig?",
+                            sql("SELECT given_name FROM Grower WHERE fruit = 'figs'"))
     assert len(model.conversations) == 1 and ans.llm_calls == 1
-    assert sorted(ans.values()) == ["Lena", "Tomas"] and ans.repairs == ["reach_column", "value_spelling"]
-    assert '"value": "dog"' in json.dumps(ans.plan)  # the repaired plan is the one recorded
+    assert sorted(ans.values()) == ["Edda", "Mirko"] and ans.repairs == ["reach_column", "value_spelling"]
+    assert '"value": "fig"' in json.dumps(ans.plan)  # the repaired plan is the one recorded
     assert_supported(ans, store)
 
 
@@ -111,18 +112,18 @@ def test_empty_result_is_no_data_after_the_bounded_attempts() -> None:
 
 
 def test_empty_result_message_names_the_failing_join() -> None:
-    bad = sql("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_pet = o.owner_id")
-    ans, model, _ = ask(PETS, "Which owners have pets?", bad,
-                        sql("SELECT DISTINCT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id"))
-    assert ("the join h.po_pet = o.owner_id matches no pair of rows. PetOwnership and Owner join on "
-            "PetOwnership.po_owner = Owner.owner_id.") in model.conversations[1][-1]["content"]
-    assert sorted(ans.values()) == ["Lena", "Tomas"]
+    bad = sql("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_tree = o.grower_id")
+    ans, model, _ = ask(GROVE, "Which growers have trees?", bad,
+                        sql("SELECT DISTINCT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id"))
+    assert ("the join h.tc_tree = o.grower_id matches no pair of rows. TreeCare and Grower join on "
+            "TreeCare.tc_grower = Grower.grower_id.") in model.conversations[1][-1]["content"]
+    assert sorted(ans.values()) == ["Edda", "Mirko"]
 
 
 def test_attempts_are_bounded_by_max_attempts() -> None:
-    store, schema = view(PETS)
-    model = ScriptedModel(*[sql("SELECT nothing FROM Pet")] * 5)
-    ans = Answerer(store, model, schema=schema, max_attempts=2).ask("Which pets are there?")
+    store, schema = view(GROVE)
+    model = ScriptedModel(*[sql("SELECT nothing FROM Tree")] * 5)
+    ans = Answerer(store, model, schema=schema, max_attempts=2).ask("Which trees are there?")
     assert len(model.conversations) == 2 and ans.state == "error" and ans.sparql == []  # no usable plan: the model failed
     assert "There is no column `nothing`" in ans.error
 
@@ -136,18 +137,18 @@ def test_yes_no_question() -> None:
 
 
 def test_yes_no_question_answered_no_with_what_was_checked() -> None:
-    ans, model, store = ask(PETS, "Does Yusra own a pet?",
-                            sql("SELECT h.iri FROM PetOwnership h JOIN Owner o ON o.owner_id = h.po_owner "
-                                "WHERE o.first_name = 'Yusra'"))
+    ans, model, store = ask(GROVE, "Does Runa tend a tree?",
+                            sql("SELECT h.iri FROM TreeCare h JOIN Grower o ON o.grower_id = h.tc_grower "
+                                "WHERE o.given_name = 'Runa'"))
     assert len(model.conversations) == 1  # nothing found is the answer: no retry
     assert ans.boolean is False and ans.answer == "No." and ans.state == "answered"
     assert_supported(ans, store)
 
 
 def test_count() -> None:
-    ans, _, store = ask(PETS, "How many dogs are there?", sql("SELECT COUNT(*) FROM Pet WHERE pet_type = 'dog'"))
+    ans, _, store = ask(GROVE, "How many figs are there?", sql("SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'"))
     assert ans.answer == "2." and ans.table() == [["2"]] and ans.llm_calls == 1
-    assert sorted({t[0] for t in ans.support}) == [":p11", ":p12"]
+    assert sorted({t[0] for t in ans.support}) == [":t11", ":t12"]
     assert_supported(ans, store)
 
 
@@ -176,8 +177,8 @@ def test_every_answered_answer_has_support_in_the_graph() -> None:
               ["Mira Stone"]),
              (COMPANY, "Which departments have no employees?", "SELECT d.label FROM Department d LEFT JOIN Employee e "
               "ON e.memberOf = d.iri WHERE e.iri IS NULL", ["Legal"]),
-             (PETS, "What is the average age of dogs?", "SELECT AVG(pet_age) FROM Pet WHERE pet_type = 'dog'", ["4.5"]),
-             (PETS, "Which pet types are there?", "SELECT DISTINCT pet_type FROM Pet", ["cat", "dog", "parrot"])]
+             (GROVE, "What is the average age of figs?", "SELECT AVG(tree_age) FROM Tree WHERE fruit = 'fig'", ["4.5"]),
+             (GROVE, "Which fruits are there?", "SELECT DISTINCT fruit FROM Tree", ["apple", "fig", "quince"])]
     for ttl, question, text, values in cases:
         ans, _, store = ask(ttl, question, sql(text))
         assert sorted(ans.values()) == values, question
@@ -202,12 +203,12 @@ def test_graph_without_individuals_is_an_input_error() -> None:
 
 # ---- batches -----------------------------------------------------------------------------------------------
 def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
-    ttl = tmp_path / "pets.ttl"
-    ttl.write_text(PETS, encoding="utf-8")
+    ttl = tmp_path / "grove.ttl"
+    ttl.write_text(GROVE, encoding="utf-8")
     questions = tmp_path / "questions.json"
-    questions.write_text(json.dumps([{"query": "How many pets are there?"}, "Which owners live in Harbor?"]))
-    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"), sql("SELECT shoe_size FROM Owner"),
-                          sql("SELECT first_name FROM Owner WHERE home_town = 'Harbor'"))
+    questions.write_text(json.dumps([{"query": "How many trees are there?"}, "Which growers live at Fernhill?"]))
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Tree"), sql("SELECT shoe_size FROM Grower"),
+                          sql("SELECT given_name FROM Grower WHERE home_farm = 'Fernhill'"))
     out = tmp_path / "out"
     from io import StringIO
 
@@ -223,7 +224,7 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
     assert summary.startswith("2/2 answered, 1.5 calls") and f"outcome: {out}" in summary
     rows = json.loads((out / "answers.json").read_text())
     assert rows[0]["answer"] == "4." and rows[0]["rows"] == [[{"value": "4", "datatype": XSD_INTEGER}]]
-    assert sorted(c["value"] for row in rows[1]["rows"] for c in row) == ["Lena", "Yusra"]
+    assert sorted(c["value"] for row in rows[1]["rows"] for c in row) == ["Edda", "Runa"]
     assert [r["llm_calls"] for r in rows] == [1, 2] and all(r["state"] == "answered" for r in rows)
     assert all(r["support"] and r["sparql"] and r["plan"] for r in rows)
     stats = json.loads((out / "stats.json").read_text())
@@ -252,10 +253,10 @@ def test_which_question_answered_about_other_things_goes_back() -> None:
                                 "WHERE e.salary > 9000"))
     assert "the question asks which Department" in model.conversations[1][-1]["content"]
     assert ans.values() == ["Research"] and ans.llm_calls == 2
-    ans, model, _ = ask(PETS, "Which owners have a parrot?",
-                        sql("SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'parrot'"),
-                        sql("SELECT o.first_name FROM Owner o WHERE o.home_town = 'Harbor'"))
-    assert "the question asks which Owner" in model.conversations[1][-1]["content"]
+    ans, model, _ = ask(GROVE, "Which growers have a quince?",
+                        sql("SELECT p.tree_id FROM Tree p WHERE p.fruit = 'quince'"),
+                        sql("SELECT o.given_name FROM Grower o WHERE o.home_farm = 'Fernhill'"))
+    assert "the question asks which Grower" in model.conversations[1][-1]["content"]
 
 
 WORKS = """@prefix : <http://example.org/works#> .

@@ -10,7 +10,7 @@ from pathlib import Path
 from ontouse.ask import Answerer
 from ontouse.chat import Conversation
 from ontouse.runs import run_chat
-from ontouse_graphs import COMPANY, PETS, view
+from ontouse_graphs import COMPANY, GROVE, view
 from test_ask_loop import ScriptedModel, sql
 
 
@@ -34,16 +34,16 @@ def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
 
 
 def test_unusable_rewrite_falls_back_to_the_question(tmp_path: Path) -> None:
-    ttl = tmp_path / "pets.ttl"
-    ttl.write_text(PETS, encoding="utf-8")
-    model = ScriptedModel(sql("SELECT COUNT(*) FROM Pet"),
-                          "Sure! Here are some options:\n1. How many dogs?\n2. How many cats?",  # not one question
-                          sql("SELECT COUNT(*) FROM Pet WHERE pet_type = 'dog'"))
+    ttl = tmp_path / "grove.ttl"
+    ttl.write_text(GROVE, encoding="utf-8")
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Tree"),
+                          "Sure! Here are some options:\n1. How many figs?\n2. How many apples?",  # not one question
+                          sql("SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'"))
     shown: list[str] = []
-    out = run_chat([ttl], ["How many pets are there?\n", "\n", "How many of them are dogs?\n", "quit\n", "ignored"],
+    out = run_chat([ttl], ["How many trees are there?\n", "\n", "How many of them are figs?\n", "quit\n", "ignored"],
                    out=tmp_path / "chat", model=model, show=shown.append)
     assert shown[0].startswith("4.") and shown[1].startswith("2.") and "(asked as" not in shown[1]
     rows = json.loads((out / "answers.json").read_text())
-    assert [r["question"] for r in rows] == ["How many pets are there?", "How many of them are dogs?"]
+    assert [r["question"] for r in rows] == ["How many trees are there?", "How many of them are figs?"]
     assert all(r["support"] for r in rows) and "asked" not in rows[1]
     assert json.loads((out / "stats.json").read_text())["questions"] == 2

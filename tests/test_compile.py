@@ -11,7 +11,7 @@ from ontouse.sqlplan.plan import PlanError
 from ontouse.sqlplan.schema import local_name
 from ontouse.sqlplan.reader import read_sql
 from ontouse.support import evidence_triples, support_set
-from ontouse_graphs import CATALOG, COMPANY, PETS, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, view
 
 
 def _cell(t):
@@ -36,8 +36,8 @@ def co(sql: str, ordered: bool = False) -> list:
     return run(COMPANY, sql, ordered)
 
 
-def pets(sql: str, ordered: bool = False) -> list:
-    return run(PETS, sql, ordered)
+def grove(sql: str, ordered: bool = False) -> list:
+    return run(GROVE, sql, ordered)
 
 
 def shop(sql: str, ordered: bool = False) -> list:
@@ -56,16 +56,16 @@ def test_join_link_equals_iri_both_ways() -> None:
 
 
 def test_join_value_key_equals_iri() -> None:
-    """po_owner REFERENCES Owner(owner_id): `o.iri = h.po_owner` is the owner whose owner_id is po_owner."""
-    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON o.iri = h.po_owner WHERE h.po_pet = 12") \
-        == ["Tomas"]
+    """tc_grower REFERENCES Grower(grower_id): `o.iri = h.tc_grower` is the grower whose grower_id is tc_grower."""
+    assert grove("SELECT o.given_name FROM TreeCare h JOIN Grower o ON o.iri = h.tc_grower WHERE h.tc_tree = 12") \
+        == ["Mirko"]
     assert shop("SELECT p.label FROM Product p JOIN Supplier s ON s.iri = p.supplier WHERE s.sup_name = 'Polux'") \
         == ["Lumo desk lamp"]
 
 
 def test_join_value_key_equals_value() -> None:
-    assert pets("SELECT o.first_name, p.pet_type FROM PetOwnership h JOIN Owner o ON o.owner_id = h.po_owner "
-                "JOIN Pet p ON p.pet_id = h.po_pet") == [("Lena", "cat"), ("Lena", "dog"), ("Tomas", "dog")]
+    assert grove("SELECT o.given_name, p.fruit FROM TreeCare h JOIN Grower o ON o.grower_id = h.tc_grower "
+                 "JOIN Tree p ON p.tree_id = h.tc_tree") == [("Edda", "apple"), ("Edda", "fig"), ("Mirko", "fig")]
     assert shop("SELECT p.label, s.sup_name FROM Product p JOIN Supplier s ON s.sup_code = p.supplier "
                 "ORDER BY p.price", ordered=True) == [("Iron rake R-220", "Nordwerk"),
                                                       ("Steel spade S-10", "Nordwerk"), ("Lumo desk lamp", "Polux")]
@@ -73,10 +73,10 @@ def test_join_value_key_equals_value() -> None:
 
 def test_join_link_equals_value_column_of_linked_table() -> None:
     """A (hidden) link compared with a value column of the linked table: the linked row's value."""
-    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON h.ref_po_owner = o.owner_id "
-                "WHERE h.po_pet = 11") == ["Lena"]
-    assert pets("SELECT o.first_name FROM PetOwnership h JOIN Owner o ON h.ref_po_owner = o.iri "
-                "JOIN Pet p ON h.ref_po_pet = p.iri WHERE p.pet_type = 'cat'") == ["Lena"]
+    assert grove("SELECT o.given_name FROM TreeCare h JOIN Grower o ON h.ref_tc_grower = o.grower_id "
+                 "WHERE h.tc_tree = 11") == ["Edda"]
+    assert grove("SELECT o.given_name FROM TreeCare h JOIN Grower o ON h.ref_tc_grower = o.iri "
+                 "JOIN Tree p ON h.ref_tc_tree = p.iri WHERE p.fruit = 'apple'") == ["Edda"]
     assert shop("SELECT p.label FROM Product p JOIN Supplier s ON p.ref_supplier = s.sup_code "
                 "WHERE s.sup_name = 'Nordwerk'") == ["Iron rake R-220", "Steel spade S-10"]
 
@@ -91,9 +91,9 @@ def test_join_errors_name_the_right_table() -> None:
     plan, _ = read_sql(schema, "SELECT e.label FROM Employee e JOIN Department d ON e.hasManager = d.iri")
     with pytest.raises(PlanError, match=r"e.hasManager links to rows of Manager, not of Department"):
         compile_plan(schema, plan)
-    _, schema = view(PETS)
-    plan, _ = read_sql(schema, "SELECT o.age FROM Owner o JOIN PetOwnership h ON h.iri = o.age")
-    with pytest.raises(PlanError, match=r"h.iri holds links to PetOwnership \(their iri\), not values"):
+    _, schema = view(GROVE)
+    plan, _ = read_sql(schema, "SELECT o.age FROM Grower o JOIN TreeCare h ON h.iri = o.age")
+    with pytest.raises(PlanError, match=r"h.iri holds links to TreeCare \(their iri\), not values"):
         compile_plan(schema, plan)
 
 
@@ -101,21 +101,21 @@ def test_join_errors_name_the_right_table() -> None:
 def test_text_and_number_filters() -> None:
     assert co("SELECT label FROM Employee WHERE salary > 8000") == ["Mira Stone", "Olaf Brand"]
     assert co("SELECT label FROM Employee WHERE salary / 100 <= 43 AND label != 'Dan Ferro'") == ["Cleo Vance"]
-    assert pets("SELECT first_name FROM Owner WHERE home_town = 'Harbor'") == ["Lena", "Yusra"]
-    assert pets("SELECT first_name FROM Owner WHERE owner_id = '2'") == ["Tomas"]  # a number written as text
+    assert grove("SELECT given_name FROM Grower WHERE home_farm = 'Fernhill'") == ["Edda", "Runa"]
+    assert grove("SELECT given_name FROM Grower WHERE grower_id = '2'") == ["Mirko"]  # a number written as text
 
 
 def test_numbers_stored_as_text() -> None:
-    assert pets("SELECT pet_id FROM Pet WHERE weight > 5") == ["11", "12"]
-    assert pets("SELECT pet_id FROM Pet WHERE weight BETWEEN 0.1 AND 5") == ["10", "13"]
-    assert pets("SELECT SUM(weight), AVG(weight) FROM Pet WHERE pet_type = 'dog'") == [("30.75", "15.375")]
+    assert grove("SELECT tree_id FROM Tree WHERE harvest > 5") == ["11", "12"]
+    assert grove("SELECT tree_id FROM Tree WHERE harvest BETWEEN 0.1 AND 5") == ["10", "13"]
+    assert grove("SELECT SUM(harvest), AVG(harvest) FROM Tree WHERE fruit = 'fig'") == [("30.75", "15.375")]
 
 
 def test_like() -> None:
     assert co("SELECT label FROM Employee WHERE label LIKE '%an%'") == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
     assert co("SELECT label FROM Employee WHERE label NOT LIKE '%an%'") == ["Ada Quill", "Ben Arbor", "Mira Stone"]
     assert co("SELECT label FROM Employee WHERE label LIKE '%ARBOR'") == ["Ben Arbor"]  # case-insensitive
-    assert pets("SELECT first_name FROM Owner WHERE home_town LIKE 'mill%'") == ["Tomas"]
+    assert grove("SELECT given_name FROM Grower WHERE home_farm LIKE 'reed%'") == ["Mirko"]
     assert shop("SELECT label FROM Product WHERE label LIKE '%R-2_0'") == ["Iron rake R-220"]
 
 
@@ -125,8 +125,8 @@ def test_in_between_and_null() -> None:
     assert co("SELECT label FROM Employee WHERE hasManager IS NULL") == ["Dan Ferro", "Mira Stone", "Olaf Brand"]
     assert co("SELECT label FROM Employee WHERE hired IS NOT NULL AND memberOf = 'Sales'") == [
         "Cleo Vance", "Olaf Brand"]
-    assert pets("SELECT pet_id FROM Pet WHERE pet_type IN ('cat', 'parrot')") == ["10", "13"]
-    assert pets("SELECT first_name FROM Owner WHERE age BETWEEN 30 AND 60") == ["Lena", "Tomas"]
+    assert grove("SELECT tree_id FROM Tree WHERE fruit IN ('apple', 'quince')") == ["10", "13"]
+    assert grove("SELECT given_name FROM Grower WHERE age BETWEEN 30 AND 60") == ["Edda", "Mirko"]
 
 
 def test_or_and_not_keep_rows_without_the_value() -> None:
@@ -135,7 +135,7 @@ def test_or_and_not_keep_rows_without_the_value() -> None:
         "Cleo Vance", "Mira Stone"]
     assert co("SELECT label FROM Employee WHERE NOT (salary > 5000 OR hasManager IS NULL)") == [
         "Ben Arbor", "Cleo Vance"]
-    assert pets("SELECT po_pet FROM PetOwnership WHERE po_pet > 11 OR ref_po_owner = 'o1'") == ["10", "11", "12"]
+    assert grove("SELECT tc_tree FROM TreeCare WHERE tc_tree > 11 OR ref_tc_grower = 'g1'") == ["10", "11", "12"]
 
 
 def test_dates_booleans_and_year() -> None:
@@ -157,8 +157,8 @@ def test_link_compared_with_text_compares_the_label() -> None:
 
 
 def test_thing_without_labels_compared_with_text_compares_its_local_name() -> None:
-    assert pets("SELECT first_name FROM Owner WHERE iri = 'o2'") == ["Tomas"]
-    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner = 'o1'") == ["10", "11"]
+    assert grove("SELECT given_name FROM Grower WHERE iri = 'g2'") == ["Mirko"]
+    assert grove("SELECT tc_tree FROM TreeCare WHERE ref_tc_grower = 'g1'") == ["10", "11"]
 
 
 # ---- aggregates --------------------------------------------------------------------------------------------
@@ -166,13 +166,13 @@ def test_count_and_count_distinct() -> None:
     assert co("SELECT COUNT(*) FROM Employee") == ["6"]
     assert co("SELECT COUNT(DISTINCT memberOf) FROM Employee") == ["2"]
     assert co("SELECT COUNT(*) FROM Employee WHERE salary > 99999") == ["0"]
-    assert pets("SELECT COUNT(DISTINCT pet_type), COUNT(*) FROM Pet") == [("3", "4")]
+    assert grove("SELECT COUNT(DISTINCT fruit), COUNT(*) FROM Tree") == [("3", "4")]
 
 
 def test_sum_avg_min_max() -> None:
     assert co("SELECT SUM(salary), AVG(salary), MIN(salary), MAX(salary) FROM Employee") == [
         ("36000", "6000", "3900", "9100")]
-    assert pets("SELECT MIN(pet_age), MAX(pet_age), SUM(pet_age), AVG(pet_age) FROM Pet") == [
+    assert grove("SELECT MIN(tree_age), MAX(tree_age), SUM(tree_age), AVG(tree_age) FROM Tree") == [
         ("2", "12", "24", "6")]
 
 
@@ -181,20 +181,20 @@ def test_group_by_having_and_order_by_aggregate() -> None:
               "HAVING AVG(e.salary) > 6000") == ["Research"]
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
               "ORDER BY SUM(e.salary) DESC LIMIT 1") == [("Research", "19100")]  # with the measure it won by
-    assert pets("SELECT pet_type, COUNT(*) AS n FROM Pet GROUP BY pet_type ORDER BY n DESC LIMIT 1") == [
-        ("dog", "2")]
-    assert pets("SELECT home_town, COUNT(*) FROM Owner GROUP BY home_town HAVING COUNT(*) > 1") == [("Harbor", "2")]
-    assert pets("SELECT o.first_name, COUNT(*) FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "GROUP BY o.first_name ORDER BY COUNT(*) DESC", ordered=True) == [("Lena", "2"), ("Tomas", "1")]
+    assert grove("SELECT fruit, COUNT(*) AS n FROM Tree GROUP BY fruit ORDER BY n DESC LIMIT 1") == [
+        ("fig", "2")]
+    assert grove("SELECT home_farm, COUNT(*) FROM Grower GROUP BY home_farm HAVING COUNT(*) > 1") == [("Fernhill", "2")]
+    assert grove("SELECT o.given_name, COUNT(*) FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "GROUP BY o.given_name ORDER BY COUNT(*) DESC", ordered=True) == [("Edda", "2"), ("Mirko", "1")]
 
 
 # ---- LEFT JOIN ---------------------------------------------------------------------------------------------
 def test_left_join_is_null_anti_join() -> None:
     assert co("SELECT d.label FROM Department d LEFT JOIN Employee e ON e.memberOf = d.iri WHERE e.iri IS NULL") \
         == ["Legal"]
-    assert pets("SELECT o.first_name FROM Owner o LEFT JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "WHERE h.iri IS NULL") == ["Yusra"]
-    assert pets("SELECT p.pet_id FROM Pet p LEFT JOIN PetOwnership h ON p.pet_id = h.po_pet WHERE h.iri IS NULL") \
+    assert grove("SELECT o.given_name FROM Grower o LEFT JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "WHERE h.iri IS NULL") == ["Runa"]
+    assert grove("SELECT p.tree_id FROM Tree p LEFT JOIN TreeCare h ON p.tree_id = h.tc_tree WHERE h.iri IS NULL") \
         == ["13"]
 
 
@@ -211,8 +211,8 @@ def test_left_join_counts_zero_and_includes_subclass_rows() -> None:
     """The LEFT JOINed Employee table holds the managers too (bug fixed: only plain :Employee rows were joined)."""
     assert co("SELECT d.label, COUNT(e.iri) FROM Department d LEFT JOIN Employee e ON e.memberOf = d.iri "
               "GROUP BY d.label") == [("Legal", "0"), ("Research", "3"), ("Sales", "3")]
-    assert pets("SELECT o.first_name, COUNT(h.iri) FROM Owner o LEFT JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "GROUP BY o.first_name") == [("Lena", "2"), ("Tomas", "1"), ("Yusra", "0")]
+    assert grove("SELECT o.given_name, COUNT(h.iri) FROM Grower o LEFT JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "GROUP BY o.given_name") == [("Edda", "2"), ("Mirko", "1"), ("Runa", "0")]
 
 
 # ---- subqueries --------------------------------------------------------------------------------------------
@@ -222,9 +222,9 @@ def test_in_and_not_in_subquery() -> None:
         == ["Sales"]
     assert co("SELECT label FROM Employee WHERE iri IN (SELECT hasManager FROM Employee)") == [
         "Mira Stone", "Olaf Brand"]
-    assert pets("SELECT first_name FROM Owner WHERE owner_id NOT IN (SELECT po_owner FROM PetOwnership)") == ["Yusra"]
-    assert pets("SELECT p.pet_id FROM Pet p WHERE p.pet_id IN (SELECT h.po_pet FROM PetOwnership h "
-                "JOIN Owner o ON o.owner_id = h.po_owner WHERE o.first_name = 'Lena')") == ["10", "11"]
+    assert grove("SELECT given_name FROM Grower WHERE grower_id NOT IN (SELECT tc_grower FROM TreeCare)") == ["Runa"]
+    assert grove("SELECT p.tree_id FROM Tree p WHERE p.tree_id IN (SELECT h.tc_tree FROM TreeCare h "
+                 "JOIN Grower o ON o.grower_id = h.tc_grower WHERE o.given_name = 'Edda')") == ["10", "11"]
 
 
 def test_in_subquery_of_a_set_operation() -> None:
@@ -237,10 +237,10 @@ def test_exists_and_not_exists_correlated() -> None:
         == ["Legal"]
     assert co("SELECT d.label FROM Department d WHERE EXISTS (SELECT 1 FROM Employee e WHERE e.memberOf = d.iri "
               "AND e.salary > 9000)") == ["Research"]
-    assert pets("SELECT first_name FROM Owner o WHERE EXISTS (SELECT * FROM PetOwnership h "
-                "WHERE h.po_owner = o.owner_id)") == ["Lena", "Tomas"]
-    assert pets("SELECT first_name FROM Owner o WHERE NOT EXISTS (SELECT 1 FROM PetOwnership h "
-                "WHERE h.po_owner = o.owner_id)") == ["Yusra"]
+    assert grove("SELECT given_name FROM Grower o WHERE EXISTS (SELECT * FROM TreeCare h "
+                 "WHERE h.tc_grower = o.grower_id)") == ["Edda", "Mirko"]
+    assert grove("SELECT given_name FROM Grower o WHERE NOT EXISTS (SELECT 1 FROM TreeCare h "
+                 "WHERE h.tc_grower = o.grower_id)") == ["Runa"]
 
 
 def test_scalar_subquery() -> None:
@@ -248,8 +248,8 @@ def test_scalar_subquery() -> None:
         "Mira Stone", "Olaf Brand"]
     assert co("SELECT label, (SELECT COUNT(*) FROM Department) FROM Employee WHERE salary > 9000") == [
         ("Mira Stone", "3")]
-    assert pets("SELECT first_name FROM Owner WHERE age > (SELECT MIN(age) FROM Owner) "
-                "AND age < (SELECT MAX(age) FROM Owner)") == ["Lena"]
+    assert grove("SELECT given_name FROM Grower WHERE age > (SELECT MIN(age) FROM Grower) "
+                 "AND age < (SELECT MAX(age) FROM Grower)") == ["Edda"]
 
 
 @pytest.mark.parametrize("sql, needle", [
@@ -274,11 +274,11 @@ def test_union_intersect_except() -> None:
                                                                  "Olaf Brand"]
     assert co(f"{research} INTERSECT SELECT label FROM Manager") == ["Mira Stone"]
     assert co(f"{research} EXCEPT SELECT label FROM Manager") == ["Ada Quill", "Ben Arbor"]
-    assert pets("SELECT pet_type FROM Pet WHERE pet_age > 5 UNION SELECT pet_type FROM Pet WHERE weight < 1") == [
-        "dog", "parrot"]
-    assert pets("SELECT home_town FROM Owner WHERE age < 30 INTERSECT SELECT home_town FROM Owner WHERE age > 30") \
-        == ["Harbor"]
-    assert pets("SELECT home_town FROM Owner EXCEPT SELECT home_town FROM Owner WHERE age > 40") == ["Harbor"]
+    assert grove("SELECT fruit FROM Tree WHERE tree_age > 5 UNION SELECT fruit FROM Tree WHERE harvest < 1") == [
+        "fig", "quince"]
+    assert grove("SELECT home_farm FROM Grower WHERE age < 30 INTERSECT SELECT home_farm FROM Grower WHERE age > 30") \
+        == ["Fernhill"]
+    assert grove("SELECT home_farm FROM Grower EXCEPT SELECT home_farm FROM Grower WHERE age > 40") == ["Fernhill"]
 
 
 def test_union_all_order_limit_offset() -> None:
@@ -292,8 +292,8 @@ def test_union_all_order_limit_offset() -> None:
 def test_order_by_limit_offset() -> None:
     assert co("SELECT label FROM Employee ORDER BY salary DESC LIMIT 2 OFFSET 1", ordered=True) == [
         "Olaf Brand", "Ada Quill"]
-    assert pets("SELECT pet_id FROM Pet ORDER BY pet_age LIMIT 2 OFFSET 1", ordered=True) == ["10", "11"]
-    assert pets("SELECT pet_id FROM Pet WHERE pet_type IN ('cat', 'parrot') ORDER BY pet_id DESC", ordered=True) \
+    assert grove("SELECT tree_id FROM Tree ORDER BY tree_age LIMIT 2 OFFSET 1", ordered=True) == ["10", "11"]
+    assert grove("SELECT tree_id FROM Tree WHERE fruit IN ('apple', 'quince') ORDER BY tree_id DESC", ordered=True) \
         == ["13", "10"]
     assert co("SELECT LOWER(label), LENGTH(label) FROM Department ORDER BY LENGTH(label), label", ordered=True) == [
         ("legal", "5"), ("sales", "5"), ("research", "8")]
@@ -329,11 +329,11 @@ def test_evidence_triples_are_in_the_graph_and_back_the_answer() -> None:
                                 "WHERE d.label = 'Sales'")
     assert [":cleo", ":memberOf", ":sales"] in support and [":sales", "rdfs:label", "Sales"] in support
     assert not any(":research" in t for t in support)
-    support = _support(PETS, "SELECT o.first_name FROM PetOwnership h JOIN Owner o ON o.iri = h.po_owner "
-                             "WHERE h.po_pet = 12")
-    assert support == [[":h3", "rdf:type", ":PetOwnership"], [":o2", "rdf:type", ":Owner"],
-                       [":o2", ":first_name", "Tomas"], [":h3", ":po_owner", "2"], [":h3", ":po_pet", "12"],
-                       [":o2", ":owner_id", "2"]]
+    support = _support(GROVE, "SELECT o.given_name FROM TreeCare h JOIN Grower o ON o.iri = h.tc_grower "
+                              "WHERE h.tc_tree = 12")
+    assert support == [[":c3", "rdf:type", ":TreeCare"], [":g2", "rdf:type", ":Grower"],
+                       [":g2", ":given_name", "Mirko"], [":c3", ":tc_grower", "2"], [":c3", ":tc_tree", "12"],
+                       [":g2", ":grower_id", "2"]]
 
 
 def test_evidence_of_a_top_k_is_the_top_row() -> None:
@@ -341,43 +341,43 @@ def test_evidence_of_a_top_k_is_the_top_row() -> None:
     # Employee includes the rows of its subclass Manager: the type triple of the top row is evidence too
     assert sorted(_support(COMPANY, "SELECT label FROM Employee ORDER BY salary DESC LIMIT 1")) == [
         [":mira", ":salary", "9100"], [":mira", "rdf:type", ":Manager"], [":mira", "rdfs:label", "Mira Stone"]]
-    assert sorted(_support(PETS, "SELECT pet_id FROM Pet ORDER BY pet_age DESC LIMIT 1")) == [
-        [":p13", ":pet_age", "12"], [":p13", ":pet_id", "13"], [":p13", "rdf:type", ":Pet"]]
+    assert sorted(_support(GROVE, "SELECT tree_id FROM Tree ORDER BY tree_age DESC LIMIT 1")) == [
+        [":t13", ":tree_age", "12"], [":t13", ":tree_id", "13"], [":t13", "rdf:type", ":Tree"]]
 
 
 def test_candidates_show_what_was_checked_for_an_empty_count() -> None:
-    store, schema = view(PETS)
-    compiled = compile_plan(schema, read_sql(schema, "SELECT COUNT(*) FROM Pet WHERE pet_type = 'lizard'")[0])
+    store, schema = view(GROVE)
+    compiled = compile_plan(schema, read_sql(schema, "SELECT COUNT(*) FROM Tree WHERE fruit = 'walnut'")[0])
     assert evidence_triples(store, compiled.evidence) == []
     checked = evidence_triples(store, compiled.candidates)
     assert checked and all(t in store.graph for t in checked)
-    assert {str(o) for _, p, o in checked if isinstance(o, Literal)} <= {"cat", "dog", "parrot"}
+    assert {str(o) for _, p, o in checked if isinstance(o, Literal)} <= {"apple", "fig", "quince"}
 
 
 def test_a_superlative_over_groups_reports_the_measure_it_was_ranked_by() -> None:
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
               "ORDER BY MIN(e.salary) ASC LIMIT 1") == [("Sales", "3900")]
-    assert pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "GROUP BY o.first_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Lena", "2")]
+    assert grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "GROUP BY o.given_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Edda", "2")]
     # not a superlative (no LIMIT), or the measure already selected: nothing is added
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri GROUP BY d.label "
               "ORDER BY COUNT(*) DESC") == ["Research", "Sales"]
-    assert pets("SELECT o.first_name, COUNT(*) FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "GROUP BY o.first_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Lena", "2")]
+    assert grove("SELECT o.given_name, COUNT(*) FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "GROUP BY o.given_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Edda", "2")]
 
 
 def test_anti_join_inner_join_with_is_null_means_rows_without_a_match() -> None:
     """`anti_join`: JOIN t ... WHERE t.c IS NULL (c in the join condition) reads as a LEFT JOIN."""
-    assert pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                "WHERE h.po_owner IS NULL") == ["Yusra"]
+    assert grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                 "WHERE h.tc_grower IS NULL") == ["Runa"]
     assert co("SELECT d.label FROM Department d JOIN Employee e ON e.memberOf = d.iri WHERE e.iri IS NULL") == \
         ["Legal"]
 
 
 def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
     """x.key IN (SELECT link ...) where the link points at x's table: the rows themselves are compared."""
-    assert pets("SELECT first_name FROM Owner WHERE owner_id NOT IN (SELECT ref_po_owner FROM PetOwnership)") == [
-        "Yusra"]
+    assert grove("SELECT given_name FROM Grower WHERE grower_id NOT IN (SELECT ref_tc_grower FROM TreeCare)") == [
+        "Runa"]
     assert co("SELECT label FROM Department WHERE budget > 100000 AND label IN "
               "(SELECT memberOf FROM Employee WHERE salary > 9000)") == ["Research"]
 
@@ -385,13 +385,13 @@ def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
 def test_a_link_in_a_list_of_keys_compares_the_rows() -> None:
     """The mirror: link IN (SELECT key FROM the linked table ...) selects those rows; a row's iri IN (SELECT fk
     ...) where fk refers to the row's key compares the key."""
-    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner IN "
-                "(SELECT owner_id FROM Owner WHERE home_town = 'Harbor')") == ["10", "11"]
-    assert pets("SELECT po_pet FROM PetOwnership WHERE ref_po_owner NOT IN "
-                "(SELECT owner_id FROM Owner WHERE home_town = 'Harbor')") == ["12"]
-    assert pets("SELECT first_name FROM Owner WHERE iri NOT IN (SELECT po_owner FROM PetOwnership)") == ["Yusra"]
-    assert pets("SELECT first_name FROM Owner WHERE iri IN (SELECT po_owner FROM PetOwnership WHERE po_pet = 12)") \
-        == ["Tomas"]
+    assert grove("SELECT tc_tree FROM TreeCare WHERE ref_tc_grower IN "
+                 "(SELECT grower_id FROM Grower WHERE home_farm = 'Fernhill')") == ["10", "11"]
+    assert grove("SELECT tc_tree FROM TreeCare WHERE ref_tc_grower NOT IN "
+                 "(SELECT grower_id FROM Grower WHERE home_farm = 'Fernhill')") == ["12"]
+    assert grove("SELECT given_name FROM Grower WHERE iri NOT IN (SELECT tc_grower FROM TreeCare)") == ["Runa"]
+    assert grove("SELECT given_name FROM Grower WHERE iri IN (SELECT tc_grower FROM TreeCare WHERE tc_tree = 12)") \
+        == ["Mirko"]
 
 
 def test_a_text_column_equals_a_subquery_value_as_text() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ontouse.sqlplan.diagnose import MAX_PROBES, diagnose_empty
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, PETS, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, view
 
 
 def why(ttl: str, sql: str, store=None) -> str:
@@ -16,24 +16,24 @@ def why(ttl: str, sql: str, store=None) -> str:
 
 # ---- joins -------------------------------------------------------------------------------------------------
 def test_join_on_columns_that_never_match_names_the_right_join() -> None:
-    assert why(PETS, "SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_pet = o.owner_id") == (
-        "the join h.po_pet = o.owner_id matches no pair of rows. PetOwnership and Owner join on "
-        "PetOwnership.po_owner = Owner.owner_id.")
+    assert why(GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_tree = o.grower_id") == (
+        "the join h.tc_tree = o.grower_id matches no pair of rows. TreeCare and Grower join on "
+        "TreeCare.tc_grower = Grower.grower_id.")
     assert why(COMPANY, "SELECT d.label FROM Department d JOIN Employee e ON e.salary = d.budget") == (
         "the join e.salary = d.budget matches no pair of rows. Employee and Department join on "
         "Employee.memberOf = Department.iri.")
 
 
 def test_the_failing_join_among_several() -> None:
-    msg = why(PETS, "SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                    "JOIN Pet p ON p.pet_id = h.po_owner")
-    assert msg == ("the join p.pet_id = h.po_owner matches no pair of rows. Pet and PetOwnership join on "
-                   "Pet.pet_id = PetOwnership.po_pet.")
+    msg = why(GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                     "JOIN Tree p ON p.tree_id = h.tc_grower")
+    assert msg == ("the join p.tree_id = h.tc_grower matches no pair of rows. Tree and TreeCare join on "
+                   "Tree.tree_id = TreeCare.tc_tree.")
 
 
 def test_tables_without_a_direct_link() -> None:
-    msg = why(PETS, "SELECT o.first_name FROM Owner o JOIN Pet p ON p.pet_id = o.owner_id")
-    assert msg == ("the join p.pet_id = o.owner_id matches no pair of rows. Pet and Owner have no direct link: "
+    msg = why(GROVE, "SELECT o.given_name FROM Grower o JOIN Tree p ON p.tree_id = o.grower_id")
+    assert msg == ("the join p.tree_id = o.grower_id matches no pair of rows. Tree and Grower have no direct link: "
                    "join them through another table.")
 
 
@@ -43,19 +43,19 @@ def test_the_condition_that_leaves_nothing() -> None:
                         "AND e.hired > '2000-01-01'") == (
         "with the condition e.salary > 9000 nothing is left (without it 2 rows match): check that it compares the "
         "right column with a value the data holds.")
-    assert why(PETS, "SELECT p.pet_id FROM Pet p WHERE p.pet_age > 10 AND p.pet_type = 'dog'").startswith(
-        "with the condition p.pet_age > 10 nothing is left (without it 2 rows match)")
+    assert why(GROVE, "SELECT p.tree_id FROM Tree p WHERE p.tree_age > 10 AND p.fruit = 'fig'").startswith(
+        "with the condition p.tree_age > 10 nothing is left (without it 2 rows match)")
 
 
 def test_a_single_condition_cannot_be_blamed_on_another() -> None:
-    assert why(PETS, "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'lizard'") == ""
+    assert why(GROVE, "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'walnut'") == ""
     assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 99999") == ""
 
 
 def test_having() -> None:
     assert why(COMPANY, "SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri "
                         "GROUP BY d.label HAVING COUNT(*) > 5") == "no group passes the HAVING condition."
-    assert why(PETS, "SELECT pet_type FROM Pet GROUP BY pet_type HAVING AVG(pet_age) > 20") == (
+    assert why(GROVE, "SELECT fruit FROM Tree GROUP BY fruit HAVING AVG(tree_age) > 20") == (
         "no group passes the HAVING condition.")
 
 
@@ -64,7 +64,7 @@ def test_intersect_of_disjoint_sides() -> None:
     assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 5000 INTERSECT SELECT label FROM Department") == (
         "each SELECT finds rows (3 and 3) but none is in both: make both select the same kind of value (the same "
         "column of the same table).")
-    assert why(PETS, "SELECT first_name FROM Owner INTERSECT SELECT pet_type FROM Pet").startswith(
+    assert why(GROVE, "SELECT given_name FROM Grower INTERSECT SELECT fruit FROM Tree").startswith(
         "each SELECT finds rows (3 and 4) but none is in both")
 
 
@@ -72,8 +72,8 @@ def test_the_empty_side_of_a_set_operation() -> None:
     assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 99999 UNION "
                         "SELECT label FROM Department WHERE budget < 0") == (
         "the first SELECT (before UNION) finds no rows: check its conditions.")
-    msg = why(PETS, "SELECT home_town FROM Owner INTERSECT SELECT o.home_town FROM Owner o WHERE o.age > 60 "
-                    "AND o.home_town = 'Harbor'")
+    msg = why(GROVE, "SELECT home_farm FROM Grower INTERSECT SELECT o.home_farm FROM Grower o WHERE o.age > 60 "
+                     "AND o.home_farm = 'Fernhill'")
     assert msg.startswith("the second SELECT (after INTERSECT) finds no rows: with the condition o.age > 60 nothing "
                           "is left (without it 2 rows match)")
 
@@ -90,13 +90,13 @@ class CountingStore:
 
 
 def test_probes_are_bounded() -> None:
-    store, _ = view(PETS)
+    store, _ = view(GROVE)
     counting = CountingStore(store)
-    conds = " AND ".join(f"p.pet_id != {100 + n}" for n in range(20))
-    msg = why(PETS, f"SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'lizard' AND {conds}", store=counting)
-    assert msg.startswith("with the condition p.pet_type = 'lizard' nothing is left (without it 4 rows match)")
+    conds = " AND ".join(f"p.tree_id != {100 + n}" for n in range(20))
+    msg = why(GROVE, f"SELECT p.tree_id FROM Tree p WHERE p.fruit = 'walnut' AND {conds}", store=counting)
+    assert msg.startswith("with the condition p.fruit = 'walnut' nothing is left (without it 4 rows match)")
     counting.calls = 0
-    why(PETS, f"SELECT p.pet_id FROM Pet p WHERE p.pet_age > 50 AND {conds}", store=counting)
+    why(GROVE, f"SELECT p.tree_id FROM Tree p WHERE p.tree_age > 50 AND {conds}", store=counting)
     assert counting.calls <= MAX_PROBES + 1
 
 
@@ -106,8 +106,8 @@ def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> N
             (COMPANY, "SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
                       "JOIN Employee m ON m.hasManager = e.iri WHERE d.label = 'Research' AND e.salary < 6000",
              "Employee AS m"),
-            (PETS, "SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                   "WHERE o.home_town = 'Millbrook' AND o.age > 50 AND o.first_name = 'Lena'", None)):
+            (GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                    "WHERE o.home_farm = 'Reedmoor' AND o.age > 50 AND o.given_name = 'Edda'", None)):
         msg = why(ttl, sql)
         if blamed:
             assert msg.startswith(f"joining {blamed} leaves no rows")

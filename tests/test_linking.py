@@ -10,7 +10,7 @@ from rdflib import URIRef
 from ontouse.linking import Mention, ValueIndex
 from ontouse.question import parse_question
 from ontouse.sqlplan.schema import build_schema
-from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
 
 PARTS = HEAD + """@prefix : <http://example.org/parts#> .
 :a a :Part ; :title "Valve X-100 red" ; :note "spare" . :b a :Part ; :title "Valve X-100 blue" .
@@ -34,12 +34,12 @@ def mentions(ttl: str, text: str) -> list[tuple[str, str, str, bool]]:
 # ---- exact mentions ----------------------------------------------------------------------------------------
 def test_exact_mention() -> None:
     assert mentions(COMPANY, "Who works in Research?") == [("Research", "Department", "label", True)]
-    assert mentions(PETS, "Which owners live in Millbrook?") == [("Millbrook", "Owner", "home_town", True)]
+    assert mentions(GROVE, "Which growers live at Reedmoor?") == [("Reedmoor", "Grower", "home_farm", True)]
 
 
 def test_case_and_plural() -> None:
-    assert mentions(PETS, "How many DOGS live in harbor?") == [("dog", "Pet", "pet_type", True),
-                                                               ("Harbor", "Owner", "home_town", True)]
+    assert mentions(GROVE, "How many FIGS grow at fernhill?") == [("fig", "Tree", "fruit", True),
+                                                                  ("Fernhill", "Grower", "home_farm", True)]
     assert mentions(CATALOG, "Which products are desk lamp?") == [("Desk lamps", "Category", "label", True)]
 
 
@@ -64,18 +64,18 @@ def test_longest_mention_wins() -> None:
     """Bug fixed: a two-word value inside a longer mention ('Desk lamps' in 'Lumo desk lamp') was kept."""
     assert mentions(CATALOG, "Where is the Lumo desk lamp sold?") == [
         ("Lumo desk lamp", "Lamp", "label", True), ("Lumo desk lamp", "Product", "label", True)]
-    assert mentions(PETS, "Which cats and dogs are older than 5?") == [("cat", "Pet", "pet_type", True),
-                                                                       ("dog", "Pet", "pet_type", True)]
+    assert mentions(GROVE, "Which apples and figs are older than 5?") == [("apple", "Tree", "fruit", True),
+                                                                          ("fig", "Tree", "fruit", True)]
 
 
 def test_stop_words_and_numbers_are_no_mentions() -> None:
     assert mentions(PARTS, "Which part is the one with code 12345?") == []  # "the" is a value, a stop word
-    assert mentions(PETS, "Which pets are older than 3?") == []
+    assert mentions(GROVE, "Which trees are older than 3?") == []
 
 
 def test_hint_text() -> None:
-    exact = Mention("dogs", "dog", "Pet", "pet_type", True)
-    assert exact.hint() == "'dog' is a value of Pet.pet_type"
+    exact = Mention("figs", "fig", "Tree", "fruit", True)
+    assert exact.hint() == "'fig' is a value of Tree.fruit"
     partial = Mention("x 100", "Valve X-100 red", "Part", "title", False, 2)
     assert partial.hint() == "'x 100' occurs inside 2 value(s) of Part.title, e.g. 'Valve X-100 red'"
 
@@ -100,16 +100,16 @@ def test_tables_with() -> None:
     idx = index(CATALOG)
     tables = idx.tables_with(URIRef("http://www.w3.org/2000/01/rdf-schema#label"), "Lumo desk lamp")
     assert [t.name for t in tables] == ["Lamp", "Product"]
-    idx = index(PETS)
-    assert [t.name for t in idx.tables_with(URIRef("http://example.org/pets#home_town"), "Harbor")] == ["Owner"]
+    idx = index(GROVE)
+    assert [t.name for t in idx.tables_with(URIRef("http://example.org/grove#home_farm"), "Fernhill")] == ["Grower"]
 
 
 def test_closest() -> None:
-    idx = index(PETS)
-    pet_type = URIRef("http://example.org/pets#pet_type")
-    assert idx.closest(pet_type, "dog") == ["dog"]
-    assert idx.closest(pet_type, "Parrots") == ["parrot"]
-    assert idx.closest(pet_type, "lizard") == []
+    idx = index(GROVE)
+    fruit = URIRef("http://example.org/grove#fruit")
+    assert idx.closest(fruit, "fig") == ["fig"]
+    assert idx.closest(fruit, "Quinces") == ["quince"]
+    assert idx.closest(fruit, "walnut") == []
     title = URIRef("http://example.org/parts#title")
     assert index(PARTS).closest(title, "gasket") == ["Gasket"]
     assert index(PARTS).closest(title, "hose") == ["Hose Q7"]  # the only value with the word
@@ -119,14 +119,14 @@ def test_closest() -> None:
 def test_index_skips_numbers_and_non_text_columns() -> None:
     idx = index(PARTS)
     assert "12345" not in {v for _, v, _ in idx.entries}
-    assert not any(p == URIRef("http://example.org/pets#pet_age") for _, _, p in index(PETS).entries)
+    assert not any(p == URIRef("http://example.org/grove#tree_age") for _, _, p in index(GROVE).entries)
 
 
 def test_a_misspelt_value_is_linked_to_the_one_value_it_nearly_spells() -> None:
-    assert mentions(PETS, "How old is the oldest parot?") == [("parrot", "Pet", "pet_type", True)]
+    assert mentions(GROVE, "How old is the oldest qunce?") == [("quince", "Tree", "fruit", True)]
     assert mentions(COMPANY, "Who works in Reseach?") == [("Research", "Department", "label", True)]
-    assert index(PETS).closest(URIRef("http://example.org/pets#pet_type"), "parot") == ["parrot"]
-    assert mentions(PETS, "How old is the oldest pirate?") == []  # not close enough to anything
+    assert index(GROVE).closest(URIRef("http://example.org/grove#fruit"), "qunce") == ["quince"]
+    assert mentions(GROVE, "How old is the oldest pirate?") == []  # not close enough to anything
 
 
 SITES = HEAD + """@prefix : <http://example.org/sites#> .

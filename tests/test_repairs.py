@@ -12,7 +12,7 @@ from ontouse.sqlplan.plan import Cmp, Col, InList, InQuery, Lit, PlanError
 from ontouse.repairs import repair_plan, transform
 from ontouse.sqlplan.schema import build_schema
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
 
 CAFES = HEAD + """@prefix : <http://example.org/cafe#> .
 :c1 a :Cafe ; :town "Zürich" ; :colour "Red" . :c2 a :Cafe ; :town "Genève" ; :colour "red" .
@@ -48,9 +48,9 @@ def error(ttl: str, sql: str) -> str:
 # ---- value_spelling ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ttl, sql, value", [
     (COMPANY, "SELECT iri FROM Employee WHERE label = 'ada quill'", "Ada Quill"),  # case
-    (PETS, "SELECT iri FROM Owner WHERE home_town = 'HARBOR'", "Harbor"),
-    (PETS, "SELECT iri FROM Pet WHERE pet_type = 'Dogs'", "dog"),  # regular plural
-    (PETS, "SELECT iri FROM Pet WHERE pet_type = 'parrots'", "parrot"),
+    (GROVE, "SELECT iri FROM Grower WHERE home_farm = 'FERNHILL'", "Fernhill"),
+    (GROVE, "SELECT iri FROM Tree WHERE fruit = 'Figs'", "fig"),  # regular plural
+    (GROVE, "SELECT iri FROM Tree WHERE fruit = 'quinces'", "quince"),
     (CAFES, "SELECT iri FROM Cafe WHERE town = 'zurich'", "Zürich"),  # accents
     (CAFES, "SELECT iri FROM Cafe WHERE town = 'Geneve'", "Genève"),
     (COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Quill'", "Ada Quill"),  # the only value with the word
@@ -61,23 +61,23 @@ def test_value_spelling(ttl: str, sql: str, value: str) -> None:
 
 
 def test_value_spelling_on_the_left_side_and_in_lists() -> None:
-    plan, applied = repair(PETS, "SELECT iri FROM Pet WHERE 'Cats' = pet_type")
-    assert plan.where == Cmp("=", Lit("cat"), Col("Pet", "Pet", "pet_type")) and applied == ["value_spelling"]
+    plan, applied = repair(GROVE, "SELECT iri FROM Tree WHERE 'Apples' = fruit")
+    assert plan.where == Cmp("=", Lit("apple"), Col("Tree", "Tree", "fruit")) and applied == ["value_spelling"]
     plan, applied = repair(COMPANY, "SELECT iri FROM Employee WHERE label IN ('ada quill', 'Dan Ferro', 'BEN ARBOR')")
     assert plan.where == InList(Col("Employee", "Employee", "label"),
                                 (Lit("Ada Quill"), Lit("Dan Ferro"), Lit("Ben Arbor")))
 
 
 def test_value_spelling_inside_subqueries() -> None:
-    plan, applied = repair(PETS, "SELECT first_name FROM Owner WHERE owner_id IN (SELECT h.po_owner FROM "
-                                 "PetOwnership h JOIN Pet p ON p.pet_id = h.po_pet WHERE p.pet_type = 'DOG')")
-    assert isinstance(plan.where, InQuery) and plan.where.query.where.right == Lit("dog")
+    plan, applied = repair(GROVE, "SELECT given_name FROM Grower WHERE grower_id IN (SELECT h.tc_grower FROM "
+                                  "TreeCare h JOIN Tree p ON p.tree_id = h.tc_tree WHERE p.fruit = 'FIG')")
+    assert isinstance(plan.where, InQuery) and plan.where.query.where.right == Lit("fig")
     assert applied == ["value_spelling"]
 
 
 def test_exact_values_and_other_comparisons_are_left_alone() -> None:
-    for ttl, sql in [(PETS, "SELECT iri FROM Pet WHERE pet_type = 'dog' AND pet_age > 3"),
-                     (PETS, "SELECT iri FROM Pet WHERE weight = '4.5'"),  # a TEXT value the data holds
+    for ttl, sql in [(GROVE, "SELECT iri FROM Tree WHERE fruit = 'fig' AND tree_age > 3"),
+                     (GROVE, "SELECT iri FROM Tree WHERE harvest = '4.5'"),  # a TEXT value the data holds
                      (COMPANY, "SELECT iri FROM Employee WHERE salary = '5200'"),  # not a TEXT column
                      (COMPANY, "SELECT iri FROM Employee WHERE label LIKE '%quil%'"),
                      (COMPANY, "SELECT iri FROM Employee WHERE label < 'b'")]:
@@ -94,8 +94,8 @@ def test_several_values_fit_is_an_error() -> None:
 
 
 def test_unknown_value_lists_values_of_that_column() -> None:
-    assert error(PETS, "SELECT iri FROM Pet WHERE pet_type = 'snake'") == (
-        "'snake' is not a value of Pet.pet_type (values look like 'dog', 'cat', 'parrot'). Use a value the data "
+    assert error(GROVE, "SELECT iri FROM Tree WHERE fruit = 'lemon'") == (
+        "'lemon' is not a value of Tree.fruit (values look like 'fig', 'apple', 'quince'). Use a value the data "
         "holds, or LIKE '%word%' for a part of a value.")
     # rdfs:label is shared by all tables: the examples are this table's (bug fixed: they were any table's)
     msg = error(COMPANY, "SELECT iri FROM Employee WHERE label = 'Zed Null'")
@@ -131,16 +131,16 @@ def test_name_not_found_lists_names_of_the_linked_table() -> None:
 
 
 def test_links_to_things_without_names_are_left_alone() -> None:
-    plan, applied = repair(PETS, "SELECT po_pet FROM PetOwnership WHERE ref_po_owner = 'o1'")
-    assert plan.where.right == Lit("o1") and applied == []
+    plan, applied = repair(GROVE, "SELECT tc_tree FROM TreeCare WHERE ref_tc_grower = 'g1'")
+    assert plan.where.right == Lit("g1") and applied == []
 
 
 # ---- value_elsewhere ---------------------------------------------------------------------------------------
 def test_value_elsewhere_names_the_column_that_holds_it() -> None:
-    assert error(PETS, "SELECT iri FROM Pet WHERE pet_type = 'Harbor'") == (
-        "'Harbor' is not a value of Pet.pet_type. It is a value of Owner.home_town: compare that column instead "
+    assert error(GROVE, "SELECT iri FROM Tree WHERE fruit = 'Fernhill'") == (
+        "'Fernhill' is not a value of Tree.fruit. It is a value of Grower.home_farm: compare that column instead "
         "(join its table if needed).")
-    assert "It is a value of Pet.pet_type" in error(PETS, "SELECT iri FROM Owner WHERE first_name = 'Dog'")
+    assert "It is a value of Tree.fruit" in error(GROVE, "SELECT iri FROM Grower WHERE given_name = 'Fig'")
     assert "It is a value of Supplier.sup_name" in error(CATALOG, "SELECT iri FROM Product WHERE supplier = 'Polux'")
 
 
@@ -152,8 +152,8 @@ def test_value_elsewhere_names_the_table_whose_rows_hold_it() -> None:
 
 # ---- transform ---------------------------------------------------------------------------------------------
 def test_transform_rebuilds_only_what_changes() -> None:
-    schema, _ = _index(PETS)
-    plan = read_sql(schema, "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'cat' AND p.pet_age > 1")[0]
+    schema, _ = _index(GROVE)
+    plan = read_sql(schema, "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'apple' AND p.tree_age > 1")[0]
     assert transform(plan, lambda n: n) is plan
     bumped = transform(plan, lambda n: Lit(n.value + 1) if isinstance(n, Lit) and isinstance(n.value, int) else n)
     assert bumped.where.items[1].right == Lit(2) and bumped.where.items[0] is plan.where.items[0]

@@ -10,10 +10,10 @@ from rdflib.namespace import RDFS
 from ontouse.sqlplan.joins import join_edges, join_steps
 from ontouse.sqlplan.schema import build_schema, local_name, sql_ident, sql_type
 from ontouse.view_prompt import schema_ddl
-from ontouse_graphs import CATALOG, COMPANY, HEAD, PETS, store_of, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
 
 CO = "http://example.org/co#"
-PET = "http://example.org/pets#"
+GROVE_NS = "http://example.org/grove#"
 SHOP = "http://example.org/shop#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
@@ -24,13 +24,13 @@ def kinds(schema, table: str) -> dict[str, tuple[str, str]]:
 
 # ---- names -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("iri, name", [("http://example.org/co#memberOf", "memberOf"),
-                                       ("http://example.org/pets/Owner", "Owner"),
-                                       ("http://example.org/pets/Owner/", "Owner"), ("urn:x:code", "code")])
+                                       ("http://example.org/grove/Grower", "Grower"),
+                                       ("http://example.org/grove/Grower/", "Grower"), ("urn:x:code", "code")])
 def test_local_name(iri: str, name: str) -> None:
     assert local_name(iri) == name
 
 
-@pytest.mark.parametrize("name, ident", [("ref-po_owner", "ref_po_owner"), ("2ndFloor", "c_2ndFloor"),
+@pytest.mark.parametrize("name, ident", [("ref-tc_grower", "ref_tc_grower"), ("2ndFloor", "c_2ndFloor"),
                                          ("été", "t"), ("---", "x")])
 def test_sql_ident(name: str, ident: str) -> None:
     assert sql_ident(name) == ident
@@ -48,9 +48,9 @@ def test_sql_type(dt: str, expected: str) -> None:
 # ---- tables ------------------------------------------------------------------------------------------------
 def test_one_table_per_class_with_its_row_count() -> None:
     _, co = view(COMPANY)
-    _, pets = view(PETS)
+    _, grove = view(GROVE)
     assert {t.name: t.count for t in co.tables.values()} == {"Employee": 6, "Department": 3, "Manager": 2}
-    assert {t.name: t.count for t in pets.tables.values()} == {"Pet": 4, "Owner": 3, "PetOwnership": 3}
+    assert {t.name: t.count for t in grove.tables.values()} == {"Tree": 4, "Grower": 3, "TreeCare": 3}
     assert co.table("employee") is co.table("Employee")  # names are case-insensitive
     assert co.by_class(URIRef(CO + "Department")).name == "Department"
 
@@ -105,12 +105,12 @@ def test_column_kinds_and_sql_types_company() -> None:
     assert co.table("Employee").column("label").prop == RDFS.label
 
 
-def test_column_kinds_and_sql_types_pets_and_catalog() -> None:
-    _, pets = view(PETS)
+def test_column_kinds_and_sql_types_grove_and_catalog() -> None:
+    _, grove = view(GROVE)
     _, shop = view(CATALOG)
-    assert kinds(pets, "Pet") == {"iri": ("id", "TEXT"), "pet_age": ("value", "INTEGER"),
-                                  "pet_id": ("value", "INTEGER"), "pet_type": ("value", "TEXT"),
-                                  "weight": ("value", "TEXT")}  # numbers written as plain strings stay TEXT
+    assert kinds(grove, "Tree") == {"iri": ("id", "TEXT"), "tree_age": ("value", "INTEGER"),
+                                    "tree_id": ("value", "INTEGER"), "fruit": ("value", "TEXT"),
+                                    "harvest": ("value", "TEXT")}  # numbers written as plain strings stay TEXT
     product = kinds(shop, "Product")
     assert product["price"] == ("value", "REAL") and product["stock"] == ("value", "INTEGER")
     assert product["discontinued"] == ("value", "BOOLEAN") and product["listedAt"] == ("value", "TIMESTAMP")
@@ -118,11 +118,11 @@ def test_column_kinds_and_sql_types_pets_and_catalog() -> None:
 
 
 def test_column_statistics_and_samples() -> None:
-    _, pets = view(PETS)
-    pet_type = pets.table("Pet").column("pet_type")
-    assert (pet_type.count, pet_type.subjects, pet_type.distinct) == (4, 4, 3)
-    assert pet_type.samples[0] == "dog"  # the most frequent value first
-    assert pets.values[URIRef(PET + "pet_type")] == {"dog": 2, "cat": 1, "parrot": 1}
+    _, grove = view(GROVE)
+    fruit = grove.table("Tree").column("fruit")
+    assert (fruit.count, fruit.subjects, fruit.distinct) == (4, 4, 3)
+    assert fruit.samples[0] == "fig"  # the most frequent value first
+    assert grove.values[URIRef(GROVE_NS + "fruit")] == {"fig": 2, "apple": 1, "quince": 1}
     _, co = view(COMPANY)
     assert co.table("Department").column("budget").samples == ["90000", "200000", "500000"]
 
@@ -147,9 +147,9 @@ def test_label_columns() -> None:
 
 
 def test_no_label_columns_without_label_property() -> None:
-    _, pets = view(PETS)
-    assert pets.label_props == ()
-    assert all(t.label_column() is None for t in pets.tables.values())
+    _, grove = view(GROVE)
+    assert grove.label_props == ()
+    assert all(t.label_column() is None for t in grove.tables.values())
     _, shop = view(CATALOG)
     assert shop.table("Supplier").label_column() is None  # sup_name is a value like any other
     assert shop.table("Product").label_column().name == "label"
@@ -165,13 +165,13 @@ def test_text_property_that_differs_from_labels_is_no_label() -> None:
 
 # ---- foreign keys found in values --------------------------------------------------------------------------
 def test_key_columns_found_in_values_integer_keys() -> None:
-    _, pets = view(PETS)
-    own = pets.table("PetOwnership")
-    assert own.column("po_owner").key_of == "Owner.owner_id"
-    assert own.column("po_pet").key_of == "Pet.pet_id"
-    assert own.column("ref_po_owner").kind == "link" and own.column("ref_po_owner").target == "Owner"
-    assert own.column("ref_po_owner").hidden and own.column("ref_po_pet").hidden
-    assert pets.table("Owner").column("owner_id").key_of == ""
+    _, grove = view(GROVE)
+    own = grove.table("TreeCare")
+    assert own.column("tc_grower").key_of == "Grower.grower_id"
+    assert own.column("tc_tree").key_of == "Tree.tree_id"
+    assert own.column("ref_tc_grower").kind == "link" and own.column("ref_tc_grower").target == "Grower"
+    assert own.column("ref_tc_grower").hidden and own.column("ref_tc_tree").hidden
+    assert grove.table("Grower").column("grower_id").key_of == ""
 
 
 def test_key_columns_found_in_values_text_keys() -> None:
@@ -188,10 +188,10 @@ def test_links_without_matching_values_are_no_keys() -> None:
 
 
 def test_ddl_shows_keys_and_hides_their_links() -> None:
-    _, pets = view(PETS)
-    ddl = schema_ddl(pets)
-    assert "po_owner INTEGER REFERENCES Owner(owner_id)" in ddl
-    assert "ref_po_owner" not in ddl
+    _, grove = view(GROVE)
+    ddl = schema_ddl(grove)
+    assert "tc_grower INTEGER REFERENCES Grower(grower_id)" in ddl
+    assert "ref_tc_grower" not in ddl
     _, co = view(COMPANY)
     ddl = schema_ddl(co)
     assert "memberOf TEXT REFERENCES Department(iri)" in ddl and "includes the rows of Manager" in ddl
@@ -202,22 +202,22 @@ def test_join_edges_follow_links_and_keys_both_ways() -> None:
     _, co = view(COMPANY)
     assert ("memberOf", "Department", "iri") in join_edges(co, co.table("Employee"))
     assert ("iri", "Employee", "memberOf") in join_edges(co, co.table("Department"))
-    _, pets = view(PETS)
-    edges = join_edges(pets, pets.table("PetOwnership"))
-    assert ("po_owner", "Owner", "owner_id") in edges
+    _, grove = view(GROVE)
+    edges = join_edges(grove, grove.table("TreeCare"))
+    assert ("tc_grower", "Grower", "grower_id") in edges
     assert not any(a.startswith("ref_") or b.startswith("ref_") for a, _, b in edges)  # hidden links
-    assert ("owner_id", "PetOwnership", "po_owner") in join_edges(pets, pets.table("Owner"))
+    assert ("grower_id", "TreeCare", "tc_grower") in join_edges(grove, grove.table("Grower"))
 
 
 def test_join_steps() -> None:
     _, co = view(COMPANY)
     assert join_steps(co, "Employee", {"department"}) == [("memberOf", "Department", "iri")]
     assert join_steps(co, "Department", {"employee"}) == [("iri", "Employee", "memberOf")]
-    _, pets = view(PETS)
-    assert join_steps(pets, "Owner", {"pet"}) == [("owner_id", "PetOwnership", "po_owner"),
-                                                  ("po_pet", "Pet", "pet_id")]
-    assert join_steps(pets, "Owner", {"pet"}, max_hops=1) is None
-    assert join_steps(pets, "Nowhere", {"pet"}) is None
+    _, grove = view(GROVE)
+    assert join_steps(grove, "Grower", {"tree"}) == [("grower_id", "TreeCare", "tc_grower"),
+                                                     ("tc_tree", "Tree", "tree_id")]
+    assert join_steps(grove, "Grower", {"tree"}, max_hops=1) is None
+    assert join_steps(grove, "Nowhere", {"tree"}) is None
     _, shop = view(CATALOG)
     steps = join_steps(shop, "Supplier", {"category"})
     assert steps[0] == ("sup_code", "Product", "supplier") and steps[-1] == ("inCategory", "Category", "iri")

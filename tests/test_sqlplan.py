@@ -8,7 +8,7 @@ import pytest
 from ontouse.sqlplan.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
                           Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict)
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, PETS, view
+from ontouse_graphs import CATALOG, COMPANY, GROVE, view
 
 E = lambda c: Col("e", "Employee", c)  # noqa: E731 - short names for the expected plans
 D = lambda c: Col("d", "Department", c)  # noqa: E731
@@ -18,8 +18,8 @@ def co(sql: str):
     return read_sql(view(COMPANY)[1], sql)
 
 
-def pets(sql: str):
-    return read_sql(view(PETS)[1], sql)
+def grove(sql: str):
+    return read_sql(view(GROVE)[1], sql)
 
 
 def cat(sql: str):
@@ -41,10 +41,10 @@ def test_select_from_where() -> None:
 
 
 def test_unqualified_columns_and_default_alias() -> None:
-    plan, _ = pets("SELECT first_name FROM owner WHERE age >= 30.5")
-    o = lambda c: Col("Owner", "Owner", c)  # noqa: E731
-    assert plan.sources == (Source("Owner", "Owner"),)  # the table's own spelling
-    assert plan.select == (Item(o("first_name")),) and plan.where == Cmp(">=", o("age"), Lit(30.5))
+    plan, _ = grove("SELECT given_name FROM grower WHERE age >= 30.5")
+    o = lambda c: Col("Grower", "Grower", c)  # noqa: E731
+    assert plan.sources == (Source("Grower", "Grower"),)  # the table's own spelling
+    assert plan.select == (Item(o("given_name")),) and plan.where == Cmp(">=", o("age"), Lit(30.5))
 
 
 def test_joins_and_left_joins() -> None:
@@ -57,9 +57,9 @@ def test_joins_and_left_joins() -> None:
 
 
 def test_comma_join_with_condition_in_where() -> None:
-    plan, _ = pets("SELECT o.first_name FROM Owner o, PetOwnership h WHERE h.po_owner = o.owner_id AND o.age < 40")
-    assert plan.joins == (Join(Col("h", "PetOwnership", "po_owner"), Col("o", "Owner", "owner_id")),)
-    assert plan.where == Cmp("<", Col("o", "Owner", "age"), Lit(40))
+    plan, _ = grove("SELECT o.given_name FROM Grower o, TreeCare h WHERE h.tc_grower = o.grower_id AND o.age < 40")
+    assert plan.joins == (Join(Col("h", "TreeCare", "tc_grower"), Col("o", "Grower", "grower_id")),)
+    assert plan.where == Cmp("<", Col("o", "Grower", "age"), Lit(40))
 
 
 def test_conditions() -> None:
@@ -74,10 +74,10 @@ def test_conditions() -> None:
 
 
 def test_ilike_and_not_between() -> None:
-    plan, _ = pets("SELECT pet_id FROM Pet WHERE pet_type NOT ILIKE 'D%' AND pet_age NOT BETWEEN 2 AND 5")
-    p = lambda c: Col("Pet", "Pet", c)  # noqa: E731
-    assert plan.where == And((Like(p("pet_type"), "D%", negated=True),
-                              Between(p("pet_age"), Lit(2), Lit(5), negated=True)))
+    plan, _ = grove("SELECT tree_id FROM Tree WHERE fruit NOT ILIKE 'D%' AND tree_age NOT BETWEEN 2 AND 5")
+    p = lambda c: Col("Tree", "Tree", c)  # noqa: E731
+    assert plan.where == And((Like(p("fruit"), "D%", negated=True),
+                              Between(p("tree_age"), Lit(2), Lit(5), negated=True)))
 
 
 def test_aggregates_group_having_order() -> None:
@@ -122,8 +122,8 @@ def test_subqueries() -> None:
 
 
 def test_set_operations() -> None:
-    plan, _ = pets("SELECT home_town AS town FROM Owner WHERE age < 30 UNION ALL SELECT home_town FROM Owner "
-                   "ORDER BY town DESC LIMIT 3 OFFSET 1")
+    plan, _ = grove("SELECT home_farm AS town FROM Grower WHERE age < 30 UNION ALL SELECT home_farm FROM Grower "
+                    "ORDER BY town DESC LIMIT 3 OFFSET 1")
     assert isinstance(plan, SetQuery) and plan.op == "union" and plan.all
     assert plan.order_by == (Order(Lit(0), desc=True),) and (plan.limit, plan.offset) == (3, 1)
     for op in ("INTERSECT", "EXCEPT", "UNION"):
@@ -132,8 +132,8 @@ def test_set_operations() -> None:
 
 
 def test_star_expands_to_shown_columns() -> None:
-    plan, _ = pets("SELECT * FROM PetOwnership")
-    assert [it.expr.column for it in plan.select] == ["po_owner", "po_pet"]  # no iri, no hidden ref_ links
+    plan, _ = grove("SELECT * FROM TreeCare")
+    assert [it.expr.column for it in plan.select] == ["tc_grower", "tc_tree"]  # no iri, no hidden ref_ links
     plan, _ = co("SELECT d.* FROM Employee e JOIN Department d ON e.memberOf = d.iri")
     assert [it.expr for it in plan.select] == [D("label"), D("budget")]
 
@@ -152,8 +152,8 @@ def test_plan_as_json_data_round_trip() -> None:
 def test_unknown_table() -> None:
     assert error(COMPANY, "SELECT label FROM Employe") == (
         "There is no table `Employe`. Did you mean Employee? Tables: Employee, Department, Manager.")
-    assert error(PETS, "SELECT * FROM pet_type") == (
-        "There is no table `pet_type`. `pet_type` is a column of Pet. Tables: Pet, Owner, PetOwnership.")
+    assert error(GROVE, "SELECT * FROM fruit") == (
+        "There is no table `fruit`. `fruit` is a column of Tree. Tables: Tree, Grower, TreeCare.")
 
 
 def test_reach_column_follows_the_only_link_to_the_column() -> None:
@@ -165,13 +165,13 @@ def test_reach_column_follows_the_only_link_to_the_column() -> None:
     assert (j.left.alias, j.left.column, j.right.table, j.right.column) == ("e", "memberOf", "Department", "iri")
     assert plan.select[0].expr == Col(plan.sources[-1].alias, "Department", "budget")
     # two hops through key columns, in a database-shaped graph
-    plan, fixes = pets("SELECT o.first_name FROM Owner o WHERE o.pet_type = 'cat'")
-    assert fixes == ["reach_column"] and [s.table for s in plan.sources] == ["Owner", "PetOwnership", "Pet"]
+    plan, fixes = grove("SELECT o.given_name FROM Grower o WHERE o.fruit = 'apple'")
+    assert fixes == ["reach_column"] and [s.table for s in plan.sources] == ["Grower", "TreeCare", "Tree"]
 
 
 def test_misspelt_column_and_unknown_alias() -> None:
     assert "Did you mean e.salary?" in error(COMPANY, "SELECT e.salry FROM Employee e")
-    assert "Did you mean Owner.home_town?" in error(PETS, "SELECT hometown FROM Owner")
+    assert "Did you mean Grower.home_farm?" in error(GROVE, "SELECT homefarm FROM Grower")
     assert error(COMPANY, "SELECT x.label FROM Employee e") == (
         "`x.label`: there is no alias or table x in this query (the query has e (Employee)).")
     assert "There is no column `nothing`" in error(CATALOG, "SELECT nothing FROM Product")
@@ -208,27 +208,27 @@ def test_unsupported_constructs(sql: str, needle: str) -> None:
     assert needle in error(COMPANY, sql)
 
 
-def test_unsupported_constructs_pets() -> None:
+def test_unsupported_constructs_grove() -> None:
     assert "RIGHT JOIN is not supported" in error(
-        PETS, "SELECT o.first_name FROM Owner o RIGHT JOIN PetOwnership h ON h.po_owner = o.owner_id")
-    assert "A subquery in FROM is not supported" in error(PETS, "SELECT n FROM (SELECT COUNT(*) AS n FROM Pet)")
+        GROVE, "SELECT o.given_name FROM Grower o RIGHT JOIN TreeCare h ON h.tc_grower = o.grower_id")
+    assert "A subquery in FROM is not supported" in error(GROVE, "SELECT n FROM (SELECT COUNT(*) AS n FROM Tree)")
 
 
 # ---- fixes -------------------------------------------------------------------------------------------------
 def test_fix_id_is_iri() -> None:
     plan, fixes = co("SELECT e.id FROM Employee e WHERE e.salary > 9000")
     assert plan.select == (Item(E("iri")),) and fixes == ["id_is_iri"]
-    plan, fixes = pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                       "WHERE h.id IS NOT NULL")  # a table no other table refers to
-    assert plan.where == IsNull(Col("h", "PetOwnership", "iri"), negated=True) and fixes == ["id_is_iri"]
+    plan, fixes = grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                        "WHERE h.id IS NOT NULL")  # a table no other table refers to
+    assert plan.where == IsNull(Col("h", "TreeCare", "iri"), negated=True) and fixes == ["id_is_iri"]
 
 
 def test_fix_key_name() -> None:
     """`id` of a table without one is the key other tables refer to; a key's name means the column referring to it."""
-    plan, fixes = pets("SELECT id FROM Pet")
-    assert plan.select == (Item(Col("Pet", "Pet", "pet_id")),) and fixes == ["key_name"]
-    plan, fixes = pets("SELECT owner_id FROM PetOwnership")
-    assert plan.select == (Item(Col("PetOwnership", "PetOwnership", "po_owner")),) and fixes == ["key_name"]
+    plan, fixes = grove("SELECT id FROM Tree")
+    assert plan.select == (Item(Col("Tree", "Tree", "tree_id")),) and fixes == ["key_name"]
+    plan, fixes = grove("SELECT grower_id FROM TreeCare")
+    assert plan.select == (Item(Col("TreeCare", "TreeCare", "tc_grower")),) and fixes == ["key_name"]
     plan, fixes = cat("SELECT sup_code FROM Product")
     assert plan.select == (Item(Col("Product", "Product", "supplier")),) and fixes == ["key_name"]
 
@@ -236,14 +236,14 @@ def test_fix_key_name() -> None:
 def test_fix_column_owner() -> None:
     plan, fixes = co("SELECT e.label, e.budget FROM Employee e JOIN Department d ON e.memberOf = d.iri")
     assert plan.select[1] == Item(D("budget")) and fixes == ["column_owner"]
-    plan, fixes = pets("SELECT o.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = o.owner_id "
-                       "JOIN Pet p ON p.pet_id = h.po_pet WHERE o.pet_type = 'dog'")
-    assert plan.where == Cmp("=", Col("p", "Pet", "pet_type"), Lit("dog")) and fixes == ["column_owner"]
+    plan, fixes = grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
+                        "JOIN Tree p ON p.tree_id = h.tc_tree WHERE o.fruit = 'fig'")
+    assert plan.where == Cmp("=", Col("p", "Tree", "fruit"), Lit("fig")) and fixes == ["column_owner"]
 
 
 def test_column_owner_is_not_applied_in_join_conditions_nor_when_ambiguous() -> None:
-    # in a join condition the column is reached through the owner's ownership rows, never moved to p
-    plan, fixes = pets("SELECT p.pet_id FROM Pet p JOIN Owner o ON o.pet_id = p.pet_id")
+    # in a join condition the column is reached through the grower's care rows, never moved to p
+    plan, fixes = grove("SELECT p.tree_id FROM Tree p JOIN Grower o ON o.tree_id = p.tree_id")
     assert fixes == ["reach_column"] and all(j.left.alias != "p" or j.right.alias != "p" for j in plan.joins)
     # label is a column of both other tables: no single owner
     assert "has no column `label`" in error(
@@ -254,15 +254,15 @@ def test_column_owner_is_not_applied_in_join_conditions_nor_when_ambiguous() -> 
 def test_fix_bare_table() -> None:
     plan, fixes = co("SELECT Employee.label FROM Employee e WHERE e.salary > 9000")
     assert plan.select == (Item(E("label")),) and fixes == ["bare_table"]
-    plan, fixes = pets("SELECT Owner.first_name FROM Owner o JOIN PetOwnership h ON h.po_owner = Owner.owner_id")
-    assert plan.joins == (Join(Col("h", "PetOwnership", "po_owner"), Col("o", "Owner", "owner_id")),)
+    plan, fixes = grove("SELECT Grower.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = Grower.grower_id")
+    assert plan.joins == (Join(Col("h", "TreeCare", "tc_grower"), Col("o", "Grower", "grower_id")),)
     assert fixes == ["bare_table"]
 
 
 def test_no_fixes_for_a_correct_query() -> None:
     for sql in ("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri",
-                "SELECT p.pet_id FROM Pet p WHERE p.pet_type = 'cat'"):
-        assert read_sql(view(COMPANY if "Employee" in sql else PETS)[1], sql)[1] == []
+                "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'apple'"):
+        assert read_sql(view(COMPANY if "Employee" in sql else GROVE)[1], sql)[1] == []
 
 
 def test_fix_column_meaning() -> None:
@@ -272,10 +272,10 @@ def test_fix_column_meaning() -> None:
     emb = Embedder()
     plan, fixes = read_sql(view(COMPANY)[1], "SELECT e.label FROM Employee e WHERE e.dept = 'Sales'", emb)
     assert plan.where.left == E("memberOf") and fixes == ["column_meaning"]
-    plan, fixes = read_sql(view(PETS)[1], "SELECT AVG(age) FROM Pet", emb)
-    assert plan.select[0].expr.arg == Col("Pet", "Pet", "pet_age") and fixes == ["column_meaning"]
+    plan, fixes = read_sql(view(GROVE)[1], "SELECT AVG(age) FROM Tree", emb)
+    assert plan.select[0].expr.arg == Col("Tree", "Tree", "tree_age") and fixes == ["column_meaning"]
     with pytest.raises(PlanError):  # nothing close: no guess
-        read_sql(view(PETS)[1], "SELECT shoe_size FROM Pet", emb)
+        read_sql(view(GROVE)[1], "SELECT shoe_size FROM Tree", emb)
 
 
 def test_fix_link_direction_same_link_on_both_sides() -> None:
@@ -291,7 +291,7 @@ def test_fix_link_direction_same_link_on_both_sides() -> None:
 
 
 @pytest.mark.parametrize("ttl, text", [
-    (PETS, "The answer is in the `Pet` table. The '"),  # prose with an unclosed quote where SQL should be
+    (GROVE, "The answer is in the `Tree` table. The '"),  # prose with an unclosed quote where SQL should be
     (COMPANY, 'SELECT "label FROM Employee'),
 ])
 def test_untokenizable_text_is_a_plan_error(ttl: str, text: str) -> None:

@@ -24,19 +24,19 @@ from ontouse.storage.sparql import QueryError
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore, Source
 from ontouse.support import evidence_triples
-from ontouse_graphs import COMPANY, PETS
+from ontouse_graphs import COMPANY, GROVE
 from oxigraph_server import free_port, oxigraph_server
 from virtuoso_server import virtuoso_server
 
-DOMAINS = {"company": COMPANY, "pets": PETS}
+DOMAINS = {"company": COMPANY, "grove": GROVE}
 PLANS = {
     "company": ["SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri WHERE d.label = 'Sales'",
                 "SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri GROUP BY d.label",
                 "SELECT label FROM Employee WHERE salary > 5000 ORDER BY salary DESC LIMIT 2",
                 "SELECT label FROM Department WHERE iri NOT IN (SELECT memberOf FROM Employee)"],
-    "pets": ["SELECT COUNT(*) FROM Pet WHERE pet_type = 'dog'",
-             "SELECT AVG(pet_age) FROM Pet",
-             "SELECT o.first_name FROM PetOwnership h JOIN Owner o ON o.iri = h.po_owner WHERE h.po_pet = 12"],
+    "grove": ["SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'",
+              "SELECT AVG(tree_age) FROM Tree",
+              "SELECT o.given_name FROM TreeCare h JOIN Grower o ON o.iri = h.tc_grower WHERE h.tc_tree = 12"],
 }
 
 
@@ -91,7 +91,7 @@ def test_oxigraph_parsers_read_the_same_graph_as_rdflib(tmp_path: Path, fmt: str
 
 
 def test_turtle_prefixes_are_kept(tmp_path: Path) -> None:
-    path = _files(tmp_path)["pets"]
+    path = _files(tmp_path)["grove"]
     prefixes = dict(load_graph([path]).namespaces())
     assert str(prefixes[""]).startswith("http://")
 
@@ -107,18 +107,18 @@ def test_persisted_store_is_reused_then_rebuilt_when_a_file_changes(tmp_path: Pa
     files = _files(tmp_path)
     folder = tmp_path / "store"
     caplog.set_level(logging.INFO, logger="ontouse.storage.persist")
-    first = GraphStore(open_persisted([files["company"], files["pets"]], folder))
-    both = GraphStore.from_paths([files["company"], files["pets"]])
+    first = GraphStore(open_persisted([files["company"], files["grove"]], folder))
+    both = GraphStore.from_paths([files["company"], files["grove"]])
     assert first.size() == both.size()
-    assert _answers(first, PLANS["pets"]) == _answers(both, PLANS["pets"])
+    assert _answers(first, PLANS["grove"]) == _answers(both, PLANS["grove"])
     del first
     caplog.clear()
-    again = GraphStore(open_persisted([files["company"], files["pets"]], folder))
+    again = GraphStore(open_persisted([files["company"], files["grove"]], folder))
     assert "opening the persisted store" in caplog.text and again.size() == both.size()
     del again
-    files["pets"].write_text(PETS + "\n:extra rdfs:label \"added later\" .\n", "utf-8")
+    files["grove"].write_text(GROVE + "\n:extra rdfs:label \"added later\" .\n", "utf-8")
     caplog.clear()
-    rebuilt = GraphStore(open_persisted([files["company"], files["pets"]], folder))
+    rebuilt = GraphStore(open_persisted([files["company"], files["grove"]], folder))
     assert "opening the persisted store" not in caplog.text
     assert rebuilt.size() == both.size() + 1
     assert not list(tmp_path.glob("store.partial-*"))
@@ -129,7 +129,7 @@ def test_persisted_store_refuses_a_folder_it_did_not_write(tmp_path: Path) -> No
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
     with pytest.raises(InputError, match="not a store written by ontoask"):
-        open_persisted([files["pets"]], tmp_path / "mine")
+        open_persisted([files["grove"]], tmp_path / "mine")
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
 
@@ -206,7 +206,7 @@ def test_endpoint_bindings_ask_and_contains(server) -> None:
     ("SELECT ?s WHERE { ?s ?p }", "syntax error"),
 ])
 def test_endpoint_refuses_what_would_not_be_read_only(server, query: str, needle: str) -> None:
-    remote = EndpointStore(server["url"], graph="urn:test:pets")
+    remote = EndpointStore(server["url"], graph="urn:test:grove")
     before = remote.size()
     with pytest.raises(QueryError) as e:
         remote.select(query)
@@ -223,12 +223,12 @@ def test_unreachable_endpoint_is_a_clear_error_without_credentials() -> None:
 
 def test_cli_sparql_over_endpoint_and_over_persisted_store(server, tmp_path: Path) -> None:
     query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
-    res = CliRunner().invoke(main, ["--endpoint", server["url"], "--graph", "urn:test:pets", "--sparql", query])
+    res = CliRunner().invoke(main, ["--endpoint", server["url"], "--graph", "urn:test:grove", "--sparql", query])
     assert res.exit_code == 0, res.output
-    n = len(Graph().parse(data=PETS, format="turtle"))
+    n = len(Graph().parse(data=GROVE, format="turtle"))
     assert f"{n}" in res.output
     for _ in range(2):  # built, then opened
-        res = CliRunner().invoke(main, ["--ontology", str(server["files"]["pets"]), "--store-path",
+        res = CliRunner().invoke(main, ["--ontology", str(server["files"]["grove"]), "--store-path",
                                         str(tmp_path / "s"), "--sparql", query])
         assert res.exit_code == 0 and f"{n}" in res.output, res.output
     res = CliRunner().invoke(main, ["--endpoint", "http://127.0.0.1:1/query", "--sparql", query])
