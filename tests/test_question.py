@@ -11,10 +11,10 @@ from ontouse.question import parse_question
 
 @pytest.mark.parametrize("text, kind", [
     ("Is Ada Quill a manager?", "yesno"),
-    ("Does Lena own a parrot?", "yesno"),
-    ("Were any pets born before 2015?", "yesno"),
+    ("Does Edda tend a quince?", "yesno"),
+    ("Were any trees planted before 2015?", "yesno"),
     ("Can the Lumo desk lamp be ordered?", "yesno"),
-    ("How many dogs live in Harbor?", "count"),
+    ("How many figs grow at Fernhill?", "count"),
     ("What is the number of garden tools in stock?", "count"),
     ("Count the employees of Sales.", "count"),
     ("Which employees work in Research?", "other"),
@@ -26,19 +26,19 @@ def test_kind(text: str, kind: str) -> None:
 
 
 @pytest.mark.parametrize("text, grouped", [
-    ("How many pets does each owner have?", True),
+    ("How many trees does each grower have?", True),
     ("Average salary per department", True),
     ("What is the price of every lamp?", True),
-    ("How many pets does Lena have?", False),
+    ("How many trees does Edda have?", False),
 ])
 def test_grouped(text: str, grouped: bool) -> None:
     assert parse_question(text).grouped is grouped
 
 
 def test_numbers() -> None:
-    assert parse_question("Which owners are older than 30.5?").numbers == [30.5]
+    assert parse_question("Which growers are older than 30.5?").numbers == [30.5]
     assert parse_question("Products under 1,200 or over 3,5 kg").numbers == [1200.0, 3.5]
-    assert parse_question("Pets aged 2 to 7 years").numbers == [2.0, 7.0]
+    assert parse_question("Trees aged 2 to 7 years").numbers == [2.0, 7.0]
     assert parse_question("What does the R-220 cost?").numbers == [220.0]
     assert parse_question("Which rooms are free?").numbers == []
 
@@ -48,7 +48,7 @@ def test_quoted_and_capitalised_names() -> None:
     assert q.quoted == ["Polux", "Lumo desk lamp"]
     q = parse_question("Does Mira Stone manage Ben Arbor in Research?")
     assert q.names == ["Mira Stone", "Ben Arbor", "Research"]  # the first word is not a name
-    assert parse_question("which dogs are old").names == []
+    assert parse_question("which figs are old").names == []
 
 
 def test_words_are_folded_and_content_words_drop_function_words() -> None:
@@ -61,8 +61,8 @@ def test_words_are_folded_and_content_words_drop_function_words() -> None:
 def test_fold_tokens_and_singular() -> None:
     assert fold("Ärö GENÈVE") == "aro geneve"
     assert tokens("Valve X-100, red!") == ["valve", "x", "100", "red"]
-    assert [singular(w) for w in ("dogs", "stories", "boxes", "glasses", "bus", "analysis", "cat", "pets")] == [
-        "dog", "story", "box", "glass", "bus", "analysis", "cat", "pet"]
+    assert [singular(w) for w in ("figs", "stories", "boxes", "glasses", "bus", "analysis", "fig", "trees")] == [
+        "fig", "story", "box", "glass", "bus", "analysis", "fig", "tree"]
     # one singular for both tools: nouns that only look plural stay, "-zes" loses only its "s"
     assert [singular(w) for w in ("series", "species", "sizes", "Boxes", "BATTERIES")] == [
         "series", "species", "size", "Box", "BATTERY"]
