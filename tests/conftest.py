@@ -31,15 +31,15 @@ def make_tiny_index() -> EntitiesIndex:
     """Two classes, an object and a datatype property, two individuals, three facts."""
     idx = EntitiesIndex(base_iri="http://example.org/t#")
     idx.add_class("Product", roles=["Something we sell"])
-    idx.add_class("Paver", superclasses=["Product"], label="Paver stone")
-    idx.add_class("Pallet")
+    idx.add_class("Lantern", superclasses=["Product"], label="Lantern model")
+    idx.add_class("Crate")
     idx.add_property("weightKg", "datatype", domain=["Product"], range="xsd:decimal", unit="kg")
-    idx.add_property("storedOn", "object", domain=["Product"], range="Pallet")
-    idx.add_individual("P1", classes=["Paver"], label="Paver one", roles=["A paver"])
-    idx.add_individual("Pal1", classes=["Pallet"])
+    idx.add_property("storedOn", "object", domain=["Product"], range="Crate")
+    idx.add_individual("P1", classes=["Lantern"], label="Lantern one", roles=["A lantern"])
+    idx.add_individual("Cr1", classes=["Crate"])
     idx.add_fact("P1", Fact("weightKg", literal="12.5", unit="kg", source={"file": "a.json", "path": "/0/w"}))
     idx.add_fact("P1", Fact("weightKg", literal="12500", unit="g"))
-    idx.add_fact("P1", Fact("storedOn", object="Pal1"))
+    idx.add_fact("P1", Fact("storedOn", object="Cr1"))
     return idx
 
 

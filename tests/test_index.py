@@ -82,7 +82,7 @@ def test_changes_raise_tool_errors(tiny_index: EntitiesIndex) -> None:
         tiny_index.add_class("has space")
     with pytest.raises(ToolArgumentError, match="not a valid xsd:decimal"):
         tiny_index.add_fact("P1", Fact("weightKg", literal="heavy"))
-    assert tiny_index.add_fact("P1", Fact("storedOn", object="Pal1")) is False
+    assert tiny_index.add_fact("P1", Fact("storedOn", object="Cr1")) is False
 
 
 @pytest.mark.parametrize("lexical, datatype, ok", [
@@ -98,8 +98,8 @@ def test_check_literal(lexical: str, datatype: str, ok: bool) -> None:
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("CURB SP8", "CURB_SP8"), ("pallet weight", "PalletWeight"), ("2nd floor", "_2ndFloor"),
-    ("Città Più", "CittaPiu"), ("---", "_unnamed"), ("EcoRing", "EcoRing"),
+    ("LAMP XR8", "LAMP_XR8"), ("crate weight", "CrateWeight"), ("2nd floor", "_2ndFloor"),
+    ("Città Più", "CittaPiu"), ("---", "_unnamed"), ("SunDial", "SunDial"),
 ])
 def test_safe_name(text: str, expected: str) -> None:
     assert safe_name(text) == expected
@@ -107,14 +107,14 @@ def test_safe_name(text: str, expected: str) -> None:
 
 
 def test_safe_name_lower_first() -> None:
-    assert safe_name("pallet weight", lower_first=True) == "palletWeight"
+    assert safe_name("crate weight", lower_first=True) == "crateWeight"
     assert safe_name("ABC def", lower_first=True) == "ABC_Def"
 
 
 def test_normalize_and_similarity() -> None:
-    assert normalize("EcoRing (kg)") == normalize("eco ring") == "ecoring"
-    assert normalize("The Weight of Pallet") == "weightpallet"
-    assert similarity("EcoRing (kg)", "EcoRing") == 1.0
+    assert normalize("SunDial (kg)") == normalize("sun dial") == "sundial"
+    assert normalize("The Weight of Crate") == "weightcrate"
+    assert similarity("SunDial (kg)", "SunDial") == 1.0
     assert similarity("abc", "xyz") < 0.4
 
 

@@ -18,20 +18,20 @@ def test_add_update_remove_and_errors_the_model_can_act_on() -> None:
     t = tools_for(idx)
     assert t["add_class"]('{"name": "Product", "role": "what we sell"}') == "ok: class Product"
     t["add_property"]('{"name": "weightKg", "kind": "datatype", "domain": "Product", "range": "xsd:integer"}')
-    t["add_individual"]('{"name": "EcoRing", "classes": ["Product"]}')
-    assert t["add_fact"]('{"subject": "EcoRing", "property": "weightKg", "value": "58"}') == "ok"
+    t["add_individual"]('{"name": "SunDial", "classes": ["Product"]}')
+    assert t["add_fact"]('{"subject": "SunDial", "property": "weightKg", "value": "7"}') == "ok"
     with pytest.raises(ToolArgumentError, match="Unknown class 'Prodcut'. Did you mean: Product"):
         t["add_individual"]('{"name": "X", "classes": ["Prodcut"]}')
-    with pytest.raises(ToolArgumentError, match="'58.5' is not a valid xsd:integer"):
-        t["add_fact"]('{"subject": "EcoRing", "property": "weightKg", "value": "58.5"}')
+    with pytest.raises(ToolArgumentError, match="'7.5' is not a valid xsd:integer"):
+        t["add_fact"]('{"subject": "SunDial", "property": "weightKg", "value": "7.5"}')
     with pytest.raises(ToolArgumentError, match="kind: 'both' is not one of"):
         t["add_property"]('{"name": "p", "kind": "both"}')
     assert "range xsd:decimal" in t["update_property"]('{"name": "weightKg", "range": "xsd:decimal"}')
-    assert t["add_fact"]('{"subject": "EcoRing", "property": "weightKg", "value": "58.5"}') == "ok"
-    t["rename"]('{"old": "EcoRing", "new": "EcoRingBlock"}')
-    assert "EcoRingBlock" in t["find_entity"]('{"mention": "eco ring block"}')
+    assert t["add_fact"]('{"subject": "SunDial", "property": "weightKg", "value": "7.5"}') == "ok"
+    t["rename"]('{"old": "SunDial", "new": "SunDialFrame"}')
+    assert "SunDialFrame" in t["find_entity"]('{"mention": "sun dial frame"}')
     assert t["remove"]('{"name": "weightKg"}') == "removed property 'weightKg'"
-    assert idx.individuals["EcoRingBlock"].facts == [] and idx.dangling() == []
+    assert idx.individuals["SunDialFrame"].facts == [] and idx.dangling() == []
 
 
 def test_lists_are_paged() -> None:

@@ -14,8 +14,8 @@ from ontouse.cli import main
 DATA = """
 @prefix : <http://example.org/s#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-:p1 a :Product ; rdfs:label "Paver one" .
-:p2 a :Product ; rdfs:label "Paver two" .
+:p1 a :Product ; rdfs:label "Lantern one" .
+:p2 a :Product ; rdfs:label "Lantern two" .
 """
 
 

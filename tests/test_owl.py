@@ -31,16 +31,16 @@ ob:unit a owl:AnnotationProperty ; rdfs:label "unit" .
 qudt:unit a owl:AnnotationProperty ; rdfs:label "unit (QUDT)" .
 
 :Product a owl:Class ; rdfs:label "Product" ; rdfs:comment "Something we sell" .
-:Paver a owl:Class ; rdfs:label "Paver stone" ; rdfs:subClassOf :Product .
-:Pallet a owl:Class ; rdfs:label "Pallet" .
+:Lantern a owl:Class ; rdfs:label "Lantern model" ; rdfs:subClassOf :Product .
+:Crate a owl:Class ; rdfs:label "Crate" .
 
 :weightKg a owl:DatatypeProperty ; rdfs:label "weightKg" ; rdfs:domain :Product ; rdfs:range xsd:decimal ;
     ob:unit "kg" ; qudt:unit unit:KiloGM .
-:storedOn a owl:ObjectProperty ; rdfs:label "storedOn" ; rdfs:domain :Product ; rdfs:range :Pallet .
+:storedOn a owl:ObjectProperty ; rdfs:label "storedOn" ; rdfs:domain :Product ; rdfs:range :Crate .
 
-:P1 a owl:NamedIndividual, :Paver ; rdfs:label "Paver one" ; rdfs:comment "A paver" ;
-    :weightKg 12.5, 12500.0 ; :storedOn :Pal1 .
-:Pal1 a owl:NamedIndividual, :Pallet ; rdfs:label "Pal1" .
+:P1 a owl:NamedIndividual, :Lantern ; rdfs:label "Lantern one" ; rdfs:comment "A lantern" ;
+    :weightKg 12.5, 12500.0 ; :storedOn :Cr1 .
+:Cr1 a owl:NamedIndividual, :Crate ; rdfs:label "Cr1" .
 
 [] a owl:Axiom ; owl:annotatedSource :P1 ; owl:annotatedProperty :weightKg ; owl:annotatedTarget 12500.0 ;
     ob:unit "g" ; qudt:unit unit:GM .
@@ -115,7 +115,7 @@ print(hashlib.sha256(x).hexdigest(), hashlib.sha256(t).hexdigest())
 
 
 def test_deterministic_across_processes(tiny_index: EntitiesIndex, tmp_path: Path) -> None:
-    tiny_index.add_property("q", "datatype", domain=["Product", "Pallet"])  # blank nodes: union domain
+    tiny_index.add_property("q", "datatype", domain=["Product", "Crate"])  # blank nodes: union domain
     path = tmp_path / "idx.json"
     path.write_text(tiny_index.to_json(), encoding="utf-8")
     digests = set()

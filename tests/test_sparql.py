@@ -15,9 +15,9 @@ DATA = """
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 :Product a owl:Class .
-:p1 a :Product ; rdfs:label "Paver one" ; :weightKg 12.5 .
-:p2 a :Product ; rdfs:label "Paver two"@en ; :weightKg 40 .
-:p3 a :Product ; rdfs:label "Block" .
+:p1 a :Product ; rdfs:label "Lantern one" ; :weightKg 12.5 .
+:p2 a :Product ; rdfs:label "Lantern two"@en ; :weightKg 40 .
+:p3 a :Product ; rdfs:label "Lamp" .
 """
 
 
@@ -38,10 +38,10 @@ def test_select(graph: Graph) -> None:
 def test_unbound_and_lang(graph: Graph) -> None:
     r = run_query(graph, "SELECT ?l ?w WHERE { ?p rdfs:label ?l OPTIONAL { ?p :weightKg ?w } } ORDER BY ?l")
     assert r.rows[0][1] is None
-    assert "Paver two@en" in format_table(r)
+    assert "Lantern two@en" in format_table(r)
     js = to_json(r)
-    assert js["results"]["bindings"][0] == {"l": {"type": "literal", "value": "Block"}}
-    assert js["results"]["bindings"][2]["l"] == {"type": "literal", "value": "Paver two", "xml:lang": "en"}
+    assert js["results"]["bindings"][0] == {"l": {"type": "literal", "value": "Lamp"}}
+    assert js["results"]["bindings"][2]["l"] == {"type": "literal", "value": "Lantern two", "xml:lang": "en"}
 
 
 def test_ask(graph: Graph) -> None:
