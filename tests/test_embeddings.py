@@ -36,7 +36,7 @@ def test_matches_the_published_reference_similarities(emb: Embedder) -> None:
 
 
 def test_embed_shape_dtype_and_norm(emb: Embedder) -> None:
-    v = emb.embed(["phone", "has product manager", "", "a much longer sentence about warehouses and pallets"])
+    v = emb.embed(["phone", "has head gardener", "", "a much longer sentence about greenhouses and crates"])
     assert v.shape == (4, 384) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert emb.embed([]).shape == (0, 384)
@@ -45,7 +45,7 @@ def test_embed_shape_dtype_and_norm(emb: Embedder) -> None:
 
 
 def test_padding_and_batching_do_not_change_the_vectors(emb: Embedder) -> None:
-    texts = ["id", "the destination airport of the flight", "email address", "How many flights arrive in Aberdeen?"]
+    texts = ["id", "the observatory of the telescope", "email address", "How many telescopes point at Vega?"]
     together = emb.embed(texts)
     one_by_one = Embedder(threads=1, batch_size=1, cache_size=0).embed(texts)
     assert np.allclose(together, one_by_one, atol=1e-5)
@@ -69,25 +69,25 @@ def test_similarity_of_related_words(emb: Embedder) -> None:
     assert emb.similarity("phone", "phone") == pytest.approx(1.0, abs=1e-5)
 
 
-def test_employees_telephone_links_to_phone(emb: Embedder) -> None:
-    props = ["email", "name", "memberOf", "phone", "worksFor", "hasSalary"]
-    assert names(emb, "What is the telephone of Alice Smith?", props, top=1) == ["phone"]
-    assert names(emb, "What is her field of expertise?", ["salary", "areaOfExpertise", "email", "dateOfBirth"],
-                 top=1) == ["areaOfExpertise"]
+def test_volunteers_telephone_links_to_phone(emb: Embedder) -> None:
+    props = ["email", "name", "guildOf", "phone", "tendsGarden", "hasStipend"]
+    assert names(emb, "What is the telephone of Edda Lind?", props, top=1) == ["phone"]
+    assert names(emb, "What is her favourite kind of plant?", ["stipend", "favouritePlant", "email", "dateOfBirth"],
+                 top=1) == ["favouritePlant"]
 
 
-def test_flights_question_links_to_flight_names_not_to_another_domain(emb: Embedder) -> None:
-    flights = ["FlightNo", "Airline", "DestAirport", "SourceAirport"]
-    others = ["hasSalary", "priceEur", "areaOfExpertise", "color", "dateOfBirth", "width_mm"]
-    top = names(emb, "How many flights arrive in Aberdeen?", others + flights, top=len(flights))
-    assert sorted(top) == sorted(flights)
+def test_telescope_question_links_to_telescope_names_not_to_another_domain(emb: Embedder) -> None:
+    scopes = ["TelescopeNo", "Observatory", "TargetStar", "MirrorDiameter"]
+    others = ["hasStipend", "priceEur", "favouritePlant", "color", "dateOfBirth", "length_cm"]
+    top = names(emb, "How many telescopes point at Vega?", others + scopes, top=len(scopes))
+    assert sorted(top) == sorted(scopes)
 
 
 def test_products_domain(emb: Embedder) -> None:
-    props = ["priceEur", "color", "storedOn", "weightKg", "width_mm"]
+    props = ["priceEur", "color", "storedOn", "weightKg", "length_cm"]
     assert names(emb, "Which products weigh more than 10 kg?", props, top=1) == ["weightKg"]
-    assert names(emb, "Who manages the product?", ["hasSupplier", "priceEur", "hasProductManager", "color"],
-                 top=1) == ["hasProductManager"]
+    assert names(emb, "Who repairs the product?", ["hasVendor", "priceEur", "hasRepairer", "color"],
+                 top=1) == ["hasRepairer"]
 
 
 def test_rank_bounds(emb: Embedder) -> None:

@@ -59,7 +59,7 @@ def test_units_map_to_qudt_in_one_table() -> None:
     assert qudt_iri("Kg") == UNIT + "KiloGM"  # as written in a key: the unit table's canonical form
     assert qudt_iri("m²") == UNIT + "M2" and qudt_iri("°C") == UNIT + "DEG_C" and qudt_iri("km/h") == UNIT + "KiloM-PER-HR"
     assert qudt_iri("EUR") == "http://qudt.org/vocab/currency/EUR" and qudt_iri("$").endswith("/USD")
-    assert qudt_iri("EUR per day") == "" and qudt_iri("working day") == "" and qudt_iri("pallet") == ""
+    assert qudt_iri("EUR per hour") == "" and qudt_iri("working day") == "" and qudt_iri("crate") == ""
 
 
 def test_ontology_iri_given_header_and_qudt_units_read_by_an_owl_api(tmp_path: Path) -> None:
