@@ -26,26 +26,26 @@ def test_number_forms(answer):
 
 
 def test_numbers_exact_for_integers_and_thousands_separators():
-    assert is_correct("Cedar Barn covers 1,800 m².", 1800)
-    assert is_correct("1800", 1800)
+    assert is_correct("Cedar Barn covers 2,300 m².", 2300)
+    assert is_correct("2300", 2300)
     assert is_correct("There are 4.0 of them", 4)
-    assert is_correct("There are four helmets.", 4)
-    assert not is_correct("Cedar Barn covers 1,750 m².", 1800)
+    assert is_correct("There are four lanterns.", 4)
+    assert not is_correct("Cedar Barn covers 2,250 m².", 2300)
     assert not is_correct("There are 5 products", 4)
-    assert not is_correct("about 1801", 1800)
+    assert not is_correct("about 2301", 2300)
 
 
 def test_numbers_one_percent_for_non_integers():
-    assert is_correct("The average price is 789.33 EUR", 789.33)
-    assert is_correct("The average price is 789.3333333 EUR", 789.33)
-    assert is_correct("about 106 EUR", 106.5)          # within 1 %
-    assert not is_correct("about 100 EUR", 106.5)
-    assert not is_correct("The average price is 800 EUR", 789.33)
+    assert is_correct("The average price is 642.67 EUR", 642.67)
+    assert is_correct("The average price is 642.6666667 EUR", 642.67)
+    assert is_correct("about 85 EUR", 84.5)          # within 1 %
+    assert not is_correct("about 80 EUR", 84.5)
+    assert not is_correct("The average price is 660 EUR", 642.67)
 
 
 def test_numbers_inside_names_and_units_do_not_count():
-    assert numbers_in("RiverRunner29 weighs 2.05 kg") == [2.05]
-    assert numbers_in("420 m²") == [420.0]
+    assert numbers_in("RiverRunner29 weighs 3.15 kg") == [3.15]
+    assert numbers_in("360 m²") == [360.0]
     assert not is_correct("The RiverRunner29 frame", 29)
 
 
@@ -58,11 +58,11 @@ def test_names_case_space_punct_camel_insensitive(answer):
 
 
 def test_names_on_token_boundaries():
-    assert name_in_text("SteelKnot U-Lock", "The SteelKnot ULock has the longest warranty")
+    assert name_in_text("IronClasp D-Ring", "The IronClasp DRing has the brightest finish")
     assert not name_in_text("Black", "Blackish")
     assert not is_correct("Flint Shed", "Cedar Barn")
-    assert not is_correct("Mill Lane", "Mill Lane Store")
-    assert is_correct("It is stored at mill_lane_store.", "Mill Lane Store")
+    assert not is_correct("Brook Yard", "Brook Yard Shed")
+    assert is_correct("It is stored at brook_yard_shed.", "Brook Yard Shed")
 
 
 # ----------------------------------------------------------------------------------------------- lists
@@ -75,24 +75,24 @@ def test_lists_need_every_item():
 
 
 def test_lists_with_candidates_limit_extra_names():
-    products = ["BeamPro", "GlowTail R", "UrbanDome", "StormCap Aero", "TinyTrek Mini"]
-    expected = ["BeamPro", "GlowTail R"]
-    assert is_correct("BeamPro, GlowTail R", expected, candidates=products)
-    assert is_correct("BeamPro, GlowTail R, UrbanDome", expected, candidates=products)         # one extra is ok
-    assert not is_correct("BeamPro, GlowTail R, UrbanDome, StormCap Aero", expected, candidates=products)
-    assert is_correct("BeamPro, GlowTail R, UrbanDome, StormCap Aero", expected)                # no candidates
+    products = ["LumaStick", "NightFin R", "CivicShell", "StormCap Aero", "TinyTrek Mini"]
+    expected = ["LumaStick", "NightFin R"]
+    assert is_correct("LumaStick, NightFin R", expected, candidates=products)
+    assert is_correct("LumaStick, NightFin R, CivicShell", expected, candidates=products)         # one extra is ok
+    assert not is_correct("LumaStick, NightFin R, CivicShell, StormCap Aero", expected, candidates=products)
+    assert is_correct("LumaStick, NightFin R, CivicShell, StormCap Aero", expected)                # no candidates
 
 
 # ----------------------------------------------------------------------------------------------- yes / no
 
 def test_yes_no():
-    assert is_correct("Yes, the StormCap Aero comes in red.", "yes")
+    assert is_correct("Yes, the StormCap Aero comes in green.", "yes")
     assert is_correct("yes", "Yes")
     assert is_correct("True", "yes")
     assert is_correct("No. It is stored at Cedar Barn.", "no")
-    assert is_correct("No, the UrbanDome is not available in red.", "no")
-    assert is_correct("The UrbanDome is not available in red.", "no")
-    assert is_correct("The StormCap Aero is available in red.", "yes")
+    assert is_correct("No, the CivicShell is not available in green.", "no")
+    assert is_correct("The CivicShell is not available in green.", "no")
+    assert is_correct("The StormCap Aero is available in green.", "yes")
     assert not is_correct("Yes.", "no")
     assert not is_correct("No, it is not.", "yes")
 
@@ -118,9 +118,9 @@ def test_answers_that_are_not_no_data(answer):
 
 
 def test_no_data_answer_is_wrong_for_a_real_value():
-    assert not is_correct("No data available", 1800)
+    assert not is_correct("No data available", 2300)
     assert not is_correct("No data available", "Cedar Barn")
-    assert not is_correct("No data available", ["BeamPro", "GlowTail R"])
+    assert not is_correct("No data available", ["LumaStick", "NightFin R"])
 
 
 # ----------------------------------------------------------------------------------------------- answer-set F1
@@ -132,13 +132,13 @@ def test_f1_empty_conventions():
 
 
 def test_f1_iris_exact_literals_normalized():
-    iri = "http://ld.company.org/prod-instances/dept-73191"
+    iri = "http://example.org/things/unit-50412"
     assert answer_set_f1({iri}, {iri}) == 1.0
     assert answer_set_f1({f"<{iri}>"}, {iri}) == 1.0
     assert answer_set_f1({iri.upper()}, {iri}) == 0.0                        # IRIs are case-sensitive
     assert answer_set_f1({'"4.220"^^<http://www.w3.org/2001/XMLSchema#decimal>'}, {"4.22"}) == 1.0
     assert answer_set_f1({'"12"^^xsd:integer', "3.0"}, {"12", "3"}) == 1.0
-    assert answer_set_f1({'"Kevin Feigenbaum"@en'}, {"kevin feigenbaum"}) == 1.0
+    assert answer_set_f1({'"Wanda Oakes"@en'}, {"wanda oakes"}) == 1.0
     assert answer_set_f1({"True"}, {"true"}) == 1.0
     assert answer_set_f1({"4.2"}, {"4.22"}) == 0.0
 
@@ -210,4 +210,4 @@ def test_a_single_name_with_rival_names_is_hedging():
     assert is_correct("The DustRider Alloy.", "DustRider Alloy", candidates=frames, max_extra=0)
     assert not is_correct("MetroLoop 500, DustRider Alloy has the lowest wheel size.", "DustRider Alloy",
                           candidates=frames, max_extra=0)
-    assert is_correct("It is 139 EUR, the StormCap Aero.", "139", candidates=frames, max_extra=0)  # numbers: as before
+    assert is_correct("It is 147 EUR, the StormCap Aero.", "147", candidates=frames, max_extra=0)  # numbers: as before
