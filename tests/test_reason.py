@@ -18,16 +18,16 @@ PREFIXES = """
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 <http://example.org/r> a owl:Ontology .
-:Cat a owl:Class . :Dog a owl:Class ; owl:disjointWith :Cat .
+:Fern a owl:Class . :Moss a owl:Class ; owl:disjointWith :Fern .
 """
 INCONSISTENT = PREFIXES + """
-:tom a owl:NamedIndividual, :Cat, :Dog .
+:fen a owl:NamedIndividual, :Fern, :Moss .
 :age a owl:DatatypeProperty ; rdfs:range xsd:integer .
-:rex a owl:NamedIndividual, :Dog ; :age "2.5"^^xsd:decimal .
+:moor a owl:NamedIndividual, :Moss ; :age "2.5"^^xsd:decimal .
 """
 UNSATISFIABLE = PREFIXES + """
-:CatDog a owl:Class ; rdfs:subClassOf :Cat, :Dog .
-:tom a owl:NamedIndividual, :Cat .
+:FernMoss a owl:Class ; rdfs:subClassOf :Fern, :Moss .
+:fen a owl:NamedIndividual, :Fern .
 """
 
 
@@ -53,15 +53,15 @@ def test_inconsistent(tmp_path: Path) -> None:
     assert report.status == "inconsistent"
     text = report.render()
     assert text.splitlines()[0] == "inconsistent"
-    assert "individual tom is a member of both Cat and Dog, which are declared disjoint" in text
-    assert "individual rex has age = \"2.5\"" in text
+    assert "individual fen is a member of both Fern and Moss, which are declared disjoint" in text
+    assert "individual moor has age = \"2.5\"" in text
 
 
 @needs_java
 def test_unsatisfiable_class(tmp_path: Path) -> None:
     report = check(_rdfxml(tmp_path, UNSATISFIABLE), timeout_s=60)
     assert report.status == "consistent"
-    assert report.details == ["class CatDog can have no members because it is a subclass of both Cat and Dog, "
+    assert report.details == ["class FernMoss can have no members because it is a subclass of both Fern and Moss, "
                               "which are declared disjoint."]
 
 
