@@ -1,6 +1,6 @@
 """ontoask reads OWL/XML (Protégé's "OWL/XML" format) and JSON-LD whose @context is schema.org's (the bundled copy,
 never fetched); hostile files stay refused. Hand-written files of a made-up domain: a small observatory
-(telescopes, mirrors, observers) and a choir's concerts."""
+(telescopes, mirrors, observers) and a puppet theatre's shows."""
 
 from __future__ import annotations
 
@@ -210,32 +210,32 @@ def test_broken_owlxml_gets_a_clear_message(tmp_path: Path, text: str, message: 
         load_graph([path])
 
 
-CHOIR = {
+PUPPETRY = {
     "@context": "https://schema.org",
     "@graph": [
-        {"@id": "https://choir.example/concert/winter", "@type": "MusicEvent", "name": "Winter concert",
-         "startDate": "2031-12-14", "url": "https://choir.example/winter",
+        {"@id": "https://puppets.example/show/winter", "@type": "TheaterEvent", "name": "Winter puppet show",
+         "startDate": "2031-12-14", "url": "https://puppets.example/winter",
          "location": {"@type": "Place", "name": "Old town hall"},
-         "performer": {"@id": "https://choir.example/people/mara"}},
-        {"@id": "https://choir.example/people/mara", "@type": "Person", "name": "Mara Lind",
+         "performer": {"@id": "https://puppets.example/people/mara"}},
+        {"@id": "https://puppets.example/people/mara", "@type": "Person", "name": "Mara Lind",
          "sameAs": "https://people.example/mara"},
     ],
 }
 
 
 @pytest.mark.parametrize("context", ["https://schema.org", "http://schema.org/", "https://schema.org/",
-                                     ["https://schema.org", {"ex": "https://choir.example/terms#"}]])
+                                     ["https://schema.org", {"ex": "https://puppets.example/terms#"}]])
 def test_jsonld_with_the_schema_org_context_uses_the_bundled_copy(tmp_path: Path, context: object) -> None:
-    path = tmp_path / "choir.jsonld"
-    path.write_text(json.dumps({**CHOIR, "@context": context}), "utf-8")
+    path = tmp_path / "puppetry.jsonld"
+    path.write_text(json.dumps({**PUPPETRY, "@context": context}), "utf-8")
     g = load_graph([path])
-    concert = URIRef("https://choir.example/concert/winter")
+    show = URIRef("https://puppets.example/show/winter")
     s = "http://schema.org/"
-    assert (concert, RDF.type, URIRef(s + "MusicEvent")) in g
-    assert (concert, URIRef(s + "name"), Literal("Winter concert")) in g
-    assert (concert, URIRef(s + "url"), URIRef("https://choir.example/winter")) in g  # an IRI, as schema.org says
-    assert (concert, URIRef(s + "performer"), URIRef("https://choir.example/people/mara")) in g
-    place = g.value(concert, URIRef(s + "location"))
+    assert (show, RDF.type, URIRef(s + "TheaterEvent")) in g
+    assert (show, URIRef(s + "name"), Literal("Winter puppet show")) in g
+    assert (show, URIRef(s + "url"), URIRef("https://puppets.example/winter")) in g  # an IRI, as schema.org says
+    assert (show, URIRef(s + "performer"), URIRef("https://puppets.example/people/mara")) in g
+    place = g.value(show, URIRef(s + "location"))
     assert isinstance(place, BNode) and (place, URIRef(s + "name"), Literal("Old town hall")) in g
 
 
@@ -243,15 +243,15 @@ def test_other_remote_contexts_stay_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonld"
     for context in ("https://schema.org.evil.example/", "https://vocab.example/context.jsonld",
                     ["https://schema.org", "https://vocab.example/c"]):
-        path.write_text(json.dumps({**CHOIR, "@context": context}), "utf-8")
+        path.write_text(json.dumps({**PUPPETRY, "@context": context}), "utf-8")
         with pytest.raises(InputError, match="would be fetched"):
             load_graph([path])
     assert is_schema_org("HTTPS://www.schema.org/") and not is_schema_org("https://schema.org.example")
 
 
 def test_ontoask_reads_schema_org_jsonld(tmp_path: Path) -> None:
-    path = tmp_path / "choir.jsonld"
-    path.write_text(json.dumps(CHOIR), "utf-8")
+    path = tmp_path / "puppetry.jsonld"
+    path.write_text(json.dumps(PUPPETRY), "utf-8")
     query = "SELECT ?n WHERE { ?p a <http://schema.org/Person> ; <http://schema.org/name> ?n }"
     result = CliRunner().invoke(ask_main, ["--ontology", str(path), "--sparql", query])
     assert result.exit_code == 0, result.output
@@ -263,14 +263,14 @@ def test_a_vocabulary_with_the_schema_org_context_is_read_for_schema(tmp_path: P
     """ontobuild --schema reads a schema.org-style vocabulary whose context is schema.org's (the bundled copy)."""
     from ontobuild.vocabulary import load_vocabulary
 
-    path = tmp_path / "choir-terms.jsonld"
+    path = tmp_path / "puppetry-terms.jsonld"
     path.write_text(json.dumps({"@context": "https://schema.org/", "@graph": [
-        {"@id": "https://choir.example/terms/Rehearsal", "@type": "rdfs:Class", "rdfs:label": "rehearsal"},
-        {"@id": "https://choir.example/terms/durationMin", "@type": "rdf:Property", "rdfs:label": "duration (min)",
-         "domainIncludes": {"@id": "https://choir.example/terms/Rehearsal"}, "rangeIncludes": {"@id": "schema:Number"}},
+        {"@id": "https://puppets.example/terms/Rehearsal", "@type": "rdfs:Class", "rdfs:label": "rehearsal"},
+        {"@id": "https://puppets.example/terms/durationMin", "@type": "rdf:Property", "rdfs:label": "duration (min)",
+         "domainIncludes": {"@id": "https://puppets.example/terms/Rehearsal"}, "rangeIncludes": {"@id": "schema:Number"}},
     ]}), "utf-8")
     vocab = load_vocabulary([path])
-    assert {"https://choir.example/terms/Rehearsal", "https://choir.example/terms/durationMin"} <= set(vocab.terms)
+    assert {"https://puppets.example/terms/Rehearsal", "https://puppets.example/terms/durationMin"} <= set(vocab.terms)
 
 
 @pytest.mark.parametrize("name", ["observatory.owx", "observatory.owl"])
