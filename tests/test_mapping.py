@@ -106,10 +106,10 @@ def test_category_keys_become_subclasses_of_the_record_class() -> None:
     assert idx.individuals["StormCap"].classes == ["Product", "Hood"]
     assert idx.individuals["Hoods"].classes == ["ProductCategory"]  # the category itself stays an individual
     other = EntitiesIndex()
-    shape = group_shapes(find_records("staff.json", {"Sales": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
-    apply_mapping(other, shape, Decision("Employee", name_key="Name",
-                                         levels=[{"class": "Department", "property": "inDepartment"}]), Coverage())
-    assert set(other.classes) == {"Employee", "Department"}  # a department is not a kind of employee
+    shape = group_shapes(find_records("rangers.json", {"Lakeside": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
+    apply_mapping(other, shape, Decision("Ranger", name_key="Name",
+                                         levels=[{"class": "Station", "property": "postedAt"}]), Coverage())
+    assert set(other.classes) == {"Ranger", "Station"}  # a station is not a kind of ranger
 
 
 def test_a_field_name_that_wraps_every_record_is_no_category() -> None:
