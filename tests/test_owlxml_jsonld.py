@@ -267,7 +267,8 @@ def test_a_vocabulary_with_the_schema_org_context_is_read_for_schema(tmp_path: P
     path.write_text(json.dumps({"@context": "https://schema.org/", "@graph": [
         {"@id": "https://puppets.example/terms/Rehearsal", "@type": "rdfs:Class", "rdfs:label": "rehearsal"},
         {"@id": "https://puppets.example/terms/durationMin", "@type": "rdf:Property", "rdfs:label": "duration (min)",
-         "domainIncludes": {"@id": "https://puppets.example/terms/Rehearsal"}, "rangeIncludes": {"@id": "schema:Number"}},
+         "domainIncludes": {"@id": "https://puppets.example/terms/Rehearsal"},
+         "rangeIncludes": {"@id": "schema:Number"}},
     ]}), "utf-8")
     vocab = load_vocabulary([path])
     assert {"https://puppets.example/terms/Rehearsal", "https://puppets.example/terms/durationMin"} <= set(vocab.terms)
