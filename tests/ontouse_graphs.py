@@ -1,7 +1,7 @@
 """Tiny graphs of three made-up domains for the `ontouse` tests, and a helper that loads one into a store.
 
-- COMPANY: classes with rdfs:labels, object properties (memberOf, hasManager), a subclass Manager of Employee
-  whose rows are typed only as Manager, a property whose values are the rows' labels (fullName), numbers.
+- PARKS: classes with rdfs:labels, object properties (postedAt, hasWarden), a subclass Warden of Ranger
+  whose rows are typed only as Warden, a property whose values are the rows' labels (fullName), numbers.
 - GROVE: a database without labels: rows carry key values (grower_id, tree_id) and `ref-` links between them, a
   link table TreeCare, a harvest stored as plain text.
 - CATALOG: products in categories, prices, a supplier table keyed by a text code (sup_code), a subclass Lamp
@@ -22,29 +22,29 @@ HEAD = """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 """
 
-COMPANY = HEAD + """
-@prefix : <http://example.org/co#> .
-:Employee a owl:Class ; rdfs:label "Employee" ; rdfs:comment "A person on the payroll." .
-:Manager a owl:Class ; rdfs:subClassOf :Employee .
-:Department a owl:Class .
-:memberOf a owl:ObjectProperty ; rdfs:comment "The department the person works in." .
-:hasManager a owl:ObjectProperty .
+PARKS = HEAD + """
+@prefix : <http://example.org/parks#> .
+:Ranger a owl:Class ; rdfs:label "Ranger" ; rdfs:comment "A person on the patrol roster." .
+:Warden a owl:Class ; rdfs:subClassOf :Ranger .
+:Station a owl:Class .
+:postedAt a owl:ObjectProperty ; rdfs:comment "The station the person works at." .
+:hasWarden a owl:ObjectProperty .
 
-:research a :Department ; rdfs:label "Research" ; :budget 500000 .
-:sales a :Department ; rdfs:label "Sales" ; :budget 200000 .
-:legal a :Department ; rdfs:label "Legal" ; :budget 90000 .
+:pinewood a :Station ; rdfs:label "Pinewood" ; :budget 500000 .
+:reeds a :Station ; rdfs:label "Reeds" ; :budget 200000 .
+:alder a :Station ; rdfs:label "Alder" ; :budget 90000 .
 
-:mira a :Manager ; rdfs:label "Mira Stone" ; :fullName "Mira Stone" ; :memberOf :research ; :salary 9100 ;
+:mira a :Warden ; rdfs:label "Mira Stone" ; :fullName "Mira Stone" ; :postedAt :pinewood ; :salary 9100 ;
     :hired "2015-03-01"^^xsd:date .
-:olaf a :Manager ; rdfs:label "Olaf Brand" ; :fullName "Olaf Brand" ; :memberOf :sales ; :salary 8700 ;
+:olaf a :Warden ; rdfs:label "Olaf Brand" ; :fullName "Olaf Brand" ; :postedAt :reeds ; :salary 8700 ;
     :hired "2012-06-15"^^xsd:date .
-:ada a :Employee ; rdfs:label "Ada Quill" ; :fullName "Ada Quill" ; :memberOf :research ; :hasManager :mira ;
+:ada a :Ranger ; rdfs:label "Ada Quill" ; :fullName "Ada Quill" ; :postedAt :pinewood ; :hasWarden :mira ;
     :salary 5200 ; :hired "2019-01-10"^^xsd:date .
-:ben a :Employee ; rdfs:label "Ben Arbor" ; :fullName "Ben Arbor" ; :memberOf :research ; :hasManager :mira ;
+:ben a :Ranger ; rdfs:label "Ben Arbor" ; :fullName "Ben Arbor" ; :postedAt :pinewood ; :hasWarden :mira ;
     :salary 4800 ; :hired "2021-09-01"^^xsd:date .
-:cleo a :Employee ; rdfs:label "Cleo Vance" ; :fullName "Cleo Vance" ; :memberOf :sales ; :hasManager :olaf ;
+:cleo a :Ranger ; rdfs:label "Cleo Vance" ; :fullName "Cleo Vance" ; :postedAt :reeds ; :hasWarden :olaf ;
     :salary 4300 ; :hired "2020-02-20"^^xsd:date .
-:dan a :Employee ; rdfs:label "Dan Ferro" ; :fullName "Dan Ferro" ; :memberOf :sales ; :salary 3900 .
+:dan a :Ranger ; rdfs:label "Dan Ferro" ; :fullName "Dan Ferro" ; :postedAt :reeds ; :salary 3900 .
 """
 
 GROVE = HEAD + """

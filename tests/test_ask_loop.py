@@ -15,7 +15,7 @@ from ontocore.llm import ChatReply, Usage
 from ontouse.answer import NO_DATA
 from ontouse.ask import MAX_ATTEMPTS, Answerer, extract_sql
 from ontouse.runs import read_questions, run_batch
-from ontouse_graphs import COMPANY, GROVE, store_of, view
+from ontouse_graphs import GROVE, PARKS, store_of, view
 
 XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
 
@@ -78,17 +78,17 @@ def test_extract_sql(reply: str, expected: str) -> None:
 
 # ---- the loop ----------------------------------------------------------------------------------------------
 def test_unknown_column_goes_back_with_the_precise_error() -> None:
-    ans, model, store = ask(COMPANY, "Which employees work in Sales?",
-                            sql("SELECT e.label FROM Employee e WHERE e.shoe_size = 'Sales'"),
-                            sql("SELECT e.label FROM Employee e WHERE e.memberOf = 'Sales'"))
+    ans, model, store = ask(PARKS, "Which rangers work in Reeds?",
+                            sql("SELECT e.label FROM Ranger e WHERE e.shoe_size = 'Reeds'"),
+                            sql("SELECT e.label FROM Ranger e WHERE e.postedAt = 'Reeds'"))
     assert len(model.conversations) == 2 and ans.llm_calls == 2
     second = model.conversations[1]
     assert second[-2] == {"role": "assistant",
-                          "content": sql("SELECT e.label FROM Employee e WHERE e.shoe_size = 'Sales'")}
-    assert "`e.shoe_size`: e is the table Employee, which has no column `shoe_size`." in second[-1]["content"]
-    assert "Columns of Employee: iri, label, fullName, hasManager, hired, memberOf, salary." in second[-1]["content"]
+                          "content": sql("SELECT e.label FROM Ranger e WHERE e.shoe_size = 'Reeds'")}
+    assert "`e.shoe_size`: e is the table Ranger, which has no column `shoe_size`." in second[-1]["content"]
+    assert "Columns of Ranger: iri, label, fullName, hasWarden, hired, postedAt, salary." in second[-1]["content"]
     assert sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
-    assert len(ans.sparql) == 1 and "co#memberOf>" in ans.sparql[0]  # only the plan that compiled ran
+    assert len(ans.sparql) == 1 and "parks#postedAt>" in ans.sparql[0]  # only the plan that compiled ran
     assert_supported(ans, store)
 
 
@@ -103,8 +103,8 @@ def test_a_column_two_joins_away_is_reached_without_asking_again() -> None:
 
 
 def test_empty_result_is_no_data_after_the_bounded_attempts() -> None:
-    empty = sql("SELECT label FROM Employee WHERE memberOf = 'Legal'")
-    ans, model, _ = ask(COMPANY, "Who works in Legal?", empty, empty, empty, empty)
+    empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Alder'")
+    ans, model, _ = ask(PARKS, "Who works in Alder?", empty, empty, empty, empty)
     assert len(model.conversations) == MAX_ATTEMPTS and len(model.replies) == 1
     assert "the query ran but found no rows" in model.conversations[1][-1]["content"]
     assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and ans.rows == [] and ans.support == []
@@ -129,11 +129,11 @@ def test_attempts_are_bounded_by_max_attempts() -> None:
 
 
 def test_yes_no_question() -> None:
-    ans, _, store = ask(COMPANY, "Is Mira Stone a manager?", sql("SELECT iri FROM Manager WHERE label = 'Mira Stone'"))
+    ans, _, store = ask(PARKS, "Is Mira Stone a warden?", sql("SELECT iri FROM Warden WHERE label = 'Mira Stone'"))
     assert ans.boolean is True and ans.answer == "Yes." and ans.values() == ["true"]
-    assert ans.table() == [["http://example.org/co#mira"]]
+    assert ans.table() == [["http://example.org/parks#mira"]]
     assert_supported(ans, store)
-    assert [":mira", "rdf:type", ":Manager"] in ans.support
+    assert [":mira", "rdf:type", ":Warden"] in ans.support
 
 
 def test_yes_no_question_answered_no_with_what_was_checked() -> None:
@@ -153,19 +153,19 @@ def test_count() -> None:
 
 
 def test_count_asked_with_a_list_goes_back() -> None:
-    ans, model, store = ask(COMPANY, "How many employees work in Sales?",
-                            sql("SELECT label FROM Employee WHERE memberOf = 'Sales'"),
-                            sql("SELECT COUNT(*) FROM Employee WHERE memberOf = 'sales'"))
+    ans, model, store = ask(PARKS, "How many rangers work in Reeds?",
+                            sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds'"),
+                            sql("SELECT COUNT(*) FROM Ranger WHERE postedAt = 'reeds'"))
     assert "the question asks how many, but the query returns a list of rows" in model.conversations[1][-1]["content"]
     assert ans.answer == "3." and ans.repairs == ["name_spelling"]
     assert_supported(ans, store)
 
 
 def test_count_over_no_matching_rows_is_no_data_when_the_model_stands_by_it() -> None:
-    """An aggregate over no matching rows is "No data available" (was: "0." with the triples of the employees
+    """An aggregate over no matching rows is "No data available" (was: "0." with the triples of the rangers
     that were checked, which are other things than the question's)."""
-    zero = sql("SELECT COUNT(*) FROM Employee WHERE memberOf = 'Legal'")
-    ans, model, store = ask(COMPANY, "How many employees work in Legal?", zero, zero, zero)
+    zero = sql("SELECT COUNT(*) FROM Ranger WHERE postedAt = 'Alder'")
+    ans, model, store = ask(PARKS, "How many rangers work in Alder?", zero, zero, zero)
     assert len(model.conversations) == 3
     assert "the query counts nothing (the result is 0)" in model.conversations[1][-1]["content"]
     assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and not ans.support
@@ -173,24 +173,24 @@ def test_count_over_no_matching_rows_is_no_data_when_the_model_stands_by_it() ->
 
 
 def test_every_answered_answer_has_support_in_the_graph() -> None:
-    cases = [(COMPANY, "Who earns the most?", "SELECT label FROM Employee ORDER BY salary DESC LIMIT 1",
+    cases = [(PARKS, "Who earns the most?", "SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1",
               ["Mira Stone"]),
-             (COMPANY, "Which departments have no employees?", "SELECT d.label FROM Department d LEFT JOIN Employee e "
-              "ON e.memberOf = d.iri WHERE e.iri IS NULL", ["Legal"]),
+             (PARKS, "Which stations have no rangers?", "SELECT d.label FROM Station d LEFT JOIN Ranger e "
+              "ON e.postedAt = d.iri WHERE e.iri IS NULL", ["Alder"]),
              (GROVE, "What is the average age of figs?", "SELECT AVG(tree_age) FROM Tree WHERE fruit = 'fig'", ["4.5"]),
              (GROVE, "Which fruits are there?", "SELECT DISTINCT fruit FROM Tree", ["apple", "fig", "quince"])]
     for ttl, question, text, values in cases:
         ans, _, store = ask(ttl, question, sql(text))
         assert sorted(ans.values()) == values, question
         assert_supported(ans, store)
-    ans, _, _ = ask(COMPANY, "Who earns the most?", sql("SELECT label FROM Employee ORDER BY salary DESC LIMIT 1"))
+    ans, _, _ = ask(PARKS, "Who earns the most?", sql("SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1"))
     assert [":mira", ":salary", "9100"] in ans.support
 
 
 def test_cells_name_things_by_their_label() -> None:
-    ans, _, _ = ask(COMPANY, "Who manages Ada Quill?", sql("SELECT hasManager FROM Employee WHERE label = 'Ada Quill'"))
+    ans, _, _ = ask(PARKS, "Who supervises Ada Quill?", sql("SELECT hasWarden FROM Ranger WHERE label = 'Ada Quill'"))
     cell = ans.rows[0][0]
-    assert cell.is_iri and cell.value == "http://example.org/co#mira" and cell.label == "Mira Stone"
+    assert cell.is_iri and cell.value == "http://example.org/parks#mira" and cell.label == "Mira Stone"
     assert ans.answer == "Mira Stone."
 
 
@@ -245,14 +245,14 @@ def test_read_questions_errors(tmp_path: Path) -> None:
 
 
 def test_which_question_answered_about_other_things_goes_back() -> None:
-    """The question asks which departments; the first query lists employees; the second answers."""
-    ans, model, store = ask(COMPANY, "Which departments have employees earning over 9000?",
-                            sql("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+    """The question asks which stations; the first query lists rangers; the second answers."""
+    ans, model, store = ask(PARKS, "Which stations have rangers earning over 9000?",
+                            sql("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
                                 "WHERE e.salary > 9000"),
-                            sql("SELECT d.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+                            sql("SELECT d.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
                                 "WHERE e.salary > 9000"))
-    assert "the question asks which Department" in model.conversations[1][-1]["content"]
-    assert ans.values() == ["Research"] and ans.llm_calls == 2
+    assert "the question asks which Station" in model.conversations[1][-1]["content"]
+    assert ans.values() == ["Pinewood"] and ans.llm_calls == 2
     ans, model, _ = ask(GROVE, "Which growers have a quince?",
                         sql("SELECT p.tree_id FROM Tree p WHERE p.fruit = 'quince'"),
                         sql("SELECT o.given_name FROM Grower o WHERE o.home_farm = 'Fernhill'"))

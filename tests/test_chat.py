@@ -10,15 +10,15 @@ from pathlib import Path
 from ontouse.ask import Answerer
 from ontouse.chat import Conversation
 from ontouse.runs import run_chat
-from ontouse_graphs import COMPANY, GROVE, view
+from ontouse_graphs import GROVE, PARKS, view
 from test_ask_loop import ScriptedModel, sql
 
 
 def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
-    store, schema = view(COMPANY)
-    model = ScriptedModel(sql("SELECT label FROM Employee ORDER BY salary ASC LIMIT 1"),
+    store, schema = view(PARKS)
+    model = ScriptedModel(sql("SELECT label FROM Ranger ORDER BY salary ASC LIMIT 1"),
                           "What is the salary of Dan Ferro?",
-                          sql("SELECT salary FROM Employee WHERE label = 'Dan Ferro'"))
+                          sql("SELECT salary FROM Ranger WHERE label = 'Dan Ferro'"))
     chat = Conversation(Answerer(store, model, schema=schema))
     first = chat.ask("Who earns the least?")
     assert first.asked == "Who earns the least?" and first.answer.values() == ["Dan Ferro"]

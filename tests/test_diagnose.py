@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ontouse.sqlplan.diagnose import MAX_PROBES, diagnose_empty
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, GROVE, view
+from ontouse_graphs import CATALOG, GROVE, PARKS, view
 
 
 def why(ttl: str, sql: str, store=None) -> str:
@@ -19,9 +19,9 @@ def test_join_on_columns_that_never_match_names_the_right_join() -> None:
     assert why(GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_tree = o.grower_id") == (
         "the join h.tc_tree = o.grower_id matches no pair of rows. TreeCare and Grower join on "
         "TreeCare.tc_grower = Grower.grower_id.")
-    assert why(COMPANY, "SELECT d.label FROM Department d JOIN Employee e ON e.salary = d.budget") == (
-        "the join e.salary = d.budget matches no pair of rows. Employee and Department join on "
-        "Employee.memberOf = Department.iri.")
+    assert why(PARKS, "SELECT d.label FROM Station d JOIN Ranger e ON e.salary = d.budget") == (
+        "the join e.salary = d.budget matches no pair of rows. Ranger and Station join on "
+        "Ranger.postedAt = Station.iri.")
 
 
 def test_the_failing_join_among_several() -> None:
@@ -39,8 +39,8 @@ def test_tables_without_a_direct_link() -> None:
 
 # ---- conditions --------------------------------------------------------------------------------------------
 def test_the_condition_that_leaves_nothing() -> None:
-    assert why(COMPANY, "SELECT e.label FROM Employee e WHERE e.salary > 9000 AND e.memberOf = 'Sales' "
-                        "AND e.hired > '2000-01-01'") == (
+    assert why(PARKS, "SELECT e.label FROM Ranger e WHERE e.salary > 9000 AND e.postedAt = 'Reeds' "
+                      "AND e.hired > '2000-01-01'") == (
         "with the condition e.salary > 9000 nothing is left (without it 2 rows match): check that it compares the "
         "right column with a value the data holds.")
     assert why(GROVE, "SELECT p.tree_id FROM Tree p WHERE p.tree_age > 10 AND p.fruit = 'fig'").startswith(
@@ -49,19 +49,19 @@ def test_the_condition_that_leaves_nothing() -> None:
 
 def test_a_single_condition_cannot_be_blamed_on_another() -> None:
     assert why(GROVE, "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'walnut'") == ""
-    assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 99999") == ""
+    assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 99999") == ""
 
 
 def test_having() -> None:
-    assert why(COMPANY, "SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri "
-                        "GROUP BY d.label HAVING COUNT(*) > 5") == "no group passes the HAVING condition."
+    assert why(PARKS, "SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+                      "GROUP BY d.label HAVING COUNT(*) > 5") == "no group passes the HAVING condition."
     assert why(GROVE, "SELECT fruit FROM Tree GROUP BY fruit HAVING AVG(tree_age) > 20") == (
         "no group passes the HAVING condition.")
 
 
 # ---- set operations ----------------------------------------------------------------------------------------
 def test_intersect_of_disjoint_sides() -> None:
-    assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 5000 INTERSECT SELECT label FROM Department") == (
+    assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 5000 INTERSECT SELECT label FROM Station") == (
         "each SELECT finds rows (3 and 3) but none is in both: make both select the same kind of value (the same "
         "column of the same table).")
     assert why(GROVE, "SELECT given_name FROM Grower INTERSECT SELECT fruit FROM Tree").startswith(
@@ -69,8 +69,8 @@ def test_intersect_of_disjoint_sides() -> None:
 
 
 def test_the_empty_side_of_a_set_operation() -> None:
-    assert why(COMPANY, "SELECT label FROM Employee WHERE salary > 99999 UNION "
-                        "SELECT label FROM Department WHERE budget < 0") == (
+    assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 99999 UNION "
+                      "SELECT label FROM Station WHERE budget < 0") == (
         "the first SELECT (before UNION) finds no rows: check its conditions.")
     msg = why(GROVE, "SELECT home_farm FROM Grower INTERSECT SELECT o.home_farm FROM Grower o WHERE o.age > 60 "
                      "AND o.home_farm = 'Fernhill'")
@@ -103,9 +103,9 @@ def test_probes_are_bounded() -> None:
 def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> None:
     """A join the question does not need (no column of it is used) that leaves no rows."""
     for ttl, sql, blamed in (
-            (COMPANY, "SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
-                      "JOIN Employee m ON m.hasManager = e.iri WHERE d.label = 'Research' AND e.salary < 6000",
-             "Employee AS m"),
+            (PARKS, "SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+                    "JOIN Ranger m ON m.hasWarden = e.iri WHERE d.label = 'Pinewood' AND e.salary < 6000",
+             "Ranger AS m"),
             (GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                     "WHERE o.home_farm = 'Reedmoor' AND o.age > 50 AND o.given_name = 'Edda'", None)):
         msg = why(ttl, sql)
@@ -116,8 +116,8 @@ def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> N
 
 
 def test_ordering_by_a_column_the_kept_rows_lack() -> None:
-    assert why(COMPANY, "SELECT label FROM Employee WHERE label = 'Dan Ferro' ORDER BY hired LIMIT 1") == (
-        "ordering by Employee.hired leaves no rows: none of the rows the conditions keep has a value there. "
+    assert why(PARKS, "SELECT label FROM Ranger WHERE label = 'Dan Ferro' ORDER BY hired LIMIT 1") == (
+        "ordering by Ranger.hired leaves no rows: none of the rows the conditions keep has a value there. "
         "Order by a column those rows have.")
     assert why(CATALOG, "SELECT label FROM Product WHERE price < 30 ORDER BY stock DESC, discontinued").startswith(
         "ordering by Product.stock, Product.discontinued leaves no rows")

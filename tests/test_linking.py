@@ -10,7 +10,7 @@ from rdflib import URIRef
 from ontouse.linking import Mention, ValueIndex
 from ontouse.question import parse_question
 from ontouse.sqlplan.schema import build_schema
-from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
+from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view
 
 PARTS = HEAD + """@prefix : <http://example.org/parts#> .
 :a a :Part ; :title "Valve X-100 red" ; :note "spare" . :b a :Part ; :title "Valve X-100 blue" .
@@ -33,7 +33,7 @@ def mentions(ttl: str, text: str) -> list[tuple[str, str, str, bool]]:
 
 # ---- exact mentions ----------------------------------------------------------------------------------------
 def test_exact_mention() -> None:
-    assert mentions(COMPANY, "Who works in Research?") == [("Research", "Department", "label", True)]
+    assert mentions(PARKS, "Who works in Pinewood?") == [("Pinewood", "Station", "label", True)]
     assert mentions(GROVE, "Which growers live at Reedmoor?") == [("Reedmoor", "Grower", "home_farm", True)]
 
 
@@ -49,12 +49,12 @@ def test_accents_are_ignored() -> None:
 
 def test_one_mention_per_table_most_specific_table_first() -> None:
     """A thing's name and its label give one hint per table, the most specific table first."""
-    found = mentions(COMPANY, "Which employees report to mira stone?")
-    assert found == [("Mira Stone", "Manager", "fullName", True), ("Mira Stone", "Employee", "fullName", True)]
+    found = mentions(PARKS, "Which rangers report to mira stone?")
+    assert found == [("Mira Stone", "Warden", "fullName", True), ("Mira Stone", "Ranger", "fullName", True)]
 
 
 def test_the_name_of_a_thing_says_which_links_point_at_it() -> None:
-    for ttl, question, table, link in ((COMPANY, "Who works in Sales?", "Department", "Employee.memberOf"),
+    for ttl, question, table, link in ((PARKS, "Who works in Reeds?", "Station", "Ranger.postedAt"),
                                        (CATALOG, "Which products are desk lamps?", "Category", "Product.inCategory")):
         hint = next(m.hint() for m in index(ttl).mentions(parse_question(question)) if m.table == table)
         assert link in hint and f"points to {table} rows" in hint
@@ -124,7 +124,7 @@ def test_index_skips_numbers_and_non_text_columns() -> None:
 
 def test_a_misspelt_value_is_linked_to_the_one_value_it_nearly_spells() -> None:
     assert mentions(GROVE, "How old is the oldest qunce?") == [("quince", "Tree", "fruit", True)]
-    assert mentions(COMPANY, "Who works in Reseach?") == [("Research", "Department", "label", True)]
+    assert mentions(PARKS, "Who works in Pinewod?") == [("Pinewood", "Station", "label", True)]
     assert index(GROVE).closest(URIRef("http://example.org/grove#fruit"), "qunce") == ["quince"]
     assert mentions(GROVE, "How old is the oldest pirate?") == []  # not close enough to anything
 

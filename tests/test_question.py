@@ -10,15 +10,15 @@ from ontouse.question import parse_question
 
 
 @pytest.mark.parametrize("text, kind", [
-    ("Is Ada Quill a manager?", "yesno"),
+    ("Is Ada Quill a warden?", "yesno"),
     ("Does Edda tend a quince?", "yesno"),
     ("Were any trees planted before 2015?", "yesno"),
     ("Can the Lumo desk lamp be ordered?", "yesno"),
     ("How many figs grow at Fernhill?", "count"),
     ("What is the number of garden tools in stock?", "count"),
-    ("Count the employees of Sales.", "count"),
-    ("Which employees work in Research?", "other"),
-    ("Who manages Ben Arbor?", "other"),
+    ("Count the rangers of Reeds.", "count"),
+    ("Which rangers work in Pinewood?", "other"),
+    ("Who supervises Ben Arbor?", "other"),
     ("List the products of Nordwerk", "other"),
 ])
 def test_kind(text: str, kind: str) -> None:
@@ -27,7 +27,7 @@ def test_kind(text: str, kind: str) -> None:
 
 @pytest.mark.parametrize("text, grouped", [
     ("How many trees does each grower have?", True),
-    ("Average salary per department", True),
+    ("Average salary per station", True),
     ("What is the price of every lamp?", True),
     ("How many trees does Edda have?", False),
 ])
@@ -46,16 +46,16 @@ def test_numbers() -> None:
 def test_quoted_and_capitalised_names() -> None:
     q = parse_question("Is 'Polux' the supplier of the \"Lumo desk lamp\"?")
     assert q.quoted == ["Polux", "Lumo desk lamp"]
-    q = parse_question("Does Mira Stone manage Ben Arbor in Research?")
-    assert q.names == ["Mira Stone", "Ben Arbor", "Research"]  # the first word is not a name
+    q = parse_question("Does Mira Stone supervise Ben Arbor in Pinewood?")
+    assert q.names == ["Mira Stone", "Ben Arbor", "Pinewood"]  # the first word is not a name
     assert parse_question("which figs are old").names == []
 
 
 def test_words_are_folded_and_content_words_drop_function_words() -> None:
-    q = parse_question("Which   employees work in   Zürich's office?")
-    assert q.text == "Which employees work in Zürich's office?"
-    assert q.words == ["which", "employees", "work", "in", "zurich's", "office"]
-    assert q.content_words == ["employees", "work", "zurich's", "office"]
+    q = parse_question("Which   rangers work in   Zürich's office?")
+    assert q.text == "Which rangers work in Zürich's office?"
+    assert q.words == ["which", "rangers", "work", "in", "zurich's", "office"]
+    assert q.content_words == ["rangers", "work", "zurich's", "office"]
 
 
 def test_fold_tokens_and_singular() -> None:
@@ -76,7 +76,7 @@ def test_asks_names() -> None:
 
 def test_head_noun_of_which_and_what_questions() -> None:
     assert parse_question("Which suppliers deliver lamps?").head == "supplier"
-    assert parse_question("In which department is Ada?").head == "department"
+    assert parse_question("In which station is Ada?").head == "station"
     assert parse_question("What products are cheap?").head == "product"
     assert parse_question("What is the cheapest lamp?").head == ""
     assert parse_question("Who works here?").head == ""

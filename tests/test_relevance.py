@@ -11,7 +11,7 @@ from ontouse.question import parse_question
 from ontouse.relevance import Relevance
 from ontouse.view_prompt import estimate_tokens, schema_ddl, shown_tables
 
-from ontouse_graphs import CATALOG, COMPANY, view
+from ontouse_graphs import CATALOG, PARKS, view
 
 ask_mod = importlib.import_module("ontouse.ask")  # the module: `ontouse.ask` itself is the library's function
 
@@ -23,8 +23,8 @@ def _select(ttl: str, question: str, budget_tables: int, mentioned: set[str] = f
 
 
 @pytest.mark.parametrize("ttl, question, first", [
-    (COMPANY, "What is the budget of each department?", "Department"),
-    (COMPANY, "Which people earn a salary above 5000?", "Employee"),
+    (PARKS, "What is the budget of each station?", "Station"),
+    (PARKS, "Which people earn a salary above 5000?", "Ranger"),
     (CATALOG, "Which supplier names are known?", "Supplier"),
     (CATALOG, "Which categories are there?", "Category"),
 ])
@@ -34,8 +34,8 @@ def test_the_table_closest_to_the_question_comes_first(ttl: str, question: str, 
 
 
 def test_linked_tables_follow_so_joins_stay_possible() -> None:
-    tables, _ = _select(COMPANY, "In which department does Ada Quill work?", 2, {"Employee"})
-    assert {t.name for t in tables} == {"Employee", "Department"}
+    tables, _ = _select(PARKS, "In which station does Ada Quill work?", 2, {"Ranger"})
+    assert {t.name for t in tables} == {"Ranger", "Station"}
     tables, _ = _select(CATALOG, "Which supplier delivers the Iron rake?", 2, {"Product"})
     assert {t.name for t in tables} == {"Product", "Supplier"}
 
@@ -46,14 +46,14 @@ def test_a_mentioned_table_is_always_shown() -> None:
 
 
 def test_answerer_cuts_a_view_over_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    store, schema = view(COMPANY)
+    store, schema = view(PARKS)
     whole = Answerer(store, model=None, schema=schema)
-    assert whole.relevance is None and "CREATE TABLE Department" in whole.system
+    assert whole.relevance is None and "CREATE TABLE Station" in whole.system
     monkeypatch.setattr(ask_mod, "FULL_VIEW_TOKENS", 10)
-    small = estimate_tokens(schema_ddl(schema, [schema.table("Department")]))
+    small = estimate_tokens(schema_ddl(schema, [schema.table("Station")]))
     monkeypatch.setattr(ask_mod, "PART_VIEW_TOKENS", small + 5)
     cut = Answerer(store, model=None, schema=schema)
     assert cut.relevance is not None
-    question = "What is the budget of the Sales department?"
+    question = "What is the budget of the Reeds station?"
     text = cut._system_for(question, cut.index.mentions(parse_question(question)))
-    assert "CREATE TABLE Department" in text and "CREATE TABLE Employee" not in text
+    assert "CREATE TABLE Station" in text and "CREATE TABLE Ranger" not in text

@@ -12,7 +12,7 @@ from ontouse.sqlplan.plan import Cmp, Col, InList, InQuery, Lit, PlanError
 from ontouse.repairs import repair_plan, transform
 from ontouse.sqlplan.schema import build_schema
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
+from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view
 
 CAFES = HEAD + """@prefix : <http://example.org/cafe#> .
 :c1 a :Cafe ; :town "Zürich" ; :colour "Red" . :c2 a :Cafe ; :town "Genève" ; :colour "red" .
@@ -47,13 +47,13 @@ def error(ttl: str, sql: str) -> str:
 
 # ---- value_spelling ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ttl, sql, value", [
-    (COMPANY, "SELECT iri FROM Employee WHERE label = 'ada quill'", "Ada Quill"),  # case
+    (PARKS, "SELECT iri FROM Ranger WHERE label = 'ada quill'", "Ada Quill"),  # case
     (GROVE, "SELECT iri FROM Grower WHERE home_farm = 'FERNHILL'", "Fernhill"),
     (GROVE, "SELECT iri FROM Tree WHERE fruit = 'Figs'", "fig"),  # regular plural
     (GROVE, "SELECT iri FROM Tree WHERE fruit = 'quinces'", "quince"),
     (CAFES, "SELECT iri FROM Cafe WHERE town = 'zurich'", "Zürich"),  # accents
     (CAFES, "SELECT iri FROM Cafe WHERE town = 'Geneve'", "Genève"),
-    (COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Quill'", "Ada Quill"),  # the only value with the word
+    (PARKS, "SELECT iri FROM Ranger WHERE fullName = 'Quill'", "Ada Quill"),  # the only value with the word
     (CATALOG, "SELECT iri FROM Product WHERE label = 'iron rake'", "Iron rake R-220"),
 ])
 def test_value_spelling(ttl: str, sql: str, value: str) -> None:
@@ -63,8 +63,8 @@ def test_value_spelling(ttl: str, sql: str, value: str) -> None:
 def test_value_spelling_on_the_left_side_and_in_lists() -> None:
     plan, applied = repair(GROVE, "SELECT iri FROM Tree WHERE 'Apples' = fruit")
     assert plan.where == Cmp("=", Lit("apple"), Col("Tree", "Tree", "fruit")) and applied == ["value_spelling"]
-    plan, applied = repair(COMPANY, "SELECT iri FROM Employee WHERE label IN ('ada quill', 'Dan Ferro', 'BEN ARBOR')")
-    assert plan.where == InList(Col("Employee", "Employee", "label"),
+    plan, applied = repair(PARKS, "SELECT iri FROM Ranger WHERE label IN ('ada quill', 'Dan Ferro', 'BEN ARBOR')")
+    assert plan.where == InList(Col("Ranger", "Ranger", "label"),
                                 (Lit("Ada Quill"), Lit("Dan Ferro"), Lit("Ben Arbor")))
 
 
@@ -78,9 +78,9 @@ def test_value_spelling_inside_subqueries() -> None:
 def test_exact_values_and_other_comparisons_are_left_alone() -> None:
     for ttl, sql in [(GROVE, "SELECT iri FROM Tree WHERE fruit = 'fig' AND tree_age > 3"),
                      (GROVE, "SELECT iri FROM Tree WHERE harvest = '4.5'"),  # a TEXT value the data holds
-                     (COMPANY, "SELECT iri FROM Employee WHERE salary = '5200'"),  # not a TEXT column
-                     (COMPANY, "SELECT iri FROM Employee WHERE label LIKE '%quil%'"),
-                     (COMPANY, "SELECT iri FROM Employee WHERE label < 'b'")]:
+                     (PARKS, "SELECT iri FROM Ranger WHERE salary = '5200'"),  # not a TEXT column
+                     (PARKS, "SELECT iri FROM Ranger WHERE label LIKE '%quil%'"),
+                     (PARKS, "SELECT iri FROM Ranger WHERE label < 'b'")]:
         schema, index = _index(ttl)
         plan = read_sql(schema, sql)[0]
         repaired, applied = repair_plan(plan, schema, index)
@@ -98,15 +98,15 @@ def test_unknown_value_lists_values_of_that_column() -> None:
         "'lemon' is not a value of Tree.fruit (values look like 'fig', 'apple', 'quince'). Use a value the data "
         "holds, or LIKE '%word%' for a part of a value.")
     # rdfs:label is shared by all tables: the examples are this table's (bug fixed: they were any table's)
-    msg = error(COMPANY, "SELECT iri FROM Employee WHERE label = 'Zed Null'")
+    msg = error(PARKS, "SELECT iri FROM Ranger WHERE label = 'Zed Null'")
     assert "(values look like 'Ada Quill', 'Ben Arbor', 'Cleo Vance')" in msg
 
 
 # ---- name_spelling -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ttl, sql, value", [
-    (COMPANY, "SELECT label FROM Employee WHERE memberOf = 'research'", "Research"),
-    (COMPANY, "SELECT label FROM Employee WHERE hasManager = 'mira stone'", "Mira Stone"),
-    (COMPANY, "SELECT label FROM Employee WHERE iri = 'OLAF BRAND'", "Olaf Brand"),  # the row itself
+    (PARKS, "SELECT label FROM Ranger WHERE postedAt = 'pinewood'", "Pinewood"),
+    (PARKS, "SELECT label FROM Ranger WHERE hasWarden = 'mira stone'", "Mira Stone"),
+    (PARKS, "SELECT label FROM Ranger WHERE iri = 'OLAF BRAND'", "Olaf Brand"),  # the row itself
     (CATALOG, "SELECT label FROM Product WHERE inCategory = 'garden tool'", "Garden tools"),
 ])
 def test_name_spelling(ttl: str, sql: str, value: str) -> None:
@@ -114,18 +114,18 @@ def test_name_spelling(ttl: str, sql: str, value: str) -> None:
 
 
 def test_repaired_plan_answers() -> None:
-    store, schema = view(COMPANY)
+    store, schema = view(PARKS)
     from ontouse.sqlplan.compile import compile_plan
 
-    plan, _ = repair(COMPANY, "SELECT label FROM Employee WHERE memberOf = 'sale'")
+    plan, _ = repair(PARKS, "SELECT label FROM Ranger WHERE postedAt = 'reed'")
     rows = store.select(compile_plan(schema, plan).sparql).rows
     assert sorted(str(r[0]) for r in rows) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
 
 
 def test_name_not_found_lists_names_of_the_linked_table() -> None:
-    msg = error(COMPANY, "SELECT label FROM Employee WHERE memberOf = 'Finance'")
-    assert msg.startswith("'Finance' is not a value of the names of Department (values look like 'Legal', "
-                          "'Research', 'Sales')")
+    msg = error(PARKS, "SELECT label FROM Ranger WHERE postedAt = 'Summit'")
+    assert msg.startswith("'Summit' is not a value of the names of Station (values look like 'Alder', "
+                          "'Pinewood', 'Reeds')")
     msg = error(CATALOG, "SELECT label FROM Product WHERE inCategory = 'Kitchen'")
     assert "the names of Category (values look like 'Desk lamps', 'Garden tools')" in msg
 
@@ -145,9 +145,9 @@ def test_value_elsewhere_names_the_column_that_holds_it() -> None:
 
 
 def test_value_elsewhere_names_the_table_whose_rows_hold_it() -> None:
-    """rdfs:label is a column of every table; 'Sales' is the label of a department, not of an employee."""
-    msg = error(COMPANY, "SELECT iri FROM Employee WHERE fullName = 'Sales'")
-    assert msg.startswith("'Sales' is not a value of Employee.fullName. It is a value of Department.label")
+    """rdfs:label is a column of every table; 'Reeds' is the label of a station, not of an ranger."""
+    msg = error(PARKS, "SELECT iri FROM Ranger WHERE fullName = 'Reeds'")
+    assert msg.startswith("'Reeds' is not a value of Ranger.fullName. It is a value of Station.label")
 
 
 # ---- transform ---------------------------------------------------------------------------------------------

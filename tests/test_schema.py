@@ -10,9 +10,9 @@ from rdflib.namespace import RDFS
 from ontouse.sqlplan.joins import join_edges, join_steps
 from ontouse.sqlplan.schema import build_schema, local_name, sql_ident, sql_type
 from ontouse.view_prompt import schema_ddl
-from ontouse_graphs import CATALOG, COMPANY, GROVE, HEAD, store_of, view
+from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view
 
-CO = "http://example.org/co#"
+PARKS_NS = "http://example.org/parks#"
 GROVE_NS = "http://example.org/grove#"
 SHOP = "http://example.org/shop#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -23,7 +23,7 @@ def kinds(schema, table: str) -> dict[str, tuple[str, str]]:
 
 
 # ---- names -------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("iri, name", [("http://example.org/co#memberOf", "memberOf"),
+@pytest.mark.parametrize("iri, name", [("http://example.org/parks#postedAt", "postedAt"),
                                        ("http://example.org/grove/Grower", "Grower"),
                                        ("http://example.org/grove/Grower/", "Grower"), ("urn:x:code", "code")])
 def test_local_name(iri: str, name: str) -> None:
@@ -47,21 +47,21 @@ def test_sql_type(dt: str, expected: str) -> None:
 
 # ---- tables ------------------------------------------------------------------------------------------------
 def test_one_table_per_class_with_its_row_count() -> None:
-    _, co = view(COMPANY)
+    _, pk = view(PARKS)
     _, grove = view(GROVE)
-    assert {t.name: t.count for t in co.tables.values()} == {"Employee": 6, "Department": 3, "Manager": 2}
+    assert {t.name: t.count for t in pk.tables.values()} == {"Ranger": 6, "Station": 3, "Warden": 2}
     assert {t.name: t.count for t in grove.tables.values()} == {"Tree": 4, "Grower": 3, "TreeCare": 3}
-    assert co.table("employee") is co.table("Employee")  # names are case-insensitive
-    assert co.by_class(URIRef(CO + "Department")).name == "Department"
+    assert pk.table("ranger") is pk.table("Ranger")  # names are case-insensitive
+    assert pk.by_class(URIRef(PARKS_NS + "Station")).name == "Station"
 
 
 def test_subclass_rows_typed_only_with_the_subclass() -> None:
-    """Managers are typed only :Manager: the Employee table holds them, and a plain `?x a :Employee` would not."""
-    _, co = view(COMPANY)
-    emp, mgr = co.table("Employee"), co.table("Manager")
-    assert emp.classes == (URIRef(CO + "Employee"), URIRef(CO + "Manager"))
+    """Wardens are typed only :Warden: the Ranger table holds them, and a plain `?x a :Ranger` would not."""
+    _, pk = view(PARKS)
+    emp, mgr = pk.table("Ranger"), pk.table("Warden")
+    assert emp.classes == (URIRef(PARKS_NS + "Ranger"), URIRef(PARKS_NS + "Warden"))
     assert not emp.typed_all and emp.count == 6
-    assert mgr.classes == (URIRef(CO + "Manager"),) and mgr.typed_all and mgr.parents == ["Employee"]
+    assert mgr.classes == (URIRef(PARKS_NS + "Warden"),) and mgr.typed_all and mgr.parents == ["Ranger"]
 
 
 def test_subclass_rows_typed_with_both_classes() -> None:
@@ -73,10 +73,10 @@ def test_subclass_rows_typed_with_both_classes() -> None:
 
 
 def test_class_label_and_comment() -> None:
-    _, co = view(COMPANY)
-    assert co.table("Employee").label == "Employee"
-    assert co.table("Employee").comment == "A person on the payroll."
-    assert co.table("Employee").column("memberOf").comment == "The department the person works in."
+    _, pk = view(PARKS)
+    assert pk.table("Ranger").label == "Ranger"
+    assert pk.table("Ranger").comment == "A person on the patrol roster."
+    assert pk.table("Ranger").column("postedAt").comment == "The station the person works at."
 
 
 def test_graph_without_instances_has_no_tables() -> None:
@@ -94,15 +94,15 @@ def test_same_local_name_in_two_namespaces_gets_two_names() -> None:
 
 # ---- columns -----------------------------------------------------------------------------------------------
 def test_column_kinds_and_sql_types_company() -> None:
-    _, co = view(COMPANY)
-    assert kinds(co, "Employee") == {"iri": ("id", "TEXT"), "label": ("value", "TEXT"),
-                                     "fullName": ("value", "TEXT"), "hasManager": ("link", "TEXT"),
-                                     "hired": ("value", "DATE"), "memberOf": ("link", "TEXT"),
-                                     "salary": ("value", "INTEGER")}
-    assert co.table("Employee").column("memberOf").target == "Department"
-    assert co.table("Employee").column("hasManager").target == "Manager"  # the most specific table
-    assert co.table("Employee").column("salary").datatype == XSD + "integer"
-    assert co.table("Employee").column("label").prop == RDFS.label
+    _, pk = view(PARKS)
+    assert kinds(pk, "Ranger") == {"iri": ("id", "TEXT"), "label": ("value", "TEXT"),
+                                   "fullName": ("value", "TEXT"), "hasWarden": ("link", "TEXT"),
+                                   "hired": ("value", "DATE"), "postedAt": ("link", "TEXT"),
+                                   "salary": ("value", "INTEGER")}
+    assert pk.table("Ranger").column("postedAt").target == "Station"
+    assert pk.table("Ranger").column("hasWarden").target == "Warden"  # the most specific table
+    assert pk.table("Ranger").column("salary").datatype == XSD + "integer"
+    assert pk.table("Ranger").column("label").prop == RDFS.label
 
 
 def test_column_kinds_and_sql_types_grove_and_catalog() -> None:
@@ -123,27 +123,27 @@ def test_column_statistics_and_samples() -> None:
     assert (fruit.count, fruit.subjects, fruit.distinct) == (4, 4, 3)
     assert fruit.samples[0] == "fig"  # the most frequent value first
     assert grove.values[URIRef(GROVE_NS + "fruit")] == {"fig": 2, "apple": 1, "quince": 1}
-    _, co = view(COMPANY)
-    assert co.table("Department").column("budget").samples == ["90000", "200000", "500000"]
+    _, pk = view(PARKS)
+    assert pk.table("Station").column("budget").samples == ["90000", "200000", "500000"]
 
 
 def test_columns_are_the_union_over_subclasses() -> None:
-    """Employee shows hasManager (used only by plain employees); Manager does not."""
-    _, co = view(COMPANY)
-    assert co.table("Employee").column("hasManager") is not None
-    assert co.table("Manager").column("hasManager") is None
-    assert co.table("Manager").column("salary").samples == ["8700", "9100"]
+    """Ranger shows hasWarden (used only by plain rangers); Warden does not."""
+    _, pk = view(PARKS)
+    assert pk.table("Ranger").column("hasWarden") is not None
+    assert pk.table("Warden").column("hasWarden") is None
+    assert pk.table("Warden").column("salary").samples == ["8700", "9100"]
 
 
 # ---- label columns -----------------------------------------------------------------------------------------
 def test_label_columns() -> None:
-    _, co = view(COMPANY)
-    emp = co.table("Employee")
+    _, pk = view(PARKS)
+    emp = pk.table("Ranger")
     assert emp.label_column().name == "label"
     assert emp.column("label").is_label
     assert emp.column("fullName").is_label  # its values are the rows' labels
     assert not emp.column("hired").is_label
-    assert co.label_props == (RDFS.label,)
+    assert pk.label_props == (RDFS.label,)
 
 
 def test_no_label_columns_without_label_property() -> None:
@@ -183,8 +183,8 @@ def test_key_columns_found_in_values_text_keys() -> None:
 
 
 def test_links_without_matching_values_are_no_keys() -> None:
-    _, co = view(COMPANY)
-    assert all(not c.key_of and not c.hidden for t in co.tables.values() for c in t.columns.values())
+    _, pk = view(PARKS)
+    assert all(not c.key_of and not c.hidden for t in pk.tables.values() for c in t.columns.values())
 
 
 def test_ddl_shows_keys_and_hides_their_links() -> None:
@@ -192,16 +192,16 @@ def test_ddl_shows_keys_and_hides_their_links() -> None:
     ddl = schema_ddl(grove)
     assert "tc_grower INTEGER REFERENCES Grower(grower_id)" in ddl
     assert "ref_tc_grower" not in ddl
-    _, co = view(COMPANY)
-    ddl = schema_ddl(co)
-    assert "memberOf TEXT REFERENCES Department(iri)" in ddl and "includes the rows of Manager" in ddl
+    _, pk = view(PARKS)
+    ddl = schema_ddl(pk)
+    assert "postedAt TEXT REFERENCES Station(iri)" in ddl and "includes the rows of Warden" in ddl
 
 
 # ---- joins -------------------------------------------------------------------------------------------------
 def test_join_edges_follow_links_and_keys_both_ways() -> None:
-    _, co = view(COMPANY)
-    assert ("memberOf", "Department", "iri") in join_edges(co, co.table("Employee"))
-    assert ("iri", "Employee", "memberOf") in join_edges(co, co.table("Department"))
+    _, pk = view(PARKS)
+    assert ("postedAt", "Station", "iri") in join_edges(pk, pk.table("Ranger"))
+    assert ("iri", "Ranger", "postedAt") in join_edges(pk, pk.table("Station"))
     _, grove = view(GROVE)
     edges = join_edges(grove, grove.table("TreeCare"))
     assert ("tc_grower", "Grower", "grower_id") in edges
@@ -210,9 +210,9 @@ def test_join_edges_follow_links_and_keys_both_ways() -> None:
 
 
 def test_join_steps() -> None:
-    _, co = view(COMPANY)
-    assert join_steps(co, "Employee", {"department"}) == [("memberOf", "Department", "iri")]
-    assert join_steps(co, "Department", {"employee"}) == [("iri", "Employee", "memberOf")]
+    _, pk = view(PARKS)
+    assert join_steps(pk, "Ranger", {"station"}) == [("postedAt", "Station", "iri")]
+    assert join_steps(pk, "Station", {"ranger"}) == [("iri", "Ranger", "postedAt")]
     _, grove = view(GROVE)
     assert join_steps(grove, "Grower", {"tree"}) == [("grower_id", "TreeCare", "tc_grower"),
                                                      ("tc_tree", "Tree", "tree_id")]

@@ -8,14 +8,14 @@ import pytest
 from ontouse.sqlplan.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
                           Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict)
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, COMPANY, GROVE, view
+from ontouse_graphs import CATALOG, GROVE, PARKS, view
 
-E = lambda c: Col("e", "Employee", c)  # noqa: E731 - short names for the expected plans
-D = lambda c: Col("d", "Department", c)  # noqa: E731
+E = lambda c: Col("e", "Ranger", c)  # noqa: E731 - short names for the expected plans
+D = lambda c: Col("d", "Station", c)  # noqa: E731
 
 
-def co(sql: str):
-    return read_sql(view(COMPANY)[1], sql)
+def pk(sql: str):
+    return read_sql(view(PARKS)[1], sql)
 
 
 def grove(sql: str):
@@ -34,8 +34,8 @@ def error(schema_ttl: str, sql: str) -> str:
 
 # ---- constructs --------------------------------------------------------------------------------------------
 def test_select_from_where() -> None:
-    plan, fixes = co("SELECT e.label AS who, e.salary FROM Employee AS e WHERE e.salary > 5000")
-    assert plan == Query(select=(Item(E("label"), "who"), Item(E("salary"))), sources=(Source("Employee", "e"),),
+    plan, fixes = pk("SELECT e.label AS who, e.salary FROM Ranger AS e WHERE e.salary > 5000")
+    assert plan == Query(select=(Item(E("label"), "who"), Item(E("salary"))), sources=(Source("Ranger", "e"),),
                          where=Cmp(">", E("salary"), Lit(5000)))
     assert fixes == []
 
@@ -48,12 +48,12 @@ def test_unqualified_columns_and_default_alias() -> None:
 
 
 def test_joins_and_left_joins() -> None:
-    plan, _ = co("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri "
-                 "LEFT JOIN Manager m ON e.hasManager = m.iri WHERE d.label = 'Sales'")
-    assert plan.sources == (Source("Employee", "e"), Source("Department", "d"), Source("Manager", "m", True))
-    assert plan.joins == (Join(E("memberOf"), D("iri")),
-                          Join(E("hasManager"), Col("m", "Manager", "iri"), optional=True))
-    assert plan.where == Cmp("=", D("label"), Lit("Sales"))
+    plan, _ = pk("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+                 "LEFT JOIN Warden m ON e.hasWarden = m.iri WHERE d.label = 'Reeds'")
+    assert plan.sources == (Source("Ranger", "e"), Source("Station", "d"), Source("Warden", "m", True))
+    assert plan.joins == (Join(E("postedAt"), D("iri")),
+                          Join(E("hasWarden"), Col("m", "Warden", "iri"), optional=True))
+    assert plan.where == Cmp("=", D("label"), Lit("Reeds"))
 
 
 def test_comma_join_with_condition_in_where() -> None:
@@ -63,13 +63,13 @@ def test_comma_join_with_condition_in_where() -> None:
 
 
 def test_conditions() -> None:
-    plan, _ = co("SELECT e.label FROM Employee e WHERE (e.salary BETWEEN 4000 AND 6000 OR e.label LIKE 'B%') "
+    plan, _ = pk("SELECT e.label FROM Ranger e WHERE (e.salary BETWEEN 4000 AND 6000 OR e.label LIKE 'B%') "
                  "AND e.label NOT LIKE '%x%' AND e.salary IN (1, 2.5) AND e.salary NOT IN (3) "
-                 "AND e.hasManager IS NULL AND e.hired IS NOT NULL AND NOT e.salary = 7 AND NOT (e.salary < 0)")
+                 "AND e.hasWarden IS NULL AND e.hired IS NOT NULL AND NOT e.salary = 7 AND NOT (e.salary < 0)")
     assert plan.where == And((
         Or((Between(E("salary"), Lit(4000), Lit(6000)), Like(E("label"), "B%"))),
         Like(E("label"), "%x%", negated=True), InList(E("salary"), (Lit(1), Lit(2.5))),
-        InList(E("salary"), (Lit(3),), negated=True), IsNull(E("hasManager")), IsNull(E("hired"), negated=True),
+        InList(E("salary"), (Lit(3),), negated=True), IsNull(E("hasWarden")), IsNull(E("hired"), negated=True),
         Cmp("!=", E("salary"), Lit(7)), Not(Cmp("<", E("salary"), Lit(0)))))
 
 
@@ -81,10 +81,10 @@ def test_ilike_and_not_between() -> None:
 
 
 def test_aggregates_group_having_order() -> None:
-    plan, _ = co("SELECT d.label, COUNT(*) AS n, COUNT(DISTINCT e.hasManager), AVG(e.salary) FROM Employee e "
-                 "JOIN Department d ON e.memberOf = d.iri GROUP BY d.label HAVING n > 1 "
+    plan, _ = pk("SELECT d.label, COUNT(*) AS n, COUNT(DISTINCT e.hasWarden), AVG(e.salary) FROM Ranger e "
+                 "JOIN Station d ON e.postedAt = d.iri GROUP BY d.label HAVING n > 1 "
                  "ORDER BY n DESC, 1 LIMIT 5 OFFSET 2")
-    assert [it.expr for it in plan.select] == [D("label"), Agg("count"), Agg("count", E("hasManager"), True),
+    assert [it.expr for it in plan.select] == [D("label"), Agg("count"), Agg("count", E("hasWarden"), True),
                                                Agg("avg", E("salary"))]
     assert plan.group_by == (D("label"),)
     assert plan.having == Cmp(">", Agg("count"), Lit(1))  # the select alias, resolved
@@ -93,9 +93,9 @@ def test_aggregates_group_having_order() -> None:
 
 
 def test_functions_arithmetic_and_distinct() -> None:
-    plan, _ = co("SELECT DISTINCT LOWER(label), UPPER(label), LENGTH(label), ROUND(salary / 12), ABS(-salary), "
+    plan, _ = pk("SELECT DISTINCT LOWER(label), UPPER(label), LENGTH(label), ROUND(salary / 12), ABS(-salary), "
                  "CAST(salary AS TEXT), CAST(label AS INTEGER), YEAR(hired), strftime('%Y', hired), salary * 2 + 1 "
-                 "FROM Employee e")
+                 "FROM Ranger e")
     exprs = [it.expr for it in plan.select]
     assert plan.distinct
     assert exprs[:4] == [Func("lower", (E("label"),)), Func("upper", (E("label"),)),
@@ -107,18 +107,18 @@ def test_functions_arithmetic_and_distinct() -> None:
 
 
 def test_subqueries() -> None:
-    plan, _ = co("SELECT d.label FROM Department d WHERE d.iri IN (SELECT memberOf FROM Employee) "
-                 "AND d.iri NOT IN (SELECT x.memberOf FROM Employee x WHERE x.salary > 9000) "
-                 "AND NOT EXISTS (SELECT 1 FROM Manager m WHERE m.memberOf = d.iri) "
-                 "AND d.budget > (SELECT AVG(budget) FROM Department)")
+    plan, _ = pk("SELECT d.label FROM Station d WHERE d.iri IN (SELECT postedAt FROM Ranger) "
+                 "AND d.iri NOT IN (SELECT x.postedAt FROM Ranger x WHERE x.salary > 9000) "
+                 "AND NOT EXISTS (SELECT 1 FROM Warden m WHERE m.postedAt = d.iri) "
+                 "AND d.budget > (SELECT AVG(budget) FROM Station)")
     ins, not_in, exists, scalar = plan.where.items
     assert isinstance(ins, InQuery) and not ins.negated and ins.expr == D("iri")
-    assert ins.query.select == (Item(Col("Employee", "Employee", "memberOf")),)
+    assert ins.query.select == (Item(Col("Ranger", "Ranger", "postedAt")),)
     assert isinstance(not_in, InQuery) and not_in.negated
     assert isinstance(exists, Exists) and exists.negated
-    assert exists.query.where == Cmp("=", Col("m", "Manager", "memberOf"), D("iri"))  # the outer alias, resolved
+    assert exists.query.where == Cmp("=", Col("m", "Warden", "postedAt"), D("iri"))  # the outer alias, resolved
     assert isinstance(scalar, Cmp) and isinstance(scalar.right, Scalar)
-    assert scalar.right.query.select == (Item(Agg("avg", Col("Department", "Department", "budget"))),)
+    assert scalar.right.query.select == (Item(Agg("avg", Col("Station", "Station", "budget"))),)
 
 
 def test_set_operations() -> None:
@@ -127,85 +127,85 @@ def test_set_operations() -> None:
     assert isinstance(plan, SetQuery) and plan.op == "union" and plan.all
     assert plan.order_by == (Order(Lit(0), desc=True),) and (plan.limit, plan.offset) == (3, 1)
     for op in ("INTERSECT", "EXCEPT", "UNION"):
-        plan, _ = co(f"SELECT label FROM Employee {op} SELECT label FROM Manager ORDER BY 1")
+        plan, _ = pk(f"SELECT label FROM Ranger {op} SELECT label FROM Warden ORDER BY 1")
         assert plan.op == op.lower() and not plan.all and plan.order_by == (Order(Lit(0)),)
 
 
 def test_star_expands_to_shown_columns() -> None:
     plan, _ = grove("SELECT * FROM TreeCare")
     assert [it.expr.column for it in plan.select] == ["tc_grower", "tc_tree"]  # no iri, no hidden ref_ links
-    plan, _ = co("SELECT d.* FROM Employee e JOIN Department d ON e.memberOf = d.iri")
+    plan, _ = pk("SELECT d.* FROM Ranger e JOIN Station d ON e.postedAt = d.iri")
     assert [it.expr for it in plan.select] == [D("label"), D("budget")]
 
 
 def test_plan_as_json_data_round_trip() -> None:
-    for sql in ("SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri "
+    for sql in ("SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
                 "WHERE e.label NOT LIKE 'A%' GROUP BY d.label ORDER BY 2 DESC LIMIT 1",
-                "SELECT label FROM Employee WHERE salary > (SELECT AVG(salary) FROM Employee) EXCEPT "
-                "SELECT label FROM Manager"):
-        plan, _ = co(sql)
+                "SELECT label FROM Ranger WHERE salary > (SELECT AVG(salary) FROM Ranger) EXCEPT "
+                "SELECT label FROM Warden"):
+        plan, _ = pk(sql)
         data = to_dict(plan)
         assert data["node"] in ("Query", "SetQuery") and from_dict(data) == plan
 
 
 # ---- errors ------------------------------------------------------------------------------------------------
 def test_unknown_table() -> None:
-    assert error(COMPANY, "SELECT label FROM Employe") == (
-        "There is no table `Employe`. Did you mean Employee? Tables: Employee, Department, Manager.")
+    assert error(PARKS, "SELECT label FROM Rangr") == (
+        "There is no table `Rangr`. Did you mean Ranger? Tables: Ranger, Station, Warden.")
     assert error(GROVE, "SELECT * FROM fruit") == (
         "There is no table `fruit`. `fruit` is a column of Tree. Tables: Tree, Grower, TreeCare.")
 
 
 def test_reach_column_follows_the_only_link_to_the_column() -> None:
-    """`reach_column`: e.budget, where budget is a column of the department an employee is a member of."""
-    plan, fixes = co("SELECT e.budget FROM Employee e")
+    """`reach_column`: e.budget, where budget is a column of the station an ranger is a member of."""
+    plan, fixes = pk("SELECT e.budget FROM Ranger e")
     assert fixes == ["reach_column"]
-    assert plan.sources[-1].table == "Department" and len(plan.joins) == 1
+    assert plan.sources[-1].table == "Station" and len(plan.joins) == 1
     j = plan.joins[0]
-    assert (j.left.alias, j.left.column, j.right.table, j.right.column) == ("e", "memberOf", "Department", "iri")
-    assert plan.select[0].expr == Col(plan.sources[-1].alias, "Department", "budget")
+    assert (j.left.alias, j.left.column, j.right.table, j.right.column) == ("e", "postedAt", "Station", "iri")
+    assert plan.select[0].expr == Col(plan.sources[-1].alias, "Station", "budget")
     # two hops through key columns, in a database-shaped graph
     plan, fixes = grove("SELECT o.given_name FROM Grower o WHERE o.fruit = 'apple'")
     assert fixes == ["reach_column"] and [s.table for s in plan.sources] == ["Grower", "TreeCare", "Tree"]
 
 
 def test_misspelt_column_and_unknown_alias() -> None:
-    assert "Did you mean e.salary?" in error(COMPANY, "SELECT e.salry FROM Employee e")
+    assert "Did you mean e.salary?" in error(PARKS, "SELECT e.salry FROM Ranger e")
     assert "Did you mean Grower.home_farm?" in error(GROVE, "SELECT homefarm FROM Grower")
-    assert error(COMPANY, "SELECT x.label FROM Employee e") == (
-        "`x.label`: there is no alias or table x in this query (the query has e (Employee)).")
+    assert error(PARKS, "SELECT x.label FROM Ranger e") == (
+        "`x.label`: there is no alias or table x in this query (the query has e (Ranger)).")
     assert "There is no column `nothing`" in error(CATALOG, "SELECT nothing FROM Product")
 
 
 @pytest.mark.parametrize("sql, needle", [
     ("", "The SQL query is empty."),
-    ("SELECT label FROM Employee; SELECT 1 FROM Employee", "Write exactly one SQL query"),
+    ("SELECT label FROM Ranger; SELECT 1 FROM Ranger", "Write exactly one SQL query"),
     ("SELECT FROM WHERE", "The SQL does not parse"),
-    ("DELETE FROM Employee", "Only SELECT queries can be answered, not DELETE."),
+    ("DELETE FROM Ranger", "Only SELECT queries can be answered, not DELETE."),
     ("SELECT 1", "The query has no FROM clause"),
-    ("WITH x AS (SELECT label FROM Employee) SELECT * FROM x", "WITH (common table expressions) is not supported"),
-    ("SELECT label FROM (SELECT label FROM Employee)", "A subquery in FROM is not supported"),
-    ("SELECT e.label FROM Employee e RIGHT JOIN Department d ON e.memberOf = d.iri", "RIGHT JOIN is not supported"),
-    ("SELECT e.label FROM Employee e FULL JOIN Department d ON e.memberOf = d.iri", "FULL JOIN is not supported"),
-    ("SELECT e.label FROM Employee e JOIN Manager m USING (salary)", "JOIN ... USING is not supported"),
-    ("SELECT e.label FROM Employee e LEFT JOIN Department d ON e.memberOf = d.iri AND d.budget > 1",
+    ("WITH x AS (SELECT label FROM Ranger) SELECT * FROM x", "WITH (common table expressions) is not supported"),
+    ("SELECT label FROM (SELECT label FROM Ranger)", "A subquery in FROM is not supported"),
+    ("SELECT e.label FROM Ranger e RIGHT JOIN Station d ON e.postedAt = d.iri", "RIGHT JOIN is not supported"),
+    ("SELECT e.label FROM Ranger e FULL JOIN Station d ON e.postedAt = d.iri", "FULL JOIN is not supported"),
+    ("SELECT e.label FROM Ranger e JOIN Warden m USING (salary)", "JOIN ... USING is not supported"),
+    ("SELECT e.label FROM Ranger e LEFT JOIN Station d ON e.postedAt = d.iri AND d.budget > 1",
      "A LEFT JOIN's ON clause may only equate columns"),
-    ("SELECT e.label FROM Employee e, Employee e", "The alias e is used twice in one FROM clause"),
-    ("SELECT SUM(*) FROM Employee", "SUM(*) is not valid: give a column."),
-    ("SELECT label FROM Employee LIMIT 'ten'", "LIMIT and OFFSET take a whole number."),
-    ("SELECT label FROM Employee WHERE label LIKE fullName", "LIKE needs a text pattern"),
-    ("SELECT label FROM Employee WHERE salary IN (salary, 3)", "IN (...) takes a list of constant values"),
-    ("SELECT label FROM Employee WHERE salary IS 3", "`salary IS 3` is not supported in the plan language."),
-    ("SELECT COALESCE(label, 'x') FROM Employee", "`COALESCE(label, 'x')` is not supported in the plan language."),
-    ("SELECT label FROM Employee WHERE strftime('%m', hired) = '03'", "only strftime('%Y', x) (the year) is"),
-    ("SELECT label FROM Employee UNION SELECT label, salary FROM Manager",
+    ("SELECT e.label FROM Ranger e, Ranger e", "The alias e is used twice in one FROM clause"),
+    ("SELECT SUM(*) FROM Ranger", "SUM(*) is not valid: give a column."),
+    ("SELECT label FROM Ranger LIMIT 'ten'", "LIMIT and OFFSET take a whole number."),
+    ("SELECT label FROM Ranger WHERE label LIKE fullName", "LIKE needs a text pattern"),
+    ("SELECT label FROM Ranger WHERE salary IN (salary, 3)", "IN (...) takes a list of constant values"),
+    ("SELECT label FROM Ranger WHERE salary IS 3", "`salary IS 3` is not supported in the plan language."),
+    ("SELECT COALESCE(label, 'x') FROM Ranger", "`COALESCE(label, 'x')` is not supported in the plan language."),
+    ("SELECT label FROM Ranger WHERE strftime('%m', hired) = '03'", "only strftime('%Y', x) (the year) is"),
+    ("SELECT label FROM Ranger UNION SELECT label, salary FROM Warden",
      "The two sides of UNION select a different number of columns (1 and 2)."),
-    ("SELECT label FROM Employee ORDER BY 2", "ORDER BY 2: the query selects only 1 column(s)."),
-    ("SELECT label FROM Employee UNION SELECT label FROM Manager ORDER BY salary",
+    ("SELECT label FROM Ranger ORDER BY 2", "ORDER BY 2: the query selects only 1 column(s)."),
+    ("SELECT label FROM Ranger UNION SELECT label FROM Warden ORDER BY salary",
      "ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column."),
 ])
 def test_unsupported_constructs(sql: str, needle: str) -> None:
-    assert needle in error(COMPANY, sql)
+    assert needle in error(PARKS, sql)
 
 
 def test_unsupported_constructs_grove() -> None:
@@ -216,7 +216,7 @@ def test_unsupported_constructs_grove() -> None:
 
 # ---- fixes -------------------------------------------------------------------------------------------------
 def test_fix_id_is_iri() -> None:
-    plan, fixes = co("SELECT e.id FROM Employee e WHERE e.salary > 9000")
+    plan, fixes = pk("SELECT e.id FROM Ranger e WHERE e.salary > 9000")
     assert plan.select == (Item(E("iri")),) and fixes == ["id_is_iri"]
     plan, fixes = grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                         "WHERE h.id IS NOT NULL")  # a table no other table refers to
@@ -234,7 +234,7 @@ def test_fix_key_name() -> None:
 
 
 def test_fix_column_owner() -> None:
-    plan, fixes = co("SELECT e.label, e.budget FROM Employee e JOIN Department d ON e.memberOf = d.iri")
+    plan, fixes = pk("SELECT e.label, e.budget FROM Ranger e JOIN Station d ON e.postedAt = d.iri")
     assert plan.select[1] == Item(D("budget")) and fixes == ["column_owner"]
     plan, fixes = grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                         "JOIN Tree p ON p.tree_id = h.tc_tree WHERE o.fruit = 'fig'")
@@ -252,7 +252,7 @@ def test_column_owner_is_not_applied_in_join_conditions_nor_when_ambiguous() -> 
 
 
 def test_fix_bare_table() -> None:
-    plan, fixes = co("SELECT Employee.label FROM Employee e WHERE e.salary > 9000")
+    plan, fixes = pk("SELECT Ranger.label FROM Ranger e WHERE e.salary > 9000")
     assert plan.select == (Item(E("label")),) and fixes == ["bare_table"]
     plan, fixes = grove("SELECT Grower.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = Grower.grower_id")
     assert plan.joins == (Join(Col("h", "TreeCare", "tc_grower"), Col("o", "Grower", "grower_id")),)
@@ -260,9 +260,9 @@ def test_fix_bare_table() -> None:
 
 
 def test_no_fixes_for_a_correct_query() -> None:
-    for sql in ("SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri",
+    for sql in ("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri",
                 "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'apple'"):
-        assert read_sql(view(COMPANY if "Employee" in sql else GROVE)[1], sql)[1] == []
+        assert read_sql(view(PARKS if "Ranger" in sql else GROVE)[1], sql)[1] == []
 
 
 def test_fix_column_meaning() -> None:
@@ -270,8 +270,8 @@ def test_fix_column_meaning() -> None:
     from ontocore.embeddings import Embedder
 
     emb = Embedder()
-    plan, fixes = read_sql(view(COMPANY)[1], "SELECT e.label FROM Employee e WHERE e.dept = 'Sales'", emb)
-    assert plan.where.left == E("memberOf") and fixes == ["column_meaning"]
+    plan, fixes = read_sql(view(PARKS)[1], "SELECT e.label FROM Ranger e WHERE e.station = 'Reeds'", emb)
+    assert plan.where.left == E("postedAt") and fixes == ["column_meaning"]
     plan, fixes = read_sql(view(GROVE)[1], "SELECT AVG(age) FROM Tree", emb)
     assert plan.select[0].expr.arg == Col("Tree", "Tree", "tree_age") and fixes == ["column_meaning"]
     with pytest.raises(PlanError):  # nothing close: no guess
@@ -280,19 +280,19 @@ def test_fix_column_meaning() -> None:
 
 def test_fix_link_direction_same_link_on_both_sides() -> None:
     """`X.link = Y.link` where only Y has the link and it points at X's rows: X.iri = Y.link."""
-    plan, fixes = co("SELECT m.label FROM Employee m JOIN Employee e ON m.hasManager = e.hasManager "
+    plan, fixes = pk("SELECT m.label FROM Ranger m JOIN Ranger e ON m.hasWarden = e.hasWarden "
                      "WHERE e.label = 'Ada Quill'")
-    assert fixes == [] and plan.joins[0].left.column == "hasManager"  # both have the column: nothing to fix
-    plan, fixes = co("SELECT d.label FROM Department d JOIN Employee e ON d.memberOf = e.memberOf "
+    assert fixes == [] and plan.joins[0].left.column == "hasWarden"  # both have the column: nothing to fix
+    plan, fixes = pk("SELECT d.label FROM Station d JOIN Ranger e ON d.postedAt = e.postedAt "
                      "WHERE e.label = 'Ada Quill'")
-    assert fixes == ["link_direction"] and plan.joins == (Join(D("iri"), E("memberOf")),)
+    assert fixes == ["link_direction"] and plan.joins == (Join(D("iri"), E("postedAt")),)
     plan, fixes = cat("SELECT c.label FROM Category c JOIN Product p ON c.inCategory = p.inCategory")
     assert fixes == ["link_direction"] and plan.joins[0].left == Col("c", "Category", "iri")
 
 
 @pytest.mark.parametrize("ttl, text", [
     (GROVE, "The answer is in the `Tree` table. The '"),  # prose with an unclosed quote where SQL should be
-    (COMPANY, 'SELECT "label FROM Employee'),
+    (PARKS, 'SELECT "label FROM Ranger'),
 ])
 def test_untokenizable_text_is_a_plan_error(ttl: str, text: str) -> None:
     _, schema = view(ttl)

@@ -24,16 +24,16 @@ from ontouse.storage.sparql import QueryError
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore, Source
 from ontouse.support import evidence_triples
-from ontouse_graphs import COMPANY, GROVE
+from ontouse_graphs import GROVE, PARKS
 from oxigraph_server import free_port, oxigraph_server
 from virtuoso_server import virtuoso_server
 
-DOMAINS = {"company": COMPANY, "grove": GROVE}
+DOMAINS = {"parks": PARKS, "grove": GROVE}
 PLANS = {
-    "company": ["SELECT e.label FROM Employee e JOIN Department d ON e.memberOf = d.iri WHERE d.label = 'Sales'",
-                "SELECT d.label, COUNT(*) FROM Employee e JOIN Department d ON e.memberOf = d.iri GROUP BY d.label",
-                "SELECT label FROM Employee WHERE salary > 5000 ORDER BY salary DESC LIMIT 2",
-                "SELECT label FROM Department WHERE iri NOT IN (SELECT memberOf FROM Employee)"],
+    "parks": ["SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri WHERE d.label = 'Reeds'",
+              "SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri GROUP BY d.label",
+              "SELECT label FROM Ranger WHERE salary > 5000 ORDER BY salary DESC LIMIT 2",
+              "SELECT label FROM Station WHERE iri NOT IN (SELECT postedAt FROM Ranger)"],
     "grove": ["SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'",
               "SELECT AVG(tree_age) FROM Tree",
               "SELECT o.given_name FROM TreeCare h JOIN Grower o ON o.iri = h.tc_grower WHERE h.tc_tree = 12"],
@@ -107,18 +107,18 @@ def test_persisted_store_is_reused_then_rebuilt_when_a_file_changes(tmp_path: Pa
     files = _files(tmp_path)
     folder = tmp_path / "store"
     caplog.set_level(logging.INFO, logger="ontouse.storage.persist")
-    first = GraphStore(open_persisted([files["company"], files["grove"]], folder))
-    both = GraphStore.from_paths([files["company"], files["grove"]])
+    first = GraphStore(open_persisted([files["parks"], files["grove"]], folder))
+    both = GraphStore.from_paths([files["parks"], files["grove"]])
     assert first.size() == both.size()
     assert _answers(first, PLANS["grove"]) == _answers(both, PLANS["grove"])
     del first
     caplog.clear()
-    again = GraphStore(open_persisted([files["company"], files["grove"]], folder))
+    again = GraphStore(open_persisted([files["parks"], files["grove"]], folder))
     assert "opening the persisted store" in caplog.text and again.size() == both.size()
     del again
     files["grove"].write_text(GROVE + "\n:extra rdfs:label \"added later\" .\n", "utf-8")
     caplog.clear()
-    rebuilt = GraphStore(open_persisted([files["company"], files["grove"]], folder))
+    rebuilt = GraphStore(open_persisted([files["parks"], files["grove"]], folder))
     assert "opening the persisted store" not in caplog.text
     assert rebuilt.size() == both.size() + 1
     assert not list(tmp_path.glob("store.partial-*"))
@@ -188,8 +188,8 @@ def test_virtuoso_gives_the_same_view_rows_and_support_as_local_files(virtuoso, 
 
 
 def test_endpoint_bindings_ask_and_contains(server) -> None:
-    remote = EndpointStore(server["url"], graph="urn:test:company")
-    local = GraphStore.from_paths([server["files"]["company"]])
+    remote = EndpointStore(server["url"], graph="urn:test:parks")
+    local = GraphStore.from_paths([server["files"]["parks"]])
     triple = next(iter(local.graph))
     assert remote.contains(triple)
     assert not remote.contains((triple[0], triple[1], Literal("no such value")))
