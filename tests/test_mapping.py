@@ -14,25 +14,25 @@ from conftest import REPO
 
 POC = REPO / "../shared/data/poc/product_data.json"
 CATALOG = {
-    "Hoods": {
-        "StormCap": {"ID": "7", "Name": "StormCap", "Colors": ["Red", "Black"], "Weight (g):": "280",
-                     "Price (EUR):": "129.90", "Web": "https://x.example/sky", "Note": ""},
-        "Dome": {"ID": "8", "Name": "Dome", "Colors": ["Black"], "Weight (g):": "310", "Price (EUR):": "89",
-                 "SIZE M:": "Frame weight (kg): 2.05; Seat tube (cm): 43"},
+    "Lanterns": {
+        "Glimmer": {"ID": "7", "Name": "Glimmer", "Colors": ["Red", "Black"], "Weight (g):": "280",
+                    "Price (EUR):": "129.90", "Web": "https://x.example/glimmer", "Note": ""},
+        "Beacon": {"ID": "8", "Name": "Beacon", "Colors": ["Black"], "Weight (g):": "310", "Price (EUR):": "89",
+                   "SIZE M:": "Shade weight (kg): 1.15; Handle length (cm): 31"},
     }
 }
 
 
 def test_split_key_and_inference() -> None:
-    assert split_key("Block weight (kg):") == ("Block weight", "kg")
-    assert split_key("Pcs/sqm laid at max spacing (32cm):")[1] == ""
+    assert split_key("Lid weight (kg):") == ("Lid weight", "kg")
+    assert split_key("Pcs/box packed at max gap (18cm):")[1] == ""
     assert infer_field("Weight (g):", ["280", "310"]).type == "integer"
     assert infer_field("Price (EUR):", ["129.90", "89"]).type == "decimal"
     assert infer_field("ID", ["7", "8"]).type == "string"
     colors = infer_field("Colors", [["Red", "Black"], ["Black"]])
     assert (colors.type, colors.property, colors.range_class) == ("individual", "hasColor", "Color")
-    assert infer_field("Web", ["https://x.example/sky"]).type == "uri"
-    assert infer_field("SIZE M:", ["Frame weight (kg): 2.05; Seat tube (cm): 43"]).type == "parts"
+    assert infer_field("Web", ["https://x.example/glimmer"]).type == "uri"
+    assert infer_field("SIZE M:", ["Shade weight (kg): 1.15; Handle length (cm): 31"]).type == "parts"
 
 
 def test_records_and_shapes() -> None:
@@ -40,7 +40,7 @@ def test_records_and_shapes() -> None:
     assert len(shapes) == 1
     shape = shapes[0]
     assert shape.pattern == "$.*.*" and shape.n_levels == 1 and len(shape.records) == 2
-    assert shape.records[0].levels == ["Hoods"] and shape.records[0].own_key == "StormCap"
+    assert shape.records[0].levels == ["Lanterns"] and shape.records[0].own_key == "Glimmer"
 
 
 def _apply(data: dict, file: str = "c.json") -> tuple[EntitiesIndex, Coverage]:
@@ -55,13 +55,13 @@ def test_apply_mapping_accounts_for_every_leaf() -> None:
     idx, cov = _apply(CATALOG)
     totals = cov.totals()
     assert totals == {"total": 14, "covered": 13, "skipped": 1}  # 8 + 6 leaves; the empty "Note" is skipped
-    sky = idx.individuals["StormCap"]
-    assert "Product" in sky.classes
-    facts = {(f.property, f.literal or f.object) for f in sky.facts}
+    glim = idx.individuals["Glimmer"]
+    assert "Product" in glim.classes
+    facts = {(f.property, f.literal or f.object) for f in glim.facts}
     assert {("weightG", "280"), ("priceEUR", "129.90")} <= facts
-    assert ("hasColor", "Red") in facts and ("inCategory", "Hoods") in facts
-    variant = idx.individuals["Dome_SIZE_M"]
-    assert {(f.property, f.literal) for f in variant.facts} >= {("frameWeightKg", "2.05"), ("seatTubeCm", "43")}
+    assert ("hasColor", "Red") in facts and ("inCategory", "Lanterns") in facts
+    variant = idx.individuals["Beacon_SIZE_M"]
+    assert {(f.property, f.literal) for f in variant.facts} >= {("shadeWeightKg", "1.15"), ("handleLengthCm", "31")}
     assert idx.dangling() == []
 
 
@@ -93,18 +93,18 @@ def test_mapping_validator_and_repair() -> None:
 def test_level_may_not_reuse_the_variant_class_or_a_parts_property() -> None:
     shape = group_shapes(find_records("c.json", CATALOG))[0]
     bad = {"record_class": "Product", "name_key": "Name", "changes": [],
-           "levels": [{"class": "Variant", "property": "frameWeightKg"}]}  # what the 1.5B model once answered
+           "levels": [{"class": "Variant", "property": "shadeWeightKg"}]}  # what the 1.5B model once answered
     problems = check_decision(shape, bad)
     assert any("already the class of the records' variants" in p for p in problems)
-    assert any("frameWeightKg already maps key 'SIZE M: / Frame weight (kg)'" in p for p in problems)
+    assert any("shadeWeightKg already maps key 'SIZE M: / Shade weight (kg)'" in p for p in problems)
     assert repair_decision(shape, bad)["levels"] == [{"class": "ProductCategory", "property": "inProductCategory"}]
 
 
 def test_category_keys_become_subclasses_of_the_record_class() -> None:
     idx, _ = _apply({**CATALOG, "Accessories": {"Lamp": {"Name": "Lamp", "Weight (g):": "90"}}})
-    assert idx.classes["Hood"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]
-    assert idx.individuals["StormCap"].classes == ["Product", "Hood"]
-    assert idx.individuals["Hoods"].classes == ["ProductCategory"]  # the category itself stays an individual
+    assert idx.classes["Lantern"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]
+    assert idx.individuals["Glimmer"].classes == ["Product", "Lantern"]
+    assert idx.individuals["Lanterns"].classes == ["ProductCategory"]  # the category itself stays an individual
     other = EntitiesIndex()
     shape = group_shapes(find_records("rangers.json", {"Lakeside": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
     apply_mapping(other, shape, Decision("Ranger", name_key="Name",
