@@ -26,13 +26,13 @@ PARKS = HEAD + """
 @prefix : <http://example.org/parks#> .
 :Ranger a owl:Class ; rdfs:label "Ranger" ; rdfs:comment "A person on the patrol roster." .
 :Warden a owl:Class ; rdfs:subClassOf :Ranger .
-:Station a owl:Class .
-:postedAt a owl:ObjectProperty ; rdfs:comment "The station the person works at." .
+:Hut a owl:Class .
+:postedAt a owl:ObjectProperty ; rdfs:comment "The hut the person works at." .
 :hasWarden a owl:ObjectProperty .
 
-:pinewood a :Station ; rdfs:label "Pinewood" ; :budget 500000 .
-:reeds a :Station ; rdfs:label "Reeds" ; :budget 200000 .
-:alder a :Station ; rdfs:label "Alder" ; :budget 90000 .
+:pinewood a :Hut ; rdfs:label "Pinewood" ; :budget 500000 .
+:reeds a :Hut ; rdfs:label "Reeds" ; :budget 200000 .
+:birch a :Hut ; rdfs:label "Birch" ; :budget 90000 .
 
 :mira a :Warden ; rdfs:label "Mira Stone" ; :fullName "Mira Stone" ; :postedAt :pinewood ; :salary 9100 ;
     :hired "2015-03-01"^^xsd:date .

@@ -103,8 +103,8 @@ def test_a_column_two_joins_away_is_reached_without_asking_again() -> None:
 
 
 def test_empty_result_is_no_data_after_the_bounded_attempts() -> None:
-    empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Alder'")
-    ans, model, _ = ask(PARKS, "Who works in Alder?", empty, empty, empty, empty)
+    empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'")
+    ans, model, _ = ask(PARKS, "Who works in Birch?", empty, empty, empty, empty)
     assert len(model.conversations) == MAX_ATTEMPTS and len(model.replies) == 1
     assert "the query ran but found no rows" in model.conversations[1][-1]["content"]
     assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and ans.rows == [] and ans.support == []
@@ -164,8 +164,8 @@ def test_count_asked_with_a_list_goes_back() -> None:
 def test_count_over_no_matching_rows_is_no_data_when_the_model_stands_by_it() -> None:
     """An aggregate over no matching rows is "No data available" (was: "0." with the triples of the rangers
     that were checked, which are other things than the question's)."""
-    zero = sql("SELECT COUNT(*) FROM Ranger WHERE postedAt = 'Alder'")
-    ans, model, store = ask(PARKS, "How many rangers work in Alder?", zero, zero, zero)
+    zero = sql("SELECT COUNT(*) FROM Ranger WHERE postedAt = 'Birch'")
+    ans, model, store = ask(PARKS, "How many rangers work in Birch?", zero, zero, zero)
     assert len(model.conversations) == 3
     assert "the query counts nothing (the result is 0)" in model.conversations[1][-1]["content"]
     assert ans.state == "no_data" and ans.answer.startswith(NO_DATA) and not ans.support
@@ -175,8 +175,8 @@ def test_count_over_no_matching_rows_is_no_data_when_the_model_stands_by_it() ->
 def test_every_answered_answer_has_support_in_the_graph() -> None:
     cases = [(PARKS, "Who earns the most?", "SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1",
               ["Mira Stone"]),
-             (PARKS, "Which stations have no rangers?", "SELECT d.label FROM Station d LEFT JOIN Ranger e "
-              "ON e.postedAt = d.iri WHERE e.iri IS NULL", ["Alder"]),
+             (PARKS, "Which huts have no rangers?", "SELECT d.label FROM Hut d LEFT JOIN Ranger e "
+              "ON e.postedAt = d.iri WHERE e.iri IS NULL", ["Birch"]),
              (GROVE, "What is the average age of figs?", "SELECT AVG(tree_age) FROM Tree WHERE fruit = 'fig'", ["4.5"]),
              (GROVE, "Which fruits are there?", "SELECT DISTINCT fruit FROM Tree", ["apple", "fig", "quince"])]
     for ttl, question, text, values in cases:
@@ -245,13 +245,13 @@ def test_read_questions_errors(tmp_path: Path) -> None:
 
 
 def test_which_question_answered_about_other_things_goes_back() -> None:
-    """The question asks which stations; the first query lists rangers; the second answers."""
-    ans, model, store = ask(PARKS, "Which stations have rangers earning over 9000?",
-                            sql("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+    """The question asks which huts; the first query lists rangers; the second answers."""
+    ans, model, store = ask(PARKS, "Which huts have rangers earning over 9000?",
+                            sql("SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                                 "WHERE e.salary > 9000"),
-                            sql("SELECT d.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+                            sql("SELECT d.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                                 "WHERE e.salary > 9000"))
-    assert "the question asks which Station" in model.conversations[1][-1]["content"]
+    assert "the question asks which Hut" in model.conversations[1][-1]["content"]
     assert ans.values() == ["Pinewood"] and ans.llm_calls == 2
     ans, model, _ = ask(GROVE, "Which growers have a quince?",
                         sql("SELECT p.tree_id FROM Tree p WHERE p.fruit = 'quince'"),

@@ -47,9 +47,9 @@ def shop(sql: str, ordered: bool = False) -> list:
 # ---- joins -------------------------------------------------------------------------------------------------
 def test_join_link_equals_iri_both_ways() -> None:
     reeds = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
-    assert pk("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri WHERE d.label = 'Reeds'") \
+    assert pk("SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri WHERE d.label = 'Reeds'") \
         == reeds
-    assert pk("SELECT e.label FROM Station d JOIN Ranger e ON d.iri = e.postedAt WHERE d.budget = 200000") \
+    assert pk("SELECT e.label FROM Hut d JOIN Ranger e ON d.iri = e.postedAt WHERE d.budget = 200000") \
         == reeds
     assert shop("SELECT p.label FROM Category c JOIN Product p ON p.inCategory = c.iri WHERE c.label = 'Desk lamps'") \
         == ["Lumo desk lamp"]
@@ -88,8 +88,8 @@ def test_self_join_through_a_link() -> None:
 
 def test_join_errors_name_the_right_table() -> None:
     _, schema = view(PARKS)
-    plan, _ = read_sql(schema, "SELECT e.label FROM Ranger e JOIN Station d ON e.hasWarden = d.iri")
-    with pytest.raises(PlanError, match=r"e.hasWarden links to rows of Warden, not of Station"):
+    plan, _ = read_sql(schema, "SELECT e.label FROM Ranger e JOIN Hut d ON e.hasWarden = d.iri")
+    with pytest.raises(PlanError, match=r"e.hasWarden links to rows of Warden, not of Hut"):
         compile_plan(schema, plan)
     _, schema = view(GROVE)
     plan, _ = read_sql(schema, "SELECT o.age FROM Grower o JOIN TreeCare h ON h.iri = o.age")
@@ -150,7 +150,7 @@ def test_link_compared_with_text_compares_the_label() -> None:
     assert pk("SELECT label FROM Ranger WHERE postedAt = 'Pinewood'") == pinewood
     assert pk("SELECT label FROM Ranger WHERE 'Pinewood' = postedAt") == pinewood
     assert pk("SELECT label FROM Ranger WHERE postedAt != 'Pinewood'") == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
-    assert pk("SELECT label FROM Ranger WHERE postedAt IN ('Pinewood', 'Alder')") == pinewood
+    assert pk("SELECT label FROM Ranger WHERE postedAt IN ('Pinewood', 'Birch')") == pinewood
     assert pk("SELECT label FROM Ranger WHERE hasWarden = 'Mira Stone'") == ["Ada Quill", "Ben Arbor"]
     assert shop("SELECT label FROM Product WHERE inCategory = 'Garden tools'") == ["Iron rake R-220",
                                                                                     "Steel spade S-10"]
@@ -177,9 +177,9 @@ def test_sum_avg_min_max() -> None:
 
 
 def test_group_by_having_and_order_by_aggregate() -> None:
-    assert pk("SELECT d.label FROM Station d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
+    assert pk("SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
               "HAVING AVG(e.salary) > 6000") == ["Pinewood"]
-    assert pk("SELECT d.label FROM Station d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
+    assert pk("SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
               "ORDER BY SUM(e.salary) DESC LIMIT 1") == [("Pinewood", "19100")]  # with the measure it won by
     assert grove("SELECT fruit, COUNT(*) AS n FROM Tree GROUP BY fruit ORDER BY n DESC LIMIT 1") == [
         ("fig", "2")]
@@ -190,8 +190,8 @@ def test_group_by_having_and_order_by_aggregate() -> None:
 
 # ---- LEFT JOIN ---------------------------------------------------------------------------------------------
 def test_left_join_is_null_anti_join() -> None:
-    assert pk("SELECT d.label FROM Station d LEFT JOIN Ranger e ON e.postedAt = d.iri WHERE e.iri IS NULL") \
-        == ["Alder"]
+    assert pk("SELECT d.label FROM Hut d LEFT JOIN Ranger e ON e.postedAt = d.iri WHERE e.iri IS NULL") \
+        == ["Birch"]
     assert grove("SELECT o.given_name FROM Grower o LEFT JOIN TreeCare h ON h.tc_grower = o.grower_id "
                  "WHERE h.iri IS NULL") == ["Runa"]
     assert grove("SELECT p.tree_id FROM Tree p LEFT JOIN TreeCare h ON p.tree_id = h.tc_tree WHERE h.iri IS NULL") \
@@ -209,16 +209,16 @@ def test_left_join_on_a_link_of_the_kept_table() -> None:
 
 def test_left_join_counts_zero_and_includes_subclass_rows() -> None:
     """The LEFT JOINed Ranger table holds the wardens too (bug fixed: only plain :Ranger rows were joined)."""
-    assert pk("SELECT d.label, COUNT(e.iri) FROM Station d LEFT JOIN Ranger e ON e.postedAt = d.iri "
-              "GROUP BY d.label") == [("Alder", "0"), ("Pinewood", "3"), ("Reeds", "3")]
+    assert pk("SELECT d.label, COUNT(e.iri) FROM Hut d LEFT JOIN Ranger e ON e.postedAt = d.iri "
+              "GROUP BY d.label") == [("Birch", "0"), ("Pinewood", "3"), ("Reeds", "3")]
     assert grove("SELECT o.given_name, COUNT(h.iri) FROM Grower o LEFT JOIN TreeCare h ON h.tc_grower = o.grower_id "
                  "GROUP BY o.given_name") == [("Edda", "2"), ("Mirko", "1"), ("Runa", "0")]
 
 
 # ---- subqueries --------------------------------------------------------------------------------------------
 def test_in_and_not_in_subquery() -> None:
-    assert pk("SELECT label FROM Station WHERE iri NOT IN (SELECT postedAt FROM Ranger)") == ["Alder"]
-    assert pk("SELECT label FROM Station WHERE iri IN (SELECT postedAt FROM Ranger WHERE salary < 4000)") \
+    assert pk("SELECT label FROM Hut WHERE iri NOT IN (SELECT postedAt FROM Ranger)") == ["Birch"]
+    assert pk("SELECT label FROM Hut WHERE iri IN (SELECT postedAt FROM Ranger WHERE salary < 4000)") \
         == ["Reeds"]
     assert pk("SELECT label FROM Ranger WHERE iri IN (SELECT hasWarden FROM Ranger)") == [
         "Mira Stone", "Olaf Brand"]
@@ -233,9 +233,9 @@ def test_in_subquery_of_a_set_operation() -> None:
 
 
 def test_exists_and_not_exists_correlated() -> None:
-    assert pk("SELECT d.label FROM Station d WHERE NOT EXISTS (SELECT 1 FROM Ranger e WHERE e.postedAt = d.iri)") \
-        == ["Alder"]
-    assert pk("SELECT d.label FROM Station d WHERE EXISTS (SELECT 1 FROM Ranger e WHERE e.postedAt = d.iri "
+    assert pk("SELECT d.label FROM Hut d WHERE NOT EXISTS (SELECT 1 FROM Ranger e WHERE e.postedAt = d.iri)") \
+        == ["Birch"]
+    assert pk("SELECT d.label FROM Hut d WHERE EXISTS (SELECT 1 FROM Ranger e WHERE e.postedAt = d.iri "
               "AND e.salary > 9000)") == ["Pinewood"]
     assert grove("SELECT given_name FROM Grower o WHERE EXISTS (SELECT * FROM TreeCare h "
                  "WHERE h.tc_grower = o.grower_id)") == ["Edda", "Mirko"]
@@ -246,7 +246,7 @@ def test_exists_and_not_exists_correlated() -> None:
 def test_scalar_subquery() -> None:
     assert pk("SELECT label FROM Ranger WHERE salary > (SELECT AVG(salary) FROM Ranger)") == [
         "Mira Stone", "Olaf Brand"]
-    assert pk("SELECT label, (SELECT COUNT(*) FROM Station) FROM Ranger WHERE salary > 9000") == [
+    assert pk("SELECT label, (SELECT COUNT(*) FROM Hut) FROM Ranger WHERE salary > 9000") == [
         ("Mira Stone", "3")]
     assert grove("SELECT given_name FROM Grower WHERE age > (SELECT MIN(age) FROM Grower) "
                  "AND age < (SELECT MAX(age) FROM Grower)") == ["Edda"]
@@ -255,7 +255,7 @@ def test_scalar_subquery() -> None:
 @pytest.mark.parametrize("sql, needle", [
     ("SELECT label FROM Ranger e WHERE e.salary > (SELECT AVG(x.salary) FROM Ranger x "
      "WHERE x.postedAt = e.postedAt)", "may not refer to the tables of the query around it"),
-    ("SELECT label FROM Station d WHERE EXISTS (SELECT e.postedAt FROM Ranger e WHERE e.postedAt = d.iri "
+    ("SELECT label FROM Hut d WHERE EXISTS (SELECT e.postedAt FROM Ranger e WHERE e.postedAt = d.iri "
      "GROUP BY e.postedAt)", "EXISTS (...) with GROUP BY, HAVING or LIMIT is not supported"),
     ("SELECT label FROM Ranger WHERE salary = NULL", "NULL can only be tested with IS NULL"),
 ])
@@ -284,7 +284,7 @@ def test_union_intersect_except() -> None:
 def test_union_all_order_limit_offset() -> None:
     assert pk("SELECT label FROM Ranger WHERE salary > 8000 UNION ALL SELECT label FROM Warden") == [
         "Mira Stone", "Mira Stone", "Olaf Brand", "Olaf Brand"]
-    assert pk("SELECT label FROM Ranger WHERE salary > 8000 UNION SELECT label FROM Station "
+    assert pk("SELECT label FROM Ranger WHERE salary > 8000 UNION SELECT label FROM Hut "
               "ORDER BY label LIMIT 3 OFFSET 1", ordered=True) == ["Mira Stone", "Olaf Brand", "Pinewood"]
 
 
@@ -295,8 +295,8 @@ def test_order_by_limit_offset() -> None:
     assert grove("SELECT tree_id FROM Tree ORDER BY tree_age LIMIT 2 OFFSET 1", ordered=True) == ["10", "11"]
     assert grove("SELECT tree_id FROM Tree WHERE fruit IN ('apple', 'quince') ORDER BY tree_id DESC", ordered=True) \
         == ["13", "10"]
-    assert pk("SELECT LOWER(label), LENGTH(label) FROM Station ORDER BY LENGTH(label), label", ordered=True) == [
-        ("alder", "5"), ("reeds", "5"), ("pinewood", "8")]
+    assert pk("SELECT LOWER(label), LENGTH(label) FROM Hut ORDER BY LENGTH(label), label", ordered=True) == [
+        ("birch", "5"), ("reeds", "5"), ("pinewood", "8")]
 
 
 # ---- subclasses --------------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def _support(ttl: str, sql: str) -> list[list[str]]:
 
 
 def test_evidence_triples_are_in_the_graph_and_back_the_answer() -> None:
-    support = _support(PARKS, "SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+    support = _support(PARKS, "SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                               "WHERE d.label = 'Reeds'")
     assert [":cleo", ":postedAt", ":reeds"] in support and [":reeds", "rdfs:label", "Reeds"] in support
     assert not any(":pinewood" in t for t in support)
@@ -355,12 +355,12 @@ def test_candidates_show_what_was_checked_for_an_empty_count() -> None:
 
 
 def test_a_superlative_over_groups_reports_the_measure_it_was_ranked_by() -> None:
-    assert pk("SELECT d.label FROM Station d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
+    assert pk("SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
               "ORDER BY MIN(e.salary) ASC LIMIT 1") == [("Reeds", "3900")]
     assert grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                  "GROUP BY o.given_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Edda", "2")]
     # not a superlative (no LIMIT), or the measure already selected: nothing is added
-    assert pk("SELECT d.label FROM Station d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
+    assert pk("SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
               "ORDER BY COUNT(*) DESC") == ["Pinewood", "Reeds"]
     assert grove("SELECT o.given_name, COUNT(*) FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                  "GROUP BY o.given_name ORDER BY COUNT(*) DESC LIMIT 1") == [("Edda", "2")]
@@ -370,15 +370,15 @@ def test_anti_join_inner_join_with_is_null_means_rows_without_a_match() -> None:
     """`anti_join`: JOIN t ... WHERE t.c IS NULL (c in the join condition) reads as a LEFT JOIN."""
     assert grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                  "WHERE h.tc_grower IS NULL") == ["Runa"]
-    assert pk("SELECT d.label FROM Station d JOIN Ranger e ON e.postedAt = d.iri WHERE e.iri IS NULL") == \
-        ["Alder"]
+    assert pk("SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri WHERE e.iri IS NULL") == \
+        ["Birch"]
 
 
 def test_a_key_in_a_list_of_links_compares_the_rows() -> None:
     """x.key IN (SELECT link ...) where the link points at x's table: the rows themselves are compared."""
     assert grove("SELECT given_name FROM Grower WHERE grower_id NOT IN (SELECT ref_tc_grower FROM TreeCare)") == [
         "Runa"]
-    assert pk("SELECT label FROM Station WHERE budget > 100000 AND label IN "
+    assert pk("SELECT label FROM Hut WHERE budget > 100000 AND label IN "
               "(SELECT postedAt FROM Ranger WHERE salary > 9000)") == ["Pinewood"]
 
 

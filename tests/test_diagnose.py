@@ -19,9 +19,9 @@ def test_join_on_columns_that_never_match_names_the_right_join() -> None:
     assert why(GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_tree = o.grower_id") == (
         "the join h.tc_tree = o.grower_id matches no pair of rows. TreeCare and Grower join on "
         "TreeCare.tc_grower = Grower.grower_id.")
-    assert why(PARKS, "SELECT d.label FROM Station d JOIN Ranger e ON e.salary = d.budget") == (
-        "the join e.salary = d.budget matches no pair of rows. Ranger and Station join on "
-        "Ranger.postedAt = Station.iri.")
+    assert why(PARKS, "SELECT d.label FROM Hut d JOIN Ranger e ON e.salary = d.budget") == (
+        "the join e.salary = d.budget matches no pair of rows. Ranger and Hut join on "
+        "Ranger.postedAt = Hut.iri.")
 
 
 def test_the_failing_join_among_several() -> None:
@@ -53,7 +53,7 @@ def test_a_single_condition_cannot_be_blamed_on_another() -> None:
 
 
 def test_having() -> None:
-    assert why(PARKS, "SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+    assert why(PARKS, "SELECT d.label, COUNT(*) FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                       "GROUP BY d.label HAVING COUNT(*) > 5") == "no group passes the HAVING condition."
     assert why(GROVE, "SELECT fruit FROM Tree GROUP BY fruit HAVING AVG(tree_age) > 20") == (
         "no group passes the HAVING condition.")
@@ -61,7 +61,7 @@ def test_having() -> None:
 
 # ---- set operations ----------------------------------------------------------------------------------------
 def test_intersect_of_disjoint_sides() -> None:
-    assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 5000 INTERSECT SELECT label FROM Station") == (
+    assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 5000 INTERSECT SELECT label FROM Hut") == (
         "each SELECT finds rows (3 and 3) but none is in both: make both select the same kind of value (the same "
         "column of the same table).")
     assert why(GROVE, "SELECT given_name FROM Grower INTERSECT SELECT fruit FROM Tree").startswith(
@@ -70,7 +70,7 @@ def test_intersect_of_disjoint_sides() -> None:
 
 def test_the_empty_side_of_a_set_operation() -> None:
     assert why(PARKS, "SELECT label FROM Ranger WHERE salary > 99999 UNION "
-                      "SELECT label FROM Station WHERE budget < 0") == (
+                      "SELECT label FROM Hut WHERE budget < 0") == (
         "the first SELECT (before UNION) finds no rows: check its conditions.")
     msg = why(GROVE, "SELECT home_farm FROM Grower INTERSECT SELECT o.home_farm FROM Grower o WHERE o.age > 60 "
                      "AND o.home_farm = 'Fernhill'")
@@ -103,7 +103,7 @@ def test_probes_are_bounded() -> None:
 def test_a_joined_table_nothing_uses_is_blamed_when_it_empties_the_result() -> None:
     """A join the question does not need (no column of it is used) that leaves no rows."""
     for ttl, sql, blamed in (
-            (PARKS, "SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+            (PARKS, "SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                     "JOIN Ranger m ON m.hasWarden = e.iri WHERE d.label = 'Pinewood' AND e.salary < 6000",
              "Ranger AS m"),
             (GROVE, "SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "

@@ -33,7 +33,7 @@ def mentions(ttl: str, text: str) -> list[tuple[str, str, str, bool]]:
 
 # ---- exact mentions ----------------------------------------------------------------------------------------
 def test_exact_mention() -> None:
-    assert mentions(PARKS, "Who works in Pinewood?") == [("Pinewood", "Station", "label", True)]
+    assert mentions(PARKS, "Who works in Pinewood?") == [("Pinewood", "Hut", "label", True)]
     assert mentions(GROVE, "Which growers live at Reedmoor?") == [("Reedmoor", "Grower", "home_farm", True)]
 
 
@@ -54,7 +54,7 @@ def test_one_mention_per_table_most_specific_table_first() -> None:
 
 
 def test_the_name_of_a_thing_says_which_links_point_at_it() -> None:
-    for ttl, question, table, link in ((PARKS, "Who works in Reeds?", "Station", "Ranger.postedAt"),
+    for ttl, question, table, link in ((PARKS, "Who works in Reeds?", "Hut", "Ranger.postedAt"),
                                        (CATALOG, "Which products are desk lamps?", "Category", "Product.inCategory")):
         hint = next(m.hint() for m in index(ttl).mentions(parse_question(question)) if m.table == table)
         assert link in hint and f"points to {table} rows" in hint
@@ -124,7 +124,7 @@ def test_index_skips_numbers_and_non_text_columns() -> None:
 
 def test_a_misspelt_value_is_linked_to_the_one_value_it_nearly_spells() -> None:
     assert mentions(GROVE, "How old is the oldest qunce?") == [("quince", "Tree", "fruit", True)]
-    assert mentions(PARKS, "Who works in Pinewod?") == [("Pinewood", "Station", "label", True)]
+    assert mentions(PARKS, "Who works in Pinewod?") == [("Pinewood", "Hut", "label", True)]
     assert index(GROVE).closest(URIRef("http://example.org/grove#fruit"), "qunce") == ["quince"]
     assert mentions(GROVE, "How old is the oldest pirate?") == []  # not close enough to anything
 

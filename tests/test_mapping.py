@@ -108,8 +108,8 @@ def test_category_keys_become_subclasses_of_the_record_class() -> None:
     other = EntitiesIndex()
     shape = group_shapes(find_records("rangers.json", {"Lakeside": {"Ann": {"Name": "Ann", "Age": "40"}}}))[0]
     apply_mapping(other, shape, Decision("Ranger", name_key="Name",
-                                         levels=[{"class": "Station", "property": "postedAt"}]), Coverage())
-    assert set(other.classes) == {"Ranger", "Station"}  # a station is not a kind of ranger
+                                         levels=[{"class": "Hut", "property": "postedAt"}]), Coverage())
+    assert set(other.classes) == {"Ranger", "Hut"}  # a hut is not a kind of ranger
 
 
 def test_a_field_name_that_wraps_every_record_is_no_category() -> None:

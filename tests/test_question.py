@@ -27,7 +27,7 @@ def test_kind(text: str, kind: str) -> None:
 
 @pytest.mark.parametrize("text, grouped", [
     ("How many trees does each grower have?", True),
-    ("Average salary per station", True),
+    ("Average salary per hut", True),
     ("What is the price of every lamp?", True),
     ("How many trees does Edda have?", False),
 ])
@@ -76,7 +76,7 @@ def test_asks_names() -> None:
 
 def test_head_noun_of_which_and_what_questions() -> None:
     assert parse_question("Which suppliers deliver lamps?").head == "supplier"
-    assert parse_question("In which station is Ada?").head == "station"
+    assert parse_question("In which hut is Ada?").head == "hut"
     assert parse_question("What products are cheap?").head == "product"
     assert parse_question("What is the cheapest lamp?").head == ""
     assert parse_question("Who works here?").head == ""

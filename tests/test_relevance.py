@@ -23,7 +23,7 @@ def _select(ttl: str, question: str, budget_tables: int, mentioned: set[str] = f
 
 
 @pytest.mark.parametrize("ttl, question, first", [
-    (PARKS, "What is the budget of each station?", "Station"),
+    (PARKS, "What is the budget of each hut?", "Hut"),
     (PARKS, "Which people earn a salary above 5000?", "Ranger"),
     (CATALOG, "Which supplier names are known?", "Supplier"),
     (CATALOG, "Which categories are there?", "Category"),
@@ -34,8 +34,8 @@ def test_the_table_closest_to_the_question_comes_first(ttl: str, question: str, 
 
 
 def test_linked_tables_follow_so_joins_stay_possible() -> None:
-    tables, _ = _select(PARKS, "In which station does Ada Quill work?", 2, {"Ranger"})
-    assert {t.name for t in tables} == {"Ranger", "Station"}
+    tables, _ = _select(PARKS, "In which hut does Ada Quill work?", 2, {"Ranger"})
+    assert {t.name for t in tables} == {"Ranger", "Hut"}
     tables, _ = _select(CATALOG, "Which supplier delivers the Iron rake?", 2, {"Product"})
     assert {t.name for t in tables} == {"Product", "Supplier"}
 
@@ -48,12 +48,12 @@ def test_a_mentioned_table_is_always_shown() -> None:
 def test_answerer_cuts_a_view_over_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     store, schema = view(PARKS)
     whole = Answerer(store, model=None, schema=schema)
-    assert whole.relevance is None and "CREATE TABLE Station" in whole.system
+    assert whole.relevance is None and "CREATE TABLE Hut" in whole.system
     monkeypatch.setattr(ask_mod, "FULL_VIEW_TOKENS", 10)
-    small = estimate_tokens(schema_ddl(schema, [schema.table("Station")]))
+    small = estimate_tokens(schema_ddl(schema, [schema.table("Hut")]))
     monkeypatch.setattr(ask_mod, "PART_VIEW_TOKENS", small + 5)
     cut = Answerer(store, model=None, schema=schema)
     assert cut.relevance is not None
-    question = "What is the budget of the Reeds station?"
+    question = "What is the budget of the Reeds hut?"
     text = cut._system_for(question, cut.index.mentions(parse_question(question)))
-    assert "CREATE TABLE Station" in text and "CREATE TABLE Ranger" not in text
+    assert "CREATE TABLE Hut" in text and "CREATE TABLE Ranger" not in text

@@ -124,7 +124,7 @@ def test_repaired_plan_answers() -> None:
 
 def test_name_not_found_lists_names_of_the_linked_table() -> None:
     msg = error(PARKS, "SELECT label FROM Ranger WHERE postedAt = 'Summit'")
-    assert msg.startswith("'Summit' is not a value of the names of Station (values look like 'Alder', "
+    assert msg.startswith("'Summit' is not a value of the names of Hut (values look like 'Birch', "
                           "'Pinewood', 'Reeds')")
     msg = error(CATALOG, "SELECT label FROM Product WHERE inCategory = 'Kitchen'")
     assert "the names of Category (values look like 'Desk lamps', 'Garden tools')" in msg
@@ -145,9 +145,9 @@ def test_value_elsewhere_names_the_column_that_holds_it() -> None:
 
 
 def test_value_elsewhere_names_the_table_whose_rows_hold_it() -> None:
-    """rdfs:label is a column of every table; 'Reeds' is the label of a station, not of an ranger."""
+    """rdfs:label is a column of every table; 'Reeds' is the label of a hut, not of an ranger."""
     msg = error(PARKS, "SELECT iri FROM Ranger WHERE fullName = 'Reeds'")
-    assert msg.startswith("'Reeds' is not a value of Ranger.fullName. It is a value of Station.label")
+    assert msg.startswith("'Reeds' is not a value of Ranger.fullName. It is a value of Hut.label")
 
 
 # ---- transform ---------------------------------------------------------------------------------------------

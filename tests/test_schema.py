@@ -49,10 +49,10 @@ def test_sql_type(dt: str, expected: str) -> None:
 def test_one_table_per_class_with_its_row_count() -> None:
     _, pk = view(PARKS)
     _, grove = view(GROVE)
-    assert {t.name: t.count for t in pk.tables.values()} == {"Ranger": 6, "Station": 3, "Warden": 2}
+    assert {t.name: t.count for t in pk.tables.values()} == {"Ranger": 6, "Hut": 3, "Warden": 2}
     assert {t.name: t.count for t in grove.tables.values()} == {"Tree": 4, "Grower": 3, "TreeCare": 3}
     assert pk.table("ranger") is pk.table("Ranger")  # names are case-insensitive
-    assert pk.by_class(URIRef(PARKS_NS + "Station")).name == "Station"
+    assert pk.by_class(URIRef(PARKS_NS + "Hut")).name == "Hut"
 
 
 def test_subclass_rows_typed_only_with_the_subclass() -> None:
@@ -76,7 +76,7 @@ def test_class_label_and_comment() -> None:
     _, pk = view(PARKS)
     assert pk.table("Ranger").label == "Ranger"
     assert pk.table("Ranger").comment == "A person on the patrol roster."
-    assert pk.table("Ranger").column("postedAt").comment == "The station the person works at."
+    assert pk.table("Ranger").column("postedAt").comment == "The hut the person works at."
 
 
 def test_graph_without_instances_has_no_tables() -> None:
@@ -99,7 +99,7 @@ def test_column_kinds_and_sql_types_company() -> None:
                                    "fullName": ("value", "TEXT"), "hasWarden": ("link", "TEXT"),
                                    "hired": ("value", "DATE"), "postedAt": ("link", "TEXT"),
                                    "salary": ("value", "INTEGER")}
-    assert pk.table("Ranger").column("postedAt").target == "Station"
+    assert pk.table("Ranger").column("postedAt").target == "Hut"
     assert pk.table("Ranger").column("hasWarden").target == "Warden"  # the most specific table
     assert pk.table("Ranger").column("salary").datatype == XSD + "integer"
     assert pk.table("Ranger").column("label").prop == RDFS.label
@@ -124,7 +124,7 @@ def test_column_statistics_and_samples() -> None:
     assert fruit.samples[0] == "fig"  # the most frequent value first
     assert grove.values[URIRef(GROVE_NS + "fruit")] == {"fig": 2, "apple": 1, "quince": 1}
     _, pk = view(PARKS)
-    assert pk.table("Station").column("budget").samples == ["90000", "200000", "500000"]
+    assert pk.table("Hut").column("budget").samples == ["90000", "200000", "500000"]
 
 
 def test_columns_are_the_union_over_subclasses() -> None:
@@ -194,14 +194,14 @@ def test_ddl_shows_keys_and_hides_their_links() -> None:
     assert "ref_tc_grower" not in ddl
     _, pk = view(PARKS)
     ddl = schema_ddl(pk)
-    assert "postedAt TEXT REFERENCES Station(iri)" in ddl and "includes the rows of Warden" in ddl
+    assert "postedAt TEXT REFERENCES Hut(iri)" in ddl and "includes the rows of Warden" in ddl
 
 
 # ---- joins -------------------------------------------------------------------------------------------------
 def test_join_edges_follow_links_and_keys_both_ways() -> None:
     _, pk = view(PARKS)
-    assert ("postedAt", "Station", "iri") in join_edges(pk, pk.table("Ranger"))
-    assert ("iri", "Ranger", "postedAt") in join_edges(pk, pk.table("Station"))
+    assert ("postedAt", "Hut", "iri") in join_edges(pk, pk.table("Ranger"))
+    assert ("iri", "Ranger", "postedAt") in join_edges(pk, pk.table("Hut"))
     _, grove = view(GROVE)
     edges = join_edges(grove, grove.table("TreeCare"))
     assert ("tc_grower", "Grower", "grower_id") in edges
@@ -211,8 +211,8 @@ def test_join_edges_follow_links_and_keys_both_ways() -> None:
 
 def test_join_steps() -> None:
     _, pk = view(PARKS)
-    assert join_steps(pk, "Ranger", {"station"}) == [("postedAt", "Station", "iri")]
-    assert join_steps(pk, "Station", {"ranger"}) == [("iri", "Ranger", "postedAt")]
+    assert join_steps(pk, "Ranger", {"hut"}) == [("postedAt", "Hut", "iri")]
+    assert join_steps(pk, "Hut", {"ranger"}) == [("iri", "Ranger", "postedAt")]
     _, grove = view(GROVE)
     assert join_steps(grove, "Grower", {"tree"}) == [("grower_id", "TreeCare", "tc_grower"),
                                                      ("tc_tree", "Tree", "tree_id")]

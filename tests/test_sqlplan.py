@@ -11,7 +11,7 @@ from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, GROVE, PARKS, view
 
 E = lambda c: Col("e", "Ranger", c)  # noqa: E731 - short names for the expected plans
-D = lambda c: Col("d", "Station", c)  # noqa: E731
+D = lambda c: Col("d", "Hut", c)  # noqa: E731
 
 
 def pk(sql: str):
@@ -48,9 +48,9 @@ def test_unqualified_columns_and_default_alias() -> None:
 
 
 def test_joins_and_left_joins() -> None:
-    plan, _ = pk("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+    plan, _ = pk("SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                  "LEFT JOIN Warden m ON e.hasWarden = m.iri WHERE d.label = 'Reeds'")
-    assert plan.sources == (Source("Ranger", "e"), Source("Station", "d"), Source("Warden", "m", True))
+    assert plan.sources == (Source("Ranger", "e"), Source("Hut", "d"), Source("Warden", "m", True))
     assert plan.joins == (Join(E("postedAt"), D("iri")),
                           Join(E("hasWarden"), Col("m", "Warden", "iri"), optional=True))
     assert plan.where == Cmp("=", D("label"), Lit("Reeds"))
@@ -82,7 +82,7 @@ def test_ilike_and_not_between() -> None:
 
 def test_aggregates_group_having_order() -> None:
     plan, _ = pk("SELECT d.label, COUNT(*) AS n, COUNT(DISTINCT e.hasWarden), AVG(e.salary) FROM Ranger e "
-                 "JOIN Station d ON e.postedAt = d.iri GROUP BY d.label HAVING n > 1 "
+                 "JOIN Hut d ON e.postedAt = d.iri GROUP BY d.label HAVING n > 1 "
                  "ORDER BY n DESC, 1 LIMIT 5 OFFSET 2")
     assert [it.expr for it in plan.select] == [D("label"), Agg("count"), Agg("count", E("hasWarden"), True),
                                                Agg("avg", E("salary"))]
@@ -107,10 +107,10 @@ def test_functions_arithmetic_and_distinct() -> None:
 
 
 def test_subqueries() -> None:
-    plan, _ = pk("SELECT d.label FROM Station d WHERE d.iri IN (SELECT postedAt FROM Ranger) "
+    plan, _ = pk("SELECT d.label FROM Hut d WHERE d.iri IN (SELECT postedAt FROM Ranger) "
                  "AND d.iri NOT IN (SELECT x.postedAt FROM Ranger x WHERE x.salary > 9000) "
                  "AND NOT EXISTS (SELECT 1 FROM Warden m WHERE m.postedAt = d.iri) "
-                 "AND d.budget > (SELECT AVG(budget) FROM Station)")
+                 "AND d.budget > (SELECT AVG(budget) FROM Hut)")
     ins, not_in, exists, scalar = plan.where.items
     assert isinstance(ins, InQuery) and not ins.negated and ins.expr == D("iri")
     assert ins.query.select == (Item(Col("Ranger", "Ranger", "postedAt")),)
@@ -118,7 +118,7 @@ def test_subqueries() -> None:
     assert isinstance(exists, Exists) and exists.negated
     assert exists.query.where == Cmp("=", Col("m", "Warden", "postedAt"), D("iri"))  # the outer alias, resolved
     assert isinstance(scalar, Cmp) and isinstance(scalar.right, Scalar)
-    assert scalar.right.query.select == (Item(Agg("avg", Col("Station", "Station", "budget"))),)
+    assert scalar.right.query.select == (Item(Agg("avg", Col("Hut", "Hut", "budget"))),)
 
 
 def test_set_operations() -> None:
@@ -134,12 +134,12 @@ def test_set_operations() -> None:
 def test_star_expands_to_shown_columns() -> None:
     plan, _ = grove("SELECT * FROM TreeCare")
     assert [it.expr.column for it in plan.select] == ["tc_grower", "tc_tree"]  # no iri, no hidden ref_ links
-    plan, _ = pk("SELECT d.* FROM Ranger e JOIN Station d ON e.postedAt = d.iri")
+    plan, _ = pk("SELECT d.* FROM Ranger e JOIN Hut d ON e.postedAt = d.iri")
     assert [it.expr for it in plan.select] == [D("label"), D("budget")]
 
 
 def test_plan_as_json_data_round_trip() -> None:
-    for sql in ("SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri "
+    for sql in ("SELECT d.label, COUNT(*) FROM Ranger e JOIN Hut d ON e.postedAt = d.iri "
                 "WHERE e.label NOT LIKE 'A%' GROUP BY d.label ORDER BY 2 DESC LIMIT 1",
                 "SELECT label FROM Ranger WHERE salary > (SELECT AVG(salary) FROM Ranger) EXCEPT "
                 "SELECT label FROM Warden"):
@@ -151,19 +151,19 @@ def test_plan_as_json_data_round_trip() -> None:
 # ---- errors ------------------------------------------------------------------------------------------------
 def test_unknown_table() -> None:
     assert error(PARKS, "SELECT label FROM Rangr") == (
-        "There is no table `Rangr`. Did you mean Ranger? Tables: Ranger, Station, Warden.")
+        "There is no table `Rangr`. Did you mean Ranger? Tables: Ranger, Hut, Warden.")
     assert error(GROVE, "SELECT * FROM fruit") == (
         "There is no table `fruit`. `fruit` is a column of Tree. Tables: Tree, Grower, TreeCare.")
 
 
 def test_reach_column_follows_the_only_link_to_the_column() -> None:
-    """`reach_column`: e.budget, where budget is a column of the station an ranger is a member of."""
+    """`reach_column`: e.budget, where budget is a column of the hut an ranger is a member of."""
     plan, fixes = pk("SELECT e.budget FROM Ranger e")
     assert fixes == ["reach_column"]
-    assert plan.sources[-1].table == "Station" and len(plan.joins) == 1
+    assert plan.sources[-1].table == "Hut" and len(plan.joins) == 1
     j = plan.joins[0]
-    assert (j.left.alias, j.left.column, j.right.table, j.right.column) == ("e", "postedAt", "Station", "iri")
-    assert plan.select[0].expr == Col(plan.sources[-1].alias, "Station", "budget")
+    assert (j.left.alias, j.left.column, j.right.table, j.right.column) == ("e", "postedAt", "Hut", "iri")
+    assert plan.select[0].expr == Col(plan.sources[-1].alias, "Hut", "budget")
     # two hops through key columns, in a database-shaped graph
     plan, fixes = grove("SELECT o.given_name FROM Grower o WHERE o.fruit = 'apple'")
     assert fixes == ["reach_column"] and [s.table for s in plan.sources] == ["Grower", "TreeCare", "Tree"]
@@ -185,10 +185,10 @@ def test_misspelt_column_and_unknown_alias() -> None:
     ("SELECT 1", "The query has no FROM clause"),
     ("WITH x AS (SELECT label FROM Ranger) SELECT * FROM x", "WITH (common table expressions) is not supported"),
     ("SELECT label FROM (SELECT label FROM Ranger)", "A subquery in FROM is not supported"),
-    ("SELECT e.label FROM Ranger e RIGHT JOIN Station d ON e.postedAt = d.iri", "RIGHT JOIN is not supported"),
-    ("SELECT e.label FROM Ranger e FULL JOIN Station d ON e.postedAt = d.iri", "FULL JOIN is not supported"),
+    ("SELECT e.label FROM Ranger e RIGHT JOIN Hut d ON e.postedAt = d.iri", "RIGHT JOIN is not supported"),
+    ("SELECT e.label FROM Ranger e FULL JOIN Hut d ON e.postedAt = d.iri", "FULL JOIN is not supported"),
     ("SELECT e.label FROM Ranger e JOIN Warden m USING (salary)", "JOIN ... USING is not supported"),
-    ("SELECT e.label FROM Ranger e LEFT JOIN Station d ON e.postedAt = d.iri AND d.budget > 1",
+    ("SELECT e.label FROM Ranger e LEFT JOIN Hut d ON e.postedAt = d.iri AND d.budget > 1",
      "A LEFT JOIN's ON clause may only equate columns"),
     ("SELECT e.label FROM Ranger e, Ranger e", "The alias e is used twice in one FROM clause"),
     ("SELECT SUM(*) FROM Ranger", "SUM(*) is not valid: give a column."),
@@ -234,7 +234,7 @@ def test_fix_key_name() -> None:
 
 
 def test_fix_column_owner() -> None:
-    plan, fixes = pk("SELECT e.label, e.budget FROM Ranger e JOIN Station d ON e.postedAt = d.iri")
+    plan, fixes = pk("SELECT e.label, e.budget FROM Ranger e JOIN Hut d ON e.postedAt = d.iri")
     assert plan.select[1] == Item(D("budget")) and fixes == ["column_owner"]
     plan, fixes = grove("SELECT o.given_name FROM Grower o JOIN TreeCare h ON h.tc_grower = o.grower_id "
                         "JOIN Tree p ON p.tree_id = h.tc_tree WHERE o.fruit = 'fig'")
@@ -260,7 +260,7 @@ def test_fix_bare_table() -> None:
 
 
 def test_no_fixes_for_a_correct_query() -> None:
-    for sql in ("SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri",
+    for sql in ("SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri",
                 "SELECT p.tree_id FROM Tree p WHERE p.fruit = 'apple'"):
         assert read_sql(view(PARKS if "Ranger" in sql else GROVE)[1], sql)[1] == []
 
@@ -270,7 +270,7 @@ def test_fix_column_meaning() -> None:
     from ontocore.embeddings import Embedder
 
     emb = Embedder()
-    plan, fixes = read_sql(view(PARKS)[1], "SELECT e.label FROM Ranger e WHERE e.station = 'Reeds'", emb)
+    plan, fixes = read_sql(view(PARKS)[1], "SELECT e.label FROM Ranger e WHERE e.hut = 'Reeds'", emb)
     assert plan.where.left == E("postedAt") and fixes == ["column_meaning"]
     plan, fixes = read_sql(view(GROVE)[1], "SELECT AVG(age) FROM Tree", emb)
     assert plan.select[0].expr.arg == Col("Tree", "Tree", "tree_age") and fixes == ["column_meaning"]
@@ -283,7 +283,7 @@ def test_fix_link_direction_same_link_on_both_sides() -> None:
     plan, fixes = pk("SELECT m.label FROM Ranger m JOIN Ranger e ON m.hasWarden = e.hasWarden "
                      "WHERE e.label = 'Ada Quill'")
     assert fixes == [] and plan.joins[0].left.column == "hasWarden"  # both have the column: nothing to fix
-    plan, fixes = pk("SELECT d.label FROM Station d JOIN Ranger e ON d.postedAt = e.postedAt "
+    plan, fixes = pk("SELECT d.label FROM Hut d JOIN Ranger e ON d.postedAt = e.postedAt "
                      "WHERE e.label = 'Ada Quill'")
     assert fixes == ["link_direction"] and plan.joins == (Join(D("iri"), E("postedAt")),)
     plan, fixes = cat("SELECT c.label FROM Category c JOIN Product p ON c.inCategory = p.inCategory")

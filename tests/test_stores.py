@@ -30,10 +30,10 @@ from virtuoso_server import virtuoso_server
 
 DOMAINS = {"parks": PARKS, "grove": GROVE}
 PLANS = {
-    "parks": ["SELECT e.label FROM Ranger e JOIN Station d ON e.postedAt = d.iri WHERE d.label = 'Reeds'",
-              "SELECT d.label, COUNT(*) FROM Ranger e JOIN Station d ON e.postedAt = d.iri GROUP BY d.label",
+    "parks": ["SELECT e.label FROM Ranger e JOIN Hut d ON e.postedAt = d.iri WHERE d.label = 'Reeds'",
+              "SELECT d.label, COUNT(*) FROM Ranger e JOIN Hut d ON e.postedAt = d.iri GROUP BY d.label",
               "SELECT label FROM Ranger WHERE salary > 5000 ORDER BY salary DESC LIMIT 2",
-              "SELECT label FROM Station WHERE iri NOT IN (SELECT postedAt FROM Ranger)"],
+              "SELECT label FROM Hut WHERE iri NOT IN (SELECT postedAt FROM Ranger)"],
     "grove": ["SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'",
               "SELECT AVG(tree_age) FROM Tree",
               "SELECT o.given_name FROM TreeCare h JOIN Grower o ON o.iri = h.tc_grower WHERE h.tc_tree = 12"],
