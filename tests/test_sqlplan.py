@@ -322,3 +322,6 @@ def test_a_table_named_with_an_sql_word_is_quoted_where_it_stands_as_a_table() -
                                "UNION SELECT label FROM Member WHERE label LIKE 'P%'")
     assert isinstance(plan, SetQuery) and plan.op == "union"
     assert "Union" in error(UNIONS, "SELECT nothing FROM Union")
+    from ontouse.sqlplan.reader import quote_word_tables
+    assert quote_word_tables("SELECT label FROM Union WHERE label = 'left from Union'", ["Union"]) == \
+        "SELECT label FROM \"Union\" WHERE label = 'left from Union'"  # a string literal is never changed

@@ -318,10 +318,16 @@ def _is_sql_word(name: str) -> bool:
 def quote_word_tables(sql: str, tables: list[str]) -> str:
     """The SQL with every view table whose name is an SQL word quoted where it stands as a table: after FROM or
     JOIN, and before a dot (`FROM Like AS T1` -> `FROM "Like" AS T1`; `LIKE '%a%'` stays an operator)."""
-    for name in (t for t in tables if _is_sql_word(t)):
-        sql = re.sub(rf'(?i)(\b(?:FROM|JOIN)\s+){re.escape(name)}\b(?!\s*\()', lambda m: f'{m.group(1)}"{name}"', sql)
-        sql = re.sub(rf'(?i)(?<![\w."]){re.escape(name)}\.(?=[A-Za-z_"])', f'"{name}".', sql)
-    return sql
+    words = [t for t in tables if _is_sql_word(t)]
+    if not words:
+        return sql
+    parts = re.split(r"('(?:[^']|'')*')", sql)  # odd parts are string literals: never changed
+    for i in range(0, len(parts), 2):
+        for name in words:
+            parts[i] = re.sub(rf'(?i)(\b(?:FROM|JOIN)\s+){re.escape(name)}\b(?!\s*\()',
+                              lambda m: f'{m.group(1)}"{name}"', parts[i])
+            parts[i] = re.sub(rf'(?i)(?<![\w."]){re.escape(name)}\.(?=[A-Za-z_"])', f'"{name}".', parts[i])
+    return "".join(parts)
 
 
 def read_sql(schema: Schema, sql: str, embedder=None) -> tuple[Plan, list[str]]:
