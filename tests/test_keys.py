@@ -239,3 +239,30 @@ def test_a_link_decided_by_code_is_named_after_its_target_when_the_column_abbrev
     classes = {id(s): ("Member" if s.file == "members.csv" else "Booking") for s in shapes}
     decided = confirm_all(None, plan, classes, Trace(None))  # type: ignore[arg-type] - code decides, no model
     assert [(d["confirmed"], d["decided_by"], d["property"]) for d in decided] == [(True, "code", "member")]
+
+
+# a plant nursery: tables numbered 1..n, a count column of small numbers, a one-to-one pair of tables that share
+# ids, and a column named by the head word of the target's name
+NURSERY = {
+    "greenhouses.csv": "gh_id,title\n1,East\n2,West\n3,North\n4,South\n5,Annex\n6,Roof\n7,Cellar\n",
+    "plant_kinds.csv": "kind_id,kind\n1,fern\n2,palm\n3,cactus\n",
+    "seedlings.csv": "id,label,benches\n1,S-1,2\n2,S-2,3\n3,S-3,2\n4,S-4,1\n",
+    "seedling_care.csv": "care_id,water_ml\n1,40\n2,55\n3,30\n4,25\n",
+    "trays.csv": "tray_no,kind\n1,2\n2,3\n3,3\n4,1\n",
+}
+
+
+def test_ids_of_tables_numbered_alike_and_small_counts_are_not_links(tmp_path: Path) -> None:
+    """A table's own numbering is not a reference to another table numbered 1..n, unless both hold the same
+    ids (a one-to-one pair, kept in one direction only); a column of a few small numbers that neither names the
+    target nor says it is an identifier ("benches") is not a link; "kind" names plant_kinds by its head word."""
+    from ontobuild.keys import weigh
+
+    plan = find_references(dataset(tmp_path, NURSERY))
+    verdicts = {(r.source.file, r.column, r.target.file): weigh(r, plan)[0] for r in plan.references}
+    assert verdicts.get(("seedlings.csv", "benches", "greenhouses.csv"), "no") == "no"
+    assert all(v == "no" for (src, col, _), v in verdicts.items() if src == "greenhouses.csv")
+    assert verdicts[("trays.csv", "kind", "plant_kinds.csv")] == "yes"
+    shared = [k for k in verdicts if {k[0], k[2]} == {"seedlings.csv", "seedling_care.csv"}]
+    assert len(shared) == 1 and verdicts[shared[0]] == "ask"  # the model decides the pair, once
+    assert shared[0][0] == "seedling_care.csv"  # into the bare 'id' that numbers seedlings' own records

@@ -129,11 +129,24 @@ def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
                     best, best_score = Reference(source, column, target, key), score
             if best is not None:
                 plan.references.append(best)
-    # A.c -> B.k and B.k -> A.c: a pair of tables that share ids; the one into a link table is the echo
-    mutual = [r for r in plan.references if any(o.source is r.target and o.column == r.key and o.target is r.source
-                                                and o.key == r.column for o in plan.references)]
-    plan.references = [r for r in plan.references if r not in mutual or not plan.is_link_table(r.target)]
+    # A.c -> B.k and B.k -> A.c: a pair of tables that share ids. The one into a link table is the echo; else
+    # one direction says it all (its link and inverse): the one named after its target, into the key that
+    # numbers the target's own records ('yard_id' of yards), the first found on a tie
+    plan.references = [r for r in plan.references if not _echo(r, plan)]
     return plan
+
+
+def _echo(ref: Reference, plan: Plan) -> bool:
+    other = next((o for o in plan.references if o.source is ref.target and o.column == ref.key
+                  and o.target is ref.source and o.key == ref.column), None)
+    if other is None:
+        return False
+    if plan.is_link_table(ref.target) or plan.is_link_table(ref.source):
+        return plan.is_link_table(ref.target)
+
+    def keep(r: Reference) -> tuple[bool, bool, int]:
+        return (_names_target(r.column, r.key, r.target), _ids_own(r.key, r.target), -plan.references.index(r))
+    return keep(other) > keep(ref)
 
 
 def _norm(text: str) -> str:
@@ -146,11 +159,28 @@ def _names_own(column: str, shape: Shape) -> bool:
     return col in ("id", stem + "id", _norm(singular(file_stem(shape.file))) + "id")
 
 
+def _ids_own(column: str, shape: Shape) -> bool:
+    """The column's name says it numbers the shape's own records: an id word alone or after the table's name or
+    its start ('id', 'country_id' of countries, 'cont_id' of continents), not after another thing's name."""
+    name = split_key(column)[0]
+    if not _ID_NAME.search(name):
+        return False
+    bare, stem = _norm(_ID_NAME.sub("", name)), _norm(file_stem(shape.file))
+    return not bare or stem.startswith(bare) or _norm(singular(file_stem(shape.file))).startswith(bare)
+
+
 def _names_target(column: str, key: str, target: Shape) -> bool:
-    """The column's name mentions the key's name or the target table's name (member_no ~ member_no; customer_id ~ customers)."""
+    """The column's name mentions the key's name or the target table's name (member_no ~ member_no; customer_id ~
+    customers), or is the head word of a name of several words ('supplier' ~ parts_suppliers)."""
     col, k = _norm(column), _norm(key)
     one = _norm(singular(file_stem(target.file)))
-    return bool((col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col))
+    if (col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col):
+        return True
+    words = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", file_stem(target.file)).lower())
+             if w]
+    head = _norm(singular(words[-1])) if len(words) > 1 else ""
+    bare = _norm(_ID_NAME.sub("", split_key(column)[0]) or column)
+    return len(head) > 2 and (bare == head or bare.endswith(head))
 
 
 # words of a column name that say it holds a measurement, never an identifier of another table's records
@@ -162,6 +192,7 @@ _MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "he
             "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective", "expiry", "born",
             "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
 _ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
+_FEW = 10  # fewer distinct numbers than this are no evidence of a reference by themselves
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
 
 
@@ -206,7 +237,17 @@ def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
     distinct = set(values)
     back = len(distinct) / max(1, len(set(key_values)))  # how much of the target the column reaches
     primary = plan.keys.get(id(ref.target), [""])[:1] == [ref.key]
-    if _names_target(ref.column, ref.key, ref.target) and primary and ref.source is not ref.target:
+    named = _names_target(ref.column, ref.key, ref.target)
+    own = plan.keys.get(id(ref.source), [""])[:1] == [ref.column] and _ids_own(ref.column, ref.source)
+    if own and not named and ref.source is not ref.target and distinct != set(key_values):
+        return "no", (f"{ref.column!r} numbers the records of {file_stem(ref.source.file)}, is not named after "
+                      f"{file_stem(ref.target.file)}, and the two tables hold other ids ({len(distinct)} and "
+                      f"{len(set(key_values))}): tables numbered alike are not each other's records")
+    if (not named and ref.source is not ref.target and not _ID_NAME.search(split_key(ref.column)[0])
+            and len(distinct) < _FEW and all(re.fullmatch(r"-?\d+", v) for v in distinct)):
+        return "no", (f"{ref.column!r} neither names {file_stem(ref.target.file)} nor says it is an identifier, and "
+                      f"its {len(distinct)} small numbers fall among any numbered table's ids by chance")
+    if named and primary and ref.source is not ref.target:
         return "yes", (f"{ref.column!r} is named after {file_stem(ref.target.file)} and every value is one of its "
                        f"{ref.key!r} ({len(distinct)} distinct, {back:.0%} of them)")
     return "ask", f"every value occurs among {ref.key!r} ({len(distinct)} distinct, {back:.0%} of the keys)"
