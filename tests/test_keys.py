@@ -266,3 +266,22 @@ def test_ids_of_tables_numbered_alike_and_small_counts_are_not_links(tmp_path: P
     shared = [k for k in verdicts if {k[0], k[2]} == {"seedlings.csv", "seedling_care.csv"}]
     assert len(shared) == 1 and verdicts[shared[0]] == "ask"  # the model decides the pair, once
     assert shared[0][0] == "seedling_care.csv"  # into the bare 'id' that numbers seedlings' own records
+
+
+def test_code_proposes_the_column_that_names_a_tables_records(tmp_path: Path) -> None:
+    """name/title first; then a name called after the table's own word or 'full'; then a text column called as
+    the table's thing itself; never the key column, a number or a column whose values repeat too often."""
+    from ontobuild.decisions import proposed_name_key
+
+    shapes = {s.file: s for s in dataset(tmp_path, {
+        "harbours.csv": "harbour_id,harbour_name,depth_m\n1,Kellby,12\n2,Ostmoor,9\n3,Riva,7\n",
+        "ferries.csv": "ferry_no,FullName,built\n7,Morning Star,1999\n8,Grey Gull,2004\n9,Tern,2011\n",
+        "tides.csv": "tide_id,tide,height\n1,spring,4\n2,neap,2\n3,king,5\n",
+        "crews.csv": "crew,crew_name\nC1,1\nC2,2\nC3,3\n",
+        "docks.csv": "dock_id,label,area\n1,North,10\n2,North,12\n3,North,9\n",
+    })}
+    assert proposed_name_key(shapes["harbours.csv"], "harbour_id") == "harbour_name"
+    assert proposed_name_key(shapes["ferries.csv"], "ferry_no") == "FullName"
+    assert proposed_name_key(shapes["tides.csv"], "tide_id") == "tide"
+    assert proposed_name_key(shapes["crews.csv"], "crew") == "@key"  # the key identifies; numbers name nothing
+    assert proposed_name_key(shapes["docks.csv"], "dock_id") == "@key"  # one value for every record

@@ -12,14 +12,42 @@ from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_
 from .names import safe_name
 
 
+_NAME_WORDS = ("name", "title", "label")
+
+
 def proposed_name_key(shape: Shape, id_key: str = "") -> str:
-    """The column that names the records: one called name or title, if it names them well enough for
-    `check_decision` (given the table's key column `id_key`); else "@key" (names made by code)."""
-    for k in shape.keys:
-        if split_key(k)[0].lower() in ("name", "title", "label", "product name", "full name"):
-            if not _naming_problem(shape, k, id_key):
-                return k
+    """The column that names the records, if it names them well enough for `check_decision` (given the table's key
+    column `id_key`); else "@key" (names made by code). In this order: a column called name, title or label; one
+    called so after the table's own word or "full" (country_name of countries, FullName); a column of text called
+    as the table's thing itself (continent of continents)."""
+    table = [_word(w) for w in re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ",
+                                                                     file_stem_as_written(shape.file)).lower())]
+    ranked = []
+    for position, k in enumerate(shape.keys):
+        words = [_word(w) for w in re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ",
+                                                                    split_key(k)[0]).lower())]
+        if words in (["name"], ["title"], ["label"], ["product", "name"], ["full", "name"]):
+            rank = 0
+        elif len(words) == 1 and any(words[0] == t + n for t in [*table, "full"] for n in _NAME_WORDS):
+            rank = 1  # countryname, fullname written as one word
+        elif len(words) > 1 and words[-1] in _NAME_WORDS and set(words[:-1]) <= {*table, "full"}:
+            rank = 1
+        elif len(words) == 1 and words[0] in table and k != id_key:  # the key column identifies, not names
+            rank = 2
+        else:
+            continue
+        ranked.append((rank, position, k))
+    for rank, _, k in sorted(ranked):
+        values = [r.fields.get(k) for r in shape.records]
+        if rank and not all(isinstance(v, str) and v.strip() and not parse_number(v.strip()) for v in values):
+            continue  # a name is text
+        if not _naming_problem(shape, k, id_key):
+            return k
     return "@key"
+
+
+def _word(word: str) -> str:
+    return singular(word) if len(word) > 3 else word
 
 
 def _naming_problem(shape: Shape, key: str, id_key: str) -> str:
