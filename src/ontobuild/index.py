@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 import jsonschema
 
+from ontocore.datatypes import widen
 from ontocore.errors import InputError, ToolArgumentError
 from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
 from ontocore.units import dimension_of
@@ -319,7 +320,7 @@ class EntitiesIndex:
         if unit and not prop.dimension:
             prop.dimension = dimension_of(unit)
         if prop.range and prop.range != datatype:  # mixed values: widen to what every value fits
-            prop.range = "xsd:decimal" if {prop.range, datatype} <= {"xsd:integer", "xsd:decimal"} else "xsd:string"
+            prop.range = widen((prop.range, datatype))
         return name
 
     def ensure_object_property(self, name: str, domain: str, range_class: str, role: str) -> str:

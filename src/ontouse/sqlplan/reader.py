@@ -22,7 +22,7 @@ from sqlglot import exp
 from .plan import (And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
                    is_aggregate)
 from .scope import Scope
-from .sqlexpr import ExprMixin, conjuncts
+from .sqlexpr import Expressions, conjuncts
 from .sqlfixes import Fixes, join_path
 from .schema import Schema, Table
 
@@ -33,14 +33,18 @@ def _close(name: str, options: list[str], n: int = 3) -> list[str]:
     return [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
 
 
-class Reader(ExprMixin):
+class Reader:
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
     def __init__(self, schema: Schema, embedder=None) -> None:
         self.schema = schema
         self.fixes: list[str] = []
         self.rules = Fixes(schema, embedder, self._fix)  # `column_meaning` is off without an embedder
+        self.expressions = Expressions(self)
         self._in_join = False
+
+    def _expr(self, e: exp.Expression, scope: Scope, aliases: bool = False) -> Expr:
+        return self.expressions.read(e, scope, aliases)
 
     # ---- entry ---------------------------------------------------------------------------------------------
     def read(self, sql: str) -> Plan:

@@ -1,7 +1,9 @@
-"""Reading the expressions of a plan written in SQL (mixed into the Reader of reader.py): columns, constants,
+"""Reading the expressions of a plan written in SQL (a part of the Reader of reader.py): columns, constants,
 comparisons, arithmetic, aggregates, LIKE / IN / BETWEEN / IS NULL / EXISTS, subqueries and CASE."""
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from sqlglot import exp
 
@@ -17,27 +19,32 @@ _AGG = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.
 _FUNC = {exp.Lower: "lower", exp.Upper: "upper", exp.Length: "length", exp.Round: "round", exp.Abs: "abs"}
 
 
-class ExprMixin:
-    """The expressions of the plan language, read into plan data. Mixed into the Reader rather than a part of its
-    own: an expression holds columns and subqueries, which the Reader reads (`_col`, `_plan`), and a subquery holds
-    expressions, so the two call each other at every level."""
+class ReadsColumns(Protocol):
+    """What expressions need from the reader that holds them: its fixes, and columns and subqueries read in the
+    scope they stand in (an expression holds subqueries, and a subquery holds expressions)."""
 
-    rules: Fixes  # the Reader's fixes (`link_number`: a link used as a number)
+    rules: Fixes
 
-    def _col(self, c: exp.Column, scope: Scope) -> Col:  # provided by the Reader
-        raise NotImplementedError
+    def _col(self, c: exp.Column, scope: Scope) -> Col: ...
 
-    def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan:  # provided by the Reader
-        raise NotImplementedError
+    def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan: ...
 
-    def _expr(self, e: exp.Expression, scope: Scope, aliases: bool = False) -> Expr:
+
+class Expressions:
+    """The expressions of the plan language, read into plan data for a reader (`ReadsColumns`), which reads the
+    columns and subqueries they hold."""
+
+    def __init__(self, reader: ReadsColumns) -> None:
+        self.reader = reader
+
+    def read(self, e: exp.Expression, scope: Scope, aliases: bool = False) -> Expr:
         t = type(e)
         if isinstance(e, exp.Paren):
-            return self._expr(e.this, scope, aliases)
+            return self.read(e.this, scope, aliases)
         if isinstance(e, exp.Column):
             if aliases and not e.table and e.name.lower() in scope.aliases:
                 return scope.aliases[e.name.lower()]
-            return self._col(e, scope)
+            return self.reader._col(e, scope)
         if isinstance(e, exp.Literal):
             return Lit(e.this if e.is_string else _number(e.this))
         if isinstance(e, exp.Boolean):
@@ -45,27 +52,27 @@ class ExprMixin:
         if isinstance(e, exp.Null):
             return Lit(None)
         if isinstance(e, exp.Neg):
-            inner = self._expr(e.this, scope, aliases)
+            inner = self.read(e.this, scope, aliases)
             if isinstance(inner, Lit) and isinstance(inner.value, (int, float)):
                 return Lit(-inner.value)
             return Arith("-", Lit(0), inner)
         if t in _CMP:
-            left, right = self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)
+            left, right = self.read(e.this, scope, aliases), self.read(e.expression, scope, aliases)
             if _CMP[t] not in ("=", "!=") or isinstance(left, Lit) or isinstance(right, Lit):
                 number = lambda x: isinstance(x, Lit) and isinstance(x.value, (int, float))  # noqa: E731
                 if isinstance(left, Col) and (number(right) or _CMP[t] not in ("=", "!=")):
-                    left = self.rules.as_number(left, scope)
+                    left = self.reader.rules.as_number(left, scope)
                 if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
-                    right = self.rules.as_number(right, scope)
+                    right = self.reader.rules.as_number(right, scope)
             return Cmp(_CMP[t], left, right)
         if t in _ARITH:
-            return Arith(_ARITH[t], self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases))
+            return Arith(_ARITH[t], self.read(e.this, scope, aliases), self.read(e.expression, scope, aliases))
         if isinstance(e, exp.And):
-            return And(tuple(self._expr(c, scope, aliases) for c in conjuncts(e)))
+            return And(tuple(self.read(c, scope, aliases) for c in conjuncts(e)))
         if isinstance(e, exp.Or):
-            return Or((self._expr(e.this, scope, aliases), self._expr(e.expression, scope, aliases)))
+            return Or((self.read(e.this, scope, aliases), self.read(e.expression, scope, aliases)))
         if isinstance(e, exp.Not):
-            inner = self._expr(e.this, scope, aliases)
+            inner = self.read(e.this, scope, aliases)
             return _negate(inner)
         if t in _AGG:
             arg = e.this
@@ -76,49 +83,49 @@ class ExprMixin:
                 if t is not exp.Count:
                     raise PlanError(f"{_AGG[t].upper()}(*) is not valid: give a column.")
                 return Agg("count", None, distinct)
-            inner = self._expr(arg, scope)
+            inner = self.read(arg, scope)
             if isinstance(inner, Col) and t is not exp.Count:
-                inner = self.rules.as_number(inner, scope)
+                inner = self.reader.rules.as_number(inner, scope)
             return Agg(_AGG[t], inner, distinct)
         if isinstance(e, (exp.Like, exp.ILike)):
-            pat = self._expr(e.expression, scope)
+            pat = self.read(e.expression, scope)
             if not isinstance(pat, Lit) or not isinstance(pat.value, str):
                 raise PlanError("LIKE needs a text pattern such as '%word%'.")
-            return Like(self._expr(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
+            return Like(self.read(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
         if isinstance(e, exp.In):
-            target = self._expr(e.this, scope, aliases)
+            target = self.read(e.this, scope, aliases)
             if e.args.get("query") is not None:
-                return InQuery(target, self._plan(e.args["query"], scope))
-            vals = tuple(self._expr(v, scope) for v in e.expressions)
+                return InQuery(target, self.reader._plan(e.args["query"], scope))
+            vals = tuple(self.read(v, scope) for v in e.expressions)
             if not all(isinstance(v, Lit) for v in vals):
                 raise PlanError("IN (...) takes a list of constant values, or a subquery.")
             return InList(target, vals)  # type: ignore[arg-type]
         if isinstance(e, exp.Between):
-            return Between(self._expr(e.this, scope, aliases), self._expr(e.args["low"], scope),
-                           self._expr(e.args["high"], scope))
+            return Between(self.read(e.this, scope, aliases), self.read(e.args["low"], scope),
+                           self.read(e.args["high"], scope))
         if isinstance(e, exp.Is):
             if not isinstance(e.expression, exp.Null):
                 raise PlanError("IS is only supported as IS NULL / IS NOT NULL.")
-            return IsNull(self._expr(e.this, scope, aliases))
+            return IsNull(self.read(e.this, scope, aliases))
         if isinstance(e, exp.Exists):
-            return Exists(self._plan(e.this, scope))
+            return Exists(self.reader._plan(e.this, scope))
         if isinstance(e, exp.Subquery):
-            return Scalar(self._plan(e.this, scope))
+            return Scalar(self.reader._plan(e.this, scope))
         if isinstance(e, exp.Case):
             ifs = e.args.get("ifs") or []
             if e.this is not None or len(ifs) != 1:
                 raise PlanError("CASE is supported as CASE WHEN condition THEN a ELSE b END (one WHEN).")
-            cond = self._expr(ifs[0].this, scope, aliases)
-            then = self._expr(ifs[0].args["true"], scope, aliases)
-            other = self._expr(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
+            cond = self.read(ifs[0].this, scope, aliases)
+            then = self.read(ifs[0].args["true"], scope, aliases)
+            other = self.read(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
             return Func("if", (cond, then, other))
         if isinstance(e, exp.Distinct):
             raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
         if t in _FUNC:
-            return Func(_FUNC[t], (self._expr(e.this, scope, aliases),))
+            return Func(_FUNC[t], (self.read(e.this, scope, aliases),))
         if isinstance(e, exp.Cast):
             to = e.args["to"].this.name.upper() if e.args.get("to") is not None else ""
-            inner = self._expr(e.this, scope, aliases)
+            inner = self.read(e.this, scope, aliases)
             return Func("text" if to in ("TEXT", "VARCHAR", "CHAR") else "number", (inner,))
         if isinstance(e, (exp.TimeToStr, exp.Year)) or (isinstance(e, exp.Anonymous) and e.name.lower() == "strftime"):
             arg = e.this if not isinstance(e, exp.Anonymous) else e.expressions[-1]
@@ -129,7 +136,7 @@ class ExprMixin:
                                 "is; compare dates as text ('2020-01-31') otherwise.")
             while isinstance(arg, (exp.TsOrDsToTimestamp, exp.TsOrDsToDate, exp.StrToTime)):
                 arg = arg.this  # strftime('%Y', x) reads as TimeToStr(TsOrDsToTimestamp(x))
-            return Func("year", (self._expr(arg, scope, aliases),))
+            return Func("year", (self.read(arg, scope, aliases),))
         name = e.sql(dialect="sqlite")[:60]
         raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "
                         "LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT, + - * /, COUNT/SUM/AVG/MIN/MAX, LOWER, UPPER, "
