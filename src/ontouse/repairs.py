@@ -210,4 +210,5 @@ def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:
     return replace(q, select=tuple(select), sources=tuple(sources), joins=tuple(joins), group_by=tuple(group_by)), True
 
 
-__all__ = ["repair_plan", "transform", "asks_ids", "id_column", "ids_of_things", "Repairer", "Like", "Query", "SetQuery"]
+__all__ = ["repair_plan", "transform", "asks_ids", "id_column", "ids_of_things", "Repairer", "Like", "Query",
+           "SetQuery"]

@@ -139,8 +139,9 @@ def _both_message(schema: Schema, j, others: list) -> str:
     conds = [j, *others]
     text = " and ".join(f"{x.left.alias}.{x.left.column} = {x.right.alias}.{x.right.column}" for x in conds)
     a, b = j.left, j.right
-    cols_of = lambda alias: {c.column.lower() for x in conds for c in (x.left, x.right)  # noqa: E731
-                             if c.alias.lower() == alias.lower()}
+    def cols_of(alias: str) -> set[str]:
+        return {c.column.lower() for x in conds for c in (x.left, x.right) if c.alias.lower() == alias.lower()}
+
     if len(cols_of(a.alias)) > len(cols_of(b.alias)):  # the side read through different columns is the one to repeat
         a, b = b, a
     table = schema.table(b.table)
