@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ontouse.sqlplan.diagnose import MAX_PROBES, diagnose_empty
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, GROVE, PARKS, view
+from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, view
 
 
 def why(ttl: str, sql: str, store=None) -> str:
@@ -35,6 +35,22 @@ def test_tables_without_a_direct_link() -> None:
     msg = why(GROVE, "SELECT o.given_name FROM Grower o JOIN Tree p ON p.tree_id = o.grower_id")
     assert msg == ("the join p.tree_id = o.grower_id matches no pair of rows. Tree and Grower have no direct link: "
                    "join them through another table.")
+
+
+LESSONS = HEAD + """@prefix : <http://example.org/lessons#> .
+:ann a :Person ; rdfs:label "Ann" . :bo a :Person ; rdfs:label "Bo" . :cy a :Person ; rdfs:label "Cy" .
+:l1 a :Lesson ; :teacher :ann ; :pupil :bo . :l2 a :Lesson ; :teacher :bo ; :pupil :cy .
+"""
+
+
+def test_two_conditions_on_the_same_two_rows_are_blamed_together() -> None:
+    """Each condition matches rows; only together they match none (no lesson's teacher is its own pupil): the
+    message says so, rather than blaming the first join, which the model would then keep."""
+    msg = why(LESSONS, "SELECT p.label FROM Person AS p JOIN Lesson AS l ON p.iri = l.teacher WHERE p.iri = l.pupil")
+    assert msg.startswith("p and l are joined on p.iri = l.teacher and p.iri = l.pupil: each condition alone "
+                          "matches rows, but no pair of rows matches all of them (one row of Lesson would have to "
+                          "be the same in each).")
+    assert "join Lesson once per condition" in msg
 
 
 # ---- conditions --------------------------------------------------------------------------------------------

@@ -29,6 +29,8 @@ def test_split_key_and_inference() -> None:
     assert infer_field("Weight (g):", ["280", "310"]).type == "integer"
     assert infer_field("Price (EUR):", ["129.90", "89"]).type == "decimal"
     assert infer_field("ID", ["7", "8"]).type == "string"
+    assert infer_field("Post box", ["31250", "04711"]).type == "string"  # a leading zero: a code, kept as written
+    assert infer_field("Depth (m)", ["0.5", "0", "12"]).type == "decimal"
     colors = infer_field("Colors", [["Red", "Black"], ["Black"]])
     assert (colors.type, colors.property, colors.range_class) == ("individual", "hasColor", "Color")
     assert infer_field("Web", ["https://x.example/glimmer"]).type == "uri"
@@ -118,3 +120,15 @@ def test_a_field_name_that_wraps_every_record_is_no_category() -> None:
     assert "ProductCategory" not in idx.classes and "kilns" not in {i.label for i in idx.individuals.values()}
     assert not any(f.property == "inCategory" for i in idx.individuals.values() for f in i.facts)
     assert cov.totals()["covered"] == 4
+
+
+def test_a_record_description_copied_from_the_instructions_is_dropped() -> None:
+    """The model sometimes copies the prompt's wording into a class description ("one short sentence saying
+    what a record is", "(the table's own name)", the "@key" placeholder): those parts describe the prompt."""
+    from ontobuild.recordstep import clean_role
+
+    assert clean_role("one short sentence saying what a record is") == ""
+    assert clean_role("A rowing boat of the club (the table's own name).") == "A rowing boat of the club."
+    assert clean_role("A booking of a court, stored under the @key field.") == "A booking of a court."
+    assert clean_role("A booking of a court, with its hour and its player.") == \
+        "A booking of a court, with its hour and its player."

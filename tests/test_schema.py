@@ -243,6 +243,24 @@ def test_a_column_that_is_the_naming_part_of_the_label_names_the_rows() -> None:
         assert {c.name for c in t.columns.values() if c.is_label} == naming and not t.column(other).is_label
 
 
+def test_a_property_several_tables_use_shows_each_table_its_own_comment() -> None:
+    """A property used by two tables, with one comment about each table's column: each table shows the comment
+    that names it (not whichever the store lists first), and a table that no comment singles out shows one."""
+    ttl = HEAD + """@prefix : <http://example.org/rota#> .
+:member a owl:ObjectProperty ; rdfs:comment "The crew list's member column, a hand on the boat" ,
+    "The choir book's member column, a singer of the concert" .
+:CrewList a owl:Class . :ChoirBook a owl:Class .
+:ann a :Person ; rdfs:label "Ann" . :bo a :Person ; rdfs:label "Bo" .
+:c1 a :CrewList ; :member :ann . :s1 a :ChoirBook ; :member :bo . :ann :member :bo ."""
+    schema = build_schema(store_of(ttl))
+    assert schema.table("CrewList").column("member").comment == "The crew list's member column, a hand on the boat"
+    assert schema.table("ChoirBook").column("member").comment == "The choir book's member column, a singer of the " \
+                                                                 "concert"
+    assert schema.table("Person").column("member").comment in ("The crew list's member column, a hand on the "
+                                                               "boat", "The choir book's member column, a singer "
+                                                               "of the concert")
+
+
 def test_a_shared_comment_is_no_foreign_key() -> None:
     """Bug fixed: two things read from text had the same rdfs:comment; the view took it for a key, hid the link
     between them and showed `comment REFERENCES ...` instead."""

@@ -104,6 +104,9 @@ class FieldPlan:
     decimal_comma: bool = False  # the column writes fractions with a comma (numbers.decimal_comma)
 
 
+_LEADING_ZERO = re.compile(r"[+-]?0[0-9]+")  # "02647", "007": a code whose zeros are part of it (0.5 is a number)
+
+
 def infer_field(key: str, values: list[Any]) -> FieldPlan:
     label, unit = split_key(key)
     flat = [x for v in values for x in (v if isinstance(v, list) else [v]) if x not in (None, "")]
@@ -120,6 +123,9 @@ def infer_field(key: str, values: list[Any]) -> FieldPlan:
         return FieldPlan(key, prop, "uri", unit, label=label)
     comma = decimal_comma(strs)
     nums = [parse_number(s, comma) if not isinstance(x, bool) else None for x, s in zip(flat, strs)]
+    if all(nums) and any(_LEADING_ZERO.fullmatch(s.strip()) for s in strs):
+        return FieldPlan(key, prop, "string", unit, label=label,
+                         reason="digits written with a leading zero: a code, not a number")
     if all(nums):
         kind = "integer" if all(n[1] == "integer" for n in nums if n) else "decimal"
         return FieldPlan(key, prop, kind, unit, label=label, decimal_comma=comma)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from ontocore.agent import run_agent
@@ -105,9 +106,37 @@ def mapping_messages(shape: Shape, id_key: str = "") -> list[dict[str, str]]:
     text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
                           levels=levels, examples=examples, plan=_plan_lines(shape),
                           name_key=json.dumps(proposed_name_key(shape, id_key), ensure_ascii=False),
-                          class_hint=f"; proposed: {cls} (the table's own name)" if (cls := proposed_record_class(shape))
+                          class_hint=f"; proposed: {cls}{OWN_NAME}" if (cls := proposed_record_class(shape))
                           else "")
     return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
+
+
+OWN_NAME = " (the table's own name)"  # said of a proposed class named after the file
+_RUN = 4  # words in a row that a description shares with the instructions: it repeats them
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def clean_role(role: str, instructions: str | None = None) -> str:
+    """The model's description of a record without what it copied from the instructions: a clause (or a part in
+    parentheses) that repeats `_RUN` words in a row of the prompt template ("one short sentence saying what ...",
+    "(the table's own name)") or names its "@key" placeholder describes the prompt, not the data."""
+    template = _words(instructions if instructions is not None else prompts.load("map_records") + OWN_NAME)
+    runs = {tuple(template[i:i + _RUN]) for i in range(len(template) - _RUN + 1)}
+
+    def copied(part: str) -> bool:
+        w = _words(part)
+        return "@key" in part or any(tuple(w[i:i + _RUN]) in runs for i in range(len(w) - _RUN + 1))
+
+    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if copied(m.group(1)) else m.group(0), role.strip())
+    clauses = re.split(r"(?<=[,.;])\s+", text)
+    kept = [c for c in clauses if not copied(c)]
+    out = " ".join(kept).strip().rstrip(",;").strip()
+    if out and text.endswith(".") and not out.endswith("."):
+        out += "."
+    return out if re.search(r"[A-Za-z]", out) else ""
 
 
 def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Shape] | None = None,
@@ -129,7 +158,7 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                 plan.range_class = ch.get("range_class") or safe_name(plan.label)
         if ch.get("range_class"):
             plan.range_class = ch["range_class"]
-    return Decision(record_class=sink["record_class"], record_role=sink.get("record_role", ""),
+    return Decision(record_class=sink["record_class"], record_role=clean_role(sink.get("record_role", "")),
                     name_key=sink.get("name_key", "@key"), levels=sink.get("levels", []))
 
 

@@ -214,7 +214,7 @@ class Answerer:
         run = _Run(sql=sql)
         try:
             plan, fixes = read_sql(self.schema, sql, self.index.embedder)
-            plan, more = repair_plan(plan, self.schema, self.index)
+            plan, more = repair_plan(plan, self.schema, self.index, q)
             run.plan, run.fixes = plan, tuple(fixes + more)
             self._execute(q, run, plan)
         except PlanError as e:

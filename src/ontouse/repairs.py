@@ -6,7 +6,10 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
 - `value_elsewhere`: a text that is not a value of the compared column but is one of another column of the same
   table, or of a table the question's query could join, is reported to the model with where it is;
 - `name_spelling`: the same as value_spelling for a link (or a row's iri) compared with text, which compares the
-  linked thing's name.
+  linked thing's name;
+- `id_of_thing`: a question that asks for ids (not names) and selects things (a link column, or a row's iri) gets
+  each thing's id column instead, when the thing's table has exactly one (a column named `id` or `<table>Id`
+  holding a different value on every row): the thing is shown by its name otherwise, and its name is not its id.
 
 Repairs never drop or loosen a condition: an answer to a looser question is never returned as this one's."""
 
@@ -21,8 +24,9 @@ from rdflib import URIRef
 from ontocore.text import fold
 
 from .linking import ValueIndex
-from .sqlplan.plan import Cmp, Col, InList, Like, Lit, PlanError, Query, SetQuery
-from .sqlplan.schema import Schema, Table
+from .question import Question
+from .sqlplan.plan import Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source
+from .sqlplan.schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)
 
@@ -131,9 +135,80 @@ def _text(e: Any) -> bool:
     return isinstance(e, Lit) and isinstance(e.value, str)
 
 
-def repair_plan(plan: Any, schema: Schema, index: ValueIndex) -> tuple[Any, list[str]]:
+def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
+                question: Question | None = None) -> tuple[Any, list[str]]:
     r = Repairer(schema, index)
-    return r.repair(plan), r.applied
+    plan = r.repair(plan)
+    if question is not None and asks_ids(question) and isinstance(plan, Query):
+        plan, changed = ids_of_things(plan, schema)
+        if changed:
+            r._note("id_of_thing")
+    return plan, r.applied
 
 
-__all__ = ["repair_plan", "transform", "Repairer", "Like", "Query", "SetQuery"]
+_ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers"))
+
+
+def asks_ids(q: Question) -> bool:
+    """Does the question ask for ids ("the student ids", "show the id of ...") and not for names?"""
+    return any(w in _ID_WORDS for w in q.words) and not q.asks_names
+
+
+def id_column(table: Table) -> Column | None:
+    """The one column of `table` that holds its rows' ids: a value column named `id`, `<table>Id` or `<table>_id`
+    (case and `_` ignored) with a different value on every row; None when there is none or more than one."""
+    name = fold(table.name).replace("_", "")
+    wanted = {"id", name + "id", name + "identifier", "identifier"}
+    found = [c for c in table.columns.values() if c.kind == "value" and c.prop is not None
+             and fold(c.name).replace("_", "") in wanted
+             and table.count > 0 and c.subjects == table.count and c.distinct == table.count]
+    return found[0] if len(found) == 1 else None
+
+
+def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:
+    """The query with each selected thing (a link column, or a row's iri) replaced by its id column (see
+    `id_column`): a link is followed to the linked row (a LEFT JOIN unless every row has the link), a row's own
+    iri becomes its id. A grouping by the thing also groups by its id (one id per thing: the same groups)."""
+    select, sources, joins, group_by = list(q.select), list(q.sources), list(q.joins), list(q.group_by)
+    taken = {s.alias.lower() for s in sources}
+    changed = False
+    for i, item in enumerate(select):
+        e = item.expr
+        if not isinstance(e, Col):
+            continue
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        if table is None or col is None:
+            continue
+        if col.kind == "id":
+            key = id_column(table)
+            if key is None:
+                continue
+            new = Col(e.alias, e.table, key.name)
+        elif col.kind == "link" and col.target:
+            target = schema.table(col.target)
+            key = id_column(target) if target else None
+            if target is None or key is None:
+                continue
+            n = 1
+            while f"id{n}" in taken:
+                n += 1
+            alias = f"id{n}"
+            taken.add(alias)
+            optional = col.subjects < table.count
+            sources.append(Source(target.name, alias, optional=optional))
+            joins.append(Join(e, Col(alias, target.name, "iri"), optional=optional))
+            new = Col(alias, target.name, key.name)
+        else:
+            continue
+        select[i] = replace(item, expr=new, name=item.name)
+        if e in group_by:
+            group_by.append(new)
+        changed = True
+    if not changed:
+        return q, False
+    return replace(q, select=tuple(select), sources=tuple(sources), joins=tuple(joins), group_by=tuple(group_by)), True
+
+
+__all__ = ["repair_plan", "transform", "asks_ids", "id_column", "ids_of_things", "Repairer", "Like", "Query",
+           "SetQuery"]

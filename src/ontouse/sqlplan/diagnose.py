@@ -74,6 +74,13 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
             used = {c.alias.lower() for x in rest for c in (x.left, x.right)} | {q.sources[0].alias.lower()}
             sources = tuple(s for s in q.sources if s.alias.lower() in used) or q.sources[:1]
             if _count(schema, store, Query(select=_select_of(sources, q), sources=sources, joins=rest)) != 0:
+                pair = _same_pair(q, j)
+                if pair and probes < MAX_PROBES:  # two conditions on the same two rows: is it this one, or both?
+                    probes += 1
+                    alone = tuple(s for s in q.sources if s.alias.lower() in
+                                  {j.left.alias.lower(), j.right.alias.lower()})
+                    if _count(schema, store, Query(select=_select_of(alone, q), sources=alone, joins=(j,))):
+                        return _both_message(schema, j, pair)
                 return _join_message(schema, q, j)
         return "the tables are joined on columns that never hold the same value."
     for src in plan.sources[1:]:  # a joined table the question does not use, which leaves nothing
@@ -119,6 +126,30 @@ def _select_of(sources: tuple[Source, ...], q: Query):
     from .plan import Item
 
     return (Item(Col(sources[0].alias, sources[0].table, "iri")),)
+
+
+def _same_pair(q: Query, j) -> list:
+    """The other join conditions between the same two sources as `j`."""
+    ends = {j.left.alias.lower(), j.right.alias.lower()}
+    return [x for x in q.joins if x is not j and {x.left.alias.lower(), x.right.alias.lower()} == ends]
+
+
+def _both_message(schema: Schema, j, others: list) -> str:
+    """Two conditions that each match rows but never the same pair: one row would have to be two rows."""
+    conds = [j, *others]
+    text = " and ".join(f"{x.left.alias}.{x.left.column} = {x.right.alias}.{x.right.column}" for x in conds)
+    a, b = j.left, j.right
+    def cols_of(alias: str) -> set[str]:
+        return {c.column.lower() for x in conds for c in (x.left, x.right) if c.alias.lower() == alias.lower()}
+
+    if len(cols_of(a.alias)) > len(cols_of(b.alias)):  # the side read through different columns is the one to repeat
+        a, b = b, a
+    table = schema.table(b.table)
+    name = table.name if table else b.table
+    return (f"{a.alias} and {b.alias} are joined on {text}: each condition alone matches rows, but no pair of rows "
+            f"matches all of them (one row of {name} would have to be the same in each). If the question relates "
+            f"{a.alias} to different rows of {name}, join {name} once per condition, each with its own alias "
+            f"(JOIN {name} AS {b.alias}a ON ... JOIN {name} AS {b.alias}b ON ...).")
 
 
 def _join_message(schema: Schema, q: Query, j) -> str:

@@ -19,6 +19,8 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
+from ontocore.text import singular
+
 from ..storage.sparql import QueryError
 from ..storage.store import Store
 
@@ -254,11 +256,15 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     return schema
 
 
-def _texts(rows, iris: list[URIRef]) -> dict[tuple[URIRef, str], str]:
+def _texts(rows, iris: list[URIRef], every: dict[URIRef, list[str]] | None = None) -> dict[tuple[URIRef, str], str]:
+    """The label and the comment of each of `iris` (English or untagged first); `every` collects all comments."""
     out: dict[tuple[URIRef, str], str] = {}
     for i in range(0, len(iris), 200):
         for x, p, v in rows(_Q_TEXT % _iri_list(iris[i:i + 200])):
             kind = "label" if p in (RDFS.label, SKOS.prefLabel) else "comment"
+            if every is not None and kind == "comment" and (not isinstance(v, Literal) or v.language in (None, "",
+                                                                                                          "en")):
+                every.setdefault(x, []).append(str(v))
             if isinstance(v, Literal) and v.language not in (None, "", "en") and (x, kind) in out:
                 continue
             out.setdefault((x, kind), str(v))
@@ -277,7 +283,10 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
         if c in by_cls or any(c in tb.classes for tb in by_cls.values()):
             targets.setdefault((t, p), {})[c] = targets.get((t, p), {}).get(c, 0) + int(n)
     props = sorted({p for _, p in usage})
-    texts = _texts(rows, props)
+    comments: dict[URIRef, list[str]] = {}
+    texts = _texts(rows, props, comments)
+    users = {p: [t.name for t in schema.tables.values() if any((c, p) in usage for c in t.classes)]
+             for p in props if len(set(comments.get(p, []))) > 1}
     for table in schema.tables.values():
         merged: dict[URIRef, dict[str, list[int]]] = {}
         tgt: dict[URIRef, dict[URIRef, int]] = {}
@@ -300,7 +309,8 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
             if not n_iri and not n_lit:
                 continue
             name = _unique(sql_ident("label" if p == RDFS.label else local_name(p)), taken)
-            label, comment = texts.get((p, "label"), ""), texts.get((p, "comment"), "")
+            label = texts.get((p, "label"), "")
+            comment = _comment_for(table, comments.get(p, []), texts.get((p, "comment"), ""), users.get(p, []))
             if n_iri >= n_lit:
                 acc = kinds["@iri"]
                 best = _target_table(tgt.get(p, {}), by_cls, schema, acc[0])
@@ -314,6 +324,26 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
                              datatype="" if local_name(dt) in ("string", "langString") else dt, label=label,
                              comment=comment)
             table.columns[name.lower()] = col
+
+
+def _comment_for(table: Table, comments: list[str], first: str, users: list[str]) -> str:
+    """The comment of a property shown on `table`'s column. Of several comments (a property that several tables
+    use, each with its own note), the one that names this table and none of the other tables that use the
+    property ("... of the loans file ..." on the Loan table, not the note about the Fine table's column); else
+    `first`."""
+    if len(set(comments)) < 2:
+        return first
+
+    def words(text: str) -> set[str]:
+        return {singular(w) for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).lower())}
+
+    def names(comment: set[str], name: str) -> bool:
+        return words(name) <= comment
+
+    others = [u for u in users if u.lower() != table.name.lower()]
+    naming = [c for c in dict.fromkeys(comments)
+              if names(words(c), table.name) and not any(names(words(c), o) for o in others)]
+    return naming[0] if len(naming) == 1 else first
 
 
 _Q_INVERSES = """SELECT DISTINCT ?p ?q WHERE { { ?p owl:inverseOf ?q } UNION { ?q owl:inverseOf ?p }
