@@ -4,9 +4,10 @@ Detection: a language identifier that ships its model inside its PyPI package an
 maintained fork of `langid.py`; `langid` itself is read the same way), imported lazily and restricted to the
 languages the answerer supports. A short question is hard to identify, so the identifier's answer counts only
 when it is sure; otherwise two cheap clues from the ontology and the project's own English word list decide:
-the question shares words with the labels of exactly one language of the ontology (`"Wie viele Haie ..."`
-shares "Hai" with the German labels), or it is written with English function words. English stays the
-default when nothing decides.
+the question shares words with the labels of exactly one language of the ontology other than English (`"Welche
+Becken ..."` shares "Becken" with the German labels), or it is written with English function words. A longer
+question without a single English function word is "not English, language unknown" (the translation call then
+names the language); English stays the default when nothing decides.
 
 Labels: `pick_label` is THE choice of one label among a thing's labels in several languages: the question's
 language first, then the ontology's main label language, then a label without a language tag, then any."""
@@ -37,7 +38,7 @@ LABEL_CUE = 1  # words shared with the labels of one language only that name tha
 @dataclass(frozen=True)
 class Detection:
     lang: str  # an ISO 639-1 code of SUPPORTED ("" when nothing decided and the question has no English cue)
-    source: str  # identifier | labels | english_words | default
+    source: str  # identifier | labels | english_words | identifier_guess | no_english_words | default | model
     probability: float = 0.0  # the identifier's, when it was asked
 
     def to_dict(self) -> dict[str, Any]:
@@ -133,9 +134,9 @@ def _english_cue(words: list[str]) -> int:
 
 def detect(text: str, labels: LabelLanguages | None = None) -> Detection:
     """The language of a question: the identifier when it is sure; else words shared with the labels of one
-    language other than English; else English function words; else the identifier's unsure guess; else "" (a
-    question of several words without any English function word: not English, language unknown), or English for
-    a question too short to tell."""
+    language other than English; else English function words; else the identifier's unsure guess; else "" for a
+    question of MIN_WORDS words or more without a single English function word (not English, language unknown:
+    the translation call says which), and English, the default, for anything else."""
     words = tokens(text)
     found = identify(text) if len(words) >= MIN_WORDS else None
     prob = found[1] if found else 0.0
@@ -149,8 +150,11 @@ def detect(text: str, labels: LabelLanguages | None = None) -> Detection:
     if _english_cue(words) >= ENGLISH_CUE:
         return Detection(DEFAULT, "english_words", prob if found and found[0] == DEFAULT else 0.0)
     if found and found[0] in SUPPORTED:  # unsure, but the identifier's best guess beats no guess
-        return Detection(found[0], "identifier", prob)
-    return Detection("" if len(words) >= MIN_WORDS else DEFAULT, "default")
+        return Detection(found[0], "identifier_guess", prob)
+    unquoted = tokens(QUOTED.sub(" ", text))
+    if len(unquoted) >= MIN_WORDS and not any(w in STOP for w in unquoted):
+        return Detection("", "no_english_words")
+    return Detection(DEFAULT, "default")
 
 
 def preference(question_lang: str, main: str) -> tuple[str, ...]:
