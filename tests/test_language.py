@@ -167,7 +167,8 @@ def test_a_translation_that_changes_a_quoted_value_is_not_used(lighthouses) -> N
     ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
-    assert model.sent[1]["messages"][-1]["content"].endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
+    asked = model.sent[1]["messages"][-1]["content"]
+    assert asked.endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
     # the tool offered for the translation asks for French only, and the language
     params = model.sent[0]["tools"][0]["function"]["parameters"]
     assert sorted(params["required"]) == ["french", "language"]
@@ -200,7 +201,8 @@ def test_unknown_language_is_named_by_the_model(aquarium) -> None:
 # ---- the multilingual question set -------------------------------------------------------------------------------
 PLANS = {  # one hand-written plan per base question: the gold answers are what the data says
     "aq-sharks": "SELECT COUNT(*) FROM Shark",
-    "aq-open-ocean": "SELECT COUNT(*) FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri WHERE e.label = 'Open Ocean'",
+    "aq-open-ocean": "SELECT COUNT(*) FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri "
+                     "WHERE e.label = 'Open Ocean'",
     "aq-jonas": "SELECT a.label FROM Keeper k JOIN Animal a ON k.caresFor = a.iri WHERE k.label = 'Jonas Reef'",
     "aq-bruno-weight": "SELECT weightKg FROM Animal WHERE label = 'Bruno'",
     "aq-heaviest": "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1",
@@ -241,3 +243,20 @@ def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses) -> Non
     store = aquarium if english["ontology"] == "owl_aquarium.ttl" else lighthouses
     ans = Answerer(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
     assert ans.state == "answered" and is_correct(ans.answer, english["gold"]), (ans.answer, english["gold"])
+
+
+def test_lang_bench_summary_compares_each_language_with_english() -> None:
+    from bench.lang_bench import main, render_md, summarize
+
+    def row(lang: str, base: str, right: bool) -> dict:
+        return {"id": f"{base}-{lang}", "base": base, "lang": lang, "question": "q", "type": "count", "expected": 1,
+                "answer": "1.", "state": "answered", "stated": True, "right": right, "confident_wrong": not right,
+                "detected": lang, "translation": None, "llm_calls": 1}
+
+    rows = [row("en", "a", True), row("en", "b", True), row("de", "a", True), row("de", "b", False)]
+    s = summarize(rows)
+    assert s["per_language"]["de"]["points_vs_english"] == -50.0 and s["per_type"]["count"]["right"] == 3
+    assert "| de | 2 | 1 | 1 | 0 | -50.0 |" in render_md({"runs": {"t": {"summary": s, "rows": rows}}})
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
