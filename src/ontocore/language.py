@@ -100,7 +100,7 @@ def _identifier() -> Any:
     try:
         from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-not-found]
 
-        ident = LanguageIdentifier.from_pickled_model(MODEL_FILE, norm_probs=True)
+        ident = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     except ImportError:
         try:
             from langid.langid import LanguageIdentifier, model  # type: ignore[import-not-found]
