@@ -83,7 +83,11 @@ def test_words_of_one_label_language_name_it(aquarium, lighthouses) -> None:
     assert detect('Wie viele Tiere leben im Becken "Open Ocean"?', aq).lang == "de"
 
 
-def test_a_question_without_english_words_is_not_english() -> None:
+def test_a_question_without_english_words_is_not_english(monkeypatch) -> None:
+    import ontocore.language as language
+
+    assert detect("Quanti squali ci sono?").lang == "it"  # the installed identifier knows
+    monkeypatch.setattr(language, "identify", lambda text: None)  # without one: not English, language unknown
     found = detect("Quanti squali ci sono?")
     assert found.lang == "" and found.source == "no_english_words"  # unknown: the translation call says which
 
