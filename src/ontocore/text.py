@@ -18,6 +18,15 @@ STOP = LINK_WORDS | frozenset(
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)  # a word or a number, in any script
 _NAME_WORD = re.compile(r"[A-Za-z0-9]+")
+# a quoted name or value in a question: '...', "...", “...”, ‘...’, „...“, «...»; a quote mark inside a word is an
+# apostrophe, not a quote (French d'animaux, Italian nell'acquario, English keepers')
+QUOTED = re.compile(r"(?<!\w)'([^']{1,80})'(?!\w)|\"([^\"]{1,80})\"|“([^”]{1,80})”"
+                    r"|(?<!\w)‘([^’]{1,80})’(?!\w)|„([^“”]{1,80})[“”]|«\s?([^»]{1,80}?)\s?»")
+
+
+def quoted(text: str) -> list[str]:
+    """The quoted names and values of a text, in order, without their quotes."""
+    return [next(g for g in m.groups() if g) for m in QUOTED.finditer(text)]
 
 
 def fold(text: str) -> str:

@@ -94,6 +94,10 @@ class Answer:
     truncated: bool = False  # the result had more rows than are kept
     asked: str = ""  # in a conversation: the standalone question answered, when the question was rewritten
     sources: list[dict[str, str]] = field(default_factory=list)  # per support triple, where it came from ({}: unknown)
+    language: str = ""  # the language the question is written in (ISO 639-1; ontocore.language)
+    # the translation made for the question (ontouse.translate): {"used": the text linked and planned ("": the
+    # question as asked), "from": its language, "texts": language -> translation, "rejected": why not used}
+    translation: dict[str, Any] | None = None
 
     @property
     def no_data(self) -> bool:
@@ -126,6 +130,10 @@ class Answer:
             out["asked"] = self.asked
         if any(self.sources):
             out["sources"] = self.sources
+        if self.language:
+            out["language"] = self.language
+        if self.translation:
+            out["translation"] = self.translation
         if with_expected:
             out["expected"] = expected
         return out

@@ -23,6 +23,8 @@ from typing import Any
 from ontocore.embeddings import Embedder
 from ontocore.embeddings import available as lexicon_available
 from ontocore.errors import InputError, OntoError
+from ontocore.language import DEFAULT as ENGLISH
+from ontocore.language import Detection, detect, preference
 from ontocore.llm import ChatModel, open_model
 from ontocore.prompts import ask as prompts
 from ontocore.trace import Trace
@@ -41,6 +43,7 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
+from .translate import Translation, translate
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
@@ -135,14 +138,16 @@ class Answerer:
         before = self.model.usage.snapshot()
         reuse_before = reuse_counts(self.model)
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
-        q = parse_question(text)
-        mentions = self.index.mentions(q)
+        detection, translation, asked, english = self._language(text)
+        q, linked = self._parse(asked, english, detection.lang)
+        mentions = self.index.mentions(linked)
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
-        shots = self.examples.prompt_for(text) if self.examples else ""
-        user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=text)
-        messages: list[dict[str, Any]] = [{"role": "system", "content": self._system_for(text, mentions)},
+        shots = self.examples.prompt_for(asked) if self.examples else ""
+        user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=asked)
+        messages: list[dict[str, Any]] = [{"role": "system", "content": self._system_for(asked, mentions)},
                                           {"role": "user", "content": user}]
-        self.trace.write("question", question=text, hints=[m.hint() for m in mentions])
+        self.trace.write("question", question=text, hints=[m.hint() for m in mentions],
+                         **({"language": detection.to_dict(), "asked": asked} if asked != text else {}))
         runs: list[_Run] = []
         best: _Run | None = None
         for attempt in range(self.max_attempts):
@@ -163,6 +168,9 @@ class Answerer:
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
         ans = self._answer(q, best, runs)
+        ans.question, ans.language = text, detection.lang
+        if translation is not None:
+            ans.translation = {"used": asked if asked != text else "", **translation.to_dict()}
         calls, pt, ct, secs = (a - b for a, b in zip(self.model.usage.snapshot(), before))
         ans.llm_calls, ans.prompt_tokens, ans.completion_tokens = calls, pt, ct
         ans.prompt_evaluated, ans.prompt_reused, ans.prompt_loaded = (
@@ -171,6 +179,40 @@ class Answerer:
         ans.seconds = time.perf_counter() - started - ans.wait_seconds
         self.trace.write("answer", **{k: v for k, v in ans.to_dict().items() if k not in ("plan",)})
         return ans
+
+    # ---- the question's language --------------------------------------------------------------------------
+    def _language(self, text: str) -> tuple[Detection, Translation | None, str, str]:
+        """(the detection, the translation made or None, the question as linked and planned, its English reading)
+
+        The question is translated (ontouse.translate) into the ontology's main label language when it is asked in
+        another one, or in a language not told apart; and into English too when neither is English (the kind of
+        question is read from English grammar). Without a usable translation the question stays as asked."""
+        labels = self.schema.languages
+        main = labels.main
+        found = detect(text, labels)
+        lang = found.lang
+        if lang == main and lang == ENGLISH:
+            return found, None, text, text
+        targets = [main] + ([ENGLISH] if ENGLISH not in (main, lang) else [])
+        targets = [t for t in targets if t != lang]
+        if not targets:
+            return found, None, text, text
+        translation = translate(self.model, text, lang, targets, trace=self.trace)
+        if translation.reported and found.source != "identifier":  # the model reads the language better than clues
+            found = Detection(translation.reported, "model", found.probability)
+        lang = found.lang or ENGLISH
+        asked = text if lang == main else translation.get(main, text)
+        english = text if lang == ENGLISH else translation.get(ENGLISH, asked if main == ENGLISH else "")
+        return found, translation, asked, english
+
+    def _parse(self, asked: str, english: str, lang: str) -> tuple[Question, Question]:
+        """(the question read for its kind and the checks: its English reading when there is one; the question
+        read for linking: as planned, in the ontology's label language)."""
+        linked = parse_question(asked)
+        q = parse_question(english) if english and english != asked else linked
+        q.labels = preference(lang or ENGLISH, self.schema.languages.main)
+        linked.labels = q.labels
+        return q, linked
 
     def _stable_start(self) -> str:
         """The start every question's system prompt shares when the view is cut per question: the instructions
@@ -246,10 +288,11 @@ class Answerer:
         run.compiled = compile_plan(self.schema, plan)
         result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
         run.raw = result.rows
-        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names)
+        run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names,
+                              q.labels or None)
         run.total, run.truncated = result.total, result.truncated
         if len(run.rows) > 1:
-            run.raw, run.rows = one_label_per_thing(run.raw, run.rows)
+            run.raw, run.rows = one_label_per_thing(run.raw, run.rows, q.labels or self.schema.label_order)
             run.total -= len(result.rows) - len(run.rows)
 
     def _flip(self, q: Question, run: _Run, mentions: list, aggregate_only: bool) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import STOP, fold, quoted, singular, tokens
 from ontocore.text import WORD as _WORD
 
 # English function words (closed classes): auxiliaries that open a yes/no question, determiners and pronouns.
@@ -16,7 +16,6 @@ AUXILIARIES = frozenset("is are was were am do does did has have had can could w
                         "must".split())
 GROUPING = frozenset("each per every".split())
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")
-_QUOTED = re.compile(r"'([^']{1,80})'|\"([^\"]{1,80})\"|“([^”]{1,80})”|‘([^’]{1,80})’")
 
 
 @dataclass
@@ -30,6 +29,7 @@ class Question:
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
     asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
     head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which beekeepers" -> "beekeeper")
+    labels: tuple[str, ...] = ()  # label languages in order of preference (ontocore.language.preference)
 
     @property
     def content_words(self) -> list[str]:
@@ -46,7 +46,7 @@ def parse_question(text: str) -> Question:
             q.numbers.append(float(raw))
         except ValueError:
             pass
-    q.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    q.quoted = quoted(text)
     raw = [m.group(0) for m in _WORD.finditer(text)]
     run: list[str] = []
     for i, w in enumerate(raw + [""]):

@@ -8,6 +8,8 @@ from typing import Sequence
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
+from ontocore.language import pick_label, rank_of
+
 from .answer import Cell, NO_DATA
 from .sqlplan.compile import OutColumn
 from .question import Question
@@ -17,29 +19,33 @@ from .storage.store import Store
 MAX_ROWS_SHOWN = 25
 
 
-def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef]) -> dict[URIRef, str]:
-    """Display names of things: their label (the first label property the data uses), else their IRI's local name."""
-    out: dict[URIRef, str] = {}
+def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef],
+              prefer: Sequence[str] | None = None) -> dict[URIRef, str]:
+    """Display names of things: their label in the first language of `prefer` (by default the view's: the
+    ontology's main label language, then untagged) that has one, else any label, else their IRI's local name."""
+    found: dict[URIRef, list[tuple[str, str | None]]] = {}
     iris = list(dict.fromkeys(i for i in iris if isinstance(i, URIRef)))
     props = " ".join(p.n3() for p in schema.label_props)
     for i in range(0, len(iris), 200) if props else ():
         chunk = " ".join(x.n3() for x in iris[i:i + 200])
         query = f"SELECT ?x ?l WHERE {{ VALUES ?x {{ {chunk} }} VALUES ?p {{ {props} }} ?x ?p ?l }}"
         for x, label in store.select(query, max_rows=2000).rows:
-            if x not in out or (isinstance(label, Literal) and label.language in (None, "", "en")):
-                out[x] = str(label)
+            found.setdefault(x, []).append((str(label), label.language if isinstance(label, Literal) else None))
+    order = schema.label_order if prefer is None else prefer
+    out = {x: pick_label(labels, order) or "" for x, labels in found.items()}
     for x in iris:
         out.setdefault(x, local_name(str(x)))
     return out
 
 
 def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: Store,
-               schema: Schema, names_asked: bool = False) -> list[list[Cell]]:
+               schema: Schema, names_asked: bool = False, prefer: Sequence[str] | None = None) -> list[list[Cell]]:
     """The visible cells of each result row; a selected name knows the thing it names (a hidden output), unless
-    the question asks for names (then the name is the answer, not the thing)."""
+    the question asks for names (then the name is the answer, not the thing). `prefer`: the label languages in
+    order of preference (labels_of)."""
     width = len(columns)
     iris = [t for row in rows for t in row[:width] if isinstance(t, URIRef)]
-    names = labels_of(store, schema, iris) if iris else {}
+    names = labels_of(store, schema, iris, prefer) if iris else {}
     out = []
     for row in rows:
         cells = []
@@ -100,8 +106,7 @@ def one_label_per_thing(raw: list[list[Node | None]], cells: list[list[Cell]],
         return raw, cells
 
     def rank(row: list[Node | None]) -> int:
-        langs = [t.language or "" for t in row if isinstance(t, Literal) and t.language is not None]
-        return sum(prefer.index(x) if x in prefer else len(prefer) for x in langs)
+        return sum(rank_of(t.language, prefer) for t in row if isinstance(t, Literal) and t.language is not None)
 
     kept: dict[tuple, int] = {}
     order: list[tuple] = []

@@ -19,6 +19,7 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
+from ontocore.language import LabelLanguages, pick_label, preference, rank_of
 from ontocore.text import singular
 
 from ..storage.sparql import QueryError
@@ -141,6 +142,12 @@ class Schema:
     tables: dict[str, Table] = field(default_factory=dict)  # lower-cased name -> Table
     values: dict[URIRef, dict[str, int]] = field(default_factory=dict)  # property -> lexical form -> count
     label_props: tuple[URIRef, ...] = ()  # label properties present in the data
+    languages: LabelLanguages = field(default_factory=LabelLanguages)  # the language tags of the labels
+
+    @property
+    def label_order(self) -> tuple[str, ...]:
+        """The label languages the view prefers: the ontology's main label language, then untagged labels."""
+        return preference("", self.languages.main)
 
     def table(self, name: str) -> Table | None:
         return self.tables.get(name.lower())
@@ -166,7 +173,10 @@ _Q_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLiteral(
 GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
 _Q_SAMPLES = """SELECT ?o (COUNT(DISTINCT ?s) AS ?n)
 WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?o . FILTER(isLiteral(?o)) }
-GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT 3"""
+GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT %d"""
+_Q_LABEL_LANGS = """SELECT ?l WHERE { ?s ?p ?l . VALUES ?p { %s } FILTER(isLiteral(?l) && LANG(?l) != "") } LIMIT %d"""
+_Q_UNTAGGED = """SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?l . VALUES ?p { %s } FILTER(isLiteral(?l) && LANG(?l) = "") }"""
+MAX_TAGGED_LABELS = 20000  # tagged labels read for the languages of an ontology
 _Q_TEXT = "SELECT ?x ?p ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label rdfs:comment skos:prefLabel skos:definition } ?x ?p ?v }"
 _Q_LABEL_LIKE = """SELECT (COUNT(*) AS ?n) (SUM(IF(STR(?v) = STR(?l), 1, 0)) AS ?same)
   (SUM(IF(CONTAINS(STR(?l), STR(?v)) && REGEX(STR(?v), "[^\\\\W\\\\d_]"), 1, 0)) AS ?inside)
@@ -216,8 +226,9 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
         return tuple(out)
 
     schema = Schema()
+    schema.languages = _label_languages(rows)
     taken: set[str] = set()
-    texts = _texts(rows, sorted(classes))
+    texts = _texts(rows, sorted(classes), schema.label_order)
     for c in sorted(classes, key=lambda x: (-counts.get(x, 0), str(x))):
         cl = closure(c)
         inst = [x for x in cl if counts.get(x)]
@@ -232,7 +243,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     by_cls = {t.cls: t for t in schema.tables.values()}
     for t in schema.tables.values():
         t.parents = [by_cls[p].name for p in sorted(parents.get(t.cls, ())) if p in by_cls]
-    _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows)
+    _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows, schema.label_order)
     schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
         c.prop == p for t in schema.tables.values() for c in t.columns.values()))
     _add_inverse_columns(schema, rows)
@@ -246,32 +257,57 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
             max_values = SORT_LIMIT_FALLBACK
             vals = rows(_Q_VALUES % (prop, max_values), max_values)
         schema.values[prop] = {str(v): int(n) for v, n in vals}
+    several = sum(1 for code in schema.languages.counts if code) > 1
     for t in schema.tables.values():
         for col in t.columns.values():
             if col.kind == "value":
-                col.samples = [str(r[0]) for r in rows(_Q_SAMPLES % (_iri_list(t.classes), col.prop), 3)]
+                found = [r[0] for r in rows(_Q_SAMPLES % (_iri_list(t.classes), col.prop, 9 if several else 3), 9)]
+                if several:  # labels in several languages: the view shows those of its own language first
+                    found.sort(key=lambda v: rank_of(getattr(v, "language", None), schema.label_order))
+                col.samples = [str(v) for v in found[:3]]
     _find_keys(schema, rows)
     log.info("relational view: %d tables, %d columns", len(schema.tables),
              sum(len(t.columns) for t in schema.tables.values()))
     return schema
 
 
-def _texts(rows, iris: list[URIRef], every: dict[URIRef, list[str]] | None = None) -> dict[tuple[URIRef, str], str]:
-    """The label and the comment of each of `iris` (English or untagged first); `every` collects all comments."""
-    out: dict[tuple[URIRef, str], str] = {}
+def _label_languages(rows) -> LabelLanguages:
+    """The language tags of the labels (every label property of LABEL_PROPERTIES)."""
+    props = " ".join(p.n3() for p in LABEL_PROPERTIES)
+    try:
+        tagged = rows(_Q_LABEL_LANGS % (props, MAX_TAGGED_LABELS), MAX_TAGGED_LABELS)
+        if not tagged:
+            return LabelLanguages()
+        untagged = int(rows(_Q_UNTAGGED % props)[0][0] or 0)
+    except QueryError as e:
+        log.info("label languages not read: %s", e)
+        return LabelLanguages()
+    found = LabelLanguages.of((str(v), getattr(v, "language", None)) for (v,) in tagged)
+    if untagged:
+        found.counts[""] += untagged
+    return found
+
+
+def _texts(rows, iris: list[URIRef], prefer: tuple[str, ...] = ("en", ""),
+           every: dict[URIRef, list[str]] | None = None) -> dict[tuple[URIRef, str], str]:
+    """The label and the comment of each IRI, in the first preferred language that has one; `every` collects all
+    comments of that language."""
+    found: dict[tuple[URIRef, str], list[tuple[str, str | None]]] = {}
     for i in range(0, len(iris), 200):
         for x, p, v in rows(_Q_TEXT % _iri_list(iris[i:i + 200])):
             kind = "label" if p in (RDFS.label, SKOS.prefLabel) else "comment"
-            if every is not None and kind == "comment" and (not isinstance(v, Literal) or v.language in (None, "",
-                                                                                                          "en")):
-                every.setdefault(x, []).append(str(v))
-            if isinstance(v, Literal) and v.language not in (None, "", "en") and (x, kind) in out:
-                continue
-            out.setdefault((x, kind), str(v))
+            found.setdefault((x, kind), []).append((str(v), getattr(v, "language", None)))
+    out = {k: pick_label(v, prefer) or "" for k, v in found.items()}
+    if every is not None:
+        for (x, kind), values in found.items():
+            if kind == "comment":
+                lang = next((tag for text, tag in values if text == out[(x, kind)]), None)
+                every[x] = [text for text, tag in values if tag == lang]
     return out
 
 
-def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dict, rows) -> None:
+def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dict, rows,
+                 prefer: tuple[str, ...] = ("en", "")) -> None:
     """Columns from property usage per class, summed over each table's classes."""
     usage: dict[tuple[URIRef, URIRef], dict[str, list[int]]] = {}
     for t, p, kind, n, ns, no in prop_rows:
@@ -284,7 +320,7 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
             targets.setdefault((t, p), {})[c] = targets.get((t, p), {}).get(c, 0) + int(n)
     props = sorted({p for _, p in usage})
     comments: dict[URIRef, list[str]] = {}
-    texts = _texts(rows, props, comments)
+    texts = _texts(rows, props, prefer, comments)
     users = {p: [t.name for t in schema.tables.values() if any((c, p) in usage for c in t.classes)]
              for p in props if len(set(comments.get(p, []))) > 1}
     for table in schema.tables.values():

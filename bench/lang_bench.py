@@ -1,0 +1,201 @@
+"""Multilingual benchmark: `ontoask` (embedded model) over questions asked in English, German, French, Spanish,
+Italian, Dutch and Portuguese (tests/data/multilingual_questions.json: the same base questions in every language,
+with gold answers) about two small ontologies written by hand for this project: the made-up aquarium
+(tests/data/owl_aquarium.ttl, labelled in English and German) and a made-up network of lighthouses
+(tests/data/owl_lighthouses.ttl, labelled in French and English, French first).
+
+    python -m bench.lang_bench --label after                 # this tree's answerer, every question
+    python -m bench.lang_bench --label after --limit 14      # the first 14 questions (two base questions)
+    python -m bench.lang_bench --label after --lang de fr    # only some languages (English is the reference)
+
+Results: bench/results/lang.json and lang.md; each label's run is kept beside the others (re-running a label
+replaces only that label's run). Per language and per question type: right / confident-wrong / not stated, and
+each language's points behind (or ahead of) English on the same base questions.
+
+The language of a question is detected by a language identifier when one is installed (py3langid); without one
+the detection falls back on the ontology's labels and English function words (ontocore.language), so a run
+records which identifier it had (`identifier` in the results).
+
+How it scores (every rule is in bench.owl_bench.score): an answer is *stated* when its state is "answered" (an
+"Unsure: ..." answer, "No data available" and an error are not); a stated answer is right when bench.score.is_correct
+accepts its text for the gold answer (numbers: exact for integers, 1 % otherwise; lists: every gold name, at most one
+other; yes/no: the answer's yes or no, which the answer text states in English); a stated answer that is not
+right is *confident-wrong*."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+QUESTIONS = DATA / "multilingual_questions.json"
+RESULTS = REPO / "bench" / "results"
+REFERENCE = "en"
+
+
+def base_id(question: dict[str, Any]) -> str:
+    return question["id"].rsplit("-", 1)[0]
+
+
+def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
+    """Every question through one answerer per ontology (the view of each is built once)."""
+    from bench.owl_bench import score
+    from ontouse.ask import Answerer
+    from ontouse.storage.store import GraphStore
+
+    answerers: dict[str, Answerer] = {}
+    rows = []
+    for i, q in enumerate(questions, 1):
+        if q["ontology"] not in answerers:
+            answerers[q["ontology"]] = Answerer(GraphStore.from_paths([DATA / q["ontology"]]), model)
+        started = time.perf_counter()
+        ans = answerers[q["ontology"]].ask(q["question"])
+        row = {"id": q["id"], "base": base_id(q), "lang": q["lang"], "question": q["question"],
+               "type": q.get("type", ""), "ontology": q["ontology"], "expected": q["gold"], "answer": ans.answer,
+               "state": ans.state, **score(ans, q["gold"]), "detected": ans.language,
+               "translation": ans.translation, "sql": ans.sql, "repairs": ans.repairs, "checks": ans.checks,
+               "llm_calls": ans.llm_calls, "seconds": round(time.perf_counter() - started, 1)}
+        rows.append(row)
+        mark = "right" if row["right"] else "WRONG" if row["confident_wrong"] else ans.state
+        print(f"[{i}/{len(questions)}] {q['lang']} {mark}: {q['question']} -> {ans.answer[:100]!r}",
+              file=sys.stderr, flush=True)
+        if after_each is not None:
+            after_each(rows)
+    return rows
+
+
+def _tally(rows: list[dict[str, Any]]) -> dict[str, int]:
+    return {"questions": len(rows), "right": sum(r["right"] for r in rows),
+            "confident_wrong": sum(r["confident_wrong"] for r in rows),
+            "not_stated": sum(not r["stated"] for r in rows),
+            "unsure": sum(r["state"] == "unsure" for r in rows),
+            "detected_right": sum(r["detected"] == r["lang"] for r in rows),
+            "translated": sum(bool((r.get("translation") or {}).get("used")) for r in rows),
+            "llm_calls": sum(r["llm_calls"] for r in rows)}
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    by_lang: dict[str, list] = {}
+    by_type: dict[str, list] = {}
+    for r in rows:
+        by_lang.setdefault(r["lang"], []).append(r)
+        by_type.setdefault(r["type"], []).append(r)
+    per_lang = {lang: _tally(rs) for lang, rs in by_lang.items()}
+    reference = {r["base"]: r["right"] for r in by_lang.get(REFERENCE, [])}
+    for lang, rs in by_lang.items():  # points behind English on the base questions both ran
+        same = [r for r in rs if r["base"] in reference]
+        if same and lang != REFERENCE:
+            mine = 100.0 * sum(r["right"] for r in same) / len(same)
+            theirs = 100.0 * sum(reference[r["base"]] for r in same) / len(same)
+            per_lang[lang]["points_vs_english"] = round(mine - theirs, 1)
+    return {**_tally(rows), "per_language": per_lang, "per_type": {t: _tally(rs) for t, rs in by_type.items()}}
+
+
+def render_md(results: dict[str, Any]) -> str:
+    lines = ["# Multilingual benchmark (made-up aquarium and lighthouses)\n",
+             "Questions: `tests/data/multilingual_questions.json` over `tests/data/owl_aquarium.ttl` (English and "
+             "German labels) and `tests/data/owl_lighthouses.ttl` (French and English labels), written by hand for "
+             "this project; the same base questions in every language. Embedded model; busy machine, so seconds "
+             "are not comparable across runs. Scoring: the docstring of `bench/lang_bench.py`; *confident-wrong* "
+             "= an answer stated (not Unsure / No data) that is wrong.\n",
+             "| run | commit | date | identifier | right | confident-wrong | not stated (of which Unsure) "
+             "| LLM calls |",
+             "|---|---|---|---|---|---|---|---|"]
+    for label, r in results["runs"].items():
+        s = r["summary"]
+        lines.append(f"| {label}{' (stopped early)' if r.get('partial') else ''} | "
+                     f"{str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''} | {r.get('date', '')} | "
+                     f"{r.get('identifier') or 'none'} | {s['right']}/{s['questions']} | {s['confident_wrong']} | "
+                     f"{s['not_stated']} ({s['unsure']}) | {s['llm_calls']} |")
+    for label, r in results["runs"].items():
+        s = r["summary"]
+        lines += [f"\n## {label}: per language\n",
+                  "| language | questions | right | confident-wrong | not stated | vs English (points) | "
+                  "language detected | translated | LLM calls |", "|---|---|---|---|---|---|---|---|---|"]
+        for lang, v in sorted(s["per_language"].items(), key=lambda kv: (kv[0] != REFERENCE, kv[0])):
+            vs = v.get("points_vs_english")
+            lines.append(f"| {lang} | {v['questions']} | {v['right']} | {v['confident_wrong']} | {v['not_stated']} | "
+                         f"{'' if vs is None else f'{vs:+.1f}'} | {v['detected_right']} | {v['translated']} | "
+                         f"{v['llm_calls']} |")
+        lines += [f"\n## {label}: per question type\n",
+                  "| type | questions | right | confident-wrong | not stated |", "|---|---|---|---|---|"]
+        for t, v in sorted(s["per_type"].items()):
+            lines.append(f"| {t} | {v['questions']} | {v['right']} | {v['confident_wrong']} | {v['not_stated']} |")
+        lines += [f"\n## {label}: answers\n", "| id | question | expected | answer | verdict | detected |",
+                  "|---|---|---|---|---|---|"]
+        for q in r["rows"]:
+            verdict = "right" if q["right"] else "**confident-wrong**" if q["confident_wrong"] else q["state"]
+            answer = " ".join(str(q["answer"]).split())[:120].replace("|", "\\|")
+            lines.append(f"| {q['id']} | {q['question']} | {q['expected']} | {answer} | {verdict} | "
+                         f"{q['detected']} |")
+    return "\n".join(lines) + "\n"
+
+
+def identifier_name() -> str:
+    """The language identifier this run has ("" for none: clues only)."""
+    from ontocore.language import _identifier
+
+    ident = _identifier()
+    return "" if ident is None else type(ident).__module__.split(".")[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--label", required=True, help="the name of this run in the results (e.g. before, after)")
+    ap.add_argument("--limit", type=int, help="only the first N questions (after --lang)")
+    ap.add_argument("--lang", nargs="+", help="only questions in these languages (ISO 639-1 codes)")
+    ap.add_argument("--record", type=Path, help="write the model exchanges to this cassette")
+    ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
+    args = ap.parse_args(argv)
+    from bench.report import run_info
+    from ontocore.llm import open_model
+
+    questions = json.loads(QUESTIONS.read_text("utf-8"))
+    if args.lang:
+        questions = [q for q in questions if q["lang"] in set(args.lang)]
+    questions = questions[:args.limit]
+    model = open_model({"backend": "local"})
+    if args.record:
+        from ontocore.cassette import RecordingChat
+
+        model = RecordingChat(model, args.record)
+    info = run_info(model, sys.argv[1:] if argv is None else argv)
+    info["command"] = info["command"].replace("bench.ask_bench", "bench.lang_bench")
+    info["identifier"] = identifier_name()
+    import ontouse
+
+    info["answerer"] = str(Path(ontouse.__file__).resolve().parent)
+    path = RESULTS / "lang.json"
+
+    def write(rows: list[dict[str, Any]], final: bool = False) -> None:
+        """After each question (a long run that is stopped keeps what it measured) and at the end."""
+        import tempfile
+
+        from filelock import FileLock
+
+        this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
+        with FileLock(str(Path(tempfile.gettempdir()) / "lang_bench_results.lock")):
+            results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
+            results["runs"][args.label] = this
+            md = render_md(results)
+            if not args.no_write:
+                RESULTS.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{args.label}.tmp")
+                tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                tmp.replace(path)
+                (RESULTS / "lang.md").write_text(md, encoding="utf-8")
+        if final:
+            print(md)
+
+    rows = run(model, questions, after_each=write)
+    write(rows, final=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

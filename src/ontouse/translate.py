@@ -1,0 +1,125 @@
+"""The question in the ontology's label language: one small constrained model call before linking and planning.
+
+A question asked in another language than the one the ontology is labelled in is translated by the model into
+that language (and into English when neither is English, because the question's kind — a count, a yes/no, a
+superlative — is read from English grammar by question.py and verify.py). The call's output is held to a JSON
+Schema through the tool rails (ontocore.agent): the language the question is written in, one of
+ontocore.language.SUPPORTED, and one text per target language.
+
+The guard: a translation is used only when every quoted name or value of the question and every number in it
+comes through unchanged; otherwise (or when the call gives nothing usable) the original question is used. The
+original question always stays the question of the answer."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ontocore.agent import run_agent
+from ontocore.language import NAMES, SUPPORTED
+from ontocore.llm import ChatModel
+from ontocore.prompts import ask as prompts
+from ontocore.text import quoted
+from ontocore.tools import Tool
+from ontocore.trace import Trace
+
+log = logging.getLogger(__name__)
+
+TOOL = "translated"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+MAX_TOKENS_PER_CHAR = 0.6  # a generous bound of a translation's tokens per character of the question, per target
+MIN_TOKENS = 60
+
+
+@dataclass
+class Translation:
+    source: str  # the language the question is written in (detected, or as the model reported it when unknown)
+    texts: dict[str, str] = field(default_factory=dict)  # language -> the question in that language (used ones)
+    reported: str = ""  # the language the model says the question is written in
+    rejected: str = ""  # why the model's translation was not used ("" when it was, or no call was made)
+
+    def get(self, lang: str, default: str) -> str:
+        return self.texts.get(lang, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": self.source, "texts": dict(self.texts)}
+        if self.reported and self.reported != self.source:
+            out["reported"] = self.reported
+        if self.rejected:
+            out["rejected"] = self.rejected
+        return out
+
+
+def _field(lang: str) -> str:
+    return NAMES[lang].lower()
+
+
+def guard_problem(original: str, translated: str) -> str:
+    """Why a translation cannot stand in for the question ("" when it can): a quoted name or value changed or is
+    missing, a number changed, or the text is empty or far longer than the question."""
+    text = " ".join((translated or "").split())
+    if not text:
+        return "the translation is empty"
+    if len(text) > 3 * len(original) + 100:
+        return "the translation is far longer than the question"
+    lost = [v for v in quoted(original) if v not in text]
+    if lost:
+        return "quoted value(s) changed in the translation: " + ", ".join(repr(v) for v in lost)
+    if sorted(_NUMBER.findall(original)) != sorted(_NUMBER.findall(text)):
+        return "the numbers of the translation differ from the question's"
+    return ""
+
+
+def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
+              trace: Trace | None = None) -> Translation:
+    """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
+    model then says it). A target equal to the source language is the question itself."""
+    found = Translation(source=source)
+    wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
+    if not wanted:
+        return found
+    sink: dict[str, Any] = {}
+
+    def translated(**args: Any) -> str:
+        sink.update(args)
+        return "ok"
+
+    props: dict[str, Any] = {"language": {"enum": list(SUPPORTED),
+                                          "description": "the language the question is written in"}}
+    for t in wanted:
+        props[_field(t)] = {"type": "string", "description": f"the question in {NAMES[t]}"}
+    spec = Tool(TOOL, "The question, translated.", {"type": "object", "additionalProperties": False,
+                                                    "required": list(props), "properties": props}, translated,
+                terminal=True)
+    names = " and ".join(f"{NAMES[t]} ({_field(t)})" for t in wanted)
+    prompt = prompts.render("ask_translate", targets=names, codes=", ".join(SUPPORTED), tool=TOOL,
+                            question=question)
+    budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR * len(wanted)) + 40)
+    result = run_agent(model, [{"role": "user", "content": prompt}], [spec], max_turns=1, trace=trace,
+                       label="translate", max_tokens=budget)
+    if result.state != "answered":
+        found.rejected = f"the translation call gave no usable answer ({result.state})"
+        return found
+    reported = str(sink.get("language") or "")
+    if reported in SUPPORTED:
+        found.reported = reported
+        found.source = source or reported
+    problems = []
+    for t in wanted:
+        if t == found.source:
+            continue  # the question is already in this language
+        text = " ".join(str(sink.get(_field(t)) or "").split())
+        problem = guard_problem(question, text)
+        if problem:
+            problems.append(f"{NAMES[t]}: {problem}")
+            continue
+        found.texts[t] = text
+    found.rejected = "; ".join(problems)
+    if problems:
+        log.info("translation not used: %s", found.rejected)
+    return found
+
+
+__all__ = ["Translation", "translate", "guard_problem"]

@@ -1,0 +1,266 @@
+"""Questions in other languages, without a model: the language of a question (ontocore.language), the label chosen
+by language (the view, display names), the translation step's guard and fallback (ontouse.translate) with a
+scripted model for the loop mechanics only, and the multilingual question set's gold answers checked against the
+data with hand-written plans (Answerer.answer_sql, no model call)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ontocore.language import LabelLanguages, detect, pick_label, preference
+from ontocore.llm import ChatReply, ToolCall, Usage
+from ontocore.text import quoted
+from ontouse.ask import Answerer
+from ontouse.scoring import is_correct
+from ontouse.sqlplan.schema import build_schema
+from ontouse.storage.store import GraphStore
+from ontouse.translate import guard_problem, translate
+from ontouse.view_prompt import schema_ddl
+
+DATA = Path(__file__).resolve().parent / "data"
+QUESTIONS = DATA / "multilingual_questions.json"
+
+
+class ScriptedModel:
+    """Replies with the given replies in order (a ChatReply, or text); records what it was sent."""
+
+    backend, model = "scripted", "fake"
+
+    def __init__(self, *replies) -> None:
+        self.replies = list(replies)
+        self.usage = Usage(backend=self.backend, model=self.model)
+        self.sent: list[dict] = []
+
+    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0) -> ChatReply:
+        self.sent.append({"messages": [dict(m) for m in messages], "tools": tools})
+        reply = self.replies.pop(0)
+        reply = reply if isinstance(reply, ChatReply) else ChatReply(content=reply, tool_calls=[])
+        self.usage.add(reply)
+        return reply
+
+
+def translated(**arguments) -> ChatReply:
+    return ChatReply(content=None, tool_calls=[ToolCall("c1", "translated", json.dumps(arguments))])
+
+
+def sql(text: str) -> str:
+    return f"```sql\n{text}\n```"
+
+
+@pytest.fixture(scope="module")
+def aquarium() -> GraphStore:
+    return GraphStore.from_paths([DATA / "owl_aquarium.ttl"])
+
+
+@pytest.fixture(scope="module")
+def lighthouses() -> GraphStore:
+    return GraphStore.from_paths([DATA / "owl_lighthouses.ttl"])
+
+
+# ---- detection -------------------------------------------------------------------------------------------------
+def test_label_languages_and_main_language(aquarium, lighthouses) -> None:
+    aq, lh = build_schema(aquarium).languages, build_schema(lighthouses).languages
+    assert aq.has("de") and aq.has("en") and aq.main == "en"  # as many German labels as English: English
+    assert lh.main == "fr" and not lh.has("de")
+    assert LabelLanguages().main == "en" and not LabelLanguages().tagged  # an untagged ontology reads as English
+
+
+@pytest.mark.parametrize("text", ["How many sharks are there?", "Is Mira Stone a warden?", "Count dogs.",
+                                  "Which exhibit houses Otto?"])
+def test_english_questions_stay_english(text, aquarium) -> None:
+    assert detect(text, build_schema(aquarium).languages).lang == "en"
+    assert detect(text).lang == "en"  # also without any label languages
+
+
+def test_words_of_one_label_language_name_it(aquarium, lighthouses) -> None:
+    aq, lh = build_schema(aquarium).languages, build_schema(lighthouses).languages
+    assert detect("Welche Becken haben Schilder auf Spanisch?", aq).lang == "de"
+    assert detect("Combien de phares sont automatisés ?", lh).lang == "fr"
+    # a quoted name is a value, not the question's language: the English name inside a German question
+    assert detect('Wie viele Tiere leben im Becken "Open Ocean"?', aq).lang == "de"
+
+
+def test_a_question_without_english_words_is_not_english(monkeypatch) -> None:
+    import ontocore.language as language
+
+    assert detect("Quanti squali ci sono?").lang == "it"  # the installed identifier knows
+    monkeypatch.setattr(language, "identify", lambda text: None)  # without one: not English, language unknown
+    found = detect("Quanti squali ci sono?")
+    assert found.lang == "" and found.source == "no_english_words"  # unknown: the translation call says which
+
+
+def test_the_identifier_is_asked_only_for_questions_of_some_words(monkeypatch) -> None:
+    import ontocore.language as language
+
+    asked = []
+    monkeypatch.setattr(language, "identify", lambda text: asked.append(text) or ("nl", 0.99))
+    assert detect("Hoeveel vuurtorens zijn er?").lang == "nl" and asked
+    asked.clear()
+    assert detect("Haie?").lang == "en" and not asked  # too short to ask: English, the default
+
+
+def test_quoted_names_skip_apostrophes_and_read_other_quote_marks() -> None:
+    assert quoted("Combien d'animaux vivent dans 'Coral Reef' ?") == ["Coral Reef"]
+    assert quoted("Wie viele Tiere leben im „Offener Ozean“?") == ["Offener Ozean"]
+    assert quoted("Quels phares sont sur la « Côte Sauvage » ?") == ["Côte Sauvage"]
+
+
+# ---- labels by language ------------------------------------------------------------------------------------------
+def test_pick_label_prefers_the_question_language_then_the_main_one_then_untagged() -> None:
+    labels = [("Open Ocean", "en"), ("Offener Ozean", "de")]
+    assert pick_label(labels, preference("de", "en")) == "Offener Ozean"
+    assert pick_label(labels, preference("fr", "en")) == "Open Ocean"  # no French label: the main language
+    assert pick_label([("Kerbrume", None), ("x", "nl")], preference("de", "fr")) == "Kerbrume"
+    assert pick_label([("only", "nl")], preference("de", "fr")) == "only"  # else any
+    assert pick_label([], ("en",)) is None
+
+
+def test_the_view_speaks_the_ontology_main_language(aquarium, lighthouses) -> None:
+    ddl = schema_ddl(build_schema(aquarium))
+    assert "Volumen" not in ddl and "'Allesfresser'" not in ddl and "'carnivore'" in ddl
+    ddl = schema_ddl(build_schema(lighthouses))
+    assert "'rouge'" in ddl and "'red'" not in ddl
+
+
+def test_display_names_in_the_question_language(aquarium) -> None:
+    """A German question gets the German names of things that have one; the text the model plans with is the
+    English translation (the aquarium's main label language), the answer keeps the question as asked."""
+    model = ScriptedModel(translated(language="de", english="Which exhibits have signs in Spanish?"),
+                          sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
+                              "WHERE l.label = 'Spanish'"))
+    ans = Answerer(aquarium, model).ask("Welche Becken haben Schilder auf Spanisch?")
+    assert ans.state == "answered" and ans.language == "de"
+    assert sorted(c.text() for r in ans.rows for c in r) == ["Offener Ozean", "Streichelbecken"]
+    assert ans.question == "Welche Becken haben Schilder auf Spanisch?"
+    assert ans.translation["used"] == "Which exhibits have signs in Spanish?"
+    assert model.sent[1]["messages"][-1]["content"].endswith("Question: Which exhibits have signs in Spanish?")
+    assert ans.llm_calls == 2 and ans.to_dict()["language"] == "de"
+    # the same plan for a French question: no French names, so the main language's
+    model = ScriptedModel(translated(language="fr", english="Which exhibits have signs in Spanish?"),
+                          sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
+                              "WHERE l.label = 'Spanish'"))
+    ans = Answerer(aquarium, model).ask("Quels bassins ont des panneaux en espagnol ?")
+    assert ans.language == "fr" and sorted(c.text() for r in ans.rows for c in r) == ["Open Ocean", "Touch Pool"]
+
+
+def test_english_question_over_english_labels_makes_no_translation_call(aquarium) -> None:
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Shark"))
+    ans = Answerer(aquarium, model).ask("How many sharks are there?")
+    assert ans.answer == "3." and ans.llm_calls == 1 and ans.translation is None and ans.language == "en"
+    assert "translation" not in ans.to_dict()
+
+
+# ---- the translation step's guard ----------------------------------------------------------------------------------
+def test_guard_keeps_quoted_values_and_numbers() -> None:
+    original = 'Wie viele Tiere leben im Becken "Open Ocean" mit mehr als 50 kg?'
+    assert guard_problem(original, 'How many animals in the "Open Ocean" exhibit weigh more than 50 kg?') == ""
+    assert "quoted" in guard_problem(original, 'How many animals in the "Offener Ozean" weigh more than 50 kg?')
+    assert "numbers" in guard_problem(original, 'How many animals in the "Open Ocean" weigh more than fifty kg?')
+    assert "empty" in guard_problem(original, "  ")
+
+
+def test_a_translation_that_changes_a_quoted_value_is_not_used(lighthouses) -> None:
+    """A French-labelled ontology, an English question: the translation into French renamed the quoted value, so
+    the question stays as asked (and English needs no English translation)."""
+    model = ScriptedModel(translated(language="en", french='Combien de phares sont sur la "Côte sauvage" ?'),
+                          sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
+                              "WHERE c.label = 'Côte Sauvage'"))
+    ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
+    assert ans.answer == "3." and ans.translation["used"] == ""
+    assert "Côte Sauvage" in ans.translation["rejected"]
+    asked = model.sent[1]["messages"][-1]["content"]
+    assert asked.endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
+    # the tool offered for the translation asks for French only, and the language
+    params = model.sent[0]["tools"][0]["function"]["parameters"]
+    assert sorted(params["required"]) == ["french", "language"]
+
+
+def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighthouses) -> None:
+    """A French question over French labels is planned as asked; its English reading tells code it is a yes/no
+    question (question.py reads English grammar)."""
+    model = ScriptedModel(translated(language="fr", english='Is the lighthouse "Beg Loar" kept by "Lucie Marec"?'),
+                          sql("SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri "
+                              "WHERE p.label = 'Beg Loar' AND g.label = 'Lucie Marec'"))
+    ans = Answerer(lighthouses, model).ask('Le phare "Beg Loar" est-il gardé par "Lucie Marec" ?')
+    assert ans.boolean is True and ans.answer == "Yes." and ans.translation["used"] == ""
+    assert model.sent[1]["messages"][-1]["content"].endswith('"Lucie Marec" ?')
+
+
+def test_no_usable_translation_call_leaves_the_question_as_asked(aquarium) -> None:
+    model = ScriptedModel("I cannot do that.")
+    found = translate(model, "Quanti squali ci sono?", "", ["en"])
+    assert found.texts == {} and "no usable answer" in found.rejected and len(model.sent) == 1
+
+
+def test_unknown_language_is_named_by_the_model(aquarium) -> None:
+    model = ScriptedModel(translated(language="it", english="How many sharks are there?"),
+                          sql("SELECT COUNT(*) FROM Shark"))
+    ans = Answerer(aquarium, model).ask("Quanti squali ci sono?")
+    assert ans.language == "it" and ans.answer == "3." and ans.translation["used"] == "How many sharks are there?"
+
+
+# ---- the multilingual question set -------------------------------------------------------------------------------
+PLANS = {  # one hand-written plan per base question: the gold answers are what the data says
+    "aq-sharks": "SELECT COUNT(*) FROM Shark",
+    "aq-open-ocean": "SELECT COUNT(*) FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri "
+                     "WHERE e.label = 'Open Ocean'",
+    "aq-jonas": "SELECT a.label FROM Keeper k JOIN Animal a ON k.caresFor = a.iri WHERE k.label = 'Jonas Reef'",
+    "aq-bruno-weight": "SELECT weightKg FROM Animal WHERE label = 'Bruno'",
+    "aq-heaviest": "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1",
+    "aq-kira-reef": "SELECT a.iri FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri WHERE a.label = 'Kira' "
+                    "AND e.label = 'Coral Reef'",
+    "aq-endangered": "SELECT a.label FROM Animal a JOIN ConservationStatus c ON a.conservationStatus = c.iri "
+                     "WHERE c.label = 'endangered'",
+    "aq-spanish-signs": "SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
+                        "WHERE l.label = 'Spanish'",
+    "lh-count": "SELECT COUNT(*) FROM Phare",
+    "lh-automated": "SELECT COUNT(*) FROM Phare p JOIN Statut s ON p.statut = s.iri WHERE s.label = 'automatisé'",
+    "lh-red": "SELECT p.label FROM Phare p JOIN Couleur c ON p.couleurFeu = c.iri WHERE c.label = 'rouge'",
+    "lh-trevaneg-year": "SELECT anneeConstruction FROM Phare WHERE label = 'Trévaneg'",
+    "lh-tallest": "SELECT label FROM Phare ORDER BY hauteurM DESC LIMIT 1",
+    "lh-beg-loar-lucie": "SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri WHERE p.label = 'Beg Loar' "
+                         "AND g.label = 'Lucie Marec'",
+    "lh-offshore-height": "SELECT AVG(hauteurM) FROM PhareEnMer",
+}
+
+
+def test_question_set_shape() -> None:
+    questions = json.loads(QUESTIONS.read_text("utf-8"))
+    assert len({q["id"] for q in questions}) == len(questions)
+    bases = {q["id"].rsplit("-", 1)[0] for q in questions}
+    assert bases == set(PLANS) and len(bases) >= 12
+    langs = {q["lang"] for q in questions}
+    assert {"en", "de", "fr", "es", "it"} <= langs and sum(q["lang"] != "en" for q in questions) >= 48
+    for q in questions:
+        assert set(q) == {"id", "lang", "question", "gold", "type", "ontology"} and (DATA / q["ontology"]).is_file()
+        english = next(e for e in questions if e["id"] == q["id"].rsplit("-", 1)[0] + "-en")
+        assert quoted(q["question"]) == quoted(english["question"]), q["id"]  # quoted names are the same in all
+
+
+@pytest.mark.parametrize("base", sorted(PLANS))
+def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses) -> None:
+    questions = [q for q in json.loads(QUESTIONS.read_text("utf-8")) if q["id"].startswith(base + "-")]
+    english = next(q for q in questions if q["lang"] == "en")
+    store = aquarium if english["ontology"] == "owl_aquarium.ttl" else lighthouses
+    ans = Answerer(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
+    assert ans.state == "answered" and is_correct(ans.answer, english["gold"]), (ans.answer, english["gold"])
+
+
+def test_lang_bench_summary_compares_each_language_with_english() -> None:
+    from bench.lang_bench import main, render_md, summarize
+
+    def row(lang: str, base: str, right: bool) -> dict:
+        return {"id": f"{base}-{lang}", "base": base, "lang": lang, "question": "q", "type": "count", "expected": 1,
+                "answer": "1.", "state": "answered", "stated": True, "right": right, "confident_wrong": not right,
+                "detected": lang, "translation": None, "llm_calls": 1}
+
+    rows = [row("en", "a", True), row("en", "b", True), row("de", "a", True), row("de", "b", False)]
+    s = summarize(rows)
+    assert s["per_language"]["de"]["points_vs_english"] == -50.0 and s["per_type"]["count"]["right"] == 3
+    assert "| de | 2 | 1 | 1 | 0 | -50.0 |" in render_md({"runs": {"t": {"summary": s, "rows": rows}}})
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
