@@ -152,49 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", type=Path, help="write the model exchanges to this cassette")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
     args = ap.parse_args(argv)
-    from bench.report import run_info
-    from ontocore.llm import open_model
+    from bench.report import run_labelled
 
     questions = json.loads(QUESTIONS.read_text("utf-8"))
     if args.lang:
         questions = [q for q in questions if q["lang"] in set(args.lang)]
     questions = questions[:args.limit]
-    model = open_model({"backend": "local"})
-    if args.record:
-        from ontocore.cassette import RecordingChat
-
-        model = RecordingChat(model, args.record)
-    info = run_info(model, sys.argv[1:] if argv is None else argv)
-    info["command"] = info["command"].replace("bench.ask_bench", "bench.lang_bench")
-    info["identifier"] = identifier_name()
-    import ontouse
-
-    info["answerer"] = str(Path(ontouse.__file__).resolve().parent)
-    path = RESULTS / "lang.json"
-
-    def write(rows: list[dict[str, Any]], final: bool = False) -> None:
-        """After each question (a long run that is stopped keeps what it measured) and at the end."""
-        import tempfile
-
-        from filelock import FileLock
-
-        this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
-        with FileLock(str(Path(tempfile.gettempdir()) / "lang_bench_results.lock")):
-            results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
-            results["runs"][args.label] = this
-            md = render_md(results)
-            if not args.no_write:
-                RESULTS.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{args.label}.tmp")
-                tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-                tmp.replace(path)
-                (RESULTS / "lang.md").write_text(md, encoding="utf-8")
-        if final:
-            print(md)
-
-    rows = run(model, questions, after_each=write)
-    write(rows, final=True)
-    return 0
+    return run_labelled("lang", questions, args, argv, run, summarize, render_md,
+                        extra={"identifier": identifier_name()})
 
 
 if __name__ == "__main__":

@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from bench.report import REPO, RESULTS, write_json
+from bench.report import RESULTS, write_json
 from bench.tables_bench import OUT, TABLES, _parse_reference, real_foreign_keys
 
 Key = tuple[str, str, str, str]

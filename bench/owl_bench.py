@@ -110,45 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, help="only the first N questions")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
     args = ap.parse_args(argv)
-    from bench.report import run_info
-    from ontocore.llm import open_model
+    from bench.report import run_labelled
 
-    model = open_model({"backend": "local"})
-    if args.record:
-        from ontocore.cassette import RecordingChat
-
-        model = RecordingChat(model, args.record)
     questions = json.loads(QUESTIONS.read_text("utf-8"))[:args.limit]
-    info = run_info(model, sys.argv[1:] if argv is None else argv)
-    info["command"] = info["command"].replace("bench.ask_bench", "bench.owl_bench")
-    import ontouse
-
-    info["answerer"] = str(Path(ontouse.__file__).resolve().parent)
-    path = RESULTS / "owl.json"
-
-    def write(rows: list[dict[str, Any]], final: bool = False) -> None:
-        """After each question (a long run that is stopped keeps what it measured) and at the end."""
-        import tempfile
-
-        from filelock import FileLock
-
-        this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
-        with FileLock(str(Path(tempfile.gettempdir()) / "owl_bench_results.lock")):  # runs of two labels at once
-            results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
-            results["runs"][args.label] = this
-            md = render_md(results)
-            if not args.no_write:
-                RESULTS.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{args.label}.tmp")
-                tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-                tmp.replace(path)
-                (RESULTS / "owl.md").write_text(md, encoding="utf-8")
-        if final:
-            print(md)
-
-    rows = run(model, questions, after_each=write)
-    write(rows, final=True)
-    return 0
+    return run_labelled("owl", questions, args, argv, run, summarize, render_md)
 
 
 if __name__ == "__main__":

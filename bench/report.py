@@ -134,6 +134,58 @@ def write_json(path: Path, data: dict[str, Any]) -> Path:
 
 # ----------------------------------------------------------------------------------------------- README
 
+def keep_labelled_run(path: Path, md_name: str, label: str, run: dict[str, Any],
+                      render_md: Callable[[dict[str, Any]], str], write: bool = True) -> str:
+    """Store one label's run in the results file `path` beside the other labels' runs (a re-run of a label
+    replaces only that label), and the markdown `render_md` makes of them all as RESULTS/`md_name`; returns the
+    markdown. Runs of two labels at once take turns (a file lock); the JSON is replaced atomically."""
+    import tempfile
+
+    from filelock import FileLock
+
+    with FileLock(str(Path(tempfile.gettempdir()) / f"{path.stem}_results.lock")):
+        results = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
+        results["runs"][label] = run
+        md = render_md(results)
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{label}.tmp")
+            tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            tmp.replace(path)
+            (path.parent / md_name).write_text(md, encoding="utf-8")
+    return md
+
+
+def run_labelled(name: str, questions: list[dict[str, Any]], args: Any, argv: list[str] | None,
+                 run: Callable[..., list[dict[str, Any]]], summarize: Callable[[list[dict[str, Any]]], Any],
+                 render_md: Callable[[dict[str, Any]], str], extra: dict[str, Any] | None = None) -> int:
+    """A labelled question benchmark's run (bench.owl_bench, bench.lang_bench): the embedded model (recording its
+    exchanges to args.record when given), `run(model, questions, after_each=...)`, and the results kept as
+    RESULTS/<name>.json and <name>.md after each question (a long run that is stopped keeps what it measured)."""
+    from ontocore.llm import open_model
+
+    model = open_model({"backend": "local"})
+    if args.record:
+        from ontocore.cassette import RecordingChat
+
+        model = RecordingChat(model, args.record)
+    info = run_info(model, sys.argv[1:] if argv is None else argv)
+    info["command"] = info["command"].replace("bench.ask_bench", f"bench.{name}_bench")
+    import ontouse
+
+    info.update(extra or {}, answerer=str(Path(ontouse.__file__).resolve().parent))
+
+    def write(rows: list[dict[str, Any]], final: bool = False) -> None:
+        this = {**info, "summary": summarize(rows), "rows": rows, **({} if final else {"partial": True})}
+        md = keep_labelled_run(RESULTS / f"{name}.json", f"{name}.md", args.label, this, render_md,
+                               write=not args.no_write)
+        if final:
+            print(md)
+
+    write(run(model, questions, after_each=write), final=True)
+    return 0
+
+
 def _load(results: Path, *names: str) -> dict[str, Any] | None:
     for name in names:
         if (results / name).is_file():
