@@ -73,3 +73,11 @@ def test_without_a_question_nothing_changes() -> None:
     ans = _answerer()
     plan = read_sql(ans.schema, "SELECT winner FROM Game")[0]
     assert repair_plan(plan, ans.schema, ValueIndex.build(ans.schema, ans.store))[0] == plan
+
+
+def test_t_id_reads_the_tables_id_column_and_joins_still_compare_things() -> None:
+    """`p.id` of a table without an `id` column but with one id column (`playerId`) is that column, whatever the
+    question asks (names and ids here); in a join condition `id` stays the row itself."""
+    rows, repairs = table("List the names and ids of the players who won a game.",
+                          "SELECT DISTINCT p.label, p.id FROM Player p JOIN Game g ON g.winner = p.id")
+    assert rows == {("Vera", "301"), ("Vera", "303")} and "id_column" in repairs

@@ -155,14 +155,8 @@ def asks_ids(q: Question) -> bool:
 
 
 def id_column(table: Table) -> Column | None:
-    """The one column of `table` that holds its rows' ids: a value column named `id`, `<table>Id` or `<table>_id`
-    (case and `_` ignored) with a different value on every row; None when there is none or more than one."""
-    name = fold(table.name).replace("_", "")
-    wanted = {"id", name + "id", name + "identifier", "identifier"}
-    found = [c for c in table.columns.values() if c.kind == "value" and c.prop is not None
-             and fold(c.name).replace("_", "") in wanted
-             and table.count > 0 and c.subjects == table.count and c.distinct == table.count]
-    return found[0] if len(found) == 1 else None
+    """The one column of `table` that holds its rows' ids (`Table.id_column`)."""
+    return table.id_column()
 
 
 def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:

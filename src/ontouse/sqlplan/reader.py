@@ -5,7 +5,8 @@ from a subquery to the query around it), and raises `PlanError` with a precise, 
 not exist or a construct is outside the plan language. A few slips that have exactly one meaning are fixed on
 the way and reported in `Reader.fixes` (each is a named rule):
 
-- `id_is_iri`: `t.id` on a table without an `id` column means the row itself (`t.iri`);
+- `id_column` / `id_is_iri`: `t.id` on a table without an `id` column is its one id column (`Table.id_column`,
+  outside a join condition), else the row itself (`t.iri`);
 - `column_owner`: `T2.x` where T2's table has no column x but exactly one other table of the query has it;
 - `bare_table`: a column qualified by a table name that is in the query under another alias."""
 
@@ -251,6 +252,10 @@ class Reader:
         if own is not None:
             return Col(src.alias, table.name, own)
         if name.lower() == "id":
+            key = table.id_column() if not self._in_join else None
+            if key is not None:  # the value the rows are numbered by, not the thing (shown by its name)
+                self._fix("id_column")
+                return Col(src.alias, table.name, key.name)
             self._fix("id_is_iri")
             return Col(src.alias, table.name, "iri")
         owners = [s for s in scope.all_sources() if s is not src and self.schema.table(s.table).column(name)]

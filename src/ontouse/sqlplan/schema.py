@@ -20,7 +20,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
 from ontocore.language import LabelLanguages, pick_label, preference, rank_of
-from ontocore.text import singular
+from ontocore.text import fold, singular
 
 from ..storage.sparql import QueryError
 from ..storage.store import Store
@@ -129,6 +129,17 @@ class Table:
     def label_column(self) -> Column | None:
         cols = [c for c in self.columns.values() if c.is_label]
         return cols[0] if cols else None
+
+    def id_column(self) -> Column | None:
+        """The one column that holds the rows' ids: a value column named `id`, `<table>Id`, `<table>_id` or
+        `<table>Identifier` (case and `_` ignored) with a different value on every row; None when there is none or
+        more than one."""
+        name = fold(self.name).replace("_", "")
+        wanted = {"id", name + "id", name + "identifier", "identifier"}
+        found = [c for c in self.columns.values() if c.kind == "value" and c.prop is not None
+                 and fold(c.name).replace("_", "") in wanted
+                 and self.count > 0 and c.subjects == self.count and c.distinct == self.count]
+        return found[0] if len(found) == 1 else None
 
     def key_columns(self) -> list[Column]:
         """Text columns that hold a different value on every row: the codes the rows are known by besides their
