@@ -272,3 +272,26 @@ def test_a_shared_comment_is_no_foreign_key() -> None:
     _, schema = view(ttl)
     shed = schema.tables["shed"]
     assert not shed.column("standsAt").hidden and not shed.column("comment").key_of
+
+
+KILNS = HEAD + """@prefix : <http://example.org/kilns#> .
+:k1 a :Kiln ; rdfs:label "Kiln A" ; :site "Ashby" ; :hasFiring :f1 , :f2 .
+:k2 a :Kiln ; rdfs:label "Kiln B" ; :site "Brook" ; :hasFiring :f3 .
+:f1 a :Firing ; rdfs:label "F1" ; :peakC 1200 ; :kiln :k1 .
+:f2 a :Firing ; rdfs:label "F2" ; :peakC 1180 ; :kiln :k1 .
+:f3 a :Firing ; rdfs:label "F3" ; :peakC 1250 ; :kiln :k2 .
+:f3 :kiln :k2 .
+"""
+
+
+def test_a_link_and_the_link_stating_its_pairs_backwards_are_one_chain() -> None:
+    """`Firing.kiln` and `Kiln.hasFiring` state the same pairs: found in the data, they name each other as inverse,
+    and the chain from Firing to Kiln's `site` is one chain, not two (so a column of Kiln is reached)."""
+    from ontouse.sqlplan.joins import shortest_paths
+
+    schema = build_schema(store_of(KILNS))
+    assert schema.table("Firing").column("kiln").inverse.lower() == "kiln.hasfiring"
+    assert len(shortest_paths(schema, "Firing", {"kiln"})) == 1
+    odd = build_schema(store_of(KILNS.replace(":hasFiring :f1 , :f2", ":hasFiring :f1")))
+    assert odd.table("Firing").column("kiln").inverse == ""  # one pair missing backwards: two relations
+    assert len(shortest_paths(odd, "Firing", {"kiln"})) == 2

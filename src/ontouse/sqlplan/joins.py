@@ -54,7 +54,31 @@ def shortest_paths(schema: Schema, start: str, goals: set[str], max_hops: int = 
                     nxt.append((b, step))
                     reached.add(b.name.lower())
         if found:
-            return found[:limit]
+            return _distinct_chains(schema, start, found)[:limit]
         seen |= reached
         frontier = nxt
     return []
+
+
+def _distinct_chains(schema: Schema, start: str, paths: list[list[tuple[str, str, str]]]
+                     ) -> list[list[tuple[str, str, str]]]:
+    """The chains that differ in what they join through: a step through a link and a step back through the link
+    that states the same pairs the other way (its `inverse`) are one step; the first written is kept."""
+    out, seen = [], set()
+    for path in paths:
+        key, table = [], schema.table(start)
+        for a_col, b_name, b_col in path:
+            b = schema.table(b_name)
+            if a_col == "iri" and b is not None and (col := b.column(b_col)) is not None and col.kind == "link":
+                one = f"{b.name}.{col.name}".lower()
+                key.append(min(one, col.inverse.lower()) if col.inverse else one)
+            elif table is not None and (col := table.column(a_col)) is not None and col.kind == "link":
+                one = f"{table.name}.{col.name}".lower()
+                key.append(min(one, col.inverse.lower()) if col.inverse else one)
+            else:
+                key.append(f"{table.name if table else ''}.{a_col}={b_name}.{b_col}".lower())
+            table = b
+        if tuple(key) not in seen:
+            seen.add(tuple(key))
+            out.append(path)
+    return out

@@ -91,6 +91,7 @@ class Column:
     # a fact of a record the row is the same as)
     via: str = ""
     via_prop: URIRef | None = None
+    inverse: str = ""  # for links: "table.column" of the link that states the same pairs backwards, if any
 
     @property
     def numeric(self) -> bool:
@@ -258,6 +259,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
         c.prop == p for t in schema.tables.values() for c in t.columns.values()))
     _add_inverse_columns(schema, rows)
+    _pair_inverse_links(schema, rows)
     _add_same_as_columns(schema, rows)
     _mark_labels(schema, rows)
     for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
@@ -434,6 +436,38 @@ def _add_inverse_columns(schema: Schema, rows) -> None:
                 name=name, prop=q, kind="link", target=target.name, count=sum(x[1] for x in found),
                 subjects=max(x[2] for x in found), distinct=sum(x[3] for x in found), via="inverse", via_prop=p)
     _spread_to_superclasses(schema, "inverse")
+
+
+_Q_NOT_BACK = "SELECT ?a WHERE { ?a %s ?b . FILTER NOT EXISTS { ?b %s ?a } } LIMIT 1"
+
+
+def _pair_inverse_links(schema: Schema, rows) -> None:
+    """Two links that state the same pairs in opposite directions (`Order.customer` and `Customer.hasOrder`) are
+    one relation read both ways: each names the other as its `inverse`, so that a chain of joins through one is
+    not taken for another chain through the other. Declared (owl:inverseOf, or a column read backwards) or found
+    in the data: every pair of the one stated backwards by the other, and the other way round."""
+    links = [(t, c) for t in schema.tables.values() for c in t.columns.values()
+             if c.kind == "link" and c.target and c.prop is not None]
+    try:
+        declared = {frozenset((p, q)) for p, q in rows(_Q_INVERSES)}
+    except QueryError:
+        declared = set()
+    for i, (t, c) in enumerate(links):
+        for u, d in links[i + 1:]:
+            if c.inverse or d.inverse or c.target.lower() != u.name.lower() or d.target.lower() != t.name.lower():
+                continue
+            if c.prop == d.prop and c.via == d.via:
+                continue
+            paired = frozenset((c.prop, d.prop)) in declared or (c.via == "inverse" and c.via_prop == d.prop) or (
+                d.via == "inverse" and d.via_prop == c.prop)
+            if not paired and not c.via and not d.via and c.count == d.count:
+                p, q = URIRef(c.prop).n3(), URIRef(d.prop).n3()
+                try:
+                    paired = not rows(_Q_NOT_BACK % (p, q), 1) and not rows(_Q_NOT_BACK % (q, p), 1)
+                except QueryError:
+                    paired = False
+            if paired:
+                c.inverse, d.inverse = f"{u.name}.{d.name}", f"{t.name}.{c.name}"
 
 
 def _add_same_as_columns(schema: Schema, rows) -> None:
