@@ -114,6 +114,15 @@ def test_confirmed_references_become_links(tmp_path: Path) -> None:
     assert cov.totals()["skipped"] == 0
     entry = next(e for e in cov.entries if e["file"] == "trucks.csv" and e["path"] == "$[0]['depot_code']")
     assert (entry["status"], entry["property"], entry["object"]) == ("covered", "basedAt", depot)
+    # the link and its inverse state the same pairs: declared so in the OWL
+    from rdflib import Namespace
+    from rdflib.namespace import OWL
+
+    from ontobuild.owl import to_graph
+
+    assert idx.properties["basedAt"].inverse_of == "hosts"
+    ns = Namespace(idx.base_iri)
+    assert (ns.basedAt, OWL.inverseOf, ns.hosts) in to_graph(idx)
 
 
 def test_link_table_pairs_become_direct_links(tmp_path: Path) -> None:

@@ -59,6 +59,7 @@ class PropertyDef:
     roles: list[str] = field(default_factory=list)
     iri: str = ""
     functional: bool = False  # at most one value per subject
+    inverse_of: str = ""  # an object property that states the same pairs the other way (owl:inverseOf)
 
 
 @dataclass
@@ -395,6 +396,8 @@ class EntitiesIndex:
                 i.classes = [c for c in i.classes if c != name]
         elif kind == "property":
             del self.properties[name]
+            for p in self.properties.values():
+                p.inverse_of = "" if p.inverse_of == name else p.inverse_of
             for i in self.individuals.values():
                 i.facts = [f for f in i.facts if f.property != name]
         else:
@@ -427,6 +430,8 @@ class EntitiesIndex:
             p = self.properties.pop(old)
             p.name = new
             self.properties[new] = p
+            for other in self.properties.values():
+                other.inverse_of = new if other.inverse_of == old else other.inverse_of
             for i in self.individuals.values():
                 for f in i.facts:
                     if f.property == old:

@@ -315,6 +315,7 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 for e in cov.entries:
                     if e.get("property") == name:
                         e["property"] = name[:-4]
+    _declare_inverses(idx, out)
     for shape in {id(r.source): r.source for r in plan.references}.values():
         refs = [r for r in plan.of(shape) if r.confirmed]
         if not plan.is_link_table(shape) or len(refs) != 2:
@@ -333,6 +334,20 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 pairs += 1
         out.append({"link_table": shape.file, "property": prop, "pairs": pairs})
     return out
+
+
+def _declare_inverses(idx: EntitiesIndex, linked: list[dict[str, Any]]) -> None:
+    """A link and its inverse state the same pairs both ways: owl:inverseOf, when each serves one reference only
+    (a link name two references share has two inverses, which are not the same property)."""
+    uses: dict[str, int] = {}
+    for entry in linked:
+        for name in (entry["property"], entry["inverse"]):
+            if name:
+                uses[name] = uses.get(name, 0) + 1
+    for entry in linked:
+        link, inverse = entry["property"], entry["inverse"]
+        if link and inverse and uses[link] == 1 and uses[inverse] == 1:
+            idx.properties[link].inverse_of = inverse
 
 
 def _inverse_wanted(idx: EntitiesIndex, plan: Plan, ref: Reference, prop: str) -> bool:

@@ -150,6 +150,8 @@ def _property_triples(idx: EntitiesIndex, p: PropertyDef, iri) -> Iterable[tuple
     yield s, RDF.type, OWL.ObjectProperty if p.kind == "object" else OWL.DatatypeProperty
     if p.functional:
         yield s, RDF.type, OWL.FunctionalProperty
+    if p.kind == "object" and p.inverse_of and idx.properties.get(p.inverse_of) is not None:
+        yield s, OWL.inverseOf, iri(p.inverse_of)
     domains = sorted(set(p.domain))
     if len(domains) == 1:
         yield s, RDFS.domain, iri(domains[0])
