@@ -294,3 +294,17 @@ def test_code_proposes_the_column_that_names_a_tables_records(tmp_path: Path) ->
     assert proposed_name_key(shapes["tides.csv"], "tide_id") == "tide"
     assert proposed_name_key(shapes["crews.csv"], "crew") == "@key"  # the key identifies; numbers name nothing
     assert proposed_name_key(shapes["docks.csv"], "dock_id") == "@key"  # one value for every record
+
+
+def test_a_link_whose_name_a_kept_value_column_holds_is_named_after_the_class_it_links_to(tmp_path: Path) -> None:
+    shapes = dataset(tmp_path, {"labels.csv": "label_no,title\n1,Oak Press\n2,Fern Sound\n",
+                                "records.csv": "rec_no,label,label_no\n10,Oak Press Vinyl,1\n11,Fern Tapes,2\n"
+                                               "12,Fern Live,2\n"})
+    plan = find_references(shapes)
+    idx, cov = EntitiesIndex(), Coverage()
+    classes = _map(idx, shapes, plan, {"labels.csv": "RecordLabel", "records.csv": "Album"}, cov)
+    for ref in plan.references:
+        ref.confirmed, ref.property, ref.inverse = True, "label", "hasAlbum"
+    made = apply_references(idx, plan, cov, classes)
+    assert [m["property"] for m in made] == ["recordLabel"]  # not `labelLink` beside the text `label`
+    assert idx.properties["recordLabel"].range == "RecordLabel" and idx.properties["label"].kind == "datatype"

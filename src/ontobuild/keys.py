@@ -272,6 +272,7 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
     out = []
     cells = {(e["file"], e["path"]): e for e in cov.entries}
     emptied: set[str] = set()
+    targets: dict[str, str] = {}  # link -> the class it links to
     for ref in plan.references:
         if not ref.confirmed:
             continue
@@ -282,6 +283,7 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
             f"Reference from {ref.source.file} column '{ref.column}' to {ref.target.file} '{ref.key}'")
         inverse = idx.ensure_object_property(ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
             if _inverse_wanted(idx, plan, ref, prop) else ""
+        targets[prop] = dst_cls
         linked = missing = 0
         for rec in ref.source.records:
             target = by_key.get(_value(rec.fields.get(ref.column)))
@@ -307,14 +309,19 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 idx.remove(name)
             else:
                 idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
-        for entry in out:  # a link named `xLink` because the id column's value property was `x`: now `x`
-            name = entry["property"]
-            if name.endswith("Link") and idx.kind_of(name[:-4]) is None:
-                idx.rename(name, name[:-4])
-                entry["property"] = name[:-4]
+    for entry in out:  # a link named `xLink` because a value property was `x`: now `x` if that went, else
+        # named after the class it links to (a link `brand` from `brand_id` beside a text column `brand`)
+        name = entry["property"]
+        if not name.endswith("Link") or name not in idx.properties:
+            continue
+        for better in (name[:-4], safe_name(targets.get(name, ""), lower_first=True)):
+            if better and idx.kind_of(better) is None:
+                idx.rename(name, better)
+                entry["property"] = better
                 for e in cov.entries:
                     if e.get("property") == name:
-                        e["property"] = name[:-4]
+                        e["property"] = better
+                break
     _declare_inverses(idx, out)
     for shape in {id(r.source): r.source for r in plan.references}.values():
         refs = [r for r in plan.of(shape) if r.confirmed]
