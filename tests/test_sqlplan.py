@@ -325,3 +325,10 @@ def test_a_table_named_with_an_sql_word_is_quoted_where_it_stands_as_a_table() -
     from ontouse.sqlplan.reader import quote_word_tables
     assert quote_word_tables("SELECT label FROM Union WHERE label = 'left from Union'", ["Union"]) == \
         "SELECT label FROM \"Union\" WHERE label = 'left from Union'"  # a string literal is never changed
+
+
+def test_fix_exists_count() -> None:
+    """A yes/no written as SELECT EXISTS (subquery) with no FROM is the subquery's count."""
+    plan, fixes = pk("SELECT EXISTS (SELECT 1 FROM Ranger e WHERE e.salary > 9000) AS answer")
+    expected, _ = pk("SELECT COUNT(*) FROM Ranger e WHERE e.salary > 9000")
+    assert plan == expected and fixes == ["exists_count"]

@@ -8,7 +8,8 @@ the way and reported in `Reader.fixes` (each is a named rule):
 - `id_column` / `id_is_iri`: `t.id` on a table without an `id` column is its one id column (`Table.id_column`,
   outside a join condition), else the row itself (`t.iri`);
 - `column_owner`: `T2.x` where T2's table has no column x but exactly one other table of the query has it;
-- `bare_table`: a column qualified by a table name that is in the query under another alias."""
+- `bare_table`: a column qualified by a table name that is in the query under another alias;
+- `exists_count`: `SELECT EXISTS (subquery)` with no FROM is the subquery's `COUNT(*)` (a yes/no)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,29 @@ class Reader:
         trees = [t for t in trees if t is not None]
         if len(trees) != 1:
             raise PlanError("Write exactly one SQL query (one SELECT statement).")
-        return self._plan(trees[0], None)
+        return self._plan(self._exists_as_count(trees[0]), None)
+
+    def _exists_as_count(self, node: exp.Expression) -> exp.Expression:
+        """`exists_count`: `SELECT EXISTS (SELECT ... FROM t WHERE c)`, a yes/no asked as a query with no FROM,
+        is `SELECT COUNT(*) FROM t WHERE c` (no rows: no; the count of a yes/no question is read as yes or no)."""
+        def source(select: exp.Expression) -> exp.Expression | None:
+            return select.args.get("from_") or select.args.get("from")
+
+        if not isinstance(node, exp.Select) or source(node) or len(node.expressions) != 1:
+            return node
+        inner = node.expressions[0]
+        inner = inner.this if isinstance(inner, exp.Alias) else inner
+        if not isinstance(inner, exp.Exists):
+            return node
+        query = inner.this.this if isinstance(inner.this, exp.Subquery) else inner.this
+        if not isinstance(query, exp.Select) or query.args.get("group") or not source(query):
+            return node
+        counted = query.copy()
+        counted.set("expressions", [exp.Count(this=exp.Star())])
+        for part in ("order", "limit", "offset", "distinct"):
+            counted.set(part, None)
+        self._fix("exists_count")
+        return counted
 
     def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan:
         if isinstance(node, exp.Subquery):
