@@ -190,9 +190,21 @@ def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighth
 
 
 def test_no_usable_translation_call_leaves_the_question_as_asked(aquarium) -> None:
-    model = ScriptedModel("I cannot do that.")
+    model = ScriptedModel("I cannot do that.", "I still cannot.")
     found = translate(model, "Quanti squali ci sono?", "", ["en"])
-    assert found.texts == {} and "no usable answer" in found.rejected and len(model.sent) == 1
+    assert found.texts == {} and "no usable answer" in found.rejected and len(model.sent) == 2
+
+
+def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> None:
+    copied = translated(language="de", english="Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?")
+    model = ScriptedModel(copied, translated(language="de", english="Which animals does the keeper \"Jonas Reef\" "
+                                                                      "care for?"))
+    found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
+    assert found.texts == {"en": "Which animals does the keeper \"Jonas Reef\" care for?"}
+    assert "is not English" in model.sent[1]["messages"][-1]["content"]
+    model = ScriptedModel(copied, copied)  # copied twice: the question stays as asked
+    found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
+    assert found.texts == {} and "not written in English" in found.rejected
 
 
 def test_unknown_language_is_named_by_the_model(aquarium) -> None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ontocore.agent import run_agent
-from ontocore.language import NAMES, SUPPORTED
+from ontocore.errors import ToolArgumentError
+from ontocore.language import NAMES, SUPPORTED, detect
 from ontocore.llm import ChatModel
 from ontocore.prompts import ask as prompts
 from ontocore.text import quoted
@@ -72,6 +73,18 @@ def guard_problem(original: str, translated: str) -> str:
     return ""
 
 
+def not_in(text: str, lang: str, original: str) -> bool:
+    """The text is not in `lang`: the question copied as it was, or read as another language by the identifier
+    (quoted names left out, which are in any language)."""
+    if " ".join(text.split()).casefold() == " ".join(original.split()).casefold():
+        return True
+    bare = text
+    for v in quoted(text):
+        bare = bare.replace(v, " ")
+    found = detect(bare)
+    return found.source == "identifier" and found.lang not in ("", lang)
+
+
 def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
               trace: Trace | None = None) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
@@ -81,9 +94,17 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     if not wanted:
         return found
     sink: dict[str, Any] = {}
+    tried: list[bool] = []  # one re-ask for a text left in another language
 
     def translated(**args: Any) -> str:
+        sink.clear()
         sink.update(args)
+        said = str(args.get("language") or "") or source
+        wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" for t in wanted if t != said
+                 and not_in(str(args.get(_field(t)) or ""), t, question)]
+        if wrong and not tried:
+            tried.append(True)
+            raise ToolArgumentError("; ".join(wrong) + ". Translate the words; keep names and quoted texts.")
         return "ok"
 
     props: dict[str, Any] = {"language": {"enum": list(SUPPORTED),
@@ -97,7 +118,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     prompt = prompts.render("ask_translate", targets=names, codes=", ".join(SUPPORTED), tool=TOOL,
                             question=question)
     budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR * len(wanted)) + 40)
-    result = run_agent(model, [{"role": "user", "content": prompt}], [spec], max_turns=1, trace=trace,
+    result = run_agent(model, [{"role": "user", "content": prompt}], [spec], max_turns=2, trace=trace,
                        label="translate", max_tokens=budget)
     if result.state != "answered":
         found.rejected = f"the translation call gave no usable answer ({result.state})"
@@ -111,7 +132,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
         if t == found.source:
             continue  # the question is already in this language
         text = " ".join(str(sink.get(_field(t)) or "").split())
-        problem = guard_problem(question, text)
+        problem = guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else "")
         if problem:
             problems.append(f"{NAMES[t]}: {problem}")
             continue
