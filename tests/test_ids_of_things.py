@@ -81,3 +81,9 @@ def test_t_id_reads_the_tables_id_column_and_joins_still_compare_things() -> Non
     rows, repairs = table("List the names and ids of the players who won a game.",
                           "SELECT DISTINCT p.label, p.id FROM Player p JOIN Game g ON g.winner = p.id")
     assert rows == {("Vera", "301"), ("Vera", "303")} and "id_column" in repairs
+
+
+def test_ids_and_names_asked_with_the_names_selected_apart_give_the_things_ids() -> None:
+    rows, repairs = table("List the id and the name of the players rated above 1600.",
+                          "SELECT iri, label FROM Player WHERE rating > 1600")
+    assert rows == {("301", "Vera"), ("302", "Tomas")} and "id_of_thing" in repairs

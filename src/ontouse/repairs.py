@@ -139,7 +139,8 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
                 question: Question | None = None) -> tuple[Any, list[str]]:
     r = Repairer(schema, index)
     plan = r.repair(plan)
-    if question is not None and asks_ids(question) and isinstance(plan, Query):
+    if question is not None and isinstance(plan, Query) and (asks_ids(question) or (
+            asks_ids(question, with_names=True) and _names_apart(plan, schema))):
         plan, changed = ids_of_things(plan, schema)
         if changed:
             r._note("id_of_thing")
@@ -149,9 +150,20 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
 _ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers"))
 
 
-def asks_ids(q: Question) -> bool:
-    """Does the question ask for ids ("the student ids", "show the id of ...") and not for names?"""
-    return any(w in _ID_WORDS for w in q.words) and not q.asks_names
+def asks_ids(q: Question, with_names: bool = False) -> bool:
+    """Does the question ask for ids ("the student ids", "show the id of ...") and not for names (`with_names`:
+    whether or not it also asks for names)?"""
+    return any(w in _ID_WORDS for w in q.words) and (with_names or not q.asks_names)
+
+
+def _names_apart(q: Query, schema: Schema) -> bool:
+    """The plan selects values besides things ("the id, first name and last name": a thing and two name
+    columns): the names asked are those columns, so a selected thing stands for its id."""
+    def value(e: Any) -> bool:
+        table = schema.table(e.table) if isinstance(e, Col) else None
+        col = table.column(e.column) if table else None
+        return col is not None and col.kind == "value"
+    return any(value(it.expr) for it in q.select)
 
 
 def id_column(table: Table) -> Column | None:
