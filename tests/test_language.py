@@ -68,7 +68,7 @@ def test_label_languages_and_main_language(aquarium, lighthouses) -> None:
     assert LabelLanguages().main == "en" and not LabelLanguages().tagged  # an untagged ontology reads as English
 
 
-@pytest.mark.parametrize("text", ["How many sharks are there?", "Is Mira Stone a warden?", "Count dogs.",
+@pytest.mark.parametrize("text", ["How many sharks are there?", "Is Mira Stone a warden?", "Count otters.",
                                   "Which exhibit houses Otto?"])
 def test_english_questions_stay_english(text, aquarium) -> None:
     assert detect(text, build_schema(aquarium).languages).lang == "en"

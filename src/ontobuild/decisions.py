@@ -18,8 +18,8 @@ _NAME_WORDS = ("name", "title", "label")
 def proposed_name_key(shape: Shape, id_key: str = "") -> str:
     """The column that names the records, if it names them well enough for `check_decision` (given the table's key
     column `id_key`); else "@key" (names made by code). In this order: a column called name, title or label; one
-    called so after the table's own word or "full" (country_name of countries, FullName); a column of text called
-    as the table's thing itself (continent of continents)."""
+    called so after the table's own word or "full" (harbour_name of harbours, FullName); a column of text called
+    as the table's thing itself (tide of tides)."""
     table = [_word(w) for w in re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ",
                                                                      file_stem_as_written(shape.file)).lower())]
     ranked = []
@@ -29,7 +29,7 @@ def proposed_name_key(shape: Shape, id_key: str = "") -> str:
         if words in (["name"], ["title"], ["label"], ["product", "name"], ["full", "name"]):
             rank = 0
         elif len(words) == 1 and any(words[0] == t + n for t in [*table, "full"] for n in _NAME_WORDS):
-            rank = 1  # countryname, fullname written as one word
+            rank = 1  # harbourname, fullname written as one word
         elif len(words) > 1 and words[-1] in _NAME_WORDS and set(words[:-1]) <= {*table, "full"}:
             rank = 1
         elif len(words) == 1 and words[0] in table and k != id_key:  # the key column identifies, not names

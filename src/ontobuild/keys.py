@@ -161,7 +161,7 @@ def _names_own(column: str, shape: Shape) -> bool:
 
 def _ids_own(column: str, shape: Shape) -> bool:
     """The column's name says it numbers the shape's own records: an id word alone or after the table's name or
-    its start ('id', 'country_id' of countries, 'cont_id' of continents), not after another thing's name."""
+    its start ('id', 'site_id' of sites, 'loc_id' of locations), not after another thing's name."""
     name = split_key(column)[0]
     if not _ID_NAME.search(name):
         return False

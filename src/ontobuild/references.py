@@ -71,7 +71,7 @@ def link_names(ref: Reference, classes: dict[int, str]) -> tuple[str, str]:
     target = classes.get(id(ref.target), "record")
     stem = re.sub(r"(?i)[_\s-]*(id|code|key|no|nr|ref)$", "", split_key(ref.column)[0]) or target
     if target.lower().startswith(stem.lower()) or target.lower().endswith(stem.lower()):
-        stem = target  # the column abbreviates the target's name or says its head word ("maker" of a CarMaker)
+        stem = target  # the column abbreviates the target's name or says its head word ("keeper" of a HiveKeeper)
     return safe_name(stem, lower_first=True), safe_name("has " + classes.get(id(ref.source), "record"),
                                                         lower_first=True)
 

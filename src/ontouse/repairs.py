@@ -151,7 +151,7 @@ _ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers"))
 
 
 def asks_ids(q: Question, with_names: bool = False) -> bool:
-    """Does the question ask for ids ("the student ids", "show the id of ...") and not for names (`with_names`:
+    """Does the question ask for ids ("the member ids", "show the id of ...") and not for names (`with_names`:
     whether or not it also asks for names)?"""
     return any(w in _ID_WORDS for w in q.words) and (with_names or not q.asks_names)
 
