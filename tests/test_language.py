@@ -202,6 +202,11 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {"en": "Which animals does the keeper \"Jonas Reef\" care for?"}
     assert "is not English" in model.sent[1]["messages"][-1]["content"]
+    echoed = translated(language="de", english="Error: english is not English: write it in English. Translate the "
+                                               "words; keep names and quoted texts.")
+    model = ScriptedModel(copied, echoed)  # the re-ask written back is no translation either
+    found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
+    assert found.texts == {} and "not written in English" in found.rejected
     model = ScriptedModel(copied, copied)  # copied twice: the question stays as asked
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {} and "not written in English" in found.rejected

@@ -73,11 +73,16 @@ def guard_problem(original: str, translated: str) -> str:
     return ""
 
 
+_REASK = "Translate the words; keep names and quoted texts."
+
+
 def not_in(text: str, lang: str, original: str) -> bool:
     """The text is not in `lang`: the question copied as it was, or read as another language by the identifier
     (quoted names left out, which are in any language)."""
     if " ".join(text.split()).casefold() == " ".join(original.split()).casefold():
         return True
+    if _REASK.casefold() in text.casefold() or f"is not {NAMES[lang]}:".casefold() in text.casefold():
+        return True  # the re-ask's words written back, not a translation
     bare = text
     for v in quoted(text):
         bare = bare.replace(v, " ")
@@ -104,7 +109,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
                  and not_in(str(args.get(_field(t)) or ""), t, question)]
         if wrong and not tried:
             tried.append(True)
-            raise ToolArgumentError("; ".join(wrong) + ". Translate the words; keep names and quoted texts.")
+            raise ToolArgumentError("; ".join(wrong) + ". " + _REASK)
         return "ok"
 
     props: dict[str, Any] = {"language": {"enum": list(SUPPORTED),
