@@ -206,7 +206,11 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
                                                "words; keep names and quoted texts.")
     model = ScriptedModel(copied, echoed)  # the re-ask written back is no translation either
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
-    assert found.texts == {} and "not written in English" in found.rejected
+    assert found.texts == {} and found.rejected
+    from ontouse.translate import not_in
+
+    assert not_in("Error: english is not English: write it in English. Translate the words; keep names and quoted "
+                  "texts.", "en", "Welche Tiere pflegt der Tierpfleger?")
     model = ScriptedModel(copied, copied)  # copied twice: the question stays as asked
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {} and "not written in English" in found.rejected
