@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ontocore.embeddings import split_name
 from ontocore.text import singular
 
 from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_groups, split_key
@@ -20,12 +21,10 @@ def proposed_name_key(shape: Shape, id_key: str = "") -> str:
     column `id_key`); else "@key" (names made by code). In this order: a column called name, title or label; one
     called so after the table's own word or "full" (harbour_name of harbours, FullName); a column of text called
     as the table's thing itself (tide of tides)."""
-    table = [_word(w) for w in re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ",
-                                                                     file_stem_as_written(shape.file)).lower())]
+    table = [_word(w) for w in split_name(file_stem_as_written(shape.file)).split()]
     ranked = []
     for position, k in enumerate(shape.keys):
-        words = [_word(w) for w in re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ",
-                                                                    split_key(k)[0]).lower())]
+        words = [_word(w) for w in split_name(split_key(k)[0]).split()]
         if words in (["name"], ["title"], ["label"], ["product", "name"], ["full", "name"]):
             rank = 0
         elif len(words) == 1 and any(words[0] == t + n for t in [*table, "full"] for n in _NAME_WORDS):

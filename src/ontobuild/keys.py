@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ontocore.embeddings import split_name
 from ontocore.text import singular
 from .index import EntitiesIndex, Fact
 from .mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
@@ -176,8 +177,7 @@ def _names_target(column: str, key: str, target: Shape) -> bool:
     one = _norm(singular(file_stem(target.file)))
     if (col == k and k != "id") or (one and one in col) or (len(k) > 2 and k in col):
         return True
-    words = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", file_stem(target.file)).lower())
-             if w]
+    words = split_name(file_stem(target.file)).split()
     head = _norm(singular(words[-1])) if len(words) > 1 else ""
     bare = _norm(_ID_NAME.sub("", split_key(column)[0]) or column)
     return len(head) > 2 and (bare == head or bare.endswith(head))
