@@ -331,9 +331,10 @@ def test_signal_during_a_model_call(work: Path, sig: int, code: int) -> None:
         proc = subprocess.Popen([_cli("ontobuild"), str(work / "fleet.json"), "--out", str(out), "--backend",
                                  "openai", "--base-url", server.base_url, "--api-key", KEY, "--model-timeout", "30"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a fresh environment compiles the model client's modules first
         while not server.requests and time.monotonic() < deadline:
             time.sleep(0.1)
+        assert server.requests, "the build never called the model"
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
