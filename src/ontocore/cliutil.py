@@ -49,12 +49,15 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 def handle_sigterm() -> None:
     """Turn SIGTERM into the Terminated exception in the main thread, so that clean-up runs (outcome folders
-    removed, child processes killed) before the process exits with 143."""
+    removed, child processes killed) before the process exits with 143; SIGINT stays KeyboardInterrupt (130)."""
     import signal
     import threading
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _on_sigterm)
+        # SIGINT is KeyboardInterrupt even when the process was started with it ignored (a job a shell script
+        # put in the background): an interrupt asked for is never silently dropped
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _fail(message: str, code: int) -> None:
