@@ -9,7 +9,7 @@ from functools import lru_cache
 from ontouse.ask import Answerer
 from ontouse.linking import ValueIndex
 from ontouse.question import parse_question
-from ontouse.repairs import id_column, repair_plan
+from ontouse.repairs import repair_plan
 from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import HEAD, store_of
 from test_verify import NoModel
@@ -38,8 +38,8 @@ def table(question: str, sql: str) -> tuple[set[tuple[str, ...]], list[str]]:
 
 def test_the_id_column_of_a_table() -> None:
     schema = _answerer().schema
-    assert id_column(schema.table("Player")).name == "playerId"
-    assert id_column(schema.table("Game")) is None  # no column holds its ids
+    assert schema.table("Player").id_column().name == "playerId"
+    assert schema.table("Game").id_column() is None  # no column holds its ids
 
 
 def test_a_grouped_link_gives_the_linked_things_ids() -> None:

@@ -26,7 +26,7 @@ from ontocore.text import fold
 from .linking import ValueIndex
 from .question import Question
 from .sqlplan.plan import Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source
-from .sqlplan.schema import Column, Schema, Table
+from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
 
@@ -166,14 +166,9 @@ def _names_apart(q: Query, schema: Schema) -> bool:
     return any(value(it.expr) for it in q.select)
 
 
-def id_column(table: Table) -> Column | None:
-    """The one column of `table` that holds its rows' ids (`Table.id_column`)."""
-    return table.id_column()
-
-
 def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:
     """The query with each selected thing (a link column, or a row's iri) replaced by its id column (see
-    `id_column`): a link is followed to the linked row (a LEFT JOIN unless every row has the link), a row's own
+    `Table.id_column`): a link is followed to the linked row (a LEFT JOIN unless every row has the link), a row's own
     iri becomes its id. A grouping by the thing also groups by its id (one id per thing: the same groups)."""
     select, sources, joins, group_by = list(q.select), list(q.sources), list(q.joins), list(q.group_by)
     taken = {s.alias.lower() for s in sources}
@@ -187,13 +182,13 @@ def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:
         if table is None or col is None:
             continue
         if col.kind == "id":
-            key = id_column(table)
+            key = table.id_column()
             if key is None:
                 continue
             new = Col(e.alias, e.table, key.name)
         elif col.kind == "link" and col.target:
             target = schema.table(col.target)
-            key = id_column(target) if target else None
+            key = target.id_column() if target else None
             if target is None or key is None:
                 continue
             n = 1
@@ -216,5 +211,5 @@ def ids_of_things(q: Query, schema: Schema) -> tuple[Query, bool]:
     return replace(q, select=tuple(select), sources=tuple(sources), joins=tuple(joins), group_by=tuple(group_by)), True
 
 
-__all__ = ["repair_plan", "transform", "asks_ids", "id_column", "ids_of_things", "Repairer", "Like", "Query",
+__all__ = ["repair_plan", "transform", "asks_ids", "ids_of_things", "Repairer", "Like", "Query",
            "SetQuery"]
