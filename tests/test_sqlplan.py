@@ -332,3 +332,49 @@ def test_fix_exists_count() -> None:
     plan, fixes = pk("SELECT EXISTS (SELECT 1 FROM Ranger e WHERE e.salary > 9000) AS answer")
     expected, _ = pk("SELECT COUNT(*) FROM Ranger e WHERE e.salary > 9000")
     assert plan == expected and fixes == ["exists_count"]
+
+
+# `key_thing`: key numbers where the thing is meant. Sailings hold their vessel's number (`vessel`, keyed by the
+# vessels' `vessel_no`) and their berth's number (`berth_id`); vessels and berths have a name column of that name.
+HARBOUR = """
+@prefix : <http://example.org/harbour#> .
+@prefix v: <http://example.org/harbour/vessel#> .
+@prefix b: <http://example.org/harbour/berth#> .
+@prefix s: <http://example.org/harbour/sailing#> .
+:v1 a :Vessel ; v:vessel_no 1 ; v:vessel "Morgenrot" ; v:crew 12 .
+:v2 a :Vessel ; v:vessel_no 2 ; v:vessel "Kittiwake" ; v:crew 7 .
+:b1 a :Berth ; b:berth_id 31 ; b:berth "North quay" .
+:b2 a :Berth ; b:berth_id 32 ; b:berth "Ferry steps" .
+:s1 a :Sailing ; s:sailing_no 501 ; s:vessel 1 ; s:berth_id 31 ; s:minutes 40 ; s:ref-vessel :v1 ; s:ref-berth_id :b1 .
+:s2 a :Sailing ; s:sailing_no 502 ; s:vessel 1 ; s:berth_id 32 ; s:minutes 55 ; s:ref-vessel :v1 ; s:ref-berth_id :b2 .
+:s3 a :Sailing ; s:sailing_no 503 ; s:vessel 2 ; s:berth_id 31 ; s:minutes 25 ; s:ref-vessel :v2 ; s:ref-berth_id :b1 .
+"""
+
+
+def harbour(sql: str):
+    return read_sql(view(HARBOUR)[1], sql)
+
+
+def test_key_thing_reads_the_name_of_the_thing_a_key_number_stands_for() -> None:
+    plan, fixes = harbour("SELECT vessel FROM Sailing WHERE minutes > 30")
+    assert fixes == ["key_thing"]
+    (item,) = plan.select
+    assert item.expr.table == "Vessel" and item.expr.column == "vessel"
+    assert Join(Col("Sailing", "Sailing", "vessel"), Col(item.expr.alias, "Vessel", "vessel_no")) in plan.joins
+    plan, fixes = harbour("SELECT COUNT(*) FROM Sailing WHERE vessel = 'Kittiwake'")
+    assert fixes == ["key_thing"] and plan.where.left.table == "Vessel"
+    plan, fixes = harbour("SELECT vessel, COUNT(*) FROM Sailing GROUP BY vessel")  # grouped by the thing
+    assert plan.group_by[0] == Col("Sailing", "Sailing", "vessel") and plan.group_by[1].table == "Vessel"
+
+
+def test_key_thing_keeps_the_numbers_where_numbers_are_meant() -> None:
+    plan, fixes = harbour("SELECT sailing_no FROM Sailing WHERE vessel = 2")
+    assert fixes == [] and plan.where == Cmp("=", Col("Sailing", "Sailing", "vessel"), Lit(2))
+    plan, fixes = harbour("SELECT vessel FROM Vessel WHERE vessel_no IN "
+                          "(SELECT vessel FROM Sailing WHERE minutes < 30)")  # compared with keys in a subquery
+    assert fixes == [] and plan.where.query.select == (Item(Col("Sailing", "Sailing", "vessel")),)
+
+
+def test_key_thing_reads_a_missing_column_through_the_key_named_after_it() -> None:
+    plan, fixes = harbour("SELECT sailing_no, berth FROM Sailing")
+    assert fixes == ["key_thing"] and plan.select[1].expr.table == "Berth"

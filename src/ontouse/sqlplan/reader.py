@@ -171,6 +171,14 @@ class Reader:
             raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
                             "the selected columns.")
+        # key numbers selected where the thing is meant (not in a subquery, whose rows are compared with other
+        # keys): the thing's column, read last so that the joins it adds do not change how names above resolve
+        things = {}
+        for i, it in enumerate(items):
+            if parent is None and isinstance(it.expr, Col) and (thing := self.rules.key_thing(it.expr, scope)) != it.expr:
+                things[it.expr] = thing
+                items[i] = Item(thing, it.name)
+        group += tuple(things[g] for g in group if g in things)  # grouped by the thing, shown by its name
         joins += scope.extra
         sources, joins = self.rules.anti_join(scope.sources, joins, where)
         return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
@@ -252,6 +260,9 @@ class Reader:
             if len(own) == 1:
                 return Col(own[0][0].alias, own[0][0].table, own[0][1])
             if len(scope.sources) == 1:
+                through = self.rules.through_key(scope.sources[0], name, scope) if not self._in_join else None
+                if through is not None:
+                    return through
                 meant = self.rules.meaning(self.schema.table(scope.sources[0].table), name)
                 if meant is not None:
                     return Col(scope.sources[0].alias, scope.sources[0].table, meant)
@@ -285,6 +296,9 @@ class Reader:
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)
+        through = self.rules.through_key(src, name, scope) if not self._in_join else None
+        if through is not None:
+            return through
         meant = self.rules.meaning(table, name)
         if meant is not None:
             return Col(src.alias, table.name, meant)

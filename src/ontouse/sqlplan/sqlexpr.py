@@ -64,6 +64,8 @@ class Expressions:
                     left = self.reader.rules.as_number(left, scope)
                 if isinstance(right, Col) and (number(left) or _CMP[t] not in ("=", "!=")):
                     right = self.reader.rules.as_number(right, scope)
+            if _CMP[t] in ("=", "!=") and isinstance(left, Col) and _words(right):
+                left = self.reader.rules.key_thing(left, scope)
             return Cmp(_CMP[t], left, right)
         if t in _ARITH:
             return Arith(_ARITH[t], self.read(e.this, scope, aliases), self.read(e.expression, scope, aliases))
@@ -91,7 +93,10 @@ class Expressions:
             pat = self.read(e.expression, scope)
             if not isinstance(pat, Lit) or not isinstance(pat.value, str):
                 raise PlanError("LIKE needs a text pattern such as '%word%'.")
-            return Like(self.read(e.this, scope, aliases), pat.value, negated=bool(e.args.get("negate")))
+            target = self.read(e.this, scope, aliases)
+            if isinstance(target, Col):
+                target = self.reader.rules.key_thing(target, scope)
+            return Like(target, pat.value, negated=bool(e.args.get("negate")))
         if isinstance(e, exp.In):
             target = self.read(e.this, scope, aliases)
             if e.args.get("query") is not None:
@@ -99,6 +104,8 @@ class Expressions:
             vals = tuple(self.read(v, scope) for v in e.expressions)
             if not all(isinstance(v, Lit) for v in vals):
                 raise PlanError("IN (...) takes a list of constant values, or a subquery.")
+            if isinstance(target, Col) and vals and all(_words(v) for v in vals):
+                target = self.reader.rules.key_thing(target, scope)
             return InList(target, vals)  # type: ignore[arg-type]
         if isinstance(e, exp.Between):
             return Between(self.read(e.this, scope, aliases), self.read(e.args["low"], scope),
@@ -141,6 +148,17 @@ class Expressions:
         raise PlanError(f"`{name}` is not supported in the plan language. Use columns, constants, = != < <= > >=, "
                         "LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT, + - * /, COUNT/SUM/AVG/MIN/MAX, LOWER, UPPER, "
                         "LENGTH, ROUND, ABS, subqueries, UNION/INTERSECT/EXCEPT.")
+
+
+def _words(x: Expr) -> bool:
+    """A text constant that is not a number written as text ('3')."""
+    if not isinstance(x, Lit) or not isinstance(x.value, str):
+        return False
+    try:
+        float(x.value)
+    except ValueError:
+        return True
+    return False
 
 
 def _negate(inner: Expr) -> Expr:

@@ -13,6 +13,11 @@ Reader of reader.py; each is reported by its rule name):
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
   embedding space of a small sentence model (`colonyid` for `colony`, `weight` for `hive_weight`; a label column
   means the row's name); only a close and unrivalled match counts;
+- `key_thing`: a column that holds another table's key numbers (`airline` of a table of trips holding the
+  numbers its carriers table keys by `uid`), read where the thing is meant (selected, grouped, or compared with
+  text), is the referenced table's text column of the same name (the carriers' `airline`, a name); a column
+  missing from a table but held by the table one of its key columns refers to, under that key's name
+  (`course` of a table whose `course_id` refers to courses), is read there too: the key is joined;
 - `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
   without a match: the join becomes a LEFT JOIN."""
 
@@ -96,6 +101,42 @@ class Fixes:
             self._fix("column_meaning")
             return cols[ranked[0][0]].name
         return None
+
+    def key_thing(self, col: Col, scope: Scope) -> Col:
+        """`key_thing` (see the module docstring): the referenced table's same-named text column, read through the
+        key, for a key-number column where the thing is meant; else `col` unchanged."""
+        table = self.schema.table(col.table)
+        c = table.column(col.column) if table is not None else None
+        if c is None or not c.key_of or not c.numeric:
+            return col
+        t_name, key = c.key_of.split(".", 1)
+        target = self.schema.table(t_name)
+        same = target.column(c.name) if target is not None else None
+        if same is None or same.numeric or same.hidden or same.kind != "value" or same.name.lower() == key.lower():
+            return col
+        src = next((s for s in scope.sources if s.alias.lower() == col.alias.lower()), None)
+        if src is None:
+            return col
+        return self._follow(src, [(c.name, target.name, key)], same.name, scope, "key_thing")
+
+    def through_key(self, src: Source, name: str, scope: Scope) -> Col | None:
+        """`key_thing` for a missing column: the one key column of the source's table whose name holds `name` and
+        whose referenced table has a column `name` (`course_id` -> courses.course): that column, through the key."""
+        from ontocore.embeddings import split_name
+
+        table = self.schema.table(src.table)
+        words = set(split_name(name).split())
+        fits = []
+        for c in table.columns.values():
+            if not c.key_of or not words <= set(split_name(c.name).split()):
+                continue
+            t_name, key = c.key_of.split(".", 1)
+            target = self.schema.table(t_name)
+            if target is not None and target.column(name) is not None and not target.column(name).hidden:
+                fits.append((c.name, target.name, key))
+        if len(fits) != 1 or src not in scope.sources:
+            return None
+        return self._follow(src, [fits[0]], name, scope, "key_thing")
 
     def anti_join(self, sources: list[Source], joins: list[Join], where) -> tuple[list[Source], list[Join]]:
         conds = where.items if isinstance(where, And) else (where,) if where is not None else ()
