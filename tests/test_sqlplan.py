@@ -378,3 +378,13 @@ def test_key_thing_keeps_the_numbers_where_numbers_are_meant() -> None:
 def test_key_thing_reads_a_missing_column_through_the_key_named_after_it() -> None:
     plan, fixes = harbour("SELECT sailing_no, berth FROM Sailing")
     assert fixes == ["key_thing"] and plan.select[1].expr.table == "Berth"
+
+
+def test_group_key_shown_when_only_numbers_are_selected() -> None:
+    """One number per group and nothing saying which group: the group is shown first (by its thing's name)."""
+    plan, fixes = harbour("SELECT AVG(minutes) FROM Sailing GROUP BY vessel")
+    assert fixes == ["group_key_shown", "key_thing"]
+    assert plan.select[0].expr.table == "Vessel" and plan.select[0].expr.column == "vessel"
+    assert plan.select[1] == Item(Agg("avg", Col("Sailing", "Sailing", "minutes")))
+    plan, fixes = harbour("SELECT COUNT(*) FROM Sailing GROUP BY berth_id ORDER BY COUNT(*) DESC LIMIT 1")
+    assert fixes == [] and len(plan.select) == 1  # a superlative's number: the model chose what to show

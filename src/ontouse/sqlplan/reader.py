@@ -171,6 +171,11 @@ class Reader:
             raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
                             "the selected columns.")
+        if (parent is None and group and items and all(is_aggregate(it.expr) for it in items)
+                and node.args.get("limit") is None):
+            # `group_key_shown`: one number per group, and nothing says which group: the groups are shown first
+            self._fix("group_key_shown")
+            items = [Item(g) for g in group if not isinstance(g, Lit)] + items
         # key numbers selected where the thing is meant (not in a subquery, whose rows are compared with other
         # keys): the thing's column, read last so that the joins it adds do not change how names above resolve
         things = {}
