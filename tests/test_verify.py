@@ -167,6 +167,14 @@ def test_wrong_superlative_direction_is_repaired_by_code(answerer: Answerer) -> 
     assert subjects(ans) == {"tula"}
 
 
+def test_superlative_whose_plan_ranks_nothing_is_never_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal WHERE weightKg > 1")
+    assert ans.state == "unsure" and checks(ans)["superlative_ranked"] is False and not ans.support
+    ans = answerer.answer_sql("Which animal is the heaviest?",
+                              "SELECT label FROM Animal WHERE weightKg = (SELECT MAX(weightKg) FROM Animal)")
+    assert ans.state == "answered" and ans.values() == ["Tula"]
+
+
 def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
     ans = answerer.answer_sql("How many sharks are endangered?",
                               "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'endangered'")

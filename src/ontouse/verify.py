@@ -202,6 +202,29 @@ def _scalars(e: Any) -> list[Scalar]:
     return []
 
 
+def _ranks(node: Any) -> bool:
+    """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(node, Query) and node.order_by and node.limit is not None:
+        return True
+    if isinstance(node, Agg) and node.func in ("max", "min"):
+        return True
+    if is_dataclass(node) and not isinstance(node, type):
+        return any(_ranks(getattr(node, f.name)) for f in fields(node))
+    if isinstance(node, tuple):
+        return any(_ranks(x) for x in node)
+    return False
+
+
+def ranking_problem(q: Question, plan: Plan) -> str:
+    """A superlative question ("the most X") whose plan picks no top or bottom anywhere answers another question."""
+    if _ranks(plan):
+        return ""
+    return ("the question asks for a top or bottom (a superlative), but the query ranks nothing: order by the asked "
+            "value and LIMIT, or compare with MAX / MIN.")
+
+
 def direction_problem(q: Question, plan: Plan) -> str:
     want, got = superlative_direction(q), plan_direction(plan)
     if not want or not got or want == got or q.kind == "yesno":
@@ -319,6 +342,8 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
     if superlative_direction(q) and plan_direction(plan):
         out.append(_check("superlative_direction", direction_problem(q, plan)))
+    elif superlative_direction(q) and q.kind != "yesno":
+        out.append(_check("superlative_ranked", ranking_problem(q, plan)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     return out
