@@ -343,6 +343,7 @@ HARBOUR = """
 @prefix s: <http://example.org/harbour/sailing#> .
 :v1 a :Vessel ; v:vessel_no 1 ; v:vessel "Morgenrot" ; v:crew 12 .
 :v2 a :Vessel ; v:vessel_no 2 ; v:vessel "Kittiwake" ; v:crew 7 .
+:v3 a :Vessel ; v:vessel_no 3 ; v:vessel "Kittiwake" ; v:crew 4 .
 :b1 a :Berth ; b:berth_id 31 ; b:berth "North quay" .
 :b2 a :Berth ; b:berth_id 32 ; b:berth "Ferry steps" .
 :s1 a :Sailing ; s:sailing_no 501 ; s:vessel 1 ; s:berth_id 31 ; s:minutes 40 ; s:ref-vessel :v1 ; s:ref-berth_id :b1 .
@@ -383,8 +384,17 @@ def test_key_thing_reads_a_missing_column_through_the_key_named_after_it() -> No
 def test_group_key_shown_when_only_numbers_are_selected() -> None:
     """One number per group and nothing saying which group: the group is shown first (by its thing's name)."""
     plan, fixes = harbour("SELECT AVG(minutes) FROM Sailing GROUP BY vessel")
-    assert fixes == ["group_key_shown", "key_thing"]
+    assert fixes == ["group_key_shown", "key_thing", "group_by_thing"]  # two vessels share a name
     assert plan.select[0].expr.table == "Vessel" and plan.select[0].expr.column == "vessel"
     assert plan.select[1] == Item(Agg("avg", Col("Sailing", "Sailing", "minutes")))
     plan, fixes = harbour("SELECT COUNT(*) FROM Sailing GROUP BY berth_id ORDER BY COUNT(*) DESC LIMIT 1")
     assert fixes == [] and len(plan.select) == 1  # a superlative's number: the model chose what to show
+
+
+def test_group_by_a_name_keeps_things_that_share_the_name_apart() -> None:
+    """Two vessels are called the same: grouped by the name, each is still its own group."""
+    plan, fixes = harbour("SELECT vessel, SUM(crew) FROM Vessel GROUP BY vessel")
+    assert fixes == ["group_by_thing"] and plan.group_by == (Col("Vessel", "Vessel", "vessel"),
+                                                             Col("Vessel", "Vessel", "iri"))
+    plan, fixes = harbour("SELECT minutes, COUNT(*) FROM Sailing GROUP BY minutes")  # a value rows share
+    assert fixes == [] and plan.group_by == (Col("Sailing", "Sailing", "minutes"),)

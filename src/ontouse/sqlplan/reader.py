@@ -21,6 +21,8 @@ import re
 import sqlglot
 from sqlglot import exp
 
+from ontocore.text import fold
+
 from .plan import (And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
                    is_aggregate)
 from .scope import Scope
@@ -184,11 +186,29 @@ class Reader:
                 things[it.expr] = thing
                 items[i] = Item(thing, it.name)
         group += tuple(things[g] for g in group if g in things)  # grouped by the thing, shown by its name
+        group += self._things_of_names(group)
         joins += scope.extra
         sources, joins = self.rules.anti_join(scope.sources, joins, where)
         return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
+
+    def _things_of_names(self, group: tuple[Expr, ...]) -> tuple[Expr, ...]:
+        """`group_by_thing`: a group by a column that names the rows (`name`, `title`, the label, `<table>_name`)
+        where two rows share a name merges two things into one group; the rows' own identity joins the group."""
+        added: list[Expr] = []
+        for g in group:
+            if not isinstance(g, Col) or g.column == "iri":
+                continue
+            table = self.schema.table(g.table)
+            col = table.column(g.column) if table is not None else None
+            if col is None or col.sql_type != "TEXT" or col.distinct >= table.count or not _names_rows(table, col):
+                continue
+            thing = Col(g.alias, g.table, "iri")
+            if thing not in group and thing not in added:
+                self._fix("group_by_thing")
+                added.append(thing)
+        return tuple(added)
 
     def _source(self, t: exp.Expression, scope: Scope, optional: bool = False) -> Source:
         if not isinstance(t, exp.Table):
@@ -344,6 +364,18 @@ class Reader:
             except ValueError:
                 pass
         raise PlanError("LIMIT and OFFSET take a whole number.")
+
+
+_NAME_COLUMNS = frozenset(("name", "title", "label", "fullname"))
+
+
+def _names_rows(table: Table, col) -> bool:
+    """Is `col` the column that names the table's rows (its label, or called name, title, label, full name,
+    `<table>_name` or as the table itself)? A first name or a city is a value rows share, not their name."""
+    words = fold(col.name).replace("_", "").replace(" ", "")
+    own = fold(table.name).replace("_", "")
+    return col.is_label or words in _NAME_COLUMNS or words in (own, own.rstrip("s")) or words in (
+        own + "name", own.rstrip("s") + "name")
 
 
 def _parse_message(e: sqlglot.errors.ParseError) -> str:
