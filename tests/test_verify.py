@@ -242,6 +242,17 @@ def test_a_thing_named_in_two_languages_is_one_row(answerer: Answerer) -> None:
     assert sorted(ans.values()) == ["Open Ocean", "Touch Pool"]  # not also 'Offener Ozean', 'Streichelbecken'
 
 
+def test_a_count_over_things_named_in_two_languages_counts_each_thing_once(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What percentage of the animals are endangered?",
+                              "SELECT CAST(SUM(CASE WHEN s.label = 'endangered' THEN 1 ELSE 0 END) AS REAL) * 100 / "
+                              "COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s ON a.conservationStatus = s.iri")
+    assert ans.state == "answered" and abs(float(ans.values()[0]) - 300 / 13) < 0.01  # 3 of 13, not 3 of 26
+    ans = answerer.answer_sql("How many animals are endangered?",
+                              "SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s "
+                              "ON a.conservationStatus = s.iri WHERE s.label = 'endangered'")
+    assert ans.values() == ["3"]
+
+
 def test_both_x_and_y_by_intersection(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Which keepers speak both English and German?",
                               "SELECT k.iri FROM Keeper AS k JOIN Language AS l ON k.speaks = l.iri WHERE "

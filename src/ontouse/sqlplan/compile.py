@@ -81,6 +81,7 @@ class Compiler:
         left_joined = {s.alias.lower() for s in q.sources if s.optional}
         ex.left_joined = left_joined
         pat.exprs = ex
+        ex.one_label = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select)
         optional_cols = _optional_columns(q)
         # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
         # group: a row without that value is kept (its LEFT JOINed row unbound)

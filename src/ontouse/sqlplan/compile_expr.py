@@ -63,6 +63,7 @@ class ExprCompiler:
         self._vars: dict[tuple[str, str], str] = {}
         self.left_joined: set[str] = set()  # aliases of LEFT JOINed tables
         self.group: str | None = None  # the LEFT JOIN whose condition is being compiled
+        self.one_label = False  # an aggregating query: a thing named in two languages is counted once
 
     def add(self, triple: tuple[str, str, str]) -> None:
         """A triple of the pattern (of the LEFT JOIN being compiled, if any)."""
@@ -98,7 +99,28 @@ class ExprCompiler:
                     self.pat.groups.setdefault(group, []).append(triple)
                 else:
                     (self.pat.optional if optional else self.pat.triples).append(triple)
+            if self.one_label and c.is_label and c.prop is not None and not c.via and group is None and not optional:
+                best = self._best_label(base, c.prop, var)
+                if best:
+                    self.pat.filters.append(best)
         return self._vars[key]
+
+    def _best_label(self, thing: str, prop: str, var: str) -> str:
+        """A filter that keeps, of a thing's labels in several languages, only those in its most preferred language
+        (the view's order: the ontology's main language, then untagged), so that a count, sum or average over things
+        counts each thing once, however many languages name it."""
+        order = [x for x in self.c.schema.label_order]
+        if len([k for k, n in self.c.schema.languages.counts.items() if n]) < 2:
+            return ""
+
+        def rank(v: str) -> str:
+            text = str(len(order))
+            for i, code in reversed(list(enumerate(order))):
+                test = f'LANG({v}) = ""' if not code else f'langMatches(LANG({v}), "{code}")'
+                text = f"IF({test}, {i}, {text})"
+            return text
+        better = f"{var}_other"
+        return f"NOT EXISTS {{ {thing} <{prop}> {better} . FILTER({rank(better)} < {rank(var)}) }}"
 
     def kind(self, e: Expr) -> str:
         """text | number | thing | bool | date | other"""
