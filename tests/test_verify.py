@@ -175,6 +175,19 @@ def test_superlative_whose_plan_ranks_nothing_is_never_stated(answerer: Answerer
     assert ans.state == "answered" and ans.values() == ["Tula"]
 
 
+def test_an_exclusion_the_plan_drops_is_never_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which animals are not endangered?",
+                              "SELECT a.label FROM Animal AS a JOIN ConservationStatus AS s "
+                              "ON a.conservationStatus = s.iri WHERE s.label = 'endangered'")
+    assert ans.state == "unsure" and checks(ans)["exclusion_kept"] is False and not ans.support
+    ans = answerer.answer_sql("Which animals are not endangered?",
+                              "SELECT a.label FROM Animal AS a JOIN ConservationStatus AS s "
+                              "ON a.conservationStatus = s.iri WHERE s.label != 'endangered'")
+    assert ans.state == "answered" and checks(ans)["exclusion_kept"] is True
+    ans = answerer.answer_sql("Which animals weigh no more than 2 kg?", "SELECT label FROM Animal WHERE weightKg <= 2")
+    assert "exclusion_kept" not in checks(ans)  # a bound, not an exclusion
+
+
 def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
     ans = answerer.answer_sql("How many sharks are endangered?",
                               "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'endangered'")

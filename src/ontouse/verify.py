@@ -20,7 +20,8 @@ from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
-from .sqlplan.plan import Agg, Col, Like, Lit, Plan, Query, Scalar, SetQuery, columns_in, is_aggregate
+from .sqlplan.plan import (Agg, Cmp, Col, Exists, InList, InQuery, IsNull, Like, Lit, Not, Plan, Query, Scalar, SetQuery,
+                           Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -217,6 +218,51 @@ def _ranks(node: Any) -> bool:
     return False
 
 
+NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
+                     "wasn't weren't haven't hasn't hadn't cannot can't won't".split())
+
+
+def excludes(q: Question) -> bool:
+    """Does the question exclude something? A negation that bounds a comparison ("no more than 40", "not higher
+    than 2": a bound, not an exclusion) does not count."""
+    words = q.words
+    for i, w in enumerate(words):
+        if w in NEGATION and not any(x == "than" or x in COMPARATIVE for x in words[i + 1:i + 6]):
+            return True
+    return False
+
+
+def _negates(node: Any) -> bool:
+    """Does any part of the plan exclude something (NOT, !=, NOT IN, NOT LIKE, NOT EXISTS, IS NULL, EXCEPT, a LEFT
+    JOIN), at any depth?"""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(node, Not) or (isinstance(node, Cmp) and node.op == "!="):
+        return True
+    if isinstance(node, (Like, InList, InQuery, Exists)) and node.negated:
+        return True
+    if isinstance(node, IsNull) and not node.negated:
+        return True
+    if isinstance(node, SetQuery) and node.op == "except":
+        return True
+    if isinstance(node, Source) and node.optional:
+        return True
+    if is_dataclass(node) and not isinstance(node, type):
+        return any(_negates(getattr(node, f.name)) for f in fields(node))
+    if isinstance(node, tuple):
+        return any(_negates(x) for x in node)
+    return False
+
+
+def negation_problem(q: Question, plan: Plan) -> str:
+    """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
+    the question without its exclusion."""
+    if _negates(plan):
+        return ""
+    return ("the question excludes something (not / no / without / never), but the query excludes nothing: use "
+            "NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
+
+
 def ranking_problem(q: Question, plan: Plan) -> str:
     """A superlative question ("the most X") whose plan picks no top or bottom anywhere answers another question."""
     if _ranks(plan):
@@ -344,6 +390,8 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("superlative_direction", direction_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
         out.append(_check("superlative_ranked", ranking_problem(q, plan)))
+    if excludes(q) and q.kind != "yesno":
+        out.append(_check("exclusion_kept", negation_problem(q, plan)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     return out
