@@ -81,6 +81,23 @@ CATALOG = HEAD + """
 """
 
 
+# key numbers beside links (as a database export keeps them): sailings hold their vessel's number (`vessel`, keyed by
+# the vessels' `vessel_no`) and their berth's number (`berth_id`); two vessels share a name
+HARBOUR = """
+@prefix : <http://example.org/harbour#> .
+@prefix v: <http://example.org/harbour/vessel#> .
+@prefix b: <http://example.org/harbour/berth#> .
+@prefix s: <http://example.org/harbour/sailing#> .
+:v1 a :Vessel ; v:vessel_no 1 ; v:vessel "Morgenrot" ; v:crew 12 .
+:v2 a :Vessel ; v:vessel_no 2 ; v:vessel "Kittiwake" ; v:crew 7 .
+:v3 a :Vessel ; v:vessel_no 3 ; v:vessel "Kittiwake" ; v:crew 4 .
+:b1 a :Berth ; b:berth_id 31 ; b:berth "North quay" .
+:b2 a :Berth ; b:berth_id 32 ; b:berth "Ferry steps" .
+:s1 a :Sailing ; s:sailing_no 501 ; s:vessel 1 ; s:berth_id 31 ; s:minutes 40 ; s:ref-vessel :v1 ; s:ref-berth_id :b1 .
+:s2 a :Sailing ; s:sailing_no 502 ; s:vessel 1 ; s:berth_id 32 ; s:minutes 55 ; s:ref-vessel :v1 ; s:ref-berth_id :b2 .
+:s3 a :Sailing ; s:sailing_no 503 ; s:vessel 2 ; s:berth_id 31 ; s:minutes 25 ; s:ref-vessel :v2 ; s:ref-berth_id :b1 .
+"""
+
 def store_of(ttl: str) -> GraphStore:
     g = new_graph()
     g.parse(data=ttl, format="turtle")

@@ -19,7 +19,7 @@ from ontouse.question import parse_question
 from ontouse.sqlplan.schema import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
-from ontouse.verify import (counted_phrase, flip_direction, plan_direction, superlative_direction)
+from ontouse.verify import (counted_phrase, flip_direction, join_problem, plan_direction, superlative_direction)
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"
@@ -186,6 +186,18 @@ def test_an_exclusion_the_plan_drops_is_never_stated(answerer: Answerer) -> None
     assert ans.state == "answered" and checks(ans)["exclusion_kept"] is True
     ans = answerer.answer_sql("Which animals weigh no more than 2 kg?", "SELECT label FROM Animal WHERE weightKg <= 2")
     assert "exclusion_kept" not in checks(ans)  # a bound, not an exclusion
+
+
+def test_a_join_of_values_nothing_relates_is_found() -> None:
+    from ontouse_graphs import HARBOUR, view
+
+    schema = view(HARBOUR)[1]
+    plan, _ = read_sql(schema, "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.berth_id = v.vessel_no")
+    assert "no link or key relates" in join_problem(plan, schema)  # a berth's number is not a vessel's
+    for sql in ("SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.vessel = v.vessel_no",  # the key
+                "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri",  # the link
+                "SELECT a.sailing_no FROM Sailing a JOIN Sailing b ON a.vessel = b.vessel"):  # the same value
+        assert join_problem(read_sql(schema, sql)[0], schema) == "", sql
 
 
 def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:

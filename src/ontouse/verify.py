@@ -20,8 +20,8 @@ from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
-from .sqlplan.plan import (Agg, Cmp, Col, Exists, InList, InQuery, IsNull, Like, Lit, Not, Plan, Query, Scalar, SetQuery,
-                           Source, columns_in, is_aggregate)
+from .sqlplan.plan import (Agg, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Plan, Query, Scalar,
+                           SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -263,6 +263,54 @@ def negation_problem(q: Question, plan: Plan) -> str:
             "NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
 
 
+def _joins(node: Any) -> list[Join]:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(node, Join):
+        return [node]
+    if is_dataclass(node) and not isinstance(node, type):
+        return [j for f in fields(node) for j in _joins(getattr(node, f.name))]
+    if isinstance(node, tuple):
+        return [j for x in node for j in _joins(x)]
+    return []
+
+
+def _joined_values_related(schema: Schema, j: Join) -> bool:
+    """Do the two joined columns hold related values: a link and the thing it points at, a key column and the
+    column it refers to, two columns referring to the same key or linking to the same table, or two columns of the
+    same name (a value both tables hold: a state, a code)?"""
+    lt, rt = schema.table(j.left.table), schema.table(j.right.table)
+    a = lt.column(j.left.column) if lt else None
+    b = rt.column(j.right.column) if rt else None
+    if a is None or b is None or a.name.lower() == b.name.lower():
+        return True
+    if a.kind == "id" or b.kind == "id":
+        thing, other = (rt, a) if b.kind == "id" else (lt, b)
+        if other.kind == "id" or (other.kind == "link" and other.target):
+            return True
+        return bool(other.key_of) and other.key_of.split(".", 1)[0].lower() == thing.name.lower()
+
+    def key(c) -> str:
+        return c.key_of.lower() if c.key_of else ""
+    if key(a) == f"{rt.name}.{b.name}".lower() or key(b) == f"{lt.name}.{a.name}".lower():
+        return True
+
+    def refers(c) -> str:  # the table a column points at, by a link or by a key
+        return (c.target if c.kind == "link" else c.key_of.split(".", 1)[0] if c.key_of else "").lower()
+    return bool(refers(a)) and refers(a) == refers(b)
+
+
+def join_problem(plan: Plan, schema: Schema) -> str:
+    """A join of two columns whose values nothing relates (no link, no key between them, not the same value
+    named alike) pairs rows by coincidence: the rows it returns are not related things."""
+    for j in _joins(plan):
+        if not _joined_values_related(schema, j):
+            return (f"the join {j.left.alias}.{j.left.column} = {j.right.alias}.{j.right.column} pairs values that no "
+                    f"link or key relates ({j.left.table}.{j.left.column} does not refer to {j.right.table}): join "
+                    f"on the column that refers to the other table (REFERENCES), or on its link.")
+    return ""
+
+
 def ranking_problem(q: Question, plan: Plan) -> str:
     """A superlative question ("the most X") whose plan picks no top or bottom anywhere answers another question."""
     if _ranks(plan):
@@ -390,6 +438,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("superlative_direction", direction_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
         out.append(_check("superlative_ranked", ranking_problem(q, plan)))
+    out.append(_check("joins_related", join_problem(plan, schema)))
     if excludes(q) and q.kind != "yesno":
         out.append(_check("exclusion_kept", negation_problem(q, plan)))
     if named_sides(q, mentions):
