@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ HIVES_PREFIXES = """@prefix hx: <https://hives.example/voc#> .
 @prefix unit: <http://qudt.org/vocab/unit/> .
 """
 POC_INDEX = REPO / "../shared/data/poc/reference_outcome/entities_index.json"
+# every test builds the views it asks over (tests/test_viewcache.py turns the kept views on for itself)
+os.environ.setdefault("ONTOBUILD_VIEW_CACHE", "0")
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ from .answer import Answer, NO_DATA
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
+from . import viewcache
 from .linking import ValueIndex
 from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
@@ -104,8 +105,15 @@ class Answerer:
         self.store = store
         self.model = model
         started = time.perf_counter()
-        self.schema = schema or build_schema(store)
-        self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
+        key = viewcache.view_key(getattr(store, "files", ())) if schema is None else None
+        kept = viewcache.load(key)
+        if kept is not None:  # the view of these files, built by this code in an earlier process
+            self.schema, self.index = kept
+            self.index.store = store
+        else:
+            self.schema = schema or build_schema(store)
+            self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
+            viewcache.save(key, self.schema, self.index)
         self.index.embedder = Embedder() if lexicon_available() else None
         self.view_seconds = time.perf_counter() - started
         if not self.schema.tables:

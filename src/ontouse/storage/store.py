@@ -44,16 +44,17 @@ class GraphStore:
     sees the graph as it was then, so the graph must not change after the first query (`close()` forgets the
     child; the next query forks a new one)."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, files: tuple[Path, ...] = ()) -> None:
         self.graph = graph
+        self.files = files  # the local files the graph was read from ((): another source)
         self.prefixes = graph_prefixes(graph)
         self._worker = query_worker(graph)
 
     @classmethod
     def from_paths(cls, paths: str | Path | Iterable[str | Path], kind: str = "oxigraph") -> "GraphStore":
-        from .graph import load_graph
+        from .graph import load_graph, resolve_paths
 
-        return cls(load_graph(paths, store=kind))
+        return cls(load_graph(paths, store=kind), tuple(resolve_paths(paths)))
 
     def select(self, query: str, max_rows: int = 1000, timeout_s: float = DEFAULT_TIMEOUT,
                bindings: dict[str, Node] | None = None) -> QueryResult:
