@@ -275,6 +275,31 @@ _TOOLS_PREAMBLE = (
 )
 
 
+TOOLS_HEAD = _TOOLS_PREAMBLE.split("{tools}")[0]  # the preamble's start, the same for any tools
+
+
+def call_opening(name: str) -> str:
+    """How the model opens its one call to the tool `name` in Qwen's format, up to the arguments (which it writes
+    next, starting with a space): given to it rather than generated when only one tool may be called."""
+    return "<tool_call>\n{\"name\": " + json.dumps(name, ensure_ascii=False) + ", \"arguments\":"
+
+
+@contextmanager
+def opened_calls(model: Any) -> Iterator[None]:
+    """Within this block, the local model is handed the opening of a call to the only tool it may call
+    (`call_opening`) instead of writing those tokens itself: fewer tokens generated per call, and no reply that
+    starts as prose or a fenced block. A model without the setting is left as it is."""
+    if not hasattr(model, "open_single_calls"):
+        yield
+        return
+    before = model.open_single_calls
+    model.open_single_calls = True
+    try:
+        yield
+    finally:
+        model.open_single_calls = before
+
+
 def render_qwen_system(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
     """The system turn of the Qwen2.5 chat template (instructions and tool schemas): the stable start of a prompt."""
     system = ""
@@ -342,7 +367,7 @@ def inference_lock() -> Iterator[None]:
         yield
 
 
-MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
+MIN_PREFIX_TOKENS = 160  # a shorter prompt start is evaluated in under 2 s: not worth a saved state
 
 
 def _cpu_has_amx() -> bool:
@@ -419,16 +444,19 @@ class LocalChat:
         self.usage = Usage(self.backend, self.model)
         self.prefix_cache: PrefixCache | None = prefix_cache
         self._prefix_settings: dict[str, Any] | None = None
-        self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
+        self._kept: dict[str, list[int]] = {}  # announced stable starts of prompts (rendered) -> their tokens
+        self.open_single_calls = False  # see opened_calls
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     # ---- kept prompt prefixes --------------------------------------------------------------------------
-    def keep_prefix(self, system_start: str) -> None:
+    def keep_prefix(self, system_start: str, tools_follow: bool = False) -> None:
         """Announce that calls whose system message starts with `system_start` (instructions, examples, an
         ontology's view: the stable part, placed first) will repeat, in this process and in later ones. The
         model's state after that prefix is then kept (prefixcache.py: the last few in memory, all on disk,
         bounded), so it is evaluated once, not per call nor per process. Calls without an announced prefix
-        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
+        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match).
+        `tools_follow`: `system_start` is the whole system message and tools follow it; the kept start then also
+        holds the start of the tools' preamble (TOOLS_HEAD), which is the same for any tools."""
         from .prefixcache import PrefixCache
 
         if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
@@ -436,21 +464,20 @@ class LocalChat:
             return
         if self.prefix_cache is None:
             self.prefix_cache = PrefixCache()
-        text = "<|im_start|>system\n" + system_start
+        text = "<|im_start|>system\n" + system_start + (TOOLS_HEAD if tools_follow else "")
+        if text in self._kept:
+            return
         tokens = self._llm.tokenize(text.encode("utf-8"), special=True)
         if len(tokens) >= MIN_PREFIX_TOKENS:
-            self._kept[system_start] = tokens
+            self._kept[text] = tokens
             log.info("prefix cache: keeping a prompt start of %d tokens", len(tokens))
 
-    def _kept_prefix(self, messages: list[dict[str, Any]], tokens: list[int]) -> list[int]:
-        """The longest announced prefix this prompt starts with ([] when none). Tokens are compared, allowing
-        the last few tokens of the prefix to merge differently with the text that follows it."""
-        if not self._kept or not messages or messages[0]["role"] != "system":
-            return []
-        content = messages[0]["content"] or ""
+    def _kept_prefix(self, prompt: str, tokens: list[int]) -> list[int]:
+        """The longest announced prefix this prompt (rendered) starts with ([] when none). Tokens are compared,
+        allowing the last few tokens of the prefix to merge differently with the text that follows it."""
         best: list[int] = []
         for start, prefix in self._kept.items():
-            if not content.startswith(start) or len(prefix) <= len(best):
+            if not prompt.startswith(start) or len(prefix) <= len(best):
                 continue
             n = 0
             for a, b in zip(prefix, tokens):
@@ -603,11 +630,15 @@ class LocalChat:
         start = time.perf_counter()
         # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
         tokens = self._llm.tokenize(prompt.encode("utf-8"), special=True)
-        n_prompt = len(tokens)
+        # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
+        opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
+            len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
+        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), special=True) if opening else tokens
+        n_prompt = len(opened)
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
                             f"({self._llm.n_ctx()} tokens); the input slice is too large.")
-        prefix = self._kept_prefix(messages, tokens)
+        prefix = self._kept_prefix(prompt, tokens)
         completion_tokens = 0
         evaluated = reused = loaded = 0
         waited = 0.0
@@ -623,16 +654,17 @@ class LocalChat:
                 if prefix and attempt == 0:
                     done, loaded = self._prepare_prefix(prefix)
                     evaluated += done
-                kept = self._reusable(tokens)
-                evaluated += n_prompt - kept
+                sent = tokens if constrained else opened
+                kept = self._reusable(sent)
+                evaluated += len(sent) - kept
                 if attempt == 0:
                     reused = n_prompt - evaluated
                 out = self._llm.create_completion(
-                    tokens, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
+                    sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
                     stop=["<|im_end|>", "</tool_call>"],
                     grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                 )
-            text = out["choices"][0]["text"]
+            text = ("" if constrained else opening) + out["choices"][0]["text"]
             completion_tokens += out.get("usage", {}).get("completion_tokens", 0)
             if not use_tools:
                 break
