@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.folders import OutcomeFolder, outcome_folder, write_json
-from ontocore.llm import ChatModel, open_model
+from ontocore.llm import ChatModel, open_model, opened_calls
 from ontocore.progress import Progress
 from ontocore.trace import Trace
 
@@ -64,7 +64,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
             progress.begin("model", "loading the model")
             model = open_model(llm_options)
             progress.end("model")
-        with Trace(folder.path / "building.log") as trace:
+        with Trace(folder.path / "building.log") as trace, opened_calls(model):  # every builder call has one tool
             stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri,
                            {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class})
     return stats
