@@ -26,7 +26,6 @@ from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
 from ontocore.units import dimension_of
 
-from . import asking
 from .concepts import name_bound
 from .index import EntitiesIndex, check_literal
 from .names import normalize, safe_name, similarity, unique_name
@@ -211,13 +210,12 @@ def _examples(idx: EntitiesIndex, name: str) -> str:
 def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, kind: str, options: list[Term],
             trace: Trace | None) -> tuple[Term | None, str]:
     by_name = {vocab.names[t.iri]: t for t in options}
-    text = prompts.render("align_term_input", kind={"class": "class", "object": "relation (object property)",
+    text = prompts.render("align_term", kind={"class": "class", "object": "relation (object property)",
                                               "datatype": "value (datatype property)"}[kind],
                           term=name, examples=_examples(idx, name),
                           candidates="\n".join(_describe(vocab, t) for t in options))
-    asking.keep(model, "align_term")
     choice = choose_one(model, text, "choose", "Choose the vocabulary term that means the same, or none.", "choice",
-                        ["none", *by_name], system=asking.system("align_term"), trace=trace,
+                        ["none", *by_name], system=prompts.render("system_builder"), trace=trace,
                         label=f"align {name}")
     if choice is None:
         return None, "model gave no answer"

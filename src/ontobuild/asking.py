@@ -1,9 +1,13 @@
-"""The messages of the builder's model calls, stable part first: the system message is the builder's role
-(`system_builder`) and one step's instructions (`<step>.md`, no variables), the same for every call of that step in
-every build; the user message is what changes, the step's input (`<step>_input.md`: the records, the chunk, the
-candidates). The local model keeps the evaluated system message (and the start of the tools' preamble after it):
-evaluated once, then reused by the step's next calls and loaded from the prefix cache by later builds
-(ontocore.prefixcache)."""
+"""The messages of the text step's model calls (`extract_facts`, one per chunk; `same_concept`), stable part first:
+the system message is the builder's role (`system_builder`) and the step's instructions (`<step>.md`, no variables),
+the same for every call of that step in every build; the user message is what changes, the step's input
+(`<step>_input.md`: the chunk and its numbers, the properties). The local model keeps the evaluated system message
+(and the start of the tools' preamble after it): evaluated once, then reused by the step's next calls and loaded
+from the prefix cache by later builds (ontocore.prefixcache).
+
+The other steps keep their instructions after their input: `map_records` moved first made the 1.5B model's
+mapping of the example worse (bench/results/build_speed.md), and `confirm_reference`, `align_term` and
+`repair_choice` are not made by the builds that measure it (the example, the proof of concept)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,6 @@ from ontocore.llm import ChatModel
 from ontocore.prompts import build as prompts
 from ontocore.trace import Trace
 
-from . import asking
 from .index import EntitiesIndex, Fact, check_literal
 from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
 
@@ -218,11 +217,10 @@ def apply_fix(idx: EntitiesIndex, fix: Fix) -> None:
 
 def _choose(model: ChatModel, problem: Problem, trace: Trace | None) -> Fix | None:
     ids = [f"fix{i + 1}" for i in range(len(problem.fixes))]
-    text = prompts.render("repair_choice_input", problem=problem.text, involved="\n".join(problem.involved),
+    text = prompts.render("repair_choice", problem=problem.text, involved="\n".join(problem.involved),
                           fixes="\n".join(f"{i}: {f.text}" for i, f in zip(ids, problem.fixes)))
-    asking.keep(model, "repair_choice")
     choice = choose_one(model, text, "choose_fix", "Choose the fix that removes what is wrong.", "fix", ids,
-                        system=asking.system("repair_choice"), trace=trace, label="repair", max_tokens=30)
+                        system=prompts.render("system_builder"), trace=trace, label="repair", max_tokens=30)
     return problem.fixes[ids.index(choice)] if choice else None
 
 

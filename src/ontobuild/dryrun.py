@@ -84,11 +84,11 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
                       "completion_tokens_at_most": sum(FACTS_MAX_TOKENS[0] + FACTS_MAX_TOKENS[1] * c["numbers"]
                                                        for c in with_numbers)},
     }
-    # each step's system message is the same in every call (asking.py): the local model evaluates it once per step
-    # (none at all when an earlier build left it in the prefix cache)
+    # the text step's system message is the same in every call (asking.py): the local model evaluates it once (none at
+    # all when an earlier build left it in the prefix cache)
     for step, row in calls.items():
         n = row.get("calls", row.get("calls_at_most", 0))
-        row["kept_prompt_tokens"] = _tokens(len(asking.system(step if step != "add_facts" else "extract_facts")))
+        row["kept_prompt_tokens"] = _tokens(len(asking.system("extract_facts"))) if step == "add_facts" else 0
         row["prompt_tokens_evaluated_at_most"] = max(0, row.get("prompt_tokens", row.get("prompt_tokens_at_most", 0))
                                                      - max(0, n - 1) * row["kept_prompt_tokens"])
     later = []
@@ -141,7 +141,7 @@ def format_plan(plan: dict[str, Any]) -> str:
     total = plan["total"]
     lines.append(f"  total: {total['calls']} to {total['calls_at_most']} calls; about "
                  f"{total['prompt_tokens_at_most']} prompt tokens (about {total['prompt_tokens_evaluated_at_most']} "
-                 "evaluated: each step's instructions once) and "
+                 "evaluated: the text step's instructions once) and "
                  f"{total['completion_tokens_at_most']} completion tokens at most")
     lines += [f"  then {w}" for w in plan["later"]]
     return "\n".join(lines)

@@ -20,7 +20,6 @@ from ontocore.prompts import build as prompts
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
-from . import asking
 from .decisions import check_decision, default_levels, proposed_name_key, proposed_record_class, repair_decision
 from .index import EntitiesIndex
 from .keys import Plan, find_references, ordered_for_mapping
@@ -104,10 +103,14 @@ def mapping_messages(shape: Shape, id_key: str = "") -> list[dict[str, str]]:
                        for i in range(shape.n_levels)) or "none"
     if shape.records[0].parent is not None:
         levels += f"; each record is held by a {shape.records[0].parent.pattern} record under key {shape.records[0].link_key!r}"
-    proposals = [f"Proposed record_class: {cls}{OWN_NAME}"] if (cls := proposed_record_class(shape)) else []
-    proposals.append(f"Proposed name_key: {json.dumps(proposed_name_key(shape, id_key), ensure_ascii=False)}")
-    return asking.messages("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
-                           levels=levels, examples=examples, plan=_plan_lines(shape), proposals="\n".join(proposals))
+    # the instructions stay after the records: moved first (into the system message), the 1.5B model's mapping of the
+    # example got worse (bench/results/build_speed.md); the builder's role alone comes first, as in every step
+    text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
+                          levels=levels, examples=examples, plan=_plan_lines(shape),
+                          name_key=json.dumps(proposed_name_key(shape, id_key), ensure_ascii=False),
+                          class_hint=f"; proposed: {cls}{OWN_NAME}" if (cls := proposed_record_class(shape))
+                          else "")
+    return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
 
 
 OWN_NAME = " (the table's own name)"  # said of a proposed class named after the file
@@ -122,7 +125,7 @@ def clean_role(role: str, instructions: str | None = None) -> str:
     """The model's description of a record without what it copied from the instructions: a clause (or a part in
     parentheses) that repeats `_RUN` words in a row of the prompt template ("one short sentence saying what ...",
     "(the table's own name)") or names its "@key" placeholder describes the prompt, not the data."""
-    template = _words(instructions if instructions is not None else prompts.load("map_records") + "\n" + prompts.load("map_records_input") + OWN_NAME)
+    template = _words(instructions if instructions is not None else prompts.load("map_records") + OWN_NAME)
     runs = {tuple(template[i:i + _RUN]) for i in range(len(template) - _RUN + 1)}
 
     def copied(part: str) -> bool:
@@ -142,7 +145,6 @@ def decide_mapping(model: ChatModel, shape: Shape, trace: Trace, mapped: list[Sh
                    id_key: str = "") -> Decision:
     sink: dict[str, Any] = {}
     messages = mapping_messages(shape, id_key)
-    asking.keep(model, "map_records")
     result = run_agent(model, messages, [_map_tool(shape, sink, mapped or [], id_key)], max_turns=3, trace=trace,
                        label=f"map {shape.file} {shape.pattern}", max_tokens=700)
     if result.state != "answered":

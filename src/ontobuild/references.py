@@ -10,8 +10,8 @@ import logging
 import re
 from typing import Any, Callable
 
+from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
-from . import asking
 from .index import EntitiesIndex
 from .keys import Plan, Reference, apply_references, column_values, weigh
 from .mapping import Coverage, Shape, split_key
@@ -44,10 +44,11 @@ def reference_messages(ref: Reference, classes: dict[int, str]) -> list[dict[str
     values = [v for v in column_values(ref.source, ref.column) if v is not None]
     source_class = classes.get(id(ref.source), "Record")
     target_class = classes.get(id(ref.target), "Record")
-    return asking.messages("confirm_reference", source=ref.source.file, column=json.dumps(ref.column),
-                           source_class=source_class, values=", ".join(sorted(set(values))[:6]),
-                           source_example=_example(ref.source), target=ref.target.file, target_class=target_class,
-                           key=json.dumps(ref.key), target_example=_example(ref.target))
+    text = prompts.render("confirm_reference", source=ref.source.file, column=json.dumps(ref.column),
+                          source_class=source_class, values=", ".join(sorted(set(values))[:6]),
+                          source_example=_example(ref.source), target=ref.target.file, target_class=target_class,
+                          key=json.dumps(ref.key), target_example=_example(ref.target))
+    return [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
 
 
 def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Trace) -> None:
@@ -55,7 +56,6 @@ def confirm(model: ChatModel, ref: Reference, classes: dict[int, str], trace: Tr
     `link_names`)."""
     sink: dict[str, Any] = {}
     messages = reference_messages(ref, classes)
-    asking.keep(model, "confirm_reference")
     result = run_agent(model, messages, [_tool(sink)], max_turns=2, trace=trace, label=f"reference {ref.describe()}",
                        max_tokens=30)
     if result.state != "answered" or "refers" not in sink:
