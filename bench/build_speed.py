@@ -61,12 +61,13 @@ def facts_digest(outcome: Path) -> str:
 
 
 def graph_digest(outcome: Path) -> str:
-    """The digest of ontology.ttl's canonical form (equal digests: isomorphic graphs)."""
+    """The digest of ontology.ttl's canonical form (equal digests: isomorphic graphs), its ontology IRI read as IRI."""
     from rdflib import Graph
     from rdflib.compare import to_isomorphic
 
+    own = json.loads((outcome / "stats.json").read_text("utf-8")).get("ontology_iri") or IRI
     g = Graph()
-    g.parse(outcome / "ontology.ttl", format="turtle")
+    g.parse(data=(outcome / "ontology.ttl").read_text("utf-8").replace(own, IRI), format="turtle")
     return f"{to_isomorphic(g).graph_digest():x}"
 
 

@@ -43,8 +43,8 @@ def test_only_a_model_that_keeps_prefixes_is_told() -> None:
 
 def test_the_call_opening_is_what_the_model_writes_before_the_arguments() -> None:
     opening = call_opening("add_facts")
-    assert opening == '<tool_call>\n{"name": "add_facts", "arguments":'
-    call = json.loads((opening + ' {"facts": []}}').split("\n", 1)[1])
+    assert opening == '{"name": "add_facts", "arguments":'
+    call = json.loads(opening + ' {"facts": []}}')
     assert call == {"name": "add_facts", "arguments": {"facts": []}}
 
 

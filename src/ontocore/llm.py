@@ -279,16 +279,19 @@ TOOLS_HEAD = _TOOLS_PREAMBLE.split("{tools}")[0]  # the preamble's start, the sa
 
 
 def call_opening(name: str) -> str:
-    """How the model opens its one call to the tool `name` in Qwen's format, up to the arguments (which it writes
-    next, starting with a space): given to it rather than generated when only one tool may be called."""
-    return "<tool_call>\n{\"name\": " + json.dumps(name, ensure_ascii=False) + ", \"arguments\":"
+    """How the model opens its one call to the tool `name`, up to the arguments (which it writes next, starting with
+    a space): given to it rather than generated when only one tool may be called. Without Qwen's <tool_call> tag:
+    the embedded model most often starts its call with `{"name"` directly, so these are the tokens it writes itself
+    (the same greedy continuation); it otherwise starts a fenced block or writes the bare arguments, which fail."""
+    return "{\"name\": " + json.dumps(name, ensure_ascii=False) + ", \"arguments\":"
 
 
 @contextmanager
 def opened_calls(model: Any) -> Iterator[None]:
     """Within this block, the local model is handed the opening of a call to the only tool it may call
     (`call_opening`) instead of writing those tokens itself: fewer tokens generated per call, and no reply that
-    starts as prose or a fenced block. A model without the setting is left as it is."""
+    starts as a fenced block or as the bare arguments (both fail the call's schema and cost a second, grammar-bound
+    generation). A model without the setting is left as it is."""
     if not hasattr(model, "open_single_calls"):
         yield
         return
