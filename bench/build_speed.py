@@ -12,7 +12,8 @@ The result of a build is summed up by two digests: `facts`, the sha256 of the in
 superclasses), properties (kind, domain, range, unit) and individuals (classes and every fact: property, value or
 object, datatype, unit, qualifier; sources left out), and `graph`, the digest of the canonical form of
 ontology.ttl (rdflib.compare.to_isomorphic: equal digests, isomorphic graphs). Timings depend on the machine's
-load: label the run (e.g. "busy machine" when other processes take turns on the model and the cores).
+load: label the run (e.g. "busy machine" when other processes take turns on the model and the cores). A label
+starting with "before" is the reference the others are compared with.
 
     python -m bench.build_speed --label "after, busy machine"
     python -m bench.build_speed --label before --only example --no-warm
@@ -133,6 +134,19 @@ def render_md(results: dict[str, Any]) -> str:
                          f"{r['calls']} | {r['prompt_tokens']} | {r['prompt_evaluated']} | {r['prompt_reused']} "
                          f"({r['prompt_loaded']}) | {r['completion_tokens']} | {r['model_seconds']} | "
                          f"{r['wait_seconds']} | {r['build_seconds']} | {r['facts'][:10]} | {r['graph'][:10]} |")
+    lines += ["", "## The same result?", "",
+              "Each build against the first label's cold build of the same inputs (facts: the index's decisions; "
+              "graph: rdflib.compare.to_isomorphic digests of ontology.ttl).", ""]
+    for name in BUILDS:
+        runs = [(label, key.split(":")[1], r) for label, run in results.items() for key, r in run["builds"].items()
+                if key.split(":")[0] == name]
+        if len(runs) < 2:
+            continue
+        ref_label, _, ref = runs[0]
+        for label, cache, r in runs[1:]:
+            lines.append(f"- {name}, {label} ({cache}) vs {ref_label}: facts "
+                         f"{'the same' if r['facts'] == ref['facts'] else 'DIFFER'}, graph "
+                         f"{'isomorphic' if r['graph'] == ref['graph'] else 'DIFFERS'}")
     lines += ["", "## Per model call", ""]
     for label, run in results.items():
         for key, r in run["builds"].items():
@@ -169,6 +183,7 @@ def main() -> None:
             run["builds"][f"{name}:{phase}"] = run_build(name, work / f"{name}_{phase}", cache)
     results = json.loads(OUT_JSON.read_text("utf-8")) if OUT_JSON.is_file() else {}
     results[args.label] = run
+    results = dict(sorted(results.items(), key=lambda kv: not kv[0].startswith("before")))  # the reference first
     RESULTS.mkdir(parents=True, exist_ok=True)
     OUT_JSON.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", "utf-8")
     OUT_MD.write_text(render_md(results), "utf-8")
