@@ -182,6 +182,8 @@ def main() -> None:
         for phase in ("cold",) if args.no_warm else ("cold", "warm"):
             run["builds"][f"{name}:{phase}"] = run_build(name, work / f"{name}_{phase}", cache)
     results = json.loads(OUT_JSON.read_text("utf-8")) if OUT_JSON.is_file() else {}
+    if args.record and args.label in results:  # recorded builds join the label's others
+        run["builds"] = {**results[args.label]["builds"], **run["builds"]}
     results[args.label] = run
     results = dict(sorted(results.items(), key=lambda kv: not kv[0].startswith("before")))  # the reference first
     RESULTS.mkdir(parents=True, exist_ok=True)
