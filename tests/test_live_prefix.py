@@ -3,7 +3,6 @@ another model instance (as a new process would), and the same reply either way. 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -65,30 +64,3 @@ def test_a_damaged_state_file_is_evaluated_again(tmp_path: Path) -> None:
     b = _ask(again, "List the varieties of row 1.")
     assert b.prompt_loaded == 0 and b.prompt_evaluated == b.prompt_tokens and again.prefix_cache.corrupt == 1
     assert b.content == a.content and len(list(tmp_path.glob("*.state"))) == 1  # saved again, whole
-
-
-def test_the_builders_kept_instructions_and_opened_calls(tmp_path: Path) -> None:
-    """A builder step's system message is kept with the tools' preamble after it: the second call of the step, in a
-    new model instance, loads it; an opened call gives the same arguments as one the model writes whole."""
-    from ontobuild import asking
-    from ontocore.llm import opened_calls
-
-    tool = [{"type": "function", "function": {"name": "decide", "description": "Say whether these are one concept.",
-                                              "parameters": {"type": "object", "properties": {"same": {"type": "boolean"}},
-                                                             "required": ["same"], "additionalProperties": False}}}]
-
-    def ask(model, lines: str):
-        messages = asking.messages("same_concept", signature="time, days", lines=lines)
-        asking.keep(model, "same_concept")
-        return model.chat(messages, tools=tool, max_tokens=30)
-
-    first = _model(tmp_path)
-    a = ask(first, "- soakTimeDays: Oak seeds 3 (soaked 3 days)\n- soakingDays: Ash seeds 5 (soaking takes 5 days)")
-    assert a.tool_calls and first.prefix_cache.saved == 1
-    del first
-    second = _model(tmp_path)
-    with opened_calls(second):
-        b = ask(second, "- soakTimeDays: Oak seeds 3 (soaked 3 days)\n- soakingDays: Ash seeds 5 (soaking takes 5 days)")
-    assert b.prompt_loaded >= 160 and second.prefix_cache.hits_disk == 1
-    assert b.tool_calls and json.loads(b.tool_calls[0].arguments) == json.loads(a.tool_calls[0].arguments)
-    assert b.completion_tokens < a.completion_tokens  # the opening was given, not generated

@@ -19,7 +19,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from . import asking
+from ontocore.prompts import build as prompts
+
 from .ingest import load_inputs
 from .keys import find_references, ordered_for_mapping, weigh
 from .recordstep import mapping_messages
@@ -51,6 +52,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]
     keys = find_references(shapes)
     shapes = ordered_for_mapping(shapes, keys)
+    system = len(prompts.render("system_builder"))
 
     shape_rows = []
     for s in shapes:
@@ -70,7 +72,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
         numbers = len(find_quantities(body))
         chunk_rows.append({"chunk": c.id, "characters": len(c.text), "numbers": numbers})
     with_numbers = [c for c in chunk_rows if c["numbers"]]
-    facts_template = sum(len(m["content"]) for m in asking.messages("extract_facts", chunk_id="", text="", items=""))
+    facts_template = len(prompts.render("extract_facts", chunk_id="", text="", items=""))
 
     calls = {
         "map_records": {"calls": len(shape_rows), "prompt_tokens": sum(r["prompt_tokens"] for r in shape_rows),
@@ -79,18 +81,11 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
                               "prompt_tokens": sum(r["prompt_tokens"] for r in asked),
                               "completion_tokens_at_most": REFERENCE_MAX_TOKENS * len(asked)},
         "add_facts": {"calls_at_most": len(with_numbers),
-                      "prompt_tokens_at_most": sum(_tokens(facts_template + c["characters"]
+                      "prompt_tokens_at_most": sum(_tokens(system + facts_template + c["characters"]
                                                            + FACT_LINE_CHARS * c["numbers"]) for c in with_numbers),
                       "completion_tokens_at_most": sum(FACTS_MAX_TOKENS[0] + FACTS_MAX_TOKENS[1] * c["numbers"]
                                                        for c in with_numbers)},
     }
-    # the text step's system message is the same in every call (asking.py): the local model evaluates it once (none at
-    # all when an earlier build left it in the prefix cache)
-    for step, row in calls.items():
-        n = row.get("calls", row.get("calls_at_most", 0))
-        row["kept_prompt_tokens"] = _tokens(len(asking.system("extract_facts"))) if step == "add_facts" else 0
-        row["prompt_tokens_evaluated_at_most"] = max(0, row.get("prompt_tokens", row.get("prompt_tokens_at_most", 0))
-                                                     - max(0, n - 1) * row["kept_prompt_tokens"])
     later = []
     if inputs.chunks:
         later.append("same_concept: one call per group of properties of one dimension, unit and bound that never "
@@ -103,7 +98,6 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     total = {"calls": len(shape_rows) + len(asked), "calls_at_most": len(shape_rows) + len(asked) + len(with_numbers),
              "prompt_tokens_at_most": calls["map_records"]["prompt_tokens"]
              + calls["confirm_reference"]["prompt_tokens"] + calls["add_facts"]["prompt_tokens_at_most"],
-             "prompt_tokens_evaluated_at_most": sum(v["prompt_tokens_evaluated_at_most"] for v in calls.values()),
              "completion_tokens_at_most": sum(v.get("completion_tokens_at_most", 0) for v in calls.values())}
     return {"files": [str(f) for f in files], "inputs": inputs.report(), "shapes": shape_rows,
             "references": ref_rows, "chunks": chunk_rows, "calls": calls, "total": total, "later": later}
@@ -140,9 +134,8 @@ def format_plan(plan: dict[str, Any]) -> str:
                  f"{calls['add_facts']['prompt_tokens_at_most']} prompt tokens at most")
     total = plan["total"]
     lines.append(f"  total: {total['calls']} to {total['calls_at_most']} calls; about "
-                 f"{total['prompt_tokens_at_most']} prompt tokens (about {total['prompt_tokens_evaluated_at_most']} "
-                 "evaluated: the text step's instructions once) and "
-                 f"{total['completion_tokens_at_most']} completion tokens at most")
+                 f"{total['prompt_tokens_at_most']} prompt tokens and {total['completion_tokens_at_most']} completion "
+                 "tokens at most")
     lines += [f"  then {w}" for w in plan["later"]]
     return "\n".join(lines)
 

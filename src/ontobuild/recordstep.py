@@ -103,8 +103,6 @@ def mapping_messages(shape: Shape, id_key: str = "") -> list[dict[str, str]]:
                        for i in range(shape.n_levels)) or "none"
     if shape.records[0].parent is not None:
         levels += f"; each record is held by a {shape.records[0].parent.pattern} record under key {shape.records[0].link_key!r}"
-    # the instructions stay after the records: moved first (into the system message), the 1.5B model's mapping of the
-    # example got worse (bench/results/build_speed.md); the builder's role alone comes first, as in every step
     text = prompts.render("map_records", file=shape.file, count=len(shape.records), pattern=shape.pattern,
                           levels=levels, examples=examples, plan=_plan_lines(shape),
                           name_key=json.dumps(proposed_name_key(shape, id_key), ensure_ascii=False),

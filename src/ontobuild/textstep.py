@@ -17,12 +17,12 @@ from ontocore.agent import run_agent
 from ontocore.errors import ToolArgumentError
 from ontocore.llm import ChatModel
 from ontocore.progress import Progress
+from ontocore.prompts import build as prompts
 from ontocore.text import singular
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 from ontocore.units import unit as unit_of
 
-from . import asking
 from .concepts import (GENERIC, Concept, candidates, concept_problem, concept_words, modifier_words, named_in,
                        propose, resolve, unit_key, with_unit)
 from .index import EntitiesIndex, Fact
@@ -262,8 +262,8 @@ def _ask_model(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, reading: Chun
     tool = Tool("add_facts", "Say what each number is about and which property it is.",
                 {"type": "object", "properties": {"facts": {"type": "array", "items": item, "maxItems": len(ask) + 2}},
                  "required": ["facts"], "additionalProperties": False}, add_facts, terminal=True)
-    messages = asking.messages("extract_facts", chunk_id=chunk.id, text=chunk.text.strip(), items="\n".join(lines))
-    asking.keep(model, "extract_facts")
+    text = prompts.render("extract_facts", chunk_id=chunk.id, text=chunk.text.strip(), items="\n".join(lines))
+    messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
     result = run_agent(model, messages, [tool], max_turns=3, trace=trace, label=f"facts {chunk.id}",
                        max_tokens=80 + 40 * len(ask))
     if result.state != "answered":
@@ -491,8 +491,8 @@ def review_properties(model: ChatModel, idx: EntitiesIndex, trace: Trace, state:
         tool = Tool("decide", "Say whether these properties are one concept.",
                     {"type": "object", "properties": {"same": {"type": "boolean"}}, "required": ["same"],
                      "additionalProperties": False}, decide, terminal=True)
-        messages = asking.messages("same_concept", signature=f"{p.dimension}, {p.unit}", lines="\n".join(lines))
-        asking.keep(model, "same_concept")
+        text = prompts.render("same_concept", signature=f"{p.dimension}, {p.unit}", lines="\n".join(lines))
+        messages = [{"role": "system", "content": prompts.render("system_builder")}, {"role": "user", "content": text}]
         run_agent(model, messages, [tool], max_turns=2, trace=trace, label="same concept", max_tokens=30)
         if not sink.get("same"):
             continue

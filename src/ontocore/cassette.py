@@ -41,11 +41,6 @@ class RecordingChat:
         if name == "open_single_calls":
             self.inner.open_single_calls = value
 
-    def keep_prefix(self, system_start: str, tools_follow: bool = False) -> None:
-        keep = getattr(self.inner, "keep_prefix", None)
-        if callable(keep):
-            keep(system_start, tools_follow=tools_follow)
-
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
         reply = self.inner.chat(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,

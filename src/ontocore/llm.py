@@ -275,9 +275,6 @@ _TOOLS_PREAMBLE = (
 )
 
 
-TOOLS_HEAD = _TOOLS_PREAMBLE.split("{tools}")[0]  # the preamble's start, the same for any tools
-
-
 def call_opening(name: str) -> str:
     """How the model opens its one call to the tool `name`, up to the arguments (which it writes next, starting with
     a space): given to it rather than generated when only one tool may be called. Without Qwen's <tool_call> tag:
@@ -370,7 +367,7 @@ def inference_lock() -> Iterator[None]:
         yield
 
 
-MIN_PREFIX_TOKENS = 160  # a shorter prompt start is evaluated in under 2 s: not worth a saved state
+MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
 def _cpu_has_amx() -> bool:
@@ -447,19 +444,17 @@ class LocalChat:
         self.usage = Usage(self.backend, self.model)
         self.prefix_cache: PrefixCache | None = prefix_cache
         self._prefix_settings: dict[str, Any] | None = None
-        self._kept: dict[str, list[int]] = {}  # announced stable starts of prompts (rendered) -> their tokens
+        self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         self.open_single_calls = False  # see opened_calls
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     # ---- kept prompt prefixes --------------------------------------------------------------------------
-    def keep_prefix(self, system_start: str, tools_follow: bool = False) -> None:
+    def keep_prefix(self, system_start: str) -> None:
         """Announce that calls whose system message starts with `system_start` (instructions, examples, an
         ontology's view: the stable part, placed first) will repeat, in this process and in later ones. The
         model's state after that prefix is then kept (prefixcache.py: the last few in memory, all on disk,
         bounded), so it is evaluated once, not per call nor per process. Calls without an announced prefix
-        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match).
-        `tools_follow`: `system_start` is the whole system message and tools follow it; the kept start then also
-        holds the start of the tools' preamble (TOOLS_HEAD), which is the same for any tools."""
+        still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
         from .prefixcache import PrefixCache
 
         if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
@@ -467,20 +462,21 @@ class LocalChat:
             return
         if self.prefix_cache is None:
             self.prefix_cache = PrefixCache()
-        text = "<|im_start|>system\n" + system_start + (TOOLS_HEAD if tools_follow else "")
-        if text in self._kept:
-            return
+        text = "<|im_start|>system\n" + system_start
         tokens = self._llm.tokenize(text.encode("utf-8"), special=True)
         if len(tokens) >= MIN_PREFIX_TOKENS:
-            self._kept[text] = tokens
+            self._kept[system_start] = tokens
             log.info("prefix cache: keeping a prompt start of %d tokens", len(tokens))
 
-    def _kept_prefix(self, prompt: str, tokens: list[int]) -> list[int]:
-        """The longest announced prefix this prompt (rendered) starts with ([] when none). Tokens are compared,
-        allowing the last few tokens of the prefix to merge differently with the text that follows it."""
+    def _kept_prefix(self, messages: list[dict[str, Any]], tokens: list[int]) -> list[int]:
+        """The longest announced prefix this prompt starts with ([] when none). Tokens are compared, allowing
+        the last few tokens of the prefix to merge differently with the text that follows it."""
+        if not self._kept or not messages or messages[0]["role"] != "system":
+            return []
+        content = messages[0]["content"] or ""
         best: list[int] = []
         for start, prefix in self._kept.items():
-            if not prompt.startswith(start) or len(prefix) <= len(best):
+            if not content.startswith(start) or len(prefix) <= len(best):
                 continue
             n = 0
             for a, b in zip(prefix, tokens):
@@ -641,7 +637,7 @@ class LocalChat:
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
                             f"({self._llm.n_ctx()} tokens); the input slice is too large.")
-        prefix = self._kept_prefix(prompt, tokens)
+        prefix = self._kept_prefix(messages, tokens)
         completion_tokens = 0
         evaluated = reused = loaded = 0
         waited = 0.0
