@@ -62,13 +62,16 @@ def facts_digest(outcome: Path) -> str:
 
 
 def graph_digest(outcome: Path) -> str:
-    """The digest of ontology.ttl's canonical form (equal digests: isomorphic graphs), its ontology IRI read as IRI."""
-    from rdflib import Graph
+    """The digest of ontology.ttl's canonical form (equal digests: isomorphic graphs), its ontology IRI read as IRI
+    and without the ontology's label (the outcome folder's name)."""
+    from rdflib import OWL, RDF, RDFS, Graph
     from rdflib.compare import to_isomorphic
 
     own = json.loads((outcome / "stats.json").read_text("utf-8")).get("ontology_iri") or IRI
     g = Graph()
     g.parse(data=(outcome / "ontology.ttl").read_text("utf-8").replace(own, IRI), format="turtle")
+    for onto in list(g.subjects(RDF.type, OWL.Ontology)):
+        g.remove((onto, RDFS.label, None))
     return f"{to_isomorphic(g).graph_digest():x}"
 
 
@@ -116,6 +119,24 @@ def run_build(name: str, out: Path, cache: Path) -> dict[str, Any]:
     return row
 
 
+NOTES = """## What was tried and not kept (2026-11-26, busy machine, the example build)
+
+- Each step's instructions moved first, into the system message, so that the local model keeps them evaluated (in
+  the process and, through the prefix cache, in the next build) and only the records or the chunk are evaluated per
+  call. `map_records` that way: the model's mapping of the example got worse (a level class `Category` linked by a
+  property `name`, record role "Product records", a second turn to fix it; before: `ProductCategory`, `inCategory`,
+  "A product is a physical item that can be purchased and sold."). `extract_facts` and `same_concept` that way
+  (map_records as before): 268 of about 560 prompt tokens reused per chunk instead of 154, but three of the first
+  five chunks' calls failed their schema and were written again under the grammar (one before), and one number got
+  another property (`durationDays` where the build before and after says `storageTimeDays`). Reverted: the prompts
+  are the same as before (`python -m bench.build_prompts`: 134 prompts and chunks, sha256 f4774407...).
+- Batching small chunks into one call: not done; it changes what the model sees per decision (the facts would move),
+  and the per-call overhead it saves is the small, already reused system turn.
+- Overlapping the reasoner and the output files with model calls: not done; they take about 2.5 s of a build
+  (reasoner 1.2 s, writing 1.3 s in the example's stats.json), all after the last model call.
+"""
+
+
 def render_md(results: dict[str, Any]) -> str:
     lines = ["# Build speed", "",
              "`ontobuild` with the embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M, llama-cpp-python), each build "
@@ -147,7 +168,7 @@ def render_md(results: dict[str, Any]) -> str:
             lines.append(f"- {name}, {label} ({cache}) vs {ref_label}: facts "
                          f"{'the same' if r['facts'] == ref['facts'] else 'DIFFER'}, graph "
                          f"{'isomorphic' if r['graph'] == ref['graph'] else 'DIFFERS'}")
-    lines += ["", "## Per model call", ""]
+    lines += ["", NOTES, "## Per model call", ""]
     for label, run in results.items():
         for key, r in run["builds"].items():
             lines += [f"### {label}: {key}", "", "| call | prompt | evaluated | reused | loaded | completion | "
