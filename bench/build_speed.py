@@ -130,6 +130,12 @@ NOTES = """## What was tried and not kept (2026-11-26, busy machine, the example
   five chunks' calls failed their schema and were written again under the grammar (one before), and one number got
   another property (`durationDays` where the build before and after says `storageTimeDays`). Reverted: the prompts
   are the same as before (`python -m bench.build_prompts`: 134 prompts and chunks, sha256 f4774407...).
+- The mapping call opened too (`{"name": "map_records", "arguments":` given): on the proof of concept its free
+  call, which fitted before, failed its schema and was written again under the grammar, with the record role
+  "A product is a type of product that can be sold or used in various applications." (before: "A product is a
+  physical item that can be sold or used."); the same class, name key and levels. Only the text step's calls are
+  opened (on the example: the same facts and an isomorphic graph, 681 -> 397 completion tokens, no call written
+  again under the grammar).
 - Batching small chunks into one call: not done; it changes what the model sees per decision (the facts would move),
   and the per-call overhead it saves is the small, already reused system turn.
 - Overlapping the reasoner and the output files with model calls: not done; they take about 2.5 s of a build
