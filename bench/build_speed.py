@@ -119,7 +119,14 @@ def run_build(name: str, out: Path, cache: Path) -> dict[str, Any]:
     return row
 
 
-NOTES = """## What was tried and not kept (2026-11-26, busy machine, the example build)
+NOTES = """The before builds: the example run by hand with the same command (and -v), the proof of concept by this script
+on an export of b0584fb; both recorded with --record. Before and after, the same facts and isomorphic graphs: the
+prompts are the same (`python -m bench.build_prompts`: 134 prompts and chunks, sha256 f4774407...); the text step's
+calls are opened (`llm.opened_calls`: the model is given `{"name": "add_facts", "arguments":` and writes the
+arguments), so it no longer writes them as a fenced, indented block (about 85 tokens for two numbers, or a fenced
+block that fails and is written again under the grammar) but as compact JSON (about 47).
+
+## What was tried and not kept (2026-11-26, busy machine)
 
 - Each step's instructions moved first, into the system message, so that the local model keeps them evaluated (in
   the process and, through the prefix cache, in the next build) and only the records or the chunk are evaluated per
@@ -134,8 +141,7 @@ NOTES = """## What was tried and not kept (2026-11-26, busy machine, the example
   call, which fitted before, failed its schema and was written again under the grammar, with the record role
   "A product is a type of product that can be sold or used in various applications." (before: "A product is a
   physical item that can be sold or used."); the same class, name key and levels. Only the text step's calls are
-  opened (on the example: the same facts and an isomorphic graph, 681 -> 397 completion tokens, no call written
-  again under the grammar).
+  opened (the table above).
 - Batching small chunks into one call: not done; it changes what the model sees per decision (the facts would move),
   and the per-call overhead it saves is the small, already reused system turn.
 - Overlapping the reasoner and the output files with model calls: not done; they take about 2.5 s of a build
@@ -151,16 +157,20 @@ def render_md(results: dict[str, Any]) -> str:
              "load (see each label); `wait` is time spent waiting for another process's turn on the model, not "
              "counted in the model's seconds. `facts` / `graph`: digests of the index's decisions and of the "
              "ontology's canonical graph (equal: the same result).", "",
+             "`quiet s (est.)`: what the model's tokens cost on 2 quiet cores at ~95 prompt tokens/s evaluated and ~30 "
+             "completion tokens/s (`python -m bench.llm_bench`); an estimate, not a measurement.", "",
              "| label | commit | build | cache | calls | prompt tokens | evaluated | reused (loaded) | completion "
-             "| model s | wait s | build s | facts | graph |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| model s | wait s | build s | quiet s (est.) | facts | graph |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, run in results.items():
         for key, r in run["builds"].items():
             name, cache = key.split(":")
             lines.append(f"| {label} | {run['commit'][:7]}{'+' if run.get('dirty') else ''} | {name} | {cache} | "
                          f"{r['calls']} | {r['prompt_tokens']} | {r['prompt_evaluated']} | {r['prompt_reused']} "
                          f"({r['prompt_loaded']}) | {r['completion_tokens']} | {r['model_seconds']} | "
-                         f"{r['wait_seconds']} | {r['build_seconds']} | {r['facts'][:10]} | {r['graph'][:10]} |")
+                         f"{r['wait_seconds']} | {r['build_seconds']} | "
+                         f"{r['prompt_evaluated'] / 95 + r['completion_tokens'] / 30:.0f} | {r['facts'][:10]} | "
+                         f"{r['graph'][:10]} |")
     lines += ["", "## The same result?", "",
               "Each build against the first label's cold build of the same inputs (facts: the index's decisions; "
               "graph: rdflib.compare.to_isomorphic digests of ontology.ttl).", ""]
