@@ -278,8 +278,8 @@ _TOOLS_PREAMBLE = (
 def call_opening(name: str) -> str:
     """How the model opens its one call to the tool `name`, up to the arguments (which it writes next, starting with
     a space): given to it rather than generated when only one tool may be called. Without Qwen's <tool_call> tag:
-    the embedded model most often starts its call with `{"name"` directly, so these are the tokens it writes itself
-    (the same greedy continuation); it otherwise starts a fenced block or writes the bare arguments, which fail."""
+    a call the embedded model writes on one line starts with `{"name"` (these tokens); otherwise it writes a fenced,
+    indented block (twice the tokens, and some fail their schema) or the bare arguments (which fail)."""
     return "{\"name\": " + json.dumps(name, ensure_ascii=False) + ", \"arguments\":"
 
 
