@@ -33,6 +33,13 @@ class RecordingChat:
         self.inner, self.path = inner, Path(path)
         self.backend, self.model, self.usage = inner.backend, inner.model, inner.usage
         self.entries: list[dict[str, Any]] = []
+        if hasattr(inner, "open_single_calls"):  # recorded as the build runs it (llm.opened_calls)
+            self.open_single_calls = inner.open_single_calls
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "open_single_calls":
+            self.inner.open_single_calls = value
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:

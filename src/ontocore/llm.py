@@ -275,6 +275,31 @@ _TOOLS_PREAMBLE = (
 )
 
 
+def call_opening(name: str) -> str:
+    """How the model opens its one call to the tool `name`, up to the arguments (which it writes next, starting with
+    a space): given to it rather than generated when only one tool may be called. Without Qwen's <tool_call> tag:
+    a call the embedded model writes on one line starts with `{"name"` (these tokens); otherwise it writes a fenced,
+    indented block (twice the tokens, and some fail their schema) or the bare arguments (which fail)."""
+    return "{\"name\": " + json.dumps(name, ensure_ascii=False) + ", \"arguments\":"
+
+
+@contextmanager
+def opened_calls(model: Any) -> Iterator[None]:
+    """Within this block, the local model is handed the opening of a call to the only tool it may call
+    (`call_opening`) instead of writing those tokens itself: fewer tokens generated per call, and no reply that
+    starts as a fenced block or as the bare arguments (both fail the call's schema and cost a second, grammar-bound
+    generation). A model without the setting is left as it is."""
+    if not hasattr(model, "open_single_calls"):
+        yield
+        return
+    before = model.open_single_calls
+    model.open_single_calls = True
+    try:
+        yield
+    finally:
+        model.open_single_calls = before
+
+
 def render_qwen_system(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
     """The system turn of the Qwen2.5 chat template (instructions and tool schemas): the stable start of a prompt."""
     system = ""
@@ -420,6 +445,7 @@ class LocalChat:
         self.prefix_cache: PrefixCache | None = prefix_cache
         self._prefix_settings: dict[str, Any] | None = None
         self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
+        self.open_single_calls = False  # see opened_calls
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     # ---- kept prompt prefixes --------------------------------------------------------------------------
@@ -603,7 +629,11 @@ class LocalChat:
         start = time.perf_counter()
         # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
         tokens = self._llm.tokenize(prompt.encode("utf-8"), special=True)
-        n_prompt = len(tokens)
+        # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
+        opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
+            len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
+        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), special=True) if opening else tokens
+        n_prompt = len(opened)
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
                             f"({self._llm.n_ctx()} tokens); the input slice is too large.")
@@ -623,16 +653,17 @@ class LocalChat:
                 if prefix and attempt == 0:
                     done, loaded = self._prepare_prefix(prefix)
                     evaluated += done
-                kept = self._reusable(tokens)
-                evaluated += n_prompt - kept
+                sent = tokens if constrained else opened
+                kept = self._reusable(sent)
+                evaluated += len(sent) - kept
                 if attempt == 0:
                     reused = n_prompt - evaluated
                 out = self._llm.create_completion(
-                    tokens, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
+                    sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
                     stop=["<|im_end|>", "</tool_call>"],
                     grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                 )
-            text = out["choices"][0]["text"]
+            text = ("" if constrained else opening) + out["choices"][0]["text"]
             completion_tokens += out.get("usage", {}).get("completion_tokens", 0)
             if not use_tools:
                 break
