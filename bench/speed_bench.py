@@ -5,7 +5,7 @@ Over an ontobuild outcome of the bundled example (built first when missing:
 `ontobuild data/example/catalog.json data/example/guidelines.txt --out OUTCOME`, a few minutes), with questions
 written for this benchmark (not the dev set). Every measured run is its own process, as a user's `ontoask` is:
 
-1. cold: an empty prefix cache (a fresh folder); the process answers the first question;
+1. cold: an empty prefix cache and no kept view (a fresh folder); the process answers the first question;
 2. warm: the same cache, now holding the state the cold run saved; the process answers every question (its first
    question is "the first question in a new process, warm cache"; all of them give the seconds per question);
 3. baseline (--baseline): no prefix cache at all (what ontoask did before it kept prefixes: llama-cpp-python's own
@@ -104,7 +104,7 @@ def child(args: argparse.Namespace) -> None:
 
 
 def run_child(outcome: Path, questions: list[str], cache_dir: Path, no_cache: bool = False) -> dict[str, Any]:
-    env = {**os.environ, "ONTOBUILD_PREFIX_CACHE_DIR": str(cache_dir)}
+    env = {**os.environ, "ONTOBUILD_PREFIX_CACHE_DIR": str(cache_dir), "ONTOBUILD_VIEW_CACHE_DIR": str(cache_dir / "views")}
     env.setdefault("PYTHONPATH", str(REPO / "src"))
     cmd = [sys.executable, "-m", "bench.speed_bench", "--child", "--outcome", str(outcome),
            "--questions", json.dumps(questions), "--t0", repr(time.time())]

@@ -8,7 +8,7 @@ meets an old view. Only graphs read from local files have a key; a persisted sto
 anew each time.
 
 Files: `<cache dir>/views/<key>.pickle` (cache dir: $ONTOBUILD_CACHE, else $XDG_CACHE_HOME/ontobuild, else
-~/.cache/ontobuild), written atomically; the 32 most recently used are kept. An entry that cannot be read is
+~/.cache/ontobuild; or the folder $ONTOBUILD_VIEW_CACHE_DIR), written atomically; the 32 most recently used are kept. An entry that cannot be read is
 removed and the view is built again; ONTOBUILD_VIEW_CACHE=0 turns the cache off."""
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ def enabled() -> bool:
 
 
 def folder() -> Path:
+    """$ONTOBUILD_VIEW_CACHE_DIR, else `views` in the cache folder."""
+    if os.environ.get("ONTOBUILD_VIEW_CACHE_DIR"):
+        return Path(os.environ["ONTOBUILD_VIEW_CACHE_DIR"]).expanduser()
     from ontocore.localmodel import cache_dir
 
     return cache_dir() / "views"
