@@ -17,7 +17,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
@@ -61,15 +61,17 @@ def schema_only(idx: EntitiesIndex) -> EntitiesIndex:
     return out
 
 
-def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None) -> Iterator[tuple[Node, Node, Node]]:
+def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None, also_used: Iterable[str] = ()
+                 ) -> Iterator[tuple[Node, Node, Node]]:
     """The triples of the ontology of `idx` (the same as owl.to_graph's), the schema first, then one individual
-    at a time."""
+    at a time. `also_used`: the annotation properties that other individuals of the graph use ("unit", "qudt",
+    "altLabel": streamed rows), declared as when the index's own use them."""
     yield from to_graph(schema_only(idx), header)
 
     def iri(name: str) -> URIRef:
         return URIRef(idx.iri_of(name))
 
-    used: set[Node] = set()
+    used: set[Node] = {{"unit": OB.unit, "qudt": QUDT.unit, "altLabel": SKOS.altLabel}[u] for u in also_used}
     for name in sorted(idx.individuals):
         ind = idx.individuals[name]
         for t in _individual_triples(idx, ind, iri):
@@ -87,17 +89,18 @@ def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None) -> It
         yield SKOS.altLabel, RDF.type, OWL.AnnotationProperty
 
 
-def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader | None = None) -> int:
-    """Write the ontology of `idx` as N-Triples to `path` (atomically: a sibling file renamed into place); the
-    number of lines written (a triple the schema part and an individual both make may appear twice, which
-    N-Triples readers merge)."""
+def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader | None = None,
+                   append: bool = False, also_used: Iterable[str] = ()) -> int:
+    """Write the ontology of `idx` as N-Triples to `path` (atomically: a sibling file renamed into place; with
+    `append`, added to the end of `path`, which holds streamed rows already); the number of lines written (a triple
+    the schema part and an individual both make may appear twice, which N-Triples readers merge)."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = path if append else path.with_name(f".{path.name}.tmp-{os.getpid()}")
     n = 0
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        with open(tmp, "a" if append else "w", encoding="utf-8", newline="\n") as fh:
             batch: list[str] = []
-            for t in iter_triples(idx, header):
+            for t in iter_triples(idx, header, also_used):
                 batch.append(_nt_row(t))
                 if len(batch) >= 10_000:
                     fh.write("".join(batch))
@@ -107,9 +110,11 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
             n += len(batch)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        if not append:
+            os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if not append:
+            tmp.unlink(missing_ok=True)
         raise
     return n
 
@@ -138,10 +143,14 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
     return count
 
 
-def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader) -> dict[str, Any]:
-    """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each."""
+def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, streamed: Any = None
+                      ) -> dict[str, Any]:
+    """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each. `streamed`: the
+    tablestream.StreamResult whose rows are in ontology.nt already (the rest is appended)."""
     t = time.monotonic()
-    lines = write_ntriples(idx, outdir / NT_FILE, header)
+    lines = write_ntriples(idx, outdir / NT_FILE, header, append=streamed is not None,
+                           also_used=streamed.used if streamed is not None else ())
+    lines += streamed.lines if streamed is not None else 0
     nt_s = time.monotonic() - t
     t = time.monotonic()
     prefixes = {"": idx.base_iri, **{p: ns for p, ns in idx.prefixes.items()}}
