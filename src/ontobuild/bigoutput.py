@@ -119,6 +119,23 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
     return n
 
 
+LOAD_CHUNK = 32 << 20  # bytes of N-Triples given to the store's bulk loader at a time
+
+
+def _line_chunks(path: Path, size: int = LOAD_CHUNK) -> Iterator[bytes]:
+    """The file in pieces of about `size` bytes, each ending at a line end."""
+    rest = b""
+    with open(path, "rb") as fh:
+        while block := fh.read(size):
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                yield block[:cut]
+            rest = block[cut:]
+    if rest.strip():
+        yield rest
+
+
 def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None) -> int:
     """Load `nt_path` into a new Oxigraph store in `folder` (`db/` and `manifest.json`, as persist.py writes
     them; the manifest names the file relative to the outcome, so the store stays valid when the outcome folder is
@@ -130,8 +147,9 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     store = pyoxigraph.Store(str(folder / "db"))
-    store.bulk_load(path=str(nt_path), format=pyoxigraph.RdfFormat.N_TRIPLES,
-                    to_graph=pyoxigraph.NamedNode(STORE_GRAPH))
+    graph = pyoxigraph.NamedNode(STORE_GRAPH)
+    for chunk in _line_chunks(nt_path):  # Oxigraph's bulk loader holds what one call loads: bounded by a chunk
+        store.bulk_load(input=chunk, format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=graph)
     store.optimize()
     count = len(store)
     del store
