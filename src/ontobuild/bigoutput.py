@@ -122,10 +122,11 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
 LOAD_CHUNK = 32 << 20  # bytes of N-Triples given to the store's bulk loader at a time
 
 
-def _line_chunks(path: Path, size: int = LOAD_CHUNK) -> Iterator[bytes]:
-    """The file in pieces of about `size` bytes, each ending at a line end."""
+def _line_chunks(path: Path, size: int = LOAD_CHUNK, offset: int = 0) -> Iterator[bytes]:
+    """The file from byte `offset` on, in pieces of about `size` bytes, each ending at a line end."""
     rest = b""
     with open(path, "rb") as fh:
+        fh.seek(offset)
         while block := fh.read(size):
             block = rest + block
             cut = block.rfind(b"\n") + 1
@@ -136,19 +137,67 @@ def _line_chunks(path: Path, size: int = LOAD_CHUNK) -> Iterator[bytes]:
         yield rest
 
 
-def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None) -> int:
+class StoreLoader:
+    """Loads N-Triples into a new Oxigraph store in `folder`/db as they are written, in a thread of its own (the
+    loader runs in Oxigraph's native code, beside the Python that makes the next lines): `put` a piece, `close` when
+    done (it raises what the loading raised). write_store(..., loaded=BYTES) then adds only the rest of the file."""
+
+    def __init__(self, folder: str | Path) -> None:
+        import queue
+        import threading
+
+        import pyoxigraph
+
+        self.folder = Path(folder)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.folder.mkdir(parents=True)
+        self._store = pyoxigraph.Store(str(self.folder / "db"))
+        self._graph = pyoxigraph.NamedNode(STORE_GRAPH)
+        self._format = pyoxigraph.RdfFormat.N_TRIPLES
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=2)  # bounded: the writer waits for the loader
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="store-loader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (chunk := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    self._store.bulk_load(input=chunk, format=self._format, to_graph=self._graph)
+                except BaseException as e:  # noqa: BLE001 - raised again by close()
+                    self._error = e
+
+    def put(self, chunk: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(chunk)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        del self._store
+        if self._error is not None:
+            raise self._error
+
+
+def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None,
+                loaded: int | None = None) -> int:
     """Load `nt_path` into a new Oxigraph store in `folder` (`db/` and `manifest.json`, as persist.py writes
     them; the manifest names the file relative to the outcome, so the store stays valid when the outcome folder is
-    renamed); the number of triples in the store."""
+    renamed); the number of triples in the store. `loaded`: the store in `folder` holds the file's first `loaded`
+    bytes already (StoreLoader): only the rest is added."""
     import pyoxigraph
 
     nt_path, folder = Path(nt_path), Path(folder)
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    if loaded is None or not (folder / "db").is_dir():
+        loaded = 0
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
     store = pyoxigraph.Store(str(folder / "db"))
     graph = pyoxigraph.NamedNode(STORE_GRAPH)
-    for chunk in _line_chunks(nt_path):  # Oxigraph's bulk loader holds what one call loads: bounded by a chunk
+    for chunk in _line_chunks(nt_path, offset=loaded):  # the bulk loader holds what one call loads: a chunk
         store.bulk_load(input=chunk, format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=graph)
     store.optimize()
     count = len(store)
@@ -172,7 +221,8 @@ def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, 
     nt_s = time.monotonic() - t
     t = time.monotonic()
     prefixes = {"": idx.base_iri, **{p: ns for p, ns in idx.prefixes.items()}}
-    triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes)
+    triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes,
+                          loaded=streamed.store_loaded if streamed is not None else None)
     log.info("big graph: %d triples written to %s and %s", triples, NT_FILE, STORE_DIR)
     return {"lines": lines, "triples": triples, "seconds": {"ntriples": round(nt_s, 3),
                                                              "store": round(time.monotonic() - t, 3)}}

@@ -57,6 +57,7 @@ from .keys import (_FEW, _ID_NAME, Evidence, Plan, Reference, _value, drop_empti
 from .mapping import (CountingCoverage, Coverage, Decision, FieldPlan, Record, Shape, _individual_name, apply_mapping,
                       find_records, group_shapes, pointer, split_key)
 from .names import unique_name
+from .bigoutput import STORE_DIR, StoreLoader
 from .owl import _individual_triples, qudt_iri, text_literal
 
 log = logging.getLogger(__name__)
@@ -203,6 +204,7 @@ class StreamResult:
     seconds: dict[str, float] = field(default_factory=dict)
     resumed_from: int = 0  # rows written by an earlier, interrupted run
     pairs: list[int] = field(default_factory=list)  # pairs linked by each link table
+    store_loaded: int | None = None  # the bytes of ontology.nt already in store/ (None: load it all at the end)
 
     def summary(self) -> dict[str, Any]:
         """For stats.json (outputs.streamed)."""
@@ -432,6 +434,28 @@ def _write_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, links: list[
     for _ in range(sum(-(-t.rows // BATCH_ROWS) for t in order[:start_table]) + start_row // BATCH_ROWS):
         progress.advance("rows", f"resumed after row {result.rows}")
     t0 = time.monotonic()
+    # a fresh run loads the store as it writes; a resumed one loads the whole file at the end
+    loader = StoreLoader(nt_path.parent / STORE_DIR) if not done else None
+    try:
+        _write_tables(order, links, linked_out, pairs, renamed, maps, cov, result, progress, checkpoint, per_class,
+                      idx, sample, sampled, value_individuals, pair_counts, start_table, start_row, nt_path,
+                      sources_path, loader, t0)
+    finally:
+        if loader is not None:
+            loader.close()
+    if loader is not None:
+        result.store_loaded = nt_path.stat().st_size
+    progress.end("rows")
+    result.individuals += len(value_individuals)
+    result.sample = sample
+
+
+def _write_tables(order: list[Table], links: list[tuple[Reference, str, str]], linked_out: list[dict[str, Any]],
+                  pairs: list[tuple[Shape, Reference, Reference, str]], renamed: dict[str, dict[int, str]],
+                  maps: dict[tuple[str, str], dict[str, str]], cov: Coverage, result: StreamResult,
+                  progress: Progress, checkpoint: Path, per_class: int, idx: EntitiesIndex, sample: EntitiesIndex,
+                  sampled: dict[str, int], value_individuals: set[str], pair_counts: list[int], start_table: int,
+                  start_row: int, nt_path: Path, sources_path: Path, loader: Any, t0: float) -> None:
     with open(nt_path, "a", encoding="utf-8", newline="\n") as nt, open(sources_path, "ab") as raw_sources:
         for t_index, table in enumerate(order):
             if t_index < start_table:
@@ -452,8 +476,11 @@ def _write_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, links: list[
                 lines, names = _write_batch(idx, table, batch, out_links, out_pairs, linked_out, pair_counts,
                                      renamed[table.file], maps, cov, result, sample, sampled, per_class,
                                      value_individuals)
-                nt.write("".join(lines))
+                text = "".join(lines)
+                nt.write(text)
                 nt.flush()
+                if loader is not None:
+                    loader.put(text.encode("utf-8"))
                 with gzip.GzipFile(fileobj=raw_sources, mode="ab", compresslevel=1, mtime=0) as gz:
                     gz.write("".join(f"{name}\t{table.file}\t{pointer([row])}\n"
                                      for row, name in names).encode("utf-8"))
@@ -466,16 +493,13 @@ def _write_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, links: list[
                                          f"({(result.rows - result.resumed_from) / max(elapsed, 1e-9):.0f} rows/s)")
                 os.fsync(nt.fileno())
                 os.fsync(raw_sources.fileno())
-                _commit(checkpoint, {
+                _commit(checkpoint, {  # what a resumed run takes up again
                     "table": t_index, "row": last_row, "nt_bytes": nt.tell(), "sources_bytes": raw_sources.tell(),
                     "lines": result.lines, "facts": result.facts, "rows": result.rows,
                     "record_individuals": result.individuals, "value_individuals": sorted(value_individuals),
                     "pairs": pair_counts, "linked": [[e["linked"], e["unmatched"]] for e in linked_out],
                     "tallies": [[list(k), n] for k, n in cov.tallies.items()], "used": sorted(result.used)})
             start_row = 0
-    progress.end("rows")
-    result.individuals += len(value_individuals)
-    result.sample = sample
 
 
 def _write_batch(idx: EntitiesIndex, table: Table, batch: list[tuple[int, dict[str, Any]]],
