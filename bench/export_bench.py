@@ -221,6 +221,7 @@ def main() -> None:
     ap.add_argument("--workdir", default=None, help="keep the data and outcomes here (default: a temporary folder)")
     ap.add_argument("--no-questions", action="store_true", help="only the SPARQL queries, no model-answered ones")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--name", default="scale_export", help="the results' file name (NAME.json, NAME.md)")
     ap.add_argument("--append", action="store_true", help="add to the rows of the results written before (each row "
                                                           "names its commit)")
     ap.add_argument("--no-reason", action="store_true")
@@ -228,8 +229,8 @@ def main() -> None:
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                            cwd=ROOT).stdout.strip()
     rows = []
-    if args.append and (RESULTS / "scale_export.json").is_file():
-        rows = json.loads((RESULTS / "scale_export.json").read_text("utf-8"))["rows"]
+    if args.append and (RESULTS / f"{args.name}.json").is_file():
+        rows = json.loads((RESULTS / f"{args.name}.json").read_text("utf-8"))["rows"]
     src = Path(args.src).resolve() if args.src else ROOT / "src"
     tmp = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="export-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
@@ -244,8 +245,8 @@ def main() -> None:
             md = table(rows, args.label, commit)
             if not args.no_write:  # after each size: a partial run is usable
                 RESULTS.mkdir(parents=True, exist_ok=True)
-                (RESULTS / "scale_export.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
-                (RESULTS / "scale_export.md").write_text(md, "utf-8")
+                (RESULTS / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+                (RESULTS / f"{args.name}.md").write_text(md, "utf-8")
         print(table(rows, args.label, commit))
     finally:
         if not args.workdir:
