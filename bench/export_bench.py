@@ -116,7 +116,9 @@ def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[int, str,
     return proc.returncode, stdout, stderr, time.monotonic() - t, peak.get("peak_mb", 0)
 
 
-def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra: list[str]) -> dict[str, Any]:
+def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra: list[str],
+             save=lambda row: None) -> dict[str, Any]:
+    """One size: generate, build, query, ask; `save(row)` after each part (a long run is usable when cut short)."""
     data = workdir / f"data_{rows}"
     t = time.monotonic()
     info = generate(rows, data)
@@ -152,7 +154,8 @@ def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra:
         "files_mb": {f.name: _size_mb(f) for f in sorted(out.iterdir()) if not f.name.startswith(".")},
     }
     ns = stats.get("ontology_iri", "").rstrip("#") + "#"
-    row["sparql"] = {}
+    row["sparql"], row["questions"] = {}, {}
+    save(row)
     for name, query in SPARQL.items():
         code, q_out, q_err, q_s, _ = _run([py, "-m", "ontouse", "--ontology", str(out), "--json", "--timeout", "600",
                                           "--sparql", query.format(ns=ns)], env, timeout=900)
@@ -161,7 +164,7 @@ def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra:
             bindings = json.loads(q_out)["results"]["bindings"]
             value = [{k: v["value"] for k, v in b.items()} for b in bindings[:4]]
         row["sparql"][name] = {"seconds": round(q_s, 1), "result": value}
-    row["questions"] = {}
+    save(row)
     for question in QUESTIONS if questions else []:
         code, q_out, q_err, q_s, _ = _run([py, "-m", "ontouse", "--ontology", str(out), "--json", question], env,
                                           timeout=1800)
@@ -172,6 +175,7 @@ def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra:
                       "sparql": rec.get("sparql", "")[:400]}
         row["questions"][question] = {"seconds": round(q_s, 1), **({"answer": answer} if isinstance(answer, dict)
                                                                   else {"error": answer})}
+        save(row)
     return row
 
 
@@ -234,19 +238,22 @@ def main() -> None:
     src = Path(args.src).resolve() if args.src else ROOT / "src"
     tmp = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="export-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
+    def save(row: dict[str, Any]) -> None:
+        row["commit"], row["label"] = commit, args.label
+        if row not in rows:
+            rows.append(row)
+        result = {"label": args.label, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+                  "rows": rows}
+        if not args.no_write:  # after each part of each size: a partial run is usable
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            (RESULTS / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+            (RESULTS / f"{args.name}.md").write_text(table(rows, args.label, commit), "utf-8")
+
     try:
         for size in [int(s) for s in args.rows.split(",")]:
-            row = run_size(size, tmp, src, not args.no_questions, ["--no-reason"] if args.no_reason else [])
-            row["commit"], row["label"] = commit, args.label
+            row = run_size(size, tmp, src, not args.no_questions, ["--no-reason"] if args.no_reason else [], save)
+            save(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
-            rows.append(row)
-            result = {"label": args.label, "commit": commit,
-                      "machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "rows": rows}
-            md = table(rows, args.label, commit)
-            if not args.no_write:  # after each size: a partial run is usable
-                RESULTS.mkdir(parents=True, exist_ok=True)
-                (RESULTS / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
-                (RESULTS / f"{args.name}.md").write_text(md, "utf-8")
         print(table(rows, args.label, commit))
     finally:
         if not args.workdir:
