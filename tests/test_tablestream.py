@@ -196,3 +196,28 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     assert resumed["outputs"]["streamed"]["lines"] == whole["outputs"]["streamed"]["lines"]  # no row twice
     assert resumed["coverage"]["json_leaves"] == whole["coverage"]["json_leaves"]
     assert resumed["counts"] == whole["counts"]
+
+
+@pytest.mark.parametrize("name, raw", [
+    ("quoted.csv", 'id,name,"note"\n1,"a, b",\n\n2,c,"say ""hi"""\n'.encode()),
+    ("tabs.tsv", b"k\tv\n1\t2\n3\t4"),
+    ("semicolons.csv", b"a;b\n1;2\n3;4\n"),
+    ("utf16.csv", "id,n\n1,\u00e9\n".encode("utf-16")),
+    ("cp1252.csv", "id,n\n1,\u00e9\n".encode("cp1252")),
+])
+def test_a_streamed_table_reads_as_the_whole_file_does(tmp_path: Path, name: str, raw: bytes) -> None:
+    from ontobuild.ingest import count_table_rows, iter_table, read_table
+
+    path = tmp_path / name
+    path.write_bytes(raw)
+    assert list(iter_table(path)) == read_table(path)
+    assert count_table_rows(path) >= len(read_table(path))
+
+
+def test_resume_needs_the_outcome_folder(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ontobuild.cli import main
+
+    (tmp_path / "a.csv").write_text("id,v\n1,2\n")
+    assert CliRunner().invoke(main, [str(tmp_path / "a.csv"), "--resume"]).exit_code == 2
