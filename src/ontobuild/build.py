@@ -117,7 +117,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         per_class = scale.get("sample_per_class")
         streamed = stream_tables(model, idx, inputs.streamed, cov, trace, progress, folder.path, inputs.warnings,
                                  inputs.encodings, SAMPLE_PER_CLASS if per_class is None else per_class,
-                                 resume=checkpoint)
+                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab))
         references += streamed.references
         inputs.tables.update(streamed.tables)
         scale["streamed"] = streamed
@@ -153,6 +153,15 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
+
+
+def _release(model: ChatModel, inputs: Any, vocab: Vocabulary | None) -> None:
+    """The embedded model's memory given back before the rows of big tables are written, when no later step asks
+    the model (no text, no vocabulary; a big graph has no repair round): the build's peak is then the larger of
+    the model's and the rows', not their sum."""
+    release = getattr(model, "release", None)
+    if release is not None and not inputs.chunks and vocab is None:
+        release()
 
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,

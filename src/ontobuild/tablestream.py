@@ -254,10 +254,12 @@ def _rows(table: Table, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
 def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path], cov: Coverage, trace: Trace,
                   progress: Progress, outdir: Path, warnings: list[str] | None = None,
                   encodings: dict[str, str] | None = None, sample_per_class: int = 50,
-                  resume: dict[str, Any] | None = None) -> StreamResult:
+                  resume: dict[str, Any] | None = None, decided: Callable[[], None] = lambda: None) -> StreamResult:
     """The structured-data and references steps of a build for streamed tables (see the module docstring); the
     rows' triples are written to `outdir`/ontology.nt, the schema made in `idx` (whose base IRI is settled).
-    `resume`: the checkpoint of an interrupted run over the same inputs (its decisions are taken, not asked)."""
+    `resume`: the checkpoint of an interrupted run over the same inputs (its decisions are taken, not asked).
+    `decided`: called once the model's decisions are made (the build gives the model's memory back there when
+    nothing after needs it)."""
     from .bigoutput import NT_FILE
     from .references import confirm_all
 
@@ -287,6 +289,7 @@ def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path]
     links, linked_out = _link_schema(idx, plan, classes, sample_cov, order)
     pairs = [(shape, a, b, link_table_property(idx, shape, a, b, classes)) for shape, a, b in link_tables(plan)]
     result.seconds["decide"] = time.monotonic() - t
+    decided()
     checkpoint = outdir / CHECKPOINT_FILE
     if resume is None:
         _save(checkpoint, {"inputs": fingerprint(paths), "decisions": _decisions(order, plan), "done": None})
