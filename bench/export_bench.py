@@ -184,7 +184,7 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
            f"Command: `python -m bench.export_bench --rows {','.join(str(r['rows']) for r in rows)}` (see its "
            "docstring; each row names its commit). Four related CSV tables (customers, products, orders, order lines).",
            "",
-           "| rows | commit | input MB | build s | rows/s | peak MB | LLM calls | prompt + completion tokens | cells kept | "
+           "| rows | commit | input MB | build s | rows/s (build; rows pass) | peak MB | LLM calls | prompt + completion tokens | cells kept | "
            "FKs linked | streamed | reasoner | SPARQL s (3 queries) | questions s |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -200,10 +200,15 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
         checks = "; ".join(f"{c['check']}: {c['status']}" for c in r["reasoner"]["checks"]) or r["reasoner"]["status"]
         sparql = ", ".join(str(q["seconds"]) for q in r["sparql"].values())
         questions = ", ".join(str(q["seconds"]) for q in r["questions"].values()) or "-"
-        out.append(f"| {r['rows']} | {r.get('commit', '')} | {r['input_mb']} | {r['build_s']} | {r['rows_per_s']} | {r['peak_mb']} | "
+        out.append(f"| {r['rows']} | {r.get('commit', '')} | {r['input_mb']} | {r['build_s']} | {r['rows_per_s']}"
+                   f"{'; ' + str(r['write_rows_per_s']) if r.get('write_rows_per_s') else ''} | {r['peak_mb']} | "
                    f"{llm.get('calls')} | {llm.get('prompt_tokens')} + {llm.get('completion_tokens')} | {kept} | "
                    f"{fks}/{fk_expected} | {'yes' if r['streamed'] else 'no'} | {checks} | {sparql} | {questions} |")
-    out += ["", "Seconds by step (stats.json `seconds`, and the streamed tables' own):", ""]
+    out += ["", "build s: the child process from start to end (loading the model, waiting for it: the machine and the "
+            "model are shared); rows pass: the rows written per second by a streamed build (tablestream). cells kept: "
+            "coverage covered + skipped against the cells of the four files; FKs linked: the cells linked by the "
+            "references against the foreign-key cells generated. LLM calls and tokens: stats.json `llm`.",
+            "", "Seconds by step (stats.json `seconds`, and the streamed tables' own):", ""]
     out += [f"- {r['rows']} rows: {json.dumps(r.get('seconds'))}; streamed: {json.dumps(r.get('stream_seconds'))}; "
             f"files (MB): {json.dumps(r.get('files_mb'))}" for r in rows if "failed" not in r]
     out += ["", "Answers:", ""]
@@ -229,7 +234,19 @@ def main() -> None:
     ap.add_argument("--append", action="store_true", help="add to the rows of the results written before (each row "
                                                           "names its commit)")
     ap.add_argument("--no-reason", action="store_true")
+    ap.add_argument("--merge", default="", help="only gather the rows of these results (comma-separated names, "
+                                                "each run with its own --name) into --name")
     args = ap.parse_args()
+    if args.merge:
+        rows = [r for name in args.merge.split(",") for r in
+                json.loads((RESULTS / f"{name}.json").read_text("utf-8"))["rows"]]
+        rows.sort(key=lambda r: r["rows"])
+        label = "; ".join(sorted({r.get("label", "") for r in rows}))
+        result = {"label": label, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+                  "rows": rows}
+        (RESULTS / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+        (RESULTS / f"{args.name}.md").write_text(table(rows, label, ""), "utf-8")
+        return
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                            cwd=ROOT).stdout.strip()
     rows = []
