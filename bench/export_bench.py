@@ -199,7 +199,8 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
         fk_expected = sum(r["fks"]["expected"].values())
         checks = "; ".join(f"{c['check']}: {c['status']}" for c in r["reasoner"]["checks"]) or r["reasoner"]["status"]
         sparql = ", ".join(str(q["seconds"]) for q in r["sparql"].values())
-        questions = ", ".join(str(q["seconds"]) for q in r["questions"].values()) or "-"
+        questions = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}"
+                              for q in r["questions"].values()) or "-"
         out.append(f"| {r['rows']} | {r.get('commit', '')} | {r['input_mb']} | {r['build_s']} | {r['rows_per_s']}"
                    f"{'; ' + str(r['write_rows_per_s']) if r.get('write_rows_per_s') else ''} | {r['peak_mb']} | "
                    f"{llm.get('calls')} | {llm.get('prompt_tokens')} + {llm.get('completion_tokens')} | {kept} | "
