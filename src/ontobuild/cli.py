@@ -103,7 +103,7 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="Above about N triples (default 200000; 0: never) write ontology.nt and a persisted Oxigraph store "
                    "(store/, what ontoask opens) instead of RDF/XML, Turtle and JSON-LD, and reason on a sample.")
 @click.option("--stream-rows", "stream_rows", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Above N rows in all CSV/TSV inputs (default 200000; 0: never) read them as streams: the model "
+              help="Above N rows in all CSV/TSV inputs (default 50000; 0: never) read them as streams: the model "
                    "decides on each table's first rows, code maps every row straight to ontology.nt and the store "
                    "(memory bounded by tables and keys, not rows); the outcome is a big graph.")
 @click.option("--resume", is_flag=True,

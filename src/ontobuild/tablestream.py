@@ -62,7 +62,8 @@ from .owl import _individual_triples, qudt_iri, text_literal
 
 log = logging.getLogger(__name__)
 
-STREAM_ROWS = 200_000  # rows in all CSV/TSV inputs above which a build streams them (--stream-rows; 0: never)
+STREAM_ROWS = 50_000  # rows in all CSV/TSV inputs above which a build streams them (--stream-rows; 0: never): 100k rows
+# through the in-memory path peak at 3.3 GB with the embedded model (bench/results/scale_export.md)
 SAMPLE_ROWS = 10_000  # the first rows of a table that the model's decisions and the schema are made from
 BATCH_ROWS = 20_000  # records mapped, written and dropped at a time; a checkpoint after each
 FIRST = 200  # the first values of a column kept as evidence (keys.measurement reads 200)
