@@ -112,3 +112,13 @@ def test_load_settings_skip_extra_buffers_when_asked_and_restore_the_library(mon
     monkeypatch.setenv("ONTOBUILD_LLAMA_EXTRA_BUFFERS", "1")
     with llama_load_settings():
         assert lib.llama_model_default_params is original
+
+
+def test_a_released_model_answers_again() -> None:
+    # a build gives the model's memory back before writing the rows of big tables (tablestream); a later call loads
+    # it again
+    model = _local_model_or_skip()
+    model.release()
+    assert model._llm is None
+    result = run_agent(model, list(QUESTION), [record_weight])
+    assert result.state == "answered" and model._llm is not None

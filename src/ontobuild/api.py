@@ -66,7 +66,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           schema: Iterable[str | Path] = (), reason: bool = True, force: bool = False, keep_partial: bool = False,
           model: "str | ChatModel | None" = None, progress: "Progress | None" = None,
           ontology_iri: str | None = None, big_graph_triples: int | None = None,
-          sample_per_class: int | None = None, **model_options: Any) -> BuildResult:
+          sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False,
+          **model_options: Any) -> BuildResult:
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown and text files (`ingest.READERS`, by suffix); all
@@ -84,6 +85,9 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
+    - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
+      (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
+    - `resume`: go on with an interrupted streamed build into `out` from its last committed batch.
 
     Raises `ontocore.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
     environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
@@ -103,7 +107,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
                               "keep_partial": keep_partial, "schema": schema, "ontology_iri": ontology_iri,
-                              "big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class}
+                              "big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class,
+                              "stream_rows": stream_rows, "resume": resume}
     if chat_model is not None:
         kwargs["model"] = chat_model
     return _result(run_build(**kwargs))

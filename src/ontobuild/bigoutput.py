@@ -17,7 +17,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS
@@ -61,15 +61,17 @@ def schema_only(idx: EntitiesIndex) -> EntitiesIndex:
     return out
 
 
-def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None) -> Iterator[tuple[Node, Node, Node]]:
+def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None, also_used: Iterable[str] = ()
+                 ) -> Iterator[tuple[Node, Node, Node]]:
     """The triples of the ontology of `idx` (the same as owl.to_graph's), the schema first, then one individual
-    at a time."""
+    at a time. `also_used`: the annotation properties that other individuals of the graph use ("unit", "qudt",
+    "altLabel": streamed rows), declared as when the index's own use them."""
     yield from to_graph(schema_only(idx), header)
 
     def iri(name: str) -> URIRef:
         return URIRef(idx.iri_of(name))
 
-    used: set[Node] = set()
+    used: set[Node] = {{"unit": OB.unit, "qudt": QUDT.unit, "altLabel": SKOS.altLabel}[u] for u in also_used}
     for name in sorted(idx.individuals):
         ind = idx.individuals[name]
         for t in _individual_triples(idx, ind, iri):
@@ -87,17 +89,18 @@ def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None) -> It
         yield SKOS.altLabel, RDF.type, OWL.AnnotationProperty
 
 
-def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader | None = None) -> int:
-    """Write the ontology of `idx` as N-Triples to `path` (atomically: a sibling file renamed into place); the
-    number of lines written (a triple the schema part and an individual both make may appear twice, which
-    N-Triples readers merge)."""
+def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader | None = None,
+                   append: bool = False, also_used: Iterable[str] = ()) -> int:
+    """Write the ontology of `idx` as N-Triples to `path` (atomically: a sibling file renamed into place; with
+    `append`, added to the end of `path`, which holds streamed rows already); the number of lines written (a triple
+    the schema part and an individual both make may appear twice, which N-Triples readers merge)."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = path if append else path.with_name(f".{path.name}.tmp-{os.getpid()}")
     n = 0
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        with open(tmp, "a" if append else "w", encoding="utf-8", newline="\n") as fh:
             batch: list[str] = []
-            for t in iter_triples(idx, header):
+            for t in iter_triples(idx, header, also_used):
                 batch.append(_nt_row(t))
                 if len(batch) >= 10_000:
                     fh.write("".join(batch))
@@ -107,26 +110,95 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
             n += len(batch)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        if not append:
+            os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if not append:
+            tmp.unlink(missing_ok=True)
         raise
     return n
 
 
-def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None) -> int:
+LOAD_CHUNK = 32 << 20  # bytes of N-Triples given to the store's bulk loader at a time
+
+
+def _line_chunks(path: Path, size: int = LOAD_CHUNK, offset: int = 0) -> Iterator[bytes]:
+    """The file from byte `offset` on, in pieces of about `size` bytes, each ending at a line end."""
+    rest = b""
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        while block := fh.read(size):
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                yield block[:cut]
+            rest = block[cut:]
+    if rest.strip():
+        yield rest
+
+
+class StoreLoader:
+    """Loads N-Triples into a new Oxigraph store in `folder`/db as they are written, in a thread of its own (the
+    loader runs in Oxigraph's native code, beside the Python that makes the next lines): `put` a piece, `close` when
+    done (it raises what the loading raised). write_store(..., loaded=BYTES) then adds only the rest of the file."""
+
+    def __init__(self, folder: str | Path) -> None:
+        import queue
+        import threading
+
+        import pyoxigraph
+
+        self.folder = Path(folder)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.folder.mkdir(parents=True)
+        self._store = pyoxigraph.Store(str(self.folder / "db"))
+        self._graph = pyoxigraph.NamedNode(STORE_GRAPH)
+        self._format = pyoxigraph.RdfFormat.N_TRIPLES
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=2)  # bounded: the writer waits for the loader
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="store-loader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (chunk := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    self._store.bulk_load(input=chunk, format=self._format, to_graph=self._graph)
+                except BaseException as e:  # noqa: BLE001 - raised again by close()
+                    self._error = e
+
+    def put(self, chunk: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(chunk)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        del self._store
+        if self._error is not None:
+            raise self._error
+
+
+def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str] | None = None,
+                loaded: int | None = None) -> int:
     """Load `nt_path` into a new Oxigraph store in `folder` (`db/` and `manifest.json`, as persist.py writes
     them; the manifest names the file relative to the outcome, so the store stays valid when the outcome folder is
-    renamed); the number of triples in the store."""
+    renamed); the number of triples in the store. `loaded`: the store in `folder` holds the file's first `loaded`
+    bytes already (StoreLoader): only the rest is added."""
     import pyoxigraph
 
     nt_path, folder = Path(nt_path), Path(folder)
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    if loaded is None or not (folder / "db").is_dir():
+        loaded = 0
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
     store = pyoxigraph.Store(str(folder / "db"))
-    store.bulk_load(path=str(nt_path), format=pyoxigraph.RdfFormat.N_TRIPLES,
-                    to_graph=pyoxigraph.NamedNode(STORE_GRAPH))
+    graph = pyoxigraph.NamedNode(STORE_GRAPH)
+    for chunk in _line_chunks(nt_path, offset=loaded):  # the bulk loader holds what one call loads: a chunk
+        store.bulk_load(input=chunk, format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=graph)
     store.optimize()
     count = len(store)
     del store
@@ -138,14 +210,19 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
     return count
 
 
-def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader) -> dict[str, Any]:
-    """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each."""
+def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, streamed: Any = None
+                      ) -> dict[str, Any]:
+    """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each. `streamed`: the
+    tablestream.StreamResult whose rows are in ontology.nt already (the rest is appended)."""
     t = time.monotonic()
-    lines = write_ntriples(idx, outdir / NT_FILE, header)
+    lines = write_ntriples(idx, outdir / NT_FILE, header, append=streamed is not None,
+                           also_used=streamed.used if streamed is not None else ())
+    lines += streamed.lines if streamed is not None else 0
     nt_s = time.monotonic() - t
     t = time.monotonic()
     prefixes = {"": idx.base_iri, **{p: ns for p, ns in idx.prefixes.items()}}
-    triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes)
+    triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes,
+                          loaded=streamed.store_loaded if streamed is not None else None)
     log.info("big graph: %d triples written to %s and %s", triples, NT_FILE, STORE_DIR)
     return {"lines": lines, "triples": triples, "seconds": {"ntriples": round(nt_s, 3),
                                                              "store": round(time.monotonic() - t, 3)}}

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import time
 from pathlib import Path
 from typing import Any
 
-from ontocore.folders import OutcomeFolder, outcome_folder, write_json
+from ontocore.folders import OWNER_FILE, RESUMABLE, OutcomeFolder, outcome_folder, write_json
 from ontocore.llm import ChatModel, open_model, opened_calls
 from ontocore.progress import Progress
 from ontocore.trace import Trace
@@ -30,9 +31,11 @@ from .index import EntitiesIndex
 from .indexfile import load_index
 from .ingest import load_inputs
 from .mapping import Coverage
-from .outcome import STATS_FILE, write_index_outcome
+from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
 from .references import link_tables
+from .scalecheck import SAMPLE_PER_CLASS
+from .tablestream import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
 from .report import write_build_report
 from .textstep import read_texts
 from .vocabulary import Vocabulary, load_vocabulary
@@ -44,7 +47,8 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
               keep_partial: bool = False, schema: list[Path] | None = None,
               ontology_iri: str | None = None, big_graph_triples: int | None = None,
-              sample_per_class: int | None = None) -> dict[str, Any]:
+              sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False
+              ) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
     `ontology_iri`: the ontology's IRI (its names are in its namespace); by default the index's own, or one
@@ -52,27 +56,51 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     `schema`: the user's vocabulary files; the built classes and properties are aligned onto its terms
     (alignment.align) before the ontology is written.
     The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
-    non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete."""
+    non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete.
+    `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
+    are read as streams (tablestream.py) and the outcome is a big graph."""
     t0 = time.perf_counter()
     progress = progress or Progress()
-    inputs = load_inputs([Path(f) for f in files])
+    streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
+    inputs = load_inputs([Path(f) for f in files], stream=streamed)
     vocab = load_vocabulary(schema) if schema else None
     idx = load_index(index_path) if index_path else EntitiesIndex()
     used = [*files, *([index_path] if index_path else []), *(schema or [])]
-    with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial) as folder:
+    with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial,
+                        resume=resume and bool(streamed)) as folder:
+        checkpoint = _streamed_folder(folder, streamed) if streamed else None
         if model is None:
             progress.begin("model", "loading the model")
             model = open_model(llm_options)
             progress.end("model")
         with Trace(folder.path / "building.log") as trace:
             stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri,
-                           {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class})
+                           {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class},
+                           checkpoint)
     return stats
+
+
+def _streamed_folder(folder: OutcomeFolder, streamed: list[Path]) -> dict[str, Any] | None:
+    """A build that streams tables keeps its unfinished folder when it fails or is interrupted (NAME.incomplete,
+    or the hidden partial folder of a killed run), so that `--resume` can go on from its last committed batch; the
+    checkpoint of a folder taken over, when it was made from these inputs (else the folder is emptied)."""
+    folder.keep_partial = True
+    checkpoint = read_checkpoint(folder.path, streamed) if folder.resumed else None
+    if folder.resumed and checkpoint is None:
+        log.warning("%s was made from other inputs; starting over", folder.final)
+        for f in folder.path.iterdir():
+            if f.name != OWNER_FILE:
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
+    elif checkpoint is not None:
+        log.info("resuming %s after row %s", folder.final, (checkpoint.get("done") or {}).get("rows", 0))
+    (folder.path / RESUMABLE).touch()
+    return checkpoint
 
 
 def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel, folder: OutcomeFolder,
            reason: bool, progress: Progress, trace: Trace, t0: float, vocab: Vocabulary | None = None,
-           ontology_iri: str | None = None, scale: dict[str, Any] | None = None) -> dict[str, Any]:
+           ontology_iri: str | None = None, scale: dict[str, Any] | None = None,
+           checkpoint: dict[str, Any] | None = None) -> dict[str, Any]:
     seconds: dict[str, float] = {}
     alignments: list[dict[str, Any]] = []
     cov = Coverage()
@@ -82,6 +110,18 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     shapes, keys = read_records(model, idx, inputs.json_docs, cov, trace, progress)
     references = link_tables(model, idx, keys, shapes, cov, trace, progress)
     seconds["json"] = time.perf_counter() - t
+    scale = dict(scale or {})
+    if inputs.streamed:
+        t = time.perf_counter()
+        settle_base_iri(idx, folder.final.name, ontology_iri)  # the rows are written as they are mapped
+        per_class = scale.get("sample_per_class")
+        streamed = stream_tables(model, idx, inputs.streamed, cov, trace, progress, folder.path, inputs.warnings,
+                                 inputs.encodings, SAMPLE_PER_CLASS if per_class is None else per_class,
+                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab))
+        references += streamed.references
+        inputs.tables.update(streamed.tables)
+        scale["streamed"] = streamed
+        seconds["tables"] = time.perf_counter() - t
     t = time.perf_counter()
     # the text step's calls (add_facts, decide) are opened: the local model starts them as they must start, instead of
     # often as a fenced block or bare arguments written again under the grammar; the mapping call is not (opened, the
@@ -96,7 +136,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
     written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),
-               "scale": scale or {}}
+               "scale": scale}
     stats = _finish(idx, folder, reason, model, cov, chunks, seconds, t0, trace, references, merges,
                     alignments, written)
     progress.end("finish")
@@ -113,8 +153,19 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         stats["repair"] = stats_repair
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
+    for name in (CHECKPOINT_FILE, RESUMABLE):  # complete: nothing to go on from
+        (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
+
+
+def _release(model: ChatModel, inputs: Any, vocab: Vocabulary | None) -> None:
+    """The embedded model's memory given back before the rows of big tables are written, when no later step asks
+    the model (no text, no vocabulary; a big graph has no repair round): the build's peak is then the larger of
+    the model's and the rows', not their sum."""
+    release = getattr(model, "release", None)
+    if release is not None and not inputs.chunks and vocab is None:
+        release()
 
 
 def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: ChatModel, cov: Coverage,

@@ -102,6 +102,13 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("--big-graph-triples", "big_graph_triples", type=click.IntRange(min=0), default=None, metavar="N",
               help="Above about N triples (default 200000; 0: never) write ontology.nt and a persisted Oxigraph store "
                    "(store/, what ontoask opens) instead of RDF/XML, Turtle and JSON-LD, and reason on a sample.")
+@click.option("--stream-rows", "stream_rows", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Above N rows in all CSV/TSV inputs (default 50000; 0: never) read them as streams: the model "
+                   "decides on each table's first rows, code maps every row straight to ontology.nt and the store "
+                   "(memory bounded by tables and keys, not rows); the outcome is a big graph.")
+@click.option("--resume", is_flag=True,
+              help="With --out: go on with an interrupted streamed build of the same inputs (its unfinished folder) "
+                   "from its last committed batch, without asking the model again.")
 @click.option("--reason-sample", "reason_sample", type=click.IntRange(min=1), default=None, metavar="N",
               help="For a big graph: HermiT checks the TBox and each class's first N individuals (default 50); "
                    "SPARQL constraint queries check every individual.")
@@ -126,7 +133,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @friendly_errors
 def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | None, out: Path | None,
          schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool,
-         big_graph_triples: int | None, reason_sample: int | None, load_url: str | None, load_graph: str | None,
+         big_graph_triples: int | None, stream_rows: int | None, resume: bool, reason_sample: int | None,
+         load_url: str | None, load_graph: str | None,
          load_replace: bool,
          max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
@@ -139,6 +147,9 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         from .outcome import base_iri_for
 
         base_iri_for(ontology_iri)  # refused before any work
+    if resume and (out is None or from_index is not None):
+        raise click.UsageError("--resume goes with --out FOLDER (the outcome folder of the interrupted build) and "
+                               "the same data FILES.")
     if (load_graph or load_replace) and not load_url:
         raise click.UsageError("--load-graph and --load-replace go with --load-into URL.")
     if load_url:
@@ -187,7 +198,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                            force=force, keep_partial=keep_partial, progress=progress, model=model,
                            backend=backend, base_url=base_url, api_key=api_key, model_path=model_path,
                            threads=threads, model_timeout=model_timeout, model_retries=model_retries,
-                           ontology_iri=ontology_iri, **scale)
+                           ontology_iri=ontology_iri, stream_rows=stream_rows, resume=resume, **scale)
         finally:
             progress.close()
     summary = dict(result.stats)

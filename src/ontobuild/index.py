@@ -312,6 +312,12 @@ class EntitiesIndex:
                                  label: str = "") -> str:
         """Create or reuse a datatype property; a clash with another kind gets a suffixed name (+ "Value"). Its
         dimension follows its unit; mixed values widen its range to what every value fits."""
+        prop = self.properties.get(name)
+        if (prop is not None and prop.kind == "datatype" and prop.range == datatype and role in prop.roles
+                and name not in self.classes and name not in self.individuals
+                and (domain not in self.classes or domain in prop.domain)
+                and (not unit or prop.unit and prop.dimension)):
+            return name  # nothing to add (the case of every cell after a column's first: mapping a table row by row)
         kind = self.kind_of(name)
         if kind not in (None, "property") or (kind == "property" and self.properties[name].kind != "datatype"):
             name = name + "Value"

@@ -23,10 +23,11 @@ import re
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from ontocore.errors import InputError
-from ontocore.files import ENCODING_NAMES, is_utf8, read_json_file, read_text, read_text_file, unique_keys
+from ontocore.files import (ENCODING_NAMES, decode_text, is_utf8, read_json_file, read_text, read_text_file,
+                            unique_keys)
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class Inputs:
     encodings: dict[str, str] = field(default_factory=dict)  # file name -> codec, for text read in another than UTF-8
     tables: dict[str, int] = field(default_factory=dict)  # table (file, or book.xlsx/Sheet) -> rows
     warnings: list[str] = field(default_factory=list)  # what was read differently from what the file says
+    streamed: list[Path] = field(default_factory=list)  # tables read as streams by the build (tablestream.py)
 
     def report(self) -> dict[str, Any]:
         """What stats.json and the report say about the inputs: tables and their rows, encodings other than
@@ -167,14 +169,81 @@ def read_table(path: Path, warnings: list[str] | None = None, encodings: dict[st
 def _records(path: Path | str, rows: list[list[str]], warnings: list[str] | None) -> list[dict[str, str | None]]:
     """Records {header: cell} of the rows of a table whose first row is the header (blank rows removed)."""
     header = _distinct_header(path, [h.strip() for h in rows[0]], warnings)
-    out = []
-    for line, row in enumerate(rows[1:], 2):
-        if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
-            raise InputError(f"{path}: row {line} has {len(row)} cells but the header has {len(header)} columns "
-                             "(a delimiter inside an unquoted cell?).")
-        cells = [c if c.strip() else None for c in row[:len(header)]] + [None] * (len(header) - len(row))
-        out.append(dict(zip(header, cells)))
-    return out
+    return [_record(path, header, row, line) for line, row in enumerate(rows[1:], 2)]
+
+
+def _record(path: Path | str, header: list[str], row: list[str], line: int) -> dict[str, str | None]:
+    if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
+        raise InputError(f"{path}: row {line} has {len(row)} cells but the header has {len(header)} columns "
+                         "(a delimiter inside an unquoted cell?).")
+    cells = [c if c.strip() else None for c in row[:len(header)]] + [None] * (len(header) - len(row))
+    return dict(zip(header, cells))
+
+
+STREAMED_SUFFIXES = (".csv", ".tsv", ".tab")  # the tables a build can read as streams (tablestream.py)
+_HEAD = 1 << 20  # bytes of a streamed table read first, to tell its encoding and dialect
+
+
+def count_table_rows(path: Path) -> int:
+    """The data rows of a CSV/TSV file as its line breaks count them (a quoted cell over several lines counts more):
+    enough to decide whether a build streams it, without reading it as a table."""
+    n, last = 0, b"\n"
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 24):
+            n += block.count(b"\n")
+            last = block[-1:]
+    return max(0, n + (last != b"\n") - 1)
+
+
+def iter_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None
+               ) -> Iterator[dict[str, str | None]]:
+    """The records of a CSV/TSV file one at a time, as read_table gives them (the same header rules, empty cells
+    None, blank rows left out), reading it as a stream: the encoding and dialect are told from its first
+    megabyte; a later byte that is not in that encoding is an InputError."""
+    with open(path, "rb") as fh:
+        head = fh.read(_HEAD)
+    if not head.strip():
+        raise InputError(f"{path} is empty.")
+    whole = len(head) < _HEAD
+    cut = head if whole else head[:head.rfind(b"\n") + 1] or head
+    text, codec = decode_text(cut, path)
+    if not is_utf8(codec):
+        if encodings is not None:
+            encodings[path.name] = codec
+        if warnings is not None:
+            warnings.append(f"{path.name}: read as {ENCODING_NAMES.get(codec, codec)}, not UTF-8")
+    default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    lines = text if whole else text[:text.rfind("\n") + 1]
+    dialect: Any = None
+    if _strict_rows(lines, default) is None:
+        try:
+            dialect = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
+        except csv.Error:
+            dialect = csv.excel_tab if default == "\t" else csv.excel
+    opener = {"utf-16-le": "utf-16-le", "utf-16-be": "utf-16-be"}.get(codec, codec)
+    try:
+        with open(path, encoding=opener, newline="") as fh:
+            if codec in ("utf-16-le", "utf-16-be") and fh.read(1) != "\ufeff":
+                fh.seek(0)
+            reader = (csv.reader(fh, delimiter=default, quotechar='"', doublequote=True, strict=True)
+                      if dialect is None else csv.reader(fh, dialect))
+            header: list[str] | None = None
+            rows = 0
+            for row in reader:
+                if not any(cell.strip() for cell in row):
+                    continue
+                if header is None:
+                    header = _distinct_header(path, [h.strip() for h in row], warnings)
+                    continue
+                rows += 1
+                yield _record(path, header, row, reader.line_num)
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path} is not {ENCODING_NAMES.get(codec, codec)} throughout (bad bytes near offset "
+                         f"{e.start} of a block); save it as UTF-8.") from None
+    except csv.Error as e:
+        raise InputError(f"{path} is not a readable table: {e}.") from None
+    if not rows:
+        raise InputError(f"{path} has no data rows under its header.")
 
 
 def _read_noting_encoding(path: Path, warnings: list[str] | None, encodings: dict[str, str] | None) -> str:
@@ -401,14 +470,18 @@ def input_formats(with_suffixes: bool = False) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
 
 
-def load_inputs(paths: list[Path], max_chars: int = 900) -> Inputs:
+def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] = ()) -> Inputs:
     """Read every input with the reader its suffix names (READERS), or raise InputError naming the file and the
-    spot; nothing is written here."""
+    spot; nothing is written here. The tables in `stream` are only checked and listed (`Inputs.streamed`)."""
+    stream = set(stream)
     if not paths:
         raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
     inputs = Inputs()
     limit = max_input_bytes()
     for path in paths:
         check_input_size(path, limit)
+        if path in stream:
+            inputs.streamed.append(path)  # read by the build as a stream, not here
+            continue
         reader_for(path).read(path, inputs, max_chars)
     return inputs

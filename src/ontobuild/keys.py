@@ -85,47 +85,72 @@ class Plan:
         return len(refs) >= 2 and refs >= set(shape.keys)
 
 
-def find_references(shapes: list[Shape], min_values: int = 2) -> Plan:
+class Columns:
+    """What the reference finder needs to know of the columns of a set of shapes: their candidate keys, the
+    distinct values of a column, and which keys hold every value of a column. This one reads the records of the
+    shapes (an inverted index value -> keys holding it: near-linear in cells, never a comparison of every column
+    with every key); tablestream.StreamColumns answers from hashes of whole streamed tables."""
+
+    def __init__(self, shapes: list[Shape]) -> None:
+        self.shapes = shapes
+        self._keys = {id(s): candidate_keys(s) for s in shapes}
+        self._key_values: dict[tuple[int, str], set[str | None]] = {}
+        self._holders: dict[str, set[tuple[int, str]]] = {}
+        for t_index, target in enumerate(shapes):
+            for key in self._keys[id(target)]:
+                vals = set(column_values(target, key))
+                self._key_values[(t_index, key)] = vals
+                for v in vals:
+                    if v is not None:
+                        self._holders.setdefault(v, set()).add((t_index, key))
+
+    def keys(self, shape: Shape) -> list[str]:
+        return self._keys[id(shape)]
+
+    def rows(self, s_index: int) -> int:
+        return len(self.shapes[s_index].records)
+
+    def distinct(self, s_index: int, column: str) -> int:
+        return len({v for v in column_values(self.shapes[s_index], column) if v is not None})
+
+    def key_size(self, t_index: int, key: str) -> int:
+        return len(self._key_values[(t_index, key)])
+
+    def holding(self, s_index: int, column: str) -> set[tuple[int, str]]:
+        """The (shape index, key) whose values include every value of the column."""
+        values = {v for v in column_values(self.shapes[s_index], column) if v is not None}
+        possible: set[tuple[int, str]] | None = None
+        for v in sorted(values, key=lambda v: len(self._holders.get(v, ())))[:3]:  # the rarest values first
+            possible = set(self._holders.get(v, ())) if possible is None else possible & self._holders.get(v, set())
+            if not possible:
+                break
+        return {tk for tk in possible or () if values <= self._key_values[tk]}
+
+
+def find_references(shapes: list[Shape], min_values: int = 2, columns: Columns | None = None) -> Plan:
     """Candidate keys of every shape, and every column whose values all occur among another shape's key
     values. A column that is itself the shape's only key refers only when its name says so (an id named after
-    the target), so that two tables numbered 1..n are not taken for each other."""
-    plan = Plan(keys={id(s): candidate_keys(s) for s in shapes})
-    # every key's values once, and an inverted index value -> keys holding it: near-linear in cells, never a
-    # comparison of every column with every key
-    key_values: dict[tuple[int, str], set[str | None]] = {}
-    holders: dict[str, set[tuple[int, str]]] = {}
-    rank: dict[tuple[int, str], int] = {}
-    for t_index, target in enumerate(shapes):
-        for position, key in enumerate(plan.keys[id(target)]):
-            rank[(t_index, key)] = position
-            vals = set(column_values(target, key))
-            key_values[(t_index, key)] = vals
-            for v in vals:
-                if v is not None:
-                    holders.setdefault(v, set()).add((t_index, key))
+    the target), so that two tables numbered 1..n are not taken for each other. `columns`: how the values are
+    read (by default from the shapes' records)."""
+    columns = columns or Columns(shapes)
+    plan = Plan(keys={id(s): columns.keys(s) for s in shapes})
+    rank = {(t_index, key): position for t_index, target in enumerate(shapes)
+            for position, key in enumerate(plan.keys[id(target)])}
     for s_index, source in enumerate(shapes):
         own_keys = plan.keys[id(source)]
         for column in source.keys:
-            values = {v for v in column_values(source, column) if v is not None}
-            if len(values) < min(min_values, len(source.records)):
+            if columns.distinct(s_index, column) < min(min_values, columns.rows(s_index)):
                 continue
-            possible: set[tuple[int, str]] | None = None
-            for v in sorted(values, key=lambda v: len(holders.get(v, ())))[:3]:  # the rarest values first
-                possible = set(holders.get(v, ())) if possible is None else possible & holders.get(v, set())
-                if not possible:
-                    break
             best: Reference | None = None
             best_score: tuple = ()
-            for t_index, key in sorted(possible or (), key=lambda tk: (tk[0], rank[tk])):
+            for t_index, key in sorted(columns.holding(s_index, column), key=lambda tk: (tk[0], rank[tk])):
                 target = shapes[t_index]
                 if target is source and (column in plan.keys[id(target)][:1] or key == column):
-                    continue
-                if not values <= key_values[(t_index, key)]:
                     continue
                 if own_keys[:1] == [column] and _names_own(column, source) and _names_own(key, target):
                     continue  # two tables' own identifiers (both numbered 1..n): not a reference
                 named = _names_target(column, key, target)
-                score = (named, key == plan.keys[id(target)][0], -len(key_values[(t_index, key)]))
+                score = (named, key == plan.keys[id(target)][0], -columns.key_size(t_index, key))
                 if best is None or score > best_score:
                     best, best_score = Reference(source, column, target, key), score
             if best is not None:
@@ -222,35 +247,55 @@ def measurement(column: str, values: list[str]) -> str:
     return ""
 
 
+@dataclass
+class Evidence:
+    """What `weigh` reads of a column's non-empty values: the first ones (in record order), how many are distinct,
+    the distinct values themselves when they are few, and something equal between two columns exactly when their
+    sets of distinct values are."""
+
+    first: list[str]
+    distinct: int
+    few: set[str] | None  # the distinct values when fewer than _FEW, else None
+    same: Any
+
+
+def evidence(shape: Shape, column: str) -> Evidence:
+    """The Evidence of a column: from a streamed table's profile (shape.profiles), else from its records."""
+    if shape.profiles is not None and column in shape.profiles:
+        return shape.profiles[column]
+    values = [v for v in column_values(shape, column) if v is not None]
+    distinct = frozenset(values)
+    return Evidence(values[:200], len(distinct), set(distinct) if len(distinct) < _FEW else None, distinct)
+
+
 def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
     """Code's verdict on a candidate reference from the evidence it can weigh: ("no", why) for what cannot be a
     link (a measurement, a date, a key that is itself a measurement), ("yes", why) when the column is named after
     the target and its key is the target's own identifier and covers every value, else ("ask", why)."""
-    values = [v for v in column_values(ref.source, ref.column) if v is not None]
-    why = measurement(ref.column, values)
+    col = evidence(ref.source, ref.column)
+    why = measurement(ref.column, col.first)
     if why:
         return "no", f"{ref.column!r}: {why}"
-    key_values = [v for v in column_values(ref.target, ref.key) if v is not None]
-    why = measurement(ref.key, key_values)
+    key = evidence(ref.target, ref.key)
+    why = measurement(ref.key, key.first)
     if why:
         return "no", f"the key {ref.key!r}: {why}"
-    distinct = set(values)
-    back = len(distinct) / max(1, len(set(key_values)))  # how much of the target the column reaches
+    back = col.distinct / max(1, key.distinct)  # how much of the target the column reaches
     primary = plan.keys.get(id(ref.target), [""])[:1] == [ref.key]
     named = _names_target(ref.column, ref.key, ref.target)
     own = plan.keys.get(id(ref.source), [""])[:1] == [ref.column] and _ids_own(ref.column, ref.source)
-    if own and not named and ref.source is not ref.target and distinct != set(key_values):
+    if own and not named and ref.source is not ref.target and col.same != key.same:
         return "no", (f"{ref.column!r} numbers the records of {file_stem(ref.source.file)}, is not named after "
-                      f"{file_stem(ref.target.file)}, and the two tables hold other ids ({len(distinct)} and "
-                      f"{len(set(key_values))}): tables numbered alike are not each other's records")
+                      f"{file_stem(ref.target.file)}, and the two tables hold other ids ({col.distinct} and "
+                      f"{key.distinct}): tables numbered alike are not each other's records")
     if (not named and ref.source is not ref.target and not _ID_NAME.search(split_key(ref.column)[0])
-            and len(distinct) < _FEW and all(re.fullmatch(r"-?\d+", v) for v in distinct)):
+            and col.few is not None and all(re.fullmatch(r"-?\d+", v) for v in col.few)):
         return "no", (f"{ref.column!r} neither names {file_stem(ref.target.file)} nor says it is an identifier, and "
-                      f"its {len(distinct)} small numbers fall among any numbered table's ids by chance")
+                      f"its {col.distinct} small numbers fall among any numbered table's ids by chance")
     if named and primary and ref.source is not ref.target:
         return "yes", (f"{ref.column!r} is named after {file_stem(ref.target.file)} and every value is one of its "
-                       f"{ref.key!r} ({len(distinct)} distinct, {back:.0%} of them)")
-    return "ask", f"every value occurs among {ref.key!r} ({len(distinct)} distinct, {back:.0%} of the keys)"
+                       f"{ref.key!r} ({col.distinct} distinct, {back:.0%} of them)")
+    return "ask", f"every value occurs among {ref.key!r} ({col.distinct} distinct, {back:.0%} of the keys)"
 
 
 def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:
@@ -260,6 +305,24 @@ def ordered_for_mapping(shapes: list[Shape], plan: Plan) -> list[Shape]:
         return (s.pattern.count(".") + s.pattern.count("["), plan.is_link_table(s), len(plan.of(s)))
 
     return sorted(shapes, key=rank)
+
+
+def link_properties(idx: EntitiesIndex, plan: Plan, classes: dict[int, str]
+                    ) -> list[tuple[Reference, str, str]]:
+    """The object property (and inverse, "" for none) of every confirmed reference, made in the index:
+    [(reference, link, inverse)]."""
+    out = []
+    for ref in plan.references:
+        if not ref.confirmed:
+            continue
+        src_cls, dst_cls = classes.get(id(ref.source), ""), classes.get(id(ref.target), "")
+        prop = idx.ensure_object_property(
+            ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True), src_cls, dst_cls,
+            f"Reference from {ref.source.file} column '{ref.column}' to {ref.target.file} '{ref.key}'")
+        inverse = idx.ensure_object_property(ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
+            if _inverse_wanted(idx, plan, ref, prop) else ""
+        out.append((ref, prop, inverse))
+    return out
 
 
 def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dict[int, str]) -> list[dict[str, Any]]:
@@ -273,17 +336,9 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
     cells = {(e["file"], e["path"]): e for e in cov.entries}
     emptied: set[str] = set()
     targets: dict[str, str] = {}  # link -> the class it links to
-    for ref in plan.references:
-        if not ref.confirmed:
-            continue
+    for ref, prop, inverse in link_properties(idx, plan, classes):
+        targets[prop] = classes.get(id(ref.target), "")
         by_key = {_value(r.fields.get(ref.key)): r.individual for r in ref.target.records if r.individual}
-        src_cls, dst_cls = classes.get(id(ref.source), ""), classes.get(id(ref.target), "")
-        prop = idx.ensure_object_property(
-            ref.property or safe_name("ref " + split_key(ref.column)[0], lower_first=True), src_cls, dst_cls,
-            f"Reference from {ref.source.file} column '{ref.column}' to {ref.target.file} '{ref.key}'")
-        inverse = idx.ensure_object_property(ref.inverse, dst_cls, src_cls, f"Inverse of {prop}") \
-            if _inverse_wanted(idx, plan, ref, prop) else ""
-        targets[prop] = dst_cls
         linked = missing = 0
         for rec in ref.source.records:
             target = by_key.get(_value(rec.fields.get(ref.column)))
@@ -298,39 +353,15 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
             linked += 1
         out.append({"reference": ref.describe(), "property": prop, "inverse": inverse, "linked": linked,
                     "unmatched": missing})
-    if emptied:  # a datatype property that only held linked ids goes with them; one that remains keeps the
-        # domain of the classes that still use it
+    if emptied:
         users: dict[str, set[str]] = {}
         for ind, f in idx.iter_facts():
             if f.property in emptied:
                 users.setdefault(f.property, set()).update(ind.classes)
-        for name in sorted(emptied):
-            if name not in users:
-                idx.remove(name)
-            else:
-                idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
-    for entry in out:  # a link named `xLink` because a value property was `x`: now `x` if that went, else
-        # named after the class it links to (a link `brand` from `brand_id` beside a text column `brand`)
-        name = entry["property"]
-        if not name.endswith("Link") or name not in idx.properties:
-            continue
-        for better in (name[:-4], safe_name(targets.get(name, ""), lower_first=True)):
-            if better and idx.kind_of(better) is None:
-                idx.rename(name, better)
-                entry["property"] = better
-                for e in cov.entries:
-                    if e.get("property") == name:
-                        e["property"] = better
-                break
-    _declare_inverses(idx, out)
-    for shape in {id(r.source): r.source for r in plan.references}.values():
-        refs = [r for r in plan.of(shape) if r.confirmed]
-        if not plan.is_link_table(shape) or len(refs) != 2:
-            continue
-        a, b = refs
-        prop = idx.ensure_object_property(safe_name(file_stem(shape.file), lower_first=True),
-                                          classes.get(id(a.target), ""), classes.get(id(b.target), ""),
-                                          f"The pairs of {shape.file}")
+        drop_emptied(idx, emptied, users)
+    settle_links(idx, out, targets, cov.entries)
+    for shape, a, b in link_tables(plan):
+        prop = link_table_property(idx, shape, a, b, classes)
         keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}
         keys_b = {_value(r.fields.get(b.key)): r.individual for r in b.target.records}
         pairs = 0
@@ -341,6 +372,55 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 pairs += 1
         out.append({"link_table": shape.file, "property": prop, "pairs": pairs})
     return out
+
+
+def drop_emptied(idx: EntitiesIndex, emptied: set[str], users: dict[str, set[str]]) -> None:
+    """A datatype property that only held linked ids goes with them; one that remains keeps the domain of the
+    classes that still use it (`users`: property -> classes of the individuals that still have a fact of it)."""
+    for name in sorted(emptied):
+        if name not in users:
+            idx.remove(name)
+        else:
+            idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
+
+
+def settle_links(idx: EntitiesIndex, linked: list[dict[str, Any]], targets: dict[str, str],
+                 entries: list[dict[str, Any]] = ()) -> None:
+    """After the copies of linked ids went: a link named `xLink` because a value property was `x` is now `x` if
+    that went, else named after the class it links to (a link `brand` from `brand_id` beside a text column
+    `brand`; `targets`: link -> the class it links to); coverage `entries` follow the rename; then the inverses
+    are declared."""
+    for entry in linked:
+        name = entry["property"]
+        if not name.endswith("Link") or name not in idx.properties:
+            continue
+        for better in (name[:-4], safe_name(targets.get(name, ""), lower_first=True)):
+            if better and idx.kind_of(better) is None:
+                idx.rename(name, better)
+                entry["property"] = better
+                for e in entries:
+                    if e.get("property") == name:
+                        e["property"] = better
+                break
+    _declare_inverses(idx, linked)
+
+
+def link_tables(plan: Plan) -> list[tuple[Shape, Reference, Reference]]:
+    """The link tables of the plan with their two confirmed references."""
+    out = []
+    for shape in {id(r.source): r.source for r in plan.references}.values():
+        refs = [r for r in plan.of(shape) if r.confirmed]
+        if plan.is_link_table(shape) and len(refs) == 2:
+            out.append((shape, refs[0], refs[1]))
+    return out
+
+
+def link_table_property(idx: EntitiesIndex, shape: Shape, a: Reference, b: Reference, classes: dict[int, str]
+                        ) -> str:
+    """The direct link a link table's pairs become."""
+    return idx.ensure_object_property(safe_name(file_stem(shape.file), lower_first=True),
+                                      classes.get(id(a.target), ""), classes.get(id(b.target), ""),
+                                      f"The pairs of {shape.file}")
 
 
 def _declare_inverses(idx: EntitiesIndex, linked: list[dict[str, Any]]) -> None:

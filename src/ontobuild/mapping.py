@@ -12,7 +12,7 @@ import logging
 from collections import Counter
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .index import EntitiesIndex, Fact
 from .names import safe_name, unique_name
@@ -40,7 +40,7 @@ def is_leafish(v: Any) -> bool:
 
 
 def pointer(path: list[str | int]) -> str:
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f"[{p!r}]" for p in path)
+    return "$" + "".join([f"[{p}]" if isinstance(p, int) else f"[{p!r}]" for p in path])
 
 
 @dataclass
@@ -146,6 +146,7 @@ class Shape:
     plans: dict[str, FieldPlan]
     n_levels: int
     record_class: str = ""  # once mapped: the class of its records
+    profiles: dict[str, Any] | None = None  # a streamed table's columns as a whole (keys.Evidence by column)
 
 
 def find_records(file: str, data: Any) -> list[Record]:
@@ -224,10 +225,28 @@ class Coverage:
     def add(self, file: str, path: list[str | int], value: Any, status: str, **where: Any) -> None:
         self.entries.append({"file": file, "path": pointer(path), "value": value, "status": status, **where})
 
+    # the cells of streamed tables, counted instead of listed: (file, column, status, property or reason) -> cells
+    tallies: dict[tuple[str, str, str, str], int] = field(default_factory=dict)
+
+    def tally(self, file: str, column: str, status: str, what: str, n: int = 1) -> None:
+        key = (file, column, status, what)
+        self.tallies[key] = self.tallies.get(key, 0) + n
+
     def totals(self) -> dict[str, int]:
         covered = sum(e["status"] == "covered" for e in self.entries)
         skipped = sum(e["status"] == "skipped" for e in self.entries)
-        return {"total": len(self.entries), "covered": covered, "skipped": skipped}
+        counted = {status: sum(n for k, n in self.tallies.items() if k[2] == status) for status in ("covered", "skipped")}
+        return {"total": len(self.entries) + sum(self.tallies.values()), "covered": covered + counted["covered"],
+                "skipped": skipped + counted["skipped"]}
+
+
+class CountingCoverage(Coverage):
+    """Coverage that counts the cells of a table's column (its path [row, column]) instead of listing each one:
+    what a streamed table keeps (tablestream.py)."""
+
+    def add(self, file: str, path: list[str | int], value: Any, status: str, **where: Any) -> None:
+        column = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+        self.tally(file, column, status, where.get("property") or where.get("reason") or "")
 
 
 def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozenset()) -> tuple[str, str]:
@@ -272,8 +291,11 @@ def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any,
     cov.add(file, path, value, "covered", individual=subject, property=prop)
 
 
-def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Coverage) -> int:
-    """Apply a decided mapping to every record of `shape`; returns the number of individuals made."""
+def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Coverage,
+                  names: Callable[[Record], tuple[str, str]] | None = None) -> int:
+    """Apply a decided mapping to every record of `shape`; returns the number of individuals made. `names`: the
+    (name, label) of each record's individual when they were settled already (a streamed table's batch,
+    tablestream.py), else they are decided here (`_individual_name`, two records never one individual)."""
     cls = idx.ensure_class(decision.record_class, decision.record_role, decision.superclass)
     level_info: list[tuple[str, str] | None] = []
     for i, lv in enumerate(decision.levels[: shape.n_levels]):
@@ -286,17 +308,21 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
         level_info.append((lcls, lprop))
     shape.record_class = cls
     made = 0
-    names = Counter(str(rec.fields.get(decision.name_key, "")).strip() for rec in shape.records)
-    shared = {n for n, c in names.items() if c > 1}
+    if names is None:
+        counts = Counter(str(rec.fields.get(decision.name_key, "")).strip() for rec in shape.records)
+        shared = {n for n, c in counts.items() if c > 1}
     for rec in shape.records:
-        name, label = _individual_name(rec, decision, shared)
         src = {"file": rec.file, "path": pointer(rec.path)}
-        here = f"{rec.file} {pointer(rec.path)}"
-        if cov.records.get(name, here) != here:  # two records never become one individual
-            taken_by = cov.records[name]
-            name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
-            log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
-        cov.records[name] = here
+        if names is not None:
+            name, label = names(rec)
+        else:
+            name, label = _individual_name(rec, decision, shared)
+            here = f"{rec.file} {pointer(rec.path)}"
+            if cov.records.get(name, here) != here:  # two records never become one individual
+                taken_by = cov.records[name]
+                name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
+                log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
+            cov.records[name] = here
         rec.individual = idx.ensure_individual(name, label, cls, "", src,
                                                aliases=[rec.own_key] if rec.own_key and rec.own_key != label else [])
         made += 1

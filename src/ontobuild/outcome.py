@@ -79,12 +79,20 @@ def make_header(idx: EntitiesIndex, name: str, sources: Iterable[str | Path] = (
                           sources=[Path(s).name for s in sources], generator=f"ontobuild {__version__}")
 
 
+def _counts(idx: EntitiesIndex, streamed: Any) -> dict[str, int]:
+    counts = idx.counts()
+    if streamed is not None:
+        counts["individuals"] += streamed.individuals
+        counts["facts"] += streamed.facts
+    return counts
+
+
 def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = True,
                         extra_stats: dict[str, Any] | None = None, timeout_s: float = 120,
                         coverage: dict[str, Any] | None = None, final: Path | None = None,
                         sources: Iterable[str | Path] = (), ontology_iri: str | None = None,
                         big_graph_triples: int | None = None, sample_per_class: int | None = None,
-                        write_stats: bool = True) -> dict[str, Any]:
+                        write_stats: bool = True, streamed: Any = None) -> dict[str, Any]:
     """Write all outcome files of `idx` into `outdir` and return the stats (also written to stats.json, unless
     `write_stats` is False: then the caller writes them once, when it has added its own figures).
 
@@ -97,7 +105,9 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     Big graphs (bigoutput.py): above `big_graph_triples` triples (bigoutput.BIG_GRAPH_TRIPLES when None; 0: never)
     the ontology is written as N-Triples and a persisted Oxigraph store instead of RDF/XML, Turtle and JSON-LD, and
     checked by HermiT on the TBox and a sample (`sample_per_class` individuals per class) plus SPARQL constraint
-    queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why."""
+    queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why.
+    `streamed`: the tablestream.StreamResult of streamed tables, whose rows are in ontology.nt already: always a big
+    graph, the schema and the index's own individuals appended to it."""
     from .reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
@@ -114,17 +124,22 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     from . import bigoutput
 
     threshold = bigoutput.BIG_GRAPH_TRIPLES if big_graph_triples is None else big_graph_triples
-    estimate = bigoutput.estimate_triples(idx)
-    big = bool(threshold) and estimate > threshold
+    estimate = bigoutput.estimate_triples(idx) + (streamed.lines if streamed is not None else 0)
+    big = streamed is not None or (bool(threshold) and estimate > threshold)
     t = time.monotonic()
     header = make_header(idx, name, sources)
     if big:
-        written = bigoutput.write_big_outputs(idx, outdir, header)
+        written = bigoutput.write_big_outputs(idx, outdir, header, streamed)
         n_triples = written["triples"]
+        why = (f"{streamed.rows} table rows streamed (above --stream-rows)" if streamed is not None else
+               f"about {estimate} triples, above --big-graph-triples {threshold}")
         outputs = {"files": [bigoutput.NT_FILE, bigoutput.STORE_DIR + "/"], "big_graph": True,
-                   "why": f"about {estimate} triples, above --big-graph-triples {threshold}: N-Triples (written "
-                          "as made) and a persisted Oxigraph store instead of RDF/XML, Turtle and JSON-LD",
+                   "why": f"{why}: N-Triples (written as made) and a persisted Oxigraph store instead of RDF/XML, "
+                          "Turtle and JSON-LD",
                    "seconds": written["seconds"]}
+        if streamed is not None:
+            outputs["files"].append(streamed.summary()["sources"])
+            outputs["streamed"] = streamed.summary()
     else:
         graph = to_graph(idx, header)
         rdfxml, turtle = serialize_graph(graph)
@@ -144,7 +159,9 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
 
         report = check_big(idx, outdir / bigoutput.STORE_DIR / "db", n_triples,
                            per_class=SAMPLE_PER_CLASS if sample_per_class is None else sample_per_class,
-                           timeout_s=timeout_s)
+                           timeout_s=timeout_s, sample=streamed.sample if streamed is not None else None,
+                           individuals=(len(idx.individuals) + streamed.individuals) if streamed is not None
+                           else None)
     elif reason:
         report = check(outdir / OWL_FILE, timeout_s=timeout_s)
     else:
@@ -155,7 +172,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     stats: dict[str, Any] = {
         "outcome": str(final or outdir),
         "ontology_iri": onto,
-        "counts": {**idx.counts(), "triples": n_triples, "skipped": len(idx.skipped)},
+        "counts": {**_counts(idx, streamed), "triples": n_triples, "skipped": len(idx.skipped)},
         "outputs": outputs,
         "reasoner": report.to_dict(),
         "seconds": {k: round(v, 3) for k, v in timings.items()},

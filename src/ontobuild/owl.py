@@ -172,13 +172,16 @@ def _property_triples(idx: EntitiesIndex, p: PropertyDef, iri) -> Iterable[tuple
             yield s, QUDT.unit, URIRef(qudt_iri(p.unit))
 
 
+_TYPE, _NAMED, _ALT = RDF.type, OWL.NamedIndividual, SKOS.altLabel  # looked up once, not per individual
+
+
 def _individual_triples(idx: EntitiesIndex, ind: Individual, iri) -> Iterable[tuple[Node, Node, Node]]:
     s = iri(ind.name)
-    yield s, RDF.type, OWL.NamedIndividual
+    yield s, _TYPE, _NAMED
     for c in ind.classes:
-        yield s, RDF.type, iri(c)
+        yield s, _TYPE, iri(c)
     for a in ind.aliases:
-        yield s, SKOS.altLabel, text_literal(a)
+        yield s, _ALT, text_literal(a)
     for f in ind.facts:
         p = iri(f.property)
         o = _fact_object(idx, f)

@@ -176,19 +176,27 @@ def run_constraints(idx: EntitiesIndex, store_db: str | Path, timeout_note: str 
 
 
 def check_big(idx: EntitiesIndex, store_db: str | Path, triples: int, per_class: int = SAMPLE_PER_CLASS,
-              timeout_s: float = 120) -> ReasonerReport:
+              timeout_s: float = 120, sample: EntitiesIndex | None = None, individuals: int | None = None
+              ) -> ReasonerReport:
     """HermiT on the TBox and a sample of the ABox, then the constraint queries on the whole store; one report
-    whose `checks` say which check ran on what. Inconsistent when either finds a contradiction."""
+    whose `checks` say which check ran on what. Inconsistent when either finds a contradiction. `sample`: the
+    sample when the individuals are not in `idx` (streamed rows, tablestream.py), of `individuals` in all."""
     from .owl import serialize
 
     start = time.monotonic()
-    sample = sample_index(idx, per_class)
+    if sample is not None:
+        taken = sample_index(idx, per_class)
+        taken.individuals = {**sample.individuals, **taken.individuals}
+        sample = taken
+    else:
+        sample = sample_index(idx, per_class)
+    total = len(idx.individuals) if individuals is None else individuals
     with tempfile.TemporaryDirectory(prefix="ontobuild-sample-") as tmp:
         path = Path(tmp) / "sample.owl"
         path.write_bytes(serialize(sample)[0])
         hermit = check(path, timeout_s=timeout_s)
     on = (f"the TBox ({len(idx.classes)} classes, {len(idx.properties)} properties) and a sample of the ABox: "
-          f"{len(sample.individuals)} of {len(idx.individuals)} individuals (each class's first {per_class})")
+          f"{len(sample.individuals)} of {total} individuals (each class's first {per_class})")
     checks: list[dict[str, Any]] = [{"check": "HermiT", "on": on, "status": hermit.status,
                                      "reason": hermit.reason, "seconds": round(hermit.seconds, 3)}]
     result = run_constraints(idx, store_db)

@@ -22,6 +22,7 @@ from .errors import InputError
 log = logging.getLogger(__name__)
 
 OWNER_FILE = ".owner-pid"  # in a partial folder: the process writing it
+RESUMABLE = ".resumable"  # in a partial folder: a run can go on from it (`plan_outcome(resume=True)`)
 
 
 def atomic_write(path: str | Path, data: bytes | str) -> Path:
@@ -111,18 +112,23 @@ class OutcomeFolder:
     final folder (`.NAME.partial-XXXX`); `commit` renames it to `final` in one step, `discard` removes it (or,
     with keep_partial, renames it to NAME.incomplete so that it says what it is)."""
 
-    def __init__(self, final: Path, replace: bool = False, keep_partial: bool = False, explicit: bool = False) -> None:
+    def __init__(self, final: Path, replace: bool = False, keep_partial: bool = False, explicit: bool = False,
+                 adopt: Path | None = None) -> None:
         self.final = final
         self.replace = replace
         self.keep_partial = keep_partial
         self.explicit = explicit  # a folder the user named (--out): never silently moved to another name
         self.claim = _claim(final) if explicit else None
+        self.resumed = adopt is not None  # `path` is the unfinished folder of an earlier run, taken over
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
-            _sweep_stale(final.parent)
             self.path = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+            if adopt is not None:
+                os.rmdir(self.path)
+                os.replace(adopt, self.path)
             os.chmod(self.path, 0o755)
             (self.path / OWNER_FILE).write_text(str(os.getpid()))
+            _sweep_stale(final.parent)
         except OSError as e:
             self._release()
             raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
@@ -180,6 +186,11 @@ def _sweep_stale(parent: Path) -> None:
             pid = int((folder / OWNER_FILE).read_text().strip())
             os.kill(pid, 0)
         except ProcessLookupError:
+            if (folder / RESUMABLE).exists():  # a run can go on from it: kept, under a name that says so
+                kept = _free_name(parent / (folder.name[1:].split(".partial-")[0] + ".incomplete"))
+                log.info("keeping %s, left by a run that was killed, as %s (resumable)", folder, kept)
+                os.replace(folder, kept)
+                continue
             log.info("removing %s, left by a run that was killed", folder)
             shutil.rmtree(folder, ignore_errors=True)
         except (OSError, ValueError):  # no owner file, or not ours to judge: leave it
@@ -236,10 +247,29 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def resumable(final: Path) -> Path | None:
+    """The unfinished folder of an earlier run into `final` that a run can go on from (it holds RESUMABLE): a
+    partial folder whose process is gone, or `NAME.incomplete`; the newest when there are several."""
+    found = []
+    for folder in [*final.parent.glob(f".{final.name}.partial-*"), *final.parent.glob(f"{final.name}.incomplete*")]:
+        if not (folder / RESUMABLE).exists():
+            continue
+        try:
+            pid = int((folder / OWNER_FILE).read_text().strip())
+        except (OSError, ValueError):
+            pid = 0
+        if pid and pid != os.getpid() and _alive(pid):
+            continue  # still being written
+        found.append((folder.stat().st_mtime, str(folder), folder))
+    return max(found)[2] if found else None
+
+
 def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, force: bool = False,
-                 inputs: Iterable[str | Path] = (), keep_partial: bool = False) -> OutcomeFolder:
+                 inputs: Iterable[str | Path] = (), keep_partial: bool = False, resume: bool = False
+                 ) -> OutcomeFolder:
     """The outcome folder of a new run. `out` must not be a non-empty folder unless `force` (then it is
-    replaced when the run succeeds), and never a folder holding one of the run's `inputs`."""
+    replaced when the run succeeds), and never a folder holding one of the run's `inputs`. `resume`: take over
+    the unfinished folder of an earlier run into `out` when there is one (`resumable`; `OutcomeFolder.resumed`)."""
     if out is None:
         final = _free_name(Path(root) / datetime.now().strftime("%Y%m%d_%H%M%S"))
         return OutcomeFolder(final, keep_partial=keep_partial)
@@ -260,15 +290,18 @@ def plan_outcome(root: str | Path = "outcomes", out: str | Path | None = None, f
     if final.is_dir() and any(final.iterdir()) and not force:
         raise InputError(f"--out {final} is a folder that is not empty; choose another --out, or add --force to "
                          "replace it when the run succeeds.")
-    return OutcomeFolder(final, replace=force, keep_partial=keep_partial, explicit=True)
+    folder = OutcomeFolder(final, replace=force, keep_partial=keep_partial, explicit=True,
+                           adopt=resumable(final) if resume else None)
+    return folder
 
 
 @contextmanager
 def outcome_folder(root: str | Path = "outcomes", out: str | Path | None = None, force: bool = False,
-                   inputs: Iterable[str | Path] = (), keep_partial: bool = False) -> Iterator[OutcomeFolder]:
+                   inputs: Iterable[str | Path] = (), keep_partial: bool = False, resume: bool = False
+                   ) -> Iterator[OutcomeFolder]:
     """Write a run's files into `folder.path`; the folder is committed when the block ends normally and
-    discarded on any exception, including Ctrl-C and SIGTERM (see signals.py)."""
-    folder = plan_outcome(root, out, force, inputs, keep_partial)
+    discarded on any exception, including Ctrl-C and SIGTERM (see signals.py). `resume`: see plan_outcome."""
+    folder = plan_outcome(root, out, force, inputs, keep_partial, resume)
     try:
         yield folder
     except BaseException:

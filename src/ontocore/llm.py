@@ -413,7 +413,7 @@ class LocalChat:
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 8192, n_threads: int | None = None,
                  seed: int = 0, prefix_cache: "PrefixCache | None" = None) -> None:
         try:
-            from llama_cpp import Llama
+            import llama_cpp  # noqa: F401 - installed?
         except ImportError:
             raise ModelUnavailable(
                 "llama-cpp-python is not installed, so the embedded local model cannot run: install the local "
@@ -431,13 +431,9 @@ class LocalChat:
         except ValueError as e:
             raise ModelUnavailable(str(e)) from None
         self.threads = cores.choose_threads(self._fixed_threads)
+        self._n_ctx = n_ctx
         start = time.perf_counter()
-        try:
-            with llama_load_settings():
-                self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=self.threads,
-                                  n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
-        except (ValueError, RuntimeError) as e:
-            raise ModelUnavailable(f"llama.cpp could not load {path}: {e}.") from None
+        self._llm = self._load(seed)
         self.load_seconds = time.perf_counter() - start
         self._grammars: dict[str, Any] = {}
         self._seed = seed
@@ -447,6 +443,24 @@ class LocalChat:
         self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         self.open_single_calls = False  # see opened_calls
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
+
+    def _load(self, seed: int) -> Any:
+        from llama_cpp import Llama
+
+        try:
+            with llama_load_settings():
+                return Llama(model_path=str(self._path), n_ctx=self._n_ctx, n_threads=self.threads,
+                             n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
+        except (ValueError, RuntimeError) as e:
+            raise ModelUnavailable(f"llama.cpp could not load {self._path}: {e}.") from None
+
+    def release(self) -> None:
+        """Give the model's memory back (its weights and context) before a long step that needs no model; a
+        later call loads it again."""
+        llm, self._llm = self._llm, None
+        if llm is not None:
+            llm.close()
+            log.info("model released")
 
     # ---- kept prompt prefixes --------------------------------------------------------------------------
     def keep_prefix(self, system_start: str) -> None:
@@ -624,6 +638,8 @@ class LocalChat:
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
+        if self._llm is None:  # released (release): loaded again
+            self._llm = self._load(self._seed)
         use_tools = bool(tools) and tool_choice != "none"
         prompt = render_qwen(messages, tools if use_tools else None)
         start = time.perf_counter()
