@@ -1,8 +1,9 @@
 """Multilingual benchmark: `ontoask` (embedded model) over questions asked in English, German, French, Spanish,
 Italian, Dutch and Portuguese (tests/data/multilingual_questions.json: the same base questions in every language,
-with gold answers) about two small ontologies written by hand for this project: the made-up aquarium
-(tests/data/owl_aquarium.ttl, labelled in English and German) and a made-up network of lighthouses
-(tests/data/owl_lighthouses.ttl, labelled in French and English, French first).
+with gold answers) about three small ontologies written by hand for this project: the made-up aquarium
+(tests/data/owl_aquarium.ttl, labelled in English and German), a made-up network of lighthouses
+(tests/data/owl_lighthouses.ttl, labelled in French and English, French first) and made-up mountain huts
+(tests/data/owl_huts.ttl, labelled in Italian and English, Italian first).
 
     python -m bench.lang_bench --label after                 # this tree's answerer, every question
     python -m bench.lang_bench --label after --limit 14      # the first 14 questions (two base questions)
@@ -97,9 +98,10 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def render_md(results: dict[str, Any]) -> str:
-    lines = ["# Multilingual benchmark (made-up aquarium and lighthouses)\n",
+    lines = ["# Multilingual benchmark (made-up aquarium, lighthouses and mountain huts)\n",
              "Questions: `tests/data/multilingual_questions.json` over `tests/data/owl_aquarium.ttl` (English and "
-             "German labels) and `tests/data/owl_lighthouses.ttl` (French and English labels), written by hand for "
+             "German labels), `tests/data/owl_lighthouses.ttl` (French and English labels) and `tests/data/owl_huts.ttl` "
+             "(Italian and English labels), written by hand for "
              "this project; the same base questions in every language. Embedded model; busy machine, so seconds "
              "are not comparable across runs. Scoring: the docstring of `bench/lang_bench.py`; *confident-wrong* "
              "= an answer stated (not Unsure / No data) that is wrong.\n",

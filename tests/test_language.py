@@ -60,6 +60,11 @@ def lighthouses() -> GraphStore:
     return GraphStore.from_paths([DATA / "owl_lighthouses.ttl"])
 
 
+@pytest.fixture(scope="module")
+def huts() -> GraphStore:
+    return GraphStore.from_paths([DATA / "owl_huts.ttl"])
+
+
 # ---- detection -------------------------------------------------------------------------------------------------
 def test_label_languages_and_main_language(aquarium, lighthouses) -> None:
     aq, lh = build_schema(aquarium).languages, build_schema(lighthouses).languages
@@ -245,6 +250,34 @@ PLANS = {  # one hand-written plan per base question: the gold answers are what 
     "lh-beg-loar-lucie": "SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri WHERE p.label = 'Beg Loar' "
                          "AND g.label = 'Lucie Marec'",
     "lh-offshore-height": "SELECT AVG(hauteurM) FROM PhareEnMer",
+    "aq-octopuses": "SELECT COUNT(*) FROM Octopus",
+    "aq-herbivores": "SELECT a.label FROM Animal a JOIN Diet d ON a.diet = d.iri WHERE d.label = 'herbivore'",
+    "aq-finn-exhibit": "SELECT e.label FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri WHERE a.label = 'Finn'",
+    "aq-pacific": "SELECT COUNT(*) FROM Animal a JOIN Ocean o ON a.nativeTo = o.iri WHERE o.label = 'Pacific Ocean'",
+    "aq-lightest-shark": "SELECT label FROM Shark ORDER BY weightKg ASC LIMIT 1",
+    "aq-maria-spanish": "SELECT k.iri FROM Keeper k JOIN Language l ON k.speaks = l.iri WHERE k.label = 'María Soto' "
+                        "AND l.label = 'Spanish'",
+    "aq-kelp-volume": "SELECT volumeLitres FROM Exhibit WHERE label = 'Kelp Forest'",
+    "aq-shark-weight": "SELECT AVG(weightKg) FROM Shark",
+    "lh-decommissioned": "SELECT p.label FROM Phare p JOIN Statut s ON p.statut = s.iri WHERE s.label = 'désaffecté'",
+    "lh-coastal": "SELECT COUNT(*) FROM PhareCotier",
+    "lh-kerbrume-range": "SELECT porteeMilles FROM Phare WHERE label = 'Kerbrume'",
+    "lh-paul": "SELECT p.label FROM Phare p JOIN Gardien g ON p.gardePar = g.iri WHERE g.label = 'Paul Kerlann'",
+    "lh-oldest": "SELECT label FROM Phare ORDER BY anneeConstruction ASC LIMIT 1",
+    "lh-yann-years": "SELECT anneesService FROM Gardien WHERE label = 'Yann Le Goff'",
+    "lh-men-du-white": "SELECT p.iri FROM Phare p JOIN Couleur c ON p.couleurFeu = c.iri WHERE p.label = 'Men Du' "
+                       "AND c.label = 'blanc'",
+    "hu-count": "SELECT COUNT(*) FROM Rifugio",
+    "hu-bivouacs": "SELECT COUNT(*) FROM Bivacco",
+    "hu-highest": "SELECT label FROM Rifugio ORDER BY altitudineM DESC LIMIT 1",
+    "hu-lares-beds": "SELECT postiLetto FROM Rifugio WHERE label = 'Lares'",
+    "hu-val-cresta": "SELECT r.label FROM Rifugio r JOIN Valle v ON r.inValle = v.iri WHERE v.label = 'Val Cresta'",
+    "hu-shower": "SELECT r.label FROM Rifugio r JOIN Servizio s ON r.offre = s.iri WHERE s.label = 'doccia calda'",
+    "hu-marco": "SELECT r.label FROM Rifugio r JOIN Gestore g ON r.gestitoDa = g.iri WHERE g.label = 'Marco Zeni'",
+    "hu-bivouac-altitude": "SELECT AVG(altitudineM) FROM Bivacco",
+    "hu-oldest": "SELECT label FROM Rifugio ORDER BY annoApertura ASC LIMIT 1",
+    "hu-corno-restaurant": "SELECT r.iri FROM Rifugio r JOIN Servizio s ON r.offre = s.iri WHERE r.label = 'Corno Nero' "
+                           "AND s.label = 'ristorante'",
 }
 
 
@@ -252,7 +285,7 @@ def test_question_set_shape() -> None:
     questions = json.loads(QUESTIONS.read_text("utf-8"))
     assert len({q["id"] for q in questions}) == len(questions)
     bases = {q["id"].rsplit("-", 1)[0] for q in questions}
-    assert bases == set(PLANS) and len(bases) >= 12
+    assert bases == set(PLANS) and len(bases) >= 40
     langs = {q["lang"] for q in questions}
     assert {"en", "de", "fr", "es", "it"} <= langs and sum(q["lang"] != "en" for q in questions) >= 48
     for q in questions:
@@ -262,10 +295,10 @@ def test_question_set_shape() -> None:
 
 
 @pytest.mark.parametrize("base", sorted(PLANS))
-def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses) -> None:
+def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses, huts) -> None:
     questions = [q for q in json.loads(QUESTIONS.read_text("utf-8")) if q["id"].startswith(base + "-")]
     english = next(q for q in questions if q["lang"] == "en")
-    store = aquarium if english["ontology"] == "owl_aquarium.ttl" else lighthouses
+    store = {"owl_aquarium.ttl": aquarium, "owl_lighthouses.ttl": lighthouses, "owl_huts.ttl": huts}[english["ontology"]]
     ans = Answerer(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
     assert ans.state == "answered" and is_correct(ans.answer, english["gold"]), (ans.answer, english["gold"])
 
