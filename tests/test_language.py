@@ -17,7 +17,7 @@ from ontouse.ask import Answerer
 from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
-from ontouse.translate import guard_problem, translate
+from ontouse.translate import guard_problem, translate, vocabulary
 from ontouse.view_prompt import schema_ddl
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -181,6 +181,27 @@ def test_a_translation_that_changes_a_quoted_value_is_not_used(lighthouses) -> N
     # the tool offered for the translation asks for French only, and the language
     params = model.sent[0]["tools"][0]["function"]["parameters"]
     assert sorted(params["required"]) == ["french", "language"]
+
+
+def test_the_translation_prompt_names_the_ontologys_words_in_each_target_language(lighthouses, huts) -> None:
+    """The labels of the classes, properties and named values in the target language, largest classes first;
+    the prompt lists them per language, and the answerer reads them once per language."""
+    schema = build_schema(lighthouses)
+    fr, en = vocabulary(lighthouses, schema, "fr", "fr"), vocabulary(lighthouses, schema, "en", "fr")
+    assert fr[0] == "phare" and {"gardien", "hauteur (m)", "rouge", "automatisé", "Côte Sauvage"} <= set(fr)
+    assert en[0] == "lighthouse" and {"keeper", "height (m)", "red", "automated", "Wild Coast"} <= set(en)
+    assert "Kerbrume" not in fr  # the lighthouses are not values of a small class
+    hut_schema = build_schema(huts)
+    assert "Val Cresta" not in vocabulary(huts, hut_schema, "en", "it")  # no English label
+    assert len(vocabulary(lighthouses, schema, "fr", "fr", limit=3)) == 3
+    model = ScriptedModel(translated(language="de", french="Combien de phares y a-t-il ?",
+                                     english="How many lighthouses are there?"), sql("SELECT COUNT(*) FROM Phare"))
+    answerer = Answerer(lighthouses, model)
+    ans = answerer.ask("Wie viele Leuchttürme gibt es?")
+    prompt = model.sent[0]["messages"][0]["content"]
+    assert "- in French: phare, phare côtier" in prompt and "- in English: lighthouse, coastal lighthouse" in prompt
+    assert prompt.index("- in French:") < prompt.index("Question: Wie viele")
+    assert ans.answer == "7." and set(answerer._words) == {"fr", "en"}
 
 
 def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighthouses) -> None:

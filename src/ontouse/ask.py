@@ -43,7 +43,7 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import Translation, translate
+from .translate import Translation, translate, vocabulary
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
@@ -116,6 +116,7 @@ class Answerer:
         self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
                                      examples=self._examples_text)
         self.relevance: Relevance | None = None
+        self._words: dict[str, list[str]] = {}  # the ontology's words per language, for translations
         keep = getattr(model, "keep_prefix", None)
         budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
         if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
@@ -197,7 +198,11 @@ class Answerer:
         targets = [t for t in targets if t != lang]
         if not targets:
             return found, None, text, text
-        translation = translate(self.model, text, lang, targets, trace=self.trace)
+        for t in targets:
+            if t not in self._words:
+                self._words[t] = vocabulary(self.store, self.schema, t, main)
+        translation = translate(self.model, text, lang, targets, trace=self.trace,
+                                words={t: self._words[t] for t in targets})
         if translation.reported and found.source != "identifier":  # the model reads the language better than clues
             found = Detection(translation.reported, "model", found.probability)
         lang = found.lang or ENGLISH

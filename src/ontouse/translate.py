@@ -6,6 +6,10 @@ superlative — is read from English grammar by question.py and verify.py). The 
 Schema through the tool rails (ontocore.agent): the language the question is written in, one of
 ontocore.language.SUPPORTED, and one text per target language.
 
+The prompt names the ontology's own words in each target language (`vocabulary`: the labels of its classes, of its
+properties and of the few named things used as values, in that language), so that the model translates a noun into
+the word the data uses ("Haie" -> "sharks" rather than a word of its own) instead of guessing.
+
 The guard: a translation is used only when every quoted name or value of the question and every number in it
 comes through unchanged; otherwise (or when the call gives nothing usable) the original question is used. The
 original question always stays the question of the answer."""
@@ -18,13 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ontocore.agent import run_agent
+from ontocore.embeddings import split_name
 from ontocore.errors import ToolArgumentError
-from ontocore.language import NAMES, SUPPORTED, detect
+from ontocore.language import NAMES, SUPPORTED, base_code, detect
 from ontocore.llm import ChatModel
 from ontocore.prompts import ask as prompts
 from ontocore.text import quoted
 from ontocore.tools import Tool
 from ontocore.trace import Trace
+
+from .storage.querycheck import QueryError
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +39,8 @@ TOOL = "translated"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 MAX_TOKENS_PER_CHAR = 0.6  # a generous bound of a translation's tokens per character of the question, per target
 MIN_TOKENS = 60
+MAX_TERMS = 60  # words of the ontology named per target language in the prompt
+MAX_VALUE_ROWS = 25  # a class whose labelled members are named as words: at most this many members
 
 
 @dataclass
@@ -73,6 +82,51 @@ def guard_problem(original: str, translated: str) -> str:
     return ""
 
 
+def vocabulary(store: Any, schema: Any, lang: str, main: str, limit: int = MAX_TERMS) -> list[str]:
+    """The ontology's words in `lang`: the labels in that language of its classes (largest first), of the properties
+    the view shows, and of the members of small classes that other things link to (the named values: a status, a
+    colour); in the main label language the view's own names stand in for a thing without a label in it. At most
+    `limit` words, each once."""
+    items: list[tuple[Any, str]] = []  # (IRI, the view's name for it)
+    values: set[Any] = set()
+    tables = sorted(schema.tables.values(), key=lambda t: (-t.count, t.name))
+    for t in tables:
+        items.append((t.cls, t.name))
+    for t in tables:
+        for c in t.columns.values():
+            if c.kind != "id" and c.prop is not None and not c.hidden and not c.is_label:
+                items.append((c.prop, c.name))
+                target = schema.tables.get(c.target.lower()) if c.kind == "link" and c.target else None
+                if target is not None and 0 < target.count <= MAX_VALUE_ROWS:
+                    values.add(target.cls)
+    iris = list(dict.fromkeys(i for i, _ in items))
+    props = " ".join(p.n3() for p in schema.label_props) or "<http://www.w3.org/2000/01/rdf-schema#label>"
+    labels: dict[Any, list[str]] = {}
+    query = ("SELECT ?x ?l WHERE { { VALUES ?x { %s } VALUES ?p { %s } ?x ?p ?l } UNION "
+             "{ VALUES ?c { %s } VALUES ?p { %s } ?x a ?c ; ?p ?l } }")
+    try:
+        rows = store.select(query % (" ".join(i.n3() for i in iris), props,
+                                     " ".join(c.n3() for c in sorted(values)) or "<urn:x-none>", props),
+                            max_rows=20 * (len(iris) + len(values) * MAX_VALUE_ROWS) + 100).rows
+    except QueryError as e:
+        log.info("the ontology's words were not read: %s", e)
+        rows = []
+    members: list[Any] = []
+    for x, label in rows:
+        if base_code(getattr(label, "language", None)) == lang:
+            labels.setdefault(x, []).append(" ".join(str(label).split()))
+            if x not in iris and x not in members:
+                members.append(x)
+    words: list[str] = []
+    for iri, name in items + [(m, "") for m in members]:
+        found = labels.get(iri) or ([split_name(name).lower()] if lang == main and name else [])
+        words += found[:1]
+    first: dict[str, str] = {}
+    for w in words:
+        first.setdefault(w.casefold(), w)
+    return list(first.values())[:limit]
+
+
 _REASK = "Translate the words; keep names and quoted texts."
 
 
@@ -91,9 +145,10 @@ def not_in(text: str, lang: str, original: str) -> bool:
 
 
 def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
-              trace: Trace | None = None) -> Translation:
+              trace: Trace | None = None, words: dict[str, list[str]] | None = None) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
-    model then says it). A target equal to the source language is the question itself."""
+    model then says it). A target equal to the source language is the question itself. `words`: the ontology's
+    words per target language (`vocabulary`), named in the prompt."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
@@ -120,8 +175,12 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
                                                     "required": list(props), "properties": props}, translated,
                 terminal=True)
     names = " and ".join(f"{NAMES[t]} ({_field(t)})" for t in wanted)
+    known = "".join(f"- in {NAMES[t]}: " + ", ".join(words[t]) + "\n" for t in wanted if (words or {}).get(t))
+    if known:
+        known = ("The database's own words (use the one the question means, rather than a word of your own):\n"
+                 + known + "\n")
     prompt = prompts.render("ask_translate", targets=names, codes=", ".join(SUPPORTED), tool=TOOL,
-                            question=question)
+                            vocabulary=known, question=question)
     budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR * len(wanted)) + 40)
     result = run_agent(model, [{"role": "user", "content": prompt}], [spec], max_turns=2, trace=trace,
                        label="translate", max_tokens=budget)
@@ -148,4 +207,4 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     return found
 
 
-__all__ = ["Translation", "translate", "guard_problem"]
+__all__ = ["Translation", "translate", "guard_problem", "vocabulary"]
