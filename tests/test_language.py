@@ -339,3 +339,27 @@ def test_lang_bench_summary_compares_each_language_with_english() -> None:
     with pytest.raises(SystemExit) as done:
         main(["--help"])
     assert done.value.code == 0
+
+
+def test_lang_bench_resumes_a_stopped_run(tmp_path, monkeypatch) -> None:
+    """--resume keeps the earlier answers of the label and asks only the questions the stopped run did not reach."""
+    import bench.lang_bench as lb
+    import bench.report as report
+
+    first = {"id": "aq-sharks-en", "base": "aq-sharks", "lang": "en"}
+    (tmp_path / "lang.json").write_text(json.dumps({"runs": {"t": {"commit": "abc", "rows": [first]}}}), "utf-8")
+    monkeypatch.setattr(lb, "RESULTS", tmp_path)
+    asked: list[str] = []
+    monkeypatch.setattr(lb, "run", lambda model, qs, after_each=None: [
+        {"id": q["id"]} for q in qs if not asked.append(q["id"])])
+    seen: dict = {}
+
+    def fake_run_labelled(name, questions, args, argv, run, summarize, render_md, extra=None):
+        seen.update(extra=extra, rows=run(None, questions))
+        return 0
+
+    monkeypatch.setattr(report, "run_labelled", fake_run_labelled)
+    assert lb.main(["--label", "t", "--lang", "en", "--limit", "3", "--resume"]) == 0
+    assert asked == ["aq-open-ocean-en", "aq-jonas-en"]
+    assert [r["id"] for r in seen["rows"]] == ["aq-sharks-en", "aq-open-ocean-en", "aq-jonas-en"]
+    assert seen["extra"]["resumed_from"] == {"commit": "abc", "date": "", "answers": 1}
