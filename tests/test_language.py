@@ -363,3 +363,19 @@ def test_lang_bench_resumes_a_stopped_run(tmp_path, monkeypatch) -> None:
     assert asked == ["aq-open-ocean-en", "aq-jonas-en"]
     assert [r["id"] for r in seen["rows"]] == ["aq-sharks-en", "aq-open-ocean-en", "aq-jonas-en"]
     assert seen["extra"]["resumed_from"] == {"commit": "abc", "date": "", "answers": 1}
+
+
+def test_lang_links_reads_gold_items_from_the_plans() -> None:
+    """bench.lang_links: the classes, properties and named values a hand-written plan uses, and the text spans a
+    linker scores."""
+    from rdflib import URIRef
+
+    from bench.lang_links import Ontology, gold_plans, spans
+
+    aq = "http://example.org/aquarium#"
+    onto = Ontology(DATA / "owl_aquarium.ttl")
+    assert gold_plans() == PLANS
+    assert onto.gold(PLANS["aq-open-ocean"]) == {URIRef(aq + n) for n in ("Animal", "Exhibit", "livesIn", "openOcean")}
+    assert onto.gold(PLANS["aq-sharks"]) == {URIRef(aq + "Shark")}
+    assert set(onto.texts[URIRef(aq + "Shark")]) == {"shark", "Hai"}  # its name in the view and its labels
+    assert spans("Wie viele Haie?") == ["Wie", "viele", "Haie", "Wie viele", "viele Haie", "Wie viele Haie"]
