@@ -10,6 +10,10 @@ The prompt names the ontology's own words in each target language (`vocabulary`:
 properties and of the few named things used as values, in that language), so that the model translates a noun into
 the word the data uses ("Haie" -> "sharks" rather than a word of its own) instead of guessing.
 
+With the optional multilingual sentence-embedding model installed (ontocore.crosslingual, the `multilingual`
+extra), the prompt also names the words of the question that probably name one of those words (`glossary`:
+"Haie": "shark").
+
 The guard: a translation is used only when every quoted name or value of the question and every number in it
 comes through unchanged; otherwise (or when the call gives nothing usable) the original question is used. The
 original question always stays the question of the answer."""
@@ -82,11 +86,28 @@ def guard_problem(original: str, translated: str) -> str:
     return ""
 
 
-def vocabulary(store: Any, schema: Any, lang: str, main: str, limit: int = MAX_TERMS) -> list[str]:
-    """The ontology's words in `lang`: the labels in that language of its classes (largest first), of the properties
-    the view shows, and of the members of small classes that other things link to (the named values: a status, a
-    colour); in the main label language the view's own names stand in for a thing without a label in it. At most
-    `limit` words, each once."""
+@dataclass
+class Term:
+    """One of the ontology's words: a class, a shown property or a named value, with its labels by language."""
+
+    iri: Any
+    name: str = ""  # the view's name for it ("" for a named value)
+    labels: dict[str, list[str]] = field(default_factory=dict)  # ISO 639-1 code ("" untagged) -> labels
+
+    def word(self, lang: str, main: str) -> str:
+        """Its word in `lang` ("" when it has none; in the main label language the view's name stands in)."""
+        found = self.labels.get(lang) or ([split_name(self.name).lower()] if lang == main and self.name else [])
+        return found[0] if found else ""
+
+    def texts(self) -> list[str]:
+        """Every label it has, in any language, and the view's name."""
+        out = [t for texts in self.labels.values() for t in texts] + ([split_name(self.name)] if self.name else [])
+        return list(dict.fromkeys(out))
+
+
+def ontology_terms(store: Any, schema: Any) -> list[Term]:
+    """The ontology's words: its classes (largest first), the properties the view shows, and the members of small
+    classes that other things link to (the named values: a status, a colour), each with its labels by language."""
     items: list[tuple[Any, str]] = []  # (IRI, the view's name for it)
     values: set[Any] = set()
     tables = sorted(schema.tables.values(), key=lambda t: (-t.count, t.name))
@@ -99,32 +120,44 @@ def vocabulary(store: Any, schema: Any, lang: str, main: str, limit: int = MAX_T
                 target = schema.tables.get(c.target.lower()) if c.kind == "link" and c.target else None
                 if target is not None and 0 < target.count <= MAX_VALUE_ROWS:
                     values.add(target.cls)
-    iris = list(dict.fromkeys(i for i, _ in items))
+    terms = {iri: Term(iri, name) for iri, name in reversed(items)}  # the first name of an IRI wins
+    terms = {iri: terms[iri] for iri in dict.fromkeys(i for i, _ in items)}
     props = " ".join(p.n3() for p in schema.label_props) or "<http://www.w3.org/2000/01/rdf-schema#label>"
-    labels: dict[Any, list[str]] = {}
     query = ("SELECT ?x ?l WHERE { { VALUES ?x { %s } VALUES ?p { %s } ?x ?p ?l } UNION "
              "{ VALUES ?c { %s } VALUES ?p { %s } ?x a ?c ; ?p ?l } }")
     try:
-        rows = store.select(query % (" ".join(i.n3() for i in iris), props,
+        rows = store.select(query % (" ".join(i.n3() for i in terms), props,
                                      " ".join(c.n3() for c in sorted(values)) or "<urn:x-none>", props),
-                            max_rows=20 * (len(iris) + len(values) * MAX_VALUE_ROWS) + 100).rows
+                            max_rows=20 * (len(terms) + len(values) * MAX_VALUE_ROWS) + 100).rows
     except QueryError as e:
         log.info("the ontology's words were not read: %s", e)
         rows = []
-    members: list[Any] = []
     for x, label in rows:
-        if base_code(getattr(label, "language", None)) == lang:
-            labels.setdefault(x, []).append(" ".join(str(label).split()))
-            if x not in iris and x not in members:
-                members.append(x)
-    words: list[str] = []
-    for iri, name in items + [(m, "") for m in members]:
-        found = labels.get(iri) or ([split_name(name).lower()] if lang == main and name else [])
-        words += found[:1]
+        term = terms.setdefault(x, Term(x))
+        texts = term.labels.setdefault(base_code(getattr(label, "language", None)), [])
+        text = " ".join(str(label).split())
+        if text and text not in texts:
+            texts.append(text)
+    return list(terms.values())
+
+
+def vocabulary(terms: list[Term], lang: str, main: str, limit: int = MAX_TERMS) -> list[str]:
+    """The ontology's words in `lang` (ontology_terms' order; in the main label language the view's own names stand
+    in for a thing without a label in it), each once, at most `limit`."""
     first: dict[str, str] = {}
-    for w in words:
-        first.setdefault(w.casefold(), w)
+    for term in terms:
+        w = term.word(lang, main)
+        if w:
+            first.setdefault(w.casefold(), w)
     return list(first.values())[:limit]
+
+
+def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str) -> list[tuple[str, str]]:
+    """(words of the question, the ontology's word in `lang` they name) by a multilingual sentence-embedding model
+    (ontocore.crosslingual), for the terms that have a word in `lang`."""
+    named = [t for t in terms if t.word(lang, main)]
+    found = linker.links(question, [t.texts() for t in named])
+    return [(span, named[i].word(lang, main)) for span, i in found]
 
 
 _REASK = "Translate the words; keep names and quoted texts."
@@ -145,10 +178,12 @@ def not_in(text: str, lang: str, original: str) -> bool:
 
 
 def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
-              trace: Trace | None = None, words: dict[str, list[str]] | None = None) -> Translation:
+              trace: Trace | None = None, words: dict[str, list[str]] | None = None,
+              hints: dict[str, list[tuple[str, str]]] | None = None) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
     model then says it). A target equal to the source language is the question itself. `words`: the ontology's
-    words per target language (`vocabulary`), named in the prompt."""
+    words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
+    question and the ontology's word they name (`glossary`)."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
@@ -179,6 +214,9 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     if known:
         known = ("The database's own words (use the one the question means, rather than a word of your own):\n"
                  + known + "\n")
+    pairs = "".join(f'- "{span}": "{word}" in {NAMES[t]}\n' for t in wanted for span, word in (hints or {}).get(t, []))
+    if pairs:
+        known += "Words of this question that probably name one of them:\n" + pairs + "\n"
     prompt = prompts.render("ask_translate", targets=names, codes=", ".join(SUPPORTED), tool=TOOL,
                             vocabulary=known, question=question)
     budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR * len(wanted)) + 40)
@@ -207,4 +245,4 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     return found
 
 
-__all__ = ["Translation", "translate", "guard_problem", "vocabulary"]
+__all__ = ["Term", "Translation", "glossary", "guard_problem", "ontology_terms", "translate", "vocabulary"]
