@@ -406,7 +406,7 @@ def test_cross_lingual_links_keep_near_unambiguous_pairs_of_content_words() -> N
     # as to the tank: no link; "im" is too short a word to be linked
     found = linker.links("Wie viele Haie im Becken?", [["shark", "Hai"], ["fish"], ["exhibit"], ["Tank"]])
     assert found == [("Haie", 0)]
-    assert linker.links("Wie viele Haie?", [["Haie"]]) == []  # the question already says the word
+    assert linker.links("Wie viele Haie?", [["Haie"]]) == [("Haie", 0)]
 
 
 def test_the_glossary_names_each_linked_thing_by_its_word_in_the_target_language(aquarium) -> None:
@@ -415,6 +415,10 @@ def test_the_glossary_names_each_linked_thing_by_its_word_in_the_target_language
     linker = FixedVectors({"squali": [1, 0, 0, 0], **{t: [1, 0, 0, 0] for t in shark.texts()}})
     assert glossary(linker, "Quanti squali ci sono?", terms, "en", "en") == [("squali", "shark")]
     assert glossary(linker, "Quanti squali ci sono?", terms, "de", "en") == [("squali", "Hai")]
+    assert glossary(linker, "Quanti squali ci sono?", terms, "it", "en") == []  # no Italian label
+    linker.vectors["shark"] = [1, 0, 0, 0]
+    assert glossary(linker, "Wie viele shark?", terms, "en", "en") == []  # the question already says the word
+    assert glossary(linker, "Wie viele shark?", terms, "de", "en") == [("shark", "Hai")]
     model = ScriptedModel(translated(language="it", english="How many sharks are there?"))
     translate(model, "Quanti squali ci sono?", "it", ["en"], words={"en": ["shark"]}, hints={"en": [("squali", "shark")]})
     assert '- "squali": "shark" in English' in model.sent[0]["messages"][0]["content"]

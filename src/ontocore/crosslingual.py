@@ -79,8 +79,7 @@ class CrossLingual:
         with several texts (its labels in several languages); a span names the item whose text is nearest to it
         when that cosine is at least `min_similarity`, at least `margin` above the nearest text of any other item,
         the span is the nearest span to that text, and the span has a word of MIN_LETTERS letters or more (short
-        function words are near everything). A span equal to the text (case aside) is left out: it needs no
-        telling."""
+        function words are near everything)."""
         parts = [p for p in spans(question) if max(len(w) for w in p.split()) >= MIN_LETTERS]
         owner = [i for i, texts in enumerate(items) for _ in texts]
         texts = [t for ts in items for t in ts]
@@ -95,8 +94,7 @@ class CrossLingual:
         for i, row in enumerate(sims):
             j = int(row.argmax())
             others = row[owners != owners[j]]
-            if (row[j] < min_similarity or best_span[j] != i or (others.size and row[j] - others.max() < margin)
-                    or parts[i].casefold() == texts[j].casefold()):
+            if row[j] < min_similarity or best_span[j] != i or (others.size and row[j] - others.max() < margin):
                 continue
             item = int(owners[j])
             if item not in found or row[j] > found[item][2]:

@@ -154,10 +154,12 @@ def vocabulary(terms: list[Term], lang: str, main: str, limit: int = MAX_TERMS) 
 
 def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str) -> list[tuple[str, str]]:
     """(words of the question, the ontology's word in `lang` they name) by a multilingual sentence-embedding model
-    (ontocore.crosslingual), for the terms that have a word in `lang`."""
+    (ontocore.crosslingual), for the terms that have a word in `lang`; words the question already uses as they are
+    need no telling ("Tier" in a German question names the animal, whose German label it is: it is told as "animal"
+    for English, and left out for German)."""
     named = [t for t in terms if t.word(lang, main)]
-    found = linker.links(question, [t.texts() for t in named])
-    return [(span, named[i].word(lang, main)) for span, i in found]
+    found = [(span, named[i].word(lang, main)) for span, i in linker.links(question, [t.texts() for t in named])]
+    return [(span, word) for span, word in found if span.casefold() != word.casefold()]
 
 
 _REASK = "Translate the words; keep names and quoted texts."
