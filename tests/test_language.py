@@ -431,3 +431,10 @@ def test_the_multilingual_model_links_question_words_across_languages(aquarium, 
     assert ("rotes", "rouge") in glossary(linker, "Welche Leuchttürme haben ein rotes Licht?", terms, "fr", "fr")
     terms = ontology_terms(aquarium, build_schema(aquarium))
     assert ("squali", "shark") in glossary(linker, "Quanti squali ci sono?", terms, "en", "en")
+
+
+def test_the_tools_own_description_written_back_is_no_translation() -> None:
+    """Seen with the embedded model: the English text was the tool's description; the question then stays as asked."""
+    model = ScriptedModel(translated(language="de", english="The question, translated."))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])
+    assert found.texts == {} and "description" in found.rejected

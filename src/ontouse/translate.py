@@ -162,6 +162,10 @@ def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str
     return [(span, word) for span, word in found if span.casefold() != word.casefold()]
 
 
+def _fold_words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
 _REASK = "Translate the words; keep names and quoted texts."
 
 
@@ -236,7 +240,10 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
         if t == found.source:
             continue  # the question is already in this language
         text = " ".join(str(sink.get(_field(t)) or "").split())
-        problem = guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else "")
+        echoed = _fold_words(text) in {_fold_words(spec.description),
+                                       *(_fold_words(v["description"]) for v in props.values())}
+        problem = ("the call's own description written back, not a translation" if echoed else
+                   guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else ""))
         if problem:
             problems.append(f"{NAMES[t]}: {problem}")
             continue
