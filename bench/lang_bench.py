@@ -1,12 +1,14 @@
 """Multilingual benchmark: `ontoask` (embedded model) over questions asked in English, German, French, Spanish,
 Italian, Dutch and Portuguese (tests/data/multilingual_questions.json: the same base questions in every language,
-with gold answers) about two small ontologies written by hand for this project: the made-up aquarium
-(tests/data/owl_aquarium.ttl, labelled in English and German) and a made-up network of lighthouses
-(tests/data/owl_lighthouses.ttl, labelled in French and English, French first).
+with gold answers) about three small ontologies written by hand for this project: the made-up aquarium
+(tests/data/owl_aquarium.ttl, labelled in English and German), a made-up network of lighthouses
+(tests/data/owl_lighthouses.ttl, labelled in French and English, French first) and made-up mountain huts
+(tests/data/owl_huts.ttl, labelled in Italian and English, Italian first).
 
     python -m bench.lang_bench --label after                 # this tree's answerer, every question
     python -m bench.lang_bench --label after --limit 14      # the first 14 questions (two base questions)
     python -m bench.lang_bench --label after --lang de fr    # only some languages (English is the reference)
+    python -m bench.lang_bench --label after --resume        # go on with a stopped run of that label
 
 Results: bench/results/lang.json and lang.md; each label's run is kept beside the others (re-running a label
 replaces only that label's run). Per language and per question type: right / confident-wrong / not stated, and
@@ -96,10 +98,18 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {**_tally(rows), "per_language": per_lang, "per_type": {t: _tally(rs) for t, rs in by_type.items()}}
 
 
+def _resumed(run: dict[str, Any]) -> str:
+    earlier = run.get("resumed_from")
+    if not earlier or not earlier.get("answers"):
+        return ""
+    return f" (the first {earlier['answers']} answers at {str(earlier.get('commit', ''))[:10]})"
+
+
 def render_md(results: dict[str, Any]) -> str:
-    lines = ["# Multilingual benchmark (made-up aquarium and lighthouses)\n",
+    lines = ["# Multilingual benchmark (made-up aquarium, lighthouses and mountain huts)\n",
              "Questions: `tests/data/multilingual_questions.json` over `tests/data/owl_aquarium.ttl` (English and "
-             "German labels) and `tests/data/owl_lighthouses.ttl` (French and English labels), written by hand for "
+             "German labels), `tests/data/owl_lighthouses.ttl` (French and English labels) and `tests/data/owl_huts.ttl` "
+             "(Italian and English labels), written by hand for "
              "this project; the same base questions in every language. Embedded model; busy machine, so seconds "
              "are not comparable across runs. Scoring: the docstring of `bench/lang_bench.py`; *confident-wrong* "
              "= an answer stated (not Unsure / No data) that is wrong.\n",
@@ -109,7 +119,8 @@ def render_md(results: dict[str, Any]) -> str:
     for label, r in results["runs"].items():
         s = r["summary"]
         lines.append(f"| {label}{' (stopped early)' if r.get('partial') else ''} | "
-                     f"{str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''} | {r.get('date', '')} | "
+                     f"{str(r.get('commit', ''))[:10]}{' +changes' if r.get('dirty') else ''}{_resumed(r)} | "
+                     f"{r.get('date', '')} | "
                      f"{r.get('identifier') or 'none'} | {s['right']}/{s['questions']} | {s['confident_wrong']} | "
                      f"{s['not_stated']} ({s['unsure']}) | {s['llm_calls']} |")
     for label, r in results["runs"].items():
@@ -151,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lang", nargs="+", help="only questions in these languages (ISO 639-1 codes)")
     ap.add_argument("--record", type=Path, help="write the model exchanges to this cassette")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the answers of this label's earlier (stopped) run and ask only the questions it did not "
+                         "reach (the run records the commit of the earlier answers as resumed_from)")
     args = ap.parse_args(argv)
     from bench.report import run_labelled
 
@@ -158,8 +172,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.lang:
         questions = [q for q in questions if q["lang"] in set(args.lang)]
     questions = questions[:args.limit]
-    return run_labelled("lang", questions, args, argv, run, summarize, render_md,
-                        extra={"identifier": identifier_name()})
+    extra: dict[str, Any] = {"identifier": identifier_name()}
+    prior: list[dict[str, Any]] = []
+    if args.resume and (RESULTS / "lang.json").is_file():
+        earlier = json.loads((RESULTS / "lang.json").read_text("utf-8"))["runs"].get(args.label, {})
+        wanted = {q["id"] for q in questions}
+        prior = [r for r in earlier.get("rows", []) if r["id"] in wanted]
+        done = {r["id"] for r in prior}
+        questions = [q for q in questions if q["id"] not in done]
+        extra["resumed_from"] = {"commit": earlier.get("commit", ""), "date": earlier.get("date", ""),
+                                 "answers": len(prior)}
+
+    def resumed(model: Any, asked: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
+        more = None if after_each is None else (lambda rows: after_each(prior + rows))
+        return prior + run(model, asked, after_each=more)
+
+    return run_labelled("lang", questions, args, argv, resumed, summarize, render_md, extra=extra)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ontocore.crosslingual import CrossLingual, spans
+from ontocore.crosslingual import available as crosslingual_available
 from ontocore.language import LabelLanguages, detect, pick_label, preference
 from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
@@ -17,7 +19,7 @@ from ontouse.ask import Answerer
 from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
-from ontouse.translate import guard_problem, translate
+from ontouse.translate import glossary, guard_problem, ontology_terms, translate, vocabulary
 from ontouse.view_prompt import schema_ddl
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -58,6 +60,11 @@ def aquarium() -> GraphStore:
 @pytest.fixture(scope="module")
 def lighthouses() -> GraphStore:
     return GraphStore.from_paths([DATA / "owl_lighthouses.ttl"])
+
+
+@pytest.fixture(scope="module")
+def huts() -> GraphStore:
+    return GraphStore.from_paths([DATA / "owl_huts.ttl"])
 
 
 # ---- detection -------------------------------------------------------------------------------------------------
@@ -178,6 +185,27 @@ def test_a_translation_that_changes_a_quoted_value_is_not_used(lighthouses) -> N
     assert sorted(params["required"]) == ["french", "language"]
 
 
+def test_the_translation_prompt_names_the_ontologys_words_in_each_target_language(lighthouses, huts) -> None:
+    """The labels of the classes, properties and named values in the target language, largest classes first;
+    the prompt lists them per language, and the answerer reads them once per language."""
+    terms = ontology_terms(lighthouses, build_schema(lighthouses))
+    fr, en = vocabulary(terms, "fr", "fr"), vocabulary(terms, "en", "fr")
+    assert fr[0] == "phare" and {"gardien", "hauteur (m)", "rouge", "automatisé", "Côte Sauvage"} <= set(fr)
+    assert en[0] == "lighthouse" and {"keeper", "height (m)", "red", "automated", "Wild Coast"} <= set(en)
+    assert "Kerbrume" not in fr  # the lighthouses are not values of a small class
+    assert "Val Cresta" not in vocabulary(ontology_terms(huts, build_schema(huts)), "en", "it")  # no English label
+    assert len(vocabulary(terms, "fr", "fr", limit=3)) == 3
+    assert set(terms[0].texts()) == {"phare", "lighthouse"}  # its labels and its name in the view
+    model = ScriptedModel(translated(language="de", french="Combien de phares y a-t-il ?",
+                                     english="How many lighthouses are there?"), sql("SELECT COUNT(*) FROM Phare"))
+    answerer = Answerer(lighthouses, model)
+    ans = answerer.ask("Wie viele Leuchttürme gibt es?")
+    prompt = model.sent[0]["messages"][0]["content"]
+    assert "- in French: phare, phare côtier" in prompt and "- in English: lighthouse, coastal lighthouse" in prompt
+    assert prompt.index("- in French:") < prompt.index("Question: Wie viele")
+    assert ans.answer == "7." and answerer._terms is not None
+
+
 def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighthouses) -> None:
     """A French question over French labels is planned as asked; its English reading tells code it is a yes/no
     question (question.py reads English grammar)."""
@@ -245,6 +273,34 @@ PLANS = {  # one hand-written plan per base question: the gold answers are what 
     "lh-beg-loar-lucie": "SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri WHERE p.label = 'Beg Loar' "
                          "AND g.label = 'Lucie Marec'",
     "lh-offshore-height": "SELECT AVG(hauteurM) FROM PhareEnMer",
+    "aq-octopuses": "SELECT COUNT(*) FROM Octopus",
+    "aq-herbivores": "SELECT a.label FROM Animal a JOIN Diet d ON a.diet = d.iri WHERE d.label = 'herbivore'",
+    "aq-finn-exhibit": "SELECT e.label FROM Animal a JOIN Exhibit e ON a.livesIn = e.iri WHERE a.label = 'Finn'",
+    "aq-pacific": "SELECT COUNT(*) FROM Animal a JOIN Ocean o ON a.nativeTo = o.iri WHERE o.label = 'Pacific Ocean'",
+    "aq-lightest-shark": "SELECT label FROM Shark ORDER BY weightKg ASC LIMIT 1",
+    "aq-maria-spanish": "SELECT k.iri FROM Keeper k JOIN Language l ON k.speaks = l.iri WHERE k.label = 'María Soto' "
+                        "AND l.label = 'Spanish'",
+    "aq-kelp-volume": "SELECT volumeLitres FROM Exhibit WHERE label = 'Kelp Forest'",
+    "aq-shark-weight": "SELECT AVG(weightKg) FROM Shark",
+    "lh-decommissioned": "SELECT p.label FROM Phare p JOIN Statut s ON p.statut = s.iri WHERE s.label = 'désaffecté'",
+    "lh-coastal": "SELECT COUNT(*) FROM PhareCotier",
+    "lh-kerbrume-range": "SELECT porteeMilles FROM Phare WHERE label = 'Kerbrume'",
+    "lh-paul": "SELECT p.label FROM Phare p JOIN Gardien g ON p.gardePar = g.iri WHERE g.label = 'Paul Kerlann'",
+    "lh-oldest": "SELECT label FROM Phare ORDER BY anneeConstruction ASC LIMIT 1",
+    "lh-yann-years": "SELECT anneesService FROM Gardien WHERE label = 'Yann Le Goff'",
+    "lh-men-du-white": "SELECT p.iri FROM Phare p JOIN Couleur c ON p.couleurFeu = c.iri WHERE p.label = 'Men Du' "
+                       "AND c.label = 'blanc'",
+    "hu-count": "SELECT COUNT(*) FROM Rifugio",
+    "hu-bivouacs": "SELECT COUNT(*) FROM Bivacco",
+    "hu-highest": "SELECT label FROM Rifugio ORDER BY altitudineM DESC LIMIT 1",
+    "hu-lares-beds": "SELECT postiLetto FROM Rifugio WHERE label = 'Lares'",
+    "hu-val-cresta": "SELECT r.label FROM Rifugio r JOIN Valle v ON r.inValle = v.iri WHERE v.label = 'Val Cresta'",
+    "hu-shower": "SELECT r.label FROM Rifugio r JOIN Servizio s ON r.offre = s.iri WHERE s.label = 'doccia calda'",
+    "hu-marco": "SELECT r.label FROM Rifugio r JOIN Gestore g ON r.gestitoDa = g.iri WHERE g.label = 'Marco Zeni'",
+    "hu-bivouac-altitude": "SELECT AVG(altitudineM) FROM Bivacco",
+    "hu-oldest": "SELECT label FROM Rifugio ORDER BY annoApertura ASC LIMIT 1",
+    "hu-corno-restaurant": "SELECT r.iri FROM Rifugio r JOIN Servizio s ON r.offre = s.iri WHERE r.label = 'Corno Nero' "
+                           "AND s.label = 'ristorante'",
 }
 
 
@@ -252,7 +308,7 @@ def test_question_set_shape() -> None:
     questions = json.loads(QUESTIONS.read_text("utf-8"))
     assert len({q["id"] for q in questions}) == len(questions)
     bases = {q["id"].rsplit("-", 1)[0] for q in questions}
-    assert bases == set(PLANS) and len(bases) >= 12
+    assert bases == set(PLANS) and len(bases) >= 40
     langs = {q["lang"] for q in questions}
     assert {"en", "de", "fr", "es", "it"} <= langs and sum(q["lang"] != "en" for q in questions) >= 48
     for q in questions:
@@ -262,10 +318,10 @@ def test_question_set_shape() -> None:
 
 
 @pytest.mark.parametrize("base", sorted(PLANS))
-def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses) -> None:
+def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses, huts) -> None:
     questions = [q for q in json.loads(QUESTIONS.read_text("utf-8")) if q["id"].startswith(base + "-")]
     english = next(q for q in questions if q["lang"] == "en")
-    store = aquarium if english["ontology"] == "owl_aquarium.ttl" else lighthouses
+    store = {"owl_aquarium.ttl": aquarium, "owl_lighthouses.ttl": lighthouses, "owl_huts.ttl": huts}[english["ontology"]]
     ans = Answerer(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
     assert ans.state == "answered" and is_correct(ans.answer, english["gold"]), (ans.answer, english["gold"])
 
@@ -285,3 +341,100 @@ def test_lang_bench_summary_compares_each_language_with_english() -> None:
     with pytest.raises(SystemExit) as done:
         main(["--help"])
     assert done.value.code == 0
+
+
+def test_lang_bench_resumes_a_stopped_run(tmp_path, monkeypatch) -> None:
+    """--resume keeps the earlier answers of the label and asks only the questions the stopped run did not reach."""
+    import bench.lang_bench as lb
+    import bench.report as report
+
+    first = {"id": "aq-sharks-en", "base": "aq-sharks", "lang": "en"}
+    (tmp_path / "lang.json").write_text(json.dumps({"runs": {"t": {"commit": "abc", "rows": [first]}}}), "utf-8")
+    monkeypatch.setattr(lb, "RESULTS", tmp_path)
+    asked: list[str] = []
+    monkeypatch.setattr(lb, "run", lambda model, qs, after_each=None: [
+        {"id": q["id"]} for q in qs if not asked.append(q["id"])])
+    seen: dict = {}
+
+    def fake_run_labelled(name, questions, args, argv, run, summarize, render_md, extra=None):
+        seen.update(extra=extra, rows=run(None, questions))
+        return 0
+
+    monkeypatch.setattr(report, "run_labelled", fake_run_labelled)
+    assert lb.main(["--label", "t", "--lang", "en", "--limit", "3", "--resume"]) == 0
+    assert asked == ["aq-open-ocean-en", "aq-jonas-en"]
+    assert [r["id"] for r in seen["rows"]] == ["aq-sharks-en", "aq-open-ocean-en", "aq-jonas-en"]
+    assert seen["extra"]["resumed_from"] == {"commit": "abc", "date": "", "answers": 1}
+
+
+def test_lang_links_reads_gold_items_from_the_plans() -> None:
+    """bench.lang_links: the classes, properties and named values a hand-written plan uses, and the text spans a
+    linker scores."""
+    from rdflib import URIRef
+
+    from bench.lang_links import Ontology, gold_plans, spans
+
+    aq = "http://example.org/aquarium#"
+    onto = Ontology(DATA / "owl_aquarium.ttl")
+    assert gold_plans() == PLANS
+    assert onto.gold(PLANS["aq-open-ocean"]) == {URIRef(aq + n) for n in ("Animal", "Exhibit", "livesIn", "openOcean")}
+    assert onto.gold(PLANS["aq-sharks"]) == {URIRef(aq + "Shark")}
+    assert set(onto.texts[URIRef(aq + "Shark")]) == {"shark", "Hai"}  # its name in the view and its labels
+    assert spans("Wie viele Haie?") == ["Wie", "viele", "Haie", "Wie viele", "viele Haie", "Wie viele Haie"]
+
+
+class FixedVectors(CrossLingual):
+    """The multilingual model's place taken by fixed vectors (the linking rules are under test, not the model)."""
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        super().__init__()
+        self.vectors = vectors
+
+    def embed(self, texts):
+        import numpy as np
+
+        rows = np.asarray([self.vectors.get(t, [0.0, 0.0, 0.0, 1.0]) for t in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_cross_lingual_links_keep_near_unambiguous_pairs_of_content_words() -> None:
+    linker = FixedVectors({"Haie": [1, 0, 0, 0], "shark": [0.9, 0.1, 0, 0], "Hai": [1, 0, 0, 0],
+                           "fish": [0.7, 0.7, 0, 0], "Becken": [0, 1, 0.05, 0], "exhibit": [0, 0.7, 0.7, 0],
+                           "Tank": [0, 0.68, 0.72, 0], "viele": [0, 0, 1, 0]})
+    assert spans('Wie viele "Open Ocean" Haie 12') == ["Wie", "viele", "Wie viele", "Haie", "Haie 12"]  # not "12"
+    # "Haie" names the shark (its German label is nearest); "Becken" and "viele" are about as near to the exhibit
+    # as to the tank: no link; "im" is too short a word to be linked
+    found = linker.links("Wie viele Haie im Becken?", [["shark", "Hai"], ["fish"], ["exhibit"], ["Tank"]])
+    assert found == [("Haie", 0)]
+    assert linker.links("Wie viele Haie?", [["Haie"]]) == [("Haie", 0)]
+
+
+def test_the_glossary_names_each_linked_thing_by_its_word_in_the_target_language(aquarium) -> None:
+    terms = ontology_terms(aquarium, build_schema(aquarium))
+    shark = next(t for t in terms if str(t.iri).endswith("#Shark"))
+    linker = FixedVectors({"squali": [1, 0, 0, 0], **{t: [1, 0, 0, 0] for t in shark.texts()}})
+    assert glossary(linker, "Quanti squali ci sono?", terms, "en", "en") == [("squali", "shark")]
+    assert glossary(linker, "Quanti squali ci sono?", terms, "de", "en") == [("squali", "Hai")]
+    assert glossary(linker, "Quanti squali ci sono?", terms, "it", "en") == []  # no Italian label
+    linker.vectors["shark"] = [1, 0, 0, 0]
+    assert glossary(linker, "Wie viele shark?", terms, "en", "en") == []  # the question already says the word
+    assert glossary(linker, "Wie viele shark?", terms, "de", "en") == [("shark", "Hai")]
+    model = ScriptedModel(translated(language="it", english="How many sharks are there?"))
+    translate(model, "Quanti squali ci sono?", "it", ["en"], words={"en": ["shark"]}, hints={"en": [("squali", "shark")]})
+    assert '- "squali": "shark" in English' in model.sent[0]["messages"][0]["content"]
+
+
+@pytest.mark.skipif(not crosslingual_available(), reason="the multilingual extra is not installed")
+def test_the_multilingual_model_links_question_words_across_languages(aquarium, lighthouses) -> None:
+    linker = CrossLingual()
+    terms = ontology_terms(lighthouses, build_schema(lighthouses))
+    assert ("rotes", "rouge") in glossary(linker, "Welche Leuchttürme haben ein rotes Licht?", terms, "fr", "fr")
+    terms = ontology_terms(aquarium, build_schema(aquarium))
+    assert ("squali", "shark") in glossary(linker, "Quanti squali ci sono?", terms, "en", "en")
+
+
+def test_the_tools_own_description_written_back_is_no_translation() -> None:
+    """Seen with the embedded model: the English text was the tool's description; the question then stays as asked."""
+    model = ScriptedModel(translated(language="de", english="The question, translated."))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])
+    assert found.texts == {} and "description" in found.rejected

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ontocore.crosslingual import CrossLingual
+from ontocore.crosslingual import available as crosslingual_available
 from ontocore.embeddings import Embedder
 from ontocore.embeddings import available as lexicon_available
 from ontocore.errors import InputError, OntoError
@@ -44,7 +46,7 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import Translation, translate
+from .translate import Term, Translation, glossary, ontology_terms, translate, vocabulary
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
@@ -124,6 +126,8 @@ class Answerer:
         self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
                                      examples=self._examples_text)
         self.relevance: Relevance | None = None
+        self._terms: list[Term] | None = None  # the ontology's words, for translations (read at the first one)
+        self._linker = CrossLingual() if crosslingual_available() else None  # the optional multilingual model
         keep = getattr(model, "keep_prefix", None)
         budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
         if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
@@ -205,7 +209,11 @@ class Answerer:
         targets = [t for t in targets if t != lang]
         if not targets:
             return found, None, text, text
-        translation = translate(self.model, text, lang, targets, trace=self.trace)
+        if self._terms is None:
+            self._terms = ontology_terms(self.store, self.schema)
+        hints = {t: glossary(self._linker, text, self._terms, t, main) for t in targets} if self._linker else None
+        translation = translate(self.model, text, lang, targets, trace=self.trace, hints=hints,
+                                words={t: vocabulary(self._terms, t, main) for t in targets})
         if translation.reported and found.source != "identifier":  # the model reads the language better than clues
             found = Detection(translation.reported, "model", found.probability)
         lang = found.lang or ENGLISH
