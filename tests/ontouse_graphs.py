@@ -109,3 +109,17 @@ def view(ttl: str) -> tuple[GraphStore, Schema]:
     """The store and relational view of a graph, built once per test session."""
     store = store_of(ttl)
     return store, build_schema(store)
+
+
+class NoModel:
+    """The model of an Answerer that must not call one (`answer_sql` never does)."""
+
+    backend, model = "none", "none"
+
+    def __init__(self) -> None:
+        from ontocore.llm import Usage
+
+        self.usage = Usage(backend="none", model="none")
+
+    def chat(self, *args, **kwargs):  # pragma: no cover - a call is a test failure
+        raise AssertionError("answer_sql called the model")

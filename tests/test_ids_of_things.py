@@ -12,7 +12,7 @@ from ontouse.question import parse_question
 from ontouse.repairs import repair_plan
 from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import HEAD, store_of
-from test_verify import NoModel
+from ontouse_graphs import NoModel
 
 CLUB = HEAD + """@prefix : <http://example.org/club#> .
 :p1 a :Player ; rdfs:label "Vera" ; :playerId 301 ; :rating 1800 .

@@ -14,7 +14,7 @@ from bench.score import is_correct
 from ontouse.ask import Answerer
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
-from test_verify import NoModel
+from ontouse_graphs import NoModel
 
 DATA = Path(__file__).parent / "data"
 QUESTIONS = {q["query"]: q for q in json.loads((DATA / "owl_aquarium_questions.json").read_text("utf-8"))}

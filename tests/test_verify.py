@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ontocore.llm import Usage
+from ontouse_graphs import NoModel
 from ontouse.ask import Answerer
 from ontouse.sqlplan.plan import Query
 from ontouse.question import parse_question
@@ -23,18 +23,6 @@ from ontouse.verify import (counted_phrase, flip_direction, join_problem, plan_d
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"
-
-
-class NoModel:
-    """An answerer that must not call a model (answer_sql never does)."""
-
-    backend, model = "none", "none"
-
-    def __init__(self) -> None:
-        self.usage = Usage(backend="none", model="none")
-
-    def chat(self, *args, **kwargs):  # pragma: no cover - a call is a test failure
-        raise AssertionError("answer_sql called the model")
 
 
 @pytest.fixture(scope="module")

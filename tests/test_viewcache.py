@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ontocore.llm import Usage
+from ontouse_graphs import NoModel
 from ontouse import viewcache
 from ontouse.ask import Answerer
 from ontouse.storage.store import GraphStore
@@ -17,16 +17,6 @@ TTL = """@prefix : <http://example.org/mill#> .
 :m1 a :Mill ; rdfs:label "Lower mill" ; :stones 2 .
 :m2 a :Mill ; rdfs:label "Upper mill" ; :stones 3 .
 """
-
-
-class NoModel:
-    backend, model = "none", "none"
-
-    def __init__(self) -> None:
-        self.usage = Usage(backend="none", model="none")
-
-    def chat(self, *args, **kwargs):  # pragma: no cover - a call is a test failure
-        raise AssertionError("answer_sql called the model")
 
 
 @pytest.fixture

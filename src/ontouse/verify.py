@@ -203,19 +203,23 @@ def _scalars(e: Any) -> list[Scalar]:
     return []
 
 
-def _ranks(node: Any) -> bool:
-    """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
+def _nodes(node: Any):
+    """Every node of a plan, at any depth (subqueries included)."""
     from dataclasses import fields, is_dataclass
 
-    if isinstance(node, Query) and node.order_by and node.limit is not None:
-        return True
-    if isinstance(node, Agg) and node.func in ("max", "min"):
-        return True
-    if is_dataclass(node) and not isinstance(node, type):
-        return any(_ranks(getattr(node, f.name)) for f in fields(node))
     if isinstance(node, tuple):
-        return any(_ranks(x) for x in node)
-    return False
+        for x in node:
+            yield from _nodes(x)
+    elif is_dataclass(node) and not isinstance(node, type):
+        yield node
+        for f in fields(node):
+            yield from _nodes(getattr(node, f.name))
+
+
+def _ranks(plan: Plan) -> bool:
+    """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
+    return any((isinstance(n, Query) and bool(n.order_by) and n.limit is not None)
+               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in _nodes(plan))
 
 
 NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
@@ -232,26 +236,20 @@ def excludes(q: Question) -> bool:
     return False
 
 
-def _negates(node: Any) -> bool:
+def _excludes(n: Any) -> bool:
+    if isinstance(n, Not) or (isinstance(n, Cmp) and n.op == "!="):
+        return True
+    if isinstance(n, (Like, InList, InQuery, Exists)):
+        return n.negated
+    if isinstance(n, IsNull):
+        return not n.negated
+    return (isinstance(n, SetQuery) and n.op == "except") or (isinstance(n, Source) and n.optional)
+
+
+def _negates(plan: Plan) -> bool:
     """Does any part of the plan exclude something (NOT, !=, NOT IN, NOT LIKE, NOT EXISTS, IS NULL, EXCEPT, a LEFT
     JOIN), at any depth?"""
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, Not) or (isinstance(node, Cmp) and node.op == "!="):
-        return True
-    if isinstance(node, (Like, InList, InQuery, Exists)) and node.negated:
-        return True
-    if isinstance(node, IsNull) and not node.negated:
-        return True
-    if isinstance(node, SetQuery) and node.op == "except":
-        return True
-    if isinstance(node, Source) and node.optional:
-        return True
-    if is_dataclass(node) and not isinstance(node, type):
-        return any(_negates(getattr(node, f.name)) for f in fields(node))
-    if isinstance(node, tuple):
-        return any(_negates(x) for x in node)
-    return False
+    return any(_excludes(n) for n in _nodes(plan))
 
 
 def negation_problem(q: Question, plan: Plan) -> str:
@@ -263,16 +261,8 @@ def negation_problem(q: Question, plan: Plan) -> str:
             "NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
 
 
-def _joins(node: Any) -> list[Join]:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, Join):
-        return [node]
-    if is_dataclass(node) and not isinstance(node, type):
-        return [j for f in fields(node) for j in _joins(getattr(node, f.name))]
-    if isinstance(node, tuple):
-        return [j for x in node for j in _joins(x)]
-    return []
+def _joins(plan: Plan) -> list[Join]:
+    return [n for n in _nodes(plan) if isinstance(n, Join)]
 
 
 def _joined_values_related(schema: Schema, j: Join) -> bool:
