@@ -13,11 +13,11 @@ Reader of reader.py; each is reported by its rule name):
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
   embedding space of a small sentence model (`colonyid` for `colony`, `weight` for `hive_weight`; a label column
   means the row's name); only a close and unrivalled match counts;
-- `key_thing`: a column that holds another table's key numbers (`airline` of a table of trips holding the
-  numbers its carriers table keys by `uid`), read where the thing is meant (selected, grouped, or compared with
-  text), is the referenced table's text column of the same name (the carriers' `airline`, a name); a column
+- `key_thing`: a column that holds another table's key numbers (`vessel` of a table of sailings holding the
+  numbers its vessels table keys by `vessel_no`), read where the thing is meant (selected, grouped, or compared
+  with text), is the referenced table's text column of the same name (the vessels' `vessel`, a name); a column
   missing from a table but held by the table one of its key columns refers to, under that key's name
-  (`course` of a table whose `course_id` refers to courses), is read there too: the key is joined;
+  (`berth` of a table whose `berth_id` refers to berths), is read there too: the key is joined;
 - `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
   without a match: the join becomes a LEFT JOIN."""
 
