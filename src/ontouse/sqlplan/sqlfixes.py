@@ -121,7 +121,7 @@ class Fixes:
 
     def through_key(self, src: Source, name: str, scope: Scope) -> Col | None:
         """`key_thing` for a missing column: the one key column of the source's table whose name holds `name` and
-        whose referenced table has a column `name` (`course_id` -> courses.course): that column, through the key."""
+        whose referenced table has a column `name` (`berth_id` -> berths.berth): that column, through the key."""
         from ontocore.embeddings import split_name
 
         table = self.schema.table(src.table)
