@@ -255,8 +255,12 @@ def test_which_question_answered_about_other_things_goes_back() -> None:
     assert ans.values() == ["Pinewood"] and ans.llm_calls == 2
     ans, model, _ = ask(GROVE, "Which growers have a quince?",
                         sql("SELECT p.tree_id FROM Tree p WHERE p.fruit = 'quince'"),
+                        sql("SELECT o.given_name FROM Grower o WHERE o.home_farm = 'Fernhill'"),
                         sql("SELECT o.given_name FROM Grower o WHERE o.home_farm = 'Fernhill'"))
     assert "the question asks which Grower" in model.conversations[1][-1]["content"]
+    # the second query lists growers, but not those with a quince: it leaves out the value the question names
+    assert "the question names 'quince', but the query does not use it" in model.conversations[2][-1]["content"]
+    assert ans.state == "unsure"
 
 
 WORKS = """@prefix : <http://example.org/works#> .

@@ -289,7 +289,7 @@ class Answerer:
                 "joins follow the REFERENCES columns."))
             return run
         aggregate_only = _aggregate_only(plan)
-        run.checks = verify(q, plan, run.rows, self.schema, mentions or [], aggregate_only)
+        run.checks = verify(q, plan, run.rows, self.schema, mentions or [], aggregate_only, self.index)
         run.problem = first_problem(run.checks)
         if any(c.name == "superlative_direction" and not c.passed for c in run.checks):
             self._flip(q, run, mentions or [], aggregate_only)
@@ -324,7 +324,7 @@ class Answerer:
             return
         if not trial.rows:
             return
-        checks = verify(q, flipped, trial.rows, self.schema, mentions, aggregate_only)
+        checks = verify(q, flipped, trial.rows, self.schema, mentions, aggregate_only, self.index)
         if first_problem(checks):
             return
         run.plan, run.compiled, run.raw, run.rows = flipped, trial.compiled, trial.raw, trial.rows

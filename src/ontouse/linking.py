@@ -71,6 +71,7 @@ class ValueIndex:
     embedder: object = None  # an embeddings.Embedder, to pick the link a hint shows
     _singles: list[str] = field(default_factory=list)  # one-word values (folded), for typos
     _question: str = ""
+    _labels: dict = field(default_factory=dict)  # (property, "") -> its labels (column_texts)
 
     @classmethod
     def build(cls, schema: Schema, store: Store, shown: set[str] | None = None) -> "ValueIndex":
@@ -161,6 +162,46 @@ class ValueIndex:
                         out.append(Mention(m.text, m.value, m.table, m.column, False, len(values)))
                 taken |= set(range(i, i + size))
         return out
+
+    def column_texts(self, table: str, column: str) -> set[str]:
+        """The labels of a column's property in every language (the view keeps one)."""
+        from rdflib import RDFS
+
+        t = self.schema.table(table)
+        col = t.column(column) if t else None
+        if col is None or not col.prop:
+            return set()
+        key = (URIRef(col.prop), "")
+        if key not in self._labels:
+            try:
+                rows = self.store.select("SELECT DISTINCT ?l ?p ?q WHERE { ?p ?q ?l . FILTER(isLiteral(?l)) } LIMIT 20",
+                                         max_rows=20, timeout_s=5.0,
+                                         bindings={"p": URIRef(col.prop), "q": RDFS.label}).rows
+            except Exception as e:  # noqa: BLE001 - without the labels the column's name stands alone
+                log.info("no labels of %s: %s", col.prop, e)
+                rows = []
+            self._labels[key] = {str(r[0]) for r in rows if r and r[0] is not None}
+        return set(self._labels[key]) | ({col.label} if col.label else set())
+
+    def aliases(self, mention: Mention) -> set[str]:
+        """The other texts of the things the mention names (their labels in other languages, other names): a
+        plan that compares one of them uses the named thing."""
+        from rdflib import Literal
+
+        table = self.schema.table(mention.table)
+        col = table.column(mention.column) if table else None
+        if col is None or not col.prop:
+            return set()
+        query = ("SELECT DISTINCT ?o ?p ?value WHERE { ?s ?p ?v . FILTER(STR(?v) = STR(?value)) ?s ?q ?o . "
+                 "FILTER(isLiteral(?o) && STRLEN(STR(?o)) <= 200) } LIMIT 50")
+        try:
+            rows = self.store.select(query, max_rows=50, timeout_s=5.0,
+                                     bindings={"p": URIRef(col.prop), "value": Literal(mention.value)}).rows
+        except Exception as e:  # noqa: BLE001 - a lookup that fails only leaves the plan's own texts
+            log.info("no other names of %r: %s", mention.value, e)
+            return set()
+        texts = {str(r[0]) for r in rows if r and r[0] is not None}
+        return {t for t in texts if re.search(r"[^\W\d_]", t)}  # texts with letters (not a count or a year)
 
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
         """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name

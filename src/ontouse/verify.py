@@ -386,6 +386,136 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
             f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")
 
 
+def _used(value: str, lits: list[str]) -> bool:
+    v = fold(value)
+    return any(v == x or v in x or (len(x) >= 3 and x in v) for x in lits if x)
+
+
+def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, every: bool = False,
+                 aliases: Any = None) -> list[str]:
+    """Values the question names whole (quoted or capitalised, or any whole value with `every`) that no condition
+    of the plan uses; a value that names a table ("frames" of a table of frames) is the table, not a condition.
+    `aliases(mention)`: the other texts of the named things (a label in another language names the same thing)."""
+    proper = {fold(n) for n in q.names + q.quoted}
+    lits = _literals(plan, [])
+    tables = {term for t in schema.tables.values() for term in _table_terms(t)}
+    groups: dict[str, list[str]] = {}
+    for m in mentions:
+        if not getattr(m, "exact", False):
+            continue
+        text = fold(m.text)
+        if not (every or any(text in p for p in proper)):
+            continue
+        if " ".join(singular(w) for w in text.split()) in tables:
+            continue
+        groups.setdefault(text, []).append(m)
+    missing = []
+    for group in groups.values():
+        if any(_used(m.value, lits) for m in group):
+            continue
+        if aliases is not None and any(fold(a) in lits for m in group for a in aliases(m)):
+            continue
+        missing.append(group[0].value)
+    return missing
+
+
+def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema, aliases: Any = None) -> str:
+    """A value the question names must select something in the query: an answer that leaves it out answers
+    another question (in "does A come in B", a query about A alone says yes whatever B is)."""
+    missing = unused_names(q, plan, mentions, schema, every=True, aliases=aliases)
+    if not missing:
+        return ""
+    return (f"the question names {' and '.join(repr(s) for s in missing)}, but the query does not use "
+            f"{'it' if len(missing) == 1 else 'them'}: add the condition on the column that holds "
+            f"{'it' if len(missing) == 1 else 'them'}.")
+
+
+def _column_words(schema: Schema, col: Col) -> set[str]:
+    from ontocore.embeddings import split_name
+
+    t = schema.table(col.table)
+    c = t.columns.get(col.column.lower()) if t is not None else None
+    names = [col.column] + ([c.label] if c is not None and getattr(c, "label", "") else [])
+    return {singular(w) for n in names for w in re.findall(r"[^\W\d_]+", fold(split_name(n))) if w not in STOP}
+
+
+def _named_in(words: set[str], question: set[str]) -> bool:
+    """Does the question name one of the words (the same word, or one starting the other, 4 letters or more)?"""
+    return any(w == q or (min(len(w), len(q)) >= 4 and (w.startswith(q) or q.startswith(w)))
+               for w in words for q in question)
+
+
+SUMMED_SIMILARITY = 0.2  # below this sentence similarity, a question is not about the column (all-MiniLM-L6-v2)
+
+
+def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None, names: Any = None) -> str:
+    """A SUM or AVG adds up a column's values: the question must be about that column (a question about "the most
+    languages" counts them; it does not add up another column that happens to hold numbers). Judged by the
+    question's words, then by meaning (the sentence-embedding model): without the model the check passes.
+    `names(table, column)`: the column's labels (in every language)."""
+    if embedder is None:
+        return ""
+    asked = {singular(w) for w in q.words if w not in STOP}
+    for n in _nodes(plan):
+        if isinstance(n, Agg) and n.func in ("sum", "avg") and isinstance(n.arg, Col):
+            words = _column_words(schema, n.arg)
+            texts = sorted(names(n.arg.table, n.arg.column)) if names is not None else []
+            words |= {singular(w) for t in texts for w in re.findall(r"[^\W\d_]+", fold(t)) if w not in STOP}
+            if not words or _named_in(words, asked):
+                continue
+            if max(embedder.similarity(q.text, t) for t in [" ".join(sorted(words))] + texts) < SUMMED_SIMILARITY:
+                return (f"the query adds up {n.arg.column} ({n.func.upper()}), which the question does not ask "
+                        f"about: count the rows (COUNT) or use the column the question names.")
+    return ""
+
+
+def _compared_texts(e: Any) -> list[tuple[Col, list[str]]]:
+    """The columns compared with texts in a condition (=, LIKE, IN; outside subqueries) and those texts, folded."""
+    out: list[tuple[Col, list[str]]] = []
+    if isinstance(e, Cmp) and isinstance(e.left, Col) and isinstance(e.right, Lit) and isinstance(e.right.value, str):
+        out.append((e.left, [fold(e.right.value)]))
+    elif isinstance(e, Like) and isinstance(e.expr, Col):
+        out.append((e.expr, [fold(p) for p in e.pattern.split("%") if p.strip()]))
+    elif isinstance(e, InList) and isinstance(e.expr, Col):
+        out.append((e.expr, [fold(str(v.value)) for v in e.values if isinstance(v.value, str)]))
+    elif e.__class__.__name__ in ("And", "Or", "Not"):
+        for item in getattr(e, "items", None) or (e.item,):
+            out += _compared_texts(item)
+    return out
+
+
+def condition_owner_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """In "which X ..." a condition on a column that X has, read from another joined table the question does not
+    name ("which rangers live in Y" filtered on their huts' town, though rangers have a town), is about the other
+    table's things: the question's condition is on X's own column."""
+    from ontocore.embeddings import split_name
+
+    if not q.head or not isinstance(plan, Query) or plan.where is None:
+        return ""
+    asked = tables_named(schema, [q.head])
+    if len(asked) != 1:
+        return ""
+    target = asked[0]
+    if not any(s.table.lower() == target.name.lower() for s in plan.sources):
+        return ""
+    words = {singular(w) for w in q.words}
+    for col, texts in _compared_texts(plan.where):
+        table = schema.table(col.table)
+        if table is None or _related(table, target) or col.column.lower() == "iri":
+            continue
+        own, other = target.column(col.column), table.column(col.column)
+        if own is None or other is None or other.is_label or own.is_label:
+            continue  # the asked things have no such column, or it names things (a thing named is the other's)
+        if {singular(w) for w in split_name(table.name).split()} & words:
+            continue  # the question names the other table: its column is meant
+        held = [fold(v) for v in schema.values.get(own.prop, {})]
+        if not any(t and any(t in v for v in held) for t in texts):
+            continue  # the compared text is no value of the asked things' column
+        return (f"the question asks which {target.name}, and {target.name} has a column {col.column}, but the "
+                f"condition reads {col.column} of {table.name}: use {target.name}.{col.column}.")
+    return ""
+
+
 def _has_agg(e: Any, func: str) -> bool:
     from dataclasses import fields, is_dataclass
 
@@ -413,8 +543,13 @@ def blank_problem(rows: list[list[Cell]]) -> str:
 
 
 def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, mentions: list,
-           aggregate_only: bool) -> list[Check]:
-    """Every check that applies to this question, plan and result, in order (the first failure is the reason)."""
+           aggregate_only: bool, index: Any = None) -> list[Check]:
+    """Every check that applies to this question, plan and result, in order (the first failure is the reason).
+    `index`: the linking.ValueIndex of the data, for the other names of a named thing and of a column and for the
+    sentence-embedding model (without it, the checks that need them pass)."""
+    embedder = getattr(index, "embedder", None)
+    aliases = index.aliases if index is not None else None
+    names = index.column_texts if index is not None else None
     out = [_check("shape", shape_problem(q, rows, aggregate_only)),
            _check("values_present", blank_problem(rows) if not aggregate_only else "")]
     if q.kind != "yesno":
@@ -429,10 +564,15 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     elif superlative_direction(q) and q.kind != "yesno":
         out.append(_check("superlative_ranked", ranking_problem(q, plan)))
     out.append(_check("joins_related", join_problem(plan, schema)))
+    if q.head and q.kind == "other":
+        out.append(_check("condition_on_asked", condition_owner_problem(q, plan, schema)))
+    out.append(_check("summed_column_named", summed_problem(q, plan, schema, embedder, names)))
     if excludes(q) and q.kind != "yesno":
         out.append(_check("exclusion_kept", negation_problem(q, plan)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
+    elif mentions:
+        out.append(_check("named_values_used", named_values_problem(q, plan, mentions, schema, aliases)))
     return out
 
 
