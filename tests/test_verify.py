@@ -294,3 +294,52 @@ def test_an_average_answered_with_a_list_is_never_stated(answerer: Answerer) -> 
     assert ans.state == "unsure" and checks(ans)["average_asked"] is False
     ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT AVG(weightKg) FROM SeaTurtle")
     assert ans.state == "answered" and float(ans.values()[0]) == 97.5 and checks(ans)["average_asked"] is True
+
+
+@pytest.fixture(scope="module")
+def harbour() -> Answerer:
+    from ontouse_graphs import HARBOUR, view
+
+    store, schema = view(HARBOUR)
+    return Answerer(store, NoModel(), schema=schema)
+
+
+def test_a_value_the_question_names_must_be_used(harbour: Answerer) -> None:
+    question = "Which sailings of the Morgenrot left from the North quay?"
+    ans = harbour.answer_sql(question, "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri "
+                                       "WHERE v.vessel = 'Morgenrot'")
+    assert ans.state == "unsure" and checks(ans)["named_values_used"] is False and "North quay" in ans.error
+    ans = harbour.answer_sql(question, "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri "
+                                       "JOIN Berth b ON s.ref_berth_id = b.iri "
+                                       "WHERE v.vessel = 'Morgenrot' AND b.berth = 'North quay'")
+    assert ans.state == "answered" and checks(ans)["named_values_used"] is True and ans.values() == ["501"]
+
+
+def test_a_sum_of_a_column_the_question_is_not_about_is_never_stated(harbour: Answerer) -> None:
+    if harbour.index.embedder is None:
+        pytest.skip("the sentence-embedding model is not installed")
+    ans = harbour.answer_sql("Which vessel has the most sailings?",
+                             "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
+                             "GROUP BY v.iri ORDER BY SUM(s.minutes) DESC LIMIT 1")
+    assert ans.state == "unsure" and checks(ans)["summed_column_named"] is False and "minutes" in ans.error
+    ans = harbour.answer_sql("Which vessel spent the most minutes at sea?",
+                             "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
+                             "GROUP BY v.iri ORDER BY SUM(s.minutes) DESC LIMIT 1")
+    assert checks(ans)["summed_column_named"] is True and ans.values()[0] == "Morgenrot"
+
+
+def test_a_count_of_rows_that_refer_to_the_counted_things_counts_each_thing_once(harbour: Answerer) -> None:
+    ans = harbour.answer_sql("How many vessels have sailed?", "SELECT COUNT(*) FROM Sailing")
+    assert ans.answer == "2." and "count_referred" in ans.repairs  # three sailings of two vessels
+    ans = harbour.answer_sql("How many sailings are there?", "SELECT COUNT(*) FROM Sailing")
+    assert ans.answer == "3." and "count_referred" not in ans.repairs
+
+
+def test_a_join_only_for_having_one_lists_each_thing_once(harbour: Answerer) -> None:
+    ans = harbour.answer_sql("Which vessels have sailed?",
+                             "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri")
+    assert sorted(ans.values()) == ["Kittiwake", "Morgenrot"] and "semi_join" in ans.repairs
+    ans = harbour.answer_sql("Which vessels sailed for more than 30 minutes?",
+                             "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
+                             "WHERE s.minutes > 30")
+    assert "semi_join" not in ans.repairs  # the joined rows' own values select: a join, one row per sailing

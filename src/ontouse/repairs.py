@@ -9,7 +9,12 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
   linked thing's name;
 - `id_of_thing`: a question that asks for ids (not names) and selects things (a link column, or a row's iri) gets
   each thing's id column instead, when the thing's table has exactly one (a column named `id` or `<table>Id`
-  holding a different value on every row): the thing is shown by its name otherwise, and its name is not its id.
+  holding a different value on every row): the thing is shown by its name otherwise, and its name is not its id;
+- `semi_join`: a joined table none of whose columns the query uses, whose rows each refer to a row of the table it
+  is joined to (the orders of a customer), only says "that has one": it becomes EXISTS (...), so each thing is
+  listed once however many rows refer to it (a join would repeat it once per referring row);
+- `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
+  patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
 
 Repairs never drop or loosen a condition: an answer to a looser question is never returned as this one's."""
 
@@ -25,7 +30,7 @@ from ontocore.text import fold
 
 from .linking import ValueIndex
 from .question import Question
-from .sqlplan.plan import Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source
+from .sqlplan.plan import Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source
 from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
@@ -144,7 +149,103 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = ids_of_things(plan, schema)
         if changed:
             r._note("id_of_thing")
+    if isinstance(plan, Query):
+        plan, changed = semi_join(plan, schema)
+        if changed:
+            r._note("semi_join")
+    if question is not None and question.kind == "count" and isinstance(plan, Query):
+        plan, changed = count_referred(plan, schema, question)
+        if changed:
+            r._note("count_referred")
     return plan, r.applied
+
+
+def _refers(schema: Schema, many: Col, one: Col) -> bool:
+    """Does `many` (a column of one row) point at the row that `one` stands for (its iri, or its key column)?"""
+    table, other = schema.table(many.table), schema.table(one.table)
+    col = table.column(many.column) if table else None
+    if col is None or other is None or col.count > col.subjects:
+        return False
+    if col.kind == "link" and one.column.lower() == "iri":
+        target = schema.table(col.target) if col.target else None
+        return target is not None and (target.name == other.name or bool(set(target.classes) & set(other.classes)))
+    return bool(col.key_of) and col.key_of.lower() == f"{other.name}.{one.column}".lower()
+
+
+def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
+    """The link column of `many`'s table that points at `one`'s rows (`many` itself when it is that link)."""
+    table, other = schema.table(many.table), schema.table(one.table)
+    col = table.column(many.column) if table else None
+    if col is None or other is None:
+        return None
+    if col.kind == "link" and one.column.lower() == "iri":
+        return many
+    links = [c for c in table.columns.values() if c.kind == "link" and c.target and c.count <= c.subjects
+             and schema.table(c.target) is not None and schema.table(c.target).name == other.name]
+    return Col(many.alias, many.table, links[0].name) if len(links) == 1 else None
+
+
+def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
+    """Each inner-joined source whose columns serve only its one join, and whose rows refer to the joined row, as
+    EXISTS (SELECT ... WHERE the join) in the WHERE of the query (non-aggregate queries only)."""
+    from .sqlplan.plan import And, Exists, Item, columns_in, is_aggregate
+
+    if q.group_by or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or len(q.sources) < 2:
+        return q, False
+    for source in q.sources[1:]:
+        if source.optional:
+            continue
+        alias = source.alias.lower()
+        joins = [j for j in q.joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
+        if len(joins) != 1:
+            continue
+        rest = replace(q, joins=tuple(j for j in q.joins if j is not joins[0]),
+                       sources=tuple(s for s in q.sources if s is not source))
+        used = columns_in((rest.select, rest.where, rest.order_by, rest.joins), deep=True)
+        if any(c.alias.lower() == alias for c in used):
+            continue
+        j = joins[0]
+        many, one = (j.left, j.right) if j.left.alias.lower() == alias else (j.right, j.left)
+        if not _refers(schema, many, one):
+            continue
+        link = _link_to(schema, many, one)
+        if link is None:
+            continue  # by key values only: EXISTS would compare texts row by row, slower than the join
+        exists = Exists(Query(select=(Item(Lit(1)),), sources=(source,),
+                              joins=(Join(link, Col(one.alias, one.table, "iri")),)))
+        where = exists if q.where is None else And((q.where, exists))
+        return replace(rest, where=where), True
+    return q, False
+
+
+def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query, bool]:
+    """COUNT(*) over one table whose rows each refer to one thing of the counted table, as COUNT(DISTINCT link)."""
+    from .verify import _related, counted_phrase, tables_named
+
+    if len(q.sources) != 1 or q.group_by or len(q.select) != 1:
+        return q, False
+    agg = q.select[0].expr
+    if not (isinstance(agg, Agg) and agg.func == "count" and agg.arg is None):
+        return q, False
+    source = q.sources[0]
+    table = schema.table(source.table)
+    wanted = tables_named(schema, counted_phrase(question))
+    if table is None or not wanted or any(_related(table, w) for w in wanted):
+        return q, False
+    links = []
+    for col in table.columns.values():
+        if col.count > col.subjects:
+            continue  # several values per row: not one thing per row
+        target = schema.table(col.target) if col.kind == "link" and col.target else None
+        if target is None and col.key_of:
+            target = schema.table(col.key_of.split(".", 1)[0])
+        if target is not None and any(_related(target, w) for w in wanted):
+            links.append((col.kind != "link", target.name, col))
+    if len({name for _, name, _ in links}) != 1:
+        return q, False  # no link to the counted things, or to several (which one is meant is the model's choice)
+    link = min(links, key=lambda x: x[0])[2]  # the link itself before a column holding the thing's key
+    new = Agg("count", Col(source.alias, table.name, link.name), distinct=True)
+    return replace(q, select=(replace(q.select[0], expr=new),)), True
 
 
 _ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers"))
