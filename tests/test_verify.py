@@ -343,3 +343,26 @@ def test_a_join_only_for_having_one_lists_each_thing_once(harbour: Answerer) -> 
                              "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
                              "WHERE s.minutes > 30")
     assert "semi_join" not in ans.repairs  # the joined rows' own values select: a join, one row per sailing
+
+
+def test_a_condition_on_the_asked_things_column_read_from_another_table_is_never_stated() -> None:
+    from ontouse_graphs import view
+
+    ttl = """@prefix : <http://example.org/guild#> .
+    :o1 a :Office ; :town "Lowmarsh" ; :office_name "River office" .
+    :o2 a :Office ; :town "Highcliff" ; :office_name "Hill office" .
+    :p1 a :Mason ; :mason_name "Ivo" ; :town "Highcliff" ; :worksAt :o1 .
+    :p2 a :Mason ; :mason_name "Rhea" ; :town "Lowmarsh" ; :worksAt :o2 .
+    """
+    store, schema = view(ttl)
+    guild = Answerer(store, NoModel(), schema=schema)
+    question = "Which masons live in Highcliff?"
+    ans = guild.answer_sql(question, "SELECT m.mason_name FROM Mason m JOIN Office o ON m.worksAt = o.iri "
+                                     "WHERE o.town = 'Highcliff'")
+    assert ans.state == "unsure" and checks(ans)["condition_on_asked"] is False and "Mason.town" in ans.error
+    ans = guild.answer_sql(question, "SELECT mason_name FROM Mason WHERE town = 'Highcliff'")
+    assert ans.state == "answered" and ans.values() == ["Ivo"]
+    ans = guild.answer_sql("Which masons work in the office in Highcliff?",
+                           "SELECT m.mason_name FROM Mason m JOIN Office o ON m.worksAt = o.iri "
+                           "WHERE o.town = 'Highcliff'")
+    assert ans.values() == ["Rhea"]  # the question names the office: its town is meant
