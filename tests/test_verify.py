@@ -366,3 +366,12 @@ def test_a_condition_on_the_asked_things_column_read_from_another_table_is_never
                            "SELECT m.mason_name FROM Mason m JOIN Office o ON m.worksAt = o.iri "
                            "WHERE o.town = 'Highcliff'")
     assert ans.values() == ["Rhea"]  # the question names the office: its town is meant
+
+
+def test_a_left_join_of_the_same_things_in_a_subclass_is_bound_only_for_its_members(answerer: Answerer) -> None:
+    """Fish LEFT JOIN Shark ON the same thing: a shark row exists only for the fish that are sharks (3 of 7)."""
+    for sql in ("SELECT COUNT(S.iri) * 100.0 / COUNT(F.iri) FROM Fish AS F LEFT JOIN Shark AS S ON F.iri = S.iri",
+                "SELECT CAST(SUM(CASE WHEN S.iri IS NOT NULL THEN 1 ELSE 0 END) AS REAL) * 100 / COUNT(*) "
+                "FROM Fish AS F LEFT JOIN Shark AS S ON F.iri = S.iri"):
+        ans = answerer.answer_sql("What percentage of the fish are sharks?", sql)
+        assert ans.state == "answered" and ans.answer.startswith("42.857"), (sql, ans.answer)

@@ -183,6 +183,11 @@ class Compiler:
                         other.table.lower() and not self.related(c.target, other.table):
                     raise PlanError(f"{col.alias}.{c.name} links to rows of {c.target}, not of {other.table}: join "
                                     f"{c.target} AS ... ON {col.alias}.{c.name} = ....iri instead.")
+            if lk == rk == "id" and ex.group is not None:
+                # a LEFT JOIN of the same thing in another class (a fish LEFT JOIN shark ON f.iri = s.iri): the
+                # joined row is bound only when the thing is in that class, so its variable stays its own
+                pat.groups.setdefault(ex.group, []).append(f"FILTER({lv} = {rv})")
+                return
             pat.unify(lv, rv)
             return
         if "value" in (lk, rk) and {lk, rk} & {"id", "link"}:
