@@ -375,3 +375,17 @@ def test_a_left_join_of_the_same_things_in_a_subclass_is_bound_only_for_its_memb
                 "FROM Fish AS F LEFT JOIN Shark AS S ON F.iri = S.iri"):
         ans = answerer.answer_sql("What percentage of the fish are sharks?", sql)
         assert ans.state == "answered" and ans.answer.startswith("42.857"), (sql, ans.answer)
+
+
+def test_an_exclusion_by_not_equal_over_each_things_joined_rows_is_never_stated(harbour: Answerer) -> None:
+    question = "Which vessels do not have a sailing of 40 minutes?"
+    ans = harbour.answer_sql(question, "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
+                                       "WHERE s.minutes != 40")  # the Morgenrot's other sailing would keep it
+    assert ans.state == "unsure" and checks(ans)["exclusion_kept"] is False and "NOT IN" in ans.error
+    ans = harbour.answer_sql(question, "SELECT v.vessel FROM Vessel v WHERE v.iri NOT IN "
+                                       "(SELECT s.ref_vessel FROM Sailing s WHERE s.minutes = 40)")
+    assert ans.state == "answered" and [r[0].value for r in ans.rows] == ["Kittiwake", "Kittiwake"]  # two vessels
+    ans = harbour.answer_sql("Which sailings are not 40 minutes long?",
+                             "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri "
+                             "WHERE s.minutes != 40")
+    assert checks(ans)["exclusion_kept"] is True  # the sailings themselves, not rows joined to them

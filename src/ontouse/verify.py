@@ -252,13 +252,68 @@ def _negates(plan: Plan) -> bool:
     return any(_excludes(n) for n in _nodes(plan))
 
 
-def negation_problem(q: Question, plan: Plan) -> str:
+def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
+    """Is the source `alias` joined to another source as rows that refer to it (the orders of a customer)?"""
+    from .repairs import _refers
+
+    for j in plan.joins:
+        sides = {j.left.alias.lower(): j.left, j.right.alias.lower(): j.right}
+        if alias in sides and len(sides) == 2:
+            other = next(c for a, c in sides.items() if a != alias)
+            table = schema.table(sides[alias].table)
+            col = table.column(sides[alias].column) if table else None
+            # several rows refer to one thing (not a one-to-one record of it)
+            if col is not None and col.distinct < col.subjects and _refers(schema, sides[alias], other):
+                return True
+    return False
+
+
+def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
-    the question without its exclusion."""
-    if _negates(plan):
+    the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
+    orders, its languages) keeps every thing that has any other such row."""
+    found = [n for n in _nodes(plan) if _excludes(n)]
+    if not found:
+        return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
+                "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
+    if schema is None or not isinstance(plan, Query) or len(plan.sources) < 2 or not _verb_negated(q):
         return ""
-    return ("the question excludes something (not / no / without / never), but the query excludes nothing: use "
-            "NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
+    top = [c for c in _top_conditions(plan.where)]
+    joined = {s.alias.lower() for s in plan.sources[1:] if not s.optional}
+    if not all(isinstance(n, Cmp) and n.op == "!=" and any(n is c for c in top) for n in found):
+        return ""
+    for n in found:
+        col = n.left if isinstance(n.left, Col) else n.right if isinstance(n.right, Col) else None
+        if col is None or col.alias.lower() not in joined or not _many_side(plan, col.alias.lower(), schema):
+            return ""
+    n = found[0]
+    col = n.left if isinstance(n.left, Col) else n.right
+    return (f"{col.alias}.{col.column} != ... over the joined {col.table} rows keeps every thing that has any other "
+            f"{col.table} row: to exclude the things that have it, use NOT IN (SELECT ... WHERE {col.column} = ...) "
+            "or NOT EXISTS.")
+
+
+def _verb_negated(q: Question) -> bool:
+    """Is the negation on the verb of the things asked about ("that do not have", "does not use", "with no",
+    "without", "never"), rather than on a thing joined to them ("languages that are not X", "other than")?"""
+    words = q.words
+    for i, w in enumerate(words):
+        if w in ("without", "never") or (w == "no" and i > 0 and words[i - 1] in ("with", "have", "has", "had")):
+            return True
+        if w == "not" and i > 0 and words[i - 1] in ("do", "does", "did"):
+            return True
+        if w in ("don't", "doesn't", "didn't", "dont", "doesnt", "didnt"):
+            return True
+    return False
+
+
+def _top_conditions(e: Any) -> list[Any]:
+    """The conditions of a WHERE joined by AND (not inside OR / NOT / subqueries)."""
+    if e is None:
+        return []
+    if e.__class__.__name__ == "And":
+        return [c for item in e.items for c in _top_conditions(item)]
+    return [e]
 
 
 def _joins(plan: Plan) -> list[Join]:
@@ -568,7 +623,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("condition_on_asked", condition_owner_problem(q, plan, schema)))
     out.append(_check("summed_column_named", summed_problem(q, plan, schema, embedder, names)))
     if excludes(q) and q.kind != "yesno":
-        out.append(_check("exclusion_kept", negation_problem(q, plan)))
+        out.append(_check("exclusion_kept", negation_problem(q, plan, schema)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     elif mentions:
