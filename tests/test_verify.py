@@ -389,3 +389,16 @@ def test_an_exclusion_by_not_equal_over_each_things_joined_rows_is_never_stated(
                              "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri "
                              "WHERE s.minutes != 40")
     assert checks(ans)["exclusion_kept"] is True  # the sailings themselves, not rows joined to them
+
+
+def test_a_value_every_row_holds_is_a_unit_not_a_condition() -> None:
+    from ontouse_graphs import view
+
+    ttl = """@prefix : <http://example.org/stalls#> .
+    :s1 a :Stall ; :stall_name "Figs and more" ; :fee 40 ; :currency "CHF" .
+    :s2 a :Stall ; :stall_name "Old books" ; :fee 25 ; :currency "CHF" .
+    """
+    store, schema = view(ttl)
+    ans = Answerer(store, NoModel(), schema=schema).answer_sql("What is the average fee of a stall (in CHF)?",
+                                                               "SELECT AVG(fee) FROM Stall")
+    assert ans.state == "answered" and ans.answer == "32.5." and checks(ans).get("named_values_used") is not False

@@ -463,6 +463,10 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, every:
             continue
         if " ".join(singular(w) for w in text.split()) in tables:
             continue
+        table = schema.table(m.table)
+        col = table.column(m.column) if table else None
+        if col is not None and col.distinct <= 1:
+            continue  # a value every row holds (a unit, a currency) selects nothing
         groups.setdefault(text, []).append(m)
     missing = []
     for group in groups.values():
