@@ -424,6 +424,17 @@ def test_a_join_on_the_key_name_of_a_linked_table_uses_the_link() -> None:
                          "fullName = 'Ines Roth')") == ["100"]
 
 
+def test_a_join_on_the_name_of_a_linked_tables_own_link_reaches_through_it() -> None:
+    """A job has a mechanic, a mechanic a garage: `g.iri = j.worksAt` names the mechanic's link, reached through
+    the job's (it is not the job's `mechanic` link, which points at mechanics, not garages)."""
+    garages = WORKSHOP + """
+:g1 a :Garage ; :garageName "Dock Street" . :g2 a :Garage ; :garageName "Hill Road" .
+:m1 :worksAt :g1 . :m2 :worksAt :g2 .
+"""
+    assert run(garages, "SELECT DISTINCT g.garageName FROM Garage g JOIN Job j ON g.iri = j.worksAt "
+                        "WHERE j.hours > 4") == ["Hill Road"]
+
+
 def test_a_link_equal_to_text_matches_the_linked_rows_name_or_key() -> None:
     """A link compared with text: the linked row's label, or its key (a text column unique on every row)."""
     depot = """

@@ -9,7 +9,8 @@ Reader of reader.py; each is reported by its rule name):
 - `key_name`: a column asked for by the name of the key it refers to (`apiaryid` of a table whose `apiary`
   REFERENCES apiaries(apiaryid)) is that referring column; `id` of a table without one is its key column (the
   one other tables refer to), when there is exactly one; in a join condition, a column asked for by the name of
-  a column of the table one link points at is that link;
+  a value column of the table one link points at is that link (the name of a link of that table is reached
+  through it: `reach_column`);
 - `column_meaning`: a column name that is not in the table but means clearly one of its columns in the
   embedding space of a small sentence model (`colonyid` for `colony`, `weight` for `hive_weight`; a label column
   means the row's name); only a close and unrivalled match counts;
@@ -68,7 +69,8 @@ class Fixes:
         links points at (`colonyid` of a table whose `colony` links to the table that has `colonyid`) is that link; the
         join compares the linked thing. Only when exactly one link fits."""
         links = [c.name for c in table.columns.values() if c.kind == "link" and c.target
-                 and (t := self.schema.table(c.target)) is not None and t.column(name) is not None]
+                 and (t := self.schema.table(c.target)) is not None and t.column(name) is not None
+                 and t.column(name).kind != "link"]  # the linked thing's own link is reached through it instead
         if len(links) != 1:
             return None
         self._fix("key_name")
