@@ -155,6 +155,10 @@ class Schema:
     values: dict[URIRef, dict[str, int]] = field(default_factory=dict)  # property -> lexical form -> count
     label_props: tuple[URIRef, ...] = ()  # label properties present in the data
     languages: LabelLanguages = field(default_factory=LabelLanguages)  # the language tags of the labels
+    # text properties whose `values` are a part of their values (a big graph's names and codes: bigschema.py); a
+    # value of one is looked up in the store (linking.ValueIndex)
+    open_values: frozenset[URIRef] = frozenset()
+    sampled: int = 0  # made from a sample of this many rows per class (bigschema.py; 0: from the whole graph)
 
     @property
     def label_order(self) -> tuple[str, ...]:
@@ -213,13 +217,15 @@ def _unique(name: str, taken: set[str]) -> str:
     return name
 
 
-def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 60.0) -> Schema:
-    """The relational view of the graph behind `store`."""
+def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 60.0,
+                 counts: dict[URIRef, int] | None = None) -> Schema:
+    """The relational view of the graph behind `store` (`counts`: the instances per class, when counted already)."""
 
     def rows(query: str, limit: int = 1_000_000) -> list[list]:
         return store.select(query, max_rows=limit, timeout_s=timeout_s).rows
 
-    counts = {r[0]: int(r[1]) for r in rows(_Q_TYPES) if not _is_meta(r[0])}
+    if counts is None:
+        counts = {r[0]: int(r[1]) for r in rows(_Q_TYPES) if not _is_meta(r[0])}
     subs: dict[URIRef, set[URIRef]] = {}
     parents: dict[URIRef, set[URIRef]] = {}
     for c, d in rows(_Q_SUB):
