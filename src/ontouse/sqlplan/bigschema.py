@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 
 SAMPLE_ABOVE = 20_000  # instances of one class above which the view is made from a sample
 SAMPLE_ROWS = 1_000  # instances of each class read into the sample
-HOP_ROWS = SAMPLE_ROWS  # linked things (per class of the sample) whose triples are read too
 CHUNK = 500  # subjects per VALUES query
 REPEATED = 0.5  # a text column with fewer distinct values than this share of its sampled rows is listed whole
 
@@ -46,6 +45,7 @@ _Q_SCHEMA = "SELECT ?s ?p ?o WHERE { VALUES ?k { %s } ?s a ?k . ?s ?p ?o }" % " 
 _Q_SUBCLASS = "SELECT ?c ?d WHERE { ?c rdfs:subClassOf ?d }"
 _Q_FIRST = "SELECT ?s WHERE { ?s a <%s> } LIMIT %d"
 _Q_OF = "SELECT ?s ?p ?o WHERE { VALUES ?s { %s } ?s ?p ?o }"
+_Q_NOT_PLAIN = "SELECT ?o WHERE { ?s <%s> ?o . FILTER(isLiteral(?o) && DATATYPE(?o) != xsd:string) } LIMIT 1"
 _Q_ALL_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
 
@@ -56,10 +56,12 @@ def class_counts(store: Store, timeout_s: float = 60.0) -> dict[URIRef, int]:
     return {r[0]: int(r[1]) for r in rows if not _is_meta(r[0])}
 
 
-def build_view(store: Store, timeout_s: float = 60.0, sample_above: int = SAMPLE_ABOVE,
-               sample_rows: int = SAMPLE_ROWS) -> Schema:
-    """The relational view of `store`: schema.build_schema's, or above `sample_above` instances of a class, the
-    view made from a sample of `sample_rows` instances per class (module docstring)."""
+def build_view(store: Store, timeout_s: float = 60.0, sample_above: int | None = None,
+               sample_rows: int | None = None) -> Schema:
+    """The relational view of `store`: schema.build_schema's, or above `sample_above` (SAMPLE_ABOVE) instances of a
+    class, the view made from a sample of `sample_rows` (SAMPLE_ROWS) instances per class (module docstring)."""
+    sample_above = SAMPLE_ABOVE if sample_above is None else sample_above
+    sample_rows = SAMPLE_ROWS if sample_rows is None else sample_rows
     started = time.perf_counter()
     counts = class_counts(store, timeout_s)
     if max(counts.values(), default=0) <= sample_above:
@@ -82,8 +84,8 @@ def build_view(store: Store, timeout_s: float = 60.0, sample_above: int = SAMPLE
     return schema
 
 
-def sample_graph(store: Store, counts: dict[URIRef, int], rows: int = SAMPLE_ROWS, timeout_s: float = 60.0
-                 ) -> Graph:
+def sample_graph(store: Store, counts: dict[URIRef, int], rows: int = SAMPLE_ROWS, timeout_s: float = 60.0,
+                 hop: int | None = None) -> Graph:
     """The schema's triples, each class's first `rows` instances with their triples, and the triples of the things
     they link to (module docstring, step 2), in an in-memory graph."""
     from ..storage.graph import new_graph
@@ -102,8 +104,8 @@ def sample_graph(store: Store, counts: dict[URIRef, int], rows: int = SAMPLE_ROW
     for cls in sorted(counts, key=str):
         first = [r[0] for r in select(_Q_FIRST % (cls, rows), rows) if isinstance(r[0], URIRef)]
         linked = _add_triples(graph, select, [s for s in first if s not in seen], seen)
-        hop = [o for o in dict.fromkeys(linked) if o not in seen and o not in counts][:HOP_ROWS]
-        _add_triples(graph, select, hop, seen)
+        targets = [o for o in dict.fromkeys(linked) if o not in seen and o not in counts]
+        _add_triples(graph, select, targets[:rows if hop is None else hop], seen)
     log.info("sample of the graph: %d triples", len(graph))
     return graph
 
@@ -167,3 +169,13 @@ def _correct(schema: Schema, store: Store, counts: dict[URIRef, int], timeout_s:
             if len(schema.columns_of(prop)) == 1:
                 c.distinct = len(found)
     schema.open_values = frozenset(p for p in text if p not in listed)
+    plain = {c.prop for t in schema.tables.values() for c in t.columns.values() if c.plain}
+    for prop in sorted(plain):  # plain strings in the sample: in the whole store too?
+        try:
+            other = store.select(_Q_NOT_PLAIN % prop, max_rows=1, timeout_s=timeout_s).rows
+        except QueryError as e:
+            log.info("the values of %s not checked (%s): compared as text", prop, e)
+            other = [1]
+        if other:
+            for _, c in schema.columns_of(prop):
+                c.plain = False

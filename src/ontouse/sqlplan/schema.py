@@ -92,6 +92,7 @@ class Column:
     via: str = ""
     via_prop: URIRef | None = None
     inverse: str = ""  # for links: "table.column" of the link that states the same pairs backwards, if any
+    plain: bool = False  # a value column whose every value is a plain string (no language tag, no other datatype)
 
     @property
     def numeric(self) -> bool:
@@ -377,7 +378,7 @@ def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dic
                 col = Column(name=name, prop=p, kind="value", sql_type=sql_type(dt), count=sum(v[0] for v in lit.values()),
                              subjects=max(v[1] for v in lit.values()), distinct=sum(v[2] for v in lit.values()),
                              datatype="" if local_name(dt) in ("string", "langString") else dt, label=label,
-                             comment=comment)
+                             comment=comment, plain=set(lit) == {str(XSD.string)})
             table.columns[name.lower()] = col
 
 
