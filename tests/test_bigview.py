@@ -158,3 +158,26 @@ def test_a_view_is_not_a_pickle_and_round_trips(outcomes) -> None:
     schema = bigschema.build_view(store)
     again = storeview.schema_of(json.loads(json.dumps(storeview.schema_json(schema))))
     assert again == schema
+
+
+MILLS = """@prefix : <http://example.org/mill#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:m1 a :Mill ; rdfs:label "Lower mill" ; :power "wind" ; :town "Esk"@en .
+:m2 a :Mill ; rdfs:label "Upper mill" ; :power "water" ; :town "Esk" .
+:m3 a :Mill ; rdfs:label "Salt mill" ; :power "wind" ; :town "Ord" .
+"""
+
+
+def test_a_text_value_is_bound_only_where_every_value_is_a_plain_string(tmp_path: Path) -> None:
+    ttl = tmp_path / "mills.ttl"
+    ttl.write_text(MILLS, encoding="utf-8")
+    answerer = Answerer(GraphStore.from_paths([ttl]), NoModel())
+    mill = answerer.schema.table("Mill")
+    assert mill.column("power").plain and not mill.column("town").plain
+    by_power = answerer.answer_sql("How many mills run on wind?", "SELECT COUNT(*) FROM Mill WHERE power = 'wind'")
+    assert by_power.answer == "2." and 'VALUES ?Mill__power { "wind" }' in by_power.sparql[-1]
+    by_town = answerer.answer_sql("How many mills are in Esk?", "SELECT COUNT(*) FROM Mill WHERE town = 'Esk'")
+    assert by_town.answer == "2." and "VALUES" not in by_town.sparql[-1]  # "Esk"@en is a value of the town too
+    either = answerer.answer_sql("How many mills run on wind or are in Ord?",
+                                 "SELECT COUNT(*) FROM Mill WHERE power = 'wind' OR town = 'Ord'")
+    assert either.answer == "2." and "VALUES" not in either.sparql[-1]  # not a condition every row must meet
