@@ -181,3 +181,22 @@ def test_a_text_value_is_bound_only_where_every_value_is_a_plain_string(tmp_path
     either = answerer.answer_sql("How many mills run on wind or are in Ord?",
                                  "SELECT COUNT(*) FROM Mill WHERE power = 'wind' OR town = 'Ord'")
     assert either.answer == "2." and "VALUES" not in either.sparql[-1]  # not a condition every row must meet
+
+
+def test_an_unchanged_ntriples_file_is_not_read_again_and_a_changed_one_is(outcomes, monkeypatch, tmp_path) -> None:
+    import shutil
+
+    from ontocore import storefolder
+
+    _, streamed = outcomes
+    copy = tmp_path / "lending"
+    shutil.copytree(streamed, copy)  # a copy: another file status than the one noted at the build
+    hashed: list[Path] = []
+    real = storefolder.sha256_of
+    monkeypatch.setattr(storefolder, "sha256_of", lambda p: hashed.append(p) or real(p))
+    assert storefolder.outcome_store(copy) == copy / "store" and len(hashed) == 1
+    assert storefolder.outcome_store(copy) == copy / "store" and len(hashed) == 1  # noted: not read again
+    nt = copy / "ontology.nt"
+    text = nt.read_bytes()
+    nt.write_bytes(text.replace(b"north", b"nerth", 1))  # the same size, another content
+    assert storefolder.outcome_store(copy) is None and len(hashed) == 2
