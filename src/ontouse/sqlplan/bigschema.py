@@ -24,8 +24,8 @@ from __future__ import annotations
 import logging
 import time
 
-from rdflib import Graph, URIRef
-from rdflib.namespace import OWL, RDF, RDFS
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from ..storage.sparql import QueryError
 from ..storage.store import Store
@@ -53,7 +53,7 @@ GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
 def class_counts(store: Store, timeout_s: float = 60.0) -> dict[URIRef, int]:
     """Instances per class over the whole store (classes of the RDF, RDFS, OWL and XSD vocabularies left out)."""
     rows = store.select(_Q_TYPES, max_rows=1_000_000, timeout_s=timeout_s).rows
-    return {r[0]: int(r[1]) for r in rows if not _is_meta(r[0])}
+    return {r[0]: int(r[1]) for r in rows if isinstance(r[0], URIRef) and not _is_meta(r[0])}
 
 
 def build_view(store: Store, timeout_s: float = 60.0, sample_above: int | None = None,
@@ -165,12 +165,16 @@ def _correct(schema: Schema, store: Store, counts: dict[URIRef, int], timeout_s:
             continue
         schema.values[prop] = {str(v): int(n) for v, n in found}
         listed.add(prop)
+        if not all(isinstance(v, Literal) and v.language is None and v.datatype in (None, XSD.string)
+                   for v, _ in found):
+            for _, c in schema.columns_of(prop):
+                c.plain = False
         for t, c in schema.columns_of(prop):
             if len(schema.columns_of(prop)) == 1:
                 c.distinct = len(found)
     schema.open_values = frozenset(p for p in text if p not in listed)
-    plain = {c.prop for t in schema.tables.values() for c in t.columns.values() if c.plain}
-    for prop in sorted(plain):  # plain strings in the sample: in the whole store too?
+    plain = {c.prop for t in schema.tables.values() for c in t.columns.values() if c.plain and c.prop not in listed}
+    for prop in sorted(plain):  # plain strings in the sample: in the whole store too? (a listed column: seen above)
         try:
             other = store.select(_Q_NOT_PLAIN % prop, max_rows=1, timeout_s=timeout_s).rows
         except QueryError as e:
