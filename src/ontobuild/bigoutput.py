@@ -226,26 +226,9 @@ def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, 
     triples = write_store(outdir / NT_FILE, outdir / STORE_DIR, prefixes,
                           loaded=streamed.store_loaded if streamed is not None else None)
     log.info("big graph: %d triples written to %s and %s", triples, NT_FILE, STORE_DIR)
-    store_s = time.monotonic() - t
-    t = time.monotonic()
-    view = write_view(outdir / STORE_DIR)
-    return {"lines": lines, "triples": triples, "view": view,
-            "seconds": {"ntriples": round(nt_s, 3), "store": round(store_s, 3), "view": round(time.monotonic() - t, 3)}}
-
-
-def write_view(folder: Path) -> str:
-    """Save the relational view `ontoask` reads beside the store in `folder` (ontouse.storeview: made with bounded
-    queries, so that opening the outcome reads it instead of scanning every triple); the file's name, or "" when it
-    could not be made (ontoask then makes it)."""
-    try:
-        from ontouse.storeview import prepare
-
-        path = prepare(folder)
-    except Exception as e:  # noqa: BLE001 - the outcome is whole without it: ontoask builds the view itself
-        log.warning("the view of the store was not saved (%s); ontoask will build it", e)
-        return ""
-    return path.name if path is not None else ""
+    return {"lines": lines, "triples": triples, "seconds": {"ntriples": round(nt_s, 3),
+                                                             "store": round(time.monotonic() - t, 3)}}
 
 
 __all__ = ["BIG_GRAPH_TRIPLES", "NT_FILE", "STORE_DIR", "estimate_triples", "is_big", "iter_triples",
-           "write_ntriples", "write_store", "write_big_outputs", "write_view"]
+           "write_ntriples", "write_store", "write_big_outputs"]

@@ -136,7 +136,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
         outputs = {"files": [bigoutput.NT_FILE, bigoutput.STORE_DIR + "/"], "big_graph": True,
                    "why": f"{why}: N-Triples (written as made) and a persisted Oxigraph store instead of RDF/XML, "
                           "Turtle and JSON-LD",
-                   "seconds": written["seconds"], "view": written["view"]}
+                   "seconds": written["seconds"]}
         if streamed is not None:
             outputs["files"].append(streamed.summary()["sources"])
             outputs["streamed"] = streamed.summary()

@@ -1,6 +1,8 @@
 """The relational view saved beside a persisted store: a big-graph outcome (`OUTCOME/store/`, written by ontobuild)
 or an `ontoask --store-path` folder carries the view of its graph (sqlplan/schema.py's Schema) in `view.json`, so
-that opening it does not run the view's aggregate queries over millions of triples again.
+that opening it does not run the view's queries again. The first `ontoask` over the store makes it (for a big
+graph with bounded queries: sqlplan/bigschema.py) and saves it when the folder can be written; ontobuild does not
+(the builder imports nothing of the answerer), `prepare` makes it for a store at once.
 
 The file is JSON (never a pickle: an outcome folder may come from someone else), written atomically, and holds
 its format version and a key: SHA-256 over FORMAT, the source of the modules that shape a view (VIEW_MODULES) and
@@ -160,8 +162,8 @@ def save(folder: str | Path | None, schema: Schema) -> Path | None:
 
 
 def prepare(folder: str | Path) -> Path | None:
-    """Build the view of the store in `folder` and save it beside it (what ontobuild does after writing a big
-    graph's store, so that the first `ontoask` opens it at once); the file written, or None."""
+    """Build the view of the store in `folder` and save it beside it (so that even the first `ontoask` opens it at
+    once); the file written, or None."""
     from .sqlplan.bigschema import build_view
     from .storage.persist import open_store_folder
     from .storage.store import GraphStore
