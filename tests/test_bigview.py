@@ -32,6 +32,8 @@ PLANS = [
      "SELECT SUM(LoanLine.copies) FROM LoanLine JOIN Loan ON LoanLine.loan = Loan.iri "
      "JOIN Member ON Loan.member = Member.iri WHERE Member.memberId = 'M011'"),
     ("Which members live in Turku?", "SELECT name FROM Member WHERE city = 'Turku' ORDER BY name"),
+    ("How many copies were lent with loan 7?",
+     "SELECT SUM(LoanLine.copies) FROM LoanLine JOIN Loan ON LoanLine.loan = Loan.iri WHERE Loan.loanId = 7"),
     ("How many lines has each loan at the south desk?",
      "SELECT Loan.loanId, COUNT(*) FROM LoanLine JOIN Loan ON LoanLine.loan = Loan.iri WHERE Loan.desk = 'south' "
      "GROUP BY Loan.loanId ORDER BY Loan.loanId"),
@@ -104,6 +106,11 @@ def test_the_saved_view_is_opened_and_answers_as_the_whole_view(outcomes, monkey
         a, b = big.answer_sql(question, sql), whole.answer_sql(question, sql)
         assert a.state == b.state == "answered", (question, a.error, b.error)
         assert a.rows == b.rows and a.answer == b.answer, question
+    loan = big.schema.table("Loan")
+    assert loan.column("desk").plain and loan.column("loanId").canonical  # checked on the whole store
+    bound = [big.answer_sql(q, sql).sparql[-1] for q, sql in PLANS[:2] + PLANS[3:4]]
+    assert 'VALUES ?Loan__desk { "north" }' in bound[0] and 'VALUES ?Member__memberId { "M011" }' in bound[1]
+    assert "VALUES ?Loan__loanId { " in bound[2] and "7" in bound[2].split("VALUES ?Loan__loanId")[1][:60]
 
 
 def test_a_value_the_sample_left_out_is_found_in_the_store(outcomes, monkeypatch) -> None:

@@ -75,7 +75,7 @@ def _column_json(c: Column) -> dict[str, Any]:
             "target": c.target, "count": c.count, "distinct": c.distinct, "subjects": c.subjects, "label": c.label,
             "comment": c.comment, "samples": list(c.samples), "is_label": c.is_label, "key_of": c.key_of,
             "hidden": c.hidden, "via": c.via, "via_prop": _iri(c.via_prop), "inverse": c.inverse,
-            "plain": c.plain}
+            "plain": c.plain, "canonical": c.canonical}
 
 
 def _column(d: dict[str, Any]) -> Column:

@@ -13,7 +13,8 @@ made instead from a sample graph, then corrected with what the sample cannot say
    (a column every sampled row has is taken as a column every row has; one whose sampled values all differ is
    taken as unique); the values of a repetitive text column (fewer distinct values than half its sampled rows:
    statuses, towns, categories) are listed whole from the store, up to schema.MAX_VALUES (its distinct count is
-   then exact); the values of the other text columns (names, codes, ids: many, mostly different) are those of
+   then exact); plain-string and canonical-integer columns are checked on the whole store (a comparison with a
+   value then binds it: compile_expr); the values of the other text columns (names, codes, ids: many, mostly different) are those of
    the sample, and the column is marked open (Schema.open_values): the value index looks the question's words up
    in the store instead (linking.ValueIndex).
 
@@ -22,6 +23,7 @@ The counts of a sampled view are estimates; the view says how many rows per clas
 from __future__ import annotations
 
 import logging
+import re
 import time
 
 from rdflib import Graph, Literal, URIRef
@@ -46,6 +48,8 @@ _Q_SUBCLASS = "SELECT ?c ?d WHERE { ?c rdfs:subClassOf ?d }"
 _Q_FIRST = "SELECT ?s WHERE { ?s a <%s> } LIMIT %d"
 _Q_OF = "SELECT ?s ?p ?o WHERE { VALUES ?s { %s } ?s ?p ?o }"
 _Q_NOT_PLAIN = "SELECT ?o WHERE { ?s <%s> ?o . FILTER(isLiteral(?o) && DATATYPE(?o) != xsd:string) } LIMIT 1"
+_Q_NOT_CANONICAL = """SELECT ?o WHERE { ?s <%s> ?o .
+  FILTER(!isLiteral(?o) || DATATYPE(?o) != xsd:integer || STR(?o) != STR(xsd:integer(?o))) } LIMIT 1"""
 _Q_ALL_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLiteral(?o)) }
 GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
 
@@ -183,3 +187,17 @@ def _correct(schema: Schema, store: Store, counts: dict[URIRef, int], timeout_s:
         if other:
             for _, c in schema.columns_of(prop):
                 c.plain = False
+    integers = {c.prop for t in schema.tables.values() for c in t.columns.values()
+                if c.kind == "value" and c.sql_type == "INTEGER" and c.prop is not None and not c.via
+                and c.datatype == str(XSD.integer)}
+    for prop in sorted(integers):  # integers written as xsd:integer in canonical form (in the sample, then all)?
+        canonical = all(isinstance(v, str) and re.fullmatch(r"-?(0|[1-9][0-9]*)", v)
+                        for v in schema.values.get(prop, {}))
+        if canonical:
+            try:
+                canonical = not store.select(_Q_NOT_CANONICAL % prop, max_rows=1, timeout_s=timeout_s).rows
+            except QueryError as e:
+                log.info("the integers of %s not checked (%s): compared by value", prop, e)
+                canonical = False
+        for _, c in schema.columns_of(prop):
+            c.canonical = canonical and c.sql_type == "INTEGER"

@@ -93,6 +93,7 @@ class Column:
     via_prop: URIRef | None = None
     inverse: str = ""  # for links: "table.column" of the link that states the same pairs backwards, if any
     plain: bool = False  # a value column whose every value is a plain string (no language tag, no other datatype)
+    canonical: bool = False  # an INTEGER column whose every value is an xsd:integer in canonical form (a big view's)
 
     @property
     def numeric(self) -> bool:
