@@ -198,7 +198,16 @@ def ask_questions(row: dict[str, Any], outcome: Path, folder: Path, env: dict[st
         row["questions"][rec.get("question", "")] = {
             "seconds": rec.get("seconds"), "wait_seconds": rec.get("wait_seconds", 0),
             "llm_calls": rec.get("llm_calls"), "state": rec.get("state"),
+            "prompt": [rec.get(k, 0) for k in ("prompt_evaluated", "prompt_reused", "prompt_loaded")],
             **({"answer": answer} if rec.get("state") != "error" else {"error": str(rec.get("error"))[:300]})}
+
+
+def _prompt_state(q: dict[str, Any]) -> str:
+    """How the answer's prompt was had: evaluated (cold), reused in the process, or loaded from the prefix cache."""
+    evaluated, reused, loaded = (q.get("prompt") or [0, 0, 0])[:3]
+    if not (evaluated or reused or loaded):
+        return ""
+    return " (prompt evaluated)" if evaluated > reused else " (prompt cached)" if loaded else " (prompt reused)"
 
 
 def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
@@ -223,7 +232,8 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
         sparql = ", ".join(str(q["seconds"]) for q in r["sparql"].values())
         if "questions_s" in r:  # one ontoask process for the questions: its seconds, the view's, each answer's
             questions = f"{r['questions_s']} (one process)"
-            own = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}" for q in r["questions"].values())
+            own = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}{_prompt_state(q)}"
+                            for q in r["questions"].values())
         else:  # a process per question (rows measured before)
             questions = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}"
                                   for q in r["questions"].values()) or "-"
@@ -239,7 +249,9 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
             "references against the foreign-key cells generated. LLM calls and tokens: stats.json `llm`. questions s: "
             "the `ontoask` process(es) from start to end (loading the model, opening the store and its view, waiting "
             "for the shared model); view open s: opening the relational view (stats.json `view_seconds`); s per "
-            "question (own): each answer's `seconds` (its model calls and queries, without waiting for the model).",
+            "question (own): each answer's `seconds` (its model calls and queries, without waiting for the model), and "
+            "whether the stable start of its prompt (the view) was evaluated, reused in the process or loaded from "
+            "the model's prefix cache (a question's seconds depend on it far more than on the rows).",
             "", "Seconds by step (stats.json `seconds`, and the streamed tables' own):", ""]
     out += [f"- {r['rows']} rows: {json.dumps(r.get('seconds'))}; streamed: {json.dumps(r.get('stream_seconds'))}; "
             f"files (MB): {json.dumps(r.get('files_mb'))}" for r in rows if "failed" not in r]
