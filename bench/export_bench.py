@@ -8,8 +8,9 @@ all, built with the embedded model (the default backend) in a child process.
 Per size: the build's seconds and rows per second, its peak memory (the child's VmHWM, read from /proc while it
 runs), the model calls and tokens (stats.json `llm`: they must not grow with the rows), the cells kept (coverage
 covered + skipped = every cell of the four files), the foreign keys linked (each reference's `linked` against the
-rows that hold one), and the seconds of a few `ontoask --ontology OUT --sparql` queries and model-answered
-questions over the outcome. The model is shared through a file lock and the machine has two cores, so the figures
+rows that hold one), and the seconds of a few `ontoask --ontology OUT --sparql` queries and of model-answered
+questions over the outcome (one `ontoask --questions` process: its seconds, the seconds it took to open the
+ontology's relational view, and each answer's own seconds, without waiting for the shared model). The model is shared through a file lock and the machine has two cores, so the figures
 carry the label given with --label (default "busy machine")."""
 
 from __future__ import annotations
@@ -167,18 +168,46 @@ def run_size(rows: int, workdir: Path, src: Path | None, questions: bool, extra:
             value = [{k: v["value"] for k, v in b.items()} for b in bindings[:4]]
         row["sparql"][name] = {"seconds": round(q_s, 1), "result": value}
     save(row)
-    for question in QUESTIONS if questions else []:
-        code, q_out, q_err, q_s, _ = _run([py, "-m", "ontouse", "--ontology", str(out), "--json", question], env,
-                                          timeout=1800)
-        answer: Any = q_err[-300:]
-        if code == 0:
-            rec = json.loads(q_out)
-            answer = {"answer": str(rec.get("answer"))[:200], "rows": (rec.get("rows") or [])[:3],
-                      "sparql": rec.get("sparql", "")[:400]}
-        row["questions"][question] = {"seconds": round(q_s, 1), **({"answer": answer} if isinstance(answer, dict)
-                                                                  else {"error": answer})}
+    if questions:
+        ask_questions(row, out, workdir / f"asked_{rows}", env)
         save(row)
     return row
+
+
+def ask_questions(row: dict[str, Any], outcome: Path, folder: Path, env: dict[str, str]) -> None:
+    """QUESTIONS answered by one `ontoask --questions` process over `outcome` (answers in `folder`): into `row`,
+    the process's seconds (`questions_s`: loading the model, opening the store and its view, the questions), the
+    view's own seconds (`view_s`: opening the ontology's relational view, stats.json) and per question the answer
+    and its own seconds (the answer record's: without waiting for the shared model)."""
+    qfile = folder.with_suffix(".json")
+    qfile.parent.mkdir(parents=True, exist_ok=True)
+    qfile.write_text(json.dumps([{"query": q} for q in QUESTIONS]), "utf-8")
+    shutil.rmtree(folder, ignore_errors=True)
+    code, _, q_err, q_s, q_peak = _run([sys.executable, "-m", "ontouse", "--ontology", str(outcome), "--questions",
+                                        str(qfile), "--out", str(folder), "-q"], env, timeout=3600)
+    row["questions_s"], row["questions_peak_mb"] = round(q_s, 1), q_peak
+    if code != 0 or not (folder / "answers.json").is_file():
+        row["questions"] = {q: {"seconds": round(q_s, 1), "error": q_err[-300:]} for q in QUESTIONS}
+        return
+    stats = json.loads((folder / "stats.json").read_text("utf-8"))
+    row["view_s"] = stats.get("view_seconds")
+    for rec in json.loads((folder / "answers.json").read_text("utf-8")):
+        answer = {"answer": str(rec.get("answer"))[:200], "rows": (rec.get("rows") or [])[:3],
+                  "sparql": " | ".join(rec.get("sparql") or [])[:400] if isinstance(rec.get("sparql"), list)
+                  else str(rec.get("sparql", ""))[:400]}
+        row["questions"][rec.get("question", "")] = {
+            "seconds": rec.get("seconds"), "wait_seconds": rec.get("wait_seconds", 0),
+            "llm_calls": rec.get("llm_calls"), "state": rec.get("state"),
+            "prompt": [rec.get(k, 0) for k in ("prompt_evaluated", "prompt_reused", "prompt_loaded")],
+            **({"answer": answer} if rec.get("state") != "error" else {"error": str(rec.get("error"))[:300]})}
+
+
+def _prompt_state(q: dict[str, Any]) -> str:
+    """How the answer's prompt was had: evaluated (cold), reused in the process, or loaded from the prefix cache."""
+    evaluated, reused, loaded = (q.get("prompt") or [0, 0, 0])[:3]
+    if not (evaluated or reused or loaded):
+        return ""
+    return " (prompt evaluated)" if evaluated > reused else " (prompt cached)" if loaded else " (prompt reused)"
 
 
 def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
@@ -187,12 +216,12 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
            "docstring; each row names its commit). Four related CSV tables (customers, products, orders, order lines).",
            "",
            "| rows | commit | input MB | build s | rows/s (build; rows pass) | peak MB | LLM calls | prompt + completion tokens | cells kept | "
-           "FKs linked | streamed | reasoner | SPARQL s (3 queries) | questions s |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "FKs linked | streamed | reasoner | SPARQL s (3 queries) | questions s | view open s | s per question (own) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "failed" in r:
             out.append(f"| {r['rows']} | {r.get('commit', '')} | | {r['build_s']} | | {r['peak_mb']} | "
-                       f"failed ({r['failed']}) | | | | | | | |")
+                       f"failed ({r['failed']}) | | | | | | | | | |")
             continue
         llm = r["llm"]
         cells = r["cells"]
@@ -201,16 +230,28 @@ def table(rows: list[dict[str, Any]], label: str, commit: str) -> str:
         fk_expected = sum(r["fks"]["expected"].values())
         checks = "; ".join(f"{c['check']}: {c['status']}" for c in r["reasoner"]["checks"]) or r["reasoner"]["status"]
         sparql = ", ".join(str(q["seconds"]) for q in r["sparql"].values())
-        questions = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}"
-                              for q in r["questions"].values()) or "-"
+        if "questions_s" in r:  # one ontoask process for the questions: its seconds, the view's, each answer's
+            questions = f"{r['questions_s']} (one process)"
+            own = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}{_prompt_state(q)}"
+                            for q in r["questions"].values())
+        else:  # a process per question (rows measured before)
+            questions = ", ".join(f"{q['seconds']}{' (failed)' if 'error' in q else ''}"
+                                  for q in r["questions"].values()) or "-"
+            own = "-"
         out.append(f"| {r['rows']} | {r.get('commit', '')} | {r['input_mb']} | {r['build_s']} | {r['rows_per_s']}"
                    f"{'; ' + str(r['write_rows_per_s']) if r.get('write_rows_per_s') else ''} | {r['peak_mb']} | "
                    f"{llm.get('calls')} | {llm.get('prompt_tokens')} + {llm.get('completion_tokens')} | {kept} | "
-                   f"{fks}/{fk_expected} | {'yes' if r['streamed'] else 'no'} | {checks} | {sparql} | {questions} |")
+                   f"{fks}/{fk_expected} | {'yes' if r['streamed'] else 'no'} | {checks} | {sparql} | {questions} | "
+                   f"{r.get('view_s', '-')} | {own or '-'} |")
     out += ["", "build s: the child process from start to end (loading the model, waiting for it: the machine and the "
             "model are shared); rows pass: the rows written per second by a streamed build (tablestream). cells kept: "
             "coverage covered + skipped against the cells of the four files; FKs linked: the cells linked by the "
-            "references against the foreign-key cells generated. LLM calls and tokens: stats.json `llm`.",
+            "references against the foreign-key cells generated. LLM calls and tokens: stats.json `llm`. questions s: "
+            "the `ontoask` process(es) from start to end (loading the model, opening the store and its view, waiting "
+            "for the shared model); view open s: opening the relational view (stats.json `view_seconds`); s per "
+            "question (own): each answer's `seconds` (its model calls and queries, without waiting for the model), and "
+            "whether the stable start of its prompt (the view) was evaluated, reused in the process or loaded from "
+            "the model's prefix cache (a question's seconds depend on it far more than on the rows).",
             "", "Seconds by step (stats.json `seconds`, and the streamed tables' own):", ""]
     out += [f"- {r['rows']} rows: {json.dumps(r.get('seconds'))}; streamed: {json.dumps(r.get('stream_seconds'))}; "
             f"files (MB): {json.dumps(r.get('files_mb'))}" for r in rows if "failed" not in r]

@@ -25,7 +25,7 @@ from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
 from ontocore.localmodel import sha256_of
-from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH
+from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH, record_verified
 
 from .index import EntitiesIndex
 from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
@@ -202,11 +202,13 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
     store.optimize()
     count = len(store)
     del store
+    digest = sha256_of(nt_path)
     manifest = {"version": MANIFEST_VERSION, "outcome_file": nt_path.name,
-                "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": sha256_of(nt_path)}],
+                "files": [{"path": nt_path.name, "size": nt_path.stat().st_size, "sha256": digest}],
                 "prefixes": sorted([p, ns] for p, ns in (prefixes or {}).items() if p),
                 "triples": count}
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+    record_verified(folder, nt_path, digest)
     return count
 
 

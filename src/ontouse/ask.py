@@ -35,13 +35,14 @@ from .answer import Answer, NO_DATA
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
-from . import viewcache
+from . import storeview, viewcache
 from .linking import ValueIndex
 from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
-from .sqlplan.schema import Schema, build_schema
+from .sqlplan.bigschema import build_view
+from .sqlplan.schema import Schema
 from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
@@ -107,13 +108,20 @@ class Answerer:
         self.store = store
         self.model = model
         started = time.perf_counter()
-        key = viewcache.view_key(getattr(store, "files", ())) if schema is None else None
+        folder = getattr(store, "folder", None) if schema is None else None
+        key = viewcache.view_key(getattr(store, "files", ())) if schema is None and folder is None else None
         kept = viewcache.load(key)
         if kept is not None:  # the view of these files, built by this code in an earlier process
             self.schema, self.index = kept
             self.index.store = store
+        elif folder is not None:  # a persisted store: the view saved beside it (by ontobuild, or a first ontoask)
+            self.schema = storeview.load(folder)
+            if self.schema is None:
+                self.schema = build_view(store)
+                storeview.save(folder, self.schema)
+            self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
         else:
-            self.schema = schema or build_schema(store)
+            self.schema = schema or build_view(store)
             self.index = ValueIndex.build(self.schema, store, shown={t.name for t in shown_tables(self.schema)})
             viewcache.save(key, self.schema, self.index)
         self.index.embedder = Embedder() if lexicon_available() else None

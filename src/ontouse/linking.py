@@ -21,6 +21,7 @@ from ontocore.text import STOP, fold, singular, tokens
 from ontocore.text import WORD as _WORD_RE
 
 from .question import Question
+from .storage.sparql import QueryError
 from .sqlplan.schema import Schema, Table
 from .storage.store import Store
 
@@ -31,6 +32,8 @@ PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside 
 FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("pontiometer" for "potentiometer")
 PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Vellow") inside at most this many
 MAX_HINTS = 8
+MAX_PHRASE_WORDS = 4  # the longest run of question words looked up as a value in the store (open properties)
+LOOKUP_CHUNK = 400  # literals per lookup query
 
 
 def _key(words: list[str]) -> tuple[str, ...]:
@@ -72,6 +75,7 @@ class ValueIndex:
     _singles: list[str] = field(default_factory=list)  # one-word values (folded), for typos
     _question: str = ""
     _labels: dict = field(default_factory=dict)  # (property, "") -> its labels (column_texts)
+    _held: dict[tuple[URIRef, str, str], bool] = field(default_factory=dict)  # looked up in the store
 
     @classmethod
     def build(cls, schema: Schema, store: Store, shown: set[str] | None = None) -> "ValueIndex":
@@ -98,8 +102,9 @@ class ValueIndex:
         self._question = q.text
         words = _key(q.words)
         exact: list[tuple[int, int, str, URIRef]] = []
+        found = self._looked_up(q)
         for i, w in enumerate(words):
-            for key, value, prop in self.by_first.get(w, ()):
+            for key, value, prop in [*self.by_first.get(w, ()), *found.get(w, ())]:
                 if words[i:i + len(key)] == key:
                     exact.append((i, i + len(key), value, prop))
         # keep the longest mention at each place; a shorter one inside a longer one goes
@@ -118,6 +123,57 @@ class ValueIndex:
         out += self._partial(words, taken, q)
         out += self._misspelt(words, taken, q)
         return _dedupe(out)[:MAX_HINTS]
+
+    def _open_props(self) -> list[URIRef]:
+        """The text properties whose values the index holds a part of (a big graph's names and codes)."""
+        return sorted(p for p in self.schema.open_values if self.schema.columns_of(p))
+
+    def _looked_up(self, q: Question) -> dict[str, list[tuple[tuple[str, ...], str, URIRef]]]:
+        """The values of open text properties that runs of the question's words spell, looked up in the store
+        (entries by first word, as `by_first`)."""
+        props = self._open_props()
+        if not props:
+            return {}
+        hits = self._lookup(props, question_phrases(q))
+        out: dict[str, list[tuple[tuple[str, ...], str, URIRef]]] = {}
+        for prop, value in sorted(hits):
+            key = _key(tokens(value))
+            if key and len(value) <= MAX_VALUE_CHARS:
+                out.setdefault(key[0], []).append((key, value, prop))
+        return out
+
+    def _variants(self, texts: list[str]) -> list[Literal]:
+        """The literals a text value may be stored as: plain, and tagged with each label language of the graph."""
+        langs = sorted(code for code in self.schema.languages.counts if code)
+        return [Literal(t, lang=lang) for t in dict.fromkeys(texts) for lang in [None, *langs]]
+
+    def _lookup(self, props: list[URIRef], texts: list[str], table: Table | None = None) -> set[tuple[URIRef, str]]:
+        """(property, value) of `props` whose value is one of `texts` (on `table`'s rows, when given), asked of the
+        store with the texts as bound values (each term written by rdflib, escaped), one query per property."""
+        found: set[tuple[URIRef, str]] = set()
+        lits = self._variants([t for t in texts if t and len(t) <= MAX_VALUE_CHARS])
+        if not lits:
+            return found
+        typed = f"?s a ?t . VALUES ?t {{ {' '.join(c.n3() for c in table.classes)} }}" if table is not None else ""
+        for i in range(0, len(lits), LOOKUP_CHUNK):
+            terms = " ".join(x.n3() for x in lits[i:i + LOOKUP_CHUNK])
+            for prop in props:
+                query = f"SELECT DISTINCT ?o WHERE {{ VALUES ?o {{ {terms} }} ?s {prop.n3()} ?o . {typed} }} LIMIT 50"
+                try:
+                    rows = self.store.select(query, max_rows=50).rows
+                except QueryError as e:
+                    log.info("values of %s not looked up: %s", prop, e)
+                    continue
+                found |= {(prop, str(r[0])) for r in rows}
+        return found
+
+    def holds(self, prop: URIRef, text: str, table: Table | None = None) -> bool:
+        """Whether `text` is a value of `prop` (on `table`'s rows, when given): the index's values, and for an open
+        property the store."""
+        key = (prop, text, table.name if table is not None else "")
+        if key not in self._held:
+            self._held[key] = bool(self._lookup([prop], [text], table))
+        return self._held[key]
 
     def _misspelt(self, words: tuple[str, ...], taken: set[int], q: Question) -> list[Mention]:
         """A long question word that is no value but nearly spells exactly one one-word value (a typo)."""
@@ -237,15 +293,23 @@ class ValueIndex:
         return links[best[0][0]] if best else links[0]
 
     def tables_with(self, prop: URIRef, value: str) -> list[Table]:
-        query = ("SELECT DISTINCT ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) ?s a ?t }"
-                 % (prop.n3(), Literal(value).n3()))
+        # the value as stored (plain or tagged: an index lookup), else any literal of that text (a scan of the
+        # property's values: not on a big graph)
+        query = ("SELECT DISTINCT ?t WHERE { VALUES ?o { %s } ?s %s ?o . ?s a ?t }"
+                 % (" ".join(x.n3() for x in self._variants([value])), prop.n3()))
         classes = {r[0] for r in self.store.select(query, max_rows=50).rows}
+        if not classes and not self.schema.sampled:
+            query = ("SELECT DISTINCT ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) ?s a ?t }"
+                     % (prop.n3(), Literal(value).n3()))
+            classes = {r[0] for r in self.store.select(query, max_rows=50).rows}
         tables = [t for t in self.schema.tables.values() if set(t.classes) & classes and t.column_for(prop)]
         return sorted(tables, key=lambda t: (t.count, t.name))
 
     def values_of(self, prop: URIRef, table: Table | None = None) -> dict[str, int]:
         """The values of `prop` (on the rows of `table` only, when given and the property spans other tables)."""
         values = self.schema.values.get(prop, {})
+        if prop in self.schema.open_values:  # a part of them; a value not kept is looked up in the store
+            return StoreValues(values, self, prop, table)
         if table is None or len(self.schema.columns_of(prop)) <= 1:
             return values
         key = (prop, table.name)
@@ -261,6 +325,11 @@ class ValueIndex:
         values = self.values_of(prop, table)
         if text in values:
             return [text]
+        if prop in self.schema.open_values:  # the text in another case, as stored
+            cased = [text.title(), text.upper(), text.lower(), text[:1].upper() + text[1:]]
+            hits = sorted(v for _, v in self._lookup([prop], [c for c in cased if c != text], table))
+            if hits:
+                return hits
         key = _key(tokens(text))
         if not key:
             return []
@@ -283,6 +352,39 @@ class ValueIndex:
 
 
 _STOP = frozenset(singular(w) for w in STOP)
+_EDGE = "?!.,;:()[]{}\"'“”‘’«»"
+
+
+class StoreValues(dict):
+    """The kept values of an open text property (a part of them); `in` also asks the store, so a value the view did
+    not keep is still a value."""
+
+    def __init__(self, values: dict[str, int], index: ValueIndex, prop: URIRef, table: Table | None) -> None:
+        super().__init__(values)
+        self._index, self._prop, self._table = index, prop, table
+
+    def __contains__(self, text: object) -> bool:
+        return dict.__contains__(self, text) or (isinstance(text, str) and self._index.holds(self._prop, text,
+                                                                                               self._table))
+
+
+def question_phrases(q: Question, longest: int = MAX_PHRASE_WORDS) -> list[str]:
+    """The texts a question may name a value with: its quoted parts, and runs of up to `longest` of its words as
+    written (with the capitals of a name, and in upper case when a word has a digit: a code), never a run of stop
+    words only."""
+    raw = [w.strip(_EDGE) for w in q.text.split()]
+    raw = [w for w in raw if w]
+    out = list(q.quoted)
+    for size in range(1, longest + 1):
+        for i in range(len(raw) - size + 1):
+            run = raw[i:i + size]
+            if all(fold(w) in STOP or not re.search(r"\w", w) for w in run):
+                continue
+            text = " ".join(run)
+            out += [text, " ".join(w[:1].upper() + w[1:] for w in run)]
+            if re.search(r"\d", text):
+                out.append(text.upper())
+    return list(dict.fromkeys(out))
 
 
 def _contains(hay: tuple[str, ...], run: tuple[str, ...]) -> bool:

@@ -224,8 +224,36 @@ class ExprCompiler:
                 sub = self.c.subselect(p.query, {}, [var])
                 self.pat.blocks.append(f"MINUS {sub}" if p.negated else sub)
                 continue
+            bound = self._bound_text(p)
+            if bound:
+                self.pat.blocks.append(bound)
             out.append(self.condition(p))
         return out
+
+    def _bound_text(self, p: Expr) -> str:
+        """`VALUES ?v { "text" }` for a condition `column = 'text'` on a text column whose every value is a plain
+        string (or `column = 12` on an integer column whose every value is an xsd:integer in canonical form) and
+        that a required triple pattern reads: the store then finds the rows by their value (an index lookup)
+        instead of comparing the value of every row. The same rows (STR() of a plain string is the string itself;
+        a canonical integer equals 12 only when it is the term 12); the FILTER stays, for the evidence and the
+        diagnosis, which read the filters."""
+        if not isinstance(p, Cmp) or p.op != "=":
+            return ""
+        col, lit = (p.left, p.right) if isinstance(p.left, Col) else (p.right, p.left)
+        if not isinstance(col, Col) or not isinstance(lit, Lit) or isinstance(lit, _VarRef) \
+                or isinstance(lit.value, bool) or self.group is not None:
+            return ""
+        c = self.column(col)
+        if c.kind != "value" or c.via:
+            return ""
+        text = isinstance(lit.value, str) and c.sql_type == "TEXT" and c.plain
+        number = isinstance(lit.value, int) and c.sql_type == "INTEGER" and c.canonical
+        if not (text or number):
+            return ""
+        var = self.pat.find(self.column_var(col))
+        if not any(o.startswith("?") and self.pat.find(o) == var for _, _, o in self.pat.triples):
+            return ""  # read by an OPTIONAL pattern: an unbound value would pass a VALUES block
+        return f"VALUES {var} {{ {Literal(lit.value).n3()} }}"
 
     def _link_key(self, p: InQuery) -> InQuery:
         """A thing and a key value on the two sides of IN: the key value and a link to the row are the same

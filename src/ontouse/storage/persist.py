@@ -147,19 +147,32 @@ def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
         return _graph_over(folder / "db", data["prefixes"])
 
 
-def open_outcome_store(outcome: str | Path) -> Graph | None:
-    """A graph over the persisted store a big-graph build wrote into its outcome folder (`store/`, see
-    ontocore.storefolder), opened read-only, when it is there and matches the outcome's ontology file; else None."""
+def open_outcome(outcome: str | Path) -> tuple[Graph, Path] | None:
+    """(a graph over the persisted store a big-graph build wrote into its outcome folder (`store/`, see
+    ontocore.storefolder), opened read-only, and that store's folder) when it is there and matches the outcome's
+    ontology file; else None."""
     folder = outcome_store(outcome)
     if folder is None:
         return None
     try:
-        manifest = json.loads((folder / MANIFEST).read_text("utf-8"))
-        log.info("opening the outcome's persisted store %s", folder)
-        return _graph_over(folder / "db", manifest.get("prefixes") or [])
+        return open_store_folder(folder), folder
     except (OSError, ValueError) as e:
         log.warning("the outcome's store %s cannot be opened (%s); reading the file instead", folder, e)
         return None
 
 
-__all__ = ["open_persisted", "open_outcome_store", "GRAPH_IRI"]
+def open_store_folder(folder: str | Path) -> Graph:
+    """A graph over the store in `folder` (a store folder: `db/` and its manifest), opened read-only."""
+    folder = Path(folder)
+    manifest = json.loads((folder / MANIFEST).read_text("utf-8"))
+    log.info("opening the persisted store %s", folder)
+    return _graph_over(folder / "db", manifest.get("prefixes") or [])
+
+
+def open_outcome_store(outcome: str | Path) -> Graph | None:
+    """A graph over the persisted store of a big-graph outcome (open_outcome), or None."""
+    opened = open_outcome(outcome)
+    return opened[0] if opened is not None else None
+
+
+__all__ = ["open_persisted", "open_outcome", "open_outcome_store", "open_store_folder", "GRAPH_IRI"]

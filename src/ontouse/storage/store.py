@@ -44,9 +44,10 @@ class GraphStore:
     sees the graph as it was then, so the graph must not change after the first query (`close()` forgets the
     child; the next query forks a new one)."""
 
-    def __init__(self, graph: Graph, files: tuple[Path, ...] = ()) -> None:
+    def __init__(self, graph: Graph, files: tuple[Path, ...] = (), folder: Path | None = None) -> None:
         self.graph = graph
         self.files = files  # the local files the graph was read from ((): another source)
+        self.folder = folder  # the persisted store's folder (its manifest; the view saved beside it: storeview.py)
         self.prefixes = graph_prefixes(graph)
         self._worker = query_worker(graph)
 
@@ -118,13 +119,13 @@ class Source:
         if self.store_path is not None:
             from .persist import open_persisted
 
-            return GraphStore(open_persisted(self.paths, self.store_path))
+            return GraphStore(open_persisted(self.paths, self.store_path), folder=Path(self.store_path))
         if self.kind == "oxigraph" and len(self.paths) == 1 and Path(self.paths[0]).is_dir():
-            from .persist import open_outcome_store
+            from .persist import open_outcome
 
-            graph = open_outcome_store(self.paths[0])  # a big-graph outcome's own store: no parsing
-            if graph is not None:
-                return GraphStore(graph)
+            opened = open_outcome(self.paths[0])  # a big-graph outcome's own store: no parsing
+            if opened is not None:
+                return GraphStore(opened[0], folder=opened[1])
         from .graph import load_graph
 
         return GraphStore(load_graph(self.paths, store=self.kind))
