@@ -256,8 +256,7 @@ class ValueIndex:
         except Exception as e:  # noqa: BLE001 - a lookup that fails only leaves the plan's own texts
             log.info("no other names of %r: %s", mention.value, e)
             return set()
-        texts = {str(r[0]) for r in rows if r and r[0] is not None}
-        return {t for t in texts if re.search(r"[^\W\d_]", t)}  # texts with letters (not a count or a year)
+        return {str(r[0]) for r in rows if r and r[0] is not None}
 
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
         """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name

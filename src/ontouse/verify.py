@@ -453,6 +453,8 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, every:
     `aliases(mention)`: the other texts of the named things (a label in another language names the same thing)."""
     proper = {fold(n) for n in q.names + q.quoted}
     lits = _literals(plan, [])
+    numbers = {_number_text(n.value) for n in _nodes(plan) if isinstance(n, Lit) and isinstance(n.value, (int, float))
+               and not isinstance(n.value, bool)}
     tables = {term for t in schema.tables.values() for term in _table_terms(t)}
     groups: dict[str, list[str]] = {}
     for m in mentions:
@@ -472,10 +474,23 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, every:
     for group in groups.values():
         if any(_used(m.value, lits) for m in group):
             continue
-        if aliases is not None and any(fold(a) in lits for m in group for a in aliases(m)):
+        if aliases is not None and any(_alias_used(a, m, lits, numbers) for m in group for a in aliases(m)):
             continue
         missing.append(group[0].value)
     return missing
+
+
+def _number_text(v: Any) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+def _alias_used(alias: str, m: Any, texts: list[str], numbers: set[str]) -> bool:
+    """Does the plan compare another text of the named thing: a label in another language, or a number the
+    question writes in the name ("loan 7" found by its number 7)?"""
+    a = fold(alias)
+    if not re.search(r"[^\W\d_]", a):  # a number: only the one the question writes in the name
+        return (a in numbers or a in texts) and a in fold(m.text).split()
+    return a in texts
 
 
 def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema, aliases: Any = None) -> str:
