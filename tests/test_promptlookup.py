@@ -62,6 +62,7 @@ def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
             ref = llm.create_completion(tokens, max_tokens=60, temperature=0.0, stop=["<|im_end|>"])
             assert gen.text == ref["choices"][0]["text"]
             assert gen.completion_tokens == ref["usage"]["completion_tokens"]
-            assert gen.steps + gen.accepted == gen.completion_tokens  # each step kept one token and its accepted draft
+            # each step kept one token and its accepted draft, but for the steps that took a near tie again alone
+            assert gen.steps - gen.near_ties + gen.accepted == gen.completion_tokens
             # the context holds what it evaluated: a next call reuses it as llama-cpp-python's own prefix match does
             assert list(llm.input_ids[:len(tokens)]) == list(tokens)

@@ -1,20 +1,23 @@
-"""Greedy generation with prompt-lookup drafts: the same tokens as one-token-at-a-time greedy decoding, fewer steps.
+"""Greedy generation with prompt-lookup drafts: the greedy reply in fewer decode steps.
 
-A small model's answers copy much of their prompt: a plan in SQL names the tables, columns and values the prompt
-shows, in the shapes of its worked examples. After each generated token, the longest recent run of tokens (up to
-`MAX_NGRAM`) is looked up earlier in the prompt and the reply; the tokens that followed it there are a draft of what
-comes next (looked up in the conversation after the system turn: the
-question, its hints and the model's earlier replies, which a repaired query mostly repeats). The model evaluates the new token and the draft in one batch (on a CPU, a batch of a few tokens costs
-little more than one token: the weights are read once) and keeps the draft up to its first token that is not the
-model's own greedy choice. Every kept token is the argmax of the logits after the tokens before it, so the reply is
-the greedy reply; only the number of decode steps changes. A draft token costs about a third of a decode step on
-two cores (measured: one step 0.20 s, a step with a draft of 4 tokens 0.53 s, one thread): drafts are kept short
-and made only from runs of at least `MIN_NGRAM` tokens, which the model confirms about half of the time.
+A small model's replies repeat much of what it read: a repaired SQL plan repeats most of the previous one, with the
+tables, columns and values of the question's hints. After each generated token, the last run of `MIN_NGRAM` to
+`MAX_NGRAM` tokens is looked up in the conversation after the system turn (the question, its hints, the model's
+earlier replies); the tokens that followed its latest occurrence there are a draft of what comes next. The model
+evaluates the new token and the draft in one batch and keeps the draft up to its first token that is not its own
+greedy choice, so each kept token is the argmax after the tokens before it.
 
-Only for greedy decoding without a grammar (temperature 0, no penalties, no logit bias): what `Llama.create_completion`
-does with these settings, whose reply and stop handling this mirrors (stop strings, end-of-generation tokens,
-`max_tokens`). The context is left as llama-cpp-python leaves it (its `input_ids` and `n_tokens` match the KV cache),
-so the next call reuses the common prefix as usual."""
+A batch's logits differ from one token's in the last digits (other kernels), which can turn a near tie (seen on the
+example: `T1.iri` / `T1.material`): a choice whose two best logits are closer than `NEAR_TIE` is not taken from a
+batch but from that token evaluated alone, as one-token-at-a-time decoding takes it. A draft token costs about a
+third of a decode step on this kind of CPU (measured, one thread: a step of one token 0.20 s, of five 0.53 s), so
+drafts are short and made only from runs of at least `MIN_NGRAM` tokens; on the example's questions the model keeps
+about two thirds of the drafted tokens, and a repaired query takes a third of the steps.
+
+Only for greedy decoding without a grammar (temperature 0, no penalties, no logit bias), mirroring what
+`Llama.create_completion` does with these settings (stop strings, end-of-generation tokens, `max_tokens`, the prompt
+evaluated after the prefix the context holds, in the same batches). The context is left as llama-cpp-python leaves
+it (`input_ids` and `n_tokens` match the KV cache), so the next call reuses the common prefix as usual."""
 
 from __future__ import annotations
 
@@ -30,6 +33,9 @@ log = logging.getLogger(__name__)
 MAX_NGRAM = 4  # the longest run of recent tokens looked up
 MIN_NGRAM = 3  # shorter runs recur too often in a prompt to predict what follows them
 MAX_DRAFT = 4  # draft tokens per step
+# a choice whose two best tokens are closer than this (in logits) is not read from a batch: a batch's logits differ
+# from one token's in the last digits (other kernels), which can turn a near tie (seen: `T1.iri` / `T1.material`)
+NEAR_TIE = 0.5
 
 
 @dataclass
@@ -40,6 +46,7 @@ class Generation:
     steps: int = 0  # model decode steps after the prompt
     drafted: int = 0  # draft tokens evaluated
     accepted: int = 0  # of those, tokens the model confirmed
+    near_ties: int = 0  # steps that evaluated one token again alone, for a near tie read from a batch
 
 
 def draft(sequence: Sequence[int] | np.ndarray, size: int = MAX_DRAFT, max_ngram: int = MAX_NGRAM,
@@ -62,18 +69,21 @@ def draft(sequence: Sequence[int] | np.ndarray, size: int = MAX_DRAFT, max_ngram
     return []
 
 
-def _argmax_rows(llm: Any, rows: int) -> np.ndarray:
-    """The argmax of each of the last decode's `rows` output rows."""
+def _choices(llm: Any, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The argmax of each of the last decode's `rows` output rows, and its margin over the runner-up (in logits)."""
     import llama_cpp
 
     ptr = llama_cpp.llama_get_logits(llm._ctx.ctx)
     n_vocab = llm.n_vocab()
     logits = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(rows, n_vocab))
-    return logits.argmax(axis=1)
+    best = logits.argmax(axis=1)
+    top2 = np.partition(logits, n_vocab - 2, axis=1)[:, -2:]
+    return best, top2[:, 1] - top2[:, 0]
 
 
-def _decode(llm: Any, tokens: list[int]) -> np.ndarray:
-    """Evaluate `tokens` after the context's `n_tokens`, with logits for each of them; their argmaxes."""
+def _decode(llm: Any, tokens: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluate `tokens` after the context's `n_tokens`, with logits for each of them: the model's choice after each
+    of them, and its margin (see _choices)."""
     n_past = llm.n_tokens
     llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
     llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
@@ -81,7 +91,7 @@ def _decode(llm: Any, tokens: list[int]) -> np.ndarray:
     llm.input_ids[n_past:n_past + len(tokens)] = tokens
     llm.n_tokens = n_past + len(tokens)
     llm._requires_eval = False
-    return _argmax_rows(llm, len(tokens))
+    return _choices(llm, len(tokens))
 
 
 def _prompt(llm: Any, tokens: list[int]) -> int:
@@ -133,16 +143,23 @@ def greedy_completion(llm: Any, tokens: list[int], max_tokens: int, stop: Sequen
             eog = next((i for i, t in enumerate(pending) if llama_cpp.llama_vocab_is_eog(vocab, t)), None)
             pending = pending[:eog] if eog is not None else pending
         batch = [nxt] + pending
-        choices = _decode(llm, batch)
+        choices, margins = _decode(llm, batch)
         gen.steps += 1
         gen.drafted += len(pending)
         accepted = 0
-        while accepted < len(pending) and int(choices[accepted]) == pending[accepted]:
+        while accepted < len(pending) and margins[accepted] >= NEAR_TIE and int(choices[accepted]) == pending[accepted]:
             accepted += 1
         gen.accepted += accepted
         if accepted < len(pending):  # the rejected part of the draft leaves the context
             llm.n_tokens -= len(pending) - accepted
             llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1)
+        after = int(choices[accepted])
+        if len(batch) > 1 and margins[accepted] < NEAR_TIE:  # a near tie, read from a batch: decided by one token
+            llm.n_tokens -= 1
+            one, _ = _decode(llm, [batch[accepted]])
+            after = int(one[0])
+            gen.steps += 1
+            gen.near_ties += 1
         # each kept token is checked as create_completion checks the tokens it samples, in order
         for t in batch[:1 + accepted]:
             out.append(t)
@@ -166,10 +183,10 @@ def greedy_completion(llm: Any, tokens: list[int], max_tokens: int, stop: Sequen
                 gen.text = text.decode("utf-8", errors="ignore")
                 gen.completion_tokens, gen.finish_reason = len(out), "length"
                 return gen
-        nxt = int(choices[accepted])
+        nxt = after
     gen.text = llm.detokenize(out, prev_tokens=tokens).decode("utf-8", errors="ignore")
     gen.completion_tokens, gen.finish_reason = len(out), "stop"
     return gen
 
 
-__all__ = ["Generation", "draft", "greedy_completion", "MAX_DRAFT"]
+__all__ = ["Generation", "draft", "greedy_completion", "MAX_DRAFT", "NEAR_TIE"]
