@@ -1,5 +1,6 @@
 """Prompt-lookup drafts (ontocore.promptlookup): what a draft is made of, and, on the real embedded model (marked
-`live`), that greedy decoding with drafts gives llama-cpp-python's own greedy reply, token for token."""
+`live`), that greedy decoding with drafts gives llama-cpp-python's own greedy reply on a prompt without near ties,
+and leaves the context as llama-cpp-python does."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
                                                                      "width."}]):
             tokens = llm.tokenize(render_qwen(messages, None).encode("utf-8"), special=True)
             state = llm.save_state()
-            gen = greedy_completion(llm, tokens, 60, ["<|im_end|>"], lookup_from=model._system_end(tokens))
+            gen = greedy_completion(llm, tokens, 60, ["<|im_end|>"], lookup_from=model._lookup_start(tokens))
             llm.load_state(state)
             ref = llm.create_completion(tokens, max_tokens=60, temperature=0.0, stop=["<|im_end|>"])
             assert gen.text == ref["choices"][0]["text"]

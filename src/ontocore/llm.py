@@ -445,9 +445,10 @@ class LocalChat:
         self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         self.open_single_calls = False  # see opened_calls
         self._last_call_end: float | None = None  # see _adapt_threads
-        # greedy calls without a grammar are decoded with prompt-lookup drafts (promptlookup.py: the same reply in
-        # fewer steps); ONTOBUILD_PROMPT_LOOKUP=0 decodes one token per step
-        self.prompt_lookup = os.environ.get("ONTOBUILD_PROMPT_LOOKUP", "").strip() != "0"
+        # ONTOBUILD_PROMPT_LOOKUP=1: greedy calls without a grammar are decoded with prompt-lookup drafts
+        # (promptlookup.py: fewer steps for a repaired query; not the default, as a batch's logits differ from one
+        # token's and can turn a near tie, so a reply may differ from one-token-at-a-time decoding)
+        self.prompt_lookup = os.environ.get("ONTOBUILD_PROMPT_LOOKUP", "").strip() == "1"
         self._im_end: int | None = None
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
@@ -604,14 +605,14 @@ class LocalChat:
             log.warning("prefix cache: the state could not be saved (%s)", e)
         return len(prefix) - held, 0
 
-    def _system_end(self, tokens: list[int]) -> int:
-        """Where the system turn of a prompt ends (after its first <|im_end|>; 0 when there is none)."""
+    def _lookup_start(self, tokens: list[int]) -> int:
+        """Where prompt-lookup drafts are looked up from: after the system turn and the first user turn (the second
+        <|im_end|>), so that only the model's own earlier replies and what followed them are drafted from (a first
+        reply is drafted from nothing: drafts from the hints are kept too rarely to pay for themselves)."""
         if self._im_end is None:
             self._im_end = self._llm.tokenize(b"<|im_end|>", add_bos=False, special=True)[0]
-        try:
-            return tokens.index(self._im_end) + 1
-        except ValueError:
-            return 0
+        ends = [i for i, t in enumerate(tokens) if t == self._im_end][:2]
+        return ends[1] + 1 if len(ends) == 2 else len(tokens)
 
     def _grammar(self, tools: list[dict[str, Any]]) -> Any:
         from llama_cpp import LlamaGrammar
@@ -700,7 +701,7 @@ class LocalChat:
                 if self.prompt_lookup and temperature == 0.0 and not constrained:
                     from .promptlookup import greedy_completion
 
-                    gen = greedy_completion(self._llm, sent, max_tokens, STOP, lookup_from=self._system_end(sent))
+                    gen = greedy_completion(self._llm, sent, max_tokens, STOP, lookup_from=self._lookup_start(sent))
                     generated, n_generated = gen.text, gen.completion_tokens
                     log.debug("prompt lookup: %d tokens in %d steps (%d of %d drafted tokens kept)",
                               n_generated, gen.steps, gen.accepted, gen.drafted)

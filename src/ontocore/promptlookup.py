@@ -1,18 +1,18 @@
-"""Greedy generation with prompt-lookup drafts: the greedy reply in fewer decode steps.
+"""Greedy generation with prompt-lookup drafts: a greedy reply that repeats what came before in fewer decode steps.
 
-A small model's replies repeat much of what it read: a repaired SQL plan repeats most of the previous one, with the
-tables, columns and values of the question's hints. After each generated token, the last run of `MIN_NGRAM` to
-`MAX_NGRAM` tokens is looked up in the conversation after the system turn (the question, its hints, the model's
-earlier replies); the tokens that followed its latest occurrence there are a draft of what comes next. The model
-evaluates the new token and the draft in one batch and keeps the draft up to its first token that is not its own
-greedy choice, so each kept token is the argmax after the tokens before it.
+A repaired SQL plan repeats most of the model's previous one. After each generated token, the last run of
+`MIN_NGRAM` to `MAX_NGRAM` tokens is looked up in the given part of the conversation (LocalChat: the model's earlier
+replies and the repair notes after them); the tokens that followed its latest occurrence there are a draft of what
+comes next. The model evaluates the new token and the draft in one batch and keeps the draft up to its first token
+that is not its own greedy choice.
 
-A batch's logits differ from one token's in the last digits (other kernels), which can turn a near tie (seen on the
-example: `T1.iri` / `T1.material`): a choice whose two best logits are closer than `NEAR_TIE` is not taken from a
-batch but from that token evaluated alone, as one-token-at-a-time decoding takes it. A draft token costs about a
-third of a decode step on this kind of CPU (measured, one thread: a step of one token 0.20 s, of five 0.53 s), so
-drafts are short and made only from runs of at least `MIN_NGRAM` tokens; on the example's questions the model keeps
-about two thirds of the drafted tokens, and a repaired query takes a third of the steps.
+Not exact: a batch's logits differ from one token's by up to about 0.45 (measured on the embedded model, other CPU
+kernels; one token evaluated twice gives the same logits), so a near tie can turn (seen on the example: `T1.iri` /
+`T1.material` in a repaired query, with the same final answer). A choice whose two best logits are closer than
+`NEAR_TIE` is taken from the token evaluated alone, which makes a turn rarer but not impossible (the tokens kept from
+a batch enter the KV cache with the batch's values). A draft token costs about a third of a decode step on a CPU
+(measured, one thread: a step of one token 0.20 s, of five 0.53 s), so drafts are short. Hence off by default
+(LocalChat.prompt_lookup, ONTOBUILD_PROMPT_LOOKUP=1).
 
 Only for greedy decoding without a grammar (temperature 0, no penalties, no logit bias), mirroring what
 `Llama.create_completion` does with these settings (stop strings, end-of-generation tokens, `max_tokens`, the prompt
@@ -33,9 +33,7 @@ log = logging.getLogger(__name__)
 MAX_NGRAM = 4  # the longest run of recent tokens looked up
 MIN_NGRAM = 3  # shorter runs recur too often in a prompt to predict what follows them
 MAX_DRAFT = 4  # draft tokens per step
-# a choice whose two best tokens are closer than this (in logits) is not read from a batch: a batch's logits differ
-# from one token's in the last digits (other kernels), which can turn a near tie (seen: `T1.iri` / `T1.material`)
-NEAR_TIE = 0.5
+NEAR_TIE = 1.0  # a choice whose two best logits are closer than this is taken from the token evaluated alone
 
 
 @dataclass
