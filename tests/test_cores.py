@@ -48,3 +48,44 @@ def test_setting_from_environment(monkeypatch) -> None:
 def test_busy_cores_on_this_machine_is_a_count() -> None:
     n = cores.busy_cores(sample_s=0.05)
     assert n is None or 0 <= n <= len(cores.usable_cores())
+
+
+def test_busy_cores_leaves_out_this_process_own_time(tmp_path: Path, monkeypatch) -> None:
+    """A core kept busy by a thread of this very process (a library's worker winding down) is no other process."""
+    stat = tmp_path / "stat"
+    samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
+                    STAT.format(a=0, i=0, a0=170, i0=130, a1=105, i1=195)])  # core 0 busy 70%, core 1 5%
+    monkeypatch.setattr(cores.Path, "read_text", lambda self: next(samples))
+    monkeypatch.setattr(cores, "usable_cores", lambda: [0, 1])
+    own = iter([1000.0, 1060.0])  # this process used 60 of core 0's 70 busy ticks
+    monkeypatch.setattr(cores, "_own_jiffies", lambda: next(own))
+    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 0
+    samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
+                    STAT.format(a=0, i=0, a0=195, i0=105, a1=105, i1=195)])  # core 0 busy 95%
+    own = iter([1000.0, 1010.0])  # of which this process 10 ticks: another process still holds the core
+    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 1
+
+
+def test_the_local_model_keeps_its_thread_choice_for_a_call_right_after_the_previous_one(monkeypatch) -> None:
+    """Sampling the cores costs a sixth of a second inside the inference lock: a call that follows the previous one
+    within THREADS_RECHECK_S keeps its choice; a later one samples again; the user's count is never replaced."""
+    from ontocore import llm
+
+    sampled: list[int] = []
+    monkeypatch.setattr(cores, "choose_threads", lambda requested=None: sampled.append(1) or 2)
+    model = llm.LocalChat.__new__(llm.LocalChat)  # only the thread bookkeeping: no model file is loaded
+    model._fixed_threads, model._last_call_end, model.threads, model._llm = None, None, 1, None
+    now = [100.0]
+    monkeypatch.setattr(llm.time, "monotonic", lambda: now[0])
+    model._adapt_threads()
+    assert sampled == [1] and model.threads == 1  # (no context to set threads on: the count stays)
+    model._last_call_end = 100.5
+    now[0] = 100.5 + llm.THREADS_RECHECK_S / 2
+    model._adapt_threads()
+    assert sampled == [1]  # kept
+    now[0] = 100.5 + llm.THREADS_RECHECK_S + 1
+    model._adapt_threads()
+    assert sampled == [1, 1]  # sampled again
+    model._fixed_threads = 3
+    model._adapt_threads()
+    assert sampled == [1, 1]

@@ -45,24 +45,43 @@ def _cpu_times(stat: str) -> dict[int, tuple[int, int]]:
     return out
 
 
+def _own_jiffies() -> float:
+    """CPU time this process has used (all its threads), in the clock ticks of /proc/stat."""
+    t = os.times()
+    return (t.user + t.system) * os.sysconf("SC_CLK_TCK")
+
+
 def busy_cores(sample_s: float = 0.15, stat_path: str = "/proc/stat") -> int | None:
     """How many usable cores other processes keep busy, sampled over `sample_s` while this process waits;
-    None where the kernel does not say (not Linux)."""
+    None where the kernel does not say (not Linux).
+
+    This process's own CPU time in the sample is left out (taken from the busiest cores first): a thread of its
+    own that is still winding down (a numerical library's worker that spins for a moment after its last task) is
+    no other process, and counting it would give the model fewer threads than the free cores."""
     path = Path(stat_path)
     try:
+        own0 = _own_jiffies()
         before = _cpu_times(path.read_text())
         time.sleep(sample_s)
         after = _cpu_times(path.read_text())
-    except OSError:
+        own = max(0.0, _own_jiffies() - own0)
+    except (OSError, ValueError):
         return None
-    busy = 0
+    loads = []
     for core in usable_cores():
         if core in before and core in after:
             used = after[core][0] - before[core][0]
             total = after[core][1] - before[core][1]
-            if total > 0 and used / total > BUSY:
-                busy += 1
-    return busy
+            if total > 0:
+                loads.append([float(used), float(total)])
+    loads.sort(key=lambda x: -x[0] / x[1])
+    for load in loads:  # this process's time off the busiest cores
+        if own <= 0:
+            break
+        taken = min(own, load[0])
+        load[0] -= taken
+        own -= taken
+    return sum(1 for used, total in loads if used / total > BUSY)
 
 
 def setting() -> int | None:

@@ -367,6 +367,8 @@ def inference_lock() -> Iterator[None]:
         yield
 
 
+THREADS_RECHECK_S = 2.0  # a thread choice is kept for the next call that starts this soon after the previous one ended
+STOP = ["<|im_end|>", "</tool_call>"]
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
@@ -442,6 +444,12 @@ class LocalChat:
         self._prefix_settings: dict[str, Any] | None = None
         self._kept: dict[str, list[int]] = {}  # announced stable starts of system prompts -> their tokens
         self.open_single_calls = False  # see opened_calls
+        self._last_call_end: float | None = None  # see _adapt_threads
+        # ONTOBUILD_PROMPT_LOOKUP=1: greedy calls without a grammar are decoded with prompt-lookup drafts
+        # (promptlookup.py: fewer steps for a repaired query; not the default, as a batch's logits differ from one
+        # token's and can turn a near tie, so a reply may differ from one-token-at-a-time decoding)
+        self.prompt_lookup = os.environ.get("ONTOBUILD_PROMPT_LOOKUP", "").strip() == "1"
+        self._im_end: int | None = None
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     def _load(self, seed: int) -> Any:
@@ -597,6 +605,15 @@ class LocalChat:
             log.warning("prefix cache: the state could not be saved (%s)", e)
         return len(prefix) - held, 0
 
+    def _lookup_start(self, tokens: list[int]) -> int:
+        """Where prompt-lookup drafts are looked up from: after the system turn and the first user turn (the second
+        <|im_end|>), so that only the model's own earlier replies and what followed them are drafted from (a first
+        reply is drafted from nothing: drafts from the hints are kept too rarely to pay for themselves)."""
+        if self._im_end is None:
+            self._im_end = self._llm.tokenize(b"<|im_end|>", add_bos=False, special=True)[0]
+        ends = [i for i, t in enumerate(tokens) if t == self._im_end][:2]
+        return ends[1] + 1 if len(ends) == 2 else len(tokens)
+
     def _grammar(self, tools: list[dict[str, Any]]) -> Any:
         from llama_cpp import LlamaGrammar
 
@@ -625,9 +642,16 @@ class LocalChat:
             self._set_threads(threads)
 
     def _adapt_threads(self) -> None:
-        """Use only the cores that are free now (unless the user fixed the count): see cores.py."""
-        if not self._fixed_threads:
-            self._set_threads(cores.choose_threads())
+        """Use only the cores that are free now (unless the user fixed the count): see cores.py. A call that starts
+        within THREADS_RECHECK_S of the previous call's end (the next attempt at a question, the next question of a
+        batch) keeps the previous choice: sampling the cores costs a sixth of a second, held inside the inference
+        lock, and the other processes' load has not had the time to change."""
+        if self._fixed_threads:
+            return
+        ended = self._last_call_end
+        if ended is not None and time.monotonic() - ended < THREADS_RECHECK_S:
+            return
+        self._set_threads(cores.choose_threads())
 
     def _set_threads(self, threads: int) -> None:
         ctx = getattr(self._llm, "_ctx", None)
@@ -674,13 +698,23 @@ class LocalChat:
                 evaluated += len(sent) - kept
                 if attempt == 0:
                     reused = n_prompt - evaluated
-                out = self._llm.create_completion(
-                    sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed,
-                    stop=["<|im_end|>", "</tool_call>"],
-                    grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
-                )
-            text = ("" if constrained else opening) + out["choices"][0]["text"]
-            completion_tokens += out.get("usage", {}).get("completion_tokens", 0)
+                if self.prompt_lookup and temperature == 0.0 and not constrained:
+                    from .promptlookup import greedy_completion
+
+                    gen = greedy_completion(self._llm, sent, max_tokens, STOP, lookup_from=self._lookup_start(sent))
+                    generated, n_generated = gen.text, gen.completion_tokens
+                    log.debug("prompt lookup: %d tokens in %d steps (%d of %d drafted tokens kept)",
+                              n_generated, gen.steps, gen.accepted, gen.drafted)
+                else:
+                    out = self._llm.create_completion(
+                        sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=STOP,
+                        grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
+                    )
+                    generated = out["choices"][0]["text"]
+                    n_generated = out.get("usage", {}).get("completion_tokens", 0)
+                self._last_call_end = time.monotonic()
+            text = ("" if constrained else opening) + generated
+            completion_tokens += n_generated
             if not use_tools:
                 break
             calls = self._parse_call(text, tools)  # type: ignore[arg-type]
