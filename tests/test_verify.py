@@ -402,3 +402,17 @@ def test_a_value_every_row_holds_is_a_unit_not_a_condition() -> None:
     ans = Answerer(store, NoModel(), schema=schema).answer_sql("What is the average fee of a stall (in CHF)?",
                                                                "SELECT AVG(fee) FROM Stall")
     assert ans.state == "answered" and ans.answer == "32.5." and checks(ans).get("named_values_used") is not False
+
+
+def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:
+    """Shark and Animal hold the same things: `S.iri = A.livesIn` (a link to exhibits) can only mean S is A."""
+    ans = answerer.answer_sql("Is Finn a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "
+                                                  "ON S.iri = A.livesIn WHERE A.label = 'Finn'")
+    assert ans.answer == "Yes." and "same_thing" in ans.repairs
+    ans = answerer.answer_sql("Is Tula a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "
+                                                  "ON S.iri = A.weightKg WHERE A.label = 'Tula'")
+    assert ans.answer == "No." and "same_thing" in ans.repairs
+    ans = answerer.answer_sql("Which animals live in the Kelp Forest?",
+                              "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+                              "WHERE e.label = 'Kelp Forest'")
+    assert "same_thing" not in ans.repairs  # a link to other things: a real join

@@ -13,6 +13,9 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
 - `semi_join`: a joined table none of whose columns the query uses, whose rows each refer to a row of the table it
   is joined to (the orders of a customer), only says "that has one": it becomes EXISTS (...), so each thing is
   listed once however many rows refer to it (a join would repeat it once per referring row);
+- `same_thing`: a join of two tables of the same things (one's class a subclass of the other's, or the same
+  table) on a row's iri and a column that can never hold it (a text, or a link to another table's things) has one
+  reading: the two rows are the same thing (`Frame F JOIN Product P ON F.iri = P.material`: P is F);
 - `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
   patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
 
@@ -150,6 +153,9 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         if changed:
             r._note("id_of_thing")
     if isinstance(plan, Query):
+        plan, changed = same_thing(plan, schema)
+        if changed:
+            r._note("same_thing")
         plan, changed = semi_join(plan, schema)
         if changed:
             r._note("semi_join")
@@ -183,6 +189,31 @@ def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
     links = [c for c in table.columns.values() if c.kind == "link" and c.target and c.count <= c.subjects
              and schema.table(c.target) is not None and schema.table(c.target).name == other.name]
     return Col(many.alias, many.table, links[0].name) if len(links) == 1 else None
+
+
+def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
+    """Joins of a row's iri with a column of a table of the same things that can never hold it, as iri = iri."""
+    joins, changed = list(q.joins), False
+    for i, j in enumerate(joins):
+        ta, tb = schema.table(j.left.table), schema.table(j.right.table)
+        if ta is None or tb is None or j.optional or not (ta.name == tb.name or set(ta.classes) & set(tb.classes)):
+            continue
+        if j.left.alias.lower() == j.right.alias.lower():
+            continue
+        for thing, other, other_table, thing_table in ((j.left, j.right, tb, ta), (j.right, j.left, ta, tb)):
+            col = other_table.column(other.column)
+            if thing.column.lower() != "iri" or col is None or col.kind == "id":
+                continue
+            if col.kind == "link":
+                target = schema.table(col.target) if col.target else None
+                if target is None or target.name == thing_table.name or set(target.classes) & set(thing_table.classes):
+                    continue  # a link to these things: a real join (a part of a part)
+            elif col.key_of:
+                continue  # a key value: joined through the key
+            joins[i] = Join(thing, Col(other.alias, other.table, "iri"))
+            changed = True
+            break
+    return (replace(q, joins=tuple(joins)), True) if changed else (q, False)
 
 
 def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
