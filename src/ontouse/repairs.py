@@ -166,18 +166,6 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
     return plan, r.applied
 
 
-def _refers(schema: Schema, many: Col, one: Col) -> bool:
-    """Does `many` (a column of one row) point at the row that `one` stands for (its iri, or its key column)?"""
-    table, other = schema.table(many.table), schema.table(one.table)
-    col = table.column(many.column) if table else None
-    if col is None or other is None or col.count > col.subjects:
-        return False
-    if col.kind == "link" and one.column.lower() == "iri":
-        target = schema.table(col.target) if col.target else None
-        return target is not None and (target.name == other.name or bool(set(target.classes) & set(other.classes)))
-    return bool(col.key_of) and col.key_of.lower() == f"{other.name}.{one.column}".lower()
-
-
 def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
     """The link column of `many`'s table that points at `one`'s rows (`many` itself when it is that link)."""
     table, other = schema.table(many.table), schema.table(one.table)
@@ -220,6 +208,7 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     """Each inner-joined source whose columns serve only its one join, and whose rows refer to the joined row, as
     EXISTS (SELECT ... WHERE the join) in the WHERE of the query (non-aggregate queries only)."""
     from .sqlplan.plan import And, Exists, Item, columns_in, is_aggregate
+    from .verify import _refers
 
     if q.group_by or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or len(q.sources) < 2:
         return q, False

@@ -252,10 +252,20 @@ def _negates(plan: Plan) -> bool:
     return any(_excludes(n) for n in _nodes(plan))
 
 
+def _refers(schema: Schema, many: Col, one: Col) -> bool:
+    """Does `many` (a column of one row) point at the row that `one` stands for (its iri, or its key column)?"""
+    table, other = schema.table(many.table), schema.table(one.table)
+    col = table.column(many.column) if table else None
+    if col is None or other is None or col.count > col.subjects:
+        return False
+    if col.kind == "link" and one.column.lower() == "iri":
+        target = schema.table(col.target) if col.target else None
+        return target is not None and (target.name == other.name or bool(set(target.classes) & set(other.classes)))
+    return bool(col.key_of) and col.key_of.lower() == f"{other.name}.{one.column}".lower()
+
+
 def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
     """Is the source `alias` joined to another source as rows that refer to it (the orders of a customer)?"""
-    from .repairs import _refers
-
     for j in plan.joins:
         sides = {j.left.alias.lower(): j.left, j.right.alias.lower(): j.right}
         if alias in sides and len(sides) == 2:
