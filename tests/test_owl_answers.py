@@ -27,7 +27,8 @@ def test_replay_owl_questions() -> None:
     from bench.owl_bench import QUESTIONS, run, summarize
     from ontouse.storage.store import GraphStore
 
-    recorded = json.loads(RESULTS.read_text("utf-8"))["runs"]["after"]
+    runs = json.loads(RESULTS.read_text("utf-8"))["runs"]
+    recorded = runs[list(runs)[-1]]  # the cassette is recorded with the latest run (--record)
     model = ReplayChat(CASSETTE)
     questions = json.loads(QUESTIONS.read_text("utf-8"))[:recorded["summary"]["questions"]]
     rows = run(model, questions)
