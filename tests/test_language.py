@@ -175,12 +175,14 @@ def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses) -> Non
     """A French-labelled ontology, an English question: the translation into French dropped the quoted value, so
     the question stays as asked (and English needs no English translation)."""
     model = ScriptedModel(translated(language="en", french="Combien de phares sont sur la côte ?"),
+                          translated(language="en", french="Combien de phares sont sur la côte ?"),
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
     ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
-    asked = model.sent[1]["messages"][-1]["content"]
+    assert "quoted value(s) changed" in model.sent[1]["messages"][-1]["content"]  # asked again once
+    asked = model.sent[2]["messages"][-1]["content"]
     assert asked.endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
     # the tool offered for the translation asks for French only, and the language
     params = model.sent[0]["tools"][0]["function"]["parameters"]
@@ -285,7 +287,7 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
                                                                       "care for?"))
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {"en": "Which animals does the keeper \"Jonas Reef\" care for?"}
-    assert "is not English" in model.sent[1]["messages"][-1]["content"]
+    assert "english: not written in English" in model.sent[1]["messages"][-1]["content"]
     echoed = translated(language="de", english="Error: english is not English: write it in English. Translate the "
                                                "words; keep names and quoted texts.")
     model = ScriptedModel(copied, echoed)  # the re-ask written back is no translation either
@@ -491,6 +493,11 @@ def test_the_multilingual_model_links_question_words_across_languages(aquarium, 
 
 def test_the_tools_own_description_written_back_is_no_translation() -> None:
     """Seen with the embedded model: the English text was the tool's description; the question then stays as asked."""
-    model = ScriptedModel(translated(language="de", english="The question, translated."))
+    model = ScriptedModel(translated(language="de", english="The question, translated."),
+                          translated(language="de", english="The question, translated."))
     found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])
     assert found.texts == {} and "description" in found.rejected
+    model = ScriptedModel(translated(language="de", english="The question, translated."),
+                          translated(language="de", english="Which animals are endangered?"))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])  # asked again once
+    assert found.texts == {"en": "Which animals are endangered?"}

@@ -326,13 +326,20 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     tried: list[bool] = []  # one re-ask for a text left in another language or without a word it must use
     said_again: list[str] = []  # what the re-ask told (written back, it is no translation)
 
+    def problem(t: str, written: Any) -> str:
+        """Why the text the call wrote for target `t` is no translation to use ("" when it is one)."""
+        text = restore_quoted(question, " ".join(str(written or "").split()))
+        if _fold_words(text) in echoes or any(_fold_words(line) in _fold_words(text) for line in said_again):
+            return "the call's own description written back, not a translation"
+        return guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else "")
+
     def translated(**args: Any) -> str:
         sink.clear()
         sink.update(args)
-        said = str(args.get("language") or "") or source
-        wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" for t in wanted if t != said
-                 and not_in(str(args.get(_field(t)) or ""), t, question)]
-        lost = [f'{_field(t)}: "{span}" is "{word}" in {NAMES[t]}' for t in wanted if t != said
+        asked_in = source or str(args.get("language") or "")
+        wrong = [f"{_field(t)}: {p}" for t in wanted if t != asked_in
+                 and (p := problem(t, args.get(_field(t))))]
+        lost = [f'{_field(t)}: "{span}" is "{word}" in {NAMES[t]}' for t in wanted if t != asked_in
                 for span, word in missing_words(str(args.get(_field(t)) or ""), (names or {}).get(t, []))]
         if (wrong or lost) and not tried:
             tried.append(True)
@@ -347,6 +354,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     spec = Tool(TOOL, "The question, translated.", {"type": "object", "additionalProperties": False,
                                                     "required": list(props), "properties": props}, translated,
                 terminal=True)
+    echoes = {_fold_words(spec.description), *(_fold_words(v["description"]) for v in props.values())}
     languages = " and ".join(f"{NAMES[t]} ({_field(t)})" for t in wanted)
     known = "".join(f"- in {NAMES[t]}: " + ", ".join(words[t]) + "\n" for t in wanted if (words or {}).get(t))
     if known:
@@ -373,13 +381,9 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
         if t == found.source:
             continue  # the question is already in this language
         text = restore_quoted(question, " ".join(str(sink.get(_field(t)) or "").split()))
-        echoed = _fold_words(text) in {_fold_words(spec.description),
-                                       *(_fold_words(v["description"]) for v in props.values())} or any(
-            _fold_words(line) in _fold_words(text) for line in said_again)
-        problem = ("the call's own description written back, not a translation" if echoed else
-                   guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else ""))
-        if problem:
-            problems.append(f"{NAMES[t]}: {problem}")
+        why = problem(t, text)
+        if why:
+            problems.append(f"{NAMES[t]}: {why}")
             continue
         found.texts[t] = text
     found.rejected = "; ".join(problems)
