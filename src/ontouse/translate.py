@@ -280,6 +280,7 @@ def _fold_words(text: str) -> str:
 
 
 _REASK = "Translate the words; keep names and quoted texts."
+NOT_IN = "not written in %s"
 
 
 def not_in(text: str, lang: str, original: str) -> bool:
@@ -316,8 +317,9 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     model then says it). A target equal to the source language is the question itself. `words`: the ontology's
     words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
-    own labels (`label_glossary`), so sure that a translation without the word is asked again once (seen: "Kraken",
-    labelled "Krake"@de, translated "sharks")."""
+    own labels (`label_glossary`), so sure that a translation without the word is asked again once, told the word
+    (seen: "Kraken", labelled "Krake"@de, translated "sharks"). They are not named in the first prompt: with them
+    listed there the embedded model wrote the question back untranslated."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
@@ -331,14 +333,14 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
         text = restore_quoted(question, " ".join(str(written or "").split()))
         if _fold_words(text) in echoes or any(_fold_words(line) in _fold_words(text) for line in said_again):
             return "the call's own description written back, not a translation"
-        return guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else "")
+        return guard_problem(question, text) or (NOT_IN % NAMES[t] if not_in(text, t, question) else "")
 
     def translated(**args: Any) -> str:
         sink.clear()
         sink.update(args)
         asked_in = source or str(args.get("language") or "")
-        wrong = [f"{_field(t)}: {p}" for t in wanted if t != asked_in
-                 and (p := problem(t, args.get(_field(t))))]
+        wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" if p == NOT_IN % NAMES[t] else
+                 f"{_field(t)}: {p}" for t in wanted if t != asked_in and (p := problem(t, args.get(_field(t))))]
         lost = [f'{_field(t)}: "{span}" is "{word}" in {NAMES[t]}' for t in wanted if t != asked_in
                 for span, word in missing_words(str(args.get(_field(t)) or ""), (names or {}).get(t, []))]
         if (wrong or lost) and not tried:
@@ -360,8 +362,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     if known:
         known = ("The database's own words (use the one the question means, rather than a word of your own):\n"
                  + known + "\n")
-    told = {t: list(dict.fromkeys([*(names or {}).get(t, []), *(hints or {}).get(t, [])])) for t in wanted}
-    pairs = "".join(f'- "{span}": "{word}" in {NAMES[t]}\n' for t in wanted for span, word in told[t])
+    pairs = "".join(f'- "{span}": "{word}" in {NAMES[t]}\n' for t in wanted for span, word in (hints or {}).get(t, []))
     if pairs:
         known += "Words of this question that probably name one of them:\n" + pairs + "\n"
     prompt = prompts.render("ask_translate", targets=languages, codes=", ".join(SUPPORTED), tool=TOOL,
