@@ -14,9 +14,14 @@ With the optional multilingual sentence-embedding model installed (ontocore.cros
 extra), the prompt also names the words of the question that probably name one of those words (`glossary`:
 "Haie": "shark").
 
+Words the ontology itself labels in the question's language are read by code (`label_glossary`: "Kraken" with a
+label "Krake"@de is "octopus" in English); a translation that does not use such a word is asked again once, told it.
+
 The guard: a translation is used only when every quoted name or value of the question and every number in it
-comes through unchanged; otherwise (or when the call gives nothing usable) the original question is used. The
-original question always stays the question of the answer."""
+comes through unchanged. A quoted name the model changed is first put back by code (`restore_quoted`); a text that
+still fails, or is left in another language, or repeats the call's own descriptions, is asked again once; after
+that (or when the call gives nothing usable) the original question is used. The original question always stays
+the question of the answer."""
 
 from __future__ import annotations
 
