@@ -20,8 +20,8 @@ from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse.translate import (Translation, glossary, guard_problem, label_glossary, missing_words,
-                              model_reading_counts, ontology_terms, restore_quoted, same_word, translate,
-                              vocabulary)
+                              model_reading_counts, ontology_terms, restore_quoted, same_word, swapped_words,
+                              translate, vocabulary)
 from ontouse.view_prompt import schema_ddl
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -219,6 +219,15 @@ def test_the_ontologys_own_labels_in_the_questions_language_name_its_words(aquar
     assert same_word("bivacco", "bivacchi") and same_word("haie", "hai") and not same_word("which", "white")
     assert missing_words("How many sharks are there?", [("Kraken", "octopus")]) == [("Kraken", "octopus")]
     assert missing_words("Which animals does the keeper care for?", [("pflegt", "cares for")]) == []
+    schema = build_schema(aquarium)
+    vocab = vocabulary([t for t in ontology_terms(aquarium, schema) if t.iri in {c.cls for c in schema.tables.values()}],
+                       "en", "en")  # the words of the classes
+    assert "shark" in vocab and "lives in" not in vocab
+    pairs = [("Kraken", "octopus")]
+    assert swapped_words("How many sharks are there?", "Wie viele Kraken gibt es?", pairs, vocab) == pairs
+    pairs = [("Tiere", "animal"), ("Becken", "exhibit")]  # "pool" is the translation's own word, not a wrong name
+    assert swapped_words('How many animals live in the "Open Ocean" pool?', 'Wie viele Tiere leben im Becken '
+                         '"Open Ocean"?', pairs, vocab) == []
 
 
 def test_a_translation_without_the_ontologys_word_is_asked_again_once(aquarium) -> None:

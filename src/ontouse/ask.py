@@ -213,9 +213,11 @@ class Answerer:
         if self._terms is None:
             self._terms = ontology_terms(self.store, self.schema)
         hints = {t: glossary(self._linker, text, self._terms, t, main) for t in targets} if self._linker else None
-        names = {t: label_glossary(text, self._terms, lang, t, main) for t in targets} if lang else None
+        classes = [term for term in self._terms if term.iri in {t.cls for t in self.schema.tables.values()}]
+        names = {t: label_glossary(text, classes, lang, t, main) for t in targets} if lang else None
         translation = translate(self.model, text, lang, targets, trace=self.trace, hints=hints, names=names,
-                                words={t: vocabulary(self._terms, t, main) for t in targets})
+                                words={t: vocabulary(self._terms, t, main) for t in targets},
+                                kinds={t: vocabulary(classes, t, main) for t in targets})
         if model_reading_counts(found, translation):  # the model reads the language better than clues
             found = Detection(translation.reported, "model", found.probability)
         lang = found.lang or ENGLISH

@@ -261,13 +261,30 @@ def label_glossary(question: str, terms: list[Term], source: str, target: str, m
     return out
 
 
+def _uses(words: list[str], word: str) -> bool:
+    """Every word of `word` of three letters or more stands somewhere in `words` (folded) in some form."""
+    keys = [k for k in (fold(x) for x in _LETTERS.findall(word)) if len(k) > 2]
+    return bool(keys) and all(any(same_word(w, k) for w in words) for k in keys)
+
+
 def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The pairs whose word in the target language the translation `text` does not use: a word of it of three
     letters or more that stands nowhere in the text in any form (same_word)."""
     words = [f for _, f in _words(text)]
-    return [(span, word) for span, word in pairs
-            if not all(any(same_word(w, k) for w in words) for k in (fold(x) for x in _LETTERS.findall(word))
-                       if len(k) > 2)]
+    return [(span, word) for span, word in pairs if not _uses(words, word)]
+
+
+def swapped_words(text: str, question: str, pairs: list[tuple[str, str]], vocab: list[str]) -> list[tuple[str, str]]:
+    """The pairs the translation `text` lost for another of the ontology's words (`vocab`, in the target language:
+    the words of its classes) that the question does not name: "Kraken" (octopus) written "sharks". A lost word
+    with none of them in its place ("Becken" written "pool") is a translation's own wording, not a wrong name."""
+    lost = missing_words(text, pairs)
+    if not lost:
+        return []
+    words, asked = [f for _, f in _words(text)], [f for _, f in _words(question)]
+    told = {w.casefold() for _, w in pairs}
+    others = [w for w in vocab if w.casefold() not in told and _uses(words, w) and not _uses(asked, w)]
+    return lost if others else []
 
 
 def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str) -> list[tuple[str, str]]:
@@ -317,13 +334,15 @@ def model_reading_counts(found: Detection, translation: Translation) -> bool:
 def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
               trace: Trace | None = None, words: dict[str, list[str]] | None = None,
               hints: dict[str, list[tuple[str, str]]] | None = None,
-              names: dict[str, list[tuple[str, str]]] | None = None) -> Translation:
+              names: dict[str, list[tuple[str, str]]] | None = None,
+              kinds: dict[str, list[str]] | None = None) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
     model then says it). A target equal to the source language is the question itself. `words`: the ontology's
     words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
-    own labels (`label_glossary`), so sure that a translation without the word is asked again once, told the word
-    (seen: "Kraken", labelled "Krake"@de, translated "sharks"). They are not named in the first prompt: with them
+    own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
+    words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: "Kraken",
+    labelled "Krake"@de, translated "sharks"). They are not named in the first prompt: with them
     listed there the embedded model wrote the question back untranslated."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
@@ -347,7 +366,8 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
         wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" if p == NOT_IN % NAMES[t] else
                  f"{_field(t)}: {p}" for t in wanted if t != asked_in and (p := problem(t, args.get(_field(t))))]
         lost = [f'{_field(t)}: "{span}" is "{word}" in {NAMES[t]}' for t in wanted if t != asked_in
-                for span, word in missing_words(str(args.get(_field(t)) or ""), (names or {}).get(t, []))]
+                for span, word in swapped_words(str(args.get(_field(t)) or ""), question, (names or {}).get(t, []),
+                                                (kinds or {}).get(t, []))]
         if (wrong or lost) and not tried:
             tried.append(True)
             said_again.extend(wrong + lost)
@@ -399,4 +419,4 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
 
 
 __all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words", "model_reading_counts",
-           "ontology_terms", "restore_quoted", "same_word", "translate", "vocabulary"]
+           "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate", "vocabulary"]
