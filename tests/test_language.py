@@ -228,6 +228,8 @@ def test_the_ontologys_own_labels_in_the_questions_language_name_its_words(aquar
     pairs = [("Tiere", "animal"), ("Becken", "exhibit")]  # "pool" is the translation's own word, not a wrong name
     assert swapped_words('How many animals live in the "Open Ocean" pool?', 'Wie viele Tiere leben im Becken '
                          '"Open Ocean"?', pairs, vocab) == []
+    assert swapped_words("How many animals live in the Open Ocean?", 'Wie viele Tiere leben im Becken "Open Ocean"?',
+                         pairs, vocab) == []  # the class "ocean" is in the question's quoted name
 
 
 def test_a_translation_without_the_ontologys_word_is_asked_again_once(aquarium) -> None:

@@ -281,7 +281,8 @@ def swapped_words(text: str, question: str, pairs: list[tuple[str, str]], vocab:
     lost = missing_words(text, pairs)
     if not lost:
         return []
-    words, asked = [f for _, f in _words(text)], [f for _, f in _words(question)]
+    words = [f for _, f in _words(text)]
+    asked = [fold(w) for w in _LETTERS.findall(question)]  # its quoted names too: "Open Ocean" names no ocean class
     told = {w.casefold() for _, w in pairs}
     others = [w for w in vocab if w.casefold() not in told and _uses(words, w) and not _uses(asked, w)]
     return lost if others else []
