@@ -176,13 +176,14 @@ def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses) -> Non
     the question stays as asked (and English needs no English translation)."""
     model = ScriptedModel(translated(language="en", french="Combien de phares sont sur la côte ?"),
                           translated(language="en", french="Combien de phares sont sur la côte ?"),
+                          translated(language="en", french="Combien de phares sont sur la côte ?"),  # plainly
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
     ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
     assert "quoted value(s) changed" in model.sent[1]["messages"][-1]["content"]  # asked again once
-    asked = model.sent[2]["messages"][-1]["content"]
+    asked = model.sent[3]["messages"][-1]["content"]
     assert asked.endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
     # the tool offered for the translation asks for French only, and the language
     params = model.sent[0]["tools"][0]["function"]["parameters"]
@@ -512,3 +513,9 @@ def test_the_tools_own_description_written_back_is_no_translation() -> None:
                           translated(language="de", english="Which animals are endangered?"))
     found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])  # asked again once
     assert found.texts == {"en": "Which animals are endangered?"}
+    echo = translated(language="de", english="The question, translated.")
+    model = ScriptedModel(echo, echo, translated(language="de", english="Which animals are endangered?"))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"], words={"en": ["animal"]})
+    assert found.texts == {"en": "Which animals are endangered?"} and len(model.sent) == 3  # then asked plainly
+    assert "- in English: animal" in model.sent[0]["messages"][0]["content"]
+    assert "- in English" not in model.sent[2]["messages"][0]["content"]

@@ -336,21 +336,23 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
               trace: Trace | None = None, words: dict[str, list[str]] | None = None,
               hints: dict[str, list[tuple[str, str]]] | None = None,
               names: dict[str, list[tuple[str, str]]] | None = None,
-              kinds: dict[str, list[str]] | None = None) -> Translation:
+              kinds: dict[str, list[str]] | None = None, reask: bool = True) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
     model then says it). A target equal to the source language is the question itself. `words`: the ontology's
     words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
     own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
     words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: "Kraken",
-    labelled "Krake"@de, translated "sharks"). They are not named in the first prompt: with them
+    labelled "Krake"@de, translated "sharks"). A target still without a translation after the re-ask is asked once
+    more in a plain call, without `words` and `hints`, and not asked again (seen: with the ontology's words listed, the embedded model
+    wrote "The question, translated." twice where the plain prompt translated the question). They are not named in the first prompt: with them
     listed there the embedded model wrote the question back untranslated."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
         return found
     sink: dict[str, Any] = {}
-    tried: list[bool] = []  # one re-ask for a text left in another language or without a word it must use
+    tried: list[bool] = [] if reask else [False]  # one re-ask: a text left in another language, a word swapped
     said_again: list[str] = []  # what the re-ask told (written back, it is no translation)
 
     def problem(t: str, written: Any) -> str:
@@ -416,6 +418,12 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     found.rejected = "; ".join(problems)
     if problems:
         log.info("translation not used: %s", found.rejected)
+    left = [t for t in wanted if t != found.source and t not in found.texts]
+    if left and (words or hints):  # one plain call more, without the lists the model wrote back
+        plain = translate(model, question, found.source, left, trace=trace, names=names, kinds=kinds, reask=False)
+        found.texts.update(plain.texts)
+        found.rejected = "; ".join(x for x in (found.rejected + " (asked plainly: "
+                                               + (plain.rejected or "translated") + ")",) if x)
     return found
 
 
