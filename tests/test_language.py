@@ -221,8 +221,8 @@ def test_the_ontologys_own_labels_in_the_questions_language_name_its_words(aquar
     assert missing_words("How many sharks are there?", [("Kraken", "octopus")]) == [("Kraken", "octopus")]
     assert missing_words("Which animals does the keeper care for?", [("pflegt", "cares for")]) == []
     schema = build_schema(aquarium)
-    vocab = vocabulary([t for t in ontology_terms(aquarium, schema) if t.iri in {c.cls for c in schema.tables.values()}],
-                       "en", "en")  # the words of the classes
+    classes = {c.cls for c in schema.tables.values()}
+    vocab = vocabulary([t for t in ontology_terms(aquarium, schema) if t.iri in classes], "en", "en")  # class words
     assert "shark" in vocab and "lives in" not in vocab
     pairs = [("Kraken", "octopus")]
     assert swapped_words("How many sharks are there?", "Wie viele Kraken gibt es?", pairs, vocab) == pairs

@@ -343,10 +343,11 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
     own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
     words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: "Kraken",
-    labelled "Krake"@de, translated "sharks"). A target still without a translation after the re-ask is asked once
-    more in a plain call, without `words` and `hints`, and not asked again (seen: with the ontology's words listed, the embedded model
-    wrote "The question, translated." twice where the plain prompt translated the question). They are not named in the first prompt: with them
-    listed there the embedded model wrote the question back untranslated."""
+    labelled "Krake"@de, translated "sharks"); `names` are not named in the first prompt (listed there, the
+    embedded model wrote the question back untranslated). A target still without a translation after the re-ask is
+    asked once more in a plain call, without `words` and `hints`, and not asked again (`reask`; seen: with the
+    ontology's words listed, the embedded model wrote "The question, translated." twice where the plain prompt
+    translated the question)."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
@@ -427,5 +428,5 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     return found
 
 
-__all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words", "model_reading_counts",
-           "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate", "vocabulary"]
+__all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words",
+           "model_reading_counts", "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate", "vocabulary"]
