@@ -429,4 +429,5 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
 
 
 __all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words",
-           "model_reading_counts", "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate", "vocabulary"]
+           "model_reading_counts", "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate",
+           "vocabulary"]
