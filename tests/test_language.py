@@ -12,14 +12,16 @@ import pytest
 
 from ontocore.crosslingual import CrossLingual, spans
 from ontocore.crosslingual import available as crosslingual_available
-from ontocore.language import LabelLanguages, detect, pick_label, preference
+from ontocore.language import Detection, LabelLanguages, detect, pick_label, preference
 from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
 from ontouse.ask import Answerer
 from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
-from ontouse.translate import glossary, guard_problem, ontology_terms, translate, vocabulary
+from ontouse.translate import (Translation, glossary, guard_problem, label_glossary, missing_words,
+                              model_reading_counts, ontology_terms, restore_quoted, same_word, swapped_words,
+                              translate, vocabulary)
 from ontouse.view_prompt import schema_ddl
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -169,20 +171,88 @@ def test_guard_keeps_quoted_values_and_numbers() -> None:
     assert "empty" in guard_problem(original, "  ")
 
 
-def test_a_translation_that_changes_a_quoted_value_is_not_used(lighthouses) -> None:
-    """A French-labelled ontology, an English question: the translation into French renamed the quoted value, so
+def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses) -> None:
+    """A French-labelled ontology, an English question: the translation into French dropped the quoted value, so
     the question stays as asked (and English needs no English translation)."""
-    model = ScriptedModel(translated(language="en", french='Combien de phares sont sur la "Côte sauvage" ?'),
+    model = ScriptedModel(translated(language="en", french="Combien de phares sont sur la côte ?"),
+                          translated(language="en", french="Combien de phares sont sur la côte ?"),
+                          translated(language="en", french="Combien de phares sont sur la côte ?"),  # plainly
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
     ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
-    asked = model.sent[1]["messages"][-1]["content"]
+    assert "quoted value(s) changed" in model.sent[1]["messages"][-1]["content"]  # asked again once
+    asked = model.sent[3]["messages"][-1]["content"]
     assert asked.endswith('Question: How many lighthouses are on the "Côte Sauvage"?')
     # the tool offered for the translation asks for French only, and the language
     params = model.sent[0]["tools"][0]["function"]["parameters"]
     assert sorted(params["required"]) == ["french", "language"]
+
+
+def test_quoted_values_changed_by_the_translation_are_put_back_by_code(lighthouses) -> None:
+    """A quoted name is kept as written: the model's quoted texts are put back in order, or a lost name over the
+    words that spell it most alike; a name with nothing like it stays lost (the guard then rejects)."""
+    asked = 'Welche Tiere pflegt der Tierpfleger "Jonas Reef" im Becken "Open Ocean"?'
+    assert restore_quoted(asked, 'Which animals does the keeper "Jonas Riff" care for in the "Offener Ozean" '
+                                 'exhibit?') == ('Which animals does the keeper "Jonas Reef" care for in the '
+                                                 '"Open Ocean" exhibit?')
+    assert restore_quoted(asked, "Which animals does the keeper Jonas Riff care for in the Open Ocean?") == (
+        "Which animals does the keeper Jonas Reef care for in the Open Ocean?")
+    assert "quoted" in guard_problem(asked, restore_quoted(asked, "Which animals does the keeper care for?"))
+    model = ScriptedModel(translated(language="en", french='Combien de phares sont sur la "Côte sauvage" ?'),
+                          sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
+                              "WHERE c.label = 'Côte Sauvage'"))
+    ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
+    assert ans.answer == "3." and ans.translation["used"] == 'Combien de phares sont sur la "Côte Sauvage" ?'
+
+
+def test_the_ontologys_own_labels_in_the_questions_language_name_its_words(aquarium, lighthouses) -> None:
+    """A word of the question that is (a form of) a label in the question's language is told by the thing's word in
+    the target language; short words that merely start alike are not."""
+    terms = ontology_terms(aquarium, build_schema(aquarium))
+    assert label_glossary("Wie viele Kraken gibt es?", terms, "de", "en", "en") == [("Kraken", "octopus")]
+    assert ("Tiere", "animal") in label_glossary('Welche Tiere leben im "Open Ocean"?', terms, "de", "en", "en")
+    terms = ontology_terms(lighthouses, build_schema(lighthouses))
+    found = label_glossary("Which offshore lighthouses have a white light?", terms, "en", "fr", "fr")
+    assert ("offshore lighthouses", "phare en mer") in found and ("white", "blanc") in found
+    assert not any(span == "Which" for span, _ in found)
+    assert same_word("bivacco", "bivacchi") and same_word("haie", "hai") and not same_word("which", "white")
+    assert missing_words("How many sharks are there?", [("Kraken", "octopus")]) == [("Kraken", "octopus")]
+    assert missing_words("Which animals does the keeper care for?", [("pflegt", "cares for")]) == []
+    schema = build_schema(aquarium)
+    classes = {c.cls for c in schema.tables.values()}
+    vocab = vocabulary([t for t in ontology_terms(aquarium, schema) if t.iri in classes], "en", "en")  # class words
+    assert "shark" in vocab and "lives in" not in vocab
+    pairs = [("Kraken", "octopus")]
+    assert swapped_words("How many sharks are there?", "Wie viele Kraken gibt es?", pairs, vocab) == pairs
+    pairs = [("Tiere", "animal"), ("Becken", "exhibit")]  # "pool" is the translation's own word, not a wrong name
+    assert swapped_words('How many animals live in the "Open Ocean" pool?', 'Wie viele Tiere leben im Becken '
+                         '"Open Ocean"?', pairs, vocab) == []
+    assert swapped_words("How many animals live in the Open Ocean?", 'Wie viele Tiere leben im Becken "Open Ocean"?',
+                         pairs, vocab) == []  # the class "ocean" is in the question's quoted name
+
+
+def test_a_translation_without_the_ontologys_word_is_asked_again_once(aquarium) -> None:
+    """Seen with the embedded model: "Kraken" (labelled "Krake"@de) translated "sharks"; the call is told the word."""
+    model = ScriptedModel(translated(language="de", english="How many sharks are there?"),
+                          translated(language="de", english="How many octopuses are there?"),
+                          sql("SELECT COUNT(*) FROM Octopus"))
+    ans = Answerer(aquarium, model).ask("Wie viele Kraken gibt es?")
+    assert "Kraken" not in model.sent[0]["messages"][0]["content"].split("Question:")[0]  # told only when missing
+    assert '"Kraken" is "octopus" in English' in model.sent[1]["messages"][-1]["content"]
+    assert ans.translation["used"] == "How many octopuses are there?" and ans.answer == "2."
+
+
+def test_the_language_the_model_reports_does_not_override_its_own_translation() -> None:
+    """The model reporting English for a question it translated into English is not read as the question's
+    language (seen: the Italian question was then planned as asked, as if English)."""
+    guess = Detection("it", "identifier_guess", 0.4)
+    said_en = Translation(source="it", texts={"en": "Does Kira live in the Coral Reef?"}, reported="en")
+    assert not model_reading_counts(guess, said_en)
+    assert model_reading_counts(guess, Translation(source="it", texts={}, reported="es"))
+    assert not model_reading_counts(Detection("it", "identifier", 0.95), Translation(source="it", reported="es"))
+    assert model_reading_counts(Detection("", "no_english_words"), Translation(source="it", reported="it"))
 
 
 def test_the_translation_prompt_names_the_ontologys_words_in_each_target_language(lighthouses, huts) -> None:
@@ -229,7 +299,7 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
                                                                       "care for?"))
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {"en": "Which animals does the keeper \"Jonas Reef\" care for?"}
-    assert "is not English" in model.sent[1]["messages"][-1]["content"]
+    assert "english is not English: write it in English" in model.sent[1]["messages"][-1]["content"]
     echoed = translated(language="de", english="Error: english is not English: write it in English. Translate the "
                                                "words; keep names and quoted texts.")
     model = ScriptedModel(copied, echoed)  # the re-ask written back is no translation either
@@ -435,6 +505,17 @@ def test_the_multilingual_model_links_question_words_across_languages(aquarium, 
 
 def test_the_tools_own_description_written_back_is_no_translation() -> None:
     """Seen with the embedded model: the English text was the tool's description; the question then stays as asked."""
-    model = ScriptedModel(translated(language="de", english="The question, translated."))
+    model = ScriptedModel(translated(language="de", english="The question, translated."),
+                          translated(language="de", english="The question, translated."))
     found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])
     assert found.texts == {} and "description" in found.rejected
+    model = ScriptedModel(translated(language="de", english="The question, translated."),
+                          translated(language="de", english="Which animals are endangered?"))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"])  # asked again once
+    assert found.texts == {"en": "Which animals are endangered?"}
+    echo = translated(language="de", english="The question, translated.")
+    model = ScriptedModel(echo, echo, translated(language="de", english="Which animals are endangered?"))
+    found = translate(model, "Welche Tiere sind stark gefährdet?", "de", ["en"], words={"en": ["animal"]})
+    assert found.texts == {"en": "Which animals are endangered?"} and len(model.sent) == 3  # then asked plainly
+    assert "- in English: animal" in model.sent[0]["messages"][0]["content"]
+    assert "- in English" not in model.sent[2]["messages"][0]["content"]

@@ -36,7 +36,7 @@ from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from . import storeview, viewcache
-from .linking import ValueIndex
+from .linking import MAX_HINTS, ValueIndex
 from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
@@ -47,7 +47,8 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import Term, Translation, glossary, ontology_terms, translate, vocabulary
+from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
+                        translate, vocabulary)
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
@@ -160,7 +161,7 @@ class Answerer:
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
         detection, translation, asked, english = self._language(text)
         q, linked = self._parse(asked, english, detection.lang)
-        mentions = self.index.mentions(linked)
+        mentions = self._mentions(linked, text)
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
         shots = self.examples.prompt_for(asked) if self.examples else ""
         user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=asked)
@@ -220,9 +221,12 @@ class Answerer:
         if self._terms is None:
             self._terms = ontology_terms(self.store, self.schema)
         hints = {t: glossary(self._linker, text, self._terms, t, main) for t in targets} if self._linker else None
-        translation = translate(self.model, text, lang, targets, trace=self.trace, hints=hints,
-                                words={t: vocabulary(self._terms, t, main) for t in targets})
-        if translation.reported and found.source != "identifier":  # the model reads the language better than clues
+        classes = [term for term in self._terms if term.iri in {t.cls for t in self.schema.tables.values()}]
+        names = {t: label_glossary(text, classes, lang, t, main) for t in targets} if lang else None
+        translation = translate(self.model, text, lang, targets, trace=self.trace, hints=hints, names=names,
+                                words={t: vocabulary(self._terms, t, main) for t in targets},
+                                kinds={t: vocabulary(classes, t, main) for t in targets})
+        if model_reading_counts(found, translation):  # the model reads the language better than clues
             found = Detection(translation.reported, "model", found.probability)
         lang = found.lang or ENGLISH
         asked = text if lang == main else translation.get(main, text)
@@ -237,6 +241,17 @@ class Answerer:
         q.labels = preference(lang or ENGLISH, self.schema.languages.main)
         linked.labels = q.labels
         return q, linked
+
+    def _mentions(self, linked: Question, text: str) -> list:
+        """The values the question names: in the question as planned, and, when that is a translation, the values
+        the question as asked names whole (a value labelled in the question's language, or a name the translation
+        changed), after them; one hint per value and table, at most MAX_HINTS."""
+        if " ".join(linked.text.split()) == text:
+            return self.index.mentions(linked)
+        asked = [m for m in self.index.mentions(parse_question(text)) if m.exact]
+        planned = self.index.mentions(linked)  # last: the index keeps the question it last linked
+        seen = {(m.value, m.table) for m in planned}
+        return (planned + [m for m in asked if (m.value, m.table) not in seen])[:MAX_HINTS]
 
     def _stable_start(self) -> str:
         """The start every question's system prompt shares when the view is cut per question: the instructions

@@ -14,24 +14,30 @@ With the optional multilingual sentence-embedding model installed (ontocore.cros
 extra), the prompt also names the words of the question that probably name one of those words (`glossary`:
 "Haie": "shark").
 
+Words the ontology itself labels in the question's language are read by code (`label_glossary`: "Kraken" with a
+label "Krake"@de is "octopus" in English); a translation that does not use such a word is asked again once, told it.
+
 The guard: a translation is used only when every quoted name or value of the question and every number in it
-comes through unchanged; otherwise (or when the call gives nothing usable) the original question is used. The
-original question always stays the question of the answer."""
+comes through unchanged. A quoted name the model changed is first put back by code (`restore_quoted`); a text that
+still fails, or is left in another language, or repeats the call's own descriptions, is asked again once; after
+that (or when the call gives nothing usable) the original question is used. The original question always stays
+the question of the answer."""
 
 from __future__ import annotations
 
 import logging
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 from ontocore.agent import run_agent
 from ontocore.embeddings import split_name
 from ontocore.errors import ToolArgumentError
-from ontocore.language import NAMES, SUPPORTED, base_code, detect
+from ontocore.language import NAMES, SUPPORTED, Detection, base_code, detect
 from ontocore.llm import ChatModel
 from ontocore.prompts import ask as prompts
-from ontocore.text import quoted
+from ontocore.text import QUOTED, fold, quoted
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
@@ -44,6 +50,8 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 MAX_TOKENS_PER_CHAR = 0.6  # a generous bound of a translation's tokens per character of the question, per target
 MIN_TOKENS = 60
 MAX_TERMS = 60  # words of the ontology named per target language in the prompt
+MAX_ENDING = 3  # letters a word's other form may add to it (same_word)
+RESTORE_LIKENESS = 0.6  # how alike a span of the translation must spell a lost quoted value to be put back
 MAX_VALUE_ROWS = 25  # a class whose labelled members are named as words: at most this many members
 
 
@@ -84,6 +92,40 @@ def guard_problem(original: str, translated: str) -> str:
     if sorted(_NUMBER.findall(original)) != sorted(_NUMBER.findall(text)):
         return "the numbers of the translation differ from the question's"
     return ""
+
+
+def restore_quoted(original: str, translated: str) -> str:
+    """The translation with the question's quoted names and values put back where the model changed them: when it
+    has as many quoted texts as the question, each one that is not one of the question's is replaced by the
+    question's in the same place ("Jonas Reef" written "Jonas Riff" is a name, not a word to translate); else one
+    that the translation lost is put back over the span of as many words that spells it most alike (at least
+    RESTORE_LIKENESS of its letters). Anything else is left for the guard."""
+    values = quoted(original)
+    lost = [v for v in values if v not in translated]
+    if not lost:
+        return translated
+    found = list(QUOTED.finditer(translated))
+    if len(found) == len(values):
+        out, end = [], 0
+        for m, v in zip(found, values):
+            g = next(i for i in range(1, len(m.groups()) + 1) if m.group(i))
+            out += [translated[end:m.start(g)], v]
+            end = m.end(g)
+        return "".join(out) + translated[end:]
+    for v in lost:
+        n = len(v.split())
+        words = list(re.finditer(r"\S+", translated))
+        best, where = RESTORE_LIKENESS, None
+        for i in range(len(words) - n + 1):
+            start, stop = words[i].start(), words[i + n - 1].end()
+            span = translated[start:stop].strip("\"'“”„«»‘’.,;:!?¿¡()")
+            likeness = SequenceMatcher(None, fold(span), fold(v)).ratio()
+            if likeness >= best:
+                best, where = likeness, translated.index(span, start)
+                where = (where, where + len(span))
+        if where is not None:
+            translated = translated[:where[0]] + v + translated[where[1]:]
+    return translated
 
 
 @dataclass
@@ -152,6 +194,100 @@ def vocabulary(terms: list[Term], lang: str, main: str, limit: int = MAX_TERMS) 
     return list(first.values())[:limit]
 
 
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two folded words are one word in another form: equal, or one starts with the other and is at most
+    MAX_ENDING letters longer, or (both of five letters or more) they part at the shorter one's last letter
+    ("krake" / "kraken", "phare" / "phares", "bivacco" / "bivacchi"; not "which" / "white"). No word list: the
+    rule only ever compares a question's word with one of the ontology's own labels."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) < 3 or len(long_) - len(short) > MAX_ENDING:
+        return False
+    common = len(_common_prefix(short, long_))
+    return common == len(short) or (len(short) >= 5 and common >= len(short) - 1)
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    """(the word as written, folded) for the words of a text outside its quoted names."""
+    return [(m.group(0), fold(m.group(0))) for m in _LETTERS.finditer(QUOTED.sub(" , ", text))]
+
+
+def _find(words: list[str], key: list[str]) -> int:
+    """Where the words `key` stand in `words` (each in some form, in order), or -1."""
+    for i in range(len(words) - len(key) + 1):
+        if all(same_word(w, k) for w, k in zip(words[i:i + len(key)], key)):
+            return i
+    return -1
+
+
+def label_glossary(question: str, terms: list[Term], source: str, target: str, main: str) -> list[tuple[str, str]]:
+    """(words of the question, the ontology's word in `target` they name), read from the ontology's own labels:
+    a term labelled in the question's language `source` whose label stands in the question (in some form:
+    same_word) is named by its word in `target` ("Kraken" with a label "Krake"@de: "octopus" in English). Longer
+    labels first; a word of the question names one term at most; a word the question already uses as it is in
+    `target` needs no telling."""
+    asked = _words(question)
+    folded = [f for _, f in asked]
+    found: list[tuple[int, int, str]] = []
+    for term in terms:
+        word = term.word(target, main)
+        if not word:
+            continue
+        for label in term.labels.get(source, []):
+            key = [w for w in (fold(x) for x in _LETTERS.findall(label)) if len(w) > 1]
+            if key and (i := _find(folded, key)) >= 0:
+                found.append((i, i + len(key), word))
+    found.sort(key=lambda f: (f[0] - f[1], f[0]))
+    taken: set[int] = set()
+    out: list[tuple[str, str]] = []
+    for i, j, word in found:
+        if taken & set(range(i, j)):
+            continue
+        taken |= set(range(i, j))
+        span = " ".join(w for w, _ in asked[i:j])
+        if [f for f in folded[i:j]] != [fold(w) for w in _LETTERS.findall(word)]:
+            out.append((span, word))
+    return out
+
+
+def _uses(words: list[str], word: str) -> bool:
+    """Every word of `word` of three letters or more stands somewhere in `words` (folded) in some form."""
+    keys = [k for k in (fold(x) for x in _LETTERS.findall(word)) if len(k) > 2]
+    return bool(keys) and all(any(same_word(w, k) for w in words) for k in keys)
+
+
+def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pairs whose word in the target language the translation `text` does not use: a word of it of three
+    letters or more that stands nowhere in the text in any form (same_word)."""
+    words = [f for _, f in _words(text)]
+    return [(span, word) for span, word in pairs if not _uses(words, word)]
+
+
+def swapped_words(text: str, question: str, pairs: list[tuple[str, str]], vocab: list[str]) -> list[tuple[str, str]]:
+    """The pairs the translation `text` lost for another of the ontology's words (`vocab`, in the target language:
+    the words of its classes) that the question does not name: "Kraken" (octopus) written "sharks". A lost word
+    with none of them in its place ("Becken" written "pool") is a translation's own wording, not a wrong name."""
+    lost = missing_words(text, pairs)
+    if not lost:
+        return []
+    words = [f for _, f in _words(text)]
+    asked = [fold(w) for w in _LETTERS.findall(question)]  # its quoted names too: "Open Ocean" names no ocean class
+    told = {w.casefold() for _, w in pairs}
+    others = [w for w in vocab if w.casefold() not in told and _uses(words, w) and not _uses(asked, w)]
+    return lost if others else []
+
+
 def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str) -> list[tuple[str, str]]:
     """(words of the question, the ontology's word in `lang` they name) by a multilingual sentence-embedding model
     (ontocore.crosslingual), for the terms that have a word in `lang`; words the question already uses as they are
@@ -167,6 +303,7 @@ def _fold_words(text: str) -> str:
 
 
 _REASK = "Translate the words; keep names and quoted texts."
+NOT_IN = "not written in %s"
 
 
 def not_in(text: str, lang: str, original: str) -> bool:
@@ -183,29 +320,62 @@ def not_in(text: str, lang: str, original: str) -> bool:
     return found.source == "identifier" and found.lang not in ("", lang)
 
 
+def model_reading_counts(found: Detection, translation: Translation) -> bool:
+    """The language the translation call says the question is in replaces the detection: when the identifier was
+    not sure and the call's own texts do not contradict it. A language the call translated the question into (a
+    text kept by the guard, so not the question copied) is not the question's language: seen with the embedded
+    model, an Italian question reported as English next to its English translation, after which the translation was
+    dropped and the Italian question planned as if it were English."""
+    reported = translation.reported
+    if not reported or found.source == "identifier" or reported == found.lang:
+        return False
+    return reported not in translation.texts
+
+
 def translate(model: ChatModel, question: str, source: str, targets: list[str], *,
               trace: Trace | None = None, words: dict[str, list[str]] | None = None,
-              hints: dict[str, list[tuple[str, str]]] | None = None) -> Translation:
+              hints: dict[str, list[tuple[str, str]]] | None = None,
+              names: dict[str, list[tuple[str, str]]] | None = None,
+              kinds: dict[str, list[str]] | None = None, reask: bool = True) -> Translation:
     """The question in each of `targets` (ISO 639-1 codes), guarded; `source` "" when the language is unknown (the
     model then says it). A target equal to the source language is the question itself. `words`: the ontology's
     words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
-    question and the ontology's word they name (`glossary`)."""
+    question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
+    own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
+    words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: "Kraken",
+    labelled "Krake"@de, translated "sharks"); `names` are not named in the first prompt (listed there, the
+    embedded model wrote the question back untranslated). A target still without a translation after the re-ask is
+    asked once more in a plain call, without `words` and `hints`, and not asked again (`reask`; seen: with the
+    ontology's words listed, the embedded model wrote "The question, translated." twice where the plain prompt
+    translated the question)."""
     found = Translation(source=source)
     wanted = [t for t in dict.fromkeys(targets) if t in SUPPORTED]
     if not wanted:
         return found
     sink: dict[str, Any] = {}
-    tried: list[bool] = []  # one re-ask for a text left in another language
+    tried: list[bool] = [] if reask else [False]  # one re-ask: a text left in another language, a word swapped
+    said_again: list[str] = []  # what the re-ask told (written back, it is no translation)
+
+    def problem(t: str, written: Any) -> str:
+        """Why the text the call wrote for target `t` is no translation to use ("" when it is one)."""
+        text = restore_quoted(question, " ".join(str(written or "").split()))
+        if _fold_words(text) in echoes or any(_fold_words(line) in _fold_words(text) for line in said_again):
+            return "the call's own description written back, not a translation"
+        return guard_problem(question, text) or (NOT_IN % NAMES[t] if not_in(text, t, question) else "")
 
     def translated(**args: Any) -> str:
         sink.clear()
         sink.update(args)
-        said = str(args.get("language") or "") or source
-        wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" for t in wanted if t != said
-                 and not_in(str(args.get(_field(t)) or ""), t, question)]
-        if wrong and not tried:
+        asked_in = source or str(args.get("language") or "")
+        wrong = [f"{_field(t)} is not {NAMES[t]}: write it in {NAMES[t]}" if p == NOT_IN % NAMES[t] else
+                 f"{_field(t)}: {p}" for t in wanted if t != asked_in and (p := problem(t, args.get(_field(t))))]
+        lost = [f'{_field(t)}: "{span}" is "{word}" in {NAMES[t]}' for t in wanted if t != asked_in
+                for span, word in swapped_words(str(args.get(_field(t)) or ""), question, (names or {}).get(t, []),
+                                                (kinds or {}).get(t, []))]
+        if (wrong or lost) and not tried:
             tried.append(True)
-            raise ToolArgumentError("; ".join(wrong) + ". " + _REASK)
+            said_again.extend(wrong + lost)
+            raise ToolArgumentError("; ".join(wrong + lost) + ". " + _REASK)
         return "ok"
 
     props: dict[str, Any] = {"language": {"enum": list(SUPPORTED),
@@ -215,7 +385,8 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     spec = Tool(TOOL, "The question, translated.", {"type": "object", "additionalProperties": False,
                                                     "required": list(props), "properties": props}, translated,
                 terminal=True)
-    names = " and ".join(f"{NAMES[t]} ({_field(t)})" for t in wanted)
+    echoes = {_fold_words(spec.description), *(_fold_words(v["description"]) for v in props.values())}
+    languages = " and ".join(f"{NAMES[t]} ({_field(t)})" for t in wanted)
     known = "".join(f"- in {NAMES[t]}: " + ", ".join(words[t]) + "\n" for t in wanted if (words or {}).get(t))
     if known:
         known = ("The database's own words (use the one the question means, rather than a word of your own):\n"
@@ -223,7 +394,7 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     pairs = "".join(f'- "{span}": "{word}" in {NAMES[t]}\n' for t in wanted for span, word in (hints or {}).get(t, []))
     if pairs:
         known += "Words of this question that probably name one of them:\n" + pairs + "\n"
-    prompt = prompts.render("ask_translate", targets=names, codes=", ".join(SUPPORTED), tool=TOOL,
+    prompt = prompts.render("ask_translate", targets=languages, codes=", ".join(SUPPORTED), tool=TOOL,
                             vocabulary=known, question=question)
     budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR * len(wanted)) + 40)
     result = run_agent(model, [{"role": "user", "content": prompt}], [spec], max_turns=2, trace=trace,
@@ -239,19 +410,24 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     for t in wanted:
         if t == found.source:
             continue  # the question is already in this language
-        text = " ".join(str(sink.get(_field(t)) or "").split())
-        echoed = _fold_words(text) in {_fold_words(spec.description),
-                                       *(_fold_words(v["description"]) for v in props.values())}
-        problem = ("the call's own description written back, not a translation" if echoed else
-                   guard_problem(question, text) or (f"not written in {NAMES[t]}" if not_in(text, t, question) else ""))
-        if problem:
-            problems.append(f"{NAMES[t]}: {problem}")
+        text = restore_quoted(question, " ".join(str(sink.get(_field(t)) or "").split()))
+        why = problem(t, text)
+        if why:
+            problems.append(f"{NAMES[t]}: {why}")
             continue
         found.texts[t] = text
     found.rejected = "; ".join(problems)
     if problems:
         log.info("translation not used: %s", found.rejected)
+    left = [t for t in wanted if t != found.source and t not in found.texts]
+    if left and (words or hints):  # one plain call more, without the lists the model wrote back
+        plain = translate(model, question, found.source, left, trace=trace, names=names, kinds=kinds, reask=False)
+        found.texts.update(plain.texts)
+        found.rejected = "; ".join(x for x in (found.rejected + " (asked plainly: "
+                                               + (plain.rejected or "translated") + ")",) if x)
     return found
 
 
-__all__ = ["Term", "Translation", "glossary", "guard_problem", "ontology_terms", "translate", "vocabulary"]
+__all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words",
+           "model_reading_counts", "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate",
+           "vocabulary"]
