@@ -15,7 +15,7 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
   listed once however many rows refer to it (a join would repeat it once per referring row);
 - `same_thing`: a join of two tables of the same things (one's class a subclass of the other's, or the same
   table) on a row's iri and a column that can never hold it (a text, or a link to another table's things) has one
-  reading: the two rows are the same thing (`Frame F JOIN Product P ON F.iri = P.material`: P is F);
+  reading: the two rows are the same thing (`Lamp L JOIN Item I ON L.iri = I.colour`: I is L);
 - `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
   patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
 

@@ -281,7 +281,7 @@ def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
 def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
-    orders, its languages) keeps every thing that has any other such row."""
+    orders, its visits) keeps every thing that has any other such row."""
     found = [n for n in _nodes(plan) if _excludes(n)]
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
@@ -305,7 +305,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
 
 def _verb_negated(q: Question) -> bool:
     """Is the negation on the verb of the things asked about ("that do not have", "does not use", "with no",
-    "without", "never"), rather than on a thing joined to them ("languages that are not X", "other than")?"""
+    "without", "never"), rather than on a thing joined to them ("visits that are not on a Monday", "other than")?"""
     words = q.words
     for i, w in enumerate(words):
         if w in ("without", "never") or (w == "no" and i > 0 and words[i - 1] in ("with", "have", "has", "had")):
@@ -534,7 +534,7 @@ SUMMED_SIMILARITY = 0.2  # below this sentence similarity, a question is not abo
 
 def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None, names: Any = None) -> str:
     """A SUM or AVG adds up a column's values: the question must be about that column (a question about "the most
-    languages" counts them; it does not add up another column that happens to hold numbers). Judged by the
+    visitors" counts them; it does not add up another column that happens to hold numbers). Judged by the
     question's words, then by meaning (the sentence-embedding model): without the model the check passes.
     `names(table, column)`: the column's labels (in every language)."""
     if embedder is None:
