@@ -7,8 +7,8 @@ comes next. The model evaluates the new token and the draft in one batch and kee
 that is not its own greedy choice.
 
 Not exact: a batch's logits differ from one token's by up to about 0.45 (measured on the embedded model, other CPU
-kernels; one token evaluated twice gives the same logits), so a near tie can turn (seen on the example: `T1.iri` /
-`T1.material` in a repaired query, with the same final answer). A choice whose two best logits are closer than
+kernels; one token evaluated twice gives the same logits), so a near tie can turn (seen: one column name for another
+in a repaired query, with the same final answer). A choice whose two best logits are closer than
 `NEAR_TIE` is taken from the token evaluated alone, which makes a turn rarer but not impossible (the tokens kept from
 a batch enter the KV cache with the batch's values). A draft token costs about a third of a decode step on a CPU
 (measured, one thread: a step of one token 0.20 s, of five 0.53 s), so drafts are short. Hence off by default
