@@ -181,10 +181,12 @@ def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
 
 def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
     """Joins of a row's iri with a column of a table of the same things that can never hold it, as iri = iri."""
+    from .verify import _related
+
     joins, changed = list(q.joins), False
     for i, j in enumerate(joins):
         ta, tb = schema.table(j.left.table), schema.table(j.right.table)
-        if ta is None or tb is None or j.optional or not (ta.name == tb.name or set(ta.classes) & set(tb.classes)):
+        if ta is None or tb is None or j.optional or not _related(ta, tb):
             continue
         if j.left.alias.lower() == j.right.alias.lower():
             continue
@@ -194,7 +196,7 @@ def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
                 continue
             if col.kind == "link":
                 target = schema.table(col.target) if col.target else None
-                if target is None or target.name == thing_table.name or set(target.classes) & set(thing_table.classes):
+                if target is None or _related(target, thing_table):
                     continue  # a link to these things: a real join (a part of a part)
             elif col.key_of:
                 continue  # a key value: joined through the key

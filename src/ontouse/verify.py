@@ -260,7 +260,7 @@ def _refers(schema: Schema, many: Col, one: Col) -> bool:
         return False
     if col.kind == "link" and one.column.lower() == "iri":
         target = schema.table(col.target) if col.target else None
-        return target is not None and (target.name == other.name or bool(set(target.classes) & set(other.classes)))
+        return target is not None and _related(target, other)
     return bool(col.key_of) and col.key_of.lower() == f"{other.name}.{one.column}".lower()
 
 
