@@ -20,8 +20,8 @@ from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
 from .checks import echo_problem, shape_problem, type_problem
-from .sqlplan.plan import (Agg, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Plan, Query, Scalar,
-                           SetQuery, Source, columns_in, is_aggregate)
+from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Or, Plan, Query,
+                           Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -321,7 +321,7 @@ def _top_conditions(e: Any) -> list[Any]:
     """The conditions of a WHERE joined by AND (not inside OR / NOT / subqueries)."""
     if e is None:
         return []
-    if e.__class__.__name__ == "And":
+    if isinstance(e, And):
         return [c for item in e.items for c in _top_conditions(item)]
     return [e]
 
@@ -456,23 +456,19 @@ def _used(value: str, lits: list[str]) -> bool:
     return any(v == x or v in x or (len(x) >= 3 and x in v) for x in lits if x)
 
 
-def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, every: bool = False,
-                 aliases: Any = None) -> list[str]:
-    """Values the question names whole (quoted or capitalised, or any whole value with `every`) that no condition
-    of the plan uses; a value that names a table ("frames" of a table of frames) is the table, not a condition.
-    `aliases(mention)`: the other texts of the named things (a label in another language names the same thing)."""
-    proper = {fold(n) for n in q.names + q.quoted}
+def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliases: Any = None) -> list[str]:
+    """Values the question names whole (its exact mentions) that no condition of the plan uses; a value that names
+    a table ("frames" of a table of frames) is the table, not a condition. `aliases(mention)`: the other texts of
+    the named things (a label in another language names the same thing)."""
     lits = _literals(plan, [])
     numbers = {_number_text(n.value) for n in _nodes(plan) if isinstance(n, Lit) and isinstance(n.value, (int, float))
                and not isinstance(n.value, bool)}
     tables = {term for t in schema.tables.values() for term in _table_terms(t)}
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[Any]] = {}
     for m in mentions:
         if not getattr(m, "exact", False):
             continue
         text = fold(m.text)
-        if not (every or any(text in p for p in proper)):
-            continue
         if " ".join(singular(w) for w in text.split()) in tables:
             continue
         table = schema.table(m.table)
@@ -506,7 +502,7 @@ def _alias_used(alias: str, m: Any, texts: list[str], numbers: set[str]) -> bool
 def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema, aliases: Any = None) -> str:
     """A value the question names must select something in the query: an answer that leaves it out answers
     another question (in "does A come in B", a query about A alone says yes whatever B is)."""
-    missing = unused_names(q, plan, mentions, schema, every=True, aliases=aliases)
+    missing = unused_names(q, plan, mentions, schema, aliases=aliases)
     if not missing:
         return ""
     return (f"the question names {' and '.join(repr(s) for s in missing)}, but the query does not use "
@@ -562,9 +558,11 @@ def _compared_texts(e: Any) -> list[tuple[Col, list[str]]]:
         out.append((e.expr, [fold(p) for p in e.pattern.split("%") if p.strip()]))
     elif isinstance(e, InList) and isinstance(e.expr, Col):
         out.append((e.expr, [fold(str(v.value)) for v in e.values if isinstance(v.value, str)]))
-    elif e.__class__.__name__ in ("And", "Or", "Not"):
-        for item in getattr(e, "items", None) or (e.item,):
+    elif isinstance(e, (And, Or)):
+        for item in e.items:
             out += _compared_texts(item)
+    elif isinstance(e, Not):
+        out += _compared_texts(e.item)
     return out
 
 
