@@ -15,13 +15,17 @@ def test_cpu_times_reads_busy_and_total() -> None:
     assert times == {0: (10, 50), 1: (20, 50)}
 
 
-def test_busy_cores_counts_cores_another_process_holds(tmp_path: Path, monkeypatch) -> None:
-    stat = tmp_path / "stat"
+def _two_samples(monkeypatch, core0_busy: int) -> None:
+    """/proc/stat read twice on two cores: core 0 busy `core0_busy` of 100 ticks between the reads, core 1 5."""
     samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
-                    STAT.format(a=0, i=0, a0=195, i0=105, a1=105, i1=195)])  # core 0 busy 95%, core 1 5%
+                    STAT.format(a=0, i=0, a0=100 + core0_busy, i0=200 - core0_busy, a1=105, i1=195)])
     monkeypatch.setattr(cores.Path, "read_text", lambda self: next(samples))
     monkeypatch.setattr(cores, "usable_cores", lambda: [0, 1])
-    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 1
+
+
+def test_busy_cores_counts_cores_another_process_holds(tmp_path: Path, monkeypatch) -> None:
+    _two_samples(monkeypatch, core0_busy=95)
+    assert cores.busy_cores(sample_s=0, stat_path=str(tmp_path / "stat")) == 1
 
 
 def test_choose_threads(monkeypatch) -> None:
@@ -52,18 +56,13 @@ def test_busy_cores_on_this_machine_is_a_count() -> None:
 
 def test_busy_cores_leaves_out_this_process_own_time(tmp_path: Path, monkeypatch) -> None:
     """A core kept busy by a thread of this very process (a library's worker winding down) is no other process."""
-    stat = tmp_path / "stat"
-    samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
-                    STAT.format(a=0, i=0, a0=170, i0=130, a1=105, i1=195)])  # core 0 busy 70%, core 1 5%
-    monkeypatch.setattr(cores.Path, "read_text", lambda self: next(samples))
-    monkeypatch.setattr(cores, "usable_cores", lambda: [0, 1])
+    _two_samples(monkeypatch, core0_busy=70)
     own = iter([1000.0, 1060.0])  # this process used 60 of core 0's 70 busy ticks
     monkeypatch.setattr(cores, "_own_jiffies", lambda: next(own))
-    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 0
-    samples = iter([STAT.format(a=0, i=0, a0=100, i0=100, a1=100, i1=100),
-                    STAT.format(a=0, i=0, a0=195, i0=105, a1=105, i1=195)])  # core 0 busy 95%
+    assert cores.busy_cores(sample_s=0, stat_path=str(tmp_path / "stat")) == 0
+    _two_samples(monkeypatch, core0_busy=95)
     own = iter([1000.0, 1010.0])  # of which this process 10 ticks: another process still holds the core
-    assert cores.busy_cores(sample_s=0, stat_path=str(stat)) == 1
+    assert cores.busy_cores(sample_s=0, stat_path=str(tmp_path / "stat")) == 1
 
 
 def test_the_local_model_keeps_its_thread_choice_for_a_call_right_after_the_previous_one(monkeypatch) -> None:
