@@ -65,3 +65,14 @@ def cassette_model(path: Path):
     if not path.is_file():
         pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
     return ReplayChat(path)
+
+
+def local_model_or_skip(n_ctx: int = 2048):
+    """The embedded local model for a live test, or the test skipped with the reason it is unavailable."""
+    from ontocore.errors import ModelUnavailable
+    from ontocore.llm import LocalChat
+
+    try:
+        return LocalChat(n_ctx=n_ctx)
+    except ModelUnavailable as e:
+        pytest.skip(str(e))

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from conftest import local_model_or_skip
 from ontocore.cassette import RecordingChat
 from ontocore.llm import Usage, call_opening, opened_calls
 
@@ -41,13 +42,8 @@ def test_a_recording_passes_the_setting_on_to_the_model_it_records(tmp_path) -> 
 @pytest.mark.live
 def test_an_opened_call_gives_the_arguments_of_a_call_written_whole() -> None:
     from ontobuild.check import record_weight
-    from ontocore.errors import ModelUnavailable
-    from ontocore.llm import LocalChat
 
-    try:
-        model = LocalChat(n_ctx=2048)
-    except ModelUnavailable as e:
-        pytest.skip(str(e))
+    model = local_model_or_skip()
     messages = [{"role": "system", "content": "You record facts by calling tools."},
                 {"role": "user", "content": "The Orion lamp weighs 2.4 kg. Record it."}]
     whole = model.chat(messages, tools=[record_weight.spec()], max_tokens=60)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import local_model_or_skip
 from ontocore.promptlookup import draft
 
 
@@ -37,14 +38,10 @@ def test_a_draft_is_looked_up_only_from_the_given_position_on() -> None:
 
 @pytest.mark.live
 def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
-    from ontocore.errors import ModelUnavailable
-    from ontocore.llm import LocalChat, inference_lock, render_qwen
+    from ontocore.llm import inference_lock, render_qwen
     from ontocore.promptlookup import greedy_completion
 
-    try:
-        model = LocalChat(n_ctx=2048)
-    except ModelUnavailable as e:
-        pytest.skip(str(e))
+    model = local_model_or_skip()
     llm = model._llm
     system = ("You answer with one SQLite query in a ```sql block over these tables:\n" +
               "\n".join(f"CREATE TABLE Shelf{i} (iri TEXT PRIMARY KEY, label TEXT, widthCm INTEGER, "
