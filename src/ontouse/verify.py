@@ -510,6 +510,93 @@ def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema
             f"{'it' if len(missing) == 1 else 'them'}.")
 
 
+def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
+    """Each column compared with a constant anywhere in the plan (=, !=, <, >, IN (...), BETWEEN, LIKE; in
+    subqueries too), with that constant; a comparison of an aggregate (HAVING COUNT(*) > 1) is no condition on a
+    value and is left out."""
+    from .sqlplan.plan import Between
+
+    out: list[tuple[Col, Lit]] = []
+    for n in _nodes(plan):
+        if isinstance(n, Cmp):
+            for a, b in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(a, Col) and isinstance(b, Lit):
+                    out.append((a, b))
+        elif isinstance(n, InList) and isinstance(n.expr, Col):
+            out += [(n.expr, v) for v in n.values]
+        elif isinstance(n, Between) and isinstance(n.expr, Col):
+            out += [(n.expr, v) for v in (n.low, n.high) if isinstance(v, Lit)]
+        elif isinstance(n, Like) and isinstance(n.expr, Col):
+            out.append((n.expr, Lit(" ".join(p for p in re.split(r"[%_]+", n.pattern) if p.strip()))))
+    return out
+
+
+def _word_asked(word: str, asked: set[str]) -> bool:
+    """Is the word (singular) one of the question's, or a spelling of one (4 letters or more, nearly the same)?"""
+    from difflib import SequenceMatcher
+
+    return word in asked or (len(word) >= 4 and any(
+        len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked))
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text)
+
+
+NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a country's adjective)
+
+
+def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> list[str]:
+    """The constants a plan compares a column with that the question never writes: neither the value (or one of
+    its words, or a spelling of one) nor a value the question names (its mentions). A constant the question does
+    not write selects rows by a condition nobody asked for. Not judged: 0, codes of one or two characters (the
+    question spells them out), columns that hold at most two values (a yes/no flag the question names by a word),
+    numbers inside a text or a date the question writes, and texts a word of the question means (by the
+    sentence-embedding model: without it, a text is not judged)."""
+    text = fold(q.text)
+    asked = {singular(w) for w in q.words}
+    named = {fold(m.value) for m in mentions}
+    numbers = {_number_text(n) for n in q.numbers}
+    content = list(dict.fromkeys(w for w in q.words if w not in STOP and not w.isdigit()))
+    out: list[str] = []
+    for col, lit in _compared_literals(plan):
+        v = lit.value
+        if v is None or isinstance(v, bool):
+            continue
+        table = schema.table(col.table)
+        c = table.column(col.column) if table else None
+        if c is None or (c.kind == "value" and 0 < c.distinct <= 2):
+            continue
+        if isinstance(v, (int, float)):
+            if v == 0 or _number_text(v) in numbers:
+                continue
+            out.append(_number_text(v))
+            continue
+        f = fold(str(v)).strip()
+        if len(f) <= 2 or f in text or f in named or _squeezed(f) in _squeezed(text):
+            continue  # (written without its spaces: "North Field" for a value "NorthField")
+        words = [singular(w) for w in re.findall(r"[^\W_]+", f) if w not in STOP]
+        if not words or any(_word_asked(w, asked) or w in numbers for w in words):
+            continue
+        if embedder is None or any(embedder.similarity(str(v), w) >= NAMED_SIMILARITY for w in content):
+            continue  # a word of the question that means the value ("a Danish supplier": 'Denmark')
+        out.append(str(v))
+    return list(dict.fromkeys(out))
+
+
+def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> str:
+    """A condition on a value the question does not name answers a narrower question than the one asked."""
+    from ontocore.language import DEFAULT
+
+    if schema.languages.main != DEFAULT:
+        return ""  # the plan's constants are in the labels' language, the question read in English
+    extra = unasked_values(q, plan, schema, mentions, embedder)
+    if not extra:
+        return ""
+    return (f"the query keeps only rows with {' and '.join(repr(v) for v in extra)}, which the question does not "
+            "ask for: drop that condition, or compare with the value the question names.")
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -655,6 +742,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     elif mentions:
         out.append(_check("named_values_used", named_values_problem(q, plan, mentions, schema, aliases)))
+    out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
 

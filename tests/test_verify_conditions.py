@@ -1,0 +1,100 @@
+"""The checks of ontouse.verify that compare a plan's conditions and shape with the question, on a tiny graph of
+a made-up domain (lighthouses on coasts, their keepers and the storms they logged), without a model:
+`Answerer.answer_sql` runs a given plan through the same reading, repairs and checks as a plan the model wrote."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontouse_graphs import HEAD, NoModel, view
+from ontouse.ask import Answerer
+from ontouse.question import parse_question
+from ontouse.sqlplan.reader import read_sql
+from ontouse.verify import unasked_values
+
+LIGHTS = HEAD + """
+@prefix : <http://example.org/lights#> .
+:Lighthouse a owl:Class ; rdfs:label "lighthouse" .
+:Keeper a owl:Class ; rdfs:label "keeper" .
+:Storm a owl:Class ; rdfs:label "storm" .
+:keeps a owl:ObjectProperty . :loggedAt a owl:ObjectProperty .
+
+:l1 a :Lighthouse ; rdfs:label "Gullrock" ; :coast "Skerry Coast" ; :country "Norway" ; :heightM 34 ; :built 1871 ;
+    :automated "yes" .
+:l2 a :Lighthouse ; rdfs:label "Whitecap" ; :coast "Skerry Coast" ; :country "Norway" ; :heightM 21 ; :built 1902 ;
+    :automated "no" .
+:l3 a :Lighthouse ; rdfs:label "Dunmore Head" ; :coast "Amber Bay" ; :country "Ireland" ; :heightM 40 ;
+    :built 1871 ; :automated "yes" .
+:l4 a :Lighthouse ; rdfs:label "Saltpan" ; :coast "Amber Bay" ; :country "Ireland" ; :heightM 18 ; :built 1935 ;
+    :automated "no" .
+:l5 a :Lighthouse ; rdfs:label "Ashfall" ; :coast "Cinder Sound" ; :country "Iceland" ; :heightM 26 ; :built 1902 ;
+    :automated "yes" .
+:k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 .
+:k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 .
+:k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 .
+:s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 9 .
+:s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 .
+:s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 10 .
+"""
+
+
+@pytest.fixture(scope="module")
+def answerer() -> Answerer:
+    store, schema = view(LIGHTS)
+    return Answerer(store, NoModel(), schema=schema)
+
+
+def failed(ans) -> list[str]:
+    return [c["check"] for c in ans.checks if not c["passed"]]
+
+
+def extra(answerer: Answerer, question: str, sql: str) -> list[str]:
+    q = parse_question(question)
+    plan, _ = read_sql(answerer.schema, sql)
+    return unasked_values(q, plan, answerer.schema, answerer.index.mentions(q), answerer.index.embedder)
+
+
+# ---- conditions_asked: a constant the question never writes -----------------------------------------------------
+def test_a_condition_nobody_asked_for_is_not_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
+                              "SELECT label FROM Lighthouse WHERE heightM > 30 AND built = 1871")
+    assert ans.state == "unsure" and "conditions_asked" in failed(ans)
+    assert "1871" in ans.answer and "does not ask for" in ans.answer
+    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
+                              "SELECT label FROM Lighthouse WHERE heightM > 30 AND coast = 'Skerry Coast'")
+    assert ans.state == "unsure" and "conditions_asked" in failed(ans)
+
+
+def test_the_asked_conditions_pass(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
+                              "SELECT label FROM Lighthouse WHERE heightM > 30")
+    assert ans.state == "answered" and "conditions_asked" not in failed(ans)
+    assert {c.value for row in ans.rows for c in row} == {"Gullrock", "Dunmore Head"}
+
+
+@pytest.mark.parametrize("question, sql", [
+    # the value as written, in another case, or misspelt
+    ("Which lighthouses stand on the skerry coast?", "SELECT label FROM Lighthouse WHERE coast = 'Skerry Coast'"),
+    ("Which lighthouses stand on the Skery Coast?", "SELECT label FROM Lighthouse WHERE coast = 'Skerry Coast'"),
+    # a word that means the value (a country's adjective), by the sentence-embedding model
+    ("Which Norwegian lighthouses are there?", "SELECT label FROM Lighthouse WHERE country = 'Norway'"),
+    # a yes/no flag the question names by a word, and 0
+    ("Which automated lighthouses are taller than 20 m?",
+     "SELECT label FROM Lighthouse WHERE automated = 'yes' AND heightM > 20"),
+    ("Which lighthouses logged storms?", "SELECT label FROM Lighthouse WHERE iri IN (SELECT loggedAt FROM Storm "
+                                         "WHERE force > 0)"),
+    # a bound on an aggregate is no condition on a value
+    ("Which lighthouses logged more than one storm?",
+     "SELECT L.label FROM Lighthouse AS L JOIN Storm AS S ON S.loggedAt = L.iri GROUP BY L.label HAVING COUNT(*) > 1"),
+    # the numbers the question writes, in a range
+    ("Which lighthouses were built between 1870 and 1900?",
+     "SELECT label FROM Lighthouse WHERE built BETWEEN 1870 AND 1900"),
+])
+def test_conditions_the_question_names(answerer: Answerer, question: str, sql: str) -> None:
+    assert extra(answerer, question, sql) == []
+
+
+def test_unasked_values_lists_each_constant_once(answerer: Answerer) -> None:
+    assert extra(answerer, "Which keepers have kept a light for more than 5 years?",
+                 "SELECT K.label FROM Keeper AS K JOIN Lighthouse AS L ON K.keeps = L.iri "
+                 "WHERE K.years > 5 AND L.country = 'Ireland' AND L.country = 'Ireland'") == ["Ireland"]
