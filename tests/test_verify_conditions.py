@@ -10,7 +10,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import unasked_values
+from ontouse.verify import both_named, unasked_values
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .
@@ -32,6 +32,11 @@ LIGHTS = HEAD + """
 :k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 .
 :k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 .
 :k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 .
+:Signal a owl:Class ; rdfs:label "signal" .
+:shownBy a owl:ObjectProperty .
+:g1 a :Signal ; :shownBy :l1 ; :colour "red" . :g2 a :Signal ; :shownBy :l1 ; :colour "green" .
+:g3 a :Signal ; :shownBy :l2 ; :colour "red" . :g4 a :Signal ; :shownBy :l3 ; :colour "white" .
+:g5 a :Signal ; :shownBy :l4 ; :colour "green" .
 :s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 9 .
 :s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 .
 :s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 10 .
@@ -98,3 +103,51 @@ def test_unasked_values_lists_each_constant_once(answerer: Answerer) -> None:
     assert extra(answerer, "Which keepers have kept a light for more than 5 years?",
                  "SELECT K.label FROM Keeper AS K JOIN Lighthouse AS L ON K.keeps = L.iri "
                  "WHERE K.years > 5 AND L.country = 'Ireland' AND L.country = 'Ireland'") == ["Ireland"]
+
+
+# ---- both_values: "A and B" of one column asked, either kept ----------------------------------------------------
+def test_both_values_asked_but_either_kept(answerer: Answerer) -> None:
+    q = parse_question("Which lighthouses show red and green?")
+    assert both_named(q, answerer.index.mentions(q)) == [("red", "green")]
+    ans = answerer.answer_sql("Which lighthouses show red and green?",
+                              "SELECT DISTINCT L.label FROM Lighthouse AS L JOIN Signal AS S ON S.shownBy = L.iri "
+                              "WHERE S.colour IN ('red', 'green')")
+    assert ans.state == "unsure" and failed(ans) == ["both_values"]
+    ans = answerer.answer_sql("How many lighthouses show red and green?",
+                              "SELECT COUNT(DISTINCT shownBy) FROM Signal WHERE colour = 'red' OR colour = 'green'")
+    assert ans.state == "unsure" and failed(ans) == ["both_values"]
+
+
+def test_both_values_kept_by_intersecting(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which lighthouses show red and green?",
+                              "SELECT L.label FROM Lighthouse AS L JOIN Signal AS S ON S.shownBy = L.iri "
+                              "WHERE S.colour = 'red' INTERSECT SELECT L.label FROM Lighthouse AS L "
+                              "JOIN Signal AS S ON S.shownBy = L.iri WHERE S.colour = 'green'")
+    assert ans.state == "answered" and "both_values" not in failed(ans)
+    assert [c.value for row in ans.rows for c in row] == ["Gullrock"]
+
+
+def test_one_value_per_thing_means_either(answerer: Answerer) -> None:
+    # a lighthouse stands in one country: "in Norway and Iceland" can only mean the lighthouses of either
+    ans = answerer.answer_sql("What is the total height of the lighthouses in Norway and Iceland?",
+                              "SELECT SUM(heightM) FROM Lighthouse WHERE country IN ('Norway', 'Iceland')")
+    assert ans.state == "answered" and ans.answer.startswith("81")
+
+
+# ---- names_returned: names asked, one number returned -----------------------------------------------------------
+@pytest.mark.parametrize("question", [
+    "What are the names of the lighthouses taller than 30 m?",
+    "What are the names of the lighthouses that logged storms, and how many storms did each log?",
+])
+def test_names_asked_but_one_number_returned(answerer: Answerer, question: str) -> None:
+    ans = answerer.answer_sql(question, "SELECT COUNT(*) FROM Lighthouse WHERE heightM > 30")
+    assert ans.state == "unsure" and "names_returned" in failed(ans)
+
+
+def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What are the names of the lighthouses that logged storms, and how many storms did "
+                              "each log?", "SELECT L.label, COUNT(*) FROM Lighthouse AS L JOIN Storm AS S "
+                              "ON S.loggedAt = L.iri GROUP BY L.label")
+    assert ans.state == "answered" and "names_returned" not in failed(ans)
+    ans = answerer.answer_sql("How many names of keepers are there?", "SELECT COUNT(*) FROM Keeper")
+    assert "names_returned" not in failed(ans)

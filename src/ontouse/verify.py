@@ -597,6 +597,97 @@ def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, emb
             "ask for: drop that condition, or compare with the value the question names.")
 
 
+def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:
+    n = len(phrase)
+    return [(i, i + n) for i in range(len(words) - n + 1) if n and words[i:i + n] == phrase]
+
+
+def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
+    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"):
+    the things asked have both, not either."""
+    from ontocore.text import tokens
+
+    exact = [m for m in mentions if getattr(m, "exact", False)]
+    words = q.words
+    pairs = []
+    for a in exact:
+        for b in exact:
+            if a is b or fold(a.value) == fold(b.value) or (a.table, a.column) != (b.table, b.column):
+                continue
+            for _, end in _spans(words, tokens(a.text)):
+                if end < len(words) and words[end] == "and" and _spans(words[end + 1:], tokens(b.text))[:1] == [
+                        (0, len(tokens(b.text)))]:
+                    pairs.append((a.value, b.value))
+    return list(dict.fromkeys(pairs))
+
+
+def _either(e: Any) -> list[tuple[Col, set[str]]]:
+    """The columns a condition lets hold any of several texts (IN (...), or = ... OR = ... on one column)."""
+    if isinstance(e, InList) and not e.negated and isinstance(e.expr, Col):
+        return [(e.expr, {fold(str(v.value)) for v in e.values})]
+    if isinstance(e, Or):
+        cols: dict[Col, set[str]] = {}
+        for item in e.items:
+            if isinstance(item, Cmp) and item.op == "=" and isinstance(item.left, Col) and isinstance(item.right, Lit):
+                cols.setdefault(item.left, set()).add(fold(str(item.right.value)))
+        return list(cols.items())
+    return []
+
+
+def _several_per_thing(query: Query, col: Col, schema: Schema) -> bool:
+    """Can one of the things the query answers about hold several values of `col`: the column holds several values
+    per row, or the query answers about other rows than the column's (another source, or the thing a column of
+    that row refers to: the countries of rows of a table of (country, language) pairs)? A thing with one value
+    ("the tanks in hall A and hall B") has either, never both."""
+    table = schema.table(col.table)
+    c = table.column(col.column) if table else None
+    if c is None:
+        return False
+    if c.count > c.subjects:
+        return True
+    for it in query.select:
+        for used in columns_in(it.expr):
+            if used.alias.lower() != col.alias.lower():
+                return True
+            u = table.column(used.column)
+            if u is not None and ((u.kind == "link" and u.target) or u.key_of):
+                return True
+    return False
+
+
+def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str:
+    """A question about things with both of two values ("that use A and B") answered by rows with either (IN, OR)
+    counts or lists the things that have one of them. A plan that intersects (INTERSECT, two joined rows) or counts
+    the matches per thing (HAVING) is not judged."""
+    pairs = both_named(q, mentions)
+    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in _nodes(plan)):
+        return ""
+    if any(isinstance(n, Query) and n.having is not None for n in _nodes(plan)):
+        return ""
+    for query in (n for n in _nodes(plan) if isinstance(n, Query)):
+        for col, values in (x for c in _top_conditions(query.where) for x in _either(c)):
+            for a, b in pairs:
+                if fold(a) in values and fold(b) in values and _several_per_thing(query, col, schema):
+                    return (f"the question asks for things with both {a!r} and {b!r}, but the query keeps the rows "
+                            f"with either ({col.alias}.{col.column} IN / OR): keep the things that have {a!r} and "
+                            f"also have {b!r} (INTERSECT, or IN (SELECT ...) for each).")
+    return ""
+
+
+def names_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
+    """A question that asks for names ("what are the names of ...", also "... and how many ...") answered by one
+    aggregate value and nothing else (a count, a sum, a maximum) answers another question."""
+    if not q.asks_names or not aggregate_only or not isinstance(plan, Query) or q.kind == "yesno":
+        return ""
+    if q.kind == "count":  # "what are the names of ..., and how many ...": names asked before the count
+        words = q.words
+        first = next((i for i, w in enumerate(words) if singular(w) == "name"), len(words))
+        if not any(w == "how" or w == "number" for w in words[first:]) or first > 5:
+            return ""
+    return ("the question asks for names, but the query returns only an aggregate (one number): select the names "
+            "(with GROUP BY for a value per thing, or ORDER BY ... LIMIT for the top one).")
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -742,6 +833,10 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     elif mentions:
         out.append(_check("named_values_used", named_values_problem(q, plan, mentions, schema, aliases)))
+    if both_named(q, mentions):
+        out.append(_check("both_values", both_problem(q, plan, mentions, schema)))
+    if q.asks_names and q.kind != "yesno":
+        out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
     out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
