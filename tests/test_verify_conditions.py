@@ -37,6 +37,10 @@ LIGHTS = HEAD + """
 :g1 a :Signal ; :shownBy :l1 ; :colour "red" . :g2 a :Signal ; :shownBy :l1 ; :colour "green" .
 :g3 a :Signal ; :shownBy :l2 ; :colour "red" . :g4 a :Signal ; :shownBy :l3 ; :colour "white" .
 :g5 a :Signal ; :shownBy :l4 ; :colour "green" .
+:Posting a owl:Class ; rdfs:label "posting" .
+:postedKeeper a owl:ObjectProperty . :postedLight a owl:ObjectProperty .
+:p1 a :Posting ; :postedKeeper :k1 ; :postedLight :l1 . :p2 a :Posting ; :postedKeeper :k1 ; :postedLight :l3 .
+:p3 a :Posting ; :postedKeeper :k2 ; :postedLight :l3 . :p4 a :Posting ; :postedKeeper :k3 ; :postedLight :l2 .
 :s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 9 .
 :s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 .
 :s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 10 .
@@ -151,3 +155,16 @@ def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
     assert ans.state == "answered" and "names_returned" not in failed(ans)
     ans = answerer.answer_sql("How many names of keepers are there?", "SELECT COUNT(*) FROM Keeper")
     assert "names_returned" not in failed(ans)
+
+
+# ---- exclusion_kept: != on a thing reached through rows that refer to the asked things --------------------------
+def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: Answerer) -> None:
+    question = "Which keepers do not work at a lighthouse in Ireland?"
+    ans = answerer.answer_sql(question, "SELECT DISTINCT K.label FROM Keeper AS K JOIN Posting AS P ON "
+                                        "P.postedKeeper = K.iri JOIN Lighthouse AS L ON P.postedLight = L.iri "
+                                        "WHERE L.country != 'Ireland'")
+    assert ans.state == "unsure" and failed(ans) == ["exclusion_kept"] and "NOT IN" in ans.error
+    ans = answerer.answer_sql(question, "SELECT label FROM Keeper WHERE iri NOT IN (SELECT P.postedKeeper FROM "
+                                        "Posting AS P JOIN Lighthouse AS L ON P.postedLight = L.iri WHERE "
+                                        "L.country = 'Ireland')")
+    assert ans.state == "answered" and [c.value for row in ans.rows for c in row] == ["Brede Lund"]

@@ -278,6 +278,24 @@ def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
     return False
 
 
+def _many_path(plan: Query, alias: str, schema: Schema, seen: tuple[str, ...] = ()) -> bool:
+    """Is the source `alias` one of several per asked thing: rows that refer to a joined thing (`_many_side`), or
+    the thing such a row refers to (the pet of one of a person's ownership rows: a person has several)?"""
+    if _many_side(plan, alias, schema):
+        return True
+    first = plan.sources[0].alias.lower()
+    for j in plan.joins:
+        sides = {j.left.alias.lower(): j.left, j.right.alias.lower(): j.right}
+        if alias not in sides or len(sides) != 2:
+            continue
+        other_alias, other = next((a, c) for a, c in sides.items() if a != alias)
+        if other_alias in seen or other_alias == first or sides[alias].column.lower() != "iri":
+            continue
+        if _refers(schema, other, sides[alias]) and _many_path(plan, other_alias, schema, seen + (alias,)):
+            return True
+    return False
+
+
 def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
@@ -294,7 +312,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
         return ""
     for n in found:
         col = n.left if isinstance(n.left, Col) else n.right if isinstance(n.right, Col) else None
-        if col is None or col.alias.lower() not in joined or not _many_side(plan, col.alias.lower(), schema):
+        if col is None or col.alias.lower() not in joined or not _many_path(plan, col.alias.lower(), schema):
             return ""
     n = found[0]
     col = n.left if isinstance(n.left, Col) else n.right
