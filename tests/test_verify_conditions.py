@@ -10,7 +10,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import both_named, unasked_values
+from ontouse.verify import asks_per_group, both_named, unasked_values
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .
@@ -41,9 +41,11 @@ LIGHTS = HEAD + """
 :postedKeeper a owl:ObjectProperty . :postedLight a owl:ObjectProperty .
 :p1 a :Posting ; :postedKeeper :k1 ; :postedLight :l1 . :p2 a :Posting ; :postedKeeper :k1 ; :postedLight :l3 .
 :p3 a :Posting ; :postedKeeper :k2 ; :postedLight :l3 . :p4 a :Posting ; :postedKeeper :k3 ; :postedLight :l2 .
-:s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 9 .
-:s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 .
-:s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 10 .
+:s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 10 ; :loggedOn "2021-01-05"^^xsd:date ; :season 2021 .
+:s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 ; :loggedOn "2023-11-20"^^xsd:date ; :season 2023 .
+:s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 9 ; :loggedOn "2024-02-02"^^xsd:date ; :season 2023 ;
+    :storm_damage 4 .
+:s1 :storm_damage 8 . :s2 :storm_damage 6 .
 """
 
 
@@ -168,3 +170,49 @@ def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: Answ
                                         "Posting AS P JOIN Lighthouse AS L ON P.postedLight = L.iri WHERE "
                                         "L.country = 'Ireland')")
     assert ans.state == "answered" and [c.value for row in ans.rows for c in row] == ["Brede Lund"]
+
+
+# ---- time_rank (repair) and time_ranked (check): "the most recent X" ranks by a date ----------------------------
+@pytest.mark.parametrize("question, sql, value", [
+    ("What was the force of the most recent storm?", "SELECT MAX(force) FROM Storm", "9"),
+    ("Show the force of the most recently logged storm.", "SELECT MAX(force) FROM Storm", "9"),
+    ("What was the force of the earliest storm?", "SELECT MIN(force) FROM Storm", "10"),
+    # the column's words that name its table are the table's: "the most recent storm" is not its damage
+    ("How much damage did the most recent storm do?", "SELECT MAX(storm_damage) FROM Storm", "4"),
+])
+def test_time_superlative_ranks_by_the_date(answerer: Answerer, question: str, sql: str, value: str) -> None:
+    ans = answerer.answer_sql(question, sql)
+    assert ans.state == "answered" and "time_rank" in ans.repairs and ans.answer.startswith(value)
+
+
+def test_a_time_superlative_on_the_column_itself_is_kept(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the latest season of a storm?", "SELECT MAX(season) FROM Storm")
+    assert ans.state == "answered" and "time_rank" not in ans.repairs and ans.answer.startswith("2023")
+
+
+def test_time_superlative_ranked_by_a_number_is_not_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What was the force of the most recent storm at Gullrock?",
+                              "SELECT MAX(S.force) FROM Storm AS S JOIN Lighthouse AS L ON S.loggedAt = L.iri "
+                              "WHERE L.label = 'Gullrock'")
+    assert ans.state == "unsure" and failed(ans) == ["time_ranked"] and "loggedOn" in ans.error
+
+
+# ---- value_per_group: a value per group asked, one over all rows returned ---------------------------------------
+@pytest.mark.parametrize("text, want", [
+    ("What is the highest storm force for each lighthouse?", True),
+    ("What is the tallest height for the different coasts?", True),
+    ("What is the average force in every season?", True),
+    ("What is the average number of storms logged each time?", False),  # "each time": no group
+    ("How many miles per gallon does it make?", False),  # a unit
+])
+def test_asks_per_group(text: str, want: bool) -> None:
+    assert asks_per_group(parse_question(text)) is want
+
+
+def test_one_value_for_a_question_per_group_is_not_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("What is the highest storm force for each lighthouse?", "SELECT MAX(force) FROM Storm")
+    assert ans.state == "unsure" and failed(ans) == ["value_per_group"]
+    ans = answerer.answer_sql("What is the highest storm force for each lighthouse?",
+                              "SELECT L.label, MAX(S.force) FROM Storm AS S JOIN Lighthouse AS L "
+                              "ON S.loggedAt = L.iri GROUP BY L.label")
+    assert ans.state == "answered" and "value_per_group" not in failed(ans)

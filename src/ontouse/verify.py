@@ -706,6 +706,65 @@ def names_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
             "(with GROUP BY for a value per thing, or ORDER BY ... LIMIT for the top one).")
 
 
+def asks_per_group(q: Question) -> bool:
+    """Does the question ask for one answer per group ("for each X", "in every X", "for the different X")? Not
+    `Question.grouped` alone: "miles per gallon" and "each time" group nothing."""
+    return bool(re.search(r"\b(?:for|in|of|by) (?:each|every)\b|\bfor (?:all )?(?:of )?(?:the )?different\b",
+                          fold(q.text)))
+
+
+def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
+    """A question that asks for a value per group ("the highest X for each Y") answered by one aggregate over all
+    rows (no GROUP BY) gives one value where several are asked."""
+    if not aggregate_only or not asks_per_group(q) or q.kind == "yesno" or not isinstance(plan, Query):
+        return ""
+    return ("the question asks for a value per group (each / per / for the different ...), but the query returns "
+            "one value over all rows: add the group's column to SELECT and GROUP BY it.")
+
+
+# superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
+TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
+
+
+def ranks_itself(q: Question, column: str, table: str = "") -> bool:
+    """Does the question put the column right after its time superlative ("the latest year", "the earliest
+    start"): then that column is what is ranked, whatever its type. The words the column shares with its table's
+    name are the table's ("the most recent visit" does not name visit_fee)."""
+    from ontocore.embeddings import split_name
+
+    names = ({singular(w) for w in split_name(column).split()} - {singular(w) for w in split_name(table).split()}
+             - STOP)
+    words = q.words
+    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in zip(words, words[1:]))
+
+
+def _ranked(plan: Query) -> list[Any]:
+    """What the plan picks the top or bottom of: ORDER BY ... LIMIT's first key, and MAX / MIN's arguments."""
+    out = [plan.order_by[0].expr] if plan.order_by and plan.limit is not None else []
+    return out + [a.arg for it in plan.select for a in _aggs(it.expr) if a.func in ("max", "min")]
+
+
+def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """"The most recent / latest / earliest / newest X" ranks X by a date or a time: a plan that ranks by a number
+    or a text of a table that has a date or time column answers another superlative ("the costliest")."""
+    if not isinstance(plan, Query) or not set(q.words) & TIME_SUPERLATIVE:
+        return ""
+    for e in _ranked(plan):
+        if not isinstance(e, Col):
+            continue
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        if col is None or col.kind != "value" or col.sql_type in ("DATE", "TIMESTAMP", "TIME") or ranks_itself(
+                q, col.name, table.name):
+            continue
+        times = [c.name for c in table.columns.values() if c.kind == "value"
+                 and c.sql_type in ("DATE", "TIMESTAMP", "TIME")]
+        if times:
+            return (f"the question asks for the most recent / earliest, but the query ranks by {e.column}, which is "
+                    f"no date: rank by {' or '.join(times[:2])} (ORDER BY ... LIMIT 1) and select {e.column}.")
+    return ""
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -855,6 +914,10 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("both_values", both_problem(q, plan, mentions, schema)))
     if q.asks_names and q.kind != "yesno":
         out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
+    if asks_per_group(q) and aggregate_only:
+        out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
+    if set(q.words) & TIME_SUPERLATIVE:
+        out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
     out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
