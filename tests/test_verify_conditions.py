@@ -29,9 +29,9 @@ LIGHTS = HEAD + """
     :automated "no" .
 :l5 a :Lighthouse ; rdfs:label "Ashfall" ; :coast "Cinder Sound" ; :country "Iceland" ; :heightM 26 ; :built 1902 ;
     :automated "yes" .
-:k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 .
-:k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 .
-:k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 .
+:k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 ; :since "2012-05-01" .
+:k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 ; :since "2017-03-15" .
+:k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 ; :since "2021-09-30" .
 :Signal a owl:Class ; rdfs:label "signal" .
 :shownBy a owl:ObjectProperty .
 :g1 a :Signal ; :shownBy :l1 ; :colour "red" . :g2 a :Signal ; :shownBy :l1 ; :colour "green" .
@@ -216,3 +216,28 @@ def test_one_value_for_a_question_per_group_is_not_stated(answerer: Answerer) ->
                               "SELECT L.label, MAX(S.force) FROM Storm AS S JOIN Lighthouse AS L "
                               "ON S.loggedAt = L.iri GROUP BY L.label")
     assert ans.state == "answered" and "value_per_group" not in failed(ans)
+
+
+# ---- second_ask_answered: a second thing asked, one column returned ---------------------------------------------
+def test_a_second_thing_asked_needs_its_column(answerer: Answerer) -> None:
+    question = "What is the height of the tallest lighthouse, and which coast is it on?"
+    ans = answerer.answer_sql(question, "SELECT MAX(heightM) FROM Lighthouse")
+    assert ans.state == "unsure" and failed(ans) == ["second_ask_answered"]
+    ans = answerer.answer_sql(question, "SELECT heightM, coast FROM Lighthouse ORDER BY heightM DESC LIMIT 1")
+    assert ans.state == "answered" and "second_ask_answered" not in failed(ans)
+
+
+# ---- ranked_by_amount: a superlative answered by alphabetical order ---------------------------------------------
+def test_a_superlative_is_not_an_alphabetical_order(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("Which lighthouse logged the most storms?",
+                              "SELECT label FROM Lighthouse ORDER BY coast DESC LIMIT 1")
+    assert ans.state == "unsure" and failed(ans) == ["ranked_by_amount"]
+
+
+@pytest.mark.parametrize("question, sql", [
+    ("Which lighthouse comes first in alphabetical order?", "SELECT label FROM Lighthouse ORDER BY label LIMIT 1"),
+    ("Which keeper started earliest?", "SELECT label FROM Keeper ORDER BY since ASC LIMIT 1"),  # a date as text
+    ("Show the first two lighthouses by name.", "SELECT label FROM Lighthouse ORDER BY label LIMIT 2"),
+])
+def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: str, sql: str) -> None:
+    assert "ranked_by_amount" not in failed(answerer.answer_sql(question, sql))

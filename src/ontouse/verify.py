@@ -765,6 +765,53 @@ def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
     return ""
 
 
+_SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
+
+
+def second_ask_problem(q: Question, plan: Plan) -> str:
+    """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
+    with ...") answered by one column answers only the first."""
+    if q.kind == "yesno" or not isinstance(plan, Query) or len(plan.select) != 1:
+        return ""
+    m = _SECOND_ASK.search(fold(q.text))
+    if not m:
+        return ""
+    return (f"the question asks a second thing ('{m.group(0)} ...'), but the query returns one column: select "
+            "a column for each thing asked.")
+
+
+_ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
+
+
+def _numeric_text(col: Any) -> bool:
+    """Are a text column's values numbers, dates or times written as text (their order is an amount's)?"""
+    def number(v: str) -> bool:
+        try:
+            float(v)
+            return True
+        except ValueError:
+            return False
+    samples = [str(v).strip() for v in getattr(col, "samples", []) or []]
+    return bool(samples) and all(number(v) or v[:1].isdigit() for v in samples)  # numbers, dates, times
+
+
+def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A superlative ("the rarest", "the most", "the cheapest") answered by the top row of an alphabetical order
+    (ORDER BY a text column ... LIMIT) ranks by spelling, not by an amount, unless the question asks for an order
+    of names."""
+    if not isinstance(plan, Query) or not plan.order_by or plan.limit is None or _ORDER_WORDS.search(fold(q.text)):
+        return ""
+    if not any(w in UP or w in DOWN or (len(w) > 5 and w.endswith("est")) for w in q.words):
+        return ""  # no superlative ("the first three names"): an order of names may be meant
+    e = plan.order_by[0].expr
+    table = schema.table(e.table) if isinstance(e, Col) else None
+    col = table.column(e.column) if table else None
+    if col is None or col.kind != "value" or col.sql_type != "TEXT" or _numeric_text(col):
+        return ""
+    return (f"the query picks the top row by {e.column}, a text (in alphabetical order), but the question ranks "
+            "by an amount: order by the number or the count the question ranks by.")
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -918,6 +965,10 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
     if set(q.words) & TIME_SUPERLATIVE:
         out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
+    if _SECOND_ASK.search(fold(q.text)):
+        out.append(_check("second_ask_answered", second_ask_problem(q, plan)))
+    if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
+        out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
     out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
