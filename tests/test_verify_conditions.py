@@ -97,6 +97,10 @@ def test_the_asked_conditions_pass(answerer: Answerer) -> None:
     # a bound on an aggregate is no condition on a value
     ("Which lighthouses logged more than one storm?",
      "SELECT L.label FROM Lighthouse AS L JOIN Storm AS S ON S.loggedAt = L.iri GROUP BY L.label HAVING COUNT(*) > 1"),
+    # numbers written in words, a percentage as a share, a date counted from a period the question names
+    ("Which lighthouses are taller than twenty metres?", "SELECT label FROM Lighthouse WHERE heightM > 20"),
+    ("Which keepers have a share of more than 50%?", "SELECT label FROM Keeper WHERE years > 0.5"),
+    ("Which keepers started in the last five years?", "SELECT label FROM Keeper WHERE since >= '2021-11-26'"),
     # the numbers the question writes, in a range
     ("Which lighthouses were built between 1870 and 1900?",
      "SELECT label FROM Lighthouse WHERE built BETWEEN 1870 AND 1900"),

@@ -561,6 +561,12 @@ def _squeezed(text: str) -> str:
     return re.sub(r"[\W_]+", "", text)
 
 
+# English number and time words (closed classes): a question that writes a number or a period in words
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+                         "hundred thousand million billion dozen half quarter once twice single double".split())
+TIME_WORDS = frozenset("day days week weeks month months year years today yesterday tomorrow ago since last past "
+                       "next recent recently current this".split())
+_DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a country's adjective)
 
 
@@ -569,13 +575,16 @@ def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embe
     its words, or a spelling of one) nor a value the question names (its mentions). A constant the question does
     not write selects rows by a condition nobody asked for. Not judged: 0, codes of one or two characters (the
     question spells them out), columns that hold at most two values (a yes/no flag the question names by a word),
-    numbers inside a text or a date the question writes, and texts a word of the question means (by the
+    numbers inside a text or a date the question writes, numbers when the question writes one in words, a
+    percentage's share, dates when the question names a period, and texts a word of the question means (by the
     sentence-embedding model: without it, a text is not judged)."""
     text = fold(q.text)
     asked = {singular(w) for w in q.words}
     named = {fold(m.value) for m in mentions}
     numbers = {_number_text(n) for n in q.numbers}
     content = list(dict.fromkeys(w for w in q.words if w not in STOP and not w.isdigit()))
+    spelled = bool(set(q.words) & NUMBER_WORDS)  # a number written in words: numbers are not judged
+    timed = bool(set(q.words) & TIME_WORDS)
     out: list[str] = []
     for col, lit in _compared_literals(plan):
         v = lit.value
@@ -586,11 +595,13 @@ def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embe
         if c is None or (c.kind == "value" and 0 < c.distinct <= 2):
             continue
         if isinstance(v, (int, float)):
-            if v == 0 or _number_text(v) in numbers:
-                continue
+            if v == 0 or spelled or {_number_text(v), _number_text(v * 100), _number_text(v / 100)} & numbers:
+                continue  # (a share the question writes as a percentage: 0.5 for 50%)
             out.append(_number_text(v))
             continue
         f = fold(str(v)).strip()
+        if timed and _DATE.match(f):
+            continue  # a date counted from the question's period ("in the last 30 days")
         if len(f) <= 2 or f in text or f in named or _squeezed(f) in _squeezed(text):
             continue  # (written without its spaces: "North Field" for a value "NorthField")
         words = [singular(w) for w in re.findall(r"[^\W_]+", f) if w not in STOP]
