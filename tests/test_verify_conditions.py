@@ -5,8 +5,8 @@ a made-up domain (lighthouses on coasts, their keepers and the storms they logge
 from __future__ import annotations
 
 import pytest
-
 from ontouse_graphs import HEAD, NoModel, view
+
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
@@ -92,8 +92,8 @@ def test_the_asked_conditions_pass(answerer: Answerer) -> None:
     # a yes/no flag the question names by a word, and 0
     ("Which automated lighthouses are taller than 20 m?",
      "SELECT label FROM Lighthouse WHERE automated = 'yes' AND heightM > 20"),
-    ("Which lighthouses logged storms?", "SELECT label FROM Lighthouse WHERE iri IN (SELECT loggedAt FROM Storm "
-                                         "WHERE force > 0)"),
+    ("Which lighthouses logged storms?",
+     "SELECT label FROM Lighthouse WHERE iri IN (SELECT loggedAt FROM Storm WHERE force > 0)"),
     # a bound on an aggregate is no condition on a value
     ("Which lighthouses logged more than one storm?",
      "SELECT L.label FROM Lighthouse AS L JOIN Storm AS S ON S.loggedAt = L.iri GROUP BY L.label HAVING COUNT(*) > 1"),

@@ -2,8 +2,13 @@
 
 The existing shape checks (checks.py: a number for "how many", not the question's own names, the table a
 "which X" question asks for) are joined here by checks of what a count counts, a superlative's direction, a
-comparison's two sides and a result's values. Each check is named and gives a `Check` (passed or not, with the
-reason); the answer record keeps the list, so a reader sees which checks an answer passed. A failed check goes
+comparison's two sides and a result's values, and by checks of the plan against the question's grammar: a
+condition on a value the question never names (conditions_asked), "A and B" answered with either (both_values),
+names asked and one number returned (names_returned), a value per group asked and one returned
+(value_per_group), "the most recent" ranked by no date (time_ranked), a second thing asked and one column returned
+(second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount). Each check is named
+and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
+checks an answer passed. A failed check goes
 back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
 candidate: ..." instead of stating the candidate (ask.py).
 
@@ -741,12 +746,14 @@ def ranks_itself(q: Question, column: str, table: str = "") -> bool:
     """Does the question put the column right after its time superlative ("the latest year", "the earliest
     start"): then that column is what is ranked, whatever its type. The words the column shares with its table's
     name are the table's ("the most recent visit" does not name visit_fee)."""
+    from itertools import pairwise
+
     from ontocore.embeddings import split_name
 
     names = ({singular(w) for w in split_name(column).split()} - {singular(w) for w in split_name(table).split()}
              - STOP)
     words = q.words
-    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in zip(words, words[1:]))
+    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in pairwise(words))
 
 
 def _ranked(plan: Query) -> list[Any]:
@@ -989,4 +996,5 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "direction_problem", "counted_class_problem",
-           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate"]
+           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
+           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
