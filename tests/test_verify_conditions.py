@@ -10,7 +10,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import asks_per_group, both_named, unasked_values
+from ontouse.verify import asks_per_group, both_named, unasked_values, unused_flags
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .
@@ -29,6 +29,7 @@ LIGHTS = HEAD + """
     :automated "no" .
 :l5 a :Lighthouse ; rdfs:label "Ashfall" ; :coast "Cinder Sound" ; :country "Iceland" ; :heightM 26 ; :built 1902 ;
     :automated "yes" .
+:l1 :is_staffed "T" . :l2 :is_staffed "F" . :l3 :is_staffed "T" . :l4 :is_staffed "F" . :l5 :is_staffed "F" .
 :k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 ; :since "2012-05-01" .
 :k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 ; :since "2017-03-15" .
 :k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 ; :since "2021-09-30" .
@@ -245,3 +246,28 @@ def test_a_superlative_is_not_an_alphabetical_order(answerer: Answerer) -> None:
 ])
 def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: str, sql: str) -> None:
     assert "ranked_by_amount" not in failed(answerer.answer_sql(question, sql))
+
+
+# ---- flag_used: a yes/no column the question names by its word ---------------------------------------------------
+@pytest.mark.parametrize("question, sql, want", [
+    ("How many staffed lighthouses are in Norway?", "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway'",
+     [("staffed", "Lighthouse.is_staffed")]),
+    ("Which automated lighthouses are in Norway?", "SELECT label FROM Lighthouse WHERE country = 'Norway'",
+     [("automated", "Lighthouse.automated")]),
+    ("How many staffed lighthouses are in Norway?",
+     "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway' AND is_staffed = 'T'", []),
+    # a word inside a longer name is no flag's name ("count" in "country")
+    ("Count the lighthouses of each country.", "SELECT country, COUNT(*) FROM Lighthouse GROUP BY country", []),
+])
+def test_unused_flags(answerer: Answerer, question: str, sql: str, want: list) -> None:
+    plan, _ = read_sql(answerer.schema, sql)
+    assert unused_flags(parse_question(question), plan, answerer.schema) == want
+
+
+def test_a_named_flag_left_out_is_not_stated(answerer: Answerer) -> None:
+    ans = answerer.answer_sql("How many staffed lighthouses are in Norway?",
+                              "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway'")
+    assert ans.state == "unsure" and failed(ans) == ["flag_used"] and "is_staffed" in ans.error
+    ans = answerer.answer_sql("How many staffed lighthouses are in Norway?",
+                              "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway' AND is_staffed = 'T'")
+    assert ans.state == "answered" and ans.answer.startswith("1")

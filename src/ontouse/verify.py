@@ -6,7 +6,8 @@ comparison's two sides and a result's values, and by checks of the plan against 
 condition on a value the question never names (conditions_asked), "A and B" answered with either (both_values),
 names asked and one number returned (names_returned), a value per group asked and one returned
 (value_per_group), "the most recent" ranked by no date (time_ranked), a second thing asked and one column returned
-(second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount). Each check is named
+(second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount), a yes/no column the
+question names by its word left unused (flag_used). Each check is named
 and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
 checks an answer passed. A failed check goes
 back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
@@ -830,6 +831,64 @@ def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
             "by an amount: order by the number or the count the question ranks by.")
 
 
+_FLAG_VERBS = ("is", "has", "have", "was", "are", "can")  # "is_official", "hasGarden": a yes/no column's verb
+
+
+_YES_NO = frozenset("t f y n yes no true false 0 1".split())  # how yes/no columns write their two values
+
+
+def _yes_no(col: Any) -> bool:
+    """Is the column a yes/no flag: a boolean, or two values written as yes / no, T / F, 1 / 0?"""
+    if col.is_label or col.key_of or col.distinct != 2:
+        return False
+    samples = {fold(str(v)).strip() for v in col.samples or []}
+    return col.sql_type == "BOOLEAN" or (len(samples) == 2 and samples <= _YES_NO)
+
+
+def _flag_named(col: Any, asked: set[str]) -> str:
+    """The question's word that names a yes/no column ("official" for is_official, "automated" for automated),
+    or ''."""
+    from ontocore.embeddings import split_name
+
+    for name in (col.name, getattr(col, "label", "") or ""):
+        letters = re.sub(r"[\W\d_]+", "", fold(name))
+        words = [w for w in split_name(name).split() if w not in _FLAG_VERBS]
+        for w in asked:
+            if len(w) < 4:
+                continue
+            if "".join(words) == w or letters == w or any(letters == v + w for v in _FLAG_VERBS):
+                return w
+    return ""
+
+
+def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str]]:
+    """(word, table.column) for each yes/no column (two values) of a table the plan reads that the question names
+    by a word ("official languages": is_official) and that no part of the plan uses."""
+    asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
+    used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
+    out = []
+    for table_name in dict.fromkeys(n.table.lower() for n in _nodes(plan) if isinstance(n, Source)):
+        table = schema.table(table_name)
+        for col in table.columns.values() if table else ():
+            if col.kind != "value" or not _yes_no(col) or (table.name.lower(), col.name.lower()) in used:
+                continue
+            word = _flag_named(col, asked)
+            if word:
+                out.append((word, f"{table.name}.{col.name}"))
+    return out
+
+
+def flag_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A question that names a yes/no column by its word ("the official languages", "the automated stations")
+    restricts to the rows where it holds: a plan that never reads the column answers without the restriction."""
+    found = unused_flags(q, plan, schema)
+    if not found:
+        return ""
+    word, where = found[0]
+    return (f"the question says '{word}', which is the yes/no column {where}, but the query does not use it: add "
+            f"the condition on {where.split('.', 1)[1]}.")
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -987,6 +1046,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("second_ask_answered", second_ask_problem(q, plan)))
     if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
         out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
+    out.append(_check("flag_used", flag_problem(q, plan, schema)))
     out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
