@@ -271,3 +271,15 @@ def test_a_named_flag_left_out_is_not_stated(answerer: Answerer) -> None:
     ans = answerer.answer_sql("How many staffed lighthouses are in Norway?",
                               "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway' AND is_staffed = 'T'")
     assert ans.state == "answered" and ans.answer.startswith("1")
+
+
+def test_exclusion_over_a_table_of_pairs(answerer: Answerer) -> None:
+    # a lighthouse shows several colours: != over the signal rows keeps one that shows green and red
+    ans = answerer.answer_sql("Which lighthouses do not show green?",
+                              "SELECT shownBy FROM Signal WHERE colour != 'green'")
+    assert ans.state == "unsure" and failed(ans) == ["exclusion_kept"] and "NOT IN" in ans.error
+    ans = answerer.answer_sql("Which lighthouses do not show green?",
+                              "SELECT label FROM Lighthouse WHERE iri NOT IN (SELECT shownBy FROM Signal "
+                              "WHERE colour = 'green')")
+    assert ans.state == "answered"
+    assert {c.value for row in ans.rows for c in row} == {"Whitecap", "Dunmore Head", "Ashfall"}

@@ -310,6 +310,10 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
+    if schema is not None and _verb_negated(q):
+        pairs = _excluded_over_rows(plan, schema)
+        if pairs:
+            return pairs
     if schema is None or not isinstance(plan, Query) or len(plan.sources) < 2 or not _verb_negated(q):
         return ""
     top = [c for c in _top_conditions(plan.where)]
@@ -325,6 +329,27 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     return (f"{col.alias}.{col.column} != ... over the joined {col.table} rows keeps every thing that has any other "
             f"{col.table} row: to exclude the things that have it, use NOT IN (SELECT ... WHERE {col.column} = ...) "
             "or NOT EXISTS.")
+
+
+def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
+    """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
+    pairs), selecting that reference and excluding with != on another column, returns every thing that has any
+    other row ("the countries that do not use X" from rows (country, language) with language != X)."""
+    for n in _nodes(plan):
+        if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
+                n.select[0].expr, Col):
+            continue
+        sel = n.select[0].expr
+        table = schema.table(sel.table)
+        col = table.column(sel.column) if table else None
+        if col is None or not ((col.kind == "link" and col.target) or col.key_of) or col.distinct >= col.subjects:
+            continue  # not a reference, or one row per thing
+        for c in _top_conditions(n.where):
+            if isinstance(c, Cmp) and c.op == "!=" and isinstance(c.left, Col) and c.left.column != sel.column:
+                return (f"{c.left.column} != ... over the rows of {table.name} keeps every {sel.column} that has any "
+                        f"other {table.name} row: to exclude the ones that have it, use NOT IN (SELECT "
+                        f"{sel.column} ... WHERE {c.left.column} = ...).")
+    return ""
 
 
 def _verb_negated(q: Question) -> bool:
