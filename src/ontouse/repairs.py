@@ -16,6 +16,9 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
 - `same_thing`: a join of two tables of the same things (one's class a subclass of the other's, or the same
   table) on a row's iri and a column that can never hold it (a text, or a link to another table's things) has one
   reading: the two rows are the same thing (`Lamp L JOIN Item I ON L.iri = I.colour`: I is L);
+- `time_rank`: "the most recent / latest / newest / earliest X's Y" answered with MAX or MIN of Y over one table
+  that has exactly one date or time column ranks by Y, where the question ranks by time: it becomes Y of the row
+  with the latest (earliest) date (ORDER BY the date DESC / ASC LIMIT 1);
 - `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
   patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
 
@@ -159,6 +162,10 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = semi_join(plan, schema)
         if changed:
             r._note("semi_join")
+    if question is not None and isinstance(plan, Query):
+        plan, changed = time_rank(plan, schema, question)
+        if changed:
+            r._note("time_rank")
     if question is not None and question.kind == "count" and isinstance(plan, Query):
         plan, changed = count_referred(plan, schema, question)
         if changed:
@@ -238,6 +245,37 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
         where = exists if q.where is None else And((q.where, exists))
         return replace(rest, where=where), True
     return q, False
+
+
+def time_rank(q: Query, schema: Schema, question: Question) -> tuple[Query, bool]:
+    """SELECT MAX(y) / MIN(y) FROM one table, for a question ranked by time, as SELECT y ... ORDER BY the table's
+    one date or time column (DESC for recent / latest / newest, ASC for earliest) LIMIT 1."""
+    from .sqlplan.plan import Order
+    from .verify import TIME_SUPERLATIVE, ranks_itself
+
+    words = set(question.words) & TIME_SUPERLATIVE
+    if not words or ("earliest" in words and len(words) > 1):
+        return q, False
+    if len(q.sources) != 1 or q.group_by or q.having is not None or len(q.select) != 1 or q.distinct:
+        return q, False
+    agg = q.select[0].expr
+    if not (isinstance(agg, Agg) and agg.func in ("max", "min") and isinstance(agg.arg, Col)):
+        return q, False
+    table = schema.table(agg.arg.table)
+    col = table.column(agg.arg.column) if table else None
+    if table is None or col is None or col.kind != "value" or col.sql_type in _TIMES:
+        return q, False
+    if ranks_itself(question, col.name, table.name):
+        return q, False  # "the latest year": the column itself is ranked
+    times = [c for c in table.columns.values() if c.kind == "value" and c.sql_type in _TIMES]
+    if len(times) != 1:
+        return q, False  # none, or several: which one the question means is the model's choice
+    order = Order(Col(agg.arg.alias, agg.arg.table, times[0].name), desc="earliest" not in words)
+    item = replace(q.select[0], expr=agg.arg)
+    return replace(q, select=(item,), order_by=(order,), limit=1, offset=None), True
+
+
+_TIMES = ("DATE", "TIMESTAMP", "TIME")
 
 
 def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query, bool]:

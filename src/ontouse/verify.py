@@ -2,8 +2,14 @@
 
 The existing shape checks (checks.py: a number for "how many", not the question's own names, the table a
 "which X" question asks for) are joined here by checks of what a count counts, a superlative's direction, a
-comparison's two sides and a result's values. Each check is named and gives a `Check` (passed or not, with the
-reason); the answer record keeps the list, so a reader sees which checks an answer passed. A failed check goes
+comparison's two sides and a result's values, and by checks of the plan against the question's grammar: a
+condition on a value the question never names (conditions_asked), "A and B" answered with either (both_values),
+names asked and one number returned (names_returned), a value per group asked and one returned
+(value_per_group), "the most recent" ranked by no date (time_ranked), a second thing asked and one column returned
+(second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount), a yes/no column the
+question names by its word left unused (flag_used). Each check is named
+and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
+checks an answer passed. A failed check goes
 back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
 candidate: ..." instead of stating the candidate (ask.py).
 
@@ -278,6 +284,24 @@ def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
     return False
 
 
+def _many_path(plan: Query, alias: str, schema: Schema, seen: tuple[str, ...] = ()) -> bool:
+    """Is the source `alias` one of several per asked thing: rows that refer to a joined thing (`_many_side`), or
+    the thing such a row refers to (the pet of one of a person's ownership rows: a person has several)?"""
+    if _many_side(plan, alias, schema):
+        return True
+    first = plan.sources[0].alias.lower()
+    for j in plan.joins:
+        sides = {j.left.alias.lower(): j.left, j.right.alias.lower(): j.right}
+        if alias not in sides or len(sides) != 2:
+            continue
+        other_alias, other = next((a, c) for a, c in sides.items() if a != alias)
+        if other_alias in seen or other_alias == first or sides[alias].column.lower() != "iri":
+            continue
+        if _refers(schema, other, sides[alias]) and _many_path(plan, other_alias, schema, seen + (alias,)):
+            return True
+    return False
+
+
 def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
@@ -286,6 +310,10 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
+    if schema is not None and _verb_negated(q):
+        pairs = _excluded_over_rows(plan, schema)
+        if pairs:
+            return pairs
     if schema is None or not isinstance(plan, Query) or len(plan.sources) < 2 or not _verb_negated(q):
         return ""
     top = [c for c in _top_conditions(plan.where)]
@@ -294,13 +322,34 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
         return ""
     for n in found:
         col = n.left if isinstance(n.left, Col) else n.right if isinstance(n.right, Col) else None
-        if col is None or col.alias.lower() not in joined or not _many_side(plan, col.alias.lower(), schema):
+        if col is None or col.alias.lower() not in joined or not _many_path(plan, col.alias.lower(), schema):
             return ""
     n = found[0]
     col = n.left if isinstance(n.left, Col) else n.right
     return (f"{col.alias}.{col.column} != ... over the joined {col.table} rows keeps every thing that has any other "
             f"{col.table} row: to exclude the things that have it, use NOT IN (SELECT ... WHERE {col.column} = ...) "
             "or NOT EXISTS.")
+
+
+def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
+    """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
+    pairs), selecting that reference and excluding with != on another column, returns every thing that has any
+    other row ("the countries that do not use X" from rows (country, language) with language != X)."""
+    for n in _nodes(plan):
+        if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
+                n.select[0].expr, Col):
+            continue
+        sel = n.select[0].expr
+        table = schema.table(sel.table)
+        col = table.column(sel.column) if table else None
+        if col is None or not ((col.kind == "link" and col.target) or col.key_of) or col.distinct >= col.subjects:
+            continue  # not a reference, or one row per thing
+        for c in _top_conditions(n.where):
+            if isinstance(c, Cmp) and c.op == "!=" and isinstance(c.left, Col) and c.left.column != sel.column:
+                return (f"{c.left.column} != ... over the rows of {table.name} keeps every {sel.column} that has any "
+                        f"other {table.name} row: to exclude the ones that have it, use NOT IN (SELECT "
+                        f"{sel.column} ... WHERE {c.left.column} = ...).")
+    return ""
 
 
 def _verb_negated(q: Question) -> bool:
@@ -510,6 +559,361 @@ def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema
             f"{'it' if len(missing) == 1 else 'them'}.")
 
 
+def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
+    """Each column compared with a constant anywhere in the plan (=, !=, <, >, IN (...), BETWEEN, LIKE; in
+    subqueries too), with that constant; a comparison of an aggregate (HAVING COUNT(*) > 1) is no condition on a
+    value and is left out."""
+    from .sqlplan.plan import Between
+
+    out: list[tuple[Col, Lit]] = []
+    for n in _nodes(plan):
+        if isinstance(n, Cmp):
+            for a, b in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(a, Col) and isinstance(b, Lit):
+                    out.append((a, b))
+        elif isinstance(n, InList) and isinstance(n.expr, Col):
+            out += [(n.expr, v) for v in n.values]
+        elif isinstance(n, Between) and isinstance(n.expr, Col):
+            out += [(n.expr, v) for v in (n.low, n.high) if isinstance(v, Lit)]
+        elif isinstance(n, Like) and isinstance(n.expr, Col):
+            out.append((n.expr, Lit(" ".join(p for p in re.split(r"[%_]+", n.pattern) if p.strip()))))
+    return out
+
+
+def _word_asked(word: str, asked: set[str]) -> bool:
+    """Is the word (singular) one of the question's, or a spelling of one (4 letters or more, nearly the same)?"""
+    from difflib import SequenceMatcher
+
+    return word in asked or (len(word) >= 4 and any(
+        len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked))
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text)
+
+
+# English number and time words (closed classes): a question that writes a number or a period in words
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+                         "hundred thousand million billion dozen half quarter once twice single double".split())
+TIME_WORDS = frozenset("day days week weeks month months year years today yesterday tomorrow ago since last past "
+                       "next recent recently current this".split())
+_DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a country's adjective)
+
+
+def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> list[str]:
+    """The constants a plan compares a column with that the question never writes: neither the value (or one of
+    its words, or a spelling of one) nor a value the question names (its mentions). A constant the question does
+    not write selects rows by a condition nobody asked for. Not judged: 0, codes of one or two characters (the
+    question spells them out), columns that hold at most two values (a yes/no flag the question names by a word),
+    numbers inside a text or a date the question writes, numbers when the question writes one in words, a
+    percentage's share, dates when the question names a period, and texts a word of the question means (by the
+    sentence-embedding model: without it, a text is not judged)."""
+    text = fold(q.text)
+    asked = {singular(w) for w in q.words}
+    named = {fold(m.value) for m in mentions}
+    numbers = {_number_text(n) for n in q.numbers}
+    content = list(dict.fromkeys(w for w in q.words if w not in STOP and not w.isdigit()))
+    spelled = bool(set(q.words) & NUMBER_WORDS)  # a number written in words: numbers are not judged
+    timed = bool(set(q.words) & TIME_WORDS)
+    out: list[str] = []
+    for col, lit in _compared_literals(plan):
+        v = lit.value
+        if v is None or isinstance(v, bool):
+            continue
+        table = schema.table(col.table)
+        c = table.column(col.column) if table else None
+        if c is None or (c.kind == "value" and 0 < c.distinct <= 2):
+            continue
+        if isinstance(v, (int, float)):
+            if v == 0 or spelled or {_number_text(v), _number_text(v * 100), _number_text(v / 100)} & numbers:
+                continue  # (a share the question writes as a percentage: 0.5 for 50%)
+            out.append(_number_text(v))
+            continue
+        f = fold(str(v)).strip()
+        if timed and _DATE.match(f):
+            continue  # a date counted from the question's period ("in the last 30 days")
+        if len(f) <= 2 or f in text or f in named or _squeezed(f) in _squeezed(text):
+            continue  # (written without its spaces: "North Field" for a value "NorthField")
+        words = [singular(w) for w in re.findall(r"[^\W_]+", f) if w not in STOP]
+        if not words or any(_word_asked(w, asked) or w in numbers for w in words):
+            continue
+        if embedder is None or any(embedder.similarity(str(v), w) >= NAMED_SIMILARITY for w in content):
+            continue  # a word of the question that means the value ("a Danish supplier": 'Denmark')
+        out.append(str(v))
+    return list(dict.fromkeys(out))
+
+
+def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> str:
+    """A condition on a value the question does not name answers a narrower question than the one asked."""
+    from ontocore.language import DEFAULT
+
+    if schema.languages.main != DEFAULT:
+        return ""  # the plan's constants are in the labels' language, the question read in English
+    extra = unasked_values(q, plan, schema, mentions, embedder)
+    if not extra:
+        return ""
+    return (f"the query keeps only rows with {' and '.join(repr(v) for v in extra)}, which the question does not "
+            "ask for: drop that condition, or compare with the value the question names.")
+
+
+def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:
+    n = len(phrase)
+    return [(i, i + n) for i in range(len(words) - n + 1) if n and words[i:i + n] == phrase]
+
+
+def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
+    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"):
+    the things asked have both, not either."""
+    from ontocore.text import tokens
+
+    exact = [m for m in mentions if getattr(m, "exact", False)]
+    words = q.words
+    pairs = []
+    for a in exact:
+        for b in exact:
+            if a is b or fold(a.value) == fold(b.value) or (a.table, a.column) != (b.table, b.column):
+                continue
+            for _, end in _spans(words, tokens(a.text)):
+                if end < len(words) and words[end] == "and" and _spans(words[end + 1:], tokens(b.text))[:1] == [
+                        (0, len(tokens(b.text)))]:
+                    pairs.append((a.value, b.value))
+    return list(dict.fromkeys(pairs))
+
+
+def _either(e: Any) -> list[tuple[Col, set[str]]]:
+    """The columns a condition lets hold any of several texts (IN (...), or = ... OR = ... on one column)."""
+    if isinstance(e, InList) and not e.negated and isinstance(e.expr, Col):
+        return [(e.expr, {fold(str(v.value)) for v in e.values})]
+    if isinstance(e, Or):
+        cols: dict[Col, set[str]] = {}
+        for item in e.items:
+            if isinstance(item, Cmp) and item.op == "=" and isinstance(item.left, Col) and isinstance(item.right, Lit):
+                cols.setdefault(item.left, set()).add(fold(str(item.right.value)))
+        return list(cols.items())
+    return []
+
+
+def _several_per_thing(query: Query, col: Col, schema: Schema) -> bool:
+    """Can one of the things the query answers about hold several values of `col`: the column holds several values
+    per row, or the query answers about other rows than the column's (another source, or the thing a column of
+    that row refers to: the countries of rows of a table of (country, language) pairs)? A thing with one value
+    ("the tanks in hall A and hall B") has either, never both."""
+    table = schema.table(col.table)
+    c = table.column(col.column) if table else None
+    if c is None:
+        return False
+    if c.count > c.subjects:
+        return True
+    for it in query.select:
+        for used in columns_in(it.expr):
+            if used.alias.lower() != col.alias.lower():
+                return True
+            u = table.column(used.column)
+            if u is not None and ((u.kind == "link" and u.target) or u.key_of):
+                return True
+    return False
+
+
+def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str:
+    """A question about things with both of two values ("that use A and B") answered by rows with either (IN, OR)
+    counts or lists the things that have one of them. A plan that intersects (INTERSECT, two joined rows) or counts
+    the matches per thing (HAVING) is not judged."""
+    pairs = both_named(q, mentions)
+    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in _nodes(plan)):
+        return ""
+    if any(isinstance(n, Query) and n.having is not None for n in _nodes(plan)):
+        return ""
+    for query in (n for n in _nodes(plan) if isinstance(n, Query)):
+        for col, values in (x for c in _top_conditions(query.where) for x in _either(c)):
+            for a, b in pairs:
+                if fold(a) in values and fold(b) in values and _several_per_thing(query, col, schema):
+                    return (f"the question asks for things with both {a!r} and {b!r}, but the query keeps the rows "
+                            f"with either ({col.alias}.{col.column} IN / OR): keep the things that have {a!r} and "
+                            f"also have {b!r} (INTERSECT, or IN (SELECT ...) for each).")
+    return ""
+
+
+def names_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
+    """A question that asks for names ("what are the names of ...", also "... and how many ...") answered by one
+    aggregate value and nothing else (a count, a sum, a maximum) answers another question."""
+    if not q.asks_names or not aggregate_only or not isinstance(plan, Query) or q.kind == "yesno":
+        return ""
+    if q.kind == "count":  # "what are the names of ..., and how many ...": names asked before the count
+        words = q.words
+        first = next((i for i, w in enumerate(words) if singular(w) == "name"), len(words))
+        if not any(w == "how" or w == "number" for w in words[first:]) or first > 5:
+            return ""
+    return ("the question asks for names, but the query returns only an aggregate (one number): select the names "
+            "(with GROUP BY for a value per thing, or ORDER BY ... LIMIT for the top one).")
+
+
+def asks_per_group(q: Question) -> bool:
+    """Does the question ask for one answer per group ("for each X", "in every X", "for the different X")? Not
+    `Question.grouped` alone: "miles per gallon" and "each time" group nothing."""
+    return bool(re.search(r"\b(?:for|in|of|by) (?:each|every)\b|\bfor (?:all )?(?:of )?(?:the )?different\b",
+                          fold(q.text)))
+
+
+def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
+    """A question that asks for a value per group ("the highest X for each Y") answered by one aggregate over all
+    rows (no GROUP BY) gives one value where several are asked."""
+    if not aggregate_only or not asks_per_group(q) or q.kind == "yesno" or not isinstance(plan, Query):
+        return ""
+    return ("the question asks for a value per group (each / per / for the different ...), but the query returns "
+            "one value over all rows: add the group's column to SELECT and GROUP BY it.")
+
+
+# superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
+TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
+
+
+def ranks_itself(q: Question, column: str, table: str = "") -> bool:
+    """Does the question put the column right after its time superlative ("the latest year", "the earliest
+    start"): then that column is what is ranked, whatever its type. The words the column shares with its table's
+    name are the table's ("the most recent visit" does not name visit_fee)."""
+    from itertools import pairwise
+
+    from ontocore.embeddings import split_name
+
+    names = ({singular(w) for w in split_name(column).split()} - {singular(w) for w in split_name(table).split()}
+             - STOP)
+    words = q.words
+    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in pairwise(words))
+
+
+def _ranked(plan: Query) -> list[Any]:
+    """What the plan picks the top or bottom of: ORDER BY ... LIMIT's first key, and MAX / MIN's arguments."""
+    out = [plan.order_by[0].expr] if plan.order_by and plan.limit is not None else []
+    return out + [a.arg for it in plan.select for a in _aggs(it.expr) if a.func in ("max", "min")]
+
+
+def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """"The most recent / latest / earliest / newest X" ranks X by a date or a time: a plan that ranks by a number
+    or a text of a table that has a date or time column answers another superlative ("the costliest")."""
+    if not isinstance(plan, Query) or not set(q.words) & TIME_SUPERLATIVE:
+        return ""
+    for e in _ranked(plan):
+        if not isinstance(e, Col):
+            continue
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        if col is None or col.kind != "value" or col.sql_type in ("DATE", "TIMESTAMP", "TIME") or ranks_itself(
+                q, col.name, table.name):
+            continue
+        times = [c.name for c in table.columns.values() if c.kind == "value"
+                 and c.sql_type in ("DATE", "TIMESTAMP", "TIME")]
+        if times:
+            return (f"the question asks for the most recent / earliest, but the query ranks by {e.column}, which is "
+                    f"no date: rank by {' or '.join(times[:2])} (ORDER BY ... LIMIT 1) and select {e.column}.")
+    return ""
+
+
+_SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
+
+
+def second_ask_problem(q: Question, plan: Plan) -> str:
+    """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
+    with ...") answered by one column answers only the first."""
+    if q.kind == "yesno" or not isinstance(plan, Query) or len(plan.select) != 1:
+        return ""
+    m = _SECOND_ASK.search(fold(q.text))
+    if not m:
+        return ""
+    return (f"the question asks a second thing ('{m.group(0)} ...'), but the query returns one column: select "
+            "a column for each thing asked.")
+
+
+_ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
+
+
+def _numeric_text(col: Any) -> bool:
+    """Are a text column's values numbers, dates or times written as text (their order is an amount's)?"""
+    def number(v: str) -> bool:
+        try:
+            float(v)
+            return True
+        except ValueError:
+            return False
+    samples = [str(v).strip() for v in getattr(col, "samples", []) or []]
+    return bool(samples) and all(number(v) or v[:1].isdigit() for v in samples)  # numbers, dates, times
+
+
+def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A superlative ("the rarest", "the most", "the cheapest") answered by the top row of an alphabetical order
+    (ORDER BY a text column ... LIMIT) ranks by spelling, not by an amount, unless the question asks for an order
+    of names."""
+    if not isinstance(plan, Query) or not plan.order_by or plan.limit is None or _ORDER_WORDS.search(fold(q.text)):
+        return ""
+    if not any(w in UP or w in DOWN or (len(w) > 5 and w.endswith("est")) for w in q.words):
+        return ""  # no superlative ("the first three names"): an order of names may be meant
+    e = plan.order_by[0].expr
+    table = schema.table(e.table) if isinstance(e, Col) else None
+    col = table.column(e.column) if table else None
+    if col is None or col.kind != "value" or col.sql_type != "TEXT" or _numeric_text(col):
+        return ""
+    return (f"the query picks the top row by {e.column}, a text (in alphabetical order), but the question ranks "
+            "by an amount: order by the number or the count the question ranks by.")
+
+
+_FLAG_VERBS = ("is", "has", "have", "was", "are", "can")  # "is_official", "hasGarden": a yes/no column's verb
+
+
+_YES_NO = frozenset("t f y n yes no true false 0 1".split())  # how yes/no columns write their two values
+
+
+def _yes_no(col: Any) -> bool:
+    """Is the column a yes/no flag: a boolean, or two values written as yes / no, T / F, 1 / 0?"""
+    if col.is_label or col.key_of or col.distinct != 2:
+        return False
+    samples = {fold(str(v)).strip() for v in col.samples or []}
+    return col.sql_type == "BOOLEAN" or (len(samples) == 2 and samples <= _YES_NO)
+
+
+def _flag_named(col: Any, asked: set[str]) -> str:
+    """The question's word that names a yes/no column ("official" for is_official, "automated" for automated),
+    or ''."""
+    from ontocore.embeddings import split_name
+
+    for name in (col.name, getattr(col, "label", "") or ""):
+        letters = re.sub(r"[\W\d_]+", "", fold(name))
+        words = [w for w in split_name(name).split() if w not in _FLAG_VERBS]
+        for w in asked:
+            if len(w) < 4:
+                continue
+            if "".join(words) == w or letters == w or any(letters == v + w for v in _FLAG_VERBS):
+                return w
+    return ""
+
+
+def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str]]:
+    """(word, table.column) for each yes/no column (two values) of a table the plan reads that the question names
+    by a word ("official languages": is_official) and that no part of the plan uses."""
+    asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
+    used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
+    out = []
+    for table_name in dict.fromkeys(n.table.lower() for n in _nodes(plan) if isinstance(n, Source)):
+        table = schema.table(table_name)
+        for col in table.columns.values() if table else ():
+            if col.kind != "value" or not _yes_no(col) or (table.name.lower(), col.name.lower()) in used:
+                continue
+            word = _flag_named(col, asked)
+            if word:
+                out.append((word, f"{table.name}.{col.name}"))
+    return out
+
+
+def flag_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A question that names a yes/no column by its word ("the official languages", "the automated stations")
+    restricts to the rows where it holds: a plan that never reads the column answers without the restriction."""
+    found = unused_flags(q, plan, schema)
+    if not found:
+        return ""
+    word, where = found[0]
+    return (f"the question says '{word}', which is the yes/no column {where}, but the query does not use it: add "
+            f"the condition on {where.split('.', 1)[1]}.")
+
+
 def _column_words(schema: Schema, col: Col) -> set[str]:
     from ontocore.embeddings import split_name
 
@@ -655,6 +1059,20 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
     elif mentions:
         out.append(_check("named_values_used", named_values_problem(q, plan, mentions, schema, aliases)))
+    if both_named(q, mentions):
+        out.append(_check("both_values", both_problem(q, plan, mentions, schema)))
+    if q.asks_names and q.kind != "yesno":
+        out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
+    if asks_per_group(q) and aggregate_only:
+        out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
+    if set(q.words) & TIME_SUPERLATIVE:
+        out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
+    if _SECOND_ASK.search(fold(q.text)):
+        out.append(_check("second_ask_answered", second_ask_problem(q, plan)))
+    if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
+        out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
+    out.append(_check("flag_used", flag_problem(q, plan, schema)))
+    out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
     return out
 
 
@@ -663,4 +1081,5 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "direction_problem", "counted_class_problem",
-           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate"]
+           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
+           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
