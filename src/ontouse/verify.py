@@ -286,7 +286,7 @@ def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
 
 def _many_path(plan: Query, alias: str, schema: Schema, seen: tuple[str, ...] = ()) -> bool:
     """Is the source `alias` one of several per asked thing: rows that refer to a joined thing (`_many_side`), or
-    the thing such a row refers to (the pet of one of a person's ownership rows: a person has several)?"""
+    the thing such a row refers to (the tool of one of a workshop's loan rows: a workshop has several)?"""
     if _many_side(plan, alias, schema):
         return True
     first = plan.sources[0].alias.lower()
@@ -334,7 +334,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
 def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
     """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
     pairs), selecting that reference and excluding with != on another column, returns every thing that has any
-    other row ("the countries that do not use X" from rows (country, language) with language != X)."""
+    other row ("the workshops that do not lend X" from rows (workshop, tool) with tool != X)."""
     for n in _nodes(plan):
         if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
                 n.select[0].expr, Col):
@@ -598,7 +598,7 @@ NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleve
 TIME_WORDS = frozenset("day days week weeks month months year years today yesterday tomorrow ago since last past "
                        "next recent recently current this".split())
 _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
-NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a country's adjective)
+NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a place's adjective: 'Norwegian')
 
 
 def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> list[str]:
@@ -697,7 +697,7 @@ def _either(e: Any) -> list[tuple[Col, set[str]]]:
 def _several_per_thing(query: Query, col: Col, schema: Schema) -> bool:
     """Can one of the things the query answers about hold several values of `col`: the column holds several values
     per row, or the query answers about other rows than the column's (another source, or the thing a column of
-    that row refers to: the countries of rows of a table of (country, language) pairs)? A thing with one value
+    that row refers to: the workshops of rows of a table of (workshop, tool) pairs)? A thing with one value
     ("the tanks in hall A and hall B") has either, never both."""
     table = schema.table(col.table)
     c = table.column(col.column) if table else None
@@ -856,7 +856,7 @@ def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
             "by an amount: order by the number or the count the question ranks by.")
 
 
-_FLAG_VERBS = ("is", "has", "have", "was", "are", "can")  # "is_official", "hasGarden": a yes/no column's verb
+_FLAG_VERBS = ("is", "has", "have", "was", "are", "can")  # "is_automated", "hasGarden": a yes/no column's verb
 
 
 _YES_NO = frozenset("t f y n yes no true false 0 1".split())  # how yes/no columns write their two values
@@ -871,7 +871,7 @@ def _yes_no(col: Any) -> bool:
 
 
 def _flag_named(col: Any, asked: set[str]) -> str:
-    """The question's word that names a yes/no column ("official" for is_official, "automated" for automated),
+    """The question's word that names a yes/no column ("automated" for is_automated, "heated" for heated),
     or ''."""
     from ontocore.embeddings import split_name
 
@@ -888,7 +888,7 @@ def _flag_named(col: Any, asked: set[str]) -> str:
 
 def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str]]:
     """(word, table.column) for each yes/no column (two values) of a table the plan reads that the question names
-    by a word ("official languages": is_official) and that no part of the plan uses."""
+    by a word ("automated stations": is_automated) and that no part of the plan uses."""
     asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
     used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
     out = []
@@ -904,7 +904,7 @@ def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str
 
 
 def flag_problem(q: Question, plan: Plan, schema: Schema) -> str:
-    """A question that names a yes/no column by its word ("the official languages", "the automated stations")
+    """A question that names a yes/no column by its word ("the heated rooms", "the automated stations")
     restricts to the rows where it holds: a plan that never reads the column answers without the restriction."""
     found = unused_flags(q, plan, schema)
     if not found:
