@@ -1,15 +1,15 @@
-"""The fixed phrases of an answer text in the question's language: "Yes", "No", "No data available", "Unsure"
-and its reasons, "looked for", "and N more".
+"""The fixed phrases of an answer text in the question's language: "Yes", "No", "No data available", "Unsure",
+"best candidate", "looked for", "and N more", and the gist of why there is no answer.
 
-The phrases are written once, in English, here (`PHRASES`); the precise English reasons of an answer (its `error`
-field, and the checks' details) stay in English, and in another language the text gives their gist (`doubt`,
-`no_rows`, `no_triples`). For another language the model translates the whole set
+The phrases are written once, in English, here (`PHRASES`). For another language the model translates the whole set
 in one call held to a JSON Schema through the tool rails (ontocore.agent: one string field per phrase), and the
-result is kept on disk, so each language costs one model call per model and phrase set, ever. A phrase the call
-did not translate usably (empty, several lines, far longer than the English, a lost or added `{n}`, "yes" and "no"
-alike, or read by the language identifier as another language) stays in English (a reply mostly left in English is
-asked again once), as does the whole set when the
-call fails: a wrong translation never breaks an answer, it only leaves a phrase in English.
+result is kept on disk, so each language costs one model call per model and phrase set, ever (a reply mostly left in
+English is asked again once). A phrase without a usable translation (empty, several lines, far longer than the
+English, with text around it, a lost or added `{n}`, left in English, "yes" and "no" alike, or read by the language
+identifier as another language) stays in English, as does the whole set when the call fails: a wrong translation
+never breaks an answer, it only leaves a phrase in English. The precise reasons of an answer (its `error` field and
+its checks' details) stay in English; in another language the text gives their gist (`doubt`, `no_rows`,
+`no_triples`).
 
 Only these phrases are translated. Everything the data says (names, numbers, dates, labels) is put into the text by
 code (ontouse.results), never through a model; a thing's name is its label in the question's language when it has
