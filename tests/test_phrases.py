@@ -148,3 +148,25 @@ def test_the_rest_of_a_long_list_and_unnamed_columns_are_told_in_the_language() 
     assert words.reason("doubt", "the question asks how many") == "das Ergebnis passt vielleicht nicht"
     assert ENGLISH.reason("doubt", "the question asks how many") == "the question asks how many"
     assert json.dumps(words.to_dict())
+
+
+@pytest.mark.live
+def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) -> None:
+    """The embedded model: a German question and a German follow-up; the follow-up is rewritten in German and the
+    answer's phrases are German (or English where the model gave no usable translation), with the same machine
+    fields as any answer."""
+    from conftest import local_model_or_skip
+    from ontocore.language import detect
+    from ontouse.chat import Conversation
+
+    monkeypatch.setenv("ONTOBUILD_PHRASE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("ONTOBUILD_PHRASE_CACHE", "1")
+    answerer = Answerer(kennel, local_model_or_skip(n_ctx=8192))
+    chat = Conversation(answerer)
+    first = chat.ask("Wie viel wiegt der Hund Pepper?").answer
+    assert first.language == "de" and first.text_language in ("de", "en")
+    assert first.state in ("answered", "unsure", "no_data", "error")
+    second = chat.ask("Und in welchem Auslauf lebt er?")
+    assert second.asked == second.question or detect(second.asked, answerer.schema.languages).lang == "de"
+    assert second.answer.language == "de"
+    assert list(tmp_path.glob("*.json"))  # the German phrases were kept for the next process

@@ -57,7 +57,7 @@ class Conversation:
         if lang in NAMES and _written_in_another(reply.content or "", lang):
             log.info("rewrite not in %s, asked again: %r", NAMES[lang], (reply.content or "")[:200])
             messages += [{"role": "assistant", "content": reply.content or ""},
-                         {"role": "user", "content": f"Write it in {NAMES[lang]}, on one line."}]
+                         {"role": "user", "content": prompts.render("ask_rewrite_language", language=NAMES[lang])}]
             reply = self.answerer.model.chat(messages, tools=None, tool_choice="none", max_tokens=80)
         text = " ".join((reply.content or "").strip().strip("`\"'").split())
         if text.lower().startswith(("q:", "question:")):
