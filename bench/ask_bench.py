@@ -205,7 +205,7 @@ def _graph_of(answerer: Any, paths: list[Path]):
 
 
 def run_dev(outcome: Path, model: Any, limit: int | None, argv: list[str] | None = None) -> dict[str, Any]:
-    from bench.score import is_correct, name_in_text
+    from bench.score import answer_is_correct, name_in_text
 
     questions = json.loads(DEV_QUESTIONS.read_text("utf-8"))[:limit or None]
     info = run_info(model, argv)
@@ -215,7 +215,7 @@ def run_dev(outcome: Path, model: Any, limit: int | None, argv: list[str] | None
     for i, q in enumerate(questions, 1):
         ans = ask(answerer, q["query"])
         # strict: naming another thing of the expected answer's kind (not in the question) makes it wrong
-        ok = bool(is_correct(ans.answer, q["expected"], max_extra=0,
+        ok = bool(answer_is_correct(ans, q["expected"], max_extra=0,
                              candidates=[c for c in rivals(graph, q["expected"]) if not name_in_text(c, q["query"])]))
         rows.append({"n": i, "type": q.get("type", ""), "question": q["query"], "expected": q["expected"],
                      "answer": ans.answer, "correct": ok, "state": ans.state, "error": ans.error, "plan": ans.plan,

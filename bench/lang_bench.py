@@ -19,10 +19,11 @@ the detection falls back on the ontology's labels and English function words (on
 records which identifier it had (`identifier` in the results).
 
 How it scores (every rule is in bench.owl_bench.score): an answer is *stated* when its state is "answered" (an
-"Unsure: ..." answer, "No data available" and an error are not); a stated answer is right when bench.score.is_correct
-accepts its text for the gold answer (numbers: exact for integers, 1 % otherwise; lists: every gold name, at most one
-other; yes/no: the answer's yes or no, which the answer text states in English); a stated answer that is not
-right is *confident-wrong*."""
+"Unsure: ..." answer, "No data available" and an error are not); a stated answer is right when
+bench.score.answer_is_correct accepts it for the gold answer (yes/no: the answer's machine field `boolean`, whatever
+the language of its text, which is the question's; else the text's values, the data's own: numbers exact for
+integers, 1 % otherwise; lists every gold name, at most one other); a stated answer that is not right is
+*confident-wrong*."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> 
         ans = answerers[q["ontology"]].ask(q["question"])
         row = {"id": q["id"], "base": base_id(q), "lang": q["lang"], "question": q["question"],
                "type": q.get("type", ""), "ontology": q["ontology"], "expected": q["gold"], "answer": ans.answer,
-               "state": ans.state, **score(ans, q["gold"]), "detected": ans.language,
+               "state": ans.state, "boolean": ans.boolean, **score(ans, q["gold"]), "detected": ans.language,
                "translation": ans.translation, "sql": ans.sql, "repairs": ans.repairs, "checks": ans.checks,
                "llm_calls": ans.llm_calls, "seconds": round(time.perf_counter() - started, 1)}
         rows.append(row)

@@ -13,9 +13,10 @@ replaces only that label's run). With --record, every model exchange is written 
 tests/test_owl_answers.py replays.
 
 How it scores (every rule is here): an answer is *stated* when its state is "answered" (an "Unsure: ..." answer,
-"No data available" and an error are not). A stated answer is right when bench.score.is_correct accepts its text
-for the gold answer (numbers: exact for integers, 1 % otherwise; lists: every gold name, at most one other;
-yes/no: the answer's yes or no); a stated answer that is not right is *confident-wrong*."""
+"No data available" and an error are not). A stated answer is right when bench.score.answer_is_correct accepts it
+for the gold answer (yes/no: the answer's machine field `boolean`, in any language of the text; else its text's values:
+numbers exact for integers, 1 % otherwise; lists every gold name, at most one other); a stated answer that is not
+right is *confident-wrong*."""
 
 from __future__ import annotations
 
@@ -33,10 +34,10 @@ RESULTS = REPO / "bench" / "results"
 
 
 def score(ans: Any, expected: Any) -> dict[str, Any]:
-    from bench.score import is_correct
+    from bench.score import answer_is_correct
 
     stated = ans.state == "answered"
-    right = stated and is_correct(ans.answer, expected)
+    right = stated and answer_is_correct(ans, expected)
     return {"stated": stated, "right": right, "confident_wrong": stated and not right}
 
 
@@ -50,7 +51,7 @@ def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> 
         started = time.perf_counter()
         ans = answerer.ask(q["query"])
         row = {"question": q["query"], "type": q.get("type", ""), "expected": q["expected"], "answer": ans.answer,
-               "state": ans.state, **score(ans, q["expected"]), "sql": ans.sql, "repairs": ans.repairs,
+               "state": ans.state, "boolean": ans.boolean, **score(ans, q["expected"]), "sql": ans.sql, "repairs": ans.repairs,
                "checks": getattr(ans, "checks", None), "support": ans.support[:12], "llm_calls": ans.llm_calls,
                "seconds": round(time.perf_counter() - started, 1)}
         rows.append(row)

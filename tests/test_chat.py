@@ -47,3 +47,22 @@ def test_unusable_rewrite_falls_back_to_the_question(tmp_path: Path) -> None:
     assert [r["question"] for r in rows] == ["How many trees are there?", "How many of them are figs?"]
     assert all(r["support"] for r in rows) and "asked" not in rows[1]
     assert json.loads((out / "stats.json").read_text())["questions"] == 2
+
+
+def test_a_follow_up_is_rewritten_in_the_users_language() -> None:
+    """The rewrite prompt names the language of the conversation (a short follow-up is hard to identify: the last
+    question's language stands in); a rewrite surely in another language is asked again once, told the language."""
+    from ontouse.answer import Answer
+    from ontouse.chat import Turn
+
+    store, schema = view(PARKS)
+    model = ScriptedModel("What is the salary of Dan Ferro?", "Wie hoch ist das Gehalt von Dan Ferro?")
+    chat = Conversation(Answerer(store, model, schema=schema))
+    first = Answer(question="Wer verdient am wenigsten?", answer="Dan Ferro.", state="answered", language="de")
+    chat.turns.append(Turn(question=first.question, asked=first.question, answer=first))
+    assert chat.language("und sein Gehalt?") == "de"
+    assert chat.standalone("und sein Gehalt?") == "Wie hoch ist das Gehalt von Dan Ferro?"
+    prompt = model.conversations[0][-1]["content"]
+    assert "Write it in German, the language of the next question." in prompt and "A: Dan Ferro." in prompt
+    assert model.conversations[1][-1]["content"] == "Write it in German, on one line."  # the English one, re-asked
+    assert Conversation(Answerer(store, model, schema=schema)).language("How many rangers are there?") == "en"

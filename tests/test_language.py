@@ -46,6 +46,24 @@ class ScriptedModel:
         return reply
 
 
+PHRASES_CASSETTE = Path(__file__).resolve().parent / "cassettes" / "answer_phrases.json"
+
+
+def phrases(lang: str) -> list[ChatReply]:
+    """The embedded model's recorded replies to the call that translates the answer's phrases into `lang` (once per
+    language: tests/test_phrases.py replays the same cassette)."""
+    from ontocore.language import NAMES
+
+    found: dict[str, list[ChatReply]] = {}
+    current = ""
+    for entry in json.loads(PHRASES_CASSETTE.read_text("utf-8"))["exchanges"]:
+        opening = entry["last_message"]["content"]
+        if not opening.startswith("Error:"):
+            current = next(code for code, name in NAMES.items() if f"into {name}." in opening)
+        found.setdefault(current, []).append(ChatReply.from_dict(entry["reply"]))
+    return found[lang]
+
+
 def translated(**arguments) -> ChatReply:
     return ChatReply(content=None, tool_calls=[ToolCall("c1", "translated", json.dumps(arguments))])
 
@@ -139,18 +157,19 @@ def test_display_names_in_the_question_language(aquarium) -> None:
     English translation (the aquarium's main label language), the answer keeps the question as asked."""
     model = ScriptedModel(translated(language="de", english="Which exhibits have signs in Spanish?"),
                           sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
-                              "WHERE l.label = 'Spanish'"))
+                              "WHERE l.label = 'Spanish'"), *phrases("de"))
     ans = Answerer(aquarium, model).ask("Welche Becken haben Schilder auf Spanisch?")
     assert ans.state == "answered" and ans.language == "de"
     assert sorted(c.text() for r in ans.rows for c in r) == ["Offener Ozean", "Streichelbecken"]
     assert ans.question == "Welche Becken haben Schilder auf Spanisch?"
     assert ans.translation["used"] == "Which exhibits have signs in Spanish?"
     assert model.sent[1]["messages"][-1]["content"].endswith("Question: Which exhibits have signs in Spanish?")
-    assert ans.llm_calls == 2 and ans.to_dict()["language"] == "de"
+    assert ans.llm_calls == 2 + len(phrases("de")) and ans.to_dict()["language"] == "de"
+    assert ans.to_dict()["text_language"] == "de"
     # the same plan for a French question: no French names, so the main language's
     model = ScriptedModel(translated(language="fr", english="Which exhibits have signs in Spanish?"),
                           sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
-                              "WHERE l.label = 'Spanish'"))
+                              "WHERE l.label = 'Spanish'"), *phrases("fr"))
     ans = Answerer(aquarium, model).ask("Quels bassins ont des panneaux en espagnol ?")
     assert ans.language == "fr" and sorted(c.text() for r in ans.rows for c in r) == ["Open Ocean", "Touch Pool"]
 
@@ -237,7 +256,7 @@ def test_a_translation_without_the_ontologys_word_is_asked_again_once(aquarium) 
     """Seen with the embedded model: "Kraken" (labelled "Krake"@de) translated "sharks"; the call is told the word."""
     model = ScriptedModel(translated(language="de", english="How many sharks are there?"),
                           translated(language="de", english="How many octopuses are there?"),
-                          sql("SELECT COUNT(*) FROM Octopus"))
+                          sql("SELECT COUNT(*) FROM Octopus"), *phrases("de"))
     ans = Answerer(aquarium, model).ask("Wie viele Kraken gibt es?")
     assert "Kraken" not in model.sent[0]["messages"][0]["content"].split("Question:")[0]  # told only when missing
     assert '"Kraken" is "octopus" in English' in model.sent[1]["messages"][-1]["content"]
@@ -267,7 +286,8 @@ def test_the_translation_prompt_names_the_ontologys_words_in_each_target_languag
     assert len(vocabulary(terms, "fr", "fr", limit=3)) == 3
     assert set(terms[0].texts()) == {"phare", "lighthouse"}  # its labels and its name in the view
     model = ScriptedModel(translated(language="de", french="Combien de phares y a-t-il ?",
-                                     english="How many lighthouses are there?"), sql("SELECT COUNT(*) FROM Phare"))
+                                     english="How many lighthouses are there?"), sql("SELECT COUNT(*) FROM Phare"),
+                          *phrases("de"))
     answerer = Answerer(lighthouses, model)
     ans = answerer.ask("Wie viele Leuchttürme gibt es?")
     prompt = model.sent[0]["messages"][0]["content"]
@@ -281,9 +301,11 @@ def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighth
     question (question.py reads English grammar)."""
     model = ScriptedModel(translated(language="fr", english='Is the lighthouse "Beg Loar" kept by "Lucie Marec"?'),
                           sql("SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri "
-                              "WHERE p.label = 'Beg Loar' AND g.label = 'Lucie Marec'"))
-    ans = Answerer(lighthouses, model).ask('Le phare "Beg Loar" est-il gardé par "Lucie Marec" ?')
-    assert ans.boolean is True and ans.answer == "Yes." and ans.translation["used"] == ""
+                              "WHERE p.label = 'Beg Loar' AND g.label = 'Lucie Marec'"), *phrases("fr"))
+    answerer = Answerer(lighthouses, model)
+    ans = answerer.ask('Le phare "Beg Loar" est-il gardé par "Lucie Marec" ?')
+    assert ans.boolean is True and ans.translation["used"] == ""
+    assert ans.answer == f"{answerer.phrases.get('fr').get('yes')}." != "Yes."  # said in French
     assert model.sent[1]["messages"][-1]["content"].endswith('"Lucie Marec" ?')
 
 
@@ -316,7 +338,7 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
 
 def test_unknown_language_is_named_by_the_model(aquarium) -> None:
     model = ScriptedModel(translated(language="it", english="How many sharks are there?"),
-                          sql("SELECT COUNT(*) FROM Shark"))
+                          sql("SELECT COUNT(*) FROM Shark"), *phrases("it"))
     ans = Answerer(aquarium, model).ask("Quanti squali ci sono?")
     assert ans.language == "it" and ans.answer == "3." and ans.translation["used"] == "How many sharks are there?"
 

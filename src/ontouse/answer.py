@@ -95,6 +95,10 @@ class Answer:
     asked: str = ""  # in a conversation: the standalone question answered, when the question was rewritten
     sources: list[dict[str, str]] = field(default_factory=list)  # per support triple, where it came from ({}: unknown)
     language: str = ""  # the language the question is written in (ISO 639-1; ontocore.language)
+    # the language of the answer text's fixed phrases (ontouse.phrases), when the question is not in English: the
+    # question's, or "en" when no phrase could be translated. The text is for people: read the machine fields
+    # `state` (answered | unsure | no_data | error) and `boolean` (a yes/no answer) instead of parsing it
+    text_language: str = ""
     # the translation made for the question (ontouse.translate): {"used": the text linked and planned ("": the
     # question as asked), "from": its language, "texts": language -> translation, "rejected": why not used}
     translation: dict[str, Any] | None = None
@@ -132,6 +136,8 @@ class Answer:
             out["sources"] = self.sources
         if self.language:
             out["language"] = self.language
+        if self.text_language:
+            out["text_language"] = self.text_language
         if self.translation:
             out["translation"] = self.translation
         if with_expected:

@@ -9,7 +9,8 @@ Per question (every step bounded by counts, never by the clock):
 4. an error, an empty result or a result of the wrong shape goes back to the model with the precise problem,
    at most `max_attempts` model calls in all;
 5. the answer text, the result cells and the support triples come from the results (results.py, support.py);
-   without a result the answer is "No data available" with what was looked for."""
+   without a result the answer is "No data available" with what was looked for; the text's fixed phrases are in
+   the question's language (phrases.py), the values in it are the data's own."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from ontocore.llm import ChatModel, open_model
 from ontocore.prompts import ask as prompts
 from ontocore.trace import Trace
 
-from .answer import Answer, NO_DATA
+from .answer import Answer
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
@@ -40,7 +41,8 @@ from .linking import MAX_HINTS, ValueIndex
 from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
 from .question import Question, parse_question
 from .repairs import repair_plan
-from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing
+from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
+from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
 from .sqlplan.bigschema import build_view
 from .sqlplan.schema import Schema
 from .storage.sparql import QueryError
@@ -147,6 +149,7 @@ class Answerer:
             keep(self.system if self.relevance is None else self._stable_start())
         self.examples = examples
         self.trace = trace or Trace(None)
+        self.phrases = PhraseBook(model, self.trace)  # the answer text's fixed phrases per language
         self.max_attempts = max_attempts
         log.info("view of the ontology: %d tables in %.1f s", len(self.schema.tables), self.view_seconds)
 
@@ -188,8 +191,11 @@ class Answerer:
                          {"role": "user", "content": prompts.render("ask_sql_repair", problem=run.problem)}]
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
-        ans = self._answer(q, best, runs)
+        words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
+        ans = self._answer(q, best, runs, words)
         ans.question, ans.language = text, detection.lang
+        if words is not ENGLISH_WORDS:
+            ans.text_language = words.lang if len(words.english) < len(words.texts) else ENGLISH
         if translation is not None:
             ans.translation = {"used": asked if asked != text else "", **translation.to_dict()}
         calls, pt, ct, secs = (a - b for a, b in zip(self.model.usage.snapshot(), before))
@@ -260,14 +266,21 @@ class Answerer:
         whole = prompts.render("ask_sql_system", schema=marker, examples=self._examples_text)
         return whole.split(marker, 1)[0]
 
-    def answer_sql(self, question: str, sql: str) -> Answer:
+    def answer_sql(self, question: str, sql: str, *, lang: str = "", english: str = "") -> Answer:
         """The answer a given plan (SQL over the view) gives to a question, with no model call: the same reading,
-        repairs, checks and support as a plan the model wrote (for tests, and for checking your own plans)."""
+        repairs, checks and support as a plan the model wrote (for tests, and for checking your own plans). `lang`:
+        the question's language (names and the text's phrases in it; the phrases of a language not answered in
+        before are translated by the model once, phrases.py); `english`: its English reading, which gives its kind
+        (as a translation does in `ask`)."""
         text = " ".join((question or "").split())
-        q = parse_question(text)
+        q = parse_question(" ".join(english.split()) or text)
+        if lang:
+            q.labels = preference(lang, self.schema.languages.main)
         run = self._run(q, sql, self.index.mentions(q))
         best = run if not run.problem or run.zero else None
-        return self._answer(q, best, [run])
+        ans = self._answer(q, best, [run], self.phrases.get(lang))
+        ans.question, ans.language = text, lang
+        return ans
 
     def _system_for(self, question: str, mentions: list) -> str:
         """The system prompt: the whole view, or the part of a large view the question is about."""
@@ -357,9 +370,10 @@ class Answerer:
                             if c.name == "superlative_direction" else c.detail) for c in checks]
         run.problem = ""
 
-    def _answer(self, q: Question, best: _Run | None, runs: list[_Run]) -> Answer:
+    def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:
+        """The answer from the best run (None: no attempt passed), its text in `words`' language."""
         last = best or runs[-1]
-        ans = Answer(question=q.text, answer=NO_DATA, sql=last.sql, repairs=list(last.fixes),
+        ans = Answer(question=q.text, answer=words.get("no_data"), sql=last.sql, repairs=list(last.fixes),
                      sparql=[r.compiled.sparql for r in runs if r.compiled])
         ans.plan = to_dict(last.plan) if last.plan is not None else None
         ans.checks = [c.to_dict() for c in last.checks or []]
@@ -368,17 +382,18 @@ class Answerer:
                             and first_problem(r.checks)), None)
             if doubted is not None:  # a result that failed a check in every attempt: shown as a candidate only
                 candidate = answer_text(q, [c.name for c in doubted.compiled.columns], doubted.rows, None,
-                                        doubted.total)
+                                        doubted.total, words)
                 ans.sql, ans.repairs = doubted.sql, list(doubted.fixes)
                 ans.plan = to_dict(doubted.plan)
                 ans.checks = [c.to_dict() for c in doubted.checks]
                 ans.state, ans.error = "unsure", first_problem(doubted.checks)
-                ans.answer = f"Unsure: {ans.error.rstrip('.')}; best candidate: {candidate}"
+                ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
                 return ans
-            reason = "looked for: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
+            reason = f"{words.get('looked_for')}: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
             # no attempt gave a query that could run: the model failed this question (not: the data has no answer)
             unusable = not any(r.compiled for r in runs)
-            ans.state, ans.error, ans.answer = "error" if unusable else "no_data", last.problem, no_data_text(reason)
+            ans.state, ans.error = "error" if unusable else "no_data", last.problem
+            ans.answer = no_data_text(reason, words)
             return ans
         ans.columns = [c.name for c in best.compiled.columns]
         ans.rows, ans.truncated = best.rows, best.truncated
@@ -396,10 +411,11 @@ class Answerer:
         if not ans.support:
             ans.state, ans.error = "no_data", ("the aggregate ran over no matching rows" if best.zero
                                                else "no triple of the graph backs the result")
-            ans.answer, ans.rows, ans.boolean = no_data_text(ans.error), [], None
+            ans.answer = no_data_text(words.reason("no_rows" if best.zero else "no_triples", ans.error), words)
+            ans.rows, ans.boolean = [], None
             return ans
         ans.state = "answered"
-        ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total)
+        ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
         return ans
 
 

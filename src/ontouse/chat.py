@@ -1,15 +1,19 @@
 """A conversation over one ontology: follow-up questions ("and its price?") are rewritten by the model into
 standalone questions from the earlier questions and answers, then answered as any question; the rewrite is
-shown and kept with the answer."""
+shown and kept with the answer. The rewrite keeps the user's language: the prompt names it (the follow-up's own,
+when the language identifier or the ontology's labels tell it; else the language of the conversation's last question,
+since a short follow-up is hard to identify), and a rewrite surely written in another language is asked again
+once."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
 
+from ontocore.language import NAMES, detect
 from ontocore.prompts import ask as prompts
 
-from .answer import Answer, NO_DATA
+from .answer import Answer
 from .ask import Answerer, reuse_counts
 
 log = logging.getLogger(__name__)
@@ -33,7 +37,9 @@ class Conversation:
     def _history(self) -> str:
         lines = []
         for t in self.turns[-HISTORY_TURNS:]:
-            text = t.answer.answer if not t.answer.answer.startswith(NO_DATA) else NO_DATA
+            text = t.answer.answer
+            if t.answer.state in ("no_data", "error"):  # "No data available", without what was looked for
+                text = text.split(" (", 1)[0]
             lines.append(f"Q: {t.asked}\nA: {' '.join(text.split())[:ANSWER_CHARS]}")
         return "\n".join(lines)
 
@@ -42,9 +48,17 @@ class Conversation:
         reply that is not one plausible question is not used)."""
         if not self.turns:
             return question
-        prompt = prompts.render("ask_rewrite", history=self._history(), question=question)
-        reply = self.answerer.model.chat([{"role": "user", "content": prompt}], tools=None, tool_choice="none",
-                                         max_tokens=80)
+        lang = self.language(question)
+        named = f"{NAMES[lang]}, the language of the next question" if lang in NAMES else \
+            "the language of the next question"
+        messages = [{"role": "user", "content": prompts.render("ask_rewrite", history=self._history(),
+                                                               question=question, language=named)}]
+        reply = self.answerer.model.chat(messages, tools=None, tool_choice="none", max_tokens=80)
+        if lang in NAMES and _written_in_another(reply.content or "", lang):
+            log.info("rewrite not in %s, asked again: %r", NAMES[lang], (reply.content or "")[:200])
+            messages += [{"role": "assistant", "content": reply.content or ""},
+                         {"role": "user", "content": prompts.render("ask_rewrite_language", language=NAMES[lang])}]
+            reply = self.answerer.model.chat(messages, tools=None, tool_choice="none", max_tokens=80)
         text = " ".join((reply.content or "").strip().strip("`\"'").split())
         if text.lower().startswith(("q:", "question:")):
             text = text.split(":", 1)[1].strip()
@@ -52,6 +66,14 @@ class Conversation:
             log.info("rewrite not used: %r", (reply.content or "")[:200])
             return question
         return text
+
+    def language(self, question: str) -> str:
+        """The language of a follow-up: its own when the identifier or the ontology's labels tell it, else the
+        language of the conversation's last question ("" when neither is known)."""
+        found = detect(question, self.answerer.schema.languages)
+        if found.source in ("identifier", "labels") or not self.turns:
+            return found.lang
+        return self.turns[-1].answer.language or found.lang
 
     def ask(self, question: str) -> Turn:
         question = " ".join(question.split())
@@ -74,6 +96,12 @@ class Conversation:
         turn = Turn(question=question, asked=asked, answer=answer)
         self.turns.append(turn)
         return turn
+
+
+def _written_in_another(text: str, lang: str) -> bool:
+    """The language identifier is sure the text is in another language than `lang`."""
+    found = detect(" ".join(text.split()))
+    return found.source == "identifier" and found.lang not in ("", lang)
 
 
 __all__ = ["Conversation", "Turn"]

@@ -10,7 +10,8 @@ from rdflib.term import Node
 
 from ontocore.language import pick_label, rank_of
 
-from .answer import Cell, NO_DATA
+from .answer import Cell
+from .phrases import ENGLISH, Phrases
 from .sqlplan.compile import OutColumn
 from .question import Question
 from .sqlplan.schema import Schema, local_name
@@ -76,25 +77,31 @@ def boolean_of(rows: list[list[Cell]]) -> bool:
 
 
 def answer_text(q: Question, columns: list[str], rows: list[list[Cell]], boolean: bool | None,
-                total: int) -> str:
+                total: int, words: Phrases = ENGLISH) -> str:
+    """The answer as a sentence: the values of the result as code reads them, in `words`' language (its fixed
+    phrases: yes, no, "and N more"; the values themselves are never translated)."""
     if boolean is not None:
-        return "Yes." if boolean else "No."
+        return f"{words.get('yes') if boolean else words.get('no')}."
     if not rows:
-        return NO_DATA
+        return words.get("no_data")
     shown = rows[:MAX_ROWS_SHOWN]
-    more = f" (and {total - len(shown)} more)" if total > len(shown) else ""
+    more = f" ({words.get('more', n=total - len(shown))})" if total > len(shown) else ""
     if len(columns) <= 1 or all(len(r) == 1 for r in shown):
         values = [r[0].text() if r else "" for r in shown]
         if len(values) == 1:
             return f"{values[0]}."
         return "; ".join(values) + more + "."
-    named = [c or f"column {i + 1}" for i, c in enumerate(columns)]
+    named = [c or words.get("column", n=i + 1) for i, c in enumerate(columns)]
     lines = ["; ".join(f"{n}: {c.text()}" for n, c in zip(named, r)) for r in shown]
     return "\n".join(lines) + (f"\n{more.strip()}" if more else "")
 
 
-def no_data_text(reason: str) -> str:
-    return f"{NO_DATA} ({reason})" if reason else NO_DATA
+def no_data_text(reason: str, words: Phrases = ENGLISH) -> str:
+    return f"{words.get('no_data')} ({reason})" if reason else words.get("no_data")
+
+
+def unsure_text(reason: str, candidate: str, words: Phrases = ENGLISH) -> str:
+    return f"{words.get('unsure')}: {reason.rstrip('.')}; {words.get('best_candidate')}: {candidate}"
 
 
 def one_label_per_thing(raw: list[list[Node | None]], cells: list[list[Cell]],

@@ -48,10 +48,11 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
 
 
 def _score(answer: Answer, expected: Any) -> bool:
-    """Whether the answer text gives the expected value (ontouse.scoring.is_correct)."""
-    from .scoring import is_correct
+    """Whether the answer gives the expected value (ontouse.scoring.answer_is_correct: its yes/no and state fields,
+    else its text's values)."""
+    from .scoring import answer_is_correct
 
-    return bool(is_correct(answer.answer, expected))
+    return bool(answer_is_correct(answer, expected))
 
 
 def summary_line(rows: list[dict[str, Any]]) -> str:

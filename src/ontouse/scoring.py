@@ -12,6 +12,9 @@ question in data/dev_questions.json. It is lenient about form and strict about c
 * "No data available": the answer must say so (no data / not found / unknown ...); such an answer is never
   correct for any other expected value.
 
+`answer_is_correct(answer, expected)` judges an `ontoask` answer itself: its machine fields (`boolean`, `state`)
+where they decide, so an answer text in any language is judged alike; the text for the values.
+
 `answer_set_f1(predicted, gold)` is the set-based F1 of the TEXT2SPARQL challenge, with normalized values.
 """
 
@@ -201,6 +204,25 @@ def is_correct(answer_text: str, expected: Any, *, rel_tol: float | None = None,
         return _item_in(expected, answer_text, rel_tol)
     # a name: naming other candidates besides it is hedging, not an answer
     return _item_in(expected, answer_text, rel_tol) and _few_extra([str(expected)], answer_text, candidates, max_extra)
+
+
+def answer_is_correct(answer: Any, expected: Any, *, rel_tol: float | None = None,
+                      candidates: Iterable[str] | None = None, max_extra: int = 1) -> bool:
+    """Does an `ontoask` answer (an Answer, or its record in answers.json) give the expected value? Its machine
+    fields decide what they can, in any language of the answer text: an expected yes/no is the answer's `boolean`;
+    an expected "No data available" is a `state` of no_data (or error). Other values, and an answer without these
+    fields (a yes/no question not read as one), are judged on the text by `is_correct`, whose values are the
+    data's own in every language."""
+    get = answer.get if isinstance(answer, dict) else (lambda name, default=None: getattr(answer, name, default))
+    text, state, boolean = get("answer", "") or "", get("state", "") or "", get("boolean")
+    if _is_no_data(expected) and state:
+        return state in ("no_data", "error")
+    want = expected if isinstance(expected, bool) else (
+        expected.strip().lower() in ("yes", "true") if isinstance(expected, str)
+        and expected.strip().lower() in ("yes", "no", "true", "false") else None)
+    if want is not None and isinstance(boolean, bool):
+        return state == "answered" and boolean == want
+    return is_correct(text, expected, rel_tol=rel_tol, candidates=candidates, max_extra=max_extra)
 
 
 def _few_extra(items: list[str], answer_text: str, candidates: Iterable[str] | None, max_extra: int) -> bool:
