@@ -269,9 +269,9 @@ def test_the_translation_prompt_names_the_ontologys_words_in_each_target_languag
     ans = answerer.ask("Wie viele Leuchttürme gibt es?")
     # into English first, then on as the English question would go: into French, the ontology's label language
     assert "own words in English: lighthouse, coastal lighthouse" in model.sent[0]["messages"][0]["content"]
-    assert model.sent[0]["messages"][-1]["content"] == "Wie viele Leuchttürme gibt es?"
+    assert model.sent[0]["messages"][-1]["content"] == "Translate: Wie viele Leuchttürme gibt es?"
     assert "own words in French: phare, phare côtier" in model.sent[1]["messages"][0]["content"]
-    assert model.sent[1]["messages"][-1]["content"] == "How many lighthouses are there?"
+    assert model.sent[1]["messages"][-1]["content"] == "Translate: How many lighthouses are there?"
     assert model.sent[2]["messages"][-1]["content"].endswith("Question: Combien de phares y a-t-il ?")
     assert ans.answer == "7." and answerer._terms is not None
     assert ans.translation["texts"] == {"en": "How many lighthouses are there?", "fr": "Combien de phares y a-t-il ?"}
@@ -544,9 +544,9 @@ def test_a_translation_that_is_no_question_is_asked_again_once() -> None:
     model = ScriptedModel('Kira lives in the "Coral Reef".', 'Does Kira live in the "Coral Reef" exhibit?')
     found = translate_text(model, asked, "de", "en")
     assert found.texts == {"en": 'Does Kira live in the "Coral Reef" exhibit?'} and not found.rejected
-    assert model.sent[0]["tools"] is None and model.sent[0]["messages"][-1]["content"] == asked
+    assert model.sent[0]["tools"] is None and model.sent[0]["messages"][-1]["content"] == "Translate: " + asked
     assert "question mark" in model.sent[1]["messages"][-1]["content"]
-    model = ScriptedModel(asked, "Translate the user's question from German into English.")
+    model = ScriptedModel(asked, "You translate questions about a database from German into English?")
     found = translate_text(model, asked, "de", "en")
     assert found.texts == {} and "prompt written back" in found.rejected
     assert "Not written in English" in model.sent[1]["messages"][-1]["content"]

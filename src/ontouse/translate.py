@@ -1,24 +1,26 @@
-"""The question in the ontology's label language: one small constrained model call before linking and planning.
+"""The question in English and in the ontology's label language: small model calls before linking and planning.
 
-A question asked in another language than the one the ontology is labelled in is translated by the model into
-that language (and into English when neither is English, because the question's kind — a count, a yes/no, a
-superlative — is read from English grammar by question.py and verify.py). The call's output is held to a JSON
-Schema through the tool rails (ontocore.agent): the language the question is written in, one of
-ontocore.language.SUPPORTED, and one text per target language.
+A question asked in a known language other than English is translated into English by one plain chat call whose
+reply is the translation (`translate_text`); an English question, and the English translation of any other, is
+translated the same way into the ontology's main label language when that is not English (ontouse.ask._language:
+every language goes the English question's way). The question's kind - a count, a yes/no, a superlative - is read
+from English grammar by question.py and verify.py. A question whose language was not told apart (no identifier
+installed) goes through `translate`, one call held to a JSON Schema through the tool rails (ontocore.agent), which
+also names the language the question is written in, one of ontocore.language.SUPPORTED.
 
 The prompt names the ontology's own words in each target language (`vocabulary`: the labels of its classes, of its
 properties and of the few named things used as values, in that language), so that the model translates a noun into
-the word the data uses ("Haie" -> "sharks" rather than a word of its own) instead of guessing.
+the word the data uses rather than a word of its own.
 
 With the optional multilingual sentence-embedding model installed (ontocore.crosslingual, the `multilingual`
-extra), the prompt also names the words of the question that probably name one of those words (`glossary`:
-"Haie": "shark").
+extra), the prompt also names the words of the question that probably name one of those words (`glossary`).
 
-Words the ontology itself labels in the question's language are read by code (`label_glossary`: "Kraken" with a
-label "Krake"@de is "octopus" in English); a translation that does not use such a word is asked again once, told it.
+Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
+in German is named by its English label); a translation that does not use such a word is asked again once, told it.
 
 The guard: a translation is used only when every quoted name or value of the question and every number in it
-comes through unchanged. A quoted name the model changed is first put back by code (`restore_quoted`); a text that
+comes through unchanged, and a question's question mark too (a reply that answers the question, or states it, is
+no translation of it). A quoted name the model changed is first put back by code (`restore_quoted`); a text that
 still fails, or is left in another language, or repeats the call's own descriptions, is asked again once; after
 that (or when the call gives nothing usable) the original question is used. The original question always stays
 the question of the answer."""
@@ -446,6 +448,9 @@ def reply_text(reply: str, target: str) -> str:
     return line
 
 
+ASK_PLAIN = "Translate:"  # the question is the object of the request, not a question to the model (seen: "Yes.")
+
+
 def translate_text(model: ChatModel, question: str, source: str, target: str, *, trace: Trace | None = None,
                    words: list[str] | None = None, hints: list[tuple[str, str]] | None = None,
                    names: list[tuple[str, str]] | None = None, kinds: list[str] | None = None) -> Translation:
@@ -462,13 +467,14 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     if source == target or target not in SUPPORTED or source not in SUPPORTED:
         return found
     known = f"The database's own words in {NAMES[target]}: " + ", ".join(words) + ". Where a word of the " \
-        f"question means one of them, use it.\n" if words else ""
+        "question means one of them, use it." if words else ""
     if hints:
-        known += "Words of this question that probably name one of them: " + ", ".join(
-            f'"{span}": "{word}"' for span, word in hints) + ".\n"
+        known += " Words of this question that probably name one of them: " + ", ".join(
+            f'"{span}": "{word}"' for span, word in hints) + "."
     system = prompts.render("ask_translate_text", source=NAMES[source], target=NAMES[target], vocabulary=known)
-    echoes = [_fold_words(line) for line in system.splitlines() if len(line.split()) > 3]
-    messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    echoes = [_fold_words(part) for part in re.split(r"[.;\n]", system) if len(part.split()) > 3]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system},
+                                      {"role": "user", "content": f"{ASK_PLAIN} {question}"}]
     budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR) + 40)
     why = ""
     for turn in (1, 2):
