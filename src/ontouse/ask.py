@@ -50,7 +50,7 @@ from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
 from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
-                        translate, vocabulary)
+                        translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import Check, first_problem, flip_direction, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
@@ -164,7 +164,7 @@ class Answerer:
         waited0 = getattr(self.model.usage, "wait_seconds", 0.0)
         detection, translation, asked, english = self._language(text)
         q, linked = self._parse(asked, english, detection.lang)
-        mentions = self._mentions(linked, text)
+        mentions = self._mentions(linked, text, english)
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
         shots = self.examples.prompt_for(asked) if self.examples else ""
         user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=asked)
@@ -211,33 +211,66 @@ class Answerer:
     def _language(self, text: str) -> tuple[Detection, Translation | None, str, str]:
         """(the detection, the translation made or None, the question as linked and planned, its English reading)
 
-        The question is translated (ontouse.translate) into the ontology's main label language when it is asked in
-        another one, or in a language not told apart; and into English too when neither is English (the kind of
-        question is read from English grammar). Without a usable translation the question stays as asked."""
-        labels = self.schema.languages
-        main = labels.main
-        found = detect(text, labels)
-        lang = found.lang
-        if lang == main and lang == ENGLISH:
-            return found, None, text, text
-        targets = [main] + ([ENGLISH] if ENGLISH not in (main, lang) else [])
-        targets = [t for t in targets if t != lang]
-        if not targets:
-            return found, None, text, text
+        Any language is planned as the same question in English would be, so that it differs from English only by
+        its translation: a question in another language than English is first translated into English (the kind of
+        question is read from English grammar by question.py and verify.py); when the ontology is labelled in
+        English that English question is planned, else it goes on exactly as an English question would: into the
+        ontology's main label language (`_from_english`). A question asked in the main label language is planned
+        as asked, read for its kind in English. Without a usable translation the question stays as asked."""
+        main = self.schema.languages.main
+        found = detect(text, self.schema.languages)
+        if found.lang == ENGLISH:
+            if main == ENGLISH:
+                return found, None, text, text
+            translation = self._from_english(text)
+            return found, translation, translation.get(main, text), text
+        terms, classes = self._words()
+        if found.lang:  # a known language: one plain translation into English
+            translation = translate_text(self.model, text, found.lang, ENGLISH, trace=self.trace,
+                                         words=vocabulary(terms, ENGLISH, main), hints=self._hints(text, ENGLISH),
+                                         names=label_glossary(text, classes, found.lang, ENGLISH, main),
+                                         kinds=vocabulary(classes, ENGLISH, main))
+        else:  # not told apart: the translation call also says which language it is
+            hints = {ENGLISH: self._hints(text, ENGLISH)} if self._linker else None
+            translation = translate(self.model, text, "", [ENGLISH], trace=self.trace, hints=hints,
+                                    words={ENGLISH: vocabulary(terms, ENGLISH, main)},
+                                    kinds={ENGLISH: vocabulary(classes, ENGLISH, main)})
+            if model_reading_counts(found, translation):  # the model reads the language better than clues
+                found = Detection(translation.reported, "model", found.probability)
+        lang = found.lang or ENGLISH
+        english = text if lang == ENGLISH else translation.get(ENGLISH, "")
+        if lang == main or not english:
+            return found, translation, text, english
+        if main == ENGLISH:
+            return found, translation, english, english
+        onward = self._from_english(english)  # as the English question would be
+        translation.texts.update(onward.texts)
+        translation.rejected = "; ".join(x for x in (translation.rejected, onward.rejected) if x)
+        return found, translation, onward.get(main, english), english
+
+    def _words(self) -> tuple[list[Term], list[Term]]:
+        """The ontology's words (read once), and those of its classes."""
         if self._terms is None:
             self._terms = ontology_terms(self.store, self.schema)
-        hints = {t: glossary(self._linker, text, self._terms, t, main) for t in targets} if self._linker else None
         classes = [term for term in self._terms if term.iri in {t.cls for t in self.schema.tables.values()}]
-        names = {t: label_glossary(text, classes, lang, t, main) for t in targets} if lang else None
-        translation = translate(self.model, text, lang, targets, trace=self.trace, hints=hints, names=names,
-                                words={t: vocabulary(self._terms, t, main) for t in targets},
-                                kinds={t: vocabulary(classes, t, main) for t in targets})
-        if model_reading_counts(found, translation):  # the model reads the language better than clues
-            found = Detection(translation.reported, "model", found.probability)
-        lang = found.lang or ENGLISH
-        asked = text if lang == main else translation.get(main, text)
-        english = text if lang == ENGLISH else translation.get(ENGLISH, asked if main == ENGLISH else "")
-        return found, translation, asked, english
+        return self._terms, classes
+
+    def _hints(self, text: str, lang: str) -> list[tuple[str, str]]:
+        """Words of the text and the ontology's word in `lang` they probably name, by the optional multilingual
+        model (none without it)."""
+        if self._linker is None:
+            return []
+        terms, _ = self._words()
+        return glossary(self._linker, text, terms, lang, self.schema.languages.main)
+
+    def _from_english(self, english: str) -> Translation:
+        """An English question in the ontology's main label language (the one way every question takes into it)."""
+        main = self.schema.languages.main
+        terms, classes = self._words()
+        return translate_text(self.model, english, ENGLISH, main, trace=self.trace,
+                              words=vocabulary(terms, main, main), hints=self._hints(english, main),
+                              names=label_glossary(english, classes, ENGLISH, main, main),
+                              kinds=vocabulary(classes, main, main))
 
     def _parse(self, asked: str, english: str, lang: str) -> tuple[Question, Question]:
         """(the question read for its kind and the checks: its English reading when there is one; the question
@@ -248,16 +281,21 @@ class Answerer:
         linked.labels = q.labels
         return q, linked
 
-    def _mentions(self, linked: Question, text: str) -> list:
+    def _mentions(self, linked: Question, text: str, english: str = "") -> list:
         """The values the question names: in the question as planned, and, when that is a translation, the values
-        the question as asked names whole (a value labelled in the question's language, or a name the translation
-        changed), after them; one hint per value and table, at most MAX_HINTS."""
-        if " ".join(linked.text.split()) == text:
+        the question as asked and its English reading name whole (a value labelled in the question's language or
+        in English, or a name a translation changed), after them; one hint per value and table, at most MAX_HINTS."""
+        if " ".join(linked.text.split()) == text and english in ("", text):
             return self.index.mentions(linked)
-        asked = [m for m in self.index.mentions(parse_question(text)) if m.exact]
+        readings = dict.fromkeys(r for r in (text, english) if r and r != " ".join(linked.text.split()))
+        whole = [m for r in readings for m in self.index.mentions(parse_question(r)) if m.exact]
         planned = self.index.mentions(linked)  # last: the index keeps the question it last linked
         seen = {(m.value, m.table) for m in planned}
-        return (planned + [m for m in asked if (m.value, m.table) not in seen])[:MAX_HINTS]
+        for m in whole:
+            if (m.value, m.table) not in seen:
+                seen.add((m.value, m.table))
+                planned.append(m)
+        return planned[:MAX_HINTS]
 
     def _stable_start(self) -> str:
         """The start every question's system prompt shares when the view is cut per question: the instructions

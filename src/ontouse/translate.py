@@ -1,24 +1,26 @@
-"""The question in the ontology's label language: one small constrained model call before linking and planning.
+"""The question in English and in the ontology's label language: small model calls before linking and planning.
 
-A question asked in another language than the one the ontology is labelled in is translated by the model into
-that language (and into English when neither is English, because the question's kind — a count, a yes/no, a
-superlative — is read from English grammar by question.py and verify.py). The call's output is held to a JSON
-Schema through the tool rails (ontocore.agent): the language the question is written in, one of
-ontocore.language.SUPPORTED, and one text per target language.
+A question asked in a known language other than English is translated into English by one plain chat call whose
+reply is the translation (`translate_text`); an English question, and the English translation of any other, is
+translated the same way into the ontology's main label language when that is not English (ontouse.ask._language:
+every language goes the English question's way). The question's kind - a count, a yes/no, a superlative - is read
+from English grammar by question.py and verify.py. A question whose language was not told apart (no identifier
+installed) goes through `translate`, one call held to a JSON Schema through the tool rails (ontocore.agent), which
+also names the language the question is written in, one of ontocore.language.SUPPORTED.
 
 The prompt names the ontology's own words in each target language (`vocabulary`: the labels of its classes, of its
 properties and of the few named things used as values, in that language), so that the model translates a noun into
-the word the data uses ("Haie" -> "sharks" rather than a word of its own) instead of guessing.
+the word the data uses rather than a word of its own.
 
 With the optional multilingual sentence-embedding model installed (ontocore.crosslingual, the `multilingual`
-extra), the prompt also names the words of the question that probably name one of those words (`glossary`:
-"Haie": "shark").
+extra), the prompt also names the words of the question that probably name one of those words (`glossary`).
 
-Words the ontology itself labels in the question's language are read by code (`label_glossary`: "Kraken" with a
-label "Krake"@de is "octopus" in English); a translation that does not use such a word is asked again once, told it.
+Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
+in German is named by its English label); a translation that does not use such a word is asked again once, told it.
 
 The guard: a translation is used only when every quoted name or value of the question and every number in it
-comes through unchanged. A quoted name the model changed is first put back by code (`restore_quoted`); a text that
+comes through unchanged, and a question's question mark too (a reply that answers the question, or states it, is
+no translation of it). A quoted name the model changed is first put back by code (`restore_quoted`); a text that
 still fails, or is left in another language, or repeats the call's own descriptions, is asked again once; after
 that (or when the call gives nothing usable) the original question is used. The original question always stays
 the question of the answer."""
@@ -91,6 +93,8 @@ def guard_problem(original: str, translated: str) -> str:
         return "quoted value(s) changed in the translation: " + ", ".join(repr(v) for v in lost)
     if sorted(_NUMBER.findall(original)) != sorted(_NUMBER.findall(text)):
         return "the numbers of the translation differ from the question's"
+    if "?" in original and "?" not in text:
+        return "the translation is no question (the question mark is missing)"
     return ""
 
 
@@ -428,6 +432,76 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     return found
 
 
+_WRAP = "\"'“”„«»‘’`"
+
+
+def reply_text(reply: str, target: str) -> str:
+    """The translation in a plain reply: its first line with text, without a leading "English:" or "Translation:"
+    and without quotes around the whole of it (quotes around a name inside stay)."""
+    line = next((x.strip() for x in (reply or "").splitlines() if x.strip()), "")
+    head = line.split(":", 1)[0].strip().casefold()
+    if ":" in line and head in {NAMES[target].casefold(), "translation", f"{NAMES[target]} translation".casefold(),
+                                "question", f"{NAMES[target]} question".casefold()}:
+        line = line.split(":", 1)[1].strip()
+    if len(line) > 1 and line[0] in _WRAP and line[-1] in _WRAP and sum(line.count(c) for c in _WRAP) == 2:
+        line = line[1:-1].strip()
+    return line
+
+
+ASK_PLAIN = "Translate:"  # the question is the object of the request, not a question to the model (seen: "Yes.")
+
+
+def translate_text(model: ChatModel, question: str, source: str, target: str, *, trace: Trace | None = None,
+                   words: list[str] | None = None, hints: list[tuple[str, str]] | None = None,
+                   names: list[tuple[str, str]] | None = None, kinds: list[str] | None = None) -> Translation:
+    """The question, written in the known language `source`, in the one language `target`, by a plain chat call
+    whose reply is the translation (no JSON: held to a tool's schema, the embedded model copied German questions
+    into the "english" field, and wrote the tool's description back). `words`: the ontology's words in `target`
+    (`vocabulary`), named in the prompt, with `hints` (`glossary`: words of the question that probably name one of
+    them); `names`: words of the question and the ontology's word in `target` they
+    name (`label_glossary`), and `kinds`, the words of its classes in `target`: a translation that puts another
+    class's word in the place of one is told the word. The same guard as `translate` (quoted names, numbers, the
+    question mark, a text left in another language or the prompt written back); one re-ask in the same
+    conversation, told the problem; else no translation (`rejected` says why)."""
+    found = Translation(source=source)
+    if source == target or target not in SUPPORTED or source not in SUPPORTED:
+        return found
+    known = f"The database's own words in {NAMES[target]}: " + ", ".join(words) + ". Where a word of the " \
+        "question means one of them, use it." if words else ""
+    if hints:
+        known += " Words of this question that probably name one of them: " + ", ".join(
+            f'"{span}": "{word}"' for span, word in hints) + "."
+    system = prompts.render("ask_translate_text", source=NAMES[source], target=NAMES[target], vocabulary=known)
+    echoes = [_fold_words(part) for part in re.split(r"[.;\n]", system) if len(part.split()) > 3]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system},
+                                      {"role": "user", "content": f"{ASK_PLAIN} {question}"}]
+    budget = max(MIN_TOKENS, int(len(question) * MAX_TOKENS_PER_CHAR) + 40)
+    why = ""
+    for turn in (1, 2):
+        reply = model.chat(messages, tools=None, max_tokens=budget, temperature=0.0)
+        content = reply.content or ""
+        text = restore_quoted(question, reply_text(content, target))
+        folded = _fold_words(text)
+        if any(e and e in folded for e in echoes):
+            why = "the prompt written back, not a translation"
+        else:
+            why = guard_problem(question, text) or (NOT_IN % NAMES[target] if not_in(text, target, question) else "")
+        lost = [] if why else swapped_words(text, question, names or [], kinds or [])
+        if lost:
+            why = "; ".join(f'"{span}" is "{word}" in {NAMES[target]}' for span, word in lost)
+        if trace is not None:
+            trace.write("llm", label="translate", turn=turn, reply=reply.to_dict(), text=text, problem=why)
+        if not why:
+            found.texts[target] = text
+            return found
+        messages += [{"role": "assistant", "content": content},
+                     {"role": "user", "content": f"{why[0].upper()}{why[1:]}. Reply with the {NAMES[target]} "
+                                                 "question only."}]
+    found.rejected = f"{NAMES[target]}: {why}"
+    log.info("translation not used: %s", found.rejected)
+    return found
+
+
 __all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words",
-           "model_reading_counts", "ontology_terms", "restore_quoted", "same_word", "swapped_words", "translate",
-           "vocabulary"]
+           "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted", "same_word", "swapped_words",
+           "translate", "translate_text", "vocabulary"]
