@@ -178,7 +178,8 @@ def ontology_terms(store: Any, schema: Any) -> list[Term]:
     except QueryError as e:
         log.info("the ontology's words were not read: %s", e)
         rows = []
-    for x, label in rows:
+    # in one order whatever store answers (a file and an endpoint list rows differently): the prompt is the same
+    for x, label in sorted(rows, key=lambda r: (str(r[0]), getattr(r[1], "language", None) or "", str(r[1]))):
         term = terms.setdefault(x, Term(x))
         texts = term.labels.setdefault(base_code(getattr(label, "language", None)), [])
         text = " ".join(str(label).split())
