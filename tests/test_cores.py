@@ -88,3 +88,23 @@ def test_the_local_model_keeps_its_thread_choice_for_a_call_right_after_the_prev
     model._fixed_threads = 3
     model._adapt_threads()
     assert sampled == [1, 1]
+
+
+def test_own_time_counts_this_process_children() -> None:
+    """A child of this process (the answerer's query worker) spinning between two samples is this process's time,
+    not another process's."""
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 3\nwhile time.time() < t: pass"])
+    try:
+        time.sleep(0.5)  # the child has started
+        assert child.pid in cores._children()
+        before = cores._own_jiffies()
+        time.sleep(0.6)
+        assert cores._own_jiffies() - before >= 10  # of the child's ~60 ticks, at least some on a busy machine
+    finally:
+        child.kill()
+        child.wait()
+    assert cores._process_ticks(child.pid) == 0  # gone

@@ -45,19 +45,50 @@ def _cpu_times(stat: str) -> dict[int, tuple[int, int]]:
     return out
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="ascii", errors="replace") as f:
+        return f.read()
+
+
+def _children() -> list[int]:
+    """The process ids of this process's live children (Linux; [] where the kernel does not say)."""
+    pids: list[int] = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            pids += [int(x) for x in _read(f"/proc/self/task/{task}/children").split()]
+    except (OSError, ValueError):
+        return []
+    return pids
+
+
+def _process_ticks(pid: int) -> int:
+    """User + system clock ticks a live process has used (0 when it is gone)."""
+    try:
+        fields = _read(f"/proc/{pid}/stat").rpartition(")")[2].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _own_jiffies() -> float:
-    """CPU time this process has used (all its threads), in the clock ticks of /proc/stat."""
+    """CPU time this process and its children have used (all their threads), in the clock ticks of /proc/stat.
+
+    The children count as this process: a query worker forked by the answerer (ontouse.storage.sandbox) that is
+    still freeing its last result when the model's call starts is no other process either."""
     t = os.times()
-    return (t.user + t.system) * os.sysconf("SC_CLK_TCK")
+    ticks = os.sysconf("SC_CLK_TCK")
+    own = (t.user + t.system + t.children_user + t.children_system) * ticks
+    return own + sum(_process_ticks(pid) for pid in _children())
 
 
 def busy_cores(sample_s: float = 0.15, stat_path: str = "/proc/stat") -> int | None:
     """How many usable cores other processes keep busy, sampled over `sample_s` while this process waits;
     None where the kernel does not say (not Linux).
 
-    This process's own CPU time in the sample is left out (taken from the busiest cores first): a thread of its
-    own that is still winding down (a numerical library's worker that spins for a moment after its last task) is
-    no other process, and counting it would give the model fewer threads than the free cores."""
+    This process's own CPU time in the sample, and its children's, is left out (taken from the busiest cores
+    first): a thread of its own that is still winding down (a numerical library's worker that spins for a moment
+    after its last task) or its query worker is no other process, and counting it would give the model fewer
+    threads than the free cores."""
     path = Path(stat_path)
     try:
         own0 = _own_jiffies()
