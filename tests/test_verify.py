@@ -195,6 +195,22 @@ def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
     assert checks(ans)["counted_class"] is False and not ans.support
 
 
+def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: Answerer) -> None:
+    """A plan over the value's own table ("stark gefährdet" is a conservation status that animals have) returns
+    the value the question names, or counts it (1), whatever words the question uses: caught from the plan and
+    the graph alone, and the error names the columns that hold the value."""
+    for sql in ("SELECT iri FROM ConservationStatus WHERE label = 'stark gefährdet'",
+                "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'stark gefährdet'"):
+        ans = answerer.answer_sql("Welche Tiere sind stark gefährdet?", sql)
+        assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False, sql
+        assert "Animal.conservationStatus" in ans.error and not ans.support
+    ans = answerer.answer_sql("Wie viele Tiere sind stark gefährdet?",
+                              "SELECT COUNT(*) FROM Animal WHERE conservationStatus = 'stark gefährdet'")
+    assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
+    ans = answerer.answer_sql("How many animals are called Bruno?", "SELECT COUNT(*) FROM Animal WHERE label = 'Bruno'")
+    assert checks(ans)["not_the_value_itself"] is True and ans.answer == "1."
+
+
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")

@@ -4,7 +4,7 @@ plans that only return what the question itself names."""
 from __future__ import annotations
 
 from .answer import Cell
-from .sqlplan.plan import And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
+from .sqlplan.plan import Agg, And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
 from .question import Question
 from .sqlplan.schema import Schema
 
@@ -57,6 +57,51 @@ def echo_problem(plan: Plan, schema: Schema) -> str:
         echoed.append(f"{e.alias}.{col.name}")
     return (f"the query returns {', '.join(echoed)}, which the question itself names (the WHERE clause fixes it): "
             "select the column of the joined table that the question asks for instead.")
+
+
+def value_echo_problem(plan: Plan, schema: Schema) -> str:
+    """A query over one table of things that serve as values (a colour, a status: named individuals that other
+    things link to, with nothing but names of their own) which fixes that table's own name to a constant and
+    returns only those rows or their count: it restates the value the question names, or counts it (1), instead
+    of the things that have it ("which X have the status V" answered "V"). ('' when the plan is not such a query.)"""
+    if not isinstance(plan, Query) or len(plan.sources) != 1 or not plan.select or plan.group_by:
+        return ""
+    source = plan.sources[0]
+    table = schema.table(source.table)
+    if table is None:
+        return ""
+    notes = {"comment", "seealso", "isdefinedby", "definition", "description", "note"}
+    if any(c.kind == "value" and not c.is_label and c.name.lower() not in notes for c in table.columns.values()):
+        return ""
+    referring = [f"{t.name}.{c.name}" for t in sorted(schema.tables.values(), key=lambda t: -t.count)
+                 if t.name != table.name for c in t.columns.values()
+                 if c.kind == "link" and not c.hidden and c.target.lower() == table.name.lower()]
+    if not referring:
+        return ""
+    names = {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"}
+    conds = plan.where.items if isinstance(plan.where, And) else (plan.where,) if plan.where is not None else ()
+    fixed: list[str] = []
+    for c in conds:
+        if isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit):
+            col, lit = c.left, [c.right]
+        elif isinstance(c, InList) and not c.negated and isinstance(c.expr, Col):
+            col, lit = c.expr, list(c.values)
+        else:
+            continue
+        if col.column.lower() in names:
+            fixed += [str(x.value) for x in lit]
+    if not fixed:
+        return ""
+    for it in plan.select:
+        e = it.expr
+        own = isinstance(e, Col) and e.column.lower() in names
+        counted = isinstance(e, Agg) and e.func == "count"
+        if not (own or counted):
+            return ""
+    value = ", ".join(repr(v) for v in fixed[:3])
+    return (f"{value} is a {table.name}, a value that other things have ({', '.join(referring[:4])}); the query "
+            f"returns that value itself or counts it. Select (or count) the rows of the table the question asks "
+            f"about, WHERE its column that links to {table.name} = {fixed[0]!r}.")
 
 
 def type_problem(plan: Plan, schema: Schema, q: Question) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
-from .checks import echo_problem, shape_problem, type_problem
+from .checks import echo_problem, shape_problem, type_problem, value_echo_problem
 from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Or, Plan, Query,
                            Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
@@ -1040,6 +1040,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
            _check("values_present", blank_problem(rows) if not aggregate_only else "")]
     if q.kind != "yesno":
         out.append(_check("not_an_echo", echo_problem(plan, schema)))
+        out.append(_check("not_the_value_itself", value_echo_problem(plan, schema)))
     out.append(_check("asked_table", type_problem(plan, schema, q)))
     if "average" in q.words:
         out.append(_check("average_asked", average_problem(q, plan, rows)))
