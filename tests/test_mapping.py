@@ -102,6 +102,22 @@ def test_level_may_not_reuse_the_variant_class_or_a_parts_property() -> None:
     assert repair_decision(shape, bad)["levels"] == [{"class": "ProductCategory", "property": "inProductCategory"}]
 
 
+def test_a_parts_key_keeps_being_read_as_parts() -> None:
+    """A change that makes a parts key another type would keep "Shade weight (kg): 1.15; ..." as one unread text
+    (an individual named by the whole value, the weight and length lost): refused, and dropped by the repair;
+    a change that keeps it parts, or only names its property, stands."""
+    shape = group_shapes(find_records("c.json", CATALOG))[0]
+    bad = {"record_class": "Product", "name_key": "Name", "levels": [{"class": "ProductCategory",
+                                                                      "property": "inProductCategory"}],
+           "changes": [{"key": "SIZE M:", "property": "hasVariant", "type": "individual"},
+                       {"key": "Colors", "type": "individual", "range_class": "Color"}]}
+    problems = check_decision(shape, bad)
+    assert len(problems) == 1 and "'SIZE M:'" in problems[0] and "leave it out of changes" in problems[0]
+    assert repair_decision(shape, bad)["changes"] == [{"key": "Colors", "type": "individual", "range_class": "Color"}]
+    ok = {**bad, "changes": [{"key": "SIZE M:", "type": "parts"}, {"key": "SIZE M:", "property": "hasSize"}]}
+    assert check_decision(shape, ok) == []
+
+
 def test_category_keys_become_subclasses_of_the_record_class() -> None:
     idx, _ = _apply({**CATALOG, "Accessories": {"Lamp": {"Name": "Lamp", "Weight (g):": "90"}}})
     assert idx.classes["Lantern"].superclasses == ["Product"] and idx.classes["Accessory"].superclasses == ["Product"]

@@ -112,8 +112,15 @@ def repair_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | No
     if any("name_key" in p for p in check_decision(shape, {**args, "levels": [], "changes": []}, id_key=id_key)):
         args["name_key"] = proposed_name_key(shape, id_key)
     args["changes"] = [ch for ch in args.get("changes", []) if not (
-        ch.get("key") == args["name_key"] != "@key" and ch.get("type") == "individual")]
+        ch.get("key") == args["name_key"] != "@key" and ch.get("type") == "individual") and not _unparts(shape, ch)]
     return args
+
+
+def _unparts(shape: Shape, change: dict[str, Any]) -> bool:
+    """Does a change turn a key that code reads as parts ("Size S": "weight 1.2 kg; length 40 cm") into another
+    type (one text, an individual named by the whole value, skipped)?"""
+    plan = shape.plans.get(change.get("key", ""))
+    return plan is not None and plan.type == "parts" and change.get("type") not in (None, "parts")
 
 
 def _other_table(shape: Shape, cls: str, mapped: list[Shape]) -> Shape | None:
@@ -156,6 +163,12 @@ def check_decision(shape: Shape, args: dict[str, Any], mapped: list[Shape] | Non
         if key != "@key" and ch.get("key") == key and ch.get("type") == "individual":
             problems.append(f"changes: key {key!r} is the name_key, so its values are the records' own names; they "
                             "cannot also be individuals of another class (leave it out of changes)")
+    parts = part_groups(shape)
+    for ch in args.get("changes", []):
+        if _unparts(shape, ch):
+            problems.append(f"changes: key {ch['key']!r} is one of the keys whose values code reads field by field "
+                            f"as parts of each record ({', '.join(repr(k) for k in parts[:4])}); changing its type "
+                            "would keep its fields as one unread text (leave it out of changes)")
     if key != "@key":
         values = [str(r.fields.get(key, "")).strip() for r in shape.records]
         if naming := _naming_problem(shape, key, id_key):
