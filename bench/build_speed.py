@@ -126,6 +126,17 @@ calls are opened (`llm.opened_calls`: the model is given `{"name": "add_facts", 
 arguments), so it no longer writes them as a fenced, indented block (about 85 tokens for two numbers, or a fenced
 block that fails and is written again under the grammar) but as compact JSON (about 47).
 
+The example from d977057 on (2026-11-27): 10 calls where earlier builds made 9. The builder's code and prompts
+did not change between 82af411 and d977057; `ontocore.cores` (48a3c1c) did, which picks the model's threads, and
+llama.cpp's arithmetic differs slightly with the number of threads. The mapping call's first turn named the record
+class as its own level; the tool refused it and the second turn was accepted. At d977057 that second turn's
+"changes" held `{"key": "SIZE S:", "property": "hasVariant", "type": "individual"}`, which turned a key that code
+reads as parts into one individual named by the whole text: the two size-S variants lost their name, frame weight
+and seat tube (a variant labelled "Frame weight (kg): 1.95; Seat tube (cm): 38"), 262 facts. From 8f1c86d on, a
+change that turns a parts key into another type is refused to the model and dropped by the repair: 267 facts and
+890 triples, every size-S variant with its `SIZE S` name and both numbers; the same 10 calls and tokens. Quiet and
+busy builds of one commit made the same decisions (equal facts and graph digests).
+
 ## What was tried and not kept (2026-11-26, busy machine)
 
 - Each step's instructions moved first, into the system message, so that the local model keeps them evaluated (in
