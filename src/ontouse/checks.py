@@ -3,6 +3,8 @@ plans that only return what the question itself names."""
 
 from __future__ import annotations
 
+from rdflib.namespace import DCTERMS, RDFS, SKOS
+
 from .answer import Cell
 from .sqlplan.plan import Agg, And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
 from .question import Question
@@ -59,6 +61,11 @@ def echo_problem(plan: Plan, schema: Schema) -> str:
             "select the column of the joined table that the question asks for instead.")
 
 
+# properties that document a thing rather than state a fact of it
+NOTES = frozenset({RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy, SKOS.definition, SKOS.note, SKOS.scopeNote,
+                   DCTERMS.description})
+
+
 def value_echo_problem(plan: Plan, schema: Schema) -> str:
     """A query over one table of things that serve as values (a colour, a status: named individuals that other
     things link to, with nothing but names of their own) which fixes that table's own name to a constant and
@@ -70,8 +77,7 @@ def value_echo_problem(plan: Plan, schema: Schema) -> str:
     table = schema.table(source.table)
     if table is None:
         return ""
-    notes = {"comment", "seealso", "isdefinedby", "definition", "description", "note"}
-    if any(c.kind == "value" and not c.is_label and c.name.lower() not in notes for c in table.columns.values()):
+    if any(c.kind == "value" and not c.is_label and c.prop not in NOTES for c in table.columns.values()):
         return ""
     referring = [f"{t.name}.{c.name}" for t in sorted(schema.tables.values(), key=lambda t: -t.count)
                  if t.name != table.name for c in t.columns.values()
