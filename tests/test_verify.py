@@ -211,6 +211,18 @@ def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: A
     assert checks(ans)["not_the_value_itself"] is True and ans.answer == "1."
 
 
+def test_a_value_restated_in_another_domain_and_language_is_never_stated() -> None:
+    """The same over huts labelled in Italian first: a service the huts offer, named in the question."""
+    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
+    huts = Answerer(store, NoModel(), schema=build_schema(store))
+    ans = huts.answer_sql("Quali rifugi offrono una doccia calda?",
+                          "SELECT iri FROM Servizio WHERE label = 'doccia calda'")
+    assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False and "Rifugio.offre" in ans.error
+    ans = huts.answer_sql("Quali rifugi offrono una doccia calda?",
+                          "SELECT iri FROM Rifugio WHERE offre = 'doccia calda'")
+    assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
+
+
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")
