@@ -223,6 +223,24 @@ def test_a_value_restated_in_another_domain_and_language_is_never_stated() -> No
     assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
 
 
+def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: Answerer) -> None:
+    """"How many X does the named thing have" answered by counting that thing by its own name (1), in two domains;
+    counting the things that refer to it, or a count above 1 (names that repeat), stands."""
+    ans = answerer.answer_sql("How many animals live in the Open Ocean exhibit?",
+                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")
+    assert ans.state == "unsure" and checks(ans)["not_the_named_thing_counted"] is False and not ans.support
+    ans = answerer.answer_sql("How many animals live in the Open Ocean exhibit?",
+                              "SELECT COUNT(*) FROM Animal WHERE livesIn = 'Open Ocean'")
+    assert checks(ans)["not_the_named_thing_counted"] is True and ans.state == "answered"
+    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
+    huts = Answerer(store, NoModel(), schema=build_schema(store))
+    ans = huts.answer_sql("How many beds does the hut Lares have?", "SELECT COUNT(*) FROM Rifugio WHERE label = 'Lares'")
+    assert ans.state == "unsure" and checks(ans)["not_the_named_thing_counted"] is False
+    ans = huts.answer_sql("How many beds does the hut Lares have?", "SELECT postiLetto FROM Rifugio WHERE label = 'Lares'")
+    assert "not_the_named_thing_counted" not in checks(ans) or checks(ans)["not_the_named_thing_counted"]
+    assert ans.state == "answered" and ans.answer == "40."
+
+
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")

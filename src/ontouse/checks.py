@@ -85,17 +85,7 @@ def value_echo_problem(plan: Plan, schema: Schema) -> str:
     if not referring:
         return ""
     names = {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"}
-    conds = plan.where.items if isinstance(plan.where, And) else (plan.where,) if plan.where is not None else ()
-    fixed: list[str] = []
-    for c in conds:
-        if isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit):
-            col, lit = c.left, [c.right]
-        elif isinstance(c, InList) and not c.negated and isinstance(c.expr, Col):
-            col, lit = c.expr, list(c.values)
-        else:
-            continue
-        if col.column.lower() in names:
-            fixed += [str(x.value) for x in lit]
+    fixed = fixed_names(plan, names)
     if not fixed:
         return ""
     for it in plan.select:
@@ -108,6 +98,22 @@ def value_echo_problem(plan: Plan, schema: Schema) -> str:
     return (f"{value} is a {table.name}, a value that other things have ({', '.join(referring[:4])}); the query "
             f"returns that value itself or counts it. Select (or count) the rows of the table the question asks "
             f"about, WHERE its column that links to {table.name} = {fixed[0]!r}.")
+
+
+def fixed_names(plan: Query, names: set[str]) -> list[str]:
+    """The constants the plan's top-level WHERE sets one of `names` (lower-cased columns) to (=, or IN)."""
+    conds = plan.where.items if isinstance(plan.where, And) else (plan.where,) if plan.where is not None else ()
+    fixed: list[str] = []
+    for c in conds:
+        if isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit):
+            col, lits = c.left, [c.right]
+        elif isinstance(c, InList) and not c.negated and isinstance(c.expr, Col):
+            col, lits = c.expr, list(c.values)
+        else:
+            continue
+        if col.column.lower() in names:
+            fixed += [str(x.value) for x in lits]
+    return fixed
 
 
 def type_problem(plan: Plan, schema: Schema, q: Question) -> str:

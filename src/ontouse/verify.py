@@ -25,7 +25,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
-from .checks import echo_problem, shape_problem, type_problem, value_echo_problem
+from .checks import fixed_names, echo_problem, is_number, shape_problem, type_problem, value_echo_problem
 from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Or, Plan, Query,
                            Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
@@ -162,6 +162,30 @@ def counted_class_problem(q: Question, plan: Plan, schema: Schema) -> str:
     return (f"the question counts {names} rows, but the query counts rows of "
             f"{', '.join(dict.fromkeys(c.name for c in counted))}: count {names} rows (join {names} if the "
             "condition is on another table).")
+
+
+def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list[Cell]]) -> str:
+    """A "how many" answered by counting the rows of one table whose own name the WHERE clause fixes counts the
+    thing the question names (1), not a number about it ("how many units does X hold" answered "1"). Where names
+    repeat (the count is above 1) counting them is an answer, and so is a question that counts that table's things
+    by the name ("how many animals are called X"). ('' when the plan is not such a count.)"""
+    if q.kind != "count" or q.grouped or not isinstance(plan, Query) or len(plan.sources) != 1 or plan.group_by:
+        return ""
+    if len(plan.select) != 1 or not (isinstance(plan.select[0].expr, Agg) and plan.select[0].expr.func == "count"):
+        return ""
+    table = schema.table(plan.sources[0].table)
+    if table is None:
+        return ""
+    fixed = fixed_names(plan, {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"})
+    if len(fixed) != 1 or any(is_number(c) and float(c.value) > 1 for r in rows for c in r):
+        return ""
+    phrase = counted_phrase(q)
+    if any(_related(t, table) for t in tables_named(schema, phrase)) and not (
+            {singular(w) for w in re.findall(r"[^\W_]+", fold(fixed[0]))} & set(phrase)):
+        return ""  # "how many animals are called X": the question counts the things by that name
+    return (f"the query counts the {table.name} named {fixed[0]!r} itself (one thing, so 1), not a number about "
+            f"it: select the column of {table.name} that holds the number asked, or count the rows of a table that "
+            "refer to it; if the data holds no such number, the answer is that it has none.")
 
 
 def _aggs(e: Any) -> list[Agg]:
@@ -1046,6 +1070,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("average_asked", average_problem(q, plan, rows)))
     if q.kind == "count":
         out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
+        out.append(_check("not_the_named_thing_counted", named_count_problem(q, plan, schema, rows)))
     if superlative_direction(q) and plan_direction(plan):
         out.append(_check("superlative_direction", direction_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
