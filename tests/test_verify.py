@@ -241,6 +241,26 @@ def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: A
     assert ans.state == "answered" and ans.answer == "40."
 
 
+def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: Answerer) -> None:
+    """One value returned that is the plan's own constant restates the question, in two domains; the value
+    asked for stands."""
+    ans = answerer.answer_sql("In which exhibit does Kira live?",
+                              "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+                              "WHERE a.label = 'Kira'")
+    assert ans.state == "unsure" and checks(ans)["not_the_question_restated"] is False
+    ans = answerer.answer_sql("In which exhibit does Kira live?",
+                              "SELECT e.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+                              "WHERE a.label = 'Kira'")
+    assert checks(ans)["not_the_question_restated"] is True and ans.state == "answered"
+    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
+    huts = Answerer(store, NoModel(), schema=build_schema(store))
+    ans = huts.answer_sql("In which valley is the hut Lares?",
+                          "SELECT label FROM Rifugio WHERE label = 'Lares'")
+    assert ans.state == "unsure" and checks(ans)["not_the_question_restated"] is False
+    ans = huts.answer_sql("In which valley is the hut Lares?", "SELECT inValle FROM Rifugio WHERE label = 'Lares'")
+    assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Val Cresta."
+
+
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")

@@ -188,6 +188,22 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
             "refer to it; if the data holds no such number, the answer is that it has none.")
 
 
+def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
+    """An answer that is only one of the texts the plan filters by (one row, one column, equal to a constant of
+    its WHERE clause) restates the question ("which category is the potentiometer in?" answered "Potentiometer").
+    ('' when the answer is anything else.)"""
+    if q.kind in ("yesno", "count") or not isinstance(plan, Query) or plan.where is None:
+        return ""
+    if len(rows) != 1 or len(rows[0]) != 1 or is_number(rows[0][0]):
+        return ""
+    cell = rows[0][0]
+    said = {fold(t).strip() for t in (cell.value, cell.label) if t and not (t == cell.value and cell.is_iri)}
+    if said & {x.strip() for x in _literals(plan.where, [])}:
+        return (f"the answer {cell.label or cell.value!r} is the value the query filters by, so it restates the "
+                "question: select the column that holds what the question asks about that thing.")
+    return ""
+
+
 def _aggs(e: Any) -> list[Agg]:
     from dataclasses import fields, is_dataclass
 
@@ -1065,6 +1081,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind != "yesno":
         out.append(_check("not_an_echo", echo_problem(plan, schema)))
         out.append(_check("not_the_value_itself", value_echo_problem(plan, schema)))
+        out.append(_check("not_the_question_restated", restated_problem(q, plan, rows)))
     out.append(_check("asked_table", type_problem(plan, schema, q)))
     if "average" in q.words:
         out.append(_check("average_asked", average_problem(q, plan, rows)))
