@@ -7,7 +7,10 @@ condition on a value the question never names (conditions_asked), "A and B" answ
 names asked and one number returned (names_returned), a value per group asked and one returned
 (value_per_group), "the most recent" ranked by no date (time_ranked), a second thing asked and one column returned
 (second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount), a yes/no column the
-question names by its word left unused (flag_used). Each check is named
+question names by its word left unused (flag_used), a count of the one thing the question names by its own
+name (not_the_named_thing_counted), an answer that is only a value the plan filters by (not_the_question_restated),
+a value's own table answering for the things that have the value (not_the_value_itself, checks.py). Each check is
+named
 and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
 checks an answer passed. A failed check goes
 back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
@@ -25,7 +28,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
-from .checks import fixed_names, echo_problem, is_number, shape_problem, type_problem, value_echo_problem
+from .checks import echo_problem, fixed_names, is_number, shape_problem, type_problem, value_echo_problem
 from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Or, Plan, Query,
                            Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
@@ -190,7 +193,7 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
 
 def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
     """An answer that is only one of the texts the plan filters by (one row, one column, equal to a constant of
-    its WHERE clause) restates the question ("which category is the potentiometer in?" answered "Potentiometer").
+    its WHERE clause) restates the question ("which shelf holds the lamp Aurora?" answered "Aurora").
     ('' when the answer is anything else.)"""
     if q.kind in ("yesno", "count") or not isinstance(plan, Query) or plan.where is None:
         return ""
