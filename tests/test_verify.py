@@ -196,16 +196,16 @@ def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
 
 
 def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: Answerer) -> None:
-    """A plan over the value's own table ("stark gefährdet" is a conservation status that animals have) returns
-    the value the question names, or counts it (1), whatever words the question uses: caught from the plan and
-    the graph alone, and the error names the columns that hold the value."""
-    for sql in ("SELECT iri FROM ConservationStatus WHERE label = 'stark gefährdet'",
-                "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'stark gefährdet'"):
-        ans = answerer.answer_sql("Welche Tiere sind stark gefährdet?", sql)
+    """A plan over the value's own table ("Deutsch" is a language that staff members speak) returns the value the
+    question names, or counts it (1), whatever words the question uses: caught from the plan and the graph alone,
+    and the error names the columns that hold the value."""
+    for sql in ("SELECT iri FROM Language WHERE label = 'Deutsch'",
+                "SELECT COUNT(*) FROM Language WHERE label = 'Deutsch'"):
+        ans = answerer.answer_sql("Wer von den Mitarbeitern spricht Deutsch?", sql)
         assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False, sql
-        assert "Animal.conservationStatus" in ans.error and not ans.support
-    ans = answerer.answer_sql("Wie viele Tiere sind stark gefährdet?",
-                              "SELECT COUNT(*) FROM Animal WHERE conservationStatus = 'stark gefährdet'")
+        assert ".speaks" in ans.error and not ans.support
+    ans = answerer.answer_sql("Wer von den Mitarbeitern spricht Deutsch?",
+                              "SELECT label FROM Staff WHERE speaks = 'Deutsch'")
     assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
     ans = answerer.answer_sql("How many animals are called Bruno?", "SELECT COUNT(*) FROM Animal WHERE label = 'Bruno'")
     assert checks(ans)["not_the_value_itself"] is True and ans.answer == "1."
@@ -215,50 +215,49 @@ def test_a_value_restated_in_another_domain_and_language_is_never_stated() -> No
     """The same over huts labelled in Italian first: a service the huts offer, named in the question."""
     store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
     huts = Answerer(store, NoModel(), schema=build_schema(store))
-    ans = huts.answer_sql("Quali rifugi offrono una doccia calda?",
-                          "SELECT iri FROM Servizio WHERE label = 'doccia calda'")
+    ans = huts.answer_sql("Dove posso lasciare gli sci?", "SELECT iri FROM Servizio WHERE label = 'deposito sci'")
     assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False and "Rifugio.offre" in ans.error
-    ans = huts.answer_sql("Quali rifugi offrono una doccia calda?",
-                          "SELECT iri FROM Rifugio WHERE offre = 'doccia calda'")
+    ans = huts.answer_sql("Dove posso lasciare gli sci?", "SELECT iri FROM Rifugio WHERE offre = 'deposito sci'")
     assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
 
 
 def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: Answerer) -> None:
     """"How many X does the named thing have" answered by counting that thing by its own name (1), in two domains;
     counting the things that refer to it, or a count above 1 (names that repeat), stands."""
-    ans = answerer.answer_sql("How many animals live in the Open Ocean exhibit?",
-                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")
+    ans = answerer.answer_sql("How many creatures can visitors touch in the Touch Pool?",
+                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Touch Pool'")
     assert ans.state == "unsure" and checks(ans)["not_the_named_thing_counted"] is False and not ans.support
-    ans = answerer.answer_sql("How many animals live in the Open Ocean exhibit?",
-                              "SELECT COUNT(*) FROM Animal WHERE livesIn = 'Open Ocean'")
+    ans = answerer.answer_sql("How many creatures can visitors touch in the Touch Pool?",
+                              "SELECT COUNT(*) FROM Animal WHERE livesIn = 'Touch Pool'")
     assert checks(ans)["not_the_named_thing_counted"] is True and ans.state == "answered"
     store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
     huts = Answerer(store, NoModel(), schema=build_schema(store))
-    ans = huts.answer_sql("How many beds does the hut Lares have?", "SELECT COUNT(*) FROM Rifugio WHERE label = 'Lares'")
+    ans = huts.answer_sql("How many guests can sleep at Pian Lungo?",
+                          "SELECT COUNT(*) FROM Rifugio WHERE label = 'Pian Lungo'")
     assert ans.state == "unsure" and checks(ans)["not_the_named_thing_counted"] is False
-    ans = huts.answer_sql("How many beds does the hut Lares have?", "SELECT postiLetto FROM Rifugio WHERE label = 'Lares'")
+    ans = huts.answer_sql("How many guests can sleep at Pian Lungo?",
+                          "SELECT postiLetto FROM Rifugio WHERE label = 'Pian Lungo'")
     assert "not_the_named_thing_counted" not in checks(ans) or checks(ans)["not_the_named_thing_counted"]
-    assert ans.state == "answered" and ans.answer == "40."
+    assert ans.state == "answered" and ans.answer == "60."
 
 
 def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: Answerer) -> None:
     """One value returned that is the plan's own constant restates the question, in two domains; the value
     asked for stands."""
-    ans = answerer.answer_sql("In which exhibit does Kira live?",
-                              "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+    ans = answerer.answer_sql("Who looks after Kira?",
+                              "SELECT a.label FROM Keeper AS k JOIN Animal AS a ON k.caresFor = a.iri "
                               "WHERE a.label = 'Kira'")
     assert ans.state == "unsure" and checks(ans)["not_the_question_restated"] is False
-    ans = answerer.answer_sql("In which exhibit does Kira live?",
-                              "SELECT e.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
+    ans = answerer.answer_sql("Who looks after Kira?",
+                              "SELECT k.label FROM Keeper AS k JOIN Animal AS a ON k.caresFor = a.iri "
                               "WHERE a.label = 'Kira'")
     assert checks(ans)["not_the_question_restated"] is True and ans.state == "answered"
     store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
     huts = Answerer(store, NoModel(), schema=build_schema(store))
-    ans = huts.answer_sql("In which valley is the hut Lares?",
-                          "SELECT label FROM Rifugio WHERE label = 'Lares'")
+    ans = huts.answer_sql("Who runs Pian Lungo?", "SELECT label FROM Rifugio WHERE label = 'Pian Lungo'")
     assert ans.state == "unsure" and checks(ans)["not_the_question_restated"] is False
-    ans = huts.answer_sql("In which valley is the hut Lares?", "SELECT inValle FROM Rifugio WHERE label = 'Lares'")
-    assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Val Cresta."
+    ans = huts.answer_sql("Who runs Pian Lungo?", "SELECT gestitoDa FROM Rifugio WHERE label = 'Pian Lungo'")
+    assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Giulia Fontana."
 
 
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
