@@ -52,8 +52,13 @@ PHRASES_CASSETTE = Path(__file__).resolve().parent / "cassettes" / "answer_phras
 
 def phrases(lang: str) -> list[ChatReply]:
     """The embedded model's recorded replies to the call that translates the answer's phrases into `lang` (once per
-    language: tests/test_phrases.py replays the same cassette)."""
+    language: tests/test_phrases.py replays the same cassette); none for a language whose phrases are written
+    (ontouse.phrases.CATALOG): no such call is made."""
     from ontocore.language import NAMES
+    from ontouse.phrases import CATALOG
+
+    if lang in CATALOG:
+        return []
 
     found: dict[str, list[ChatReply]] = {}
     current = ""

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cassette_model
+from ontouse_graphs import NoModel
 from ontouse import phrases as phrases_mod
 from ontouse.ask import Answerer
 from ontouse.phrases import ENGLISH, PHRASES, PhraseBook, Phrases, cache_key, phrase_problem
@@ -40,7 +41,7 @@ k:d3 a k:Dog ; rdfs:label "Tango"@en ; k:inRun k:north ; k:weightKg 20.0 .
 @pytest.fixture(scope="module")
 def book() -> PhraseBook:
     """The phrases of every language, from the model's recorded replies (in memory only, not kept on disk)."""
-    found = PhraseBook(cassette_model(CASSETTE))
+    found = PhraseBook(cassette_model(CASSETTE), catalog=False)
     for lang in LANGUAGES:
         found.get(lang)
     return found
@@ -96,7 +97,7 @@ def test_kept_on_disk_and_read_back(book, tmp_path, monkeypatch) -> None:
     key = cache_key(NoCalls(), "de")
     phrases_mod.save(key, german)
     assert [p.name for p in tmp_path.iterdir()] == [f"{key}.json"]
-    kept = PhraseBook(NoCalls()).get("de")
+    kept = PhraseBook(NoCalls(), catalog=False).get("de")
     assert kept.source == "kept" and kept.texts == german.texts and kept.english == german.english
     assert cache_key(NoCalls(), "fr") != key
     (tmp_path / f"{key}.json").write_text("{", encoding="utf-8")
@@ -153,8 +154,7 @@ def test_the_rest_of_a_long_list_and_unnamed_columns_are_told_in_the_language() 
 @pytest.mark.live
 def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) -> None:
     """The embedded model: a German question and a German follow-up; the follow-up is rewritten in German and the
-    answer's phrases are German (or English where the model gave no usable translation), with the same machine
-    fields as any answer."""
+    answer's phrases are the written German ones, with the same machine fields as any answer."""
     from conftest import local_model_or_skip
     from ontocore.language import detect
     from ontouse.chat import Conversation
@@ -169,4 +169,19 @@ def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) 
     second = chat.ask("Und in welchem Auslauf lebt er?")
     assert second.asked == second.question or detect(second.asked, answerer.schema.languages).lang == "de"
     assert second.answer.language == "de"
-    assert list(tmp_path.glob("*.json"))  # the German phrases were kept for the next process
+    assert answerer.phrases.get("de").source == "catalog"  # the written German phrases, no model call for them
+
+
+def test_the_written_phrases_need_no_model_call() -> None:
+    """Every supported language but English has its phrases written (CATALOG): each phrase of the English set,
+    with the same `{n}` places, on one line, and "yes" and "no" apart; the book gives them without a model call."""
+    from ontocore.language import SUPPORTED
+
+    book = PhraseBook(NoModel())
+    for lang in SUPPORTED[1:]:
+        words = book.get(lang)
+        assert words.source == "catalog" and set(phrases_mod.CATALOG[lang]) == set(PHRASES), lang
+        for key, text in phrases_mod.CATALOG[lang].items():
+            assert sorted(phrases_mod._PLACEHOLDER.findall(text)) == sorted(phrases_mod._PLACEHOLDER.findall(
+                PHRASES[key])) and "\n" not in text and text.strip() == text, (lang, key)
+        assert words.get("yes") != words.get("no") and "3" in words.get("more", n=3)

@@ -1,7 +1,8 @@
 """The fixed phrases of an answer text in the question's language: "Yes", "No", "No data available", "Unsure",
 "best candidate", "looked for", "and N more", and the gist of why there is no answer.
 
-The phrases are written once, in English, here (`PHRASES`). For another language the model translates the whole set
+The phrases are written here in English (`PHRASES`) and, by people, in every other language ontocore.language
+supports (`CATALOG`): those are used as written. For a language without them the model translates the whole set
 in one call held to a JSON Schema through the tool rails (ontocore.agent: one string field per phrase), and the
 result is kept on disk, so each language costs one model call per model and phrase set, ever (a reply mostly left in
 English is asked again once). A phrase without a usable translation (empty, several lines, far longer than the
@@ -64,6 +65,34 @@ PHRASES: dict[str, str] = {
     "no_rows": "no matching rows",
     "no_triples": "no fact in the data backs the result",
 }
+# the same phrases written by people for the languages ontocore.language supports: used as they are, no model
+# call (the model translates the set only for a language missing here)
+CATALOG: dict[str, dict[str, str]] = {
+    "de": {"yes": "Ja", "no": "Nein", "no_data": "Keine Daten vorhanden", "unsure": "Unsicher",
+           "best_candidate": "bester Kandidat", "looked_for": "gesucht", "more": "und {n} weitere",
+           "column": "Spalte {n}", "doubt": "das Ergebnis passt womöglich nicht zur Frage",
+           "no_rows": "keine passenden Zeilen", "no_triples": "keine Aussage in den Daten stützt das Ergebnis"},
+    "fr": {"yes": "Oui", "no": "Non", "no_data": "Aucune donnée disponible", "unsure": "Incertain",
+           "best_candidate": "meilleur candidat", "looked_for": "cherché", "more": "et {n} de plus",
+           "column": "colonne {n}", "doubt": "le résultat ne répond peut-être pas à la question",
+           "no_rows": "aucune ligne correspondante", "no_triples": "aucun fait des données n'étaye le résultat"},
+    "es": {"yes": "Sí", "no": "No", "no_data": "No hay datos disponibles", "unsure": "Incierto",
+           "best_candidate": "mejor candidato", "looked_for": "buscado", "more": "y {n} más",
+           "column": "columna {n}", "doubt": "puede que el resultado no responda a la pregunta",
+           "no_rows": "ninguna fila coincide", "no_triples": "ningún hecho de los datos respalda el resultado"},
+    "it": {"yes": "Sì", "no": "No", "no_data": "Nessun dato disponibile", "unsure": "Incerto",
+           "best_candidate": "miglior candidato", "looked_for": "cercato", "more": "e altri {n}",
+           "column": "colonna {n}", "doubt": "il risultato potrebbe non rispondere alla domanda",
+           "no_rows": "nessuna riga corrispondente", "no_triples": "nessun fatto nei dati sostiene il risultato"},
+    "pt": {"yes": "Sim", "no": "Não", "no_data": "Não há dados disponíveis", "unsure": "Incerto",
+           "best_candidate": "melhor candidato", "looked_for": "procurado", "more": "e mais {n}",
+           "column": "coluna {n}", "doubt": "o resultado pode não responder à pergunta",
+           "no_rows": "nenhuma linha correspondente", "no_triples": "nenhum fato nos dados sustenta o resultado"},
+    "nl": {"yes": "Ja", "no": "Nee", "no_data": "Geen gegevens beschikbaar", "unsure": "Onzeker",
+           "best_candidate": "beste kandidaat", "looked_for": "gezocht", "more": "en nog {n}",
+           "column": "kolom {n}", "doubt": "het resultaat past mogelijk niet bij de vraag",
+           "no_rows": "geen overeenkomende rijen", "no_triples": "geen feit in de gegevens onderbouwt het resultaat"},
+}
 OPENING = ("yes", "no", "no_data", "unsure")  # the phrases that start an answer text
 MOSTLY_ENGLISH = 0.5  # a reply with at least this share of its phrases left in English is asked again once
 
@@ -75,7 +104,7 @@ class Phrases:
     lang: str
     texts: dict[str, str] = field(default_factory=lambda: dict(PHRASES))
     english: list[str] = field(default_factory=list)  # keys left in English although another language was asked
-    source: str = "english"  # english | model | kept (read from the disk cache)
+    source: str = "english"  # english | catalog | model | kept (read from the disk cache)
 
     def get(self, key: str, **values: Any) -> str:
         """The phrase `key` with its `{n}` filled in; one that starts the answer text (yes, no, no data, unsure)
@@ -209,16 +238,21 @@ def translate_phrases(model: ChatModel, lang: str, *, trace: Trace | None = None
 class PhraseBook:
     """The phrases per language for one model: from memory, else from the disk cache, else translated once."""
 
-    def __init__(self, model: ChatModel, trace: Trace | None = None) -> None:
+    def __init__(self, model: ChatModel, trace: Trace | None = None, catalog: bool = True) -> None:
         self.model = model
         self.trace = trace
+        self.catalog = catalog  # False: every language's phrases from the model (to test and compare that path)
         self._known: dict[str, Phrases] = {}
 
     def get(self, lang: str) -> Phrases:
-        """The phrases in `lang` (English for English, for no language and for a language not supported)."""
+        """The phrases in `lang` (English for English, for no language and for a language not supported); a
+        language of `CATALOG` takes its written phrases, without a model call."""
         if not lang or lang == DEFAULT or lang not in SUPPORTED:
             return ENGLISH
         if lang in self._known:
+            return self._known[lang]
+        if self.catalog and lang in CATALOG:
+            self._known[lang] = Phrases(lang, {**PHRASES, **CATALOG[lang]}, source="catalog")
             return self._known[lang]
         key = cache_key(self.model, lang)
         found = load(key, lang)
@@ -262,5 +296,5 @@ def save(key: str, phrases: Phrases) -> None:
         log.warning("the answer's phrases could not be kept in %s: %s", target.parent, e)
 
 
-__all__ = ["PHRASES", "ENGLISH", "Phrases", "PhraseBook", "translate_phrases", "phrase_problem", "cache_key",
+__all__ = ["PHRASES", "CATALOG", "ENGLISH", "Phrases", "PhraseBook", "translate_phrases", "phrase_problem", "cache_key",
            "folder", "enabled"]
