@@ -260,6 +260,23 @@ def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: 
     assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Giulia Fontana."
 
 
+def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: Answerer) -> None:
+    """"What is the heaviest ray?" asks for the ray, "what is the heaviest weight" for the number; over huts
+    labelled in Italian first, the English noun is found among the class's labels in every language."""
+    ans = answerer.answer_sql("What is the heaviest ray?", "SELECT MAX(weightKg) FROM Ray")
+    assert ans.state == "unsure" and checks(ans)["superlative_thing_returned"] is False
+    ans = answerer.answer_sql("What is the heaviest ray?", "SELECT label FROM Ray ORDER BY weightKg DESC LIMIT 1")
+    assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
+    ans = answerer.answer_sql("What is the heaviest weight of a ray?", "SELECT MAX(weightKg) FROM Ray")
+    assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
+    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
+    huts = Answerer(store, NoModel(), schema=build_schema(store))
+    ans = huts.answer_sql("What is the lowest bivouac?", "SELECT MIN(altitudineM) FROM Bivacco")
+    assert ans.state == "unsure" and checks(ans)["superlative_thing_returned"] is False
+    ans = huts.answer_sql("What is the lowest bivouac?", "SELECT label FROM Bivacco ORDER BY altitudineM ASC LIMIT 1")
+    assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
+
+
 def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")

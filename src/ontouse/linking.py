@@ -221,23 +221,32 @@ class ValueIndex:
 
     def column_texts(self, table: str, column: str) -> set[str]:
         """The labels of a column's property in every language (the view keeps one)."""
-        from rdflib import RDFS
-
         t = self.schema.table(table)
         col = t.column(column) if t else None
         if col is None or not col.prop:
             return set()
-        key = (URIRef(col.prop), "")
+        return self._labels_of(URIRef(col.prop)) | ({col.label} if col.label else set())
+
+    def table_texts(self, table: str) -> set[str]:
+        """The labels of a table's class in every language (the view keeps one)."""
+        t = self.schema.table(table)
+        if t is None or not t.cls:
+            return set()
+        return self._labels_of(URIRef(t.cls)) | ({t.label} if t.label else set())
+
+    def _labels_of(self, iri: URIRef) -> set[str]:
+        from rdflib import RDFS
+
+        key = (iri, "")
         if key not in self._labels:
             try:
                 rows = self.store.select("SELECT DISTINCT ?l ?p ?q WHERE { ?p ?q ?l . FILTER(isLiteral(?l)) } LIMIT 20",
-                                         max_rows=20, timeout_s=5.0,
-                                         bindings={"p": URIRef(col.prop), "q": RDFS.label}).rows
-            except Exception as e:  # noqa: BLE001 - without the labels the column's name stands alone
-                log.info("no labels of %s: %s", col.prop, e)
+                                         max_rows=20, timeout_s=5.0, bindings={"p": iri, "q": RDFS.label}).rows
+            except Exception as e:  # noqa: BLE001 - without the labels the name stands alone
+                log.info("no labels of %s: %s", iri, e)
                 rows = []
             self._labels[key] = {str(r[0]) for r in rows if r and r[0] is not None}
-        return set(self._labels[key]) | ({col.label} if col.label else set())
+        return set(self._labels[key])
 
     def aliases(self, mention: Mention) -> set[str]:
         """The other texts of the things the mention names (their labels in other languages, other names): a

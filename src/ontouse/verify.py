@@ -207,6 +207,44 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
     return ""
 
 
+def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+    """"What is the highest lighthouse?", "the lightest shark": when the word after the superlative names a table
+    (and no column of it), the question asks for that thing; a plan that returns only numbers (the top value, MAX
+    or MIN) answers "how high", not "which". ('' when the superlative qualifies a column, as in "the highest
+    price", the superlative follows "of" as in "the height of the tallest X", or the plan returns anything but
+    numbers.) `table_texts(table)`: a table's labels in every language
+    (the question may be the English reading of another language's, over an ontology labelled in that one)."""
+    if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select:
+        return ""
+    words = q.words
+    # "the height of the tallest X" asks for a value of the top thing: only a superlative not after "of" asks for it
+    nouns = [singular(words[i + 1]) for i, w in enumerate(words[:-1]) if w in UP | DOWN
+             and "of" not in words[max(0, i - 2):i]]
+    for noun in nouns:
+        tables = tables_named(schema, [noun]) or ([t for t in schema.tables.values() if t.count and noun in {
+            " ".join(singular(w) for w in re.findall(r"[^\W_]+", fold(x))) for x in table_texts(t.name)}]
+            if table_texts is not None else [])
+        if not tables or any(noun in _column_words(schema, Col("", t.name, c.name))
+                             for t in tables for c in t.columns.values() if c.kind != "id"):
+            continue
+        if all(_numeric(schema, it.expr) for it in plan.select):
+            return (f"the question asks which {tables[0].name} is the {' '.join(w for w in words if w in UP | DOWN)}"
+                    f", but the query returns only the number: select the {tables[0].name} (ORDER BY the value "
+                    "... LIMIT 1), and the value beside it if you like.")
+    return ""
+
+
+def _numeric(schema: Schema, e: Any) -> bool:
+    """Is the selected expression a number (an aggregate other than a sample, or a numeric column)?"""
+    if isinstance(e, Agg):
+        return True
+    if isinstance(e, Col):
+        table = schema.table(e.table)
+        col = table.column(e.column) if table else None
+        return col is not None and col.numeric
+    return False
+
+
 def _aggs(e: Any) -> list[Agg]:
     from dataclasses import fields, is_dataclass
 
@@ -1091,6 +1129,9 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind == "count":
         out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
         out.append(_check("not_the_named_thing_counted", named_count_problem(q, plan, schema, rows)))
+    if superlative_direction(q):
+        out.append(_check("superlative_thing_returned", superlative_thing_problem(
+            q, plan, schema, index.table_texts if index is not None else None)))
     if superlative_direction(q) and plan_direction(plan):
         out.append(_check("superlative_direction", direction_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
