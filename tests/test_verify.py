@@ -31,6 +31,13 @@ def answerer() -> Answerer:
     return Answerer(store, NoModel(), schema=build_schema(store))
 
 
+@pytest.fixture(scope="module")
+def huts() -> Answerer:
+    """A second domain: mountain huts labelled in Italian first (tests/data/owl_huts.ttl)."""
+    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
+    return Answerer(store, NoModel(), schema=build_schema(store))
+
+
 def subjects(ans) -> set[str]:
     """The local names of the support triples' subjects (prefix ':' is the aquarium namespace)."""
     return {s.split(":", 1)[-1].split("#")[-1] for s, _, _ in ans.support}
@@ -211,17 +218,15 @@ def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: A
     assert checks(ans)["not_the_value_itself"] is True and ans.answer == "1."
 
 
-def test_a_value_restated_in_another_domain_and_language_is_never_stated() -> None:
+def test_a_value_restated_in_another_domain_and_language_is_never_stated(huts: Answerer) -> None:
     """The same over huts labelled in Italian first: a service the huts offer, named in the question."""
-    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
-    huts = Answerer(store, NoModel(), schema=build_schema(store))
     ans = huts.answer_sql("Dove posso lasciare gli sci?", "SELECT iri FROM Servizio WHERE label = 'deposito sci'")
     assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False and "Rifugio.offre" in ans.error
     ans = huts.answer_sql("Dove posso lasciare gli sci?", "SELECT iri FROM Rifugio WHERE offre = 'deposito sci'")
     assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
 
 
-def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: Answerer) -> None:
+def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
     """"How many X does the named thing have" answered by counting that thing by its own name (1), in two domains;
     counting the things that refer to it, or a count above 1 (names that repeat), stands."""
     ans = answerer.answer_sql("How many creatures can visitors touch in the Touch Pool?",
@@ -230,8 +235,6 @@ def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: A
     ans = answerer.answer_sql("How many creatures can visitors touch in the Touch Pool?",
                               "SELECT COUNT(*) FROM Animal WHERE livesIn = 'Touch Pool'")
     assert checks(ans)["not_the_named_thing_counted"] is True and ans.state == "answered"
-    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
-    huts = Answerer(store, NoModel(), schema=build_schema(store))
     ans = huts.answer_sql("How many guests can sleep at Pian Lungo?",
                           "SELECT COUNT(*) FROM Rifugio WHERE label = 'Pian Lungo'")
     assert ans.state == "unsure" and checks(ans)["not_the_named_thing_counted"] is False
@@ -241,7 +244,7 @@ def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: A
     assert ans.state == "answered" and ans.answer == "60."
 
 
-def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: Answerer) -> None:
+def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
     """One value returned that is the plan's own constant restates the question, in two domains; the value
     asked for stands."""
     ans = answerer.answer_sql("Who looks after Kira?",
@@ -252,15 +255,13 @@ def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: 
                               "SELECT k.label FROM Keeper AS k JOIN Animal AS a ON k.caresFor = a.iri "
                               "WHERE a.label = 'Kira'")
     assert checks(ans)["not_the_question_restated"] is True and ans.state == "answered"
-    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
-    huts = Answerer(store, NoModel(), schema=build_schema(store))
     ans = huts.answer_sql("Who runs Pian Lungo?", "SELECT label FROM Rifugio WHERE label = 'Pian Lungo'")
     assert ans.state == "unsure" and checks(ans)["not_the_question_restated"] is False
     ans = huts.answer_sql("Who runs Pian Lungo?", "SELECT gestitoDa FROM Rifugio WHERE label = 'Pian Lungo'")
     assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Giulia Fontana."
 
 
-def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: Answerer) -> None:
+def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
     """"What is the heaviest ray?" asks for the ray, "what is the heaviest weight" for the number; over huts
     labelled in Italian first, the English noun is found among the class's labels in every language."""
     ans = answerer.answer_sql("What is the heaviest ray?", "SELECT MAX(weightKg) FROM Ray")
@@ -269,8 +270,6 @@ def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: An
     assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
     ans = answerer.answer_sql("What is the heaviest weight of a ray?", "SELECT MAX(weightKg) FROM Ray")
     assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
-    store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
-    huts = Answerer(store, NoModel(), schema=build_schema(store))
     ans = huts.answer_sql("What is the lowest bivouac?", "SELECT MIN(altitudineM) FROM Bivacco")
     assert ans.state == "unsure" and checks(ans)["superlative_thing_returned"] is False
     ans = huts.answer_sql("What is the lowest bivouac?", "SELECT label FROM Bivacco ORDER BY altitudineM ASC LIMIT 1")

@@ -93,15 +93,15 @@ def counted_phrase(q: Question) -> list[str]:
     return []
 
 
+def _term(text: str) -> str:
+    """A name as the question's words are compared with it: folded, word by word singular."""
+    return " ".join(singular(w) for w in re.findall(r"[^\W_]+", fold(text)))
+
+
 def _table_terms(t: Table) -> set[str]:
     from ontocore.embeddings import split_name
 
-    out = set()
-    for text in (split_name(t.name), fold(t.label or "")):
-        words = [singular(w) for w in re.findall(r"[^\W_]+", fold(text))]
-        if words:
-            out.add(" ".join(words))
-    return out
+    return {term for text in (split_name(t.name), t.label or "") if (term := _term(text))}
 
 
 def tables_named(schema: Schema, phrase: list[str]) -> list[Table]:
@@ -222,8 +222,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
              and "of" not in words[max(0, i - 2):i]]
     for noun in nouns:
         tables = tables_named(schema, [noun]) or ([t for t in schema.tables.values() if t.count and noun in {
-            " ".join(singular(w) for w in re.findall(r"[^\W_]+", fold(x))) for x in table_texts(t.name)}]
-            if table_texts is not None else [])
+            _term(x) for x in table_texts(t.name)}] if table_texts is not None else [])
         if not tables or any(noun in _column_words(schema, Col("", t.name, c.name))
                              for t in tables for c in t.columns.values() if c.kind != "id"):
             continue
@@ -235,7 +234,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
 
 
 def _numeric(schema: Schema, e: Any) -> bool:
-    """Is the selected expression a number (an aggregate other than a sample, or a numeric column)?"""
+    """Is the selected expression a number (an aggregate: COUNT, SUM, AVG, MIN, MAX; or a numeric column)?"""
     if isinstance(e, Agg):
         return True
     if isinstance(e, Col):
