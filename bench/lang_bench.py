@@ -148,6 +148,13 @@ def render_md(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def crosslingual_available() -> bool:
+    """The optional multilingual embedding model is installed (the translation prompt then gets a glossary)."""
+    from ontocore.crosslingual import available
+
+    return available()
+
+
 def identifier_name() -> str:
     """The language identifier this run has ("" for none: clues only)."""
     from ontocore.language import _identifier
@@ -161,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", required=True, help="the name of this run in the results (e.g. before, after)")
     ap.add_argument("--limit", type=int, help="only the first N questions (after --lang)")
     ap.add_argument("--lang", nargs="+", help="only questions in these languages (ISO 639-1 codes)")
+    ap.add_argument("--ids", nargs="+", help="only the questions with these ids (a development subset)")
     ap.add_argument("--record", type=Path, help="write the model exchanges to this cassette")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
     ap.add_argument("--resume", action="store_true",
@@ -172,8 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     questions = json.loads(QUESTIONS.read_text("utf-8"))
     if args.lang:
         questions = [q for q in questions if q["lang"] in set(args.lang)]
+    if args.ids:
+        questions = [q for q in questions if q["id"] in set(args.ids)]
     questions = questions[:args.limit]
-    extra: dict[str, Any] = {"identifier": identifier_name()}
+    extra: dict[str, Any] = {"identifier": identifier_name(), "crosslingual": crosslingual_available()}
     prior: list[dict[str, Any]] = []
     if args.resume and (RESULTS / "lang.json").is_file():
         earlier = json.loads((RESULTS / "lang.json").read_text("utf-8"))["runs"].get(args.label, {})

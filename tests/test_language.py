@@ -18,7 +18,7 @@ from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
 from ontouse.ask import Answerer
 from ontouse.scoring import is_correct
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema import build_schema, english_covered
 from ontouse.storage.store import GraphStore
 from ontouse.translate import (Translation, glossary, guard_problem, label_glossary, missing_words,
                               model_reading_counts, ontology_terms, restore_quoted, same_word, swapped_words,
@@ -93,6 +93,21 @@ def huts() -> GraphStore:
     return GraphStore.from_paths([DATA / "owl_huts.ttl"])
 
 
+@pytest.fixture(scope="module")
+def lighthouses_fr() -> GraphStore:
+    """The lighthouses with their classes and properties named in French only (their named values keep their
+    English labels): an English question goes on into French, the ontology's label language."""
+    from rdflib import OWL, RDF, RDFS, Graph
+
+    graph = Graph().parse(DATA / "owl_lighthouses.ttl")
+    terms = set(graph.subjects(RDF.type, OWL.Class)) | set(graph.subjects(RDF.type, OWL.ObjectProperty)) | set(
+        graph.subjects(RDF.type, OWL.DatatypeProperty))
+    for s, _, o in list(graph.triples((None, RDFS.label, None))):
+        if s in terms and getattr(o, "language", None) == "en":
+            graph.remove((s, RDFS.label, o))
+    return GraphStore(graph)
+
+
 # ---- detection -------------------------------------------------------------------------------------------------
 def test_label_languages_and_main_language(aquarium, lighthouses) -> None:
     aq, lh = build_schema(aquarium).languages, build_schema(lighthouses).languages
@@ -158,6 +173,33 @@ def test_the_view_speaks_the_ontology_main_language(aquarium, lighthouses) -> No
     assert "'rouge'" in ddl and "'red'" not in ddl
 
 
+def test_the_view_names_its_classes_and_properties_in_english_beside_their_own_names(aquarium, huts,
+                                                                                     lighthouses_fr) -> None:
+    """Huts labelled in Italian first, and in English: the view's names are the IRIs' (Italian) local names, and
+    each table and column says its English label where that is other words; an ontology named in English (or
+    whose classes and properties have no English label) shows none."""
+    schema = build_schema(huts)
+    ddl = schema_ddl(schema)
+    assert "CREATE TABLE Bivacco ( -- English: bivouac;" in ddl
+    assert "postiLetto INTEGER -- English: beds;" in ddl and "English: run by" in ddl
+    assert english_covered(schema) and not english_covered(build_schema(lighthouses_fr))
+    assert "English:" not in schema_ddl(build_schema(aquarium)) + schema_ddl(build_schema(lighthouses_fr))
+
+
+def test_over_a_view_named_in_english_too_a_question_is_planned_in_english(lighthouses) -> None:
+    """Every class and property of the lighthouses has an English label: an English question is planned as asked
+    (no translation call), and a German one is translated into English only."""
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM PhareEnMer"))
+    ans = Answerer(lighthouses, model).ask("How many offshore lighthouses are there?")
+    assert ans.answer == "3." and ans.translation is None and len(model.sent) == 1
+    assert "-- English: offshore lighthouse;" in model.sent[0]["messages"][0]["content"]
+    model = ScriptedModel("How many offshore lighthouses are there?", sql("SELECT COUNT(*) FROM PhareEnMer"),
+                          *phrases("de"))
+    ans = Answerer(lighthouses, model).ask("Wie viele Leuchttürme stehen im Meer?")
+    assert ans.answer == "3." and ans.translation["texts"] == {"en": "How many offshore lighthouses are there?"}
+    assert model.sent[1]["messages"][-1]["content"].endswith("Question: How many offshore lighthouses are there?")
+
+
 def test_display_names_in_the_question_language(aquarium) -> None:
     """A German question gets the German names of things that have one; the text the model plans with is the
     English translation (the aquarium's main label language), the answer keeps the question as asked."""
@@ -196,13 +238,13 @@ def test_guard_keeps_quoted_values_and_numbers() -> None:
     assert "empty" in guard_problem(original, "  ")
 
 
-def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses) -> None:
+def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses_fr) -> None:
     """A French-labelled ontology, an English question: the translation into French dropped the quoted value, so
     the question stays as asked (and English needs no English translation)."""
     model = ScriptedModel("Combien de phares sont sur la côte ?", "Combien de phares sont sur la côte ?",
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
-    ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
+    ans = Answerer(lighthouses_fr, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
     assert "quoted value(s) changed" in model.sent[1]["messages"][-1]["content"].lower()  # asked again once
@@ -212,7 +254,7 @@ def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses) -> Non
     assert model.sent[0]["tools"] is None and "from English into French" in model.sent[0]["messages"][0]["content"]
 
 
-def test_quoted_values_changed_by_the_translation_are_put_back_by_code(lighthouses) -> None:
+def test_quoted_values_changed_by_the_translation_are_put_back_by_code(lighthouses_fr) -> None:
     """A quoted name is kept as written: the model's quoted texts are put back in order, or a lost name over the
     words that spell it most alike; a name with nothing like it stays lost (the guard then rejects)."""
     asked = 'Welche Tiere pflegt der Tierpfleger "Jonas Reef" im Becken "Open Ocean"?'
@@ -225,7 +267,7 @@ def test_quoted_values_changed_by_the_translation_are_put_back_by_code(lighthous
     model = ScriptedModel('Combien de phares sont sur la "Côte sauvage" ?',
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
-    ans = Answerer(lighthouses, model).ask('How many lighthouses are on the "Côte Sauvage"?')
+    ans = Answerer(lighthouses_fr, model).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == 'Combien de phares sont sur la "Côte Sauvage" ?'
 
 
@@ -276,7 +318,8 @@ def test_the_language_the_model_reports_does_not_override_its_own_translation() 
     assert model_reading_counts(Detection("", "no_english_words"), Translation(source="it", reported="it"))
 
 
-def test_the_translation_prompt_names_the_ontologys_words_in_each_target_language(lighthouses, huts) -> None:
+def test_the_translation_prompt_names_the_ontologys_words_in_each_target_language(lighthouses, huts,
+                                                                                       lighthouses_fr) -> None:
     """The labels of the classes, properties and named values in the target language, largest classes first;
     the prompt lists them per language, and the answerer reads them once per language."""
     terms = ontology_terms(lighthouses, build_schema(lighthouses))
@@ -289,10 +332,10 @@ def test_the_translation_prompt_names_the_ontologys_words_in_each_target_languag
     assert set(terms[0].texts()) == {"phare", "lighthouse"}  # its labels and its name in the view
     model = ScriptedModel("How many lighthouses are there?", "Combien de phares y a-t-il ?",
                           sql("SELECT COUNT(*) FROM Phare"), *phrases("de"))
-    answerer = Answerer(lighthouses, model)
+    answerer = Answerer(lighthouses_fr, model)
     ans = answerer.ask("Wie viele Leuchttürme gibt es?")
     # into English first, then on as the English question would go: into French, the ontology's label language
-    assert "own words in English: lighthouse, coastal lighthouse" in model.sent[0]["messages"][0]["content"]
+    assert "own words in English: automated, white" in model.sent[0]["messages"][0]["content"]  # its values
     assert model.sent[0]["messages"][-1]["content"] == "Translate: Wie viele Leuchttürme gibt es?"
     assert "own words in French: phare, phare côtier" in model.sent[1]["messages"][0]["content"]
     assert model.sent[1]["messages"][-1]["content"] == "Translate: How many lighthouses are there?"
@@ -593,12 +636,12 @@ def test_a_plain_translation_is_told_the_ontologys_word_it_swapped(aquarium) -> 
     assert '"Kraken" is "octopus" in English' in model.sent[1]["messages"][-1]["content"]
 
 
-def test_values_are_linked_in_the_question_as_asked_and_in_its_english_reading(lighthouses) -> None:
+def test_values_are_linked_in_the_question_as_asked_and_in_its_english_reading(lighthouses_fr) -> None:
     """A Portuguese question over French labels is planned in French; a colour the French translation left in
     Portuguese is still linked through the English reading (the colour's English label)."""
     model = ScriptedModel("Which lighthouses have a red light?", "Quels phares ont une luz vermelha ?",
                           sql("SELECT p.label FROM Phare p JOIN Couleur c ON p.couleurFeu = c.iri "
                               "WHERE c.label = 'red'"), *phrases("pt"))
-    ans = Answerer(lighthouses, model).ask("Quais faróis têm uma luz vermelha?")
+    ans = Answerer(lighthouses_fr, model).ask("Quais faróis têm uma luz vermelha?")
     assert "'red' is the label of a Couleur row" in model.sent[2]["messages"][-1]["content"]
     assert sorted(c.text() for r in ans.rows for c in r) == ["Enez Tan", "Men Du"]

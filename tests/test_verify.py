@@ -497,3 +497,21 @@ def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one
                               "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
                               "WHERE e.label = 'Kelp Forest'")
     assert "same_thing" not in ans.repairs  # a link to other things: a real join
+
+
+def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: Answerer) -> None:
+    """An aggregate keeps one label per thing (its main language's, so each is counted once); a condition on the
+    name still matches any of its labels: the service labelled "deposito sci"@it is "ski room"@en."""
+    ans = huts.answer_sql("Does Pian Lungo have a room for skis?",
+                          "SELECT COUNT(*) FROM Rifugio r JOIN Servizio s ON r.offre = s.iri "
+                          "WHERE r.label = 'Pian Lungo' AND s.label = 'ski room'")
+    assert ans.state == "answered" and ans.boolean is True
+    ans = huts.answer_sql("Does Sasso Rosso have a room for skis?",
+                          "SELECT COUNT(*) FROM Rifugio r JOIN Servizio s ON r.offre = s.iri "
+                          "WHERE r.label = 'Sasso Rosso' AND s.label LIKE '%ski%'")
+    assert ans.state == "answered" and ans.boolean is False
+    ans = huts.answer_sql("List the huts with their number of services besides the ski room.",
+                          "SELECT r.label, COUNT(*) FROM Rifugio r JOIN Servizio s ON r.offre = s.iri "
+                          "WHERE s.label != 'ski room' GROUP BY r.label ORDER BY r.label")
+    counted = [(a.text(), int(b.text())) for a, b in ans.rows]
+    assert counted == [("Corno Nero", 1), ("Lares", 2), ("Pian Lungo", 2), ("Sasso Rosso", 1)]  # no ski room

@@ -44,7 +44,7 @@ from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
 from .sqlplan.bigschema import build_view
-from .sqlplan.schema import Schema
+from .sqlplan.schema import Schema, english_covered
 from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
@@ -139,6 +139,9 @@ class Answerer:
         self.relevance: Relevance | None = None
         self._terms: list[Term] | None = None  # the ontology's words, for translations (read at the first one)
         self._linker = CrossLingual() if crosslingual_available() else None  # the optional multilingual model
+        # the view names its classes and properties in English too (labels in another main language): an English
+        # question is planned as asked, and the English reading of any other, with no second translation
+        self._english_view = english_covered(self.schema)
         keep = getattr(model, "keep_prefix", None)
         budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
         if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
@@ -214,13 +217,14 @@ class Answerer:
         Any language is planned as the same question in English would be, so that it differs from English only by
         its translation: a question in another language than English is first translated into English (the kind of
         question is read from English grammar by question.py and verify.py); when the ontology is labelled in
-        English that English question is planned, else it goes on exactly as an English question would: into the
-        ontology's main label language (`_from_english`). A question asked in the main label language is planned
+        English (its main label language, or every class and property it shows has an English label, shown in the
+        prompt beside its name) that English question is planned, else it goes on exactly as an English question
+        would: into the ontology's main label language (`_from_english`). A question asked in the main label language is planned
         as asked, read for its kind in English. Without a usable translation the question stays as asked."""
         main = self.schema.languages.main
         found = detect(text, self.schema.languages)
         if found.lang == ENGLISH:
-            if main == ENGLISH:
+            if main == ENGLISH or self._english_view:
                 return found, None, text, text
             translation = self._from_english(text)
             return found, translation, translation.get(main, text), text
@@ -241,7 +245,7 @@ class Answerer:
         english = text if lang == ENGLISH else translation.get(ENGLISH, "")
         if lang == main or not english:
             return found, translation, text, english
-        if main == ENGLISH:
+        if main == ENGLISH or self._english_view:
             return found, translation, english, english
         onward = self._from_english(english)  # as the English question would be
         translation.texts.update(onward.texts)

@@ -73,8 +73,8 @@ def _iri(x: Any) -> str | None:
 def _column_json(c: Column) -> dict[str, Any]:
     return {"name": c.name, "prop": _iri(c.prop), "kind": c.kind, "sql_type": c.sql_type, "datatype": c.datatype,
             "target": c.target, "count": c.count, "distinct": c.distinct, "subjects": c.subjects, "label": c.label,
-            "comment": c.comment, "samples": list(c.samples), "is_label": c.is_label, "key_of": c.key_of,
-            "hidden": c.hidden, "via": c.via, "via_prop": _iri(c.via_prop), "inverse": c.inverse,
+            "comment": c.comment, "english": c.english, "samples": list(c.samples), "is_label": c.is_label,
+            "key_of": c.key_of, "hidden": c.hidden, "via": c.via, "via_prop": _iri(c.via_prop), "inverse": c.inverse,
             "plain": c.plain, "canonical": c.canonical}
 
 
@@ -90,7 +90,7 @@ def schema_json(schema: Schema) -> dict[str, Any]:
     return {
         "tables": [{"name": t.name, "cls": str(t.cls), "classes": [str(c) for c in t.classes],
                     "typed_all": t.typed_all, "count": t.count, "direct": t.direct, "label": t.label,
-                    "comment": t.comment, "parents": list(t.parents),
+                    "comment": t.comment, "english": t.english, "parents": list(t.parents),
                     "columns": [_column_json(c) for c in t.columns.values()]} for t in schema.tables.values()],
         "values": [[str(p), sorted(v.items())] for p, v in schema.values.items()],
         "open_values": sorted(str(p) for p in schema.open_values),
@@ -107,7 +107,8 @@ def schema_of(data: dict[str, Any]) -> Schema:
     for t in data["tables"]:
         table = Table(name=t["name"], cls=URIRef(t["cls"]), classes=tuple(URIRef(c) for c in t["classes"]),
                       typed_all=bool(t["typed_all"]), count=int(t["count"]), direct=int(t["direct"]),
-                      label=t["label"], comment=t["comment"], parents=list(t["parents"]))
+                      label=t["label"], comment=t["comment"], english=t.get("english", ""),
+                      parents=list(t["parents"]))
         for c in t["columns"]:
             col = _column(c)
             table.columns[col.name.lower()] = col

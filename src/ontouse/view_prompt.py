@@ -46,6 +46,16 @@ def _adds_words(note: str, name: str) -> bool:
     return len(extra) >= 2
 
 
+def _english(text: str, name: str) -> str:
+    """A note with a thing's English label, when that is other words than the view's name for it ("" if not)."""
+    from ontocore.embeddings import split_name
+    from ontocore.text import singular, tokens
+
+    if not text or {singular(w) for w in tokens(text)} <= {singular(w) for w in tokens(split_name(name))}:
+        return ""
+    return "English: " + _note(text, 50)
+
+
 def column_line(table: Table, c: Column, schema: Schema, compact: bool = False) -> str:
     if compact:
         if c.kind == "id":
@@ -66,11 +76,11 @@ def column_line(table: Table, c: Column, schema: Schema, compact: bool = False) 
         note = _note(note, 60) if note and _adds_words(note, c.name) else ""
         many = "several per row" if c.count > c.subjects * 1.05 else ""
         text = f"  {c.name} TEXT{ref},"
-        bits = [b for b in (many, note) if b]
+        bits = [b for b in (_english(c.english, c.name), many, note) if b]
         return text + (" -- " + "; ".join(bits) if bits else "")
     ref = f" REFERENCES {c.key_of.replace('.', '(')})" if c.key_of else ""
     line = f"  {c.name} {c.sql_type}{ref},"
-    bits = []
+    bits = [b for b in (_english(c.english, c.name),) if b]
     note = c.comment or c.label
     if note and _adds_words(note, c.name):
         bits.append(_note(note, 60))
@@ -84,6 +94,8 @@ def table_ddl(table: Table, schema: Schema, keep: set[str] | None = None) -> str
     head = [f"{table.count} rows"]
     if table.comment and _adds_words(table.comment, table.name):
         head.insert(0, _note(table.comment, 90))
+    if _english(table.english, table.name):
+        head.insert(0, _english(table.english, table.name))
     subs = [t.name for t in schema.tables.values() if t is not table and t.cls in table.classes]
     compact = bool(subs) and table.direct == 0  # an abstract superclass: its subclass tables show the details
     if subs:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from rdflib import Literal, URIRef
 
@@ -338,7 +338,34 @@ class ExprCompiler:
             return f"({self.value(e)}) != 0"
         raise PlanError(f"This condition cannot be used: {type(e).__name__}.")
 
+    def _any_label(self, e: Expr) -> tuple[str, str] | None:
+        """(the thing, the label property) when `e` is a label column of an aggregating query over labels in
+        several languages: there the label variable keeps only the preferred language's label (`_best_label`), so
+        a condition on the name must test every label the thing has ("restaurant"@en names the thing whose view
+        label is "ristorante"@it)."""
+        if not (self.one_label and isinstance(e, Col)) or isinstance(e, _VarRef):
+            return None
+        c = self.column(e)
+        base = self.alias_var.get(e.alias.lower())
+        if base is None or not c.is_label or c.prop is None or c.via or e.alias.lower() in self.left_joined:
+            return None
+        if len([k for k, n in self.c.schema.languages.counts.items() if n]) < 2:
+            return None
+        return base, c.prop
+
+    def _label_test(self, thing: tuple[str, str], test: Callable[[str], str], negated: bool = False) -> str:
+        """`test` (of a label variable) holds for one of the thing's labels (for none of them: `negated`)."""
+        var = f"?anyl{next(_ids)}"
+        body = f"EXISTS {{ {thing[0]} <{thing[1]}> {var} . FILTER({test(var)}) }}"
+        return f"NOT {body}" if negated else body
+
     def _cmp(self, op: str, left: Expr, right: Expr) -> str:
+        if op in ("=", "!=") and isinstance(right, Lit) and not isinstance(right, _VarRef) \
+                and isinstance(right.value, str):
+            thing = self._any_label(left)
+            if thing is not None:
+                lit = Literal(right.value).n3()
+                return self._label_test(thing, lambda v: f"STR({v}) = {lit}", negated=op == "!=")
         lk, rk = self._kind(left), self._kind(right)
         if lk == "thing" and rk == "text" and isinstance(right, Lit) and not isinstance(right, _VarRef):
             return self._name_cmp(op, left, right)
@@ -392,22 +419,10 @@ class ExprCompiler:
         return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"
 
     def _like(self, e: Like) -> str:
-        v = f"STR({self.value(e.expr)})"
-        pat = e.pattern
-        core = pat.strip("%")
-        if "_" not in pat and "%" not in core:
-            needle = Literal(core.lower()).n3()
-            if pat.startswith("%") and pat.endswith("%"):
-                test = f"CONTAINS(LCASE({v}), {needle})"
-            elif pat.endswith("%"):
-                test = f"STRSTARTS(LCASE({v}), {needle})"
-            elif pat.startswith("%"):
-                test = f"STRENDS(LCASE({v}), {needle})"
-            else:
-                test = f"LCASE({v}) = {needle}"
-        else:
-            regex = "^" + "".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pat) + "$"
-            test = f"REGEX({v}, {Literal(regex).n3()}, \"i\")"
+        thing = self._any_label(e.expr)
+        if thing is not None:  # one of the thing's labels matches (none of them, for NOT LIKE)
+            return self._label_test(thing, lambda v: _like_test(f"STR({v})", e.pattern), negated=e.negated)
+        test = _like_test(f"STR({self.value(e.expr)})", e.pattern)
         return f"!({test})" if e.negated else test
 
     def _isnull(self, e: IsNull) -> str:
@@ -422,6 +437,22 @@ class ExprCompiler:
         n = next(_ids)
         pattern = "{ " + " ".join(f"{a} {b} {d} ." for a, b, d in c.triples(base, f"?null{n}")) + " }"
         return f"EXISTS {pattern}" if e.negated else f"NOT EXISTS {pattern}"
+
+
+def _like_test(v: str, pat: str) -> str:
+    """SPARQL that holds when the text `v` matches the SQL LIKE pattern `pat` (case-insensitive)."""
+    core = pat.strip("%")
+    if "_" not in pat and "%" not in core:
+        needle = Literal(core.lower()).n3()
+        if pat.startswith("%") and pat.endswith("%"):
+            return f"CONTAINS(LCASE({v}), {needle})"
+        if pat.endswith("%"):
+            return f"STRSTARTS(LCASE({v}), {needle})"
+        if pat.startswith("%"):
+            return f"STRENDS(LCASE({v}), {needle})"
+        return f"LCASE({v}) = {needle}"
+    regex = "^" + "".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pat) + "$"
+    return f"REGEX({v}, {Literal(regex).n3()}, \"i\")"
 
 
 class _VarRef(Lit):

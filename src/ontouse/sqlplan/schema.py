@@ -19,7 +19,7 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from ontocore.language import LabelLanguages, pick_label, preference, rank_of
+from ontocore.language import DEFAULT, LabelLanguages, pick_label, preference, rank_of
 from ontocore.text import fold, singular
 
 from ..storage.sparql import QueryError
@@ -82,6 +82,7 @@ class Column:
     subjects: int = 0  # rows with a value
     label: str = ""
     comment: str = ""
+    english: str = ""  # its English label when the view's labels are in another language (_add_english)
     samples: list[str] = field(default_factory=list)  # most frequent values (lexical forms or target labels)
     is_label: bool = False  # the column holds what the rows are called
     key_of: str = ""  # "" or "table.column" this value column refers to (a foreign key found in the data)
@@ -120,6 +121,7 @@ class Table:
     direct: int = 0  # rows typed with `cls` itself
     label: str = ""
     comment: str = ""
+    english: str = ""  # its English label when the view's labels are in another language (_add_english)
     parents: list[str] = field(default_factory=list)
     columns: dict[str, Column] = field(default_factory=dict)  # lower-cased name -> Column
 
@@ -271,6 +273,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     _pair_inverse_links(schema, rows)
     _add_same_as_columns(schema, rows)
     _mark_labels(schema, rows)
+    _add_english(schema, rows)
     for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
         try:
             vals = rows(_Q_VALUES % (prop, max_values), max_values)
@@ -291,6 +294,45 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     log.info("relational view: %d tables, %d columns", len(schema.tables),
              sum(len(t.columns) for t in schema.tables.values()))
     return schema
+
+
+_Q_ENGLISH = """SELECT ?x ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label skos:prefLabel } ?x ?p ?v .
+  FILTER(langMatches(LANG(?v), "en")) }"""
+
+
+def _add_english(schema: Schema, rows) -> None:
+    """The English labels of the classes and properties, when the ontology's main label language is another one
+    and it labels things in English too. The view's names are the IRIs' local names, often words of the main
+    language (`RifugioCustodito`); an English question, and any question read in English, is planned over them
+    with these beside them (view_prompt) and linked by them."""
+    main = schema.languages.main
+    if main == DEFAULT or not schema.languages.has(DEFAULT):
+        return
+    owners: dict[URIRef, list[Table | Column]] = {}
+    for t in schema.tables.values():
+        owners.setdefault(t.cls, []).append(t)
+        for c in t.columns.values():
+            if c.prop is not None and not c.via:
+                owners.setdefault(c.prop, []).append(c)
+    iris = sorted(owners)
+    found: dict[URIRef, list[str]] = {}
+    for i in range(0, len(iris), 200):
+        for x, v in rows(_Q_ENGLISH % _iri_list(iris[i:i + 200])):
+            found.setdefault(x, []).append(" ".join(str(v).split()))
+    for iri, texts in found.items():
+        for owner in owners[iri]:
+            owner.english = sorted(texts)[0]
+
+
+def english_covered(schema: Schema) -> bool:
+    """Every class of the view and every property it shows has an English label (so an English question links
+    to the view's words without a translation into the main label language)."""
+    things: list[Table | Column] = []
+    for t in schema.tables.values():
+        things.append(t)
+        things += [c for c in t.columns.values() if c.kind != "id" and c.prop is not None and not c.hidden
+                   and not c.is_label and not c.via]
+    return bool(things) and all(x.english for x in things)
 
 
 def _label_languages(rows) -> LabelLanguages:
