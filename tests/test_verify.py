@@ -515,3 +515,25 @@ def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: An
                           "WHERE s.label != 'ski room' GROUP BY r.label ORDER BY r.label")
     counted = [(a.text(), int(b.text())) for a, b in ans.rows]
     assert counted == [("Corno Nero", 1), ("Lares", 2), ("Pian Lungo", 2), ("Sasso Rosso", 1)]  # no ski room
+
+
+def test_which_things_answered_by_their_count_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
+    """"What staffed huts are there ...?" asks for the huts: only their count answers "how many" (seen when a
+    translation or the plan turned one question into the other); the count of a "what is the number" question and
+    the huts themselves stand."""
+    ans = huts.answer_sql("What staffed huts are there in Val Serena?",
+                          "SELECT COUNT(*) FROM RifugioCustodito r JOIN Valle v ON r.inValle = v.iri "
+                          "WHERE v.label = 'Val Serena'")
+    assert ans.state == "unsure" and checks(ans)["things_not_counted"] is False
+    assert "RifugioCustodito" in ans.answer
+    ans = huts.answer_sql("Which huts have a ski room?", "SELECT COUNT(*) FROM Rifugio r JOIN Servizio s "
+                          "ON r.offre = s.iri WHERE s.label = 'ski room'")  # "hut" of "mountain hut"
+    assert ans.state == "unsure"
+    ans = huts.answer_sql("What is the number of huts in Val Serena?", "SELECT COUNT(*) FROM Rifugio r JOIN "
+                          "Valle v ON r.inValle = v.iri WHERE v.label = 'Val Serena'")
+    assert ans.answer == "3."
+    ans = huts.answer_sql("Which huts have a ski room?", "SELECT r.label FROM Rifugio r JOIN Servizio s "
+                          "ON r.offre = s.iri WHERE s.label = 'ski room'")
+    assert ans.answer == "Pian Lungo." and checks(ans)["things_not_counted"] is True
+    ans = answerer.answer_sql("Which sharks weigh more than 50 kg?", "SELECT COUNT(*) FROM Shark WHERE weightKg > 50")
+    assert ans.state == "unsure"

@@ -101,7 +101,7 @@ def _term(text: str) -> str:
 def _table_terms(t: Table) -> set[str]:
     from ontocore.embeddings import split_name
 
-    return {term for text in (split_name(t.name), t.label or "") if (term := _term(text))}
+    return {term for text in (split_name(t.name), t.label or "", t.english) if (term := _term(text))}
 
 
 def tables_named(schema: Schema, phrase: list[str]) -> list[Table]:
@@ -221,8 +221,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     nouns = [singular(words[i + 1]) for i, w in enumerate(words[:-1]) if w in UP | DOWN
              and "of" not in words[max(0, i - 2):i]]
     for noun in nouns:
-        tables = tables_named(schema, [noun]) or ([t for t in schema.tables.values() if t.count and noun in {
-            _term(x) for x in table_texts(t.name)}] if table_texts is not None else [])
+        tables = _tables_of_word(schema, noun, table_texts)
         if not tables or any(noun in _column_words(schema, Col("", t.name, c.name))
                              for t in tables for c in t.columns.values() if c.kind != "id"):
             continue
@@ -231,6 +230,62 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
                     f", but the query returns only the number: select the {tables[0].name} (ORDER BY the value "
                     "... LIMIT 1), and the value beside it if you like.")
     return ""
+
+
+def _tables_of_word(schema: Schema, noun: str, table_texts: Any = None) -> list[Table]:
+    """The tables a (singular) noun names: by their names and labels, else by their labels in every language
+    (`table_texts(table)`)."""
+    return tables_named(schema, [noun]) or ([t for t in schema.tables.values() if t.count and noun in {
+        _term(x) for x in table_texts(t.name)}] if table_texts is not None else [])
+
+
+WHICH = frozenset({"which", "what"})
+
+
+def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+    """"Which tanks have signs in Spanish?", "What endangered animals are there?": a question that starts with
+    which / what followed by words naming a table asks for those things; a plan that returns only their count
+    (one COUNT, no groups) answers "how many" instead. Seen when a translation or the plan turned the one
+    question into the other. ('' when the question asks for a number or yes/no, or the plan returns anything but
+    one count.) `table_texts(table)`: a table's labels in every language."""
+    if q.kind != "other" or not isinstance(plan, Query) or len(plan.select) != 1 or plan.group_by:
+        return ""
+    e = plan.select[0].expr
+    if not (isinstance(e, Agg) and e.func == "count"):
+        return ""
+    words = q.words
+    at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
+    if at is None:
+        return ""
+    phrase = []
+    for w in words[at + 1:at + 4]:
+        if w in STOP:
+            break
+        phrase.append(singular(w))
+    tables = _phrase_tables(schema, phrase, table_texts)
+    if tables:
+        return (f"the question asks which {tables[0].name} rows, but the query returns only how many: select "
+                f"the {tables[0].name} rows themselves (their iri or label), not COUNT(...).")
+    return ""
+
+
+def _phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
+    """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
+    names or labels (in any language, by `table_texts`), else a word that is the last word of one ("hut" of
+    "mountain hut")."""
+    terms = {t.name: _table_terms(t) | ({_term(x) for x in table_texts(t.name)} if table_texts is not None
+                                        else set()) for t in schema.tables.values() if t.count}
+    for size in range(len(phrase), 0, -1):
+        for i in range(len(phrase) - size + 1):
+            key = " ".join(phrase[i:i + size])
+            found = [schema.tables[n.lower()] for n, ts in terms.items() if key in ts]
+            if found:
+                return found
+    for w in phrase:
+        found = [schema.tables[n.lower()] for n, ts in terms.items() if any(x.split()[-1] == w for x in ts if x)]
+        if found:
+            return sorted(found, key=lambda t: -t.count)
+    return []
 
 
 def _numeric(schema: Schema, e: Any) -> bool:
@@ -1128,6 +1183,9 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind == "count":
         out.append(_check("counted_class", counted_class_problem(q, plan, schema)))
         out.append(_check("not_the_named_thing_counted", named_count_problem(q, plan, schema, rows)))
+    if q.kind == "other" and WHICH & set(q.words[:3]):
+        out.append(_check("things_not_counted", listed_count_problem(
+            q, plan, schema, index.table_texts if index is not None else None)))
     if superlative_direction(q):
         out.append(_check("superlative_thing_returned", superlative_thing_problem(
             q, plan, schema, index.table_texts if index is not None else None)))
