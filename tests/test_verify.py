@@ -537,3 +537,37 @@ def test_which_things_answered_by_their_count_is_never_stated(answerer: Answerer
     assert ans.answer == "Pian Lungo." and checks(ans)["things_not_counted"] is True
     ans = answerer.answer_sql("Which sharks weigh more than 50 kg?", "SELECT COUNT(*) FROM Shark WHERE weightKg > 50")
     assert ans.state == "unsure"
+
+
+def test_the_first_thing_answered_by_its_year_is_never_stated(huts: Answerer) -> None:
+    """"What was the first staffed hut built?" asks which hut: the year alone answers "when"; "how much" or
+    "in which year" questions ask for the value."""
+    ans = huts.answer_sql("What was the last staffed hut opened?",
+                          "SELECT annoApertura FROM RifugioCustodito ORDER BY annoApertura DESC LIMIT 1")
+    assert ans.state == "unsure" and checks(ans)["superlative_thing_returned"] is False
+    ans = huts.answer_sql("What was the last staffed hut opened?",
+                          "SELECT label FROM RifugioCustodito ORDER BY annoApertura DESC LIMIT 1")
+    assert ans.answer == "Sasso Rosso."
+    ans = huts.answer_sql("In which year did the oldest mountain hut open?",
+                          "SELECT MIN(annoApertura) FROM Rifugio")
+    assert ans.answer == "1905."  # the year is asked for (the head "year" names a column)
+
+
+def test_what_are_things_answered_by_a_count_is_never_stated(answerer: Answerer) -> None:
+    """"What are omnivores?" (a value, not a table) asks for the things that have it: a count is no answer; "what is
+    the number of ..." asks for one."""
+    ans = answerer.answer_sql("What are omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d ON a.diet = d.iri "
+                              "WHERE d.label = 'omnivore'")
+    assert ans.state == "unsure" and checks(ans)["things_not_counted"] is False
+    ans = answerer.answer_sql("What is the number of omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d "
+                              "ON a.diet = d.iri WHERE d.label = 'omnivore'")
+    assert ans.state == "answered"
+
+
+def test_a_value_made_from_a_word_of_the_question_is_asked(huts: Answerer) -> None:
+    """A value whose word is made from one the question writes ("opening": 'opened'; "danger": 'endangered') is
+    a condition the question asks for, not one the plan made up."""
+    from ontouse.verify import _word_asked
+
+    assert _word_asked("endangered", {"danger", "animal"}) and _word_asked("automated", {"automat"})
+    assert not _word_asked("endangered", {"anger"})  # too short a word to be the value's stem

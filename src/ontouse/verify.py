@@ -36,6 +36,8 @@ from .sqlplan.schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)
 UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top".split())
+# the first or last of things in time ("the first hut opened", "the oldest lighthouse"): which thing, when followed by one
+ORDINAL = frozenset("first last earliest latest oldest newest".split())
 DOWN = frozenset("least lowest smallest fewest minimum lightest shortest".split())
 COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
                         "older younger cheaper".split())
@@ -214,40 +216,41 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     price", the superlative follows "of" as in "the height of the tallest X", or the plan returns anything but
     numbers.) `table_texts(table)`: a table's labels in every language
     (the question may be the English reading of another language's, over an ontology labelled in that one)."""
-    if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select:
-        return ""
+    if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select or {"how", "when"} & set(
+            q.words):
+        return ""  # ("how much does the most recent X cost", "when did the first X open" ask for the value)
+    if q.head and any(singular(q.head) in _column_words(schema, Col("", t.name, c.name))
+                      for t in schema.tables.values() for c in t.columns.values() if c.kind != "id"):
+        return ""  # "in which year did the oldest X open": the head names a column, the value is asked for
     words = q.words
     # "the height of the tallest X" asks for a value of the top thing: only a superlative not after "of" asks for it
-    nouns = [singular(words[i + 1]) for i, w in enumerate(words[:-1]) if w in UP | DOWN
-             and "of" not in words[max(0, i - 2):i]]
-    for noun in nouns:
-        tables = _tables_of_word(schema, noun, table_texts)
-        if not tables or any(noun in _column_words(schema, Col("", t.name, c.name))
+    phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in UP | DOWN | ORDINAL
+               and "of" not in words[max(0, i - 2):i]]
+    for phrase in phrases:
+        tables = _phrase_tables(schema, phrase, table_texts) if phrase else []
+        if not tables or any(phrase[0] in _column_words(schema, Col("", t.name, c.name))
                              for t in tables for c in t.columns.values() if c.kind != "id"):
             continue
-        if all(_numeric(schema, it.expr) for it in plan.select):
-            return (f"the question asks which {tables[0].name} is the {' '.join(w for w in words if w in UP | DOWN)}"
+        if all(_numeric(schema, it.expr, dates=True) for it in plan.select):
+            return (f"the question asks which {tables[0].name} is the "
+                    f"{' '.join(w for w in words if w in UP | DOWN | ORDINAL)}"
                     f", but the query returns only the number: select the {tables[0].name} (ORDER BY the value "
                     "... LIMIT 1), and the value beside it if you like.")
     return ""
 
 
-def _tables_of_word(schema: Schema, noun: str, table_texts: Any = None) -> list[Table]:
-    """The tables a (singular) noun names: by their names and labels, else by their labels in every language
-    (`table_texts(table)`)."""
-    return tables_named(schema, [noun]) or ([t for t in schema.tables.values() if t.count and noun in {
-        _term(x) for x in table_texts(t.name)}] if table_texts is not None else [])
-
-
 WHICH = frozenset({"which", "what"})
+# words by which a which/what question asks for an amount ("what is the number of ...", "what total ...")
+AMOUNT = frozenset("number numbers count total amount quantity many much sum size".split())
 
 
 def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
-    """"Which tanks have signs in Spanish?", "What endangered animals are there?": a question that starts with
-    which / what followed by words naming a table asks for those things; a plan that returns only their count
-    (one COUNT, no groups) answers "how many" instead. Seen when a translation or the plan turned the one
-    question into the other. ('' when the question asks for a number or yes/no, or the plan returns anything but
-    one count.) `table_texts(table)`: a table's labels in every language."""
+    """"Which tanks have signs in Spanish?", "What endangered animals are there?", "What are herbivores?": a
+    question that starts with which / what asks for things (those of the table its next words name, when they
+    name one); a plan that returns only their count (one COUNT, no groups) answers "how many" instead. Seen when
+    a translation or the plan turned the one question into the other. ('' when the question asks for a number -
+    "how many", "what is the number / total ..." - or yes/no, or the plan returns anything but one count.)
+    `table_texts(table)`: a table's labels in every language."""
     if q.kind != "other" or not isinstance(plan, Query) or len(plan.select) != 1 or plan.group_by:
         return ""
     e = plan.select[0].expr
@@ -255,18 +258,24 @@ def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: A
         return ""
     words = q.words
     at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
-    if at is None:
+    if at is None or set(words) & AMOUNT:
         return ""
-    phrase = []
-    for w in words[at + 1:at + 4]:
-        if w in STOP:
-            break
-        phrase.append(singular(w))
-    tables = _phrase_tables(schema, phrase, table_texts)
+    tables = _phrase_tables(schema, _noun_phrase(words[at + 1:]), table_texts)
     if tables:
         return (f"the question asks which {tables[0].name} rows, but the query returns only how many: select "
                 f"the {tables[0].name} rows themselves (their iri or label), not COUNT(...).")
-    return ""
+    return ("the question asks which or what things, not how many, but the query returns only a count: select the "
+            "rows themselves (their iri or label), not COUNT(...).")
+
+
+def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
+    """The first words (singular, at most `limit`) up to the first function word: the noun phrase that follows."""
+    out = []
+    for w in words[:limit]:
+        if w in STOP:
+            break
+        out.append(singular(w))
+    return out
 
 
 def _phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
@@ -288,14 +297,15 @@ def _phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -
     return []
 
 
-def _numeric(schema: Schema, e: Any) -> bool:
-    """Is the selected expression a number (an aggregate: COUNT, SUM, AVG, MIN, MAX; or a numeric column)?"""
+def _numeric(schema: Schema, e: Any, dates: bool = False) -> bool:
+    """Is the selected expression a number (an aggregate: COUNT, SUM, AVG, MIN, MAX; or a numeric column; with
+    `dates`, a date or time column too)?"""
     if isinstance(e, Agg):
         return True
     if isinstance(e, Col):
         table = schema.table(e.table)
         col = table.column(e.column) if table else None
-        return col is not None and col.numeric
+        return col is not None and (col.numeric or (dates and col.sql_type in ("DATE", "DATETIME", "TIME")))
     return False
 
 
@@ -720,7 +730,8 @@ def _word_asked(word: str, asked: set[str]) -> bool:
     from difflib import SequenceMatcher
 
     return word in asked or (len(word) >= 4 and any(
-        len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked))
+        len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked)) or any(
+        len(a) >= 5 and len(a) >= 0.6 * len(word) and a in word for a in asked)  # made from it: "danger"
 
 
 def _squeezed(text: str) -> str:
@@ -1054,7 +1065,7 @@ def _column_words(schema: Schema, col: Col) -> set[str]:
 
     t = schema.table(col.table)
     c = t.columns.get(col.column.lower()) if t is not None else None
-    names = [col.column] + ([c.label] if c is not None and getattr(c, "label", "") else [])
+    names = [col.column] + ([x for x in (c.label, c.english) if x] if c is not None else [])
     return {singular(w) for n in names for w in re.findall(r"[^\W\d_]+", fold(split_name(n))) if w not in STOP}
 
 
@@ -1186,7 +1197,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind == "other" and WHICH & set(q.words[:3]):
         out.append(_check("things_not_counted", listed_count_problem(
             q, plan, schema, index.table_texts if index is not None else None)))
-    if superlative_direction(q):
+    if superlative_direction(q) or ORDINAL & set(q.words):
         out.append(_check("superlative_thing_returned", superlative_thing_problem(
             q, plan, schema, index.table_texts if index is not None else None)))
     if superlative_direction(q) and plan_direction(plan):
