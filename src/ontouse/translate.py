@@ -13,8 +13,8 @@ The prompt names the ontology's own words in each target language (`vocabulary`:
 properties and of the few named things used as values, in that language), so that the model translates a noun into
 the word the data uses rather than a word of its own.
 
-With the optional multilingual sentence-embedding model installed (ontocore.crosslingual, the `multilingual`
-extra), the prompt also names the words of the question that probably name one of those words (`glossary`).
+With the multilingual sentence-embedding model installed (ontocore.crosslingual: in the `local` extra, or the
+`multilingual` extra alone), the prompt also names the words of the question that probably name one of those words (`glossary`).
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
