@@ -219,8 +219,9 @@ class Answerer:
         question is read from English grammar by question.py and verify.py); when the ontology is labelled in
         English (its main label language, or every class and property it shows has an English label, shown in the
         prompt beside its name) that English question is planned, else it goes on exactly as an English question
-        would: into the ontology's main label language (`_from_english`). A question asked in the main label language is planned
-        as asked, read for its kind in English. Without a usable translation the question stays as asked."""
+        would: into the ontology's main label language (`_from_english`). A question asked in the main label
+        language is planned as asked, read for its kind in English. Without a usable translation the question stays
+        as asked."""
         main = self.schema.languages.main
         found = detect(text, self.schema.languages)
         if found.lang == ENGLISH:

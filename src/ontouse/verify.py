@@ -36,9 +36,9 @@ from .sqlplan.schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)
 UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top".split())
-# the first or last of things in time ("the first hut opened", "the oldest lighthouse"): which thing, when followed by one
-ORDINAL = frozenset("first last earliest latest oldest newest".split())
 DOWN = frozenset("least lowest smallest fewest minimum lightest shortest".split())
+# the first or last in time ("the first ship launched", "the oldest bridge"): which thing, when a thing follows
+ORDINAL = frozenset("first last earliest latest oldest newest".split())
 COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
                         "older younger cheaper".split())
 
@@ -210,12 +210,14 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
 
 
 def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
-    """"What is the highest lighthouse?", "the lightest shark": when the word after the superlative names a table
-    (and no column of it), the question asks for that thing; a plan that returns only numbers (the top value, MAX
-    or MIN) answers "how high", not "which". ('' when the superlative qualifies a column, as in "the highest
-    price", the superlative follows "of" as in "the height of the tallest X", or the plan returns anything but
-    numbers.) `table_texts(table)`: a table's labels in every language
-    (the question may be the English reading of another language's, over an ontology labelled in that one)."""
+    """"What is the highest lighthouse?", "the lightest shark", "the first ship launched": when the words after the
+    superlative (or first / last / oldest ...) name a table (and no column of it), the question asks for that
+    thing; a plan that returns only numbers or dates (the top value, MAX or MIN) answers "how high" or "when", not
+    "which". ('' when the superlative qualifies a column, as in "the highest price", the superlative follows "of"
+    as in "the height of the tallest X", the question asks "how ..." or "when", its which/what noun is a column
+    ("in which year did the oldest X open"), or the plan returns anything but numbers.) `table_texts(table)`: a
+    table's labels in every language (the question may be the English reading of another language's, over an
+    ontology labelled in that one)."""
     if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select or {"how", "when"} & set(
             q.words):
         return ""  # ("how much does the most recent X cost", "when did the first X open" ask for the value)
@@ -245,7 +247,7 @@ AMOUNT = frozenset("number numbers count total amount quantity many much sum siz
 
 
 def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
-    """"Which tanks have signs in Spanish?", "What endangered animals are there?", "What are herbivores?": a
+    """"Which rooms have a projector?", "What staffed huts are there?", "What are omnivores?": a
     question that starts with which / what asks for things (those of the table its next words name, when they
     name one); a plan that returns only their count (one COUNT, no groups) answers "how many" instead. Seen when
     a translation or the plan turned the one question into the other. ('' when the question asks for a number -
@@ -731,7 +733,7 @@ def _word_asked(word: str, asked: set[str]) -> bool:
 
     return word in asked or (len(word) >= 4 and any(
         len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked)) or any(
-        len(a) >= 5 and len(a) >= 0.6 * len(word) and a in word for a in asked)  # made from it: "danger"
+        len(a) >= 5 and len(a) >= 0.6 * len(word) and a in word for a in asked)  # made from it: "flood", 'flooded'
 
 
 def _squeezed(text: str) -> str:

@@ -343,7 +343,7 @@ class ExprCompiler:
         several languages: there the label variable keeps only the preferred language's label (`_best_label`), so
         a condition on the name must test every label the thing has ("restaurant"@en names the thing whose view
         label is "ristorante"@it)."""
-        if not (self.one_label and isinstance(e, Col)) or isinstance(e, _VarRef):
+        if not (self.one_label and isinstance(e, Col)):
             return None
         c = self.column(e)
         base = self.alias_var.get(e.alias.lower())
