@@ -7,8 +7,8 @@ vocabulary inside the package, the forward pass in numpy, nothing downloaded. Th
 `multilingual` extra alone too); without it a question in another language is translated with the ontology's word
 list alone (ontouse.translate).
 
-What it is for: a question's words that name one of the ontology's words in another language ("Haie" -> "shark",
-"in pericolo" -> "endangered"), found by cosine between every span of one to three words of the question and
+What it is for: a question's words that name one of the ontology's words in another language ("Stiefel" ->
+"boot", "in magazzino" -> "in stock"), found by cosine between every span of one to three words of the question and
 every label of every word, each pair the other's nearest (`links`). The thresholds were set on the multilingual
 question set: at MIN_SIMILARITY 0.55 and MARGIN 0.05 about nine links in ten name a class, property or value the
 question's gold plan uses. bench/lang_links.py measured this linking against the model's

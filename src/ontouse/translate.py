@@ -240,7 +240,7 @@ def _find(words: list[str], key: list[str]) -> int:
 def label_glossary(question: str, terms: list[Term], source: str, target: str, main: str) -> list[tuple[str, str]]:
     """(words of the question, the ontology's word in `target` they name), read from the ontology's own labels:
     a term labelled in the question's language `source` whose label stands in the question (in some form:
-    same_word) is named by its word in `target` ("Kraken" with a label "Krake"@de: "octopus" in English). Longer
+    same_word) is named by its word in `target` ("Stiefel" with a label "Stiefel"@de: "boot" in English). Longer
     labels first; a word of the question names one term at most; a word the question already uses as it is in
     `target` needs no telling."""
     asked = _words(question)
@@ -282,7 +282,7 @@ def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, st
 
 def swapped_words(text: str, question: str, pairs: list[tuple[str, str]], vocab: list[str]) -> list[tuple[str, str]]:
     """The pairs the translation `text` lost for another of the ontology's words (`vocab`, in the target language:
-    the words of its classes) that the question does not name: "Kraken" (octopus) written "sharks". A lost word
+    the words of its classes) that the question does not name: "Stiefel" (boot) written "sandals". A lost word
     with none of them in its place ("Becken" written "pool") is a translation's own wording, not a wrong name."""
     lost = missing_words(text, pairs)
     if not lost:
@@ -348,8 +348,8 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     words per target language (`vocabulary`), named in the prompt; `hints`: per target language, words of the
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
     own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
-    words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: "Kraken",
-    labelled "Krake"@de, translated "sharks"); `names` are not named in the first prompt (listed there, the
+    words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: a German
+    word labelled in German translated as another class's English word); `names` are not named in the first prompt (listed there, the
     embedded model wrote the question back untranslated). A target still without a translation after the re-ask is
     asked once more in a plain call, without `words` and `hints`, and not asked again (`reask`; seen: with the
     ontology's words listed, the embedded model wrote "The question, translated." twice where the plain prompt

@@ -210,7 +210,7 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
 
 
 def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
-    """"What is the highest lighthouse?", "the lightest shark", "the first ship launched": when the words after the
+    """"What is the highest tower?", "the lightest bike", "the first ship launched": when the words after the
     superlative (or first / last / oldest ...) name a table (and no column of it), the question asks for that
     thing; a plan that returns only numbers or dates (the top value, MAX or MIN) answers "how high" or "when", not
     "which". ('' when the superlative qualifies a column, as in "the highest price", the superlative follows "of"
@@ -247,7 +247,7 @@ AMOUNT = frozenset("number numbers count total amount quantity many much sum siz
 
 
 def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
-    """"Which rooms have a projector?", "What staffed huts are there?", "What are omnivores?": a
+    """"Which rooms have a projector?", "What open kiosks are there?", "What are omnivores?": a
     question that starts with which / what asks for things (those of the table its next words name, when they
     name one); a plan that returns only their count (one COUNT, no groups) answers "how many" instead. Seen when
     a translation or the plan turned the one question into the other. ('' when the question asks for a number -
@@ -282,8 +282,8 @@ def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
 
 def _phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
     """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
-    names or labels (in any language, by `table_texts`), else a word that is the last word of one ("hut" of
-    "mountain hut")."""
+    names or labels (in any language, by `table_texts`), else a word that is the last word of one ("pump" of
+    "heat pump")."""
     terms = {t.name: _table_terms(t) | ({_term(x) for x in table_texts(t.name)} if table_texts is not None
                                         else set()) for t in schema.tables.values() if t.count}
     for size in range(len(phrase), 0, -1):

@@ -94,8 +94,9 @@ def table_ddl(table: Table, schema: Schema, keep: set[str] | None = None) -> str
     head = [f"{table.count} rows"]
     if table.comment and _adds_words(table.comment, table.name):
         head.insert(0, _note(table.comment, 90))
-    if _english(table.english, table.name):
-        head.insert(0, _english(table.english, table.name))
+    english = _english(table.english, table.name)
+    if english:
+        head.insert(0, english)
     subs = [t.name for t in schema.tables.values() if t is not table and t.cls in table.classes]
     compact = bool(subs) and table.direct == 0  # an abstract superclass: its subclass tables show the details
     if subs:

@@ -110,7 +110,7 @@ class ExprCompiler:
         (the view's order: the ontology's main language, then untagged), so that a count, sum or average over things
         counts each thing once, however many languages name it."""
         order = [x for x in self.c.schema.label_order]
-        if len([k for k, n in self.c.schema.languages.counts.items() if n]) < 2:
+        if not self._several_languages():
             return ""
 
         def rank(v: str) -> str:
@@ -341,17 +341,19 @@ class ExprCompiler:
     def _any_label(self, e: Expr) -> tuple[str, str] | None:
         """(the thing, the label property) when `e` is a label column of an aggregating query over labels in
         several languages: there the label variable keeps only the preferred language's label (`_best_label`), so
-        a condition on the name must test every label the thing has ("restaurant"@en names the thing whose view
-        label is "ristorante"@it)."""
-        if not (self.one_label and isinstance(e, Col)):
+        a condition on the name must test every label the thing has ("ski room"@en names the thing whose view
+        label is "deposito sci"@it)."""
+        if not (self.one_label and isinstance(e, Col)) or not self._several_languages():
             return None
         c = self.column(e)
         base = self.alias_var.get(e.alias.lower())
         if base is None or not c.is_label or c.prop is None or c.via or e.alias.lower() in self.left_joined:
             return None
-        if len([k for k, n in self.c.schema.languages.counts.items() if n]) < 2:
-            return None
         return base, c.prop
+
+    def _several_languages(self) -> bool:
+        """The graph's labels are in more than one language (untagged labels count as one)."""
+        return len([k for k, n in self.c.schema.languages.counts.items() if n]) >= 2
 
     def _label_test(self, thing: tuple[str, str], test: Callable[[str], str], negated: bool = False) -> str:
         """`test` (of a label variable) holds for one of the thing's labels (for none of them: `negated`)."""

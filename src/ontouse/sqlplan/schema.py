@@ -303,7 +303,7 @@ _Q_ENGLISH = """SELECT ?x ?v WHERE { VALUES ?x { %s } VALUES ?p { rdfs:label sko
 def _add_english(schema: Schema, rows) -> None:
     """The English labels of the classes and properties, when the ontology's main label language is another one
     and it labels things in English too. The view's names are the IRIs' local names, often words of the main
-    language (`RifugioCustodito`); an English question, and any question read in English, is planned over them
+    language (`Lieferant`, `Lagerort`); an English question, and any question read in English, is planned over them
     with these beside them (view_prompt) and linked by them."""
     main = schema.languages.main
     if main == DEFAULT or not schema.languages.has(DEFAULT):
