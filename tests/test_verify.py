@@ -564,10 +564,10 @@ def test_what_are_things_answered_by_a_count_is_never_stated(answerer: Answerer)
     assert ans.state == "answered"
 
 
-def test_a_value_made_from_a_word_of_the_question_is_asked(huts: Answerer) -> None:
-    """A value whose word is made from one the question writes ("flood": 'flooded') is a condition the question
-    asks for, not one the plan made up."""
+def test_a_value_made_from_a_word_of_the_question_is_asked() -> None:
+    """A value whose word is made from one the question writes ("loaded": 'overloaded', too unlike in spelling
+    for the likeness rule) is a condition the question asks for, not one the plan made up."""
     from ontouse.verify import _word_asked
 
-    assert _word_asked("flooded", {"flood", "cellar"}) and _word_asked("automated", {"automat"})
+    assert _word_asked("overloaded", {"loaded", "truck"}) and _word_asked("automated", {"automat"})
     assert not _word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem

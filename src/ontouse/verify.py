@@ -733,7 +733,7 @@ def _word_asked(word: str, asked: set[str]) -> bool:
 
     return word in asked or (len(word) >= 4 and any(
         len(a) >= 4 and SequenceMatcher(None, word, a).ratio() >= 0.8 for a in asked)) or any(
-        len(a) >= 5 and len(a) >= 0.6 * len(word) and a in word for a in asked)  # made from it: "flood", 'flooded'
+        len(a) >= 5 and len(a) >= 0.6 * len(word) and a in word for a in asked)  # made from it: "loaded", 'overloaded'
 
 
 def _squeezed(text: str) -> str:
