@@ -517,26 +517,44 @@ def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: An
     assert counted == [("Corno Nero", 1), ("Lares", 2), ("Pian Lungo", 2), ("Sasso Rosso", 1)]  # no ski room
 
 
-def test_which_things_answered_by_their_count_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
-    """"What staffed huts are there ...?" asks for the huts: only their count answers "how many" (seen when a
-    translation or the plan turned one question into the other); the count of a "what is the number" question and
-    the huts themselves stand."""
+def test_which_things_answered_by_their_count_are_listed_instead(answerer: Answerer, huts: Answerer) -> None:
+    """"What staffed huts are there ...?" asks for the huts: their count alone answers "how many" (seen when a
+    translation or the plan turned one question into the other). Code lists the counted things instead - of the
+    table the question's words name when the query reads it - and states them only when every check passes; the
+    count of a "what is the number" question stands."""
     ans = huts.answer_sql("What staffed huts are there in Val Serena?",
                           "SELECT COUNT(*) FROM RifugioCustodito r JOIN Valle v ON r.inValle = v.iri "
                           "WHERE v.label = 'Val Serena'")
-    assert ans.state == "unsure" and checks(ans)["things_not_counted"] is False
-    assert "RifugioCustodito" in ans.answer
-    ans = huts.answer_sql("Which huts have a ski room?", "SELECT COUNT(*) FROM Rifugio r JOIN Servizio s "
-                          "ON r.offre = s.iri WHERE s.label = 'ski room'")  # "hut" of "mountain hut"
-    assert ans.state == "unsure"
+    assert ans.state == "answered" and sorted(r[0].text() for r in ans.rows) == ["Pian Lungo", "Sasso Rosso"]
+    assert ans.repairs == ["things_not_counted"] and checks(ans)["things_not_counted"] is True
+    for sql in ("SELECT COUNT(*) FROM Servizio s JOIN Rifugio r ON r.offre = s.iri WHERE s.label = 'ski room'",
+                "SELECT COUNT(DISTINCT s.iri) FROM Rifugio r JOIN Servizio s ON r.offre = s.iri "
+                "WHERE s.label = 'ski room'"):  # the huts the question names, not the first or the counted table
+        ans = huts.answer_sql("Which huts have a ski room?", sql)  # "hut" of "mountain hut"
+        assert ans.state == "answered" and ans.answer == "Pian Lungo."
     ans = huts.answer_sql("What is the number of huts in Val Serena?", "SELECT COUNT(*) FROM Rifugio r JOIN "
                           "Valle v ON r.inValle = v.iri WHERE v.label = 'Val Serena'")
-    assert ans.answer == "3."
-    ans = huts.answer_sql("Which huts have a ski room?", "SELECT r.label FROM Rifugio r JOIN Servizio s "
-                          "ON r.offre = s.iri WHERE s.label = 'ski room'")
-    assert ans.answer == "Pian Lungo." and checks(ans)["things_not_counted"] is True
+    assert ans.answer == "3." and not ans.repairs
     ans = answerer.answer_sql("Which sharks weigh more than 50 kg?", "SELECT COUNT(*) FROM Shark WHERE weightKg > 50")
-    assert ans.state == "unsure"
+    assert ans.state == "answered" and ans.repairs == ["things_not_counted"]
+    assert not any(r[0].text().isdigit() for r in ans.rows)
+
+
+def test_the_listed_things_of_a_count_are_those_the_query_selected(answerer: Answerer) -> None:
+    """The repair keeps the count's sources, joins and conditions: only what is returned changes."""
+    from ontouse.question import parse_question
+    from ontouse.sqlplan.plan import Agg, Cmp, Col, Item, Lit, Query, Source
+    from ontouse.verify import listed_things
+
+    schema = answerer.schema
+    where = Cmp(">", Col("s", "Shark", "weightKg"), Lit(50))
+    plan = Query(select=(Item(Agg("count")),), sources=(Source("Shark", "s"),), where=where)
+    listed = listed_things(parse_question("Which sharks are heavy?"), plan, schema)
+    assert listed == Query(select=(Item(Col("s", "Shark", "iri")),), sources=(Source("Shark", "s"),), where=where,
+                           distinct=True)
+    grouped = Query(select=(Item(Agg("count")),), sources=(Source("Shark", "s"),),
+                    group_by=(Col("s", "Shark", "weightKg"),))
+    assert listed_things(parse_question("Which sharks are heavy?"), grouped, schema) is None
 
 
 def test_the_first_thing_answered_by_its_year_is_never_stated(huts: Answerer) -> None:
@@ -553,15 +571,15 @@ def test_the_first_thing_answered_by_its_year_is_never_stated(huts: Answerer) ->
     assert ans.answer == "1905."  # the year is asked for (the head "year" names a column)
 
 
-def test_what_are_things_answered_by_a_count_is_never_stated(answerer: Answerer) -> None:
-    """"What are omnivores?" (a value, not a table) asks for the things that have it: a count is no answer; "what is
-    the number of ..." asks for one."""
+def test_what_are_things_answered_by_a_count_lists_them(answerer: Answerer) -> None:
+    """"What are omnivores?" (a value, not a table) asks for the things that have it: the count is replaced by the
+    things counted; "what is the number of ..." asks for one."""
     ans = answerer.answer_sql("What are omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d ON a.diet = d.iri "
                               "WHERE d.label = 'omnivore'")
-    assert ans.state == "unsure" and checks(ans)["things_not_counted"] is False
-    ans = answerer.answer_sql("What is the number of omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d "
-                              "ON a.diet = d.iri WHERE d.label = 'omnivore'")
-    assert ans.state == "answered"
+    assert ans.state == "answered" and checks(ans)["things_not_counted"] is True
+    counted = answerer.answer_sql("What is the number of omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d "
+                                  "ON a.diet = d.iri WHERE d.label = 'omnivore'")
+    assert counted.state == "answered" and counted.answer == f"{len(ans.rows)}."
 
 
 def test_a_value_made_from_a_word_of_the_question_is_asked() -> None:

@@ -52,7 +52,7 @@ from .support import support_set
 from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
                         translate, translate_text, vocabulary)
 from .relevance import Relevance
-from .verify import Check, first_problem, flip_direction, verify
+from .verify import Check, first_problem, flip_direction, listed_things, verify
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -370,12 +370,19 @@ class Answerer:
         aggregate_only = _aggregate_only(plan)
         run.checks = verify(q, plan, run.rows, self.schema, mentions or [], aggregate_only, self.index)
         run.problem = first_problem(run.checks)
-        if any(c.name == "superlative_direction" and not c.passed for c in run.checks):
-            self._flip(q, run, mentions or [], aggregate_only)
+        failed = {c.name for c in run.checks if not c.passed}
+        if "superlative_direction" in failed:
+            self._code_repair(q, run, mentions or [], "superlative_direction", flip_direction(plan),
+                              "repaired: ORDER BY / MAX-MIN turned around")
+        elif "things_not_counted" in failed:
+            self._code_repair(q, run, mentions or [], "things_not_counted",
+                              listed_things(q, plan, self.schema, self.index.table_texts),
+                              "repaired: the counted things listed instead of their count")
+        aggregate_only = _aggregate_only(run.plan)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
             run.problem = "the query counts nothing (the result is 0): " + (
-                diagnose_empty(self.schema, self.store, plan) or "check that each condition compares the right "
+                diagnose_empty(self.schema, self.store, run.plan) or "check that each condition compares the right "
                 "column with a value the data holds, and that the joins follow the REFERENCES columns.")
         return run
 
@@ -390,27 +397,28 @@ class Answerer:
             run.raw, run.rows = one_label_per_thing(run.raw, run.rows, q.labels or self.schema.label_order)
             run.total -= len(result.rows) - len(run.rows)
 
-    def _flip(self, q: Question, run: _Run, mentions: list, aggregate_only: bool) -> None:
-        """A bounded repair: the superlative turned the way the question asks, kept only when every check passes."""
-        flipped = flip_direction(run.plan)
-        if flipped is None:
+    def _code_repair(self, q: Question, run: _Run, mentions: list, check: str, repaired: Any, note: str) -> None:
+        """A bounded repair by code of the plan that failed `check` (the superlative turned the way the question
+        asks, the counted things listed): kept only when it finds rows and every check passes."""
+        if repaired is None:
             return
         trial = _Run(sql=run.sql)
         try:
-            self._execute(q, trial, flipped)
+            self._execute(q, trial, repaired)
         except (PlanError, QueryError) as e:
-            log.info("the flipped superlative did not run: %s", e)
+            log.info("the plan repaired for %s did not run: %s", check, e)
             return
         if not trial.rows:
             return
-        checks = verify(q, flipped, trial.rows, self.schema, mentions, aggregate_only, self.index)
+        checks = verify(q, repaired, trial.rows, self.schema, mentions, _aggregate_only(repaired), self.index)
         if first_problem(checks):
             return
-        run.plan, run.compiled, run.raw, run.rows = flipped, trial.compiled, trial.raw, trial.rows
+        run.plan, run.compiled, run.raw, run.rows = repaired, trial.compiled, trial.raw, trial.rows
         run.total, run.truncated = trial.total, trial.truncated
-        run.fixes = run.fixes + ("superlative_direction",)
-        run.checks = [Check(c.name, c.passed, "repaired: ORDER BY / MAX-MIN turned around"
-                            if c.name == "superlative_direction" else c.detail) for c in checks]
+        run.fixes = run.fixes + (check,)
+        run.checks = [Check(c.name, c.passed, note if c.name == check else c.detail) for c in checks]
+        if check not in {c.name for c in checks}:
+            run.checks.append(Check(check, True, note))
         run.problem = ""
 
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:

@@ -29,8 +29,8 @@ from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
 from .checks import echo_problem, fixed_names, is_number, shape_problem, type_problem, value_echo_problem
-from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Or, Plan, Query,
-                           Scalar, SetQuery, Source, columns_in, is_aggregate)
+from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Item, Join, Like, Lit, Not, Or, Plan,
+                           Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -268,6 +268,31 @@ def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: A
                 f"the {tables[0].name} rows themselves (their iri or label), not COUNT(...).")
     return ("the question asks which or what things, not how many, but the query returns only a count: select the "
             "rows themselves (their iri or label), not COUNT(...).")
+
+
+def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
+    """The things a bare count counted, listed instead (the bounded repair of `things_not_counted`): the rows of
+    the table the words after which / what name when the query reads it, else the counted column of COUNT(x), else
+    the rows of the table the query reads first; each once, in no order. None when the plan is not one bare
+    count."""
+    if not isinstance(plan, Query) or len(plan.select) != 1 or plan.group_by or plan.having is not None:
+        return None
+    e = plan.select[0].expr
+    if not (isinstance(e, Agg) and e.func == "count") or not plan.sources:
+        return None
+    at = next((i for i, w in enumerate(q.words[:3]) if w in WHICH), None)
+    named = {t.name.lower() for t in _phrase_tables(schema, _noun_phrase(q.words[at + 1:]), table_texts)} \
+        if at is not None else set()
+    source = next((s for s in plan.sources if s.table.lower() in named and not s.optional), None)
+    if source is not None:
+        listed = Col(source.alias, source.table, "iri")
+    elif isinstance(e.arg, Col):
+        listed = e.arg
+    elif e.arg is None:
+        listed = Col(plan.sources[0].alias, plan.sources[0].table, "iri")
+    else:
+        return None
+    return replace(plan, select=(Item(listed),), order_by=(), limit=None, offset=None, distinct=True)
 
 
 def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
@@ -673,13 +698,26 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
             continue  # a value every row holds (a unit, a currency) selects nothing
         groups.setdefault(text, []).append(m)
     missing = []
-    for group in groups.values():
+    read = {w for c in columns_in(plan, deep=True) for w in _column_words(schema, c)}
+    for text, group in groups.items():
         if any(_used(m.value, lits) for m in group):
+            continue
+        if _column_named(text, q.words, read):
             continue
         if aliases is not None and any(_alias_used(a, m, lits, numbers) for m in group for a in aliases(m)):
             continue
         missing.append(group[0].value)
     return missing
+
+
+def _column_named(text: str, words: list[str], read: set[str]) -> bool:
+    """The question's words that name a value are the name of a column the plan reads: each word of the value
+    (function words aside) is a word of that column's name or label, and the question says it only once ("years
+    in service", read as a column of years of service, names no status "in service"; "items in stock with a stock
+    level of 5" says "stock" twice, so it names the value too)."""
+    said = [singular(w) for w in words]
+    keys = [singular(w) for w in re.findall(r"[^\W\d_]+", text) if w not in STOP and len(w) > 2]
+    return bool(keys) and all(k in read and said.count(k) == 1 for k in keys)
 
 
 def _number_text(v: Any) -> str:
@@ -1237,6 +1275,6 @@ def first_problem(checks: list[Check]) -> str:
     return next((c.detail for c in checks if not c.passed), "")
 
 
-__all__ = ["Check", "verify", "first_problem", "flip_direction", "direction_problem", "counted_class_problem",
-           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
-           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
+__all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "direction_problem",
+           "counted_class_problem", "sides_problem", "superlative_direction", "counted_phrase", "columns_in",
+           "is_aggregate", "unasked_values", "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
