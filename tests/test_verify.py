@@ -485,6 +485,31 @@ def test_a_value_every_row_holds_is_a_unit_not_a_condition() -> None:
     assert ans.state == "answered" and ans.answer == "32.5." and checks(ans).get("named_values_used") is not False
 
 
+def test_a_value_named_only_by_the_words_of_a_column_read_is_no_condition() -> None:
+    """"How many years has pump P-7 been in operation?" reads a column of years in operation: its words name the
+    status "in operation" too, but only as the column's name; said twice, they name the status as well."""
+    from ontouse_graphs import HEAD, view
+
+    ttl = HEAD + """@prefix : <http://example.org/pumps#> .
+    :Pump a owl:Class ; rdfs:label "pump" .
+    :Status a owl:Class ; rdfs:label "status" .
+    :yearsInOperation a owl:DatatypeProperty ; rdfs:label "years in operation" .
+    :hasStatus a owl:ObjectProperty ; rdfs:label "status" ; rdfs:range :Status .
+    :running a :Status ; rdfs:label "in operation" .
+    :retired a :Status ; rdfs:label "retired" .
+    :p7 a :Pump ; rdfs:label "P-7" ; :yearsInOperation 12 ; :hasStatus :running .
+    :p9 a :Pump ; rdfs:label "P-9" ; :yearsInOperation 30 ; :hasStatus :retired .
+    """
+    store, schema = view(ttl)
+    pumps = Answerer(store, NoModel(), schema=schema)
+    ans = pumps.answer_sql('How many years has the pump "P-7" been in operation?',
+                           "SELECT yearsInOperation FROM Pump WHERE label = 'P-7'")
+    assert ans.state == "answered" and ans.answer == "12." and checks(ans).get("named_values_used") is not False
+    ans = pumps.answer_sql("What is the average of years in operation of the pumps in operation?",
+                           "SELECT AVG(yearsInOperation) FROM Pump")
+    assert ans.state == "unsure" and checks(ans)["named_values_used"] is False
+
+
 def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:
     """Shark and Animal hold the same things: `S.iri = A.livesIn` (a link to exhibits) can only mean S is A."""
     ans = answerer.answer_sql("Is Finn a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "
