@@ -510,6 +510,17 @@ def test_a_value_named_only_by_the_words_of_a_column_read_is_no_condition() -> N
     assert ans.state == "unsure" and checks(ans)["named_values_used"] is False
 
 
+def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(answerer: Answerer) -> None:
+    """"Which animals weigh over 100 kg?" planned over the fish finds none; the question names the animals, so code
+    reads the same conditions from the animal table (stated only when every check passes). A plan over a class
+    the question names itself is left to the model."""
+    ans = answerer.answer_sql("Which animals weigh over 100 kg?", "SELECT f.label FROM Fish f WHERE f.weightKg > 100")
+    assert ans.state == "answered" and ans.answer == "Tula." and ans.repairs == ["asked_class_read"]
+    assert checks(ans)["asked_class_read"] is True
+    ans = answerer.answer_sql("Which fish weigh over 100 kg?", "SELECT f.label FROM Fish f WHERE f.weightKg > 100")
+    assert ans.state == "no_data" and not ans.repairs
+
+
 def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:
     """Shark and Animal hold the same things: `S.iri = A.livesIn` (a link to exhibits) can only mean S is A."""
     ans = answerer.answer_sql("Is Finn a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "

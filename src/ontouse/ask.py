@@ -52,7 +52,7 @@ from .support import support_set
 from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
                         translate, translate_text, vocabulary)
 from .relevance import Relevance
-from .verify import Check, first_problem, flip_direction, listed_things, verify
+from .verify import Check, first_problem, flip_direction, listed_things, verify, widened_to_asked
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -362,14 +362,17 @@ class Answerer:
             return run
         if not run.rows and q.kind == "yesno":
             return run  # "is there ...?" with nothing found: the answer is no
-        if not run.rows:
+        if not run.rows and not self._code_repair(
+                q, run, mentions or [], "asked_class_read", widened_to_asked(q, plan, self.schema,
+                                                                             self.index.table_texts),
+                "repaired: read from the class the question names, not from a subclass of it"):
             run.problem = "the query ran but found no rows: " + (diagnose_empty(self.schema, self.store, plan) or (
                 "check that each condition compares the right column with a value the data holds, and that the "
                 "joins follow the REFERENCES columns."))
             return run
-        aggregate_only = _aggregate_only(plan)
-        run.checks = verify(q, plan, run.rows, self.schema, mentions or [], aggregate_only, self.index)
-        run.problem = first_problem(run.checks)
+        if not run.checks:
+            run.checks = verify(q, plan, run.rows, self.schema, mentions or [], _aggregate_only(plan), self.index)
+            run.problem = first_problem(run.checks)
         failed = {c.name for c in run.checks if not c.passed}
         if "superlative_direction" in failed:
             self._code_repair(q, run, mentions or [], "superlative_direction", flip_direction(plan),
@@ -397,22 +400,23 @@ class Answerer:
             run.raw, run.rows = one_label_per_thing(run.raw, run.rows, q.labels or self.schema.label_order)
             run.total -= len(result.rows) - len(run.rows)
 
-    def _code_repair(self, q: Question, run: _Run, mentions: list, check: str, repaired: Any, note: str) -> None:
+    def _code_repair(self, q: Question, run: _Run, mentions: list, check: str, repaired: Any, note: str) -> bool:
         """A bounded repair by code of the plan that failed `check` (the superlative turned the way the question
-        asks, the counted things listed): kept only when it finds rows and every check passes."""
+        asks, the counted things listed, a subclass read as the class the question names when it found nothing):
+        kept only when it finds rows and every check passes. Whether it was kept."""
         if repaired is None:
-            return
+            return False
         trial = _Run(sql=run.sql)
         try:
             self._execute(q, trial, repaired)
         except (PlanError, QueryError) as e:
             log.info("the plan repaired for %s did not run: %s", check, e)
-            return
+            return False
         if not trial.rows:
-            return
+            return False
         checks = verify(q, repaired, trial.rows, self.schema, mentions, _aggregate_only(repaired), self.index)
         if first_problem(checks):
-            return
+            return False
         run.plan, run.compiled, run.raw, run.rows = repaired, trial.compiled, trial.raw, trial.rows
         run.total, run.truncated = trial.total, trial.truncated
         run.fixes = run.fixes + (check,)
@@ -420,6 +424,7 @@ class Answerer:
         if check not in {c.name for c in checks}:
             run.checks.append(Check(check, True, note))
         run.problem = ""
+        return True
 
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:
         """The answer from the best run (None: no attempt passed), its text in `words`' language."""

@@ -280,9 +280,7 @@ def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = No
     e = plan.select[0].expr
     if not (isinstance(e, Agg) and e.func == "count") or not plan.sources:
         return None
-    at = next((i for i, w in enumerate(q.words[:3]) if w in WHICH), None)
-    named = {t.name.lower() for t in _phrase_tables(schema, _noun_phrase(q.words[at + 1:]), table_texts)} \
-        if at is not None else set()
+    named = {t.name.lower() for t in asked_tables(q, schema, table_texts)}
     source = next((s for s in plan.sources if s.table.lower() in named and not s.optional), None)
     if source is not None:
         listed = Col(source.alias, source.table, "iri")
@@ -293,6 +291,55 @@ def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = No
     else:
         return None
     return replace(plan, select=(Item(listed),), order_by=(), limit=None, offset=None, distinct=True)
+
+
+def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[Table]:
+    """The tables the words after which / what / how many name ("which animals ...": the animals), none when the
+    question starts otherwise."""
+    words = q.words
+    at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
+    if at is None:
+        at = next((i + 1 for i, w in enumerate(words[:3]) if w == "how" and words[i + 1:i + 2] == ["many"]), None)
+    return _phrase_tables(schema, _noun_phrase(words[at + 1:]), table_texts) if at is not None else []
+
+
+def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
+    """The plan with a table of a subclass the question does not name read as the class it names ("which animals
+    ..." read from the fish table, which found none: read from the animal table), when every column read from it
+    is the class's too (the bounded repair of a query that found no rows). None when there is no such table."""
+    if not isinstance(plan, Query):
+        return None
+    asked = asked_tables(q, schema, table_texts)
+    read = {s.table.lower() for s in plan.sources}
+    if not asked or any(t.name.lower() in read for t in asked):
+        return None
+    wide = asked[0]
+    narrow = [s for s in plan.sources if (t := schema.table(s.table)) is not None and t.cls != wide.cls
+              and t.cls in wide.classes]
+    if len(narrow) != 1:
+        return None
+    alias = narrow[0].alias
+    used = [c for c in columns_in(plan, deep=True) if c.alias == alias]
+    if any(wide.column(c.column) is None and c.column != "iri" for c in used):
+        return None
+
+    def swap(e: Any) -> Any:
+        from dataclasses import fields, is_dataclass
+
+        if isinstance(e, Col) and e.alias == alias:
+            return replace(e, table=wide.name)
+        if isinstance(e, Source) and e.alias == alias:
+            return replace(e, table=wide.name)
+        if isinstance(e, (Query, SetQuery)):
+            return e  # a subquery has aliases of its own
+        if is_dataclass(e) and not isinstance(e, type):
+            return replace(e, **{f.name: swap(getattr(e, f.name)) for f in fields(e)})
+        if isinstance(e, tuple):
+            return tuple(swap(x) for x in e)
+        return e
+
+    return replace(plan, **{f: swap(getattr(plan, f)) for f in ("select", "sources", "joins", "where", "group_by",
+                                                                   "having", "order_by")})
 
 
 def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
@@ -1275,6 +1322,6 @@ def first_problem(checks: list[Check]) -> str:
     return next((c.detail for c in checks if not c.passed), "")
 
 
-__all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "direction_problem",
-           "counted_class_problem", "sides_problem", "superlative_direction", "counted_phrase", "columns_in",
+__all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
+           "asked_tables", "direction_problem", "counted_class_problem", "sides_problem", "superlative_direction", "counted_phrase", "columns_in",
            "is_aggregate", "unasked_values", "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
