@@ -195,11 +195,19 @@ def test_a_join_of_values_nothing_relates_is_found() -> None:
         assert join_problem(read_sql(schema, sql)[0], schema) == "", sql
 
 
-def test_count_of_another_class_is_never_stated(answerer: Answerer) -> None:
+def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer: Answerer) -> None:
+    """"How many sharks are endangered?" planned as a count of the status itself (1) is repaired by code into the
+    count of the sharks linked to it; "which staff members speak X?" planned as the language itself lists the staff
+    members who speak it. Each stated only when every check passes."""
     ans = answerer.answer_sql("How many sharks are endangered?",
                               "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'endangered'")
-    assert ans.state == "unsure" and ans.answer.startswith("Unsure:") and "best candidate: 1" in ans.answer
-    assert checks(ans)["counted_class"] is False and not ans.support
+    assert ans.state == "answered" and ans.answer == "1." and ans.repairs == ["not_the_value_itself"]
+    assert checks(ans)["not_the_value_itself"] is True and checks(ans)["counted_class"] is True
+    ans = answerer.answer_sql("Which staff members speak Spanish?", "SELECT iri FROM Language WHERE label = 'Spanish'")
+    assert ans.state == "answered" and ans.answer == "María Soto." and ans.repairs == ["not_the_value_itself"]
+    ans = answerer.answer_sql("How many sharks live in the Open Ocean tank?",
+                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")  # a thing, not a value
+    assert ans.state == "unsure" and "best candidate: 1" in ans.answer and not ans.support
 
 
 def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: Answerer) -> None:

@@ -52,7 +52,8 @@ from .support import support_set
 from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
                         translate, translate_text, vocabulary)
 from .relevance import Relevance
-from .verify import Check, first_problem, flip_direction, listed_things, verify, widened_to_asked
+from .verify import (Check, first_problem, flip_direction, listed_things, things_with_value, verify,
+                     widened_to_asked)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -377,6 +378,10 @@ class Answerer:
         if "superlative_direction" in failed:
             self._code_repair(q, run, mentions or [], "superlative_direction", flip_direction(plan),
                               "repaired: ORDER BY / MAX-MIN turned around")
+        elif "not_the_value_itself" in failed:
+            self._code_repair(q, run, mentions or [], "not_the_value_itself",
+                              things_with_value(q, plan, self.schema, self.index.table_texts),
+                              "repaired: the things that have the value, not the value itself")
         elif "things_not_counted" in failed:
             self._code_repair(q, run, mentions or [], "things_not_counted",
                               listed_things(q, plan, self.schema, self.index.table_texts),

@@ -303,6 +303,30 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
     return _phrase_tables(schema, _noun_phrase(words[at + 1:]), table_texts) if at is not None else []
 
 
+def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
+    """The things that have a named value, in place of the value itself (the bounded repair of
+    `not_the_value_itself`): "which huts does X run" planned as the manager X's own row or its count reads the
+    rows of the table the question names (asked_tables) joined by its one link to the value's table, under the
+    same conditions - their count for a count question, else each once. None when the question names no such
+    table, or it has no link or more than one to the value's table."""
+    if not isinstance(plan, Query) or len(plan.sources) != 1 or plan.group_by:
+        return None
+    value = plan.sources[0]
+    asked = [t for t in asked_tables(q, schema, table_texts) if t.name.lower() != value.table.lower()]
+    if not asked:
+        return None
+    wide = asked[0]
+    links = [c for c in wide.columns.values() if c.kind == "link" and c.target.lower() == value.table.lower()]
+    if len(links) != 1:
+        return None
+    alias = next(a for a in ("things", "things_1", "things_2") if a != value.alias)
+    thing = Col(alias, wide.name, "iri")
+    select = Item(Agg("count", thing, distinct=True)) if q.kind == "count" else Item(thing)
+    return Query(select=(select,), sources=(Source(wide.name, alias), value),
+                 joins=(Join(Col(alias, wide.name, links[0].name), Col(value.alias, value.table, "iri")),),
+                 where=plan.where, distinct=q.kind != "count")
+
+
 def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The plan with a table of a subclass the question does not name read as the class it names ("which animals
     ..." read from the fish table, which found none: read from the animal table), when every column read from it
@@ -1323,5 +1347,6 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
-           "asked_tables", "direction_problem", "counted_class_problem", "sides_problem", "superlative_direction", "counted_phrase", "columns_in",
-           "is_aggregate", "unasked_values", "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
+           "things_with_value", "asked_tables", "direction_problem", "counted_class_problem", "sides_problem",
+           "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values", "both_named",
+           "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
