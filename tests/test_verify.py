@@ -529,6 +529,16 @@ def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(a
     assert ans.state == "no_data" and not ans.repairs
 
 
+def test_the_top_row_of_all_for_a_question_per_group_is_never_stated(answerer: Answerer) -> None:
+    """"For each exhibit, which animal is the heaviest?" asks one animal per exhibit: the heaviest of all (LIMIT 1)
+    answers another question; without "for each" it is the answer."""
+    sql = "SELECT a.label FROM Animal a ORDER BY a.weightKg DESC LIMIT 1"
+    ans = answerer.answer_sql("For each exhibit, which animal is the heaviest?", sql)
+    assert ans.state == "unsure" and checks(ans)["value_per_group"] is False
+    ans = answerer.answer_sql("Which animal is the heaviest of all?", sql)
+    assert ans.state == "answered" and ans.answer == "Tula." and "value_per_group" not in checks(ans)
+
+
 def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:
     """Shark and Animal hold the same things: `S.iri = A.livesIn` (a link to exhibits) can only mean S is A."""
     ans = answerer.answer_sql("Is Finn a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "

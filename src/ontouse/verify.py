@@ -1015,7 +1015,13 @@ def asks_per_group(q: Question) -> bool:
 def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
     """A question that asks for a value per group ("the highest X for each Y") answered by one aggregate over all
     rows (no GROUP BY) gives one value where several are asked."""
-    if not aggregate_only or not asks_per_group(q) or q.kind == "yesno" or not isinstance(plan, Query):
+    if not asks_per_group(q) or q.kind == "yesno" or not isinstance(plan, Query):
+        return ""
+    if plan.limit == 1 and not aggregate_only:
+        return ("the question asks for an answer per group (each / for the different ...), but the query keeps only "
+                "the top row of all (LIMIT 1): rank within each group instead (GROUP BY the group's column, with MAX "
+                "or MIN, or a condition that the value is the group's top).")
+    if not aggregate_only:
         return ""
     return ("the question asks for a value per group (each / per / for the different ...), but the query returns "
             "one value over all rows: add the group's column to SELECT and GROUP BY it.")
@@ -1329,7 +1335,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("both_values", both_problem(q, plan, mentions, schema)))
     if q.asks_names and q.kind != "yesno":
         out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
-    if asks_per_group(q) and aggregate_only:
+    if asks_per_group(q) and (aggregate_only or (isinstance(plan, Query) and plan.limit == 1)):
         out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
     if set(q.words) & TIME_SUPERLATIVE:
         out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
