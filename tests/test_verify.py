@@ -203,8 +203,9 @@ def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer
                               "SELECT COUNT(*) FROM ConservationStatus WHERE label = 'endangered'")
     assert ans.state == "answered" and ans.answer == "1." and ans.repairs == ["not_the_value_itself"]
     assert checks(ans)["not_the_value_itself"] is True and checks(ans)["counted_class"] is True
-    ans = answerer.answer_sql("Which staff members speak Spanish?", "SELECT iri FROM Language WHERE label = 'Spanish'")
-    assert ans.state == "answered" and ans.answer == "María Soto." and ans.repairs == ["not_the_value_itself"]
+    ans = answerer.answer_sql("Which staff members speak German?", "SELECT iri FROM Language WHERE label = 'German'")
+    assert ans.state == "answered" and ans.repairs == ["not_the_value_itself"]
+    assert sorted(ans.answer.rstrip(".").split("; ")) == ["Anna Berg", "Jonas Reef"]
     ans = answerer.answer_sql("How many sharks live in the Open Ocean tank?",
                               "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")  # a thing, not a value
     assert ans.state == "unsure" and "best candidate: 1" in ans.answer and not ans.support
@@ -530,13 +531,25 @@ def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(a
 
 
 def test_the_top_row_of_all_for_a_question_per_group_is_never_stated(answerer: Answerer) -> None:
-    """"For each exhibit, which animal is the heaviest?" asks one animal per exhibit: the heaviest of all (LIMIT 1)
-    answers another question; without "for each" it is the answer."""
-    sql = "SELECT a.label FROM Animal a ORDER BY a.weightKg DESC LIMIT 1"
-    ans = answerer.answer_sql("For each exhibit, which animal is the heaviest?", sql)
+    """"For each sign language, which exhibit holds the most water?" asks one exhibit per language: the largest of
+    all (LIMIT 1) answers another question; without "for each" it is the answer."""
+    sql = "SELECT e.label FROM Exhibit e ORDER BY e.volumeLitres DESC LIMIT 1"
+    ans = answerer.answer_sql("For each sign language, which exhibit holds the most water?", sql)
     assert ans.state == "unsure" and checks(ans)["value_per_group"] is False
-    ans = answerer.answer_sql("Which animal is the heaviest of all?", sql)
-    assert ans.state == "answered" and ans.answer == "Tula." and "value_per_group" not in checks(ans)
+    ans = answerer.answer_sql("Which exhibit holds the most water?", sql, lang="en")
+    assert ans.state == "answered" and ans.rows[0][0].text() == "Open Ocean" and "value_per_group" not in checks(ans)
+
+
+def test_limit_keeps_as_many_things_as_it_says_in_a_graph_labelled_in_two_languages(answerer: Answerer) -> None:
+    """Exhibits are labelled in English and German: the two largest are two exhibits, each under the label of the
+    question's language, not one exhibit under both of its labels."""
+    ans = answerer.answer_sql("Which two exhibits hold the most water?",
+                              "SELECT e.label FROM Exhibit e ORDER BY e.volumeLitres DESC LIMIT 2", lang="en")
+    assert ans.state == "answered" and [r[0].text() for r in ans.rows] == ["Open Ocean", "Kelp Forest"]
+    ans = answerer.answer_sql("Welche zwei Becken fassen am meisten Wasser?",
+                              "SELECT e.label FROM Exhibit e ORDER BY e.volumeLitres DESC LIMIT 2", lang="de",
+                              english="Which two exhibits hold the most water?")
+    assert [r[0].text() for r in ans.rows] == ["Offener Ozean", "Kelpwald"]
 
 
 def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:

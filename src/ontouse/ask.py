@@ -395,7 +395,7 @@ class Answerer:
         return run
 
     def _execute(self, q: Question, run: _Run, plan) -> None:
-        run.compiled = compile_plan(self.schema, plan)
+        run.compiled = compile_plan(self.schema, plan, tuple(q.labels or ()))
         result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
         run.raw = result.rows
         run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names,

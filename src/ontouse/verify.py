@@ -294,7 +294,7 @@ def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = No
 
 
 def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[Table]:
-    """The tables the words after which / what / how many name ("which animals ...": the animals), none when the
+    """The tables the words after which / what / how many name ("which vehicles ...": the vehicles), none when the
     question starts otherwise."""
     words = q.words
     at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
@@ -305,8 +305,8 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
 
 def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The things that have a named value, in place of the value itself (the bounded repair of
-    `not_the_value_itself`): "which huts does X run" planned as the manager X's own row or its count reads the
-    rows of the table the question names (asked_tables) joined by its one link to the value's table, under the
+    `not_the_value_itself`): "which stores does X manage" planned as the manager X's own row or its count reads
+    the rows of the table the question names (asked_tables) joined by its one link to the value's table, under the
     same conditions - their count for a count question, else each once. None when the question names no such
     table, or it has no link or more than one to the value's table."""
     if not isinstance(plan, Query) or len(plan.sources) != 1 or plan.group_by:
@@ -328,8 +328,8 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
 
 
 def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
-    """The plan with a table of a subclass the question does not name read as the class it names ("which animals
-    ..." read from the fish table, which found none: read from the animal table), when every column read from it
+    """The plan with a table of a subclass the question does not name read as the class it names ("which vehicles
+    ..." read from the truck table, which found none: read from the vehicle table), when every column read from it
     is the class's too (the bounded repair of a query that found no rows). None when there is no such table."""
     if not isinstance(plan, Query):
         return None
@@ -783,9 +783,9 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
 
 def _column_named(text: str, words: list[str], read: set[str]) -> bool:
     """The question's words that name a value are the name of a column the plan reads: each word of the value
-    (function words aside) is a word of that column's name or label, and the question says it only once ("years
-    in service", read as a column of years of service, names no status "in service"; "items in stock with a stock
-    level of 5" says "stock" twice, so it names the value too)."""
+    (function words aside) is a word of that column's name or label, and the question says it only once ("how
+    long has the pump been in operation", read as a column of years in operation, names no status "in operation";
+    "items in stock with a stock level of 5" says "stock" twice, so it names the value too)."""
     said = [singular(w) for w in words]
     keys = [singular(w) for w in re.findall(r"[^\W\d_]+", text) if w not in STOP and len(w) > 2]
     return bool(keys) and all(k in read and said.count(k) == 1 for k in keys)

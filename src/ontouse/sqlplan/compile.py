@@ -50,8 +50,10 @@ class Compiled:
 
 
 class Compiler:
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: Schema, labels: tuple[str, ...] = ()) -> None:
         self.schema = schema
+        # the label languages preferred where a query keeps one label per thing: the question's first, then the view's
+        self.label_order = tuple(dict.fromkeys((*labels, *schema.label_order)))
         self._ids = itertools.count(1)
 
     def fresh(self, stem: str) -> str:
@@ -81,7 +83,10 @@ class Compiler:
         left_joined = {s.alias.lower() for s in q.sources if s.optional}
         ex.left_joined = left_joined
         pat.exprs = ex
-        ex.one_label = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select)
+        # one label per thing where rows are counted: by an aggregate, and by LIMIT / OFFSET (the top 3 things are
+        # 3 things, whatever number of languages names them)
+        ex.one_label = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) \
+            or q.limit is not None or bool(q.offset)
         optional_cols = _optional_columns(q)
         # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
         # group: a row without that value is kept (its LEFT JOINed row unbound)
@@ -397,8 +402,10 @@ def _optional_columns(q: Query) -> set[tuple[str, str]]:
     return {(c.alias.lower(), c.column.lower()) for c in soft} - req
 
 
-def compile_plan(schema: Schema, plan: Plan) -> Compiled:
-    return Compiler(schema).compile(plan)
+def compile_plan(schema: Schema, plan: Plan, labels: tuple[str, ...] = ()) -> Compiled:
+    """The plan as one SPARQL query. `labels`: the label languages the question prefers (a query that keeps one
+    label per thing keeps the first of them it has; then the view's order)."""
+    return Compiler(schema, labels).compile(plan)
 
 
 __all__ = ["Compiled", "Compiler", "OutColumn", "compile_plan", "RDF", "XSD", "Literal"]

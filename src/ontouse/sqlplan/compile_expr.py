@@ -47,6 +47,7 @@ class QueryCompiler(Protocol):
     sub-SELECT or as a pattern inline, and whether two tables hold things of a common class."""
 
     schema: Schema
+    label_order: tuple[str, ...]  # the label languages preferred where one label per thing is kept
 
     def subselect(self, q: Plan, outer: dict[str, str], out_names: list[str]) -> str: ...
 
@@ -63,7 +64,7 @@ class ExprCompiler:
         self._vars: dict[tuple[str, str], str] = {}
         self.left_joined: set[str] = set()  # aliases of LEFT JOINed tables
         self.group: str | None = None  # the LEFT JOIN whose condition is being compiled
-        self.one_label = False  # an aggregating query: a thing named in two languages is counted once
+        self.one_label = False  # an aggregating or limited query: a thing named in two languages is one row
 
     def add(self, triple: tuple[str, str, str]) -> None:
         """A triple of the pattern (of the LEFT JOIN being compiled, if any)."""
@@ -107,9 +108,10 @@ class ExprCompiler:
 
     def _best_label(self, thing: str, prop: str, var: str) -> str:
         """A filter that keeps, of a thing's labels in several languages, only those in its most preferred language
-        (the view's order: the ontology's main language, then untagged), so that a count, sum or average over things
-        counts each thing once, however many languages name it."""
-        order = [x for x in self.c.schema.label_order]
+        (the question's languages, then the view's order: the ontology's main language, then untagged), so that a
+        count, sum or average over things counts each thing once, and LIMIT keeps as many things as it says,
+        however many languages name them."""
+        order = list(self.c.label_order)
         if not self._several_languages():
             return ""
 
