@@ -146,13 +146,15 @@ def test_one_value_per_thing_means_either(answerer: Answerer) -> None:
 
 
 # ---- names_returned: names asked, one number returned -----------------------------------------------------------
-@pytest.mark.parametrize("question", [
-    "What are the names of the lighthouses taller than 30 m?",
-    "What are the names of the lighthouses that logged storms, and how many storms did each log?",
-])
-def test_names_asked_but_one_number_returned(answerer: Answerer, question: str) -> None:
-    ans = answerer.answer_sql(question, "SELECT COUNT(*) FROM Lighthouse WHERE heightM > 30")
+def test_names_asked_but_one_number_returned(answerer: Answerer) -> None:
+    sql = "SELECT COUNT(*) FROM Lighthouse WHERE heightM > 30"
+    ans = answerer.answer_sql("What are the names of the lighthouses that logged storms, and how many storms did "
+                              "each log?", sql)
     assert ans.state == "unsure" and "names_returned" in failed(ans)
+    # names alone: the count's things are listed by code instead (things_not_counted), and their names shown
+    ans = answerer.answer_sql("What are the names of the lighthouses taller than 30 m?", sql)
+    assert ans.state == "answered" and ans.repairs == ["things_not_counted"] and not failed(ans)
+    assert not any(c.text().isdigit() for row in ans.rows for c in row)
 
 
 def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
