@@ -405,6 +405,19 @@ def test_a_value_the_question_names_must_be_used(harbour: Answerer) -> None:
     assert ans.state == "answered" and checks(ans)["named_values_used"] is True and ans.values() == ["501"]
 
 
+def test_the_asked_things_of_a_named_thing_are_read_by_code_when_the_plan_returns_another_table(
+        harbour: Answerer) -> None:
+    """"Which sailings left from the berth Ferry steps?" answered by the berth itself (no Sailing column): code
+    reads the sailings linked to the one thing the question names, by the one link between the two tables, and
+    states them only when every check passes."""
+    ans = harbour.answer_sql("Which sailings left from the berth 'Ferry steps'?",
+                             "SELECT b.berth FROM Berth b WHERE b.berth = 'Ferry steps'")
+    assert ans.state == "answered" and ans.repairs == ["asked_table"] and checks(ans)["asked_table"] is True
+    assert ans.values() == ["http://example.org/harbour#s2"]  # sailing 502, the one from that berth
+    ans = harbour.answer_sql("Which sailings left from a berth?", "SELECT b.berth FROM Berth b")
+    assert ans.state == "unsure" and checks(ans)["asked_table"] is False  # no one thing named: left to the model
+
+
 def test_a_sum_of_a_column_the_question_is_not_about_is_never_stated(harbour: Answerer) -> None:
     if harbour.index.embedder is None:
         pytest.skip("the sentence-embedding model is not installed")

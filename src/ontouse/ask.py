@@ -52,8 +52,8 @@ from .support import support_set
 from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
                         translate, translate_text, vocabulary)
 from .relevance import Relevance
-from .verify import (Check, first_problem, flip_direction, listed_things, things_with_value, verify,
-                     widened_to_asked)
+from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
+                     verify, widened_to_asked)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -386,6 +386,10 @@ class Answerer:
             self._code_repair(q, run, mentions or [], "things_not_counted",
                               listed_things(q, plan, self.schema, self.index.table_texts),
                               "repaired: the counted things listed instead of their count")
+        elif "asked_table" in failed:
+            self._code_repair(q, run, mentions or [], "asked_table",
+                              things_of_named(q, plan, self.schema, mentions or [], self.index.table_texts),
+                              "repaired: the asked things linked to the thing the question names")
         aggregate_only = _aggregate_only(run.plan)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True

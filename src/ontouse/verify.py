@@ -327,6 +327,38 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
                  where=plan.where, distinct=q.kind != "count")
 
 
+def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, table_texts: Any = None) -> Plan | None:
+    """The things a "which X does N ..." question asks for, read by code when the plan returned no column of X
+    (the bounded repair of `asked_table`): the rows of the table the question names (asked_tables) linked to the
+    one thing the question names whole (its exact mentions), by the one link from that thing's table to X (or, when
+    there is none, the one link from X to it); of several tables that hold the named thing, the smallest with such
+    a link. None when the question names no table, no single thing, or no single link relates them."""
+    asked = asked_tables(q, schema, table_texts)
+    if not asked or not isinstance(plan, (Query, SetQuery)):
+        return None
+    wide = asked[0]
+    named = [m for m in mentions if getattr(m, "exact", False) and m.table.lower() != wide.name.lower()]
+    if len({m.value for m in named}) != 1:
+        return None
+    options = []
+    for m in named:
+        t = schema.table(m.table)
+        if t is None or t.column(m.column) is None:
+            continue
+        out = [c for c in t.columns.values() if c.kind == "link" and c.target.lower() == wide.name.lower()]
+        back = [c for c in wide.columns.values() if c.kind == "link" and c.target.lower() == t.name.lower()]
+        if len(out) == 1:
+            options.append((t.count, t.name, m, Join(Col("named", t.name, out[0].name), Col("things", wide.name, "iri"))))
+        elif not out and len(back) == 1:
+            options.append((t.count, t.name, m, Join(Col("things", wide.name, back[0].name), Col("named", t.name, "iri"))))
+    if not options:
+        return None
+    _, table, m, join = min(options, key=lambda o: (o[0], o[1]))
+    return Query(select=(Item(Col("things", wide.name, "iri")),),
+                 sources=(Source(wide.name, "things"), Source(table, "named")), joins=(join,),
+                 where=Cmp("=", Col("named", table, m.column), Lit(m.value)), distinct=True)
+
+
 def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The plan with a table of a subclass the question does not name read as the class it names ("which vehicles
     ..." read from the truck table, which found none: read from the vehicle table), when every column read from it
@@ -1353,6 +1385,6 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
-           "things_with_value", "asked_tables", "direction_problem", "counted_class_problem", "sides_problem",
+           "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem", "sides_problem",
            "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values", "both_named",
            "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
