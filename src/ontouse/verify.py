@@ -306,33 +306,43 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
 def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The things that have a named value, in place of the value itself (the bounded repair of
     `not_the_value_itself`): "which stores does X manage" planned as the manager X's own row or its count reads
-    the rows of the table the question names (asked_tables) joined by its one link to the value's table, under the
-    same conditions - their count for a count question, else each once. None when the question names no such
-    table, or it has no link or more than one to the value's table."""
+    the rows of the table the question names (asked_tables) joined by the one link between it and the value's
+    table (`_one_link`), under the same conditions - their count for a count question, else each once. None when
+    the question names no such table, or no single link relates the two."""
     if not isinstance(plan, Query) or len(plan.sources) != 1 or plan.group_by:
         return None
     value = plan.sources[0]
     asked = [t for t in asked_tables(q, schema, table_texts) if t.name.lower() != value.table.lower()]
-    if not asked:
-        return None
-    wide = asked[0]
-    links = [c for c in wide.columns.values() if c.kind == "link" and c.target.lower() == value.table.lower()]
-    if len(links) != 1:
-        return None
+    table = schema.table(value.table)
     alias = next(a for a in ("things", "things_1", "things_2") if a != value.alias)
-    thing = Col(alias, wide.name, "iri")
+    join = _one_link(asked[0], alias, table, value.alias) if asked and table is not None else None
+    if join is None:
+        return None
+    thing = Col(alias, asked[0].name, "iri")
     select = Item(Agg("count", thing, distinct=True)) if q.kind == "count" else Item(thing)
-    return Query(select=(select,), sources=(Source(wide.name, alias), value),
-                 joins=(Join(Col(alias, wide.name, links[0].name), Col(value.alias, value.table, "iri")),),
-                 where=plan.where, distinct=q.kind != "count")
+    return Query(select=(select,), sources=(Source(asked[0].name, alias), value), joins=(join,), where=plan.where,
+                 distinct=q.kind != "count")
+
+
+def _one_link(wide: Table, alias: str, other: Table, other_alias: str) -> Join | None:
+    """The join of `wide`'s rows (as `alias`) with `other`'s (as `other_alias`) by the one link between the two
+    tables: `other`'s one link to `wide`, else (when it has none) `wide`'s one link to `other`; None when there is
+    no such link or more than one."""
+    out = [c for c in other.columns.values() if c.kind == "link" and c.target.lower() == wide.name.lower()]
+    back = [c for c in wide.columns.values() if c.kind == "link" and c.target.lower() == other.name.lower()]
+    if len(out) == 1:
+        return Join(Col(other_alias, other.name, out[0].name), Col(alias, wide.name, "iri"))
+    if not out and len(back) == 1:
+        return Join(Col(alias, wide.name, back[0].name), Col(other_alias, other.name, "iri"))
+    return None
 
 
 def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, table_texts: Any = None) -> Plan | None:
     """The things a "which X does N ..." question asks for, read by code when the plan returned no column of X
     (the bounded repair of `asked_table`): the rows of the table the question names (asked_tables) linked to the
-    one thing the question names whole (its exact mentions), by the one link from that thing's table to X (or, when
-    there is none, the one link from X to it); of several tables that hold the named thing, the smallest with such
-    a link. None when the question names no table, no single thing, or no single link relates them."""
+    one thing the question names whole (its exact mentions) by the one link between that thing's table and X
+    (`_one_link`); of several tables that hold the named thing, the smallest with such a link. None when the
+    question names no table, no single thing, or no single link relates them."""
     asked = asked_tables(q, schema, table_texts)
     if not asked or not isinstance(plan, (Query, SetQuery)):
         return None
@@ -343,14 +353,9 @@ def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, tab
     options = []
     for m in named:
         t = schema.table(m.table)
-        if t is None or t.column(m.column) is None:
-            continue
-        out = [c for c in t.columns.values() if c.kind == "link" and c.target.lower() == wide.name.lower()]
-        back = [c for c in wide.columns.values() if c.kind == "link" and c.target.lower() == t.name.lower()]
-        if len(out) == 1:
-            options.append((t.count, t.name, m, Join(Col("named", t.name, out[0].name), Col("things", wide.name, "iri"))))
-        elif not out and len(back) == 1:
-            options.append((t.count, t.name, m, Join(Col("things", wide.name, back[0].name), Col("named", t.name, "iri"))))
+        join = _one_link(wide, "things", t, "named") if t is not None and t.column(m.column) is not None else None
+        if join is not None:
+            options.append((t.count, t.name, m, join))
     if not options:
         return None
     _, table, m, join = min(options, key=lambda o: (o[0], o[1]))
