@@ -206,7 +206,7 @@ def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer
     ans = answerer.answer_sql("Which staff members speak German?", "SELECT iri FROM Language WHERE label = 'German'")
     assert ans.state == "answered" and ans.repairs == ["not_the_value_itself"]
     assert sorted(ans.answer.rstrip(".").split("; ")) == ["Anna Berg", "Jonas Reef"]
-    ans = answerer.answer_sql("How many sharks live in the Open Ocean tank?",
+    ans = answerer.answer_sql("How many sharks are kept in the tank called Open Ocean?",
                               "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")  # a thing, not a value
     assert ans.state == "unsure" and "best candidate: 1" in ans.answer and not ans.support
 

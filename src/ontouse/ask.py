@@ -350,6 +350,7 @@ class Answerer:
 
     def _run(self, q: Question, sql: str, mentions: list | None = None) -> _Run:
         run = _Run(sql=sql)
+        mentions = mentions or []
         try:
             plan, fixes = read_sql(self.schema, sql, self.index.embedder)
             plan, more = repair_plan(plan, self.schema, self.index, q)
@@ -363,33 +364,30 @@ class Answerer:
             return run
         if not run.rows and q.kind == "yesno":
             return run  # "is there ...?" with nothing found: the answer is no
+        texts = self.index.table_texts
         if not run.rows and not self._code_repair(
-                q, run, mentions or [], "asked_class_read", widened_to_asked(q, plan, self.schema,
-                                                                             self.index.table_texts),
+                q, run, mentions, "asked_class_read", widened_to_asked(q, plan, self.schema, texts),
                 "repaired: read from the class the question names, not from a subclass of it"):
             run.problem = "the query ran but found no rows: " + (diagnose_empty(self.schema, self.store, plan) or (
                 "check that each condition compares the right column with a value the data holds, and that the "
                 "joins follow the REFERENCES columns."))
             return run
-        if not run.checks:
-            run.checks = verify(q, plan, run.rows, self.schema, mentions or [], _aggregate_only(plan), self.index)
+        if not run.checks:  # (a repair of the empty result above has checked its own rows)
+            run.checks = verify(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index)
             run.problem = first_problem(run.checks)
         failed = {c.name for c in run.checks if not c.passed}
-        if "superlative_direction" in failed:
-            self._code_repair(q, run, mentions or [], "superlative_direction", flip_direction(plan),
-                              "repaired: ORDER BY / MAX-MIN turned around")
-        elif "not_the_value_itself" in failed:
-            self._code_repair(q, run, mentions or [], "not_the_value_itself",
-                              things_with_value(q, plan, self.schema, self.index.table_texts),
-                              "repaired: the things that have the value, not the value itself")
-        elif "things_not_counted" in failed:
-            self._code_repair(q, run, mentions or [], "things_not_counted",
-                              listed_things(q, plan, self.schema, self.index.table_texts),
-                              "repaired: the counted things listed instead of their count")
-        elif "asked_table" in failed:
-            self._code_repair(q, run, mentions or [], "asked_table",
-                              things_of_named(q, plan, self.schema, mentions or [], self.index.table_texts),
-                              "repaired: the asked things linked to the thing the question names")
+        # the failed check that code can repair, the first of these: (check, the repaired plan, the note it leaves)
+        repairs = (("superlative_direction", lambda: flip_direction(plan), "ORDER BY / MAX-MIN turned around"),
+                   ("not_the_value_itself", lambda: things_with_value(q, plan, self.schema, texts),
+                    "the things that have the value, not the value itself"),
+                   ("things_not_counted", lambda: listed_things(q, plan, self.schema, texts),
+                    "the counted things listed instead of their count"),
+                   ("asked_table", lambda: things_of_named(q, plan, self.schema, mentions, texts),
+                    "the asked things linked to the thing the question names"))
+        for check, repaired, note in repairs:
+            if check in failed:
+                self._code_repair(q, run, mentions, check, repaired(), "repaired: " + note)
+                break
         aggregate_only = _aggregate_only(run.plan)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
@@ -411,8 +409,9 @@ class Answerer:
 
     def _code_repair(self, q: Question, run: _Run, mentions: list, check: str, repaired: Any, note: str) -> bool:
         """A bounded repair by code of the plan that failed `check` (the superlative turned the way the question
-        asks, the counted things listed, a subclass read as the class the question names when it found nothing):
-        kept only when it finds rows and every check passes. Whether it was kept."""
+        asks, the things that have a value rather than the value, the counted things listed, the asked things of a
+        named thing, a subclass read as the class the question names when it found nothing): kept only when it
+        finds rows and every check passes. Whether it was kept."""
         if repaired is None:
             return False
         trial = _Run(sql=run.sql)

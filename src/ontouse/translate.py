@@ -14,7 +14,8 @@ properties and of the few named things used as values, in that language), so tha
 the word the data uses rather than a word of its own.
 
 With the multilingual sentence-embedding model installed (ontocore.crosslingual: in the `local` extra, or the
-`multilingual` extra alone), the prompt also names the words of the question that probably name one of those words (`glossary`).
+`multilingual` extra alone), the prompt also names the words of the question that probably name one of those words
+(`glossary`).
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -349,8 +350,8 @@ def translate(model: ChatModel, question: str, source: str, targets: list[str], 
     question and the ontology's word they probably name (`glossary`); `names`: the same, read from the ontology's
     own labels (`label_glossary`, over the classes), so sure that a translation that puts another of the classes'
     words (`kinds`, per target language) in the place of one is asked again once, told the word (seen: a German
-    word labelled in German translated as another class's English word); `names` are not named in the first prompt (listed there, the
-    embedded model wrote the question back untranslated). A target still without a translation after the re-ask is
+    word labelled in German translated as another class's English word); `names` are not named in the first prompt
+    (listed there, the embedded model wrote the question back untranslated). A target still without a translation after the re-ask is
     asked once more in a plain call, without `words` and `hints`, and not asked again (`reask`; seen: with the
     ontology's words listed, the embedded model wrote "The question, translated." twice where the plain prompt
     translated the question)."""

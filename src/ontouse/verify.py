@@ -1390,6 +1390,6 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
-           "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem", "sides_problem",
-           "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values", "both_named",
-           "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
+           "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
+           "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
+           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
