@@ -122,7 +122,8 @@ def test_join_support_is_the_things_and_the_thing_that_selected_them(answerer: A
 
 
 def test_superlative_support_is_the_top_thing_only(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
+    ans = answerer.answer_sql("Which animal has the greatest weight?",
+                              "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
     assert ans.values() == ["Tula"] and subjects(ans) == {"tula"}
     assert checks(ans)["superlative_direction"] is True
 
@@ -301,7 +302,8 @@ def test_plan_on_the_prompts_example_tables_is_refused(answerer: Answerer) -> No
 
 
 def test_checks_are_in_the_answer_record(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which animal is the heaviest?", "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
+    ans = answerer.answer_sql("Which animal has the greatest weight?",
+                              "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
     record = ans.to_dict()
     assert {c["check"] for c in record["checks"]} >= {"shape", "asked_table", "superlative_direction"}
     assert all(c["passed"] for c in record["checks"])
