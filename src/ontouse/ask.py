@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ontocore.bilingual import open_dictionary
 from ontocore.crosslingual import CrossLingual
 from ontocore.crosslingual import available as crosslingual_available
 from ontocore.embeddings import Embedder
@@ -30,6 +31,7 @@ from ontocore.language import DEFAULT as ENGLISH
 from ontocore.language import Detection, detect, preference
 from ontocore.llm import ChatModel, open_model
 from ontocore.prompts import ask as prompts
+from ontocore.text import fold
 from ontocore.trace import Trace
 
 from .answer import Answer
@@ -49,8 +51,8 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import (Term, Translation, glossary, label_glossary, model_reading_counts, ontology_terms,
-                        translate, translate_text, vocabulary)
+from .translate import (Term, Translation, dictionary_glossary, glossary, label_glossary,
+                        model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
                      verify, widened_to_asked)
@@ -232,8 +234,9 @@ class Answerer:
             return found, translation, translation.get(main, text), text
         terms, classes = self._words()
         if found.lang:  # a known language: one plain translation into English
+            told, hints = self._told(text, found.lang)
             translation = translate_text(self.model, text, found.lang, ENGLISH, trace=self.trace,
-                                         words=vocabulary(terms, ENGLISH, main), hints=self._hints(text, ENGLISH),
+                                         words=vocabulary(terms, ENGLISH, main), hints=hints, told=told,
                                          names=label_glossary(text, classes, found.lang, ENGLISH, main),
                                          kinds=vocabulary(classes, ENGLISH, main))
         else:  # not told apart: the translation call also says which language it is
@@ -268,6 +271,23 @@ class Answerer:
             return []
         terms, _ = self._words()
         return glossary(self._linker, text, terms, lang, self.schema.languages.main)
+
+    def _told(self, text: str, lang: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """(the classes' and named values' English words that words of the question translate to by the bilingual
+        dictionary from `lang`, when one is installed (ontocore.bilingual), for words the multilingual model gave no
+        hint for; the multilingual model's hints, `_hints`)."""
+        dictionary = open_dictionary(lang)
+        terms, classes = self._words()
+        main = self.schema.languages.main
+        values = [t for t in terms if not t.name]  # the named values (a status, a colour)
+        hints = self._hints(text, ENGLISH)
+        hinted = {w for span, _ in hints for w in fold(span).split()}
+        # the dictionary tells the words the multilingual model found nothing for
+        told = [(span, word) for span, word in dictionary_glossary(dictionary, text, classes + values, ENGLISH, main)
+                if not hinted & set(fold(span).split())]
+        if told or dictionary is not None:
+            self.trace.write("dictionary", language=lang, told=told, hints=hints)
+        return told, hints
 
     def _from_english(self, english: str) -> Translation:
         """An English question in the ontology's main label language (the one way every question takes into it)."""

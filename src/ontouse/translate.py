@@ -305,6 +305,59 @@ def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str
     return [(span, word) for span, word in found if span.casefold() != word.casefold()]
 
 
+def _label_words(text: str) -> list[str]:
+    """The folded words of a label or a translation, without what brackets hold ("height (m)": height) and with a
+    run-together name split ("PacificOcean": pacific ocean)."""
+    text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)
+    return [w for w in (fold(x) for x in _LETTERS.findall(split_name(text) if " " not in text.strip() else text))
+            if w]
+
+
+def _inflected(a: str, b: str) -> bool:
+    """Two folded English words are one: equal, or one is the other with at most two more letters at its end
+    ("shark" / "sharks"; not "status" / "stature")."""
+    short, long_ = sorted((a, b), key=len)
+    return a == b or (len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 2)
+
+
+def _means(translation: str, word: str) -> bool:
+    """A dictionary's translation is the ontology's word: the same words, each in some form (_inflected)."""
+    a, b = _label_words(translation), _label_words(word)
+    return bool(a) and len(a) == len(b) and all(_inflected(x, y) for x, y in zip(a, b))
+
+
+def _phrases(question: str, longest: int = 3) -> list[tuple[int, int, str]]:
+    """(first word, after the last, text) of every run of one to `longest` words of the question outside its quoted
+    names, longest first."""
+    words = [w for w, _ in _words(question)]
+    return [(i, i + n, " ".join(words[i:i + n])) for n in range(longest, 0, -1) for i in range(len(words) - n + 1)]
+
+
+def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], target: str,
+                        main: str) -> list[tuple[str, str]]:
+    """(words of the question, the ontology's word in `target` they translate to) by a bilingual dictionary
+    (ontocore.bilingual): a run of one to three words of the question whose entry (or its dictionary form's) gives
+    one of the ontology's words in `target` as a translation ("tubarões": shark, when a class is labelled
+    "shark"). Longer runs first; a word of the question names one word at most; in the question's order. `terms`:
+    the words it may name (ontouse.ask gives the classes and named values: a dictionary's translations of a verb or
+    an auxiliary - "stato", been or state - too often look like a property's word)."""
+    if dictionary is None:
+        return []
+    words = {fold(t.word(target, main)): t.word(target, main) for t in terms if t.word(target, main)}
+    runs = [r for r in _phrases(question) if any(len(w) >= 3 for w in r[2].split())]
+    found = dictionary.lookup([text for _, _, text in runs])
+    taken: set[int] = set()
+    out: list[tuple[int, str, str]] = []
+    for i, j, text in runs:
+        if taken & set(range(i, j)) or not found.get(text):
+            continue
+        word = next((w for t in found[text] for w in words.values() if _means(t, w)), "")
+        if word and fold(text) != fold(word):
+            taken |= set(range(i, j))
+            out.append((i, text, word))
+    return [(text, word) for _, text, word in sorted(out)]
+
+
 def _fold_words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
@@ -456,14 +509,17 @@ ASK_PLAIN = "Translate:"  # the question is the object of the request, not a que
 
 def translate_text(model: ChatModel, question: str, source: str, target: str, *, trace: Trace | None = None,
                    words: list[str] | None = None, hints: list[tuple[str, str]] | None = None,
-                   names: list[tuple[str, str]] | None = None, kinds: list[str] | None = None) -> Translation:
+                   names: list[tuple[str, str]] | None = None, kinds: list[str] | None = None,
+                   told: list[tuple[str, str]] | None = None) -> Translation:
     """The question, written in the known language `source`, in the one language `target`, by a plain chat call
     whose reply is the translation (no JSON: held to a tool's schema, the embedded model copied German questions
     into the "english" field, and wrote the tool's description back). `words`: the ontology's words in `target`
     (`vocabulary`), named in the prompt, with `hints` (`glossary`: words of the question that probably name one of
     them); `names`: words of the question and the ontology's word in `target` they
     name (`label_glossary`), and `kinds`, the words of its classes in `target`: a translation that puts another
-    class's word in the place of one is told the word. The same guard as `translate` (quoted names, numbers, the
+    class's word in the place of one is told the word; `told`: words of the question and the ontology's word in
+    `target` a bilingual dictionary translates them to (`dictionary_glossary`), named with the hints: a translation
+    that does not use one of those words is told it. The same guard as `translate` (quoted names, numbers, the
     question mark, a text left in another language or the prompt written back); one re-ask in the same
     conversation, told the problem; else no translation (`rejected` says why)."""
     found = Translation(source=source)
@@ -471,9 +527,9 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
         return found
     known = f"The database's own words in {NAMES[target]}: " + ", ".join(words) + ". Where a word of the " \
         "question means one of them, use it." if words else ""
-    if hints:
+    if told or hints:
         known += " Words of this question that probably name one of them: " + ", ".join(
-            f'"{span}": "{word}"' for span, word in hints) + "."
+            f'"{span}": "{word}"' for span, word in (told or []) + (hints or [])) + "."
     system = prompts.render("ask_translate_text", source=NAMES[source], target=NAMES[target], vocabulary=known)
     echoes = [_fold_words(part) for part in re.split(r"[.;\n]", system) if len(part.split()) > 3]
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
@@ -490,6 +546,7 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
         else:
             why = guard_problem(question, text) or (NOT_IN % NAMES[target] if not_in(text, target, question) else "")
         lost = [] if why else swapped_words(text, question, names or [], kinds or [])
+        lost += [pair for pair in ([] if why else missing_words(text, told or [])) if pair not in lost]
         if lost:
             why = "; ".join(f'"{span}" is "{word}" in {NAMES[target]}' for span, word in lost)
         if trace is not None:
@@ -505,6 +562,6 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     return found
 
 
-__all__ = ["Term", "Translation", "glossary", "guard_problem", "label_glossary", "missing_words",
+__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "guard_problem", "label_glossary", "missing_words",
            "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted", "same_word", "swapped_words",
            "translate", "translate_text", "vocabulary"]

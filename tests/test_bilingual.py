@@ -1,0 +1,168 @@
+"""Bilingual dictionaries (ontocore.bilingual) and what the translation is told from them (ontouse.translate,
+ontouse.ask): dictionaries in FreeDict's dictd format written here, with entries of a made-up garden-tool shop, and
+the installed FreeDict dictionaries when the machine has them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+from ontocore import bilingual
+from ontocore.bilingual import Dictionary, open_dictionary, translations_of
+from ontocore.llm import ChatReply, Usage
+from ontouse.ask import Answerer
+from ontouse.storage.store import GraphStore
+from ontouse.translate import Term, dictionary_glossary
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+ENTRIES = [
+    ("regador", "regador /ʁeɡɐˈdoɾ/ <n>\nwatering can <n>\n   Synonym: {regadeira}"),
+    ("pá", "pá /pˈa/\n1. shovel, spade\n2. blade [tech.]"),
+    ("Mar do Norte", "Mar do Norte\nNorth Sea"),
+    ("ser", "ser /sˈeɾ/ <v>\n1. be\n2. being\n see: {foi}"),
+    ("foi", "foi\nwas, went"),
+    ("estado", "estado\nstate, status"),
+]
+
+TOOLS = """@prefix : <http://example.org/garden#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Tool a owl:Class ; rdfs:label "tool"@en .
+:WateringCan a owl:Class ; rdfs:subClassOf :Tool ; rdfs:label "watering can"@en .
+:Shovel a owl:Class ; rdfs:subClassOf :Tool ; rdfs:label "shovel"@en .
+:c1 a :WateringCan ; rdfs:label "Brass can" .
+:c2 a :WateringCan ; rdfs:label "Green can" .
+:s1 a :Shovel ; rdfs:label "Long shovel" .
+"""
+
+
+def _number(n: int) -> str:
+    out = ""
+    while True:
+        out, n = _B64[n % 64] + out, n // 64
+        if not n:
+            return out
+
+
+def write_dictionary(folder: Path, lang3: str, entries: list[tuple[str, str]], chunk: int = 0) -> None:
+    """A dictd dictionary from `lang3` into English: the index, and the entries gzip-compressed whole, or (chunk > 0)
+    as dictzip writes them: raw deflate chunks of `chunk` bytes, each flushed, listed in the header's RA field."""
+    body, index = b"", []
+    for head, text in entries:
+        entry = (text + "\n").encode("utf-8")
+        index.append(f"{head}\t{_number(len(body))}\t{_number(len(entry))}")
+        body += entry
+    name = f"freedict-{lang3}-eng"
+    (folder / f"{name}.index").write_text("\n".join(sorted(index, key=str.casefold)) + "\n", "utf-8")
+    if not chunk:
+        (folder / f"{name}.dict.dz").write_bytes(gzip.compress(body))
+        return
+    sizes, data = [], b""
+    for start in range(0, len(body), chunk):
+        z = zlib.compressobj(9, zlib.DEFLATED, -15)
+        part = z.compress(body[start:start + chunk]) + z.flush(zlib.Z_FULL_FLUSH)
+        sizes.append(len(part))
+        data += part
+    ra = struct.pack("<HHH", 1, chunk, len(sizes)) + struct.pack(f"<{len(sizes)}H", *sizes)
+    extra = b"RA" + struct.pack("<H", len(ra)) + ra
+    header = b"\x1f\x8b\x08\x04" + b"\0\0\0\0" + b"\x02\x03" + struct.pack("<H", len(extra)) + extra
+    (folder / f"{name}.dict.dz").write_bytes(header + data + zlib.compress(b"")[-4:] + struct.pack("<I", len(body)))
+
+
+@pytest.fixture
+def shop_dictionary(tmp_path, monkeypatch) -> Path:
+    write_dictionary(tmp_path, "por", ENTRIES)
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    return tmp_path
+
+
+def test_an_entry_gives_its_translations_without_notes_marks_or_numbers() -> None:
+    assert translations_of(ENTRIES[0][1]) == ["watering can"]
+    assert translations_of(ENTRIES[1][1]) == ["shovel", "spade", "blade"]
+    assert translations_of(ENTRIES[3][1]) == ["be", "being"]
+
+
+@pytest.mark.parametrize("chunk", [0, 16])
+def test_a_dictionary_is_read_whole_or_by_its_chunks(tmp_path, chunk) -> None:
+    write_dictionary(tmp_path, "por", ENTRIES, chunk=chunk)
+    found = Dictionary("pt", tmp_path / "freedict-por-eng.index", tmp_path / "freedict-por-eng.dict.dz").lookup(
+        ["Mar do Norte", "pá", "estado", "ancinho"])
+    assert found == {"Mar do Norte": ["North Sea"], "pá": ["shovel", "spade", "blade"],
+                     "estado": ["state", "status"], "ancinho": None}
+
+
+def test_a_word_is_looked_up_in_its_dictionary_form_first(shop_dictionary) -> None:
+    """A plural has no entry of its own; a word that is a form of another (a verb's past) reads as that word."""
+    pytest.importorskip("simplemma")
+    found = open_dictionary("pt").lookup(["regadores", "foi"])
+    assert found["regadores"] == ["watering can"]
+    assert found["foi"] == ["be", "being"]
+
+
+def test_no_dictionary_installed_is_none(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    assert open_dictionary("pt") is None and open_dictionary("en") is None
+
+
+def test_the_dictionary_tells_the_ontologys_word_a_question_word_translates_to(shop_dictionary) -> None:
+    pytest.importorskip("simplemma")
+    terms = [Term("c", "WateringCan", {"en": ["watering can"]}), Term("s", "Shovel", {"en": ["shovel"]}),
+             Term("n", "", {"en": ["North Sea"]}), Term("t", "Status", {"en": ["statute"]})]
+    dictionary = open_dictionary("pt")
+    pairs = dictionary_glossary(dictionary, "Quantas pás e regadores há no Mar do Norte?", terms, "en", "en")
+    assert pairs == [("pás", "shovel"), ("regadores", "watering can"), ("Mar do Norte", "North Sea")]
+    # a translation only alike in spelling ("status" / "statute") names nothing; no dictionary, nothing told
+    assert dictionary_glossary(dictionary, "Qual é o estado?", terms, "en", "en") == []
+    assert dictionary_glossary(None, "Quantas pás há?", terms, "en", "en") == []
+
+
+class ScriptedModel:
+    """Replies with the given texts in order; records the messages it was sent (the loop's mechanics only)."""
+
+    backend, model = "scripted", "fake"
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+        self.usage = Usage(backend=self.backend, model=self.model)
+        self.sent: list[list[dict]] = []
+
+    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0) -> ChatReply:
+        self.sent.append([dict(m) for m in messages])
+        reply = ChatReply(content=self.replies.pop(0), tool_calls=[])
+        self.usage.add(reply)
+        return reply
+
+
+def test_the_translation_is_told_the_class_a_question_word_translates_to(shop_dictionary) -> None:
+    from tests.test_language import phrases
+
+    store = GraphStore(Graph().parse(data=TOOLS, format="turtle"))
+    model = ScriptedModel("How many watering cans are there?", "```sql\nSELECT COUNT(*) FROM WateringCan\n```",
+                          *[r.content for r in phrases("pt")])
+    ans = Answerer(store, model).ask("Quantos regadores existem?")
+    assert '"regadores": "watering can"' in model.sent[0][0]["content"]
+    assert ans.answer.startswith("2") and ans.translation["texts"]["en"] == "How many watering cans are there?"
+
+
+@pytest.mark.skipif(open_dictionary("de") is None, reason="FreeDict's German-English dictionary is not installed")
+def test_the_installed_dictionaries_read_in_their_own_format() -> None:
+    found = open_dictionary("de").lookup(["Gießkannen", "gibt"])
+    assert "watering can" in found["Gießkannen"]
+    assert json.dumps(found)  # plain strings only
+
+
+def test_a_translation_that_leaves_out_a_told_word_is_told_it_once() -> None:
+    from ontouse.translate import translate_text
+
+    model = ScriptedModel("Which cans are red?", "Which watering cans are red?")
+    found = translate_text(model, "Quais regadores são vermelhos?", "pt", "en", told=[("regadores", "watering can")])
+    assert found.texts == {"en": "Which watering cans are red?"}
+    assert '"regadores": "watering can"' in model.sent[0][0]["content"]
+    assert '"regadores" is "watering can" in English' in model.sent[1][-1]["content"]
