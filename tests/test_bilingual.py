@@ -166,3 +166,26 @@ def test_a_translation_that_leaves_out_a_told_word_is_told_it_once() -> None:
     assert found.texts == {"en": "Which watering cans are red?"}
     assert '"regadores": "watering can"' in model.sent[0][0]["content"]
     assert '"regadores" is "watering can" in English' in model.sent[1][-1]["content"]
+
+
+def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monkeypatch) -> None:
+    """A class labelled "pelle de jardin"@fr is said by a Portuguese "pás de jardim": each of the label's words
+    (not "de", a function word) has a translation that a word of the question has too, near each other."""
+    from ontouse.translate import label_glosses
+
+    pytest.importorskip("simplemma")
+    write_dictionary(tmp_path, "por", ENTRIES + [("jardim", "jardim\ngarden"), ("de", "de\nof, from")])
+    write_dictionary(tmp_path, "fra", [("pelle", "pelle\nshovel, spade"), ("de", "de\nof, from"),
+                                       ("jardin", "jardin\ngarden, yard"), ("mer", "mer\nsea")])
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    terms = [Term("g", "GardenShovel", {"fr": ["pelle de jardin"], "en": ["garden shovel"]}),
+             Term("s", "Shovel", {"fr": ["pelle"], "en": ["shovel"]}),
+             Term("n", "", {"en": ["North Sea"]})]
+    assert label_glosses(open_dictionary, "Quantas pás de jardim há?", "pt", terms, "en", "en") == [
+        ("pás de jardim", "garden shovel")]
+    # words far apart, or only some of the label's words, say no such label
+    assert label_glosses(open_dictionary, "Há pás no jardim?", "pt", terms[:1], "en", "en") == [
+        ("pás no jardim", "garden shovel")]
+    assert label_glosses(open_dictionary, "Quantas pás há no Mar do Norte?", "pt", terms, "en", "en") == []
+    assert label_glosses(open_dictionary, "Há pás e regadores e mais regadores no jardim?", "pt", terms, "en",
+                         "en") == []

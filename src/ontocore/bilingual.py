@@ -117,6 +117,7 @@ class Dictionary:
         self.data = _DictZip(data)
         self._lines: list[str] | None = None
         self._lock = threading.Lock()
+        self._known: dict[str, list[str] | None] = {}  # phrase -> what lookup gave (looked up once)
 
     def _index_lines(self) -> list[str]:
         with self._lock:
@@ -127,7 +128,18 @@ class Dictionary:
     def lookup(self, phrases: list[str]) -> dict[str, list[str] | None]:
         """phrase -> its English translations (None: the dictionary has no entry for it, nor for its dictionary
         form). A word whose dictionary form is another word is read as that word when the dictionary has it
-        ("stato" as "essere", been, not as the noun "stato", state). One pass over the index for all of them."""
+        ("stato" as "essere", been, not as the noun "stato", state). One pass over the index for all of them that
+        were not looked up before."""
+        with self._lock:
+            new = [p for p in dict.fromkeys(phrases) if p not in self._known]
+        if new:
+            found = self._read(new)
+            with self._lock:
+                self._known.update(found)
+        with self._lock:
+            return {p: self._known[p] for p in phrases}
+
+    def _read(self, phrases: list[str]) -> dict[str, list[str] | None]:
         keys: dict[str, list[str]] = {}  # folded key -> the phrases it stands for
         for phrase in phrases:
             for key in dict.fromkeys([fold(phrase), fold(lemma(phrase, self.lang))]):

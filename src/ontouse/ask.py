@@ -51,7 +51,7 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import (Term, Translation, dictionary_glossary, glossary, label_glossary,
+from .translate import (Term, Translation, dictionary_glossary, glossary, label_glossary, label_glosses,
                         model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
@@ -285,6 +285,10 @@ class Answerer:
         # the dictionary tells the words the multilingual model found nothing for
         told = [(span, word) for span, word in dictionary_glossary(dictionary, text, classes + values, ENGLISH, main)
                 if not hinted & set(fold(span).split())]
+        # a class or value of several words that the question says in other words ("phare en mer": "auf See")
+        said = label_glosses(open_dictionary, text, lang, classes + values, ENGLISH, main)
+        inside = [set(fold(span).split()) for span, _ in said]  # a word told as part of such a label goes
+        told = said + [(span, word) for span, word in told if not any(set(fold(span).split()) <= s for s in inside)]
         if told or dictionary is not None:
             self.trace.write("dictionary", language=lang, told=told, hints=hints)
         return told, hints

@@ -38,10 +38,11 @@ from typing import Any
 from ontocore.agent import run_agent
 from ontocore.embeddings import split_name
 from ontocore.errors import ToolArgumentError
+from ontocore.language import DEFAULT as ENGLISH_CODE
 from ontocore.language import NAMES, SUPPORTED, Detection, base_code, detect
 from ontocore.llm import ChatModel
 from ontocore.prompts import ask as prompts
-from ontocore.text import QUOTED, fold, quoted
+from ontocore.text import QUOTED, STOP, fold, quoted
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
@@ -358,6 +359,78 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
     return [(text, word) for _, text, word in sorted(out)]
 
 
+MAX_GAP = 3  # other words a label's words may stand apart by in the question (label_glosses)
+
+
+def _gloss(text: str) -> str:
+    """A translation as compared: its folded words, a plural's "s" dropped ("lighthouses": lighthouse)."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                    for w in _label_words(text))
+
+
+def _glosses(translations: list[str] | None) -> set[str]:
+    """A dictionary's translations of a word, each whole ("sea mile" is no "sea"), without function words."""
+    return {g for g in (_gloss(t) for t in translations or []) if g and not all(w in STOP for w in g.split())}
+
+
+def _content(translations: list[str] | None) -> bool:
+    """A word whose first translation is not a function word alone ("en": in; "des": a)."""
+    return bool(translations) and not all(w in STOP for w in _label_words(translations[0]))
+
+
+def label_glosses(dictionaries: Any, question: str, lang: str, terms: list[Term], target: str,
+                  main: str) -> list[tuple[str, str]]:
+    """(words of the question, the ontology's word in `target` for a label of two or more words they say), read
+    through bilingual dictionaries into English (`dictionaries(lang)`: ontocore.bilingual.open_dictionary): each
+    word of a label that is no function word has a translation that a translation of a word of the question has
+    too, each by another word of the question, at most MAX_GAP words apart. A label "phare en mer"@fr (lighthouse,
+    sea) is said by a question's "Leuchttürme auf See" (lighthouse, sea) or "fari in mare" (lighthouse, sea): the
+    English word of that class is "offshore lighthouse". Labels in English are read as their own translations."""
+    own = dictionaries(lang)
+    if own is None:
+        return []
+    asked = [w for w, _ in _words(question)]
+    read = own.lookup(asked)
+    said = [_glosses(read.get(w)) for w in asked]
+    wanted: dict[str, list[tuple[Term, list[str]]]] = {}  # label language -> (term, the label's words)
+    for term in terms:
+        if not term.word(target, main):
+            continue
+        for label_lang, labels in term.labels.items():
+            for label in labels:
+                words = [w for w, _ in _words(label)]
+                if len(words) >= 2 and (label_lang == ENGLISH_CODE or dictionaries(label_lang) is not None):
+                    wanted.setdefault(label_lang, []).append((term, words))
+    found: list[tuple[int, int, str]] = []
+    for label_lang, items in wanted.items():
+        lookup = {} if label_lang == ENGLISH_CODE else dictionaries(label_lang).lookup(
+            sorted({w for _, words in items for w in words}))
+        for term, words in items:
+            if label_lang == ENGLISH_CODE:
+                meant = [{_gloss(w)} for w in words if len(w) > 2 and fold(w) not in STOP]
+            else:
+                meant = [_glosses(lookup.get(w)) for w in words if _content(lookup.get(w))]
+            if len(meant) < 2 or not all(meant):
+                continue
+            places: list[int] = []
+            for gloss in meant:
+                hit = next((i for i, g in enumerate(said) if i not in places and g & gloss), None)
+                if hit is None:
+                    break
+                places.append(hit)
+            else:
+                if max(places) - min(places) < len(places) + MAX_GAP:
+                    found.append((min(places), max(places) + 1, term.word(target, main)))
+    found.sort(key=lambda f: (f[0] - f[1], f[0]))
+    taken: set[int] = set()
+    out: list[tuple[int, str, str]] = []
+    for i, j, word in found:
+        if not taken & set(range(i, j)):
+            taken |= set(range(i, j))
+            out.append((i, " ".join(asked[i:j]), word))
+    return [(span, word) for _, span, word in sorted(out)]
+
+
 def _fold_words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
@@ -518,8 +591,9 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     them); `names`: words of the question and the ontology's word in `target` they
     name (`label_glossary`), and `kinds`, the words of its classes in `target`: a translation that puts another
     class's word in the place of one is told the word; `told`: words of the question and the ontology's word in
-    `target` a bilingual dictionary translates them to (`dictionary_glossary`), named with the hints: a translation
-    that does not use one of those words is told it. The same guard as `translate` (quoted names, numbers, the
+    `target` a bilingual dictionary translates them to (`dictionary_glossary`, `label_glosses`), named with the
+    hints: a translation that does not use one of those words is told it once, and used as it then is. The same
+    guard as `translate` (quoted names, numbers, the
     question mark, a text left in another language or the prompt written back); one re-ask in the same
     conversation, told the problem; else no translation (`rejected` says why)."""
     found = Translation(source=source)
@@ -545,13 +619,13 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
             why = "the prompt written back, not a translation"
         else:
             why = guard_problem(question, text) or (NOT_IN % NAMES[target] if not_in(text, target, question) else "")
-        lost = [] if why else swapped_words(text, question, names or [], kinds or [])
-        lost += [pair for pair in ([] if why else missing_words(text, told or [])) if pair not in lost]
+        swapped = [] if why else swapped_words(text, question, names or [], kinds or [])
+        lost = swapped + [pair for pair in ([] if why else missing_words(text, told or [])) if pair not in swapped]
         if lost:
             why = "; ".join(f'"{span}" is "{word}" in {NAMES[target]}' for span, word in lost)
         if trace is not None:
             trace.write("llm", label="translate", turn=turn, reply=reply.to_dict(), text=text, problem=why)
-        if not why:
+        if not why or (turn == 2 and lost and not swapped):  # a told word left out again: a translation still
             found.texts[target] = text
             return found
         messages += [{"role": "assistant", "content": content},
@@ -562,6 +636,6 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     return found
 
 
-__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "guard_problem", "label_glossary", "missing_words",
+__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "label_glosses", "guard_problem", "label_glossary", "missing_words",
            "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted", "same_word", "swapped_words",
            "translate", "translate_text", "vocabulary"]

@@ -938,12 +938,19 @@ def unasked_values(q: Question, plan: Plan, schema: Schema, mentions: list, embe
     return list(dict.fromkeys(out))
 
 
-def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None) -> str:
-    """A condition on a value the question does not name answers a narrower question than the one asked."""
+def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, embedder: Any = None,
+                    aliases: Any = None) -> str:
+    """A condition on a value the question does not name answers a narrower question than the one asked. In an
+    ontology labelled in another language than English the plan's constants are labels in that language while the
+    question is read in English: a constant is named when it is another label of a thing the question names
+    (`aliases`: linking.ValueIndex.aliases; without it such an ontology is not judged)."""
     from ontocore.language import DEFAULT
 
     if schema.languages.main != DEFAULT:
-        return ""  # the plan's constants are in the labels' language, the question read in English
+        if aliases is None:
+            return ""
+        mentions = mentions + [replace(m, value=a) for m in mentions if getattr(m, "exact", False)
+                               for a in sorted(aliases(m))]
     extra = unasked_values(q, plan, schema, mentions, embedder)
     if not extra:
         return ""
@@ -1381,7 +1388,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
         out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
     out.append(_check("flag_used", flag_problem(q, plan, schema)))
-    out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder)))
+    out.append(_check("conditions_asked", unasked_problem(q, plan, schema, mentions, embedder, aliases)))
     return out
 
 
