@@ -273,9 +273,10 @@ class Answerer:
         return glossary(self._linker, text, terms, lang, self.schema.languages.main)
 
     def _told(self, text: str, lang: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        """(the classes' and named values' English words that words of the question translate to by the bilingual
-        dictionary from `lang`, when one is installed (ontocore.bilingual), for words the multilingual model gave no
-        hint for; the multilingual model's hints, `_hints`)."""
+        """(what the bilingual dictionaries tell, when installed (ontocore.bilingual): the English word of a class
+        or named value that a word of the question translates to, for words the multilingual model gave no hint
+        for (`dictionary_glossary`), and of one labelled in several words that the question says in other words
+        (`label_glosses`); the multilingual model's hints, `_hints`)."""
         dictionary = open_dictionary(lang)
         terms, classes = self._words()
         main = self.schema.languages.main

@@ -15,7 +15,10 @@ the word the data uses rather than a word of its own.
 
 With the multilingual sentence-embedding model installed (ontocore.crosslingual: in the `local` extra, or the
 `multilingual` extra alone), the prompt also names the words of the question that probably name one of those words
-(`glossary`).
+(`glossary`). With a bilingual dictionary into English installed (ontocore.bilingual), it names the class or named
+value that a word the model found nothing for translates to (`dictionary_glossary`: "tubarões", shark), and a class
+or value labelled in several words that the question says in other words (`label_glosses`: "auf See" for "phare en
+mer"); a translation that leaves such a word out is told it once.
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -334,6 +337,19 @@ def _phrases(question: str, longest: int = 3) -> list[tuple[int, int, str]]:
     return [(i, i + n, " ".join(words[i:i + n])) for n in range(longest, 0, -1) for i in range(len(words) - n + 1)]
 
 
+def _apart(found: list[tuple[int, int, str]], asked: list[str]) -> list[tuple[str, str]]:
+    """(words of the question, word) for the found (first word, after the last, word) runs, longer runs first, a
+    word of the question in one run at most; in the question's order."""
+    found = sorted(found, key=lambda f: (f[0] - f[1], f[0]))
+    taken: set[int] = set()
+    out: list[tuple[int, str, str]] = []
+    for i, j, word in found:
+        if not taken & set(range(i, j)):
+            taken |= set(range(i, j))
+            out.append((i, " ".join(asked[i:j]), word))
+    return [(span, word) for _, span, word in sorted(out)]
+
+
 def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], target: str,
                         main: str) -> list[tuple[str, str]]:
     """(words of the question, the ontology's word in `target` they translate to) by a bilingual dictionary
@@ -344,19 +360,15 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
     an auxiliary - "stato", been or state - too often look like a property's word)."""
     if dictionary is None:
         return []
-    words = {fold(t.word(target, main)): t.word(target, main) for t in terms if t.word(target, main)}
+    words = list(dict.fromkeys(t.word(target, main) for t in terms if t.word(target, main)))
     runs = [r for r in _phrases(question) if any(len(w) >= 3 for w in r[2].split())]
-    found = dictionary.lookup([text for _, _, text in runs])
-    taken: set[int] = set()
-    out: list[tuple[int, str, str]] = []
+    read = dictionary.lookup([text for _, _, text in runs])
+    found = []
     for i, j, text in runs:
-        if taken & set(range(i, j)) or not found.get(text):
-            continue
-        word = next((w for t in found[text] for w in words.values() if _means(t, w)), "")
+        word = next((w for t in read.get(text) or [] for w in words if _means(t, w)), "")
         if word and fold(text) != fold(word):
-            taken |= set(range(i, j))
-            out.append((i, text, word))
-    return [(text, word) for _, text, word in sorted(out)]
+            found.append((i, j, word))
+    return _apart(found, [w for w, _ in _words(question)])
 
 
 MAX_GAP = 3  # other words a label's words may stand apart by in the question (label_glosses)
@@ -421,14 +433,7 @@ def label_glosses(dictionaries: Any, question: str, lang: str, terms: list[Term]
             else:
                 if max(places) - min(places) < len(places) + MAX_GAP:
                     found.append((min(places), max(places) + 1, term.word(target, main)))
-    found.sort(key=lambda f: (f[0] - f[1], f[0]))
-    taken: set[int] = set()
-    out: list[tuple[int, str, str]] = []
-    for i, j, word in found:
-        if not taken & set(range(i, j)):
-            taken |= set(range(i, j))
-            out.append((i, " ".join(asked[i:j]), word))
-    return [(span, word) for _, span, word in sorted(out)]
+    return _apart(found, asked)
 
 
 def _fold_words(text: str) -> str:
@@ -593,9 +598,9 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     class's word in the place of one is told the word; `told`: words of the question and the ontology's word in
     `target` a bilingual dictionary translates them to (`dictionary_glossary`, `label_glosses`), named with the
     hints: a translation that does not use one of those words is told it once, and used as it then is. The same
-    guard as `translate` (quoted names, numbers, the
-    question mark, a text left in another language or the prompt written back); one re-ask in the same
-    conversation, told the problem; else no translation (`rejected` says why)."""
+    guard as `translate` (quoted names, numbers, the question mark, a text left in another language or the prompt
+    written back); one re-ask in the same conversation, told the problem; else no translation (`rejected` says
+    why)."""
     found = Translation(source=source)
     if source == target or target not in SUPPORTED or source not in SUPPORTED:
         return found
@@ -636,6 +641,6 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     return found
 
 
-__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "label_glosses", "guard_problem", "label_glossary", "missing_words",
-           "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted", "same_word", "swapped_words",
-           "translate", "translate_text", "vocabulary"]
+__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "guard_problem", "label_glossary",
+           "label_glosses", "missing_words", "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted",
+           "same_word", "swapped_words", "translate", "translate_text", "vocabulary"]
