@@ -15,10 +15,10 @@ from rdflib import Graph
 
 from ontocore import bilingual
 from ontocore.bilingual import Dictionary, open_dictionary, translations_of
-from ontocore.llm import ChatReply, Usage
 from ontouse.ask import Answerer
 from ontouse.storage.store import GraphStore
 from ontouse.translate import Term, dictionary_glossary
+from test_language import ScriptedModel, phrases
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -123,31 +123,12 @@ def test_the_dictionary_tells_the_ontologys_word_a_question_word_translates_to(s
     assert dictionary_glossary(None, "Quantas pás há?", terms, "en", "en") == []
 
 
-class ScriptedModel:
-    """Replies with the given texts in order; records the messages it was sent (the loop's mechanics only)."""
-
-    backend, model = "scripted", "fake"
-
-    def __init__(self, *replies: str) -> None:
-        self.replies = list(replies)
-        self.usage = Usage(backend=self.backend, model=self.model)
-        self.sent: list[list[dict]] = []
-
-    def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0) -> ChatReply:
-        self.sent.append([dict(m) for m in messages])
-        reply = ChatReply(content=self.replies.pop(0), tool_calls=[])
-        self.usage.add(reply)
-        return reply
-
-
 def test_the_translation_is_told_the_class_a_question_word_translates_to(shop_dictionary) -> None:
-    from tests.test_language import phrases
-
     store = GraphStore(Graph().parse(data=TOOLS, format="turtle"))
     model = ScriptedModel("How many watering cans are there?", "```sql\nSELECT COUNT(*) FROM WateringCan\n```",
-                          *[r.content for r in phrases("pt")])
+                          *phrases("pt"))
     ans = Answerer(store, model).ask("Quantos regadores existem?")
-    assert '"regadores": "watering can"' in model.sent[0][0]["content"]
+    assert '"regadores": "watering can"' in model.sent[0]["messages"][0]["content"]
     assert ans.answer.startswith("2") and ans.translation["texts"]["en"] == "How many watering cans are there?"
 
 
@@ -164,8 +145,8 @@ def test_a_translation_that_leaves_out_a_told_word_is_told_it_once() -> None:
     model = ScriptedModel("Which cans are red?", "Which watering cans are red?")
     found = translate_text(model, "Quais regadores são vermelhos?", "pt", "en", told=[("regadores", "watering can")])
     assert found.texts == {"en": "Which watering cans are red?"}
-    assert '"regadores": "watering can"' in model.sent[0][0]["content"]
-    assert '"regadores" is "watering can" in English' in model.sent[1][-1]["content"]
+    assert '"regadores": "watering can"' in model.sent[0]["messages"][0]["content"]
+    assert '"regadores" is "watering can" in English' in model.sent[1]["messages"][-1]["content"]
 
 
 def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monkeypatch) -> None:
