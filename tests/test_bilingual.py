@@ -29,6 +29,7 @@ ENTRIES = [
     ("ser", "ser /sˈeɾ/ <v>\n1. be\n2. being\n see: {foi}"),
     ("foi", "foi\nwas, went"),
     ("estado", "estado\nstate, status"),
+    ("pesado", "pesado /pɨˈzadu/ <adj>\n1. heavy, weighty\n2. tiresome"),
 ]
 
 TOOLS = """@prefix : <http://example.org/garden#> .
@@ -170,3 +171,15 @@ def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monk
     assert label_glosses(open_dictionary, "Quantas pás há no Mar do Norte?", "pt", terms, "en", "en") == []
     assert label_glosses(open_dictionary, "Há pás e regadores e mais regadores no jardim?", "pt", terms, "en",
                          "en") == []
+
+
+def test_a_dictionary_contradicts_a_word_none_of_whose_translations_say_it(shop_dictionary) -> None:
+    """A weak hint of the multilingual model that a value is named is set aside only when the dictionary knows
+    every word of it and none of their translations shares a word with the value (ontouse.ask._doubtful)."""
+    from ontouse.translate import contradicted
+
+    dictionary = open_dictionary("pt")
+    assert contradicted(dictionary, "pesado", "fragile")
+    assert not contradicted(dictionary, "pesado", "heavy duty")  # a translation's word, in the value
+    assert not contradicted(dictionary, "ancinho", "fragile")  # a word it does not know
+    assert not contradicted(None, "pesado", "fragile")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.bilingual import open_dictionary
-from ontocore.crosslingual import CrossLingual
+from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
 from ontocore.crosslingual import available as crosslingual_available
 from ontocore.embeddings import Embedder
 from ontocore.embeddings import available as lexicon_available
@@ -51,7 +51,7 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import (Term, Translation, dictionary_glossary, glossary, label_glossary, label_glosses,
+from .translate import (Term, Translation, contradicted, dictionary_glossary, glossary, label_glossary, label_glosses,
                         model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
@@ -281,7 +281,7 @@ class Answerer:
         terms, classes = self._words()
         main = self.schema.languages.main
         values = [t for t in terms if not t.name]  # the named values (a status, a colour)
-        hints = self._hints(text, ENGLISH)
+        hints = [h for h in self._hints(text, ENGLISH) if not self._doubtful(h, values, dictionary)]
         hinted = {w for span, _ in hints for w in fold(span).split()}
         # the dictionary tells the words the multilingual model found nothing for
         told = [(span, word) for span, word in dictionary_glossary(dictionary, text, classes + values, ENGLISH, main)
@@ -293,6 +293,20 @@ class Answerer:
         if told or dictionary is not None:
             self.trace.write("dictionary", language=lang, told=told, hints=hints)
         return told, hints
+
+    def _doubtful(self, hint: tuple[str, str], values: list[Term], dictionary: Any) -> bool:
+        """A hint that the question names a value (a status, a colour) whose link is weak - a cosine within the
+        multilingual model's margin of its floor - and that the bilingual dictionary contradicts (`contradicted`):
+        two readings disagree and the link is the weaker one."""
+        span, word = hint
+        term = next((t for t in values if t.word(ENGLISH, self.schema.languages.main) == word), None)
+        if term is None or self._linker is None or dictionary is None:
+            return False
+        cosine = float((self._linker.embed([span]) @ self._linker.embed(term.texts()).T).max())
+        if cosine >= MIN_SIMILARITY + MARGIN or not contradicted(dictionary, span, word):
+            return False
+        log.info('the hint "%s": "%s" (cosine %.2f) is set aside: the dictionary says otherwise', span, word, cosine)
+        return True
 
     def _from_english(self, english: str) -> Translation:
         """An English question in the ontology's main label language (the one way every question takes into it)."""

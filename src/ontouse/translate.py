@@ -330,6 +330,21 @@ def _means(translation: str, word: str) -> bool:
     return bool(a) and len(a) == len(b) and all(_inflected(x, y) for x, y in zip(a, b))
 
 
+def contradicted(dictionary: Any, span: str, word: str) -> bool:
+    """A bilingual dictionary has an entry for every word of four letters or more of `span` (or for its
+    dictionary form) and no translation of any of them shares a word with the ontology's `word` (in some form):
+    "schwersten" (heavy, hard, severe, ...) says no "vulnerable"."""
+    words = [w for w, _ in _words(span) if len(w) >= 4]
+    if dictionary is None or not words:
+        return False
+    found = dictionary.lookup(words)
+    if any(found.get(w) is None for w in words):
+        return False
+    keys = [k for k in _label_words(word) if len(k) > 2]
+    return not any(same_word(w, k) for t in (x for w in words for x in found[w] or []) for w in _label_words(t)
+                   for k in keys)
+
+
 def _phrases(question: str, longest: int = 3) -> list[tuple[int, int, str]]:
     """(first word, after the last, text) of every run of one to `longest` words of the question outside its quoted
     names, longest first."""
@@ -641,6 +656,6 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     return found
 
 
-__all__ = ["Term", "Translation", "dictionary_glossary", "glossary", "guard_problem", "label_glossary",
+__all__ = ["Term", "Translation", "contradicted", "dictionary_glossary", "glossary", "guard_problem", "label_glossary",
            "label_glosses", "missing_words", "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted",
            "same_word", "swapped_words", "translate", "translate_text", "vocabulary"]
