@@ -5,7 +5,7 @@ The dictionaries are FreeDict's (free bilingual dictionaries, each language into
 that Debian's and Ubuntu's packages dict-freedict-deu-eng, -fra-eng, -spa-eng, -ita-eng, -por-eng and -nld-eng
 install into /usr/share/dictd (the folder ONTO_DICTIONARIES names instead, when set). A word is looked up as written
 and, when simplemma (a lemmatizer whose data ships in its PyPI package) is installed, in its dictionary form too:
-"tubarões" as "tubarão". Nothing is downloaded, and without the dictionaries nothing changes: `open_dictionary`
+"regadores" as "regador". Nothing is downloaded, and without the dictionaries nothing changes: `open_dictionary`
 gives None and translations go on without them.
 
 What it is for (ontouse.translate.dictionary_glossary): code proposes the ontology's word that a question's word
@@ -128,7 +128,7 @@ class Dictionary:
     def lookup(self, phrases: list[str]) -> dict[str, list[str] | None]:
         """phrase -> its English translations (None: the dictionary has no entry for it, nor for its dictionary
         form). A word whose dictionary form is another word is read as that word when the dictionary has it
-        ("stato" as "essere", been, not as the noun "stato", state). One pass over the index for all of them that
+        ("era" as "ser", be, not as the noun "era", an age). One pass over the index for all of them that
         were not looked up before."""
         with self._lock:
             new = [p for p in dict.fromkeys(phrases) if p not in self._known]

@@ -286,7 +286,7 @@ class Answerer:
         # the dictionary tells the words the multilingual model found nothing for
         told = [(span, word) for span, word in dictionary_glossary(dictionary, text, classes + values, ENGLISH, main)
                 if not hinted & set(fold(span).split())]
-        # a class or value of several words that the question says in other words ("phare en mer": "auf See")
+        # a class or value of several words that the question says in other words ("pelle de jardin": "pás de jardim")
         said = label_glosses(open_dictionary, text, lang, classes + values, ENGLISH, main)
         inside = [set(fold(span).split()) for span, _ in said]  # a word told as part of such a label goes
         told = said + [(span, word) for span, word in told if not any(set(fold(span).split()) <= s for s in inside)]

@@ -16,9 +16,9 @@ the word the data uses rather than a word of its own.
 With the multilingual sentence-embedding model installed (ontocore.crosslingual: in the `local` extra, or the
 `multilingual` extra alone), the prompt also names the words of the question that probably name one of those words
 (`glossary`). With a bilingual dictionary into English installed (ontocore.bilingual), it names the class or named
-value that a word the model found nothing for translates to (`dictionary_glossary`: "tubarões", shark), and a class
-or value labelled in several words that the question says in other words (`label_glosses`: "auf See" for "phare en
-mer"); a translation that leaves such a word out is told it once.
+value that a word the model found nothing for translates to (`dictionary_glossary`: "regadores", watering can), and a class
+or value labelled in several words that the question says in other words (`label_glosses`: "pás de jardim" for "pelle
+de jardin"); a translation that leaves such a word out is told it once.
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -311,7 +311,7 @@ def glossary(linker: Any, question: str, terms: list[Term], lang: str, main: str
 
 def _label_words(text: str) -> list[str]:
     """The folded words of a label or a translation, without what brackets hold ("height (m)": height) and with a
-    run-together name split ("PacificOcean": pacific ocean)."""
+    run-together name split ("WateringCan": watering can)."""
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)
     return [w for w in (fold(x) for x in _LETTERS.findall(split_name(text) if " " not in text.strip() else text))
             if w]
@@ -319,7 +319,7 @@ def _label_words(text: str) -> list[str]:
 
 def _inflected(a: str, b: str) -> bool:
     """Two folded English words are one: equal, or one is the other with at most two more letters at its end
-    ("shark" / "sharks"; not "status" / "stature")."""
+    ("rake" / "rakes"; not "can" / "canopy")."""
     short, long_ = sorted((a, b), key=len)
     return a == b or (len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 2)
 
@@ -333,7 +333,7 @@ def _means(translation: str, word: str) -> bool:
 def contradicted(dictionary: Any, span: str, word: str) -> bool:
     """A bilingual dictionary has an entry for every word of four letters or more of `span` (or for its
     dictionary form) and no translation of any of them shares a word with the ontology's `word` (in some form):
-    "schwersten" (heavy, hard, severe, ...) says no "vulnerable"."""
+    "caro" (expensive, dear) says no "fragile"."""
     words = [w for w, _ in _words(span) if len(w) >= 4]
     if dictionary is None or not words:
         return False
@@ -369,10 +369,10 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
                         main: str) -> list[tuple[str, str]]:
     """(words of the question, the ontology's word in `target` they translate to) by a bilingual dictionary
     (ontocore.bilingual): a run of one to three words of the question whose entry (or its dictionary form's) gives
-    one of the ontology's words in `target` as a translation ("tubarões": shark, when a class is labelled
-    "shark"). Longer runs first; a word of the question names one word at most; in the question's order. `terms`:
+    one of the ontology's words in `target` as a translation ("regadores": watering can, when a class is
+    labelled "watering can"). Longer runs first; a word of the question names one word at most; in the question's order. `terms`:
     the words it may name (ontouse.ask gives the classes and named values: a dictionary's translations of a verb or
-    an auxiliary - "stato", been or state - too often look like a property's word)."""
+    a noun that is also a verb's form - "era", was or an age - too often look like a property's word)."""
     if dictionary is None:
         return []
     words = list(dict.fromkeys(t.word(target, main) for t in terms if t.word(target, main)))
@@ -390,13 +390,13 @@ MAX_GAP = 3  # other words a label's words may stand apart by in the question (l
 
 
 def _gloss(text: str) -> str:
-    """A translation as compared: its folded words, a plural's "s" dropped ("lighthouses": lighthouse)."""
+    """A translation as compared: its folded words, a plural's "s" dropped ("spades": spade)."""
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
                     for w in _label_words(text))
 
 
 def _glosses(translations: list[str] | None) -> set[str]:
-    """A dictionary's translations of a word, each whole ("sea mile" is no "sea"), without function words."""
+    """A dictionary's translations of a word, each whole ("watering can" is no "can"), without function words."""
     return {g for g in (_gloss(t) for t in translations or []) if g and not all(w in STOP for w in g.split())}
 
 
@@ -410,9 +410,9 @@ def label_glosses(dictionaries: Any, question: str, lang: str, terms: list[Term]
     """(words of the question, the ontology's word in `target` for a label of two or more words they say), read
     through bilingual dictionaries into English (`dictionaries(lang)`: ontocore.bilingual.open_dictionary): each
     word of a label that is no function word has a translation that a translation of a word of the question has
-    too, each by another word of the question, at most MAX_GAP words apart. A label "phare en mer"@fr (lighthouse,
-    sea) is said by a question's "Leuchttürme auf See" (lighthouse, sea) or "fari in mare" (lighthouse, sea): the
-    English word of that class is "offshore lighthouse". Labels in English are read as their own translations."""
+    too, each by another word of the question, at most MAX_GAP words apart. A label "pelle de jardin"@fr (shovel,
+    garden) is said by a question's "pás de jardim" (shovel, garden) or "pale da giardino": the English word of that
+    class is "garden shovel". Labels in English are read as their own translations."""
     own = dictionaries(lang)
     if own is None:
         return []
