@@ -183,3 +183,19 @@ def test_a_dictionary_contradicts_a_word_none_of_whose_translations_say_it(shop_
     assert not contradicted(dictionary, "caro", "costly repair")  # a translation's word, in the value
     assert not contradicted(dictionary, "ancinho", "fragile")  # a word it does not know
     assert not contradicted(None, "caro", "fragile")
+
+
+def test_the_dictionaries_tell_words_in_a_second_domain(tmp_path, monkeypatch) -> None:
+    """The same two readings over a bakery: a Dutch question, a class labelled in Spanish and English."""
+    from ontouse.translate import label_glosses
+
+    pytest.importorskip("simplemma")
+    write_dictionary(tmp_path, "nld", [("brood", "brood\n1. bread\n2. loaf"), ("rogge", "rogge\nrye"),
+                                       ("van", "van\nof, from"), ("bakker", "bakker\nbaker")])
+    write_dictionary(tmp_path, "spa", [("pan", "pan\nbread"), ("de", "de\nof, from"), ("centeno", "centeno\nrye")])
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    terms = [Term("r", "RyeBread", {"es": ["pan de centeno"], "en": ["rye bread"]}),
+             Term("b", "Baker", {"es": ["panadero"], "en": ["baker"]})]
+    question = "Welke bakker verkoopt broden van rogge?"
+    assert label_glosses(open_dictionary, question, "nl", terms, "en", "en") == [("broden van rogge", "rye bread")]
+    assert dictionary_glossary(open_dictionary("nl"), question, terms, "en", "en") == [("bakker", "baker")]
