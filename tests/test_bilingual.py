@@ -199,3 +199,12 @@ def test_the_dictionaries_tell_words_in_a_second_domain(tmp_path, monkeypatch) -
     question = "Welke bakker verkoopt broden van rogge?"
     assert label_glosses(open_dictionary, question, "nl", terms, "en", "en") == [("broden van rogge", "rye bread")]
     assert dictionary_glossary(open_dictionary("nl"), question, terms, "en", "en") == [("bakker", "baker")]
+
+
+def test_a_damaged_dictionary_is_left_unused_with_a_warning(tmp_path, monkeypatch, caplog) -> None:
+    write_dictionary(tmp_path, "por", ENTRIES, chunk=16)
+    data = tmp_path / "freedict-por-eng.dict.dz"
+    data.write_bytes(data.read_bytes()[:40] + b"\0" * 200)  # the chunks overwritten
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    assert open_dictionary("pt").lookup(["regador"]) == {"regador": None}
+    assert "could not be read" in caplog.text

@@ -133,7 +133,11 @@ class Dictionary:
         with self._lock:
             new = [p for p in dict.fromkeys(phrases) if p not in self._known]
         if new:
-            found = self._read(new)
+            try:
+                found = self._read(new)
+            except (OSError, ValueError, KeyError, zlib.error, struct.error) as e:  # a damaged dictionary: unused
+                log.warning("the dictionary %s could not be read (%s); going on without it", self.index.name, e)
+                found = {p: None for p in new}
             with self._lock:
                 self._known.update(found)
         with self._lock:
@@ -185,7 +189,12 @@ def open_dictionary(lang: str) -> Dictionary | None:
         if (lang, str(where)) not in _OPEN:
             name = f"freedict-{ISO3.get(lang, lang)}-eng"
             index, data = where / f"{name}.index", where / f"{name}.dict.dz"
-            found = Dictionary(lang, index, data) if lang != "en" and index.is_file() and data.is_file() else None
+            found = None
+            if lang != "en" and index.is_file() and data.is_file():
+                try:
+                    found = Dictionary(lang, index, data)
+                except (OSError, ValueError, struct.error) as e:
+                    log.warning("the dictionary %s could not be opened (%s); going on without it", name, e)
             if found is None and lang != "en":
                 log.info("no dictionary from %s into English in %s", lang, where)
             _OPEN[(lang, str(where))] = found
