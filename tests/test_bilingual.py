@@ -208,3 +208,15 @@ def test_a_damaged_dictionary_is_left_unused_with_a_warning(tmp_path, monkeypatc
     monkeypatch.setenv(bilingual.ENV, str(tmp_path))
     assert open_dictionary("pt").lookup(["regador"]) == {"regador": None}
     assert "could not be read" in caplog.text
+
+
+def test_a_translation_that_leaves_out_a_told_word_twice_is_used_only_when_it_keeps_part_of_it() -> None:
+    from ontouse.translate import translate_text
+
+    told = [("pás de jardim", "garden shovel")]
+    model = ScriptedModel("Which shovels are red?", "Which shovels are red?")
+    found = translate_text(model, "Quais pás de jardim são vermelhas?", "pt", "en", told=told)
+    assert found.texts == {"en": "Which shovels are red?"}
+    model = ScriptedModel("Which tools are red?", "Which tools are red?")
+    found = translate_text(model, "Quais pás de jardim são vermelhas?", "pt", "en", told=told)
+    assert found.texts == {} and '"garden shovel"' in found.rejected

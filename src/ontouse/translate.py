@@ -278,6 +278,12 @@ def _uses(words: list[str], word: str) -> bool:
     return bool(keys) and all(any(same_word(w, k) for w in words) for k in keys)
 
 
+def _keeps_part(text: str, word: str) -> bool:
+    """The translation `text` uses some word of three letters or more of `word`, in some form."""
+    words = [f for _, f in _words(text)]
+    return any(same_word(w, k) for k in (fold(x) for x in _LETTERS.findall(word)) if len(k) > 2 for w in words)
+
+
 def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The pairs whose word in the target language the translation `text` does not use: a word of it of three
     letters or more that stands nowhere in the text in any form (same_word)."""
@@ -612,10 +618,10 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
     name (`label_glossary`), and `kinds`, the words of its classes in `target`: a translation that puts another
     class's word in the place of one is told the word; `told`: words of the question and the ontology's word in
     `target` a bilingual dictionary translates them to (`dictionary_glossary`, `label_glosses`), named with the
-    hints: a translation that does not use one of those words is told it once, and used as it then is. The same
-    guard as `translate` (quoted names, numbers, the question mark, a text left in another language or the prompt
-    written back); one re-ask in the same conversation, told the problem; else no translation (`rejected` says
-    why)."""
+    hints: a translation that does not use one of those words is told it once, and used when it then keeps a part
+    of each (else it is not used). The same guard as `translate` (quoted names, numbers, the question mark, a text
+    left in another language or the prompt written back); one re-ask in the same conversation, told the problem;
+    else no translation (`rejected` says why)."""
     found = Translation(source=source)
     if source == target or target not in SUPPORTED or source not in SUPPORTED:
         return found
@@ -645,8 +651,8 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
             why = "; ".join(f'"{span}" is "{word}" in {NAMES[target]}' for span, word in lost)
         if trace is not None:
             trace.write("llm", label="translate", turn=turn, reply=reply.to_dict(), text=text, problem=why)
-        if not why or (turn == 2 and lost and not swapped):  # a told word left out again: a translation still
-            found.texts[target] = text
+        if not why or (turn == 2 and lost and not swapped and all(_keeps_part(text, w) for _, w in lost)):
+            found.texts[target] = text  # (a told word of several kept in part again: "offshore" of "offshore rig")
             return found
         messages += [{"role": "assistant", "content": content},
                      {"role": "user", "content": f"{why[0].upper()}{why[1:]}. Reply with the {NAMES[target]} "
