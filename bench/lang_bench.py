@@ -155,6 +155,14 @@ def crosslingual_available() -> bool:
     return available()
 
 
+def dictionaries_installed() -> list[str]:
+    """The languages with a bilingual dictionary into English installed (ontocore.bilingual)."""
+    from ontocore.bilingual import open_dictionary
+    from ontocore.language import SUPPORTED
+
+    return [lang for lang in SUPPORTED if open_dictionary(lang) is not None]
+
+
 def identifier_name() -> str:
     """The language identifier this run has ("" for none: clues only)."""
     from ontocore.language import _identifier
@@ -183,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.ids:
         questions = [q for q in questions if q["id"] in set(args.ids)]
     questions = questions[:args.limit]
-    extra: dict[str, Any] = {"identifier": identifier_name(), "crosslingual": crosslingual_available()}
+    extra: dict[str, Any] = {"identifier": identifier_name(), "crosslingual": crosslingual_available(),
+                             "dictionaries": dictionaries_installed()}
     prior: list[dict[str, Any]] = []
     if args.resume and (RESULTS / "lang.json").is_file():
         earlier = json.loads((RESULTS / "lang.json").read_text("utf-8"))["runs"].get(args.label, {})
