@@ -16,9 +16,9 @@ the word the data uses rather than a word of its own.
 With the multilingual sentence-embedding model installed (ontocore.crosslingual: in the `local` extra, or the
 `multilingual` extra alone), the prompt also names the words of the question that probably name one of those words
 (`glossary`). With a bilingual dictionary into English installed (ontocore.bilingual), it names the class or named
-value that a word the model found nothing for translates to (`dictionary_glossary`: "regadores", watering can), and a class
-or value labelled in several words that the question says in other words (`label_glosses`: "pás de jardim" for "pelle
-de jardin"); a translation that leaves such a word out is told it once.
+value that a word the model found nothing for translates to (`dictionary_glossary`: "regadores", watering can),
+and a class or value labelled in several words that the question says in other words (`label_glosses`: "pás de
+jardim" for "pelle de jardin"); a translation that leaves such a word out is told it once.
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -376,9 +376,10 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
     """(words of the question, the ontology's word in `target` they translate to) by a bilingual dictionary
     (ontocore.bilingual): a run of one to three words of the question whose entry (or its dictionary form's) gives
     one of the ontology's words in `target` as a translation ("regadores": watering can, when a class is
-    labelled "watering can"). Longer runs first; a word of the question names one word at most; in the question's order. `terms`:
-    the words it may name (ontouse.ask gives the classes and named values: a dictionary's translations of a verb or
-    a noun that is also a verb's form - "era", was or an age - too often look like a property's word)."""
+    labelled "watering can"). Longer runs first; a word of the question names one word at most; in the question's
+    order. `terms`: the words it may name (ontouse.ask gives the classes and named values: a dictionary's
+    translations of a verb, or of a word that is also a verb's form - "era", was or an age - too often look like a
+    property's word)."""
     if dictionary is None:
         return []
     words = list(dict.fromkeys(t.word(target, main) for t in terms if t.word(target, main)))
