@@ -279,9 +279,9 @@ def _uses(words: list[str], word: str) -> bool:
 
 
 def _keeps_part(text: str, word: str) -> bool:
-    """The translation `text` uses some word of three letters or more of `word`, in some form."""
+    """The translation `text` uses some word of three letters or more of `word`, in some form (`_uses`)."""
     words = [f for _, f in _words(text)]
-    return any(same_word(w, k) for k in (fold(x) for x in _LETTERS.findall(word)) if len(k) > 2 for w in words)
+    return any(_uses(words, part) for part in _LETTERS.findall(word) if len(part) > 2)
 
 
 def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
