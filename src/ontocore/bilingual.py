@@ -144,13 +144,17 @@ class Dictionary:
             return {p: self._known[p] for p in phrases}
 
     def _read(self, phrases: list[str]) -> dict[str, list[str] | None]:
-        keys: dict[str, list[str]] = {}  # folded key -> the phrases it stands for
-        for phrase in phrases:
-            for key in dict.fromkeys([fold(phrase), fold(lemma(phrase, self.lang))]):
-                if key:
-                    keys.setdefault(key, []).append(phrase)
+        keys = {k for phrase in phrases for k in (fold(phrase), fold(lemma(phrase, self.lang))) if k}
+        firsts = {k[0] for k in keys}
+        folded: dict[str, str] = {}  # a headword's first letter, folded (most lines are passed over by it alone)
         places: dict[str, list[tuple[int, int]]] = {}
         for line in self._index_lines():
+            head = line.lstrip()[:1]
+            first = folded.get(head)
+            if first is None:
+                first = folded[head] = fold(head)
+            if first not in firsts:
+                continue
             tab = line.find("\t")
             if tab <= 0:
                 continue
