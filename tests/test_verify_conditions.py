@@ -1,5 +1,5 @@
 """The checks of ontouse.verify that compare a plan's conditions and shape with the question, on a tiny graph of
-a made-up domain (lighthouses on coasts, their keepers and the storms they logged), without a model:
+a made-up domain (windmills on rivers, their millers and the storms they logged), without a model:
 `Answerer.answer_sql` runs a given plan through the same reading, repairs and checks as a plan the model wrote."""
 
 from __future__ import annotations
@@ -14,34 +14,34 @@ from ontouse.verify import asks_per_group, both_named, unasked_values, unused_fl
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .
-:Lighthouse a owl:Class ; rdfs:label "lighthouse" .
-:Keeper a owl:Class ; rdfs:label "keeper" .
+:Windmill a owl:Class ; rdfs:label "windmill" .
+:Miller a owl:Class ; rdfs:label "miller" .
 :Storm a owl:Class ; rdfs:label "storm" .
 :keeps a owl:ObjectProperty . :loggedAt a owl:ObjectProperty .
 
-:l1 a :Lighthouse ; rdfs:label "Gullrock" ; :coast "Skerry Coast" ; :country "Norway" ; :heightM 34 ; :built 1871 ;
-    :automated "yes" .
-:l2 a :Lighthouse ; rdfs:label "Whitecap" ; :coast "Skerry Coast" ; :country "Norway" ; :heightM 21 ; :built 1902 ;
-    :automated "no" .
-:l3 a :Lighthouse ; rdfs:label "Dunmore Head" ; :coast "Amber Bay" ; :country "Ireland" ; :heightM 40 ;
-    :built 1871 ; :automated "yes" .
-:l4 a :Lighthouse ; rdfs:label "Saltpan" ; :coast "Amber Bay" ; :country "Ireland" ; :heightM 18 ; :built 1935 ;
-    :automated "no" .
-:l5 a :Lighthouse ; rdfs:label "Ashfall" ; :coast "Cinder Sound" ; :country "Iceland" ; :heightM 26 ; :built 1902 ;
-    :automated "yes" .
+:l1 a :Windmill ; rdfs:label "Gullrock" ; :river "Skerry River" ; :country "Norway" ; :heightM 34 ; :built 1871 ;
+    :electrified "yes" .
+:l2 a :Windmill ; rdfs:label "Whitecap" ; :river "Skerry River" ; :country "Norway" ; :heightM 21 ; :built 1902 ;
+    :electrified "no" .
+:l3 a :Windmill ; rdfs:label "Dunmore Head" ; :river "Amber Bay" ; :country "Ireland" ; :heightM 40 ;
+    :built 1871 ; :electrified "yes" .
+:l4 a :Windmill ; rdfs:label "Saltpan" ; :river "Amber Bay" ; :country "Ireland" ; :heightM 18 ; :built 1935 ;
+    :electrified "no" .
+:l5 a :Windmill ; rdfs:label "Ashfall" ; :river "Cinder Sound" ; :country "Iceland" ; :heightM 26 ; :built 1902 ;
+    :electrified "yes" .
 :l1 :is_staffed "T" . :l2 :is_staffed "F" . :l3 :is_staffed "T" . :l4 :is_staffed "F" . :l5 :is_staffed "F" .
-:k1 a :Keeper ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 ; :since "2012-05-01" .
-:k2 a :Keeper ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 ; :since "2017-03-15" .
-:k3 a :Keeper ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 ; :since "2021-09-30" .
+:k1 a :Miller ; rdfs:label "Iver Holt" ; :keeps :l1 ; :years 12 ; :since "2012-05-01" .
+:k2 a :Miller ; rdfs:label "Orla Finn" ; :keeps :l3 ; :years 7 ; :since "2017-03-15" .
+:k3 a :Miller ; rdfs:label "Brede Lund" ; :keeps :l2 ; :years 3 ; :since "2021-09-30" .
 :Signal a owl:Class ; rdfs:label "signal" .
 :shownBy a owl:ObjectProperty .
 :g1 a :Signal ; :shownBy :l1 ; :colour "red" . :g2 a :Signal ; :shownBy :l1 ; :colour "green" .
 :g3 a :Signal ; :shownBy :l2 ; :colour "red" . :g4 a :Signal ; :shownBy :l3 ; :colour "white" .
 :g5 a :Signal ; :shownBy :l4 ; :colour "green" .
 :Posting a owl:Class ; rdfs:label "posting" .
-:postedKeeper a owl:ObjectProperty . :postedLight a owl:ObjectProperty .
-:p1 a :Posting ; :postedKeeper :k1 ; :postedLight :l1 . :p2 a :Posting ; :postedKeeper :k1 ; :postedLight :l3 .
-:p3 a :Posting ; :postedKeeper :k2 ; :postedLight :l3 . :p4 a :Posting ; :postedKeeper :k3 ; :postedLight :l2 .
+:postedMiller a owl:ObjectProperty . :postedLight a owl:ObjectProperty .
+:p1 a :Posting ; :postedMiller :k1 ; :postedLight :l1 . :p2 a :Posting ; :postedMiller :k1 ; :postedLight :l3 .
+:p3 a :Posting ; :postedMiller :k2 ; :postedLight :l3 . :p4 a :Posting ; :postedMiller :k3 ; :postedLight :l2 .
 :s1 a :Storm ; rdfs:label "storm 1" ; :loggedAt :l1 ; :force 10 ; :loggedOn "2021-01-05"^^xsd:date ; :season 2021 .
 :s2 a :Storm ; rdfs:label "storm 2" ; :loggedAt :l1 ; :force 11 ; :loggedOn "2023-11-20"^^xsd:date ; :season 2023 .
 :s3 a :Storm ; rdfs:label "storm 3" ; :loggedAt :l3 ; :force 9 ; :loggedOn "2024-02-02"^^xsd:date ; :season 2023 ;
@@ -68,113 +68,113 @@ def extra(answerer: Answerer, question: str, sql: str) -> list[str]:
 
 # ---- conditions_asked: a constant the question never writes -----------------------------------------------------
 def test_a_condition_nobody_asked_for_is_not_stated(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
-                              "SELECT label FROM Lighthouse WHERE heightM > 30 AND built = 1871")
+    ans = answerer.answer_sql("Which windmills are taller than 30 m?",
+                              "SELECT label FROM Windmill WHERE heightM > 30 AND built = 1871")
     assert ans.state == "unsure" and "conditions_asked" in failed(ans)
     assert "1871" in ans.answer and "does not ask for" in ans.answer
-    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
-                              "SELECT label FROM Lighthouse WHERE heightM > 30 AND coast = 'Skerry Coast'")
+    ans = answerer.answer_sql("Which windmills are taller than 30 m?",
+                              "SELECT label FROM Windmill WHERE heightM > 30 AND river = 'Skerry River'")
     assert ans.state == "unsure" and "conditions_asked" in failed(ans)
 
 
 def test_the_asked_conditions_pass(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which lighthouses are taller than 30 m?",
-                              "SELECT label FROM Lighthouse WHERE heightM > 30")
+    ans = answerer.answer_sql("Which windmills are taller than 30 m?",
+                              "SELECT label FROM Windmill WHERE heightM > 30")
     assert ans.state == "answered" and "conditions_asked" not in failed(ans)
     assert {c.value for row in ans.rows for c in row} == {"Gullrock", "Dunmore Head"}
 
 
 @pytest.mark.parametrize("question, sql", [
     # the value as written, in another case, or misspelt
-    ("Which lighthouses stand on the skerry coast?", "SELECT label FROM Lighthouse WHERE coast = 'Skerry Coast'"),
-    ("Which lighthouses stand on the Skery Coast?", "SELECT label FROM Lighthouse WHERE coast = 'Skerry Coast'"),
+    ("Which windmills stand on the skerry river?", "SELECT label FROM Windmill WHERE river = 'Skerry River'"),
+    ("Which windmills stand on the Skery River?", "SELECT label FROM Windmill WHERE river = 'Skerry River'"),
     # a word that means the value (a country's adjective), by the sentence-embedding model
-    ("Which Norwegian lighthouses are there?", "SELECT label FROM Lighthouse WHERE country = 'Norway'"),
+    ("Which Norwegian windmills are there?", "SELECT label FROM Windmill WHERE country = 'Norway'"),
     # a yes/no flag the question names by a word, and 0
-    ("Which automated lighthouses are taller than 20 m?",
-     "SELECT label FROM Lighthouse WHERE automated = 'yes' AND heightM > 20"),
-    ("Which lighthouses logged storms?",
-     "SELECT label FROM Lighthouse WHERE iri IN (SELECT loggedAt FROM Storm WHERE force > 0)"),
+    ("Which electrified windmills are taller than 20 m?",
+     "SELECT label FROM Windmill WHERE electrified = 'yes' AND heightM > 20"),
+    ("Which windmills logged storms?",
+     "SELECT label FROM Windmill WHERE iri IN (SELECT loggedAt FROM Storm WHERE force > 0)"),
     # a bound on an aggregate is no condition on a value
-    ("Which lighthouses logged more than one storm?",
-     "SELECT L.label FROM Lighthouse AS L JOIN Storm AS S ON S.loggedAt = L.iri GROUP BY L.label HAVING COUNT(*) > 1"),
+    ("Which windmills logged more than one storm?",
+     "SELECT L.label FROM Windmill AS L JOIN Storm AS S ON S.loggedAt = L.iri GROUP BY L.label HAVING COUNT(*) > 1"),
     # numbers written in words, a percentage as a share, a date counted from a period the question names
-    ("Which lighthouses are taller than twenty metres?", "SELECT label FROM Lighthouse WHERE heightM > 20"),
-    ("Which keepers have a share of more than 50%?", "SELECT label FROM Keeper WHERE years > 0.5"),
-    ("Which keepers started in the last five years?", "SELECT label FROM Keeper WHERE since >= '2021-11-26'"),
+    ("Which windmills are taller than twenty metres?", "SELECT label FROM Windmill WHERE heightM > 20"),
+    ("Which millers have a share of more than 50%?", "SELECT label FROM Miller WHERE years > 0.5"),
+    ("Which millers started in the last five years?", "SELECT label FROM Miller WHERE since >= '2021-11-26'"),
     # the numbers the question writes, in a range
-    ("Which lighthouses were built between 1870 and 1900?",
-     "SELECT label FROM Lighthouse WHERE built BETWEEN 1870 AND 1900"),
+    ("Which windmills were built between 1870 and 1900?",
+     "SELECT label FROM Windmill WHERE built BETWEEN 1870 AND 1900"),
 ])
 def test_conditions_the_question_names(answerer: Answerer, question: str, sql: str) -> None:
     assert extra(answerer, question, sql) == []
 
 
 def test_unasked_values_lists_each_constant_once(answerer: Answerer) -> None:
-    assert extra(answerer, "Which keepers have kept a light for more than 5 years?",
-                 "SELECT K.label FROM Keeper AS K JOIN Lighthouse AS L ON K.keeps = L.iri "
+    assert extra(answerer, "Which millers have kept a light for more than 5 years?",
+                 "SELECT K.label FROM Miller AS K JOIN Windmill AS L ON K.keeps = L.iri "
                  "WHERE K.years > 5 AND L.country = 'Ireland' AND L.country = 'Ireland'") == ["Ireland"]
 
 
 # ---- both_values: "A and B" of one column asked, either kept ----------------------------------------------------
 def test_both_values_asked_but_either_kept(answerer: Answerer) -> None:
-    q = parse_question("Which lighthouses show red and green?")
+    q = parse_question("Which windmills show red and green?")
     assert both_named(q, answerer.index.mentions(q)) == [("red", "green")]
-    ans = answerer.answer_sql("Which lighthouses show red and green?",
-                              "SELECT DISTINCT L.label FROM Lighthouse AS L JOIN Signal AS S ON S.shownBy = L.iri "
+    ans = answerer.answer_sql("Which windmills show red and green?",
+                              "SELECT DISTINCT L.label FROM Windmill AS L JOIN Signal AS S ON S.shownBy = L.iri "
                               "WHERE S.colour IN ('red', 'green')")
     assert ans.state == "unsure" and failed(ans) == ["both_values"]
-    ans = answerer.answer_sql("How many lighthouses show red and green?",
+    ans = answerer.answer_sql("How many windmills show red and green?",
                               "SELECT COUNT(DISTINCT shownBy) FROM Signal WHERE colour = 'red' OR colour = 'green'")
     assert ans.state == "unsure" and failed(ans) == ["both_values"]
 
 
 def test_both_values_kept_by_intersecting(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which lighthouses show red and green?",
-                              "SELECT L.label FROM Lighthouse AS L JOIN Signal AS S ON S.shownBy = L.iri "
-                              "WHERE S.colour = 'red' INTERSECT SELECT L.label FROM Lighthouse AS L "
+    ans = answerer.answer_sql("Which windmills show red and green?",
+                              "SELECT L.label FROM Windmill AS L JOIN Signal AS S ON S.shownBy = L.iri "
+                              "WHERE S.colour = 'red' INTERSECT SELECT L.label FROM Windmill AS L "
                               "JOIN Signal AS S ON S.shownBy = L.iri WHERE S.colour = 'green'")
     assert ans.state == "answered" and "both_values" not in failed(ans)
     assert [c.value for row in ans.rows for c in row] == ["Gullrock"]
 
 
 def test_one_value_per_thing_means_either(answerer: Answerer) -> None:
-    # a lighthouse stands in one country: "in Norway and Iceland" can only mean the lighthouses of either
-    ans = answerer.answer_sql("What is the total height of the lighthouses in Norway and Iceland?",
-                              "SELECT SUM(heightM) FROM Lighthouse WHERE country IN ('Norway', 'Iceland')")
+    # a windmill stands in one country: "in Norway and Iceland" can only mean the windmills of either
+    ans = answerer.answer_sql("What is the total height of the windmills in Norway and Iceland?",
+                              "SELECT SUM(heightM) FROM Windmill WHERE country IN ('Norway', 'Iceland')")
     assert ans.state == "answered" and ans.answer.startswith("81")
 
 
 # ---- names_returned: names asked, one number returned -----------------------------------------------------------
 def test_names_asked_but_one_number_returned(answerer: Answerer) -> None:
-    sql = "SELECT COUNT(*) FROM Lighthouse WHERE heightM > 30"
-    ans = answerer.answer_sql("What are the names of the lighthouses that logged storms, and how many storms did "
+    sql = "SELECT COUNT(*) FROM Windmill WHERE heightM > 30"
+    ans = answerer.answer_sql("What are the names of the windmills that logged storms, and how many storms did "
                               "each log?", sql)
     assert ans.state == "unsure" and "names_returned" in failed(ans)
     # names alone: the count's things are listed by code instead (things_not_counted), and their names shown
-    ans = answerer.answer_sql("What are the names of the lighthouses taller than 30 m?", sql)
+    ans = answerer.answer_sql("What are the names of the windmills taller than 30 m?", sql)
     assert ans.state == "answered" and ans.repairs == ["things_not_counted"] and not failed(ans)
     assert not any(c.text().isdigit() for row in ans.rows for c in row)
 
 
 def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("What are the names of the lighthouses that logged storms, and how many storms did "
-                              "each log?", "SELECT L.label, COUNT(*) FROM Lighthouse AS L JOIN Storm AS S "
+    ans = answerer.answer_sql("What are the names of the windmills that logged storms, and how many storms did "
+                              "each log?", "SELECT L.label, COUNT(*) FROM Windmill AS L JOIN Storm AS S "
                               "ON S.loggedAt = L.iri GROUP BY L.label")
     assert ans.state == "answered" and "names_returned" not in failed(ans)
-    ans = answerer.answer_sql("How many names of keepers are there?", "SELECT COUNT(*) FROM Keeper")
+    ans = answerer.answer_sql("How many names of millers are there?", "SELECT COUNT(*) FROM Miller")
     assert "names_returned" not in failed(ans)
 
 
 # ---- exclusion_kept: != on a thing reached through rows that refer to the asked things --------------------------
 def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: Answerer) -> None:
-    question = "Which keepers do not work at a lighthouse in Ireland?"
-    ans = answerer.answer_sql(question, "SELECT DISTINCT K.label FROM Keeper AS K JOIN Posting AS P ON "
-                                        "P.postedKeeper = K.iri JOIN Lighthouse AS L ON P.postedLight = L.iri "
+    question = "Which millers do not work at a windmill in Ireland?"
+    ans = answerer.answer_sql(question, "SELECT DISTINCT K.label FROM Miller AS K JOIN Posting AS P ON "
+                                        "P.postedMiller = K.iri JOIN Windmill AS L ON P.postedLight = L.iri "
                                         "WHERE L.country != 'Ireland'")
     assert ans.state == "unsure" and failed(ans) == ["exclusion_kept"] and "NOT IN" in ans.error
-    ans = answerer.answer_sql(question, "SELECT label FROM Keeper WHERE iri NOT IN (SELECT P.postedKeeper FROM "
-                                        "Posting AS P JOIN Lighthouse AS L ON P.postedLight = L.iri WHERE "
+    ans = answerer.answer_sql(question, "SELECT label FROM Miller WHERE iri NOT IN (SELECT P.postedMiller FROM "
+                                        "Posting AS P JOIN Windmill AS L ON P.postedLight = L.iri WHERE "
                                         "L.country = 'Ireland')")
     assert ans.state == "answered" and [c.value for row in ans.rows for c in row] == ["Brede Lund"]
 
@@ -199,15 +199,15 @@ def test_a_time_superlative_on_the_column_itself_is_kept(answerer: Answerer) -> 
 
 def test_time_superlative_ranked_by_a_number_is_not_stated(answerer: Answerer) -> None:
     ans = answerer.answer_sql("What was the force of the most recent storm at Gullrock?",
-                              "SELECT MAX(S.force) FROM Storm AS S JOIN Lighthouse AS L ON S.loggedAt = L.iri "
+                              "SELECT MAX(S.force) FROM Storm AS S JOIN Windmill AS L ON S.loggedAt = L.iri "
                               "WHERE L.label = 'Gullrock'")
     assert ans.state == "unsure" and failed(ans) == ["time_ranked"] and "loggedOn" in ans.error
 
 
 # ---- value_per_group: a value per group asked, one over all rows returned ---------------------------------------
 @pytest.mark.parametrize("text, want", [
-    ("What is the highest storm force for each lighthouse?", True),
-    ("What is the tallest height for the different coasts?", True),
+    ("What is the highest storm force for each windmill?", True),
+    ("What is the tallest height for the different rivers?", True),
     ("What is the average force in every season?", True),
     ("What is the average number of storms logged each time?", False),  # "each time": no group
     ("How many miles per gallon does it make?", False),  # a unit
@@ -217,34 +217,34 @@ def test_asks_per_group(text: str, want: bool) -> None:
 
 
 def test_one_value_for_a_question_per_group_is_not_stated(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("What is the highest storm force for each lighthouse?", "SELECT MAX(force) FROM Storm")
+    ans = answerer.answer_sql("What is the highest storm force for each windmill?", "SELECT MAX(force) FROM Storm")
     assert ans.state == "unsure" and failed(ans) == ["value_per_group"]
-    ans = answerer.answer_sql("What is the highest storm force for each lighthouse?",
-                              "SELECT L.label, MAX(S.force) FROM Storm AS S JOIN Lighthouse AS L "
+    ans = answerer.answer_sql("What is the highest storm force for each windmill?",
+                              "SELECT L.label, MAX(S.force) FROM Storm AS S JOIN Windmill AS L "
                               "ON S.loggedAt = L.iri GROUP BY L.label")
     assert ans.state == "answered" and "value_per_group" not in failed(ans)
 
 
 # ---- second_ask_answered: a second thing asked, one column returned ---------------------------------------------
 def test_a_second_thing_asked_needs_its_column(answerer: Answerer) -> None:
-    question = "What is the height of the tallest lighthouse, and which coast is it on?"
-    ans = answerer.answer_sql(question, "SELECT MAX(heightM) FROM Lighthouse")
+    question = "What is the height of the tallest windmill, and which river is it on?"
+    ans = answerer.answer_sql(question, "SELECT MAX(heightM) FROM Windmill")
     assert ans.state == "unsure" and failed(ans) == ["second_ask_answered"]
-    ans = answerer.answer_sql(question, "SELECT heightM, coast FROM Lighthouse ORDER BY heightM DESC LIMIT 1")
+    ans = answerer.answer_sql(question, "SELECT heightM, river FROM Windmill ORDER BY heightM DESC LIMIT 1")
     assert ans.state == "answered" and "second_ask_answered" not in failed(ans)
 
 
 # ---- ranked_by_amount: a superlative answered by alphabetical order ---------------------------------------------
 def test_a_superlative_is_not_an_alphabetical_order(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("Which lighthouse logged the most storms?",
-                              "SELECT label FROM Lighthouse ORDER BY coast DESC LIMIT 1")
+    ans = answerer.answer_sql("Which windmill logged the most storms?",
+                              "SELECT label FROM Windmill ORDER BY river DESC LIMIT 1")
     assert ans.state == "unsure" and failed(ans) == ["ranked_by_amount"]
 
 
 @pytest.mark.parametrize("question, sql", [
-    ("Which lighthouse comes first in alphabetical order?", "SELECT label FROM Lighthouse ORDER BY label LIMIT 1"),
-    ("Which keeper started earliest?", "SELECT label FROM Keeper ORDER BY since ASC LIMIT 1"),  # a date as text
-    ("Show the first two lighthouses by name.", "SELECT label FROM Lighthouse ORDER BY label LIMIT 2"),
+    ("Which windmill comes first in alphabetical order?", "SELECT label FROM Windmill ORDER BY label LIMIT 1"),
+    ("Which miller started earliest?", "SELECT label FROM Miller ORDER BY since ASC LIMIT 1"),  # a date as text
+    ("Show the first two windmills by name.", "SELECT label FROM Windmill ORDER BY label LIMIT 2"),
 ])
 def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: str, sql: str) -> None:
     assert "ranked_by_amount" not in failed(answerer.answer_sql(question, sql))
@@ -252,14 +252,14 @@ def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: st
 
 # ---- flag_used: a yes/no column the question names by its word ---------------------------------------------------
 @pytest.mark.parametrize("question, sql, want", [
-    ("How many staffed lighthouses are in Norway?", "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway'",
-     [("staffed", "Lighthouse.is_staffed")]),
-    ("Which automated lighthouses are in Norway?", "SELECT label FROM Lighthouse WHERE country = 'Norway'",
-     [("automated", "Lighthouse.automated")]),
-    ("How many staffed lighthouses are in Norway?",
-     "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway' AND is_staffed = 'T'", []),
+    ("How many staffed windmills are in Norway?", "SELECT COUNT(*) FROM Windmill WHERE country = 'Norway'",
+     [("staffed", "Windmill.is_staffed")]),
+    ("Which electrified windmills are in Norway?", "SELECT label FROM Windmill WHERE country = 'Norway'",
+     [("electrified", "Windmill.electrified")]),
+    ("How many staffed windmills are in Norway?",
+     "SELECT COUNT(*) FROM Windmill WHERE country = 'Norway' AND is_staffed = 'T'", []),
     # a word inside a longer name is no flag's name ("count" in "country")
-    ("Count the lighthouses of each country.", "SELECT country, COUNT(*) FROM Lighthouse GROUP BY country", []),
+    ("Count the windmills of each country.", "SELECT country, COUNT(*) FROM Windmill GROUP BY country", []),
 ])
 def test_unused_flags(answerer: Answerer, question: str, sql: str, want: list) -> None:
     plan, _ = read_sql(answerer.schema, sql)
@@ -267,21 +267,21 @@ def test_unused_flags(answerer: Answerer, question: str, sql: str, want: list) -
 
 
 def test_a_named_flag_left_out_is_not_stated(answerer: Answerer) -> None:
-    ans = answerer.answer_sql("How many staffed lighthouses are in Norway?",
-                              "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway'")
+    ans = answerer.answer_sql("How many staffed windmills are in Norway?",
+                              "SELECT COUNT(*) FROM Windmill WHERE country = 'Norway'")
     assert ans.state == "unsure" and failed(ans) == ["flag_used"] and "is_staffed" in ans.error
-    ans = answerer.answer_sql("How many staffed lighthouses are in Norway?",
-                              "SELECT COUNT(*) FROM Lighthouse WHERE country = 'Norway' AND is_staffed = 'T'")
+    ans = answerer.answer_sql("How many staffed windmills are in Norway?",
+                              "SELECT COUNT(*) FROM Windmill WHERE country = 'Norway' AND is_staffed = 'T'")
     assert ans.state == "answered" and ans.answer.startswith("1")
 
 
 def test_exclusion_over_a_table_of_pairs(answerer: Answerer) -> None:
-    # a lighthouse shows several colours: != over the signal rows keeps one that shows green and red
-    ans = answerer.answer_sql("Which lighthouses do not show green?",
+    # a windmill shows several colours: != over the signal rows keeps one that shows green and red
+    ans = answerer.answer_sql("Which windmills do not show green?",
                               "SELECT shownBy FROM Signal WHERE colour != 'green'")
     assert ans.state == "unsure" and failed(ans) == ["exclusion_kept"] and "NOT IN" in ans.error
-    ans = answerer.answer_sql("Which lighthouses do not show green?",
-                              "SELECT label FROM Lighthouse WHERE iri NOT IN (SELECT shownBy FROM Signal "
+    ans = answerer.answer_sql("Which windmills do not show green?",
+                              "SELECT label FROM Windmill WHERE iri NOT IN (SELECT shownBy FROM Signal "
                               "WHERE colour = 'green')")
     assert ans.state == "answered"
     assert {c.value for row in ans.rows for c in row} == {"Whitecap", "Dunmore Head", "Ashfall"}

@@ -653,7 +653,7 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
         if trace is not None:
             trace.write("llm", label="translate", turn=turn, reply=reply.to_dict(), text=text, problem=why)
         if not why or (turn == 2 and lost and not swapped and all(_keeps_part(text, w) for _, w in lost)):
-            found.texts[target] = text  # (a told word of several kept in part again: "offshore" of "offshore rig")
+            found.texts[target] = text  # (a told word of several kept in part again: "shovels" of "garden shovel")
             return found
         messages += [{"role": "assistant", "content": content},
                      {"role": "user", "content": f"{why[0].upper()}{why[1:]}. Reply with the {NAMES[target]} "
