@@ -55,7 +55,7 @@ from .translate import (Term, Translation, contradicted, dictionary_glossary, gl
                         model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
-                     verify, widened_to_asked)
+                     tie_probes, tied_rows, verify, widened_to_asked)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -473,6 +473,33 @@ class Answerer:
         run.problem = ""
         return True
 
+    def _tie(self, q: Question, run: _Run) -> tuple[bool, str, list | None]:
+        """Does the result keep k things by a ranking that more things share (the question asks for the one with
+        the most, and two have it)? (whether the plan ranks at all, the reason of a tie or "", and the rows of all
+        the tied things when the tie is in the plan's own result: None when it is in a subquery's pick)."""
+        probes = tie_probes(run.plan)
+        for probe, width, k, whole in probes:
+            trial = _Run(sql=run.sql)
+            try:
+                self._execute(q, trial, probe)
+            except (PlanError, QueryError) as e:  # a subquery that reads its outer query's rows runs only inside it
+                log.debug("tie probe not run: %s", e)
+                continue
+            extra = tied_rows(trial.rows, width, k)
+            if extra:
+                value = "; ".join(c.text() for c in trial.rows[k - 1][width:])
+                if whole and k == 1:
+                    reason = (f"the ranking ties: {1 + extra} results share the top ranked value ({value}), and "
+                              "LIMIT 1 keeps one of them at random")
+                elif whole:
+                    reason = (f"the ranking ties: {extra} more result(s) share the ranked value ({value}) of the "
+                              f"last of the top {k}, and LIMIT {k} keeps some of them at random")
+                else:
+                    reason = (f"the ranking in a subquery ties: {k + extra} things share its ranked value "
+                              f"({value}), and its LIMIT {k} picks among them at random")
+                return True, reason, [r[:width] for r in trial.rows[:k + extra]] if whole else None
+        return bool(probes), "", None
+
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:
         """The answer from the best run (None: no attempt passed), its text in `words`' language."""
         last = best or runs[-1]
@@ -502,6 +529,16 @@ class Answerer:
         ans.rows, ans.truncated = best.rows, best.truncated
         if q.kind == "yesno":
             ans.boolean = boolean_of(best.rows)
+        if q.kind != "yesno" and not best.zero:
+            ranks, tie, tied = self._tie(q, best)
+            if ranks:
+                ans.checks.append(Check("ranking_unique", not tie, tie).to_dict())
+            if tie:  # the one with the most, when several have it: all of them shown, none stated
+                rows = tied or best.rows
+                candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
+                ans.state, ans.error, ans.rows = "unsure", tie, []
+                ans.answer = unsure_text(words.reason("doubt", tie), candidate, words)
+                return ans
         ans.support = support_set(self.store, best.compiled.evidence, answer_rows=best.raw)
         if best.zero:  # an aggregate over no matching rows: nothing to state, and no other things' triples
             ans.checks.append(Check("rows_matched", bool(ans.support),

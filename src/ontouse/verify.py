@@ -1392,6 +1392,40 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     return out
 
 
+MAX_TIED = 50  # the most rows a tie probe reads past a ranked query's limit
+
+
+def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
+    """The queries of a plan that keep their first k rows by a ranking (ORDER BY ... LIMIT k: the plan itself, or
+    a subquery that picks a thing by rank), each as a probe: the same query that also returns its ranking keys and
+    reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
+    itself)."""
+    out = []
+    for n in _nodes(plan):
+        if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
+            keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
+            out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
+                        n is plan))
+    return out
+
+
+def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
+    """How many rows of a tie probe's result past the k-th share the k-th row's ranking keys (the columns past
+    `width`) but not its values (the first `width`): 0 when the first k rows are the only top k."""
+    if len(rows) <= k or k < 1:
+        return 0
+    def values(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.key("entity") for c in row[:width])
+    def keys(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.value for c in row[width:])
+    last, kept, tied = rows[k - 1], {values(r) for r in rows[:k]}, set()
+    for row in rows[k:]:
+        if keys(row) != keys(last):
+            break
+        tied.add(values(row))
+    return len(tied - kept)
+
+
 def first_problem(checks: list[Check]) -> str:
     return next((c.detail for c in checks if not c.passed), "")
 
@@ -1399,4 +1433,4 @@ def first_problem(checks: list[Check]) -> str:
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
            "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
            "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
-           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE"]
+           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows"]
