@@ -215,11 +215,17 @@ def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
 
 def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     """Each inner-joined source whose columns serve only its one join, and whose rows refer to the joined row, as
-    EXISTS (SELECT ... WHERE the join) in the WHERE of the query (non-aggregate queries only)."""
+    EXISTS (SELECT ... WHERE the join) in the WHERE of the query. Queries without aggregates, and those whose
+    aggregates a repeated row would change only by summing it again: SUM or AVG of the joined things' values (the
+    total population of the regions that have a station counts each region once, not once per station), beside
+    MAX, MIN and COUNT(DISTINCT). A COUNT(*) over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in, is_aggregate
-    from .verify import _refers
+    from .verify import _aggs, _refers
 
-    if q.group_by or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or len(q.sources) < 2:
+    aggs = [a for it in q.select for a in _aggs(it.expr)] + [a for o in q.order_by for a in _aggs(o.expr)]
+    summed = any(a.func in ("sum", "avg") and not a.distinct for a in aggs)
+    if q.having is not None or len(q.sources) < 2 or (aggs and not summed) or (q.group_by and not aggs) or any(
+            a.func == "count" and not a.distinct for a in aggs):
         return q, False
     for source in q.sources[1:]:
         if source.optional:
@@ -230,7 +236,7 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
             continue
         rest = replace(q, joins=tuple(j for j in q.joins if j is not joins[0]),
                        sources=tuple(s for s in q.sources if s is not source))
-        used = columns_in((rest.select, rest.where, rest.order_by, rest.joins), deep=True)
+        used = columns_in((rest.select, rest.where, rest.order_by, rest.joins, rest.group_by), deep=True)
         if any(c.alias.lower() == alias for c in used):
             continue
         j = joins[0]
