@@ -9,12 +9,14 @@ names asked and one number returned (names_returned), a value per group asked an
 (second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount), a yes/no column the
 question names by its word left unused (flag_used), a count of the one thing the question names by its own
 name (not_the_named_thing_counted), an answer that is only a value the plan filters by (not_the_question_restated),
-a value's own table answering for the things that have the value (not_the_value_itself, checks.py). Each check is
-named
+a value's own table answering for the things that have the value (not_the_value_itself, checks.py), a number the
+question says and the plan never uses (numbers_used), one top value asked and the top of each group returned
+(one_top_value). Each check is named
 and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
 checks an answer passed. A failed check goes
 back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
-candidate: ..." instead of stating the candidate (ask.py).
+candidate: ..." instead of stating the candidate (ask.py). A ranking whose k-th value more things share
+(tie_probes, tied_rows) is read by ask.py on the result that passed: no plan can fix it, so it is never sent back.
 
 The checks read the question's grammar (English closed-class words: "most", "least", "than", "how many") and
 the plan's structure; they hold no word of any domain."""
@@ -1071,6 +1073,59 @@ def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
             "one value over all rows: add the group's column to SELECT and GROUP BY it.")
 
 
+def one_top_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
+    """"What is the largest X, and which Y has it?" (a superlative, and no word of groups: each, every, per, by)
+    answered by MAX or MIN per group with no LIMIT gives the top of every group, several rows where one is asked."""
+    if (not isinstance(plan, Query) or not plan.group_by or plan.limit is not None or len(rows) < 2
+            or {"each", "every", "per", "by", "different", "all"} & set(q.words) or asks_per_group(q)):
+        return ""
+    if not any(a.func in ("max", "min") for it in plan.select for a in _aggs(it.expr)):
+        return ""
+    return ("the question asks for one top value, but the query gives the top of each group (GROUP BY with MAX / "
+            "MIN): rank all rows (ORDER BY the value ... LIMIT 1), or compare with the overall MAX / MIN.")
+
+
+def _numbers_in(plan: Plan) -> set[float]:
+    """Every number the plan holds: literals (numbers, and texts that read as numbers), LIMIT and OFFSET."""
+    out: set[float] = set()
+    for n in _nodes(plan):
+        if isinstance(n, Lit) and not isinstance(n.value, bool) and n.value is not None:
+            try:
+                out.add(float(n.value))
+            except (TypeError, ValueError):
+                out.update(float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", str(n.value)))
+        elif isinstance(n, Like):
+            out.update(float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", n.pattern))
+        if isinstance(n, (Query, SetQuery)):
+            out.update(float(x) for x in (n.limit, n.offset) if x is not None)
+    return out
+
+
+# a number said on its own: not a part of a code or a name ("M5-220", "line2"), nor a word's suffix
+_LONE_NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)")
+
+
+def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A number the question says on its own ("more than 3 orders", "enrolled in 2 courses", "the 5 largest")
+    that the plan never uses answers a question without that condition. Not: 1 (a/one), a number that names a
+    column with the word before it ("line 2": line_2); a percentage may be used as a share ("40%": 0.4)."""
+    held = _numbers_in(plan)
+    columns = {_squeezed(c).lower() for t in schema.tables.values() for c in t.columns}
+    missing = []
+    for m in _LONE_NUMBER.finditer(q.text):
+        n = float(m.group(1))
+        before = re.findall(r"[A-Za-z]+", q.text[:m.start()])
+        percent = re.match(r"\s*(?:%|per ?cent)", q.text[m.end():], re.I) is not None
+        if n in held or n == 1 or (percent and n / 100 in held) or (
+                before and _squeezed(before[-1] + m.group(1)).lower() in columns):
+            continue
+        missing.append(m.group(1))
+    if not missing:
+        return ""
+    return (f"the question says {', '.join(missing)}, but the query never uses it: put it in the condition, HAVING "
+            "or LIMIT it belongs to.")
+
+
 # superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
 TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
 
@@ -1381,6 +1436,10 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
     if asks_per_group(q) and (aggregate_only or (isinstance(plan, Query) and plan.limit == 1)):
         out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
+    if q.numbers:
+        out.append(_check("numbers_used", number_problem(q, plan, schema)))
+    if superlative_direction(q) and q.kind not in ("yesno", "count"):
+        out.append(_check("one_top_value", one_top_problem(q, plan, rows)))
     if set(q.words) & TIME_SUPERLATIVE:
         out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
     if _SECOND_ASK.search(fold(q.text)):
@@ -1433,4 +1492,5 @@ def first_problem(checks: list[Check]) -> str:
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
            "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
            "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
-           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows"]
+           "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows",
+           "MAX_TIED"]
