@@ -461,6 +461,27 @@ def test_a_join_only_for_having_one_lists_each_thing_once(harbour: Answerer) -> 
     assert "semi_join" not in ans.repairs  # the joined rows' own values select: a join, one row per sailing
 
 
+def test_a_number_that_names_a_column_with_the_word_before_it_is_no_condition() -> None:
+    from ontouse_graphs import view
+
+    store, schema = view("""@prefix : <http://example.org/post#> .
+    :a1 a :Address ; :line_1 "4 Mill Lane" ; :line_2 "Flat 3" .
+    :a2 a :Address ; :line_1 "9 Ferry Road" ; :line_2 "Unit 12" .""")
+    ans = Answerer(store, NoModel(), schema=schema).answer_sql(
+        "What are the addresses, with line 1 and line 2?", "SELECT line_1, line_2 FROM Address")
+    assert ans.state == "answered" and len(ans.rows) == 2
+
+
+def test_a_total_over_a_join_only_for_having_one_counts_each_thing_once(harbour: Answerer) -> None:
+    join = "FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri"
+    ans = harbour.answer_sql("What is the total crew of the vessels that have sailed?", f"SELECT SUM(v.crew) {join}")
+    assert ans.values() == ["19"] and "semi_join" in ans.repairs  # 12 + 7, not 12 twice (two sailings) + 7
+    ans = harbour.answer_sql("What is the average crew of the vessels that have sailed?", f"SELECT AVG(v.crew) {join}")
+    assert float(ans.values()[0]) == 9.5
+    ans = harbour.answer_sql("How many sailings were there?", f"SELECT COUNT(*) {join}")
+    assert ans.values() == ["3"] and "semi_join" not in ans.repairs  # the joined rows are what is counted
+
+
 def test_a_condition_on_the_asked_things_column_read_from_another_table_is_never_stated() -> None:
     from ontouse_graphs import view
 

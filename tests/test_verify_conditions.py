@@ -285,3 +285,29 @@ def test_exclusion_over_a_table_of_pairs(answerer: Answerer) -> None:
                               "WHERE colour = 'green')")
     assert ans.state == "answered"
     assert {c.value for row in ans.rows for c in row} == {"Whitecap", "Dunmore Head", "Ashfall"}
+
+
+def test_a_number_the_question_says_must_be_used(answerer: Answerer) -> None:
+    sql = "SELECT k.label FROM Miller k JOIN Posting p ON p.postedMiller = k.iri GROUP BY k.label"
+    ans = answerer.answer_sql("Which millers were posted to 2 windmills?", sql)
+    assert ans.state == "unsure" and failed(ans) == ["numbers_used"] and "says 2" in ans.error
+    ans = answerer.answer_sql("Which millers were posted to 2 windmills?", sql + " HAVING COUNT(*) = 2")
+    assert ans.state == "answered" and ans.values() == ["Iver Holt"]
+    # a number inside a name or a code is no condition
+    ans = answerer.answer_sql("How high is the windmill that the M-3 map calls Saltpan?",
+                              "SELECT heightM FROM Windmill WHERE label = 'Saltpan'")
+    assert "numbers_used" not in failed(ans) and ans.state == "answered"
+    # a percentage compared as a share
+    ans = answerer.answer_sql("Which windmills are more than 90% as high as Dunmore Head?",
+                              "SELECT label FROM Windmill WHERE heightM > 0.9 * (SELECT heightM FROM Windmill "
+                              "WHERE label = 'Dunmore Head')")
+    assert "numbers_used" not in failed(ans)
+
+
+def test_one_top_value_asked_and_the_top_of_each_group_returned(answerer: Answerer) -> None:
+    question = "What is the highest windmill height, and on which river is it?"
+    ans = answerer.answer_sql(question, "SELECT river, MAX(heightM) FROM Windmill GROUP BY river")
+    assert ans.state == "unsure" and failed(ans) == ["one_top_value"]
+    ans = answerer.answer_sql("What is the highest windmill height for each river?",
+                              "SELECT river, MAX(heightM) FROM Windmill GROUP BY river")
+    assert "one_top_value" not in failed(ans)
