@@ -218,9 +218,17 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     EXISTS (SELECT ... WHERE the join) in the WHERE of the query. Queries without aggregates, and those whose
     aggregates a repeated row would change only by summing it again: SUM or AVG of the joined things' values (the
     total population of the regions that have a station counts each region once, not once per station), beside
-    MAX, MIN and COUNT(DISTINCT). A COUNT(*) over the join counts the referring rows, as asked: left as it is."""
-    from .sqlplan.plan import And, Exists, Item, columns_in, is_aggregate
-    from .verify import _aggs, _refers
+    MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
+    over the join counts the referring rows, as asked: left as it is."""
+    from .sqlplan.plan import And, Exists, Item, columns_in
+    from .verify import _aggs, _nodes, _refers, _top_conditions
+
+    def _only_of(c: Any, alias: str) -> bool:
+        """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""
+        inner = {s.alias.lower() for n in _nodes(c) if isinstance(n, Query) for s in n.sources}
+        outer = columns_in(c)
+        return bool(outer) and all(x.alias.lower() == alias for x in outer) and all(
+            x.alias.lower() in inner | {alias} for x in columns_in(c, deep=True))
 
     aggs = [a for it in q.select for a in _aggs(it.expr)] + [a for o in q.order_by for a in _aggs(o.expr)]
     summed = any(a.func in ("sum", "avg") and not a.distinct for a in aggs)
@@ -236,6 +244,12 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
             continue
         rest = replace(q, joins=tuple(j for j in q.joins if j is not joins[0]),
                        sources=tuple(s for s in q.sources if s is not source))
+        # a total's conditions on the joined rows alone go with them into EXISTS: the regions that have a station
+        # opened after 2000, each once (a list keeps its join: one row per joined row, as before)
+        own = [c for c in _top_conditions(q.where) if summed and _only_of(c, alias)]
+        if own:
+            kept = [c for c in _top_conditions(q.where) if not any(c is o for o in own)]
+            rest = replace(rest, where=None if not kept else kept[0] if len(kept) == 1 else And(tuple(kept)))
         used = columns_in((rest.select, rest.where, rest.order_by, rest.joins, rest.group_by), deep=True)
         if any(c.alias.lower() == alias for c in used):
             continue
@@ -247,8 +261,9 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
         if link is None:
             continue  # by key values only: EXISTS would compare texts row by row, slower than the join
         exists = Exists(Query(select=(Item(Lit(1)),), sources=(source,),
-                              joins=(Join(link, Col(one.alias, one.table, "iri")),)))
-        where = exists if q.where is None else And((q.where, exists))
+                              joins=(Join(link, Col(one.alias, one.table, "iri")),),
+                              where=None if not own else own[0] if len(own) == 1 else And(tuple(own))))
+        where = exists if rest.where is None else And((rest.where, exists))
         return replace(rest, where=where), True
     return q, False
 
