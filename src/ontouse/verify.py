@@ -1126,6 +1126,38 @@ def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
             "or LIMIT it belongs to.")
 
 
+def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
+    """Value columns the question names by two or three of its words in a row ("full name", "surface area":
+    fullname, surface_area) of the tables the plan reads, which the plan never reads: the question asks for or
+    about that value, and the plan answers with another. (Not links: a relation is read from either side.)"""
+    if not isinstance(plan, (Query, SetQuery)):
+        return []
+    cols = columns_in(plan, deep=True)
+    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in _nodes(plan) if isinstance(n, Query)
+                                                 for s in n.sources}
+    read = {(c.table.lower(), c.column.lower()) for c in cols}
+    words = [w for w in re.findall(r"[^\W_]+", q.text.lower())]
+    said = {"".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    out = []
+    for t in schema.tables.values():
+        if t.name.lower() not in tables:
+            continue
+        for c in t.columns.values():
+            key = _squeezed(c.name).lower()
+            if c.kind in ("id", "link") or key not in said or (t.name.lower(), c.name.lower()) in read:
+                continue
+            if any(key == _squeezed(x.column).lower() for x in cols):
+                continue  # the same column read from another table
+            out.append(f"{t.name}.{c.name}")
+    return out
+
+
+def unread_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    missing = unread_columns(q, plan, schema)
+    return (f"the question names {', '.join(missing)}, but the query never reads it: select it, or use it in the "
+            "condition it belongs to.") if missing else ""
+
+
 # superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
 TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
 
@@ -1436,6 +1468,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("names_returned", names_problem(q, plan, aggregate_only)))
     if asks_per_group(q) and (aggregate_only or (isinstance(plan, Query) and plan.limit == 1)):
         out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
+    out.append(_check("named_columns_read", unread_problem(q, plan, schema)))
     if q.numbers:
         out.append(_check("numbers_used", number_problem(q, plan, schema)))
     if superlative_direction(q) and q.kind not in ("yesno", "count"):
