@@ -478,6 +478,9 @@ def test_a_total_over_a_join_only_for_having_one_counts_each_thing_once(harbour:
     assert ans.values() == ["19"] and "semi_join" in ans.repairs  # 12 + 7, not 12 twice (two sailings) + 7
     ans = harbour.answer_sql("What is the average crew of the vessels that have sailed?", f"SELECT AVG(v.crew) {join}")
     assert float(ans.values()[0]) == 9.5
+    ans = harbour.answer_sql("What is the total crew of the vessels that sailed for more than 30 minutes?",
+                             f"SELECT SUM(v.crew) {join} WHERE s.minutes > 30")
+    assert ans.values() == ["12"] and "semi_join" in ans.repairs  # the Morgenrot's two long sailings: its crew once
     ans = harbour.answer_sql("How many sailings were there?", f"SELECT COUNT(*) {join}")
     assert ans.values() == ["3"] and "semi_join" not in ans.repairs  # the joined rows are what is counted
 

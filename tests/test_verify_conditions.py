@@ -311,3 +311,11 @@ def test_one_top_value_asked_and_the_top_of_each_group_returned(answerer: Answer
     ans = answerer.answer_sql("What is the highest windmill height for each river?",
                               "SELECT river, MAX(heightM) FROM Windmill GROUP BY river")
     assert "one_top_value" not in failed(ans)
+
+
+def test_a_column_the_question_names_in_words_must_be_read(answerer: Answerer) -> None:
+    question = "What was the storm damage of storm 1?"
+    ans = answerer.answer_sql(question, "SELECT force FROM Storm WHERE label = 'storm 1'")
+    assert ans.state == "unsure" and failed(ans) == ["named_columns_read"] and "Storm.storm_damage" in ans.error
+    ans = answerer.answer_sql(question, "SELECT storm_damage FROM Storm WHERE label = 'storm 1'")
+    assert ans.state == "answered" and ans.values() == ["8"]
