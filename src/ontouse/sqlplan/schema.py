@@ -137,14 +137,17 @@ class Table:
 
     def id_column(self) -> Column | None:
         """The one column that holds the rows' ids: a value column named `id`, `<table>Id`, `<table>_id` or
-        `<table>Identifier` (case and `_` ignored) with a different value on every row; None when there is none or
-        more than one."""
+        `<table>Identifier` (case and `_` ignored; then the same with the table's name in the singular: "pets":
+        petid) with a different value on every row; None when there is none or more than one."""
         name = fold(self.name).replace("_", "")
-        wanted = {"id", name + "id", name + "identifier", "identifier"}
-        found = [c for c in self.columns.values() if c.kind == "value" and c.prop is not None
-                 and fold(c.name).replace("_", "") in wanted
-                 and self.count > 0 and c.subjects == self.count and c.distinct == self.count]
-        return found[0] if len(found) == 1 else None
+        one = singular(name)
+        for wanted in ({"id", name + "id", name + "identifier", "identifier"}, {one + "id", one + "identifier"}):
+            found = [c for c in self.columns.values() if c.kind == "value" and c.prop is not None
+                     and fold(c.name).replace("_", "") in wanted
+                     and self.count > 0 and c.subjects == self.count and c.distinct == self.count]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
     def key_columns(self) -> list[Column]:
         """Text columns that hold a different value on every row: the codes the rows are known by besides their
