@@ -42,6 +42,17 @@ def test_the_id_column_of_a_table() -> None:
     assert schema.table("Game").id_column() is None  # no column holds its ids
 
 
+def test_the_id_column_of_a_table_named_in_the_plural() -> None:
+    from ontouse.sqlplan.schema import build_schema
+
+    store = store_of(HEAD + """@prefix : <http://example.org/kennel#> .
+    :b1 a :Boxes ; :boxId 7 ; :size "large" . :b2 a :Boxes ; :boxId 9 ; :size "small" .
+    :c1 a :Crates ; :id 1 ; :crateId 50 . :c2 a :Crates ; :id 2 ; :crateId 51 .""")
+    schema = build_schema(store)
+    assert schema.table("Boxes").id_column().name == "boxId"
+    assert schema.table("Crates").id_column().name == "id"  # `id` itself first, before the singular's name
+
+
 def test_a_grouped_link_gives_the_linked_things_ids() -> None:
     rows, repairs = table("Show the winner ids and the number of games each won.",
                           "SELECT winner, COUNT(*) FROM Game GROUP BY winner")
