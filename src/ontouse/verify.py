@@ -37,8 +37,9 @@ from .question import Question
 from .sqlplan.schema import Schema, Table
 
 # superlative words whose direction does not depend on the column (no "oldest": an age or a date)
-UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top".split())
-DOWN = frozenset("least lowest smallest fewest minimum lightest shortest".split())
+UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top costliest priciest".split())
+DOWN = frozenset("least lowest smallest fewest minimum lightest shortest cheapest".split())
+QUANTITY = frozenset({"maximum", "minimum"})  # superlatives that name the amount itself, not a thing
 # the first or last in time ("the first ship launched", "the oldest bridge"): which thing, when a thing follows
 ORDINAL = frozenset("first last earliest latest oldest newest".split())
 COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
@@ -211,7 +212,8 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
     return ""
 
 
-def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None,
+                              mentions: list | None = None) -> str:
     """"What is the highest tower?", "the lightest bike", "the first ship launched": when the words after the
     superlative (or first / last / oldest ...) name a table (and no column of it), the question asks for that
     thing; a plan that returns only numbers or dates (the top value, MAX or MIN) answers "how high" or "when", not
@@ -219,7 +221,9 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     as in "the height of the tallest X", the question asks "how ..." or "when", its which/what noun is a column
     ("in which year did the oldest X open"), or the plan returns anything but numbers.) `table_texts(table)`: a
     table's labels in every language (the question may be the English reading of another language's, over an
-    ontology labelled in that one)."""
+    ontology labelled in that one). The words after the superlative may also name a value the plan selects the
+    things by ("the cheapest tulip", a value of the products' kind: the product is asked); the group keys of a
+    per-group answer ("per region, the largest city") are not the answer's own columns."""
     if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select or {"how", "when"} & set(
             q.words):
         return ""  # ("how much does the most recent X cost", "when did the first X open" ask for the value)
@@ -228,14 +232,24 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
         return ""  # "in which year did the oldest X open": the head names a column, the value is asked for
     words = q.words
     # "the height of the tallest X" asks for a value of the top thing: only a superlative not after "of" asks for it
-    phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in UP | DOWN | ORDINAL
+    # ("maximum" / "minimum" name a quantity: "the maximum death toll" asks for the number)
+    phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in (UP | DOWN | ORDINAL) - QUANTITY
                and "of" not in words[max(0, i - 2):i]]
+    answer = list(plan.select)
+    if (asks_per_group(q) or "per" in words) and not q.head:  # "per region, the largest city": not the regions
+        keys = {g.alias.lower() for g in plan.group_by if isinstance(g, Col)}
+        answer = [it for it in plan.select if it.expr not in plan.group_by and not (
+            isinstance(it.expr, Col) and it.expr.alias.lower() in keys)] or answer
     for phrase in phrases:
         tables = _phrase_tables(schema, phrase, table_texts) if phrase else []
-        if not tables or any(phrase[0] in _column_words(schema, Col("", t.name, c.name))
-                             for t in tables for c in t.columns.values() if c.kind != "id"):
+        if not tables and phrase and any(
+                m.exact and [singular(w) for w in fold(m.text).split()[:1]] == [singular(phrase[0])]
+                for m in mentions or []):
+            tables = [t for t in (schema.table(plan.sources[0].table),) if t is not None]  # the things selected
+        elif not tables or any(phrase[0] in _column_words(schema, Col("", t.name, c.name))
+                               for t in tables for c in t.columns.values() if c.kind != "id"):
             continue
-        if all(_numeric(schema, it.expr, dates=True) for it in plan.select):
+        if tables and all(_numeric(schema, it.expr, dates=True) for it in answer):
             return (f"the question asks which {tables[0].name} is the "
                     f"{' '.join(w for w in words if w in UP | DOWN | ORDINAL)}"
                     f", but the query returns only the number: select the {tables[0].name} (ORDER BY the value "
@@ -1445,9 +1459,9 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.kind == "other" and WHICH & set(q.words[:3]):
         out.append(_check("things_not_counted", listed_count_problem(
             q, plan, schema, index.table_texts if index is not None else None)))
-    if superlative_direction(q) or ORDINAL & set(q.words):
+    if (UP | DOWN | ORDINAL) & set(q.words):  # (both ways too: "the lightest and the heaviest X")
         out.append(_check("superlative_thing_returned", superlative_thing_problem(
-            q, plan, schema, index.table_texts if index is not None else None)))
+            q, plan, schema, index.table_texts if index is not None else None, mentions)))
     if superlative_direction(q) and plan_direction(plan):
         out.append(_check("superlative_direction", direction_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
