@@ -319,3 +319,26 @@ def test_a_column_the_question_names_in_words_must_be_read(answerer: Answerer) -
     assert ans.state == "unsure" and failed(ans) == ["named_columns_read"] and "Storm.storm_damage" in ans.error
     ans = answerer.answer_sql(question, "SELECT storm_damage FROM Storm WHERE label = 'storm 1'")
     assert ans.state == "answered" and ans.values() == ["8"]
+
+
+def test_a_superlative_thing_asked_by_a_value_and_per_group(answerer: Answerer) -> None:
+    from ontouse_graphs import CATALOG
+
+    store, schema = view(CATALOG)
+    shop = Answerer(store, NoModel(), schema=schema)
+    sql = ("SELECT p.price FROM Product AS p JOIN Category AS c ON p.inCategory = c.iri "
+           "WHERE c.label = 'Garden tools' ORDER BY p.price ASC LIMIT 1")
+    # the words after "cheapest" name a category (a value), so a product is asked, not its price
+    ans = shop.answer_sql("What is the cheapest Garden tools item?", sql)
+    assert ans.state == "unsure" and failed(ans) == ["superlative_thing_returned"]
+    ans = shop.answer_sql("What is the cheapest price of the Garden tools?", sql)
+    assert ans.state == "answered" and ans.values() == ["24.5"]
+    # "cheapest" ranks downwards: a plan ranked the other way is turned around by code
+    ans = shop.answer_sql("Which product is the cheapest?", "SELECT label FROM Product ORDER BY price DESC LIMIT 1")
+    assert ans.rows[0][0].text() == "Iron rake R-220" and "superlative_direction" in ans.repairs
+    # per group, both ways: the lowest and the tallest windmills are asked, not their heights
+    grouped = "SELECT river, MIN(heightM), MAX(heightM) FROM Windmill GROUP BY river"
+    ans = answerer.answer_sql("Per river, which are the lowest and the tallest windmills?", grouped)
+    assert ans.state == "unsure" and "superlative_thing_returned" in failed(ans)
+    ans = answerer.answer_sql("Per river, what are the minimum and maximum windmill heights?", grouped)
+    assert "superlative_thing_returned" not in failed(ans)
