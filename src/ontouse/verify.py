@@ -1115,13 +1115,17 @@ def _numbers_in(plan: Plan) -> set[float]:
     return out
 
 
+# a code said in the question: a word that starts with a letter and holds a digit ("X200", "A-17", "M5-220"; not
+# "6th", "1990s")
+_CODE = re.compile(r"(?<![\w-])[^\W\d_][\w-]*\d[\w-]*(?<![-_])(?![\w-])")
 # a number said on its own: not a part of a code or a name ("M5-220", "line2"), nor a word's suffix
 _LONE_NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)")
 
 
 def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
-    """A number the question says on its own ("more than 3 orders", "enrolled in 2 courses", "the 5 largest")
-    that the plan never uses answers a question without that condition. Not: 1 (a/one), a number that names a
+    """A number the question says on its own ("more than 3 orders", "enrolled in 2 courses", "the 5 largest"),
+    or a code of letters and digits ("the X200 pump", "order A-17"), that the plan never uses answers a question
+    without that condition (a code: no text the plan compares holds it). Not: 1 (a/one), a number that names a
     column with the word before it ("line 2": line_2); a percentage may be used as a share ("40%": 0.4)."""
     held = _numbers_in(plan)
     columns = {_squeezed(c).lower() for t in schema.tables.values() for c in t.columns}
@@ -1134,6 +1138,8 @@ def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
                 before and _squeezed(before[-1] + m.group(1)).lower() in columns):
             continue
         missing.append(m.group(1))
+    texts = " ".join(_literals(plan, []))
+    missing += [c for c in _CODE.findall(q.text) if fold(c) not in texts]
     if not missing:
         return ""
     return (f"the question says {', '.join(missing)}, but the query never uses it: put it in the condition, HAVING "
@@ -1483,7 +1489,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if asks_per_group(q) and (aggregate_only or (isinstance(plan, Query) and plan.limit == 1)):
         out.append(_check("value_per_group", per_group_problem(q, plan, aggregate_only)))
     out.append(_check("named_columns_read", unread_problem(q, plan, schema)))
-    if q.numbers:
+    if q.numbers or _CODE.search(q.text):
         out.append(_check("numbers_used", number_problem(q, plan, schema)))
     if superlative_direction(q) and q.kind not in ("yesno", "count"):
         out.append(_check("one_top_value", one_top_problem(q, plan, rows)))
