@@ -55,7 +55,7 @@ from .translate import (Term, Translation, contradicted, dictionary_glossary, gl
                         model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
-                     tie_probes, tied_rows, verify, widened_to_asked)
+                     name_probes, tie_probes, tied_rows, verify, widened_to_asked)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -500,6 +500,28 @@ class Answerer:
                 return True, reason, [r[:width] for r in trial.rows[:k + extra]] if whole else None
         return bool(probes), "", None
 
+    def _mixed_names(self, q: Question, run: _Run) -> tuple[bool, str]:
+        """Does a part of a name the question says (LIKE '%Brant%') match several different values, while the
+        result has several rows (the answer may mix two people's)? (whether the plan matches a name by a part,
+        the reason or "")."""
+        probes = name_probes(q, run.plan)
+        if len(run.rows) < 2:
+            return bool(probes), ""
+        for probe, text in probes:
+            trial = _Run(sql=run.sql)
+            try:
+                self._execute(q, trial, probe)
+            except (PlanError, QueryError) as e:
+                log.debug("name probe not run: %s", e)
+                continue
+            values = sorted({r[0].text() for r in trial.rows if r})
+            if len(values) > 1:
+                col = probe.select[0].expr
+                return True, (f"'{text}' matches {len(values)} different values of {col.table}.{col.column} "
+                              f"({'; '.join(values[:5])}{'; ...' if len(values) > 5 else ''}), and the answer may "
+                              "mix theirs: say which one")
+        return bool(probes), ""
+
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:
         """The answer from the best run (None: no attempt passed), its text in `words`' language."""
         last = best or runs[-1]
@@ -533,11 +555,14 @@ class Answerer:
             ranks, tie, tied = self._tie(q, best)
             if ranks:
                 ans.checks.append(Check("ranking_unique", not tie, tie).to_dict())
-            if tie:  # the one with the most, when several have it: all of them shown, none stated
+            named, mixed = self._mixed_names(q, best)
+            if named:
+                ans.checks.append(Check("one_name_matched", not mixed, mixed).to_dict())
+            if tie or mixed:  # the one with the most, when several have it; a part of a name that two things share
                 rows = tied or best.rows
                 candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
-                ans.state, ans.error, ans.rows = "unsure", tie, []
-                ans.answer = unsure_text(words.reason("doubt", tie), candidate, words)
+                ans.state, ans.error, ans.rows = "unsure", tie or mixed, []
+                ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
                 return ans
         ans.support = support_set(self.store, best.compiled.evidence, answer_rows=best.raw)
         if best.zero:  # an aggregate over no matching rows: nothing to state, and no other things' triples

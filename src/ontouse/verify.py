@@ -1521,6 +1521,27 @@ def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
     return out
 
 
+def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
+    """The plan's LIKE '%N%' conditions whose N is a name the question says (capitalised or quoted: "Ms. Brant"),
+    each as a probe of the distinct values of that column it matches (up to MAX_TIED): when a part of a name
+    matches two people, the answer mixes theirs. (probe, N)."""
+    said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
+    out = []
+    for n in _nodes(plan):
+        if not isinstance(n, Query):
+            continue
+        for c in _top_conditions(n.where):
+            if not isinstance(c, Like) or c.negated or not isinstance(c.expr, Col):
+                continue
+            text = c.pattern.strip("%")
+            source = next((s for s in n.sources if s.alias.lower() == c.expr.alias.lower()), None)
+            if source is None or not text or "%" in text or "_" in text or fold(text) not in said:
+                continue
+            out.append((Query(select=(Item(c.expr),), sources=(source,), where=c, distinct=True,
+                              limit=MAX_TIED), text))
+    return out
+
+
 def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
     """How many rows of a tie probe's result past the k-th share the k-th row's ranking keys (the columns past
     `width`) but not its values (the first `width`): 0 when the first k rows are the only top k."""
@@ -1546,4 +1567,4 @@ __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things"
            "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
            "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
            "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows",
-           "MAX_TIED"]
+           "MAX_TIED", "name_probes"]
