@@ -1,8 +1,9 @@
-"""A result that keeps the first k things by a ranking (ORDER BY ... LIMIT k) when more things share the k-th's
-ranked value: the answer is "Unsure", with every tied thing shown and none stated (ontouse.ask.Answerer._tie,
-ontouse.verify.tie_probes / tied_rows). On a tiny graph of a made-up domain (a bicycle workshop: mechanics and
-the repairs they did), without a model: `Answerer.answer_sql` runs a given plan through the same steps as a plan
-the model wrote."""
+"""Results that the data leaves ambiguous are "Unsure", never stated: a result that keeps the first k things by a
+ranking (ORDER BY ... LIMIT k) when more things share the k-th's ranked value, with every tied thing shown
+(ontouse.ask.Answerer._tie, ontouse.verify.tie_probes / tied_rows), and a part of a name the question says that
+matches several people (Answerer._mixed_names, verify.name_probes). On a tiny graph of a made-up domain (a bicycle
+workshop: mechanics and the repairs they did), without a model: `Answerer.answer_sql` runs a given plan through
+the same steps as a plan the model wrote."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ WORKSHOP = HEAD + """
 :m2 a :Mechanic ; rdfs:label "Nils Aune" ; :years 4 .
 :m3 a :Mechanic ; rdfs:label "Sanna Lie" ; :years 4 .
 :m4 a :Mechanic ; rdfs:label "Paal Dahl" ; :years 1 .
+:m5 a :Mechanic ; rdfs:label "Eli Berg" ; :years 2 .
 :r1 a :Repair ; rdfs:label "repair 1" ; :doneBy :m1 ; :price 120 .
 :r2 a :Repair ; rdfs:label "repair 2" ; :doneBy :m1 ; :price 80 .
 :r3 a :Repair ; rdfs:label "repair 3" ; :doneBy :m2 ; :price 120 .
@@ -98,3 +100,14 @@ def test_tied_rows_counts_other_things_with_the_kth_value() -> None:
     assert tied_rows(rows, 1, 1) == 0
     assert tied_rows(rows, 1, 3) == 0  # the 3rd row's value (4) is shared only by the same thing again
     assert tied_rows(rows[:2], 1, 2) == 0
+
+
+def test_a_part_of_a_name_that_two_people_share(answerer: Answerer) -> None:
+    join = "SELECT r.label FROM Repair AS r JOIN Mechanic AS m ON r.doneBy = m.iri WHERE m.label LIKE '{}'"
+    ans = answerer.answer_sql("Which repairs did Berg do?", join.format("%Berg%"))
+    assert ans.state == "unsure" and checks(ans)["one_name_matched"] is False
+    assert "'Berg' matches 2 different values of Mechanic.label (Eli Berg; Tove Berg)" in ans.error
+    ans = answerer.answer_sql("Which repairs did Nils do?", join.format("%Nils%"))
+    assert ans.state == "answered" and checks(ans)["one_name_matched"] is True
+    ans = answerer.answer_sql("Which repairs did Tove Berg do?", join.format("%Tove Berg%"))
+    assert ans.state == "answered" and sorted(ans.values()) == ["repair 1", "repair 2"]
