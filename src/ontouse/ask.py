@@ -453,13 +453,8 @@ class Answerer:
         finds rows and every check passes. Whether it was kept."""
         if repaired is None:
             return False
-        trial = _Run(sql=run.sql)
-        try:
-            self._execute(q, trial, repaired)
-        except (PlanError, QueryError) as e:
-            log.info("the plan repaired for %s did not run: %s", check, e)
-            return False
-        if not trial.rows:
+        trial = self._trial(q, run, repaired, f"the plan repaired for {check}")
+        if trial is None or not trial.rows:
             return False
         checks = verify(q, repaired, trial.rows, self.schema, mentions, _aggregate_only(repaired), self.index)
         if first_problem(checks):
@@ -473,17 +468,25 @@ class Answerer:
         run.problem = ""
         return True
 
+    def _trial(self, q: Question, run: _Run, plan: Any, what: str) -> _Run | None:
+        """`plan` (a repair of the run's plan, or a probe beside it) run on its own; None when it does not run."""
+        trial = _Run(sql=run.sql)
+        try:
+            self._execute(q, trial, plan)
+        except (PlanError, QueryError) as e:
+            log.info("%s did not run: %s", what, e)
+            return None
+        return trial
+
     def _tie(self, q: Question, run: _Run) -> tuple[bool, str, list | None]:
         """Does the result keep k things by a ranking that more things share (the question asks for the one with
         the most, and two have it)? (whether the plan ranks at all, the reason of a tie or "", and the rows of all
         the tied things when the tie is in the plan's own result: None when it is in a subquery's pick)."""
         probes = tie_probes(run.plan)
         for probe, width, k, whole in probes:
-            trial = _Run(sql=run.sql)
-            try:
-                self._execute(q, trial, probe)
-            except (PlanError, QueryError) as e:  # a subquery that reads its outer query's rows runs only inside it
-                log.debug("tie probe not run: %s", e)
+            # (a subquery that reads its outer query's rows runs only inside it: no probe)
+            trial = self._trial(q, run, probe, "a tie probe")
+            if trial is None:
                 continue
             extra = tied_rows(trial.rows, width, k)
             if extra:
@@ -501,18 +504,15 @@ class Answerer:
         return bool(probes), "", None
 
     def _mixed_names(self, q: Question, run: _Run) -> tuple[bool, str]:
-        """Does a part of a name the question says (LIKE '%Brant%') match several different values, while the
+        """Does a part of a name the question says (LIKE '%Lind%') match several different values, while the
         result has several rows (the answer may mix two people's)? (whether the plan matches a name by a part,
         the reason or "")."""
         probes = name_probes(q, run.plan)
         if len(run.rows) < 2:
             return bool(probes), ""
         for probe, text in probes:
-            trial = _Run(sql=run.sql)
-            try:
-                self._execute(q, trial, probe)
-            except (PlanError, QueryError) as e:
-                log.debug("name probe not run: %s", e)
+            trial = self._trial(q, run, probe, "a name probe")
+            if trial is None:
                 continue
             values = sorted({r[0].text() for r in trial.rows if r})
             if len(values) > 1:
