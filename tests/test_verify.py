@@ -464,11 +464,11 @@ def test_a_join_only_for_having_one_lists_each_thing_once(harbour: Answerer) -> 
 def test_a_number_that_names_a_column_with_the_word_before_it_is_no_condition() -> None:
     from ontouse_graphs import view
 
-    store, schema = view("""@prefix : <http://example.org/post#> .
-    :a1 a :Address ; :line_1 "4 Mill Lane" ; :line_2 "Flat 3" .
-    :a2 a :Address ; :line_1 "9 Ferry Road" ; :line_2 "Unit 12" .""")
+    store, schema = view("""@prefix : <http://example.org/launch#> .
+    :r1 a :Rocket ; :stage_1 "solid" ; :stage_2 "liquid" .
+    :r2 a :Rocket ; :stage_1 "liquid" ; :stage_2 "liquid" .""")
     ans = Answerer(store, NoModel(), schema=schema).answer_sql(
-        "What are the addresses, with line 1 and line 2?", "SELECT line_1, line_2 FROM Address")
+        "Which fuel does each rocket burn in stage 1 and in stage 2?", "SELECT stage_1, stage_2 FROM Rocket")
     assert ans.state == "answered" and len(ans.rows) == 2
 
 

@@ -217,7 +217,7 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     """Each inner-joined source whose columns serve only its one join, and whose rows refer to the joined row, as
     EXISTS (SELECT ... WHERE the join) in the WHERE of the query. Queries without aggregates, and those whose
     aggregates a repeated row would change only by summing it again: SUM or AVG of the joined things' values (the
-    total population of the regions that have a station counts each region once, not once per station), beside
+    total staff of the depots that have a van counts each depot once, not once per van), beside
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
@@ -244,8 +244,8 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
             continue
         rest = replace(q, joins=tuple(j for j in q.joins if j is not joins[0]),
                        sources=tuple(s for s in q.sources if s is not source))
-        # a total's conditions on the joined rows alone go with them into EXISTS: the regions that have a station
-        # opened after 2000, each once (a list keeps its join: one row per joined row, as before)
+        # a total's conditions on the joined rows alone go with them into EXISTS: the depots that have a van
+        # bought after 2020, each once (a list keeps its join: one row per joined row, as before)
         own = [c for c in _top_conditions(q.where) if summed and _only_of(c, alias)]
         if own:
             kept = [c for c in _top_conditions(q.where) if not any(c is o for o in own)]

@@ -9,14 +9,15 @@ names asked and one number returned (names_returned), a value per group asked an
 (second_ask_answered), a superlative answered by alphabetical order (ranked_by_amount), a yes/no column the
 question names by its word left unused (flag_used), a count of the one thing the question names by its own
 name (not_the_named_thing_counted), an answer that is only a value the plan filters by (not_the_question_restated),
-a value's own table answering for the things that have the value (not_the_value_itself, checks.py), a number the
-question says and the plan never uses (numbers_used), one top value asked and the top of each group returned
-(one_top_value). Each check is named
-and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader sees which
-checks an answer passed. A failed check goes
-back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best
-candidate: ..." instead of stating the candidate (ask.py). A ranking whose k-th value more things share
-(tie_probes, tied_rows) is read by ask.py on the result that passed: no plan can fix it, so it is never sent back.
+a value's own table answering for the things that have the value (not_the_value_itself, checks.py), a number or
+a code the question says and the plan never uses (numbers_used), one top value asked and the top of each group
+returned (one_top_value), a value column the question names in words and the plan never reads
+(named_columns_read). Each check is named and gives a `Check` (passed or not, with the reason); the answer record
+keeps the list, so a reader sees which checks an answer passed. A failed check goes back to the model like any
+other problem; when no attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating
+the candidate (ask.py). What the data leaves ambiguous is read by ask.py on the result that passed, and never
+sent back (no plan can fix it): a ranking whose k-th value more things share (tie_probes, tied_rows), a part of a
+name that matches several values (name_probes).
 
 The checks read the question's grammar (English closed-class words: "most", "least", "than", "how many") and
 the plan's structure; they hold no word of any domain."""
@@ -223,7 +224,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     table's labels in every language (the question may be the English reading of another language's, over an
     ontology labelled in that one). The words after the superlative may also name a value the plan selects the
     things by ("the cheapest tulip", a value of the products' kind: the product is asked); the group keys of a
-    per-group answer ("per region, the largest city") are not the answer's own columns."""
+    per-group answer ("per depot, the heaviest parcel") are not the answer's own columns."""
     if q.kind in ("count", "yesno") or not isinstance(plan, Query) or not plan.select or {"how", "when"} & set(
             q.words):
         return ""  # ("how much does the most recent X cost", "when did the first X open" ask for the value)
@@ -236,7 +237,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in (UP | DOWN | ORDINAL) - QUANTITY
                and "of" not in words[max(0, i - 2):i]]
     answer = list(plan.select)
-    if (asks_per_group(q) or "per" in words) and not q.head:  # "per region, the largest city": not the regions
+    if (asks_per_group(q) or "per" in words) and not q.head:  # "per depot, the heaviest parcel": not the depots
         keys = {g.alias.lower() for g in plan.group_by if isinstance(g, Col)}
         answer = [it for it in plan.select if it.expr not in plan.group_by and not (
             isinstance(it.expr, Col) and it.expr.alias.lower() in keys)] or answer
@@ -1115,18 +1116,18 @@ def _numbers_in(plan: Plan) -> set[float]:
     return out
 
 
-# a code said in the question: a word that starts with a letter and holds a digit ("X200", "A-17", "M5-220"; not
+# a code said in the question: a word that starts with a letter and holds a digit ("X200", "B-42", "M5-220"; not
 # "6th", "1990s")
 _CODE = re.compile(r"(?<![\w-])[^\W\d_][\w-]*\d[\w-]*(?<![-_])(?![\w-])")
-# a number said on its own: not a part of a code or a name ("M5-220", "line2"), nor a word's suffix
+# a number said on its own: not a part of a code or a name ("M5-220", "stage2"), nor a word's suffix
 _LONE_NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)")
 
 
 def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
-    """A number the question says on its own ("more than 3 orders", "enrolled in 2 courses", "the 5 largest"),
-    or a code of letters and digits ("the X200 pump", "order A-17"), that the plan never uses answers a question
+    """A number the question says on its own ("more than 6 orders", "booked 2 rooms", "the 4 heaviest"),
+    or a code of letters and digits ("the X200 pump", "order B-42"), that the plan never uses answers a question
     without that condition (a code: no text the plan compares holds it). Not: 1 (a/one), a number that names a
-    column with the word before it ("line 2": line_2); a percentage may be used as a share ("40%": 0.4)."""
+    column with the word before it ("stage 2": stage_2); a percentage may be used as a share ("40%": 0.4)."""
     held = _numbers_in(plan)
     columns = {_squeezed(c).lower() for t in schema.tables.values() for c in t.columns}
     missing = []
@@ -1147,8 +1148,8 @@ def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
 
 
 def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
-    """Value columns the question names by two or three of its words in a row ("full name", "surface area":
-    fullname, surface_area) of the tables the plan reads, which the plan never reads: the question asks for or
+    """Value columns the question names by two or three of its words in a row ("unit price", "floor area":
+    unitprice, floor_area) of the tables the plan reads, which the plan never reads: the question asks for or
     about that value, and the plan answers with another. (Not links: a relation is read from either side.)"""
     if not isinstance(plan, (Query, SetQuery)):
         return []
@@ -1156,7 +1157,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     tables = {c.table.lower() for c in cols} | {s.table.lower() for n in _nodes(plan) if isinstance(n, Query)
                                                  for s in n.sources}
     read = {(c.table.lower(), c.column.lower()) for c in cols}
-    words = [w for w in re.findall(r"[^\W_]+", q.text.lower())]
+    words = re.findall(r"[^\W_]+", q.text.lower())
     said = {"".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
     out = []
     for t in schema.tables.values():
@@ -1522,7 +1523,7 @@ def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
 
 
 def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
-    """The plan's LIKE '%N%' conditions whose N is a name the question says (capitalised or quoted: "Ms. Brant"),
+    """The plan's LIKE '%N%' conditions whose N is a name the question says (capitalised or quoted: "Mr. Lind"),
     each as a probe of the distinct values of that column it matches (up to MAX_TIED): when a part of a name
     matches two people, the answer mixes theirs. (probe, N)."""
     said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}

@@ -137,8 +137,8 @@ class Table:
 
     def id_column(self) -> Column | None:
         """The one column that holds the rows' ids: a value column named `id`, `<table>Id`, `<table>_id` or
-        `<table>Identifier` (case and `_` ignored; then the same with the table's name in the singular: "pets":
-        petid) with a different value on every row; None when there is none or more than one."""
+        `<table>Identifier` (case and `_` ignored; then the same with the table's name in the singular: "crates":
+        crateid) with a different value on every row; None when there is none or more than one."""
         name = fold(self.name).replace("_", "")
         one = singular(name)
         for wanted in ({"id", name + "id", name + "identifier", "identifier"}, {one + "id", one + "identifier"}):
