@@ -221,7 +221,7 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
-    from .verify import _aggs, _nodes, _refers, _top_conditions
+    from .verify import _aggs, _excludes, _nodes, _refers, _top_conditions
 
     def _only_of(c: Any, alias: str) -> bool:
         """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""
@@ -247,6 +247,8 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
         # a total's conditions on the joined rows alone go with them into EXISTS: the depots that have a van
         # bought after 2020, each once (a list keeps its join: one row per joined row, as before)
         own = [c for c in _top_conditions(q.where) if summed and _only_of(c, alias)]
+        if any(_excludes(n) for c in own for n in _nodes(c)):
+            continue  # "!= X" over the joined rows keeps the things that have any other row: the check says so
         if own:
             kept = [c for c in _top_conditions(q.where) if not any(c is o for o in own)]
             rest = replace(rest, where=None if not kept else kept[0] if len(kept) == 1 else And(tuple(kept)))
