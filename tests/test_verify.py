@@ -481,6 +481,11 @@ def test_a_total_over_a_join_only_for_having_one_counts_each_thing_once(harbour:
     ans = harbour.answer_sql("What is the total crew of the vessels that sailed for more than 30 minutes?",
                              f"SELECT SUM(v.crew) {join} WHERE s.minutes > 30")
     assert ans.values() == ["12"] and "semi_join" in ans.repairs  # the Morgenrot's two long sailings: its crew once
+    # an exclusion over the joined rows stays where the exclusion check reads it (it keeps every vessel that has
+    # any other sailing): not moved into the EXISTS
+    ans = harbour.answer_sql("What is the total crew of the vessels that never sailed from berth 31?",
+                             f"SELECT SUM(v.crew) {join} WHERE s.berth_id != 31")
+    assert ans.state != "answered" and "semi_join" not in ans.repairs
     ans = harbour.answer_sql("How many sailings were there?", f"SELECT COUNT(*) {join}")
     assert ans.values() == ["3"] and "semi_join" not in ans.repairs  # the joined rows are what is counted
 
