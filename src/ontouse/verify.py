@@ -1505,7 +1505,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     return out
 
 
-MAX_TIED = 50  # the most rows a tie probe reads past a ranked query's limit
+MAX_TIED = 50  # the most rows a probe reads: past a ranked query's limit, or of a name's matching values
 
 
 def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
