@@ -338,6 +338,12 @@ def test_a_superlative_thing_asked_by_a_value_and_per_group(answerer: Answerer) 
     assert ans.state == "unsure" and failed(ans) == ["superlative_thing_returned"]
     ans = shop.answer_sql("What is the cheapest price of the Garden tools?", sql)
     assert ans.state == "answered" and ans.values() == ["24.5"]
+    # the same over the windmills: a river (a value) after "tallest" asks for the windmill, "how tall" for the height
+    sql = "SELECT heightM FROM Windmill WHERE river = 'Amber Bay' ORDER BY heightM DESC LIMIT 1"
+    ans = answerer.answer_sql("What is the tallest Amber Bay mill?", sql)
+    assert ans.state == "unsure" and failed(ans) == ["superlative_thing_returned"]
+    ans = answerer.answer_sql("How tall is the tallest windmill on Amber Bay?", sql)
+    assert ans.state == "answered" and ans.values() == ["40"]
     # "cheapest" ranks downwards: a plan ranked the other way is turned around by code
     ans = shop.answer_sql("Which product is the cheapest?", "SELECT label FROM Product ORDER BY price DESC LIMIT 1")
     assert ans.rows[0][0].text() == "Iron rake R-220" and "superlative_direction" in ans.repairs
