@@ -48,6 +48,8 @@ class Answerer:
       `ChatModel.chat` method); with `backend`, `base_url`, `api_key`, `model_path`, `threads`,
       `model_timeout`, `model_retries` as keywords (default: the environment, as for the command).
     - `examples`: a JSON/YAML file of example questions with their SQL plans; `trace`: a JSONL trace file.
+    - `second_plans`: how many second plans, asked another way, an answer must agree with before it is stated
+      (default 2, within the budget of 3 model calls per question; 0: none, the fastest).
 
     The view of the ontology is built once, here; `ask` can then be called any number of times (from one
     thread at a time: the model and the store are not shared between concurrent calls). `close()` (or a
@@ -57,8 +59,8 @@ class Answerer:
                  graph: str | None = None, store: str = "oxigraph", store_path: str | Path | None = None,
                  source: Source | None = None, model: "str | ChatModel | None" = None,
                  examples: str | Path | None = None, trace: str | Path | None = None,
-                 **model_options: Any) -> None:
-        from .ask import open_answerer
+                 second_plans: int | None = None, **model_options: Any) -> None:
+        from .ask import SECOND_PLANS, open_answerer
 
         if source is None:
             paths = [ontology] if isinstance(ontology, (str, Path)) else list(ontology or ())
@@ -71,7 +73,8 @@ class Answerer:
         opened = source.open()
         try:
             self.core: Core = open_answerer(store=opened, model=chat_model, llm_options=options,
-                                            examples_path=examples, trace_path=trace)
+                                            examples_path=examples, trace_path=trace,
+                                            second_plans=len(SECOND_PLANS) if second_plans is None else second_plans)
         except BaseException:
             _close(opened)
             raise

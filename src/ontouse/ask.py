@@ -8,7 +8,10 @@ Per question (every step bounded by counts, never by the clock):
    meaning (repairs.py), compiles it to SPARQL (sqlplan/compile.py) and runs it through the store (storage/);
 4. an error, an empty result or a result of the wrong shape goes back to the model with the precise problem,
    at most `max_attempts` model calls in all;
-5. the answer text, the result cells and the support triples come from the results (results.py, support.py);
+5. a result that passed every check is asked for again, within the same budget of calls: a second plan, asked
+   another way (sampled, then worded differently), must give the same answer (agreement.py), else the answer is
+   "Unsure" with both;
+6. the answer text, the result cells and the support triples come from the results (results.py, support.py);
    without a result the answer is "No data available" with what was looked for; the text's fixed phrases are in
    the question's language (phrases.py), the values in it are the data's own."""
 
@@ -19,7 +22,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ontocore.bilingual import open_dictionary
 from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
@@ -34,6 +37,7 @@ from ontocore.prompts import ask as prompts
 from ontocore.text import fold
 from ontocore.trace import Trace
 
+from .agreement import same_answer
 from .answer import Answer
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
@@ -65,6 +69,11 @@ MAX_TOKENS = 300
 MAX_ROWS = 1000
 QUERY_TIMEOUT = 20.0
 RETRY_TEMPERATURE = 0.7
+# the second plans of a result that passed every check, in this order, each while the budget of calls lasts:
+# the first request sampled, then the request worded another way (the model first says what the answer is about)
+SECOND_PLANS = ("sampled", "reworded")
+SECOND_TEMPERATURE = 0.8
+REASON_TOKENS = 80  # the reworded request's one line before the query
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
 # ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
 # the whole view is then evaluated once per ontology and machine, not per question nor per process, so a larger
@@ -110,7 +119,7 @@ class Answerer:
 
     def __init__(self, store: Store, model: ChatModel, *, schema: Schema | None = None,
                  examples: Examples | None = None, trace: Trace | None = None,
-                 max_attempts: int = MAX_ATTEMPTS) -> None:
+                 max_attempts: int = MAX_ATTEMPTS, second_plans: int = len(SECOND_PLANS)) -> None:
         self.store = store
         self.model = model
         started = time.perf_counter()
@@ -157,6 +166,7 @@ class Answerer:
         self.trace = trace or Trace(None)
         self.phrases = PhraseBook(model, self.trace)  # the answer text's fixed phrases per language
         self.max_attempts = max_attempts
+        self.second_plans = second_plans  # how many second plans a result may be compared with (0: none)
         log.info("view of the ontology: %d tables in %.1f s", len(self.schema.tables), self.view_seconds)
 
     # ---- one question --------------------------------------------------------------------------------------
@@ -198,7 +208,10 @@ class Answerer:
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
-        ans = self._answer(q, best, runs, words)
+        budget = min(self.second_plans, self.max_attempts - len(runs))
+        reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
+        ans = self._answer(q, best, runs, words, second=lambda: self._second_plans(
+            q, best, messages[:2], reworded, mentions, budget) if best is not None else [])
         ans.question, ans.language = text, detection.lang
         if words is not ENGLISH_WORDS:
             ans.text_language = words.lang if len(words.english) < len(words.texts) else ENGLISH
@@ -522,8 +535,33 @@ class Answerer:
                               "mix theirs: say which one")
         return bool(probes), ""
 
-    def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS) -> Answer:
-        """The answer from the best run (None: no attempt passed), its text in `words`' language."""
+    def _second_plans(self, q: Question, best: _Run, first: list[dict[str, Any]], reworded: str, mentions: list,
+                      budget: int) -> list[tuple[str, _Run, bool | None]]:
+        """Up to `budget` second plans for the result of `best`, asked another way (SECOND_PLANS: the `first`
+        request sampled, then the `reworded` request): (how, its run, whether its answer is the same: None when
+        it gave no result to compare). Stops at the first that disagrees."""
+        out: list[tuple[str, _Run, bool | None]] = []
+        for how in SECOND_PLANS[:max(0, budget)]:
+            if how == "sampled":
+                messages, temperature, max_tokens = first, SECOND_TEMPERATURE, MAX_TOKENS
+            else:
+                messages = [first[0], {"role": "user", "content": reworded}]
+                temperature, max_tokens = 0.0, MAX_TOKENS + REASON_TOKENS
+            reply = self.model.chat(messages, tools=None, max_tokens=max_tokens, temperature=temperature)
+            run = self._run(q, extract_sql(reply.content or ""), mentions)
+            agrees = None if run.problem or run.compiled is None else same_answer(best.rows, run.rows,
+                                                                                  q.kind == "yesno")
+            self.trace.write("second_plan", how=how, reply=reply.content, sql=run.sql, problem=run.problem,
+                             rows=run.total, agrees=agrees)
+            out.append((how, run, agrees))
+            if agrees is False:
+                break
+        return out
+
+    def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS,
+                second: Callable[[], list[tuple[str, _Run, bool | None]]] | None = None) -> Answer:
+        """The answer from the best run (None: no attempt passed), its text in `words`' language. `second`: the
+        second plans to compare a result that passed every check with (called once, only for such a result)."""
         last = best or runs[-1]
         ans = Answer(question=q.text, answer=words.get("no_data"), sql=last.sql, repairs=list(last.fixes),
                      sparql=[r.compiled.sparql for r in runs if r.compiled])
@@ -579,6 +617,21 @@ class Answerer:
             ans.answer = no_data_text(words.reason("no_rows" if best.zero else "no_triples", ans.error), words)
             ans.rows, ans.boolean = [], None
             return ans
+        compared = [(how, run, agrees) for how, run, agrees in (second() if second and not best.zero else [])
+                    if agrees is not None]
+        if compared:
+            how, other, agrees = compared[-1]
+            theirs = answer_text(q, [c.name for c in other.compiled.columns], other.rows,
+                                 boolean_of(other.rows) if q.kind == "yesno" else None, other.total, words)
+            detail = (f"{len(compared)} second plan(s) give the same answer" if agrees else
+                      f"a second plan ({how}: {other.sql.replace(chr(10), ' ')[:200]}) gives another answer: "
+                      f"{theirs[:200]}")
+            ans.checks.append(Check("second_plan_agrees", agrees, detail).to_dict())
+            if not agrees:  # two readings of the question: neither is stated
+                candidate = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
+                ans.state, ans.error, ans.rows, ans.boolean, ans.support = "unsure", detail, [], None, []
+                ans.answer = unsure_text(words.reason("doubt", detail), candidate, words)
+                return ans
         ans.state = "answered"
         ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
         return ans
@@ -598,8 +651,10 @@ def _aggregate_only(plan) -> bool:
 
 def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: Store | None = None,
                   model: ChatModel | None = None, llm_options: dict[str, Any] | None = None,
-                  examples_path: str | Path | None = None, trace_path: str | Path | None = None) -> Answerer:
-    """An answerer over local RDF files (or a given store), with the configured model."""
+                  examples_path: str | Path | None = None, trace_path: str | Path | None = None,
+                  second_plans: int = len(SECOND_PLANS)) -> Answerer:
+    """An answerer over local RDF files (or a given store), with the configured model; `second_plans`: how many
+    second plans a result is compared with before it is stated (0: none, one call for a plan that passes)."""
     if store is None:
         if not graph_paths:
             raise InputError("No ontology given: pass --ontology with an ontobuild outcome folder or an RDF file.")
@@ -607,7 +662,7 @@ def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: S
     model = model or open_model({k: v for k, v in (llm_options or {}).items() if v is not None})
     examples = Examples.load(examples_path) if examples_path else None
     trace = Trace(trace_path) if trace_path else None
-    answerer = Answerer(store, model, examples=examples, trace=trace)
+    answerer = Answerer(store, model, examples=examples, trace=trace, second_plans=second_plans)
     if examples is not None:
         examples.check(answerer.schema)
     return answerer
