@@ -45,7 +45,7 @@ def sql(text: str) -> str:
 def ask(ttl: str, question: str, *replies: str):
     store, schema = view(ttl)
     model = ScriptedModel(*replies)
-    return Answerer(store, model, schema=schema).ask(question), model, store
+    return Answerer(store, model, schema=schema, second_plans=0).ask(question), model, store
 
 
 def in_graph(store, triple: list[str]) -> bool:
@@ -123,7 +123,7 @@ def test_empty_result_message_names_the_failing_join() -> None:
 def test_attempts_are_bounded_by_max_attempts() -> None:
     store, schema = view(GROVE)
     model = ScriptedModel(*[sql("SELECT nothing FROM Tree")] * 5)
-    ans = Answerer(store, model, schema=schema, max_attempts=2).ask("Which trees are there?")
+    ans = Answerer(store, model, schema=schema, max_attempts=2, second_plans=0).ask("Which trees are there?")
     assert len(model.conversations) == 2 and ans.state == "error" and ans.sparql == []  # no usable plan: the model failed
     assert "There is no column `nothing`" in ans.error
 
@@ -207,8 +207,9 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
     ttl.write_text(GROVE, encoding="utf-8")
     questions = tmp_path / "questions.json"
     questions.write_text(json.dumps([{"query": "How many trees are there?"}, "Which growers live at Fernhill?"]))
-    model = ScriptedModel(sql("SELECT COUNT(*) FROM Tree"), sql("SELECT shoe_size FROM Grower"),
-                          sql("SELECT given_name FROM Grower WHERE home_farm = 'Fernhill'"))
+    # each stated answer is compared with second plans while the budget of 3 calls lasts (test_second_plans.py)
+    count, fernhill = sql("SELECT COUNT(*) FROM Tree"), sql("SELECT given_name FROM Grower WHERE home_farm = 'Fernhill'")
+    model = ScriptedModel(count, count, count, sql("SELECT shoe_size FROM Grower"), fernhill, fernhill)
     out = tmp_path / "out"
     from io import StringIO
 
@@ -220,16 +221,16 @@ def test_run_batch_writes_answers_and_stats(tmp_path: Path) -> None:
     progress = TerminalProgress(Console(file=screen, force_terminal=True, width=120))
     summary = run_batch([ttl], questions, out=out, model=model, progress=progress)
     progress.close()
-    assert "question 2 of 2: answered, 2 call(s)" in screen.getvalue()
-    assert summary.startswith("2/2 answered, 1.5 calls") and f"outcome: {out}" in summary
+    assert "question 2 of 2: answered, 3 call(s)" in screen.getvalue()
+    assert summary.startswith("2/2 answered, 3.0 calls") and f"outcome: {out}" in summary
     rows = json.loads((out / "answers.json").read_text())
     assert rows[0]["answer"] == "4." and rows[0]["rows"] == [[{"value": "4", "datatype": XSD_INTEGER}]]
     assert sorted(c["value"] for row in rows[1]["rows"] for c in row) == ["Edda", "Runa"]
-    assert [r["llm_calls"] for r in rows] == [1, 2] and all(r["state"] == "answered" for r in rows)
+    assert [r["llm_calls"] for r in rows] == [3, 3] and all(r["state"] == "answered" for r in rows)
     assert all(r["support"] and r["sparql"] and r["plan"] for r in rows)
     stats = json.loads((out / "stats.json").read_text())
     assert stats["questions"] == 2 and stats["answered"] == 2 and stats["tables"] == 3
-    assert stats["llm"]["calls"] == 3 and stats["ontology"] == [str(ttl)]
+    assert stats["llm"]["calls"] == 6 and stats["ontology"] == [str(ttl)]
     assert (out / "answers.log").is_file()
 
 

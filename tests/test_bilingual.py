@@ -128,7 +128,7 @@ def test_the_translation_is_told_the_class_a_question_word_translates_to(shop_di
     store = GraphStore(Graph().parse(data=TOOLS, format="turtle"))
     model = ScriptedModel("How many watering cans are there?", "```sql\nSELECT COUNT(*) FROM WateringCan\n```",
                           *phrases("pt"))
-    ans = Answerer(store, model).ask("Quantos regadores existem?")
+    ans = Answerer(store, model, second_plans=0).ask("Quantos regadores existem?")
     assert '"regadores": "watering can"' in model.sent[0]["messages"][0]["content"]
     assert ans.answer.startswith("2") and ans.translation["texts"]["en"] == "How many watering cans are there?"
 

@@ -19,7 +19,7 @@ def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
     model = ScriptedModel(sql("SELECT label FROM Ranger ORDER BY salary ASC LIMIT 1"),
                           "What is the salary of Dan Ferro?",
                           sql("SELECT salary FROM Ranger WHERE label = 'Dan Ferro'"))
-    chat = Conversation(Answerer(store, model, schema=schema))
+    chat = Conversation(Answerer(store, model, schema=schema, second_plans=0))
     first = chat.ask("Who earns the least?")
     assert first.asked == "Who earns the least?" and first.answer.values() == ["Dan Ferro"]
     assert len(model.conversations) == 1  # no rewrite without history
@@ -36,9 +36,10 @@ def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
 def test_unusable_rewrite_falls_back_to_the_question(tmp_path: Path) -> None:
     ttl = tmp_path / "grove.ttl"
     ttl.write_text(GROVE, encoding="utf-8")
-    model = ScriptedModel(sql("SELECT COUNT(*) FROM Tree"),
+    count, figs = sql("SELECT COUNT(*) FROM Tree"), sql("SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'")
+    model = ScriptedModel(count, count, count,  # the plan and its two second plans (test_second_plans.py)
                           "Sure! Here are some options:\n1. How many figs?\n2. How many apples?",  # not one question
-                          sql("SELECT COUNT(*) FROM Tree WHERE fruit = 'fig'"))
+                          figs, figs, figs)
     shown: list[str] = []
     out = run_chat([ttl], ["How many trees are there?\n", "\n", "How many of them are figs?\n", "quit\n", "ignored"],
                    out=tmp_path / "chat", model=model, show=shown.append)
@@ -57,7 +58,7 @@ def test_a_follow_up_is_rewritten_in_the_users_language() -> None:
 
     store, schema = view(PARKS)
     model = ScriptedModel("What is the salary of Dan Ferro?", "Wie hoch ist das Gehalt von Dan Ferro?")
-    chat = Conversation(Answerer(store, model, schema=schema))
+    chat = Conversation(Answerer(store, model, schema=schema, second_plans=0))
     first = Answer(question="Wer verdient am wenigsten?", answer="Dan Ferro.", state="answered", language="de")
     chat.turns.append(Turn(question=first.question, asked=first.question, answer=first))
     assert chat.language("und sein Gehalt?") == "de"
@@ -65,4 +66,4 @@ def test_a_follow_up_is_rewritten_in_the_users_language() -> None:
     prompt = model.conversations[0][-1]["content"]
     assert "Write it in German, the language of the next question." in prompt and "A: Dan Ferro." in prompt
     assert model.conversations[1][-1]["content"] == "Write it in German, on one line."  # the English one, re-asked
-    assert Conversation(Answerer(store, model, schema=schema)).language("How many rangers are there?") == "en"
+    assert Conversation(Answerer(store, model, schema=schema, second_plans=0)).language("How many rangers are there?") == "en"

@@ -1,0 +1,139 @@
+"""Self-consistency: a result that passed every check is compared with second plans asked another way (the first
+request sampled, then the request worded differently), within the same budget of model calls; two plans that
+disagree make the answer "Unsure" with both. The comparison is code's (ontouse.agreement); the loop's mechanics
+are tested with a scripted fake model, the graphs are the made-up ones of ontouse_graphs."""
+
+from __future__ import annotations
+
+from ontouse.agreement import same_answer
+from ontouse.answer import Cell
+from ontouse.ask import MAX_ATTEMPTS, SECOND_TEMPERATURE, Answerer
+from ontouse_graphs import PARKS, view
+from test_ask_loop import ScriptedModel, assert_supported, sql
+
+XSD_INT = "http://www.w3.org/2001/XMLSchema#integer"
+XSD_DEC = "http://www.w3.org/2001/XMLSchema#decimal"
+
+
+def name(text: str, thing: str) -> Cell:
+    return Cell(text, entity=f"http://example.org/x#{thing}")
+
+
+def thing(thing_name: str, label: str) -> Cell:
+    return Cell(f"http://example.org/x#{thing_name}", is_iri=True, entity=f"http://example.org/x#{thing_name}",
+                label=label)
+
+
+def num(value: str, datatype: str = XSD_INT) -> Cell:
+    return Cell(value, datatype=datatype)
+
+
+# ---- the comparison ----------------------------------------------------------------------------------------
+def test_the_same_rows_in_another_order_and_column_order_agree() -> None:
+    first = [[name("Ada", "ada"), num("3")], [name("Ben", "ben"), num("5")]]
+    second = [[num("5.0", XSD_DEC), name("Ben", "ben")], [num("3", XSD_INT), name("Ada", "ada")]]
+    assert same_answer(first, second)
+
+
+def test_a_name_and_the_thing_it_names_are_the_same_value() -> None:
+    assert same_answer([[name("Ada Quill", "ada")]], [[thing("ada", "Ada Quill")]])
+    # two things of the same name are two values
+    assert not same_answer([[name("Kim", "kim1")]], [[name("Kim", "kim2")]])
+
+
+def test_an_extra_column_beside_the_same_things_agrees() -> None:
+    """One plan also shows the count it ranked by: the things are the same."""
+    assert same_answer([[name("Ada", "ada")]], [[name("Ada", "ada"), num("7")]])
+    assert not same_answer([[name("Ada", "ada")]], [[name("Ben", "ben"), num("7")]])
+
+
+def test_other_rows_or_other_numbers_disagree() -> None:
+    assert not same_answer([[name("Ada", "ada")], [name("Ben", "ben")]], [[name("Ada", "ada")]])
+    assert not same_answer([[num("12")]], [[num("13")]])
+    assert not same_answer([[num("2.5", XSD_DEC)]], [[num("2.4", XSD_DEC)]])
+
+
+def test_yes_no_answers_agree_by_their_reading() -> None:
+    assert same_answer([[num("4")]], [[num("1")]], yesno=True)  # two counts above 0: both "yes"
+    assert not same_answer([[num("4")]], [[num("0")]], yesno=True)
+    assert same_answer([], [[num("0")]], yesno=True)
+
+
+# ---- the loop ----------------------------------------------------------------------------------------------
+POSTED_AT_REEDS = sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds'")
+ASKED = "Which rangers work in Reeds?"
+
+
+def answer(*replies: str, second_plans: int = 2, max_attempts: int = MAX_ATTEMPTS):
+    store, schema = view(PARKS)
+    model = ScriptedModel(*replies)
+    ans = Answerer(store, model, schema=schema, max_attempts=max_attempts,
+                   second_plans=second_plans).ask(ASKED)
+    return ans, model, store
+
+
+def test_two_second_plans_that_agree_let_the_answer_stand() -> None:
+    ans, model, store = answer(POSTED_AT_REEDS, sql("SELECT iri FROM Ranger WHERE postedAt = 'Reeds'"),
+                               sql("SELECT r.fullName, r.salary FROM Ranger AS r WHERE r.postedAt = 'Reeds'"))
+    assert sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert_supported(ans, store)
+    assert len(model.conversations) == 3 and ans.llm_calls == 3
+    first, sampled, reworded = model.conversations
+    assert sampled == first  # the same request, sampled ...
+    assert reworded[0] == first[0] and reworded[1]["content"].startswith(first[1]["content"])  # ... then reworded
+    assert "First say in one line" in reworded[1]["content"]
+    check = next(c for c in ans.checks if c["check"] == "second_plan_agrees")
+    assert check["passed"] and check["detail"] == "2 second plan(s) give the same answer"
+
+
+def test_a_second_plan_that_disagrees_makes_the_answer_unsure_with_both() -> None:
+    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Warden WHERE postedAt = 'Reeds'"))
+    assert ans.state == "unsure" and ans.rows == [] and ans.support == []
+    assert ans.answer.startswith("Unsure: a second plan (sampled: SELECT label FROM Warden WHERE postedAt = "
+                                 "'Reeds') gives another answer: Olaf Brand; best candidate: ")
+    assert ans.answer.endswith("best candidate: Cleo Vance; Dan Ferro; Olaf Brand.")  # ... and the first one's
+    assert len(model.conversations) == 2  # it stops at the first that disagrees
+    assert {"check": "second_plan_agrees", "passed": False, "detail": ans.error} in ans.checks
+
+
+def test_the_sampled_plan_is_asked_with_a_temperature() -> None:
+    store, schema = view(PARKS)
+    temperatures: list[float] = []
+
+    class Recording(ScriptedModel):
+        def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0):
+            temperatures.append(temperature)
+            return super().chat(messages, tools, tool_choice, max_tokens, temperature)
+
+    Answerer(store, Recording(POSTED_AT_REEDS, POSTED_AT_REEDS, POSTED_AT_REEDS), schema=schema).ask(ASKED)
+    assert temperatures == [0.0, SECOND_TEMPERATURE, 0.0]
+
+
+def test_a_second_plan_without_a_result_is_no_evidence() -> None:
+    """A second plan that does not run, or finds nothing, says nothing about the first: the next one is asked."""
+    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
+    assert ans.state == "answered" and len(model.conversations) == 3
+    assert {"check": "second_plan_agrees", "passed": True, "detail": "1 second plan(s) give the same answer"} in \
+        ans.checks
+    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
+                           sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'"))
+    assert ans.state == "answered" and len(model.conversations) == 3
+    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)  # nothing was compared
+
+
+def test_second_plans_count_toward_the_same_budget_of_calls() -> None:
+    """A first plan that needed a second attempt leaves one call for one second plan; none when it needed all."""
+    wrong = sql("SELECT label FROM Ranger WHERE shoe_size = 'Reeds'")
+    ans, model, _ = answer(wrong, POSTED_AT_REEDS, POSTED_AT_REEDS)
+    assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
+    ans, model, _ = answer(wrong, wrong, POSTED_AT_REEDS)
+    assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
+    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)
+    ans, model, _ = answer(POSTED_AT_REEDS, second_plans=0)
+    assert ans.state == "answered" and len(model.conversations) == 1
+
+
+def test_no_second_plan_for_a_result_that_is_not_stated() -> None:
+    empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'")
+    ans, model, _ = answer(empty, empty, empty)
+    assert ans.state == "no_data" and len(model.conversations) == MAX_ATTEMPTS
