@@ -3,12 +3,14 @@ plans that only return what the question itself names."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rdflib.namespace import DCTERMS, RDFS, SKOS
 
 from .answer import Cell
-from .sqlplan.plan import Agg, And, Cmp, Col, InList, Like, Lit, Plan, Query, is_aggregate
+from .sqlplan.plan import Agg, And, Cmp, Col, InList, Like, Lit, Plan, Query, columns_in, is_aggregate
 from .question import Question
-from .sqlplan.schema import Schema
+from .sqlplan.schema import Schema, Table
 
 
 def is_number(cell: Cell) -> bool:
@@ -116,11 +118,8 @@ def fixed_names(plan: Query, names: set[str]) -> list[str]:
     return fixed
 
 
-def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
-    """A "which X ..." question where X names a table, answered without any column of that table (or of a table
-    of the same things, or a column referring to them): the query answers about other things."""
-    if not q.head or q.kind != "other" or not isinstance(plan, Query):
-        return ""
+def _table_named(schema: Schema, word: str) -> Table | None:
+    """The one table whose name (in words, singular) is `word`, or whose last word is; None for none or several."""
     from ontocore.embeddings import split_name
     from ontocore.text import singular
 
@@ -128,25 +127,61 @@ def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
         words = [singular(w) for w in split_name(t.name).split()]
         return {" ".join(words), words[-1]} if words else set()
 
-    wanted = [t for t in schema.tables.values() if q.head in names(t)]
-    if len(wanted) != 1 or all(is_aggregate(it.expr) for it in plan.select):
+    wanted = [t for t in schema.tables.values() if word in names(t)]
+    return wanted[0] if len(wanted) == 1 else None
+
+
+def _of_table(e: Any, schema: Schema, target: Table) -> bool:
+    """Is `e` a column of `target` (or of a table of the same things), a link to it or a key of its rows?"""
+    if not isinstance(e, Col):
+        return False
+    table = schema.table(e.table)
+    col = table.column(e.column) if table else None
+    if table is None or col is None:
+        return False
+    if set(table.classes) & set(target.classes) or target.cls in table.classes:
+        return True
+    if col.kind == "link" and col.target == target.name:
+        return True
+    return bool(col.key_of) and col.key_of.split(".", 1)[0] == target.name
+
+
+def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
+    """A "which X ..." question where X names a table, answered without any column of that table (or of a table
+    of the same things, or a column referring to them): the query answers about other things."""
+    if not q.head or q.kind != "other" or not isinstance(plan, Query):
         return ""
-    target = wanted[0]
-
-    def of_target(e) -> bool:
-        if not isinstance(e, Col):
-            return False
-        table = schema.table(e.table)
-        col = table.column(e.column) if table else None
-        if table is None or col is None:
-            return False
-        if set(table.classes) & set(target.classes) or target.cls in table.classes:
-            return True
-        if col.kind == "link" and col.target == target.name:
-            return True
-        return bool(col.key_of) and col.key_of.split(".", 1)[0] == target.name
-
-    if any(of_target(it.expr) for it in plan.select):
+    target = _table_named(schema, q.head)
+    if target is None or all(is_aggregate(it.expr) for it in plan.select):
+        return ""
+    if any(_of_table(it.expr, schema, target) for it in plan.select):
         return ""
     return (f"the question asks which {target.name}, but the query selects no column of {target.name}: select "
             f"{target.name} rows (their iri, or the column that names them).")
+
+
+# words that end the noun phrase of "is there a ... X" (what follows says more about X)
+_CLAUSE = frozenset("that which who whose where with without in on at from of for by than to near under over "
+                    "among between".split())
+
+
+def exists_problem(plan: Plan, schema: Schema, q: Question) -> str:
+    """"Is there a red lamp?", "Are there any cranes in the north yard?": a yes/no question whether some X exists,
+    where X (the last word before what says more about it) names one table; a plan that reads no column of that
+    table (nor of a table of the same things, nor a link or key to them) answers whether other things exist."""
+    from ontocore.text import singular
+
+    if q.kind != "yesno" or len(q.words) < 3 or q.words[1] != "there" or not isinstance(plan, Query):
+        return ""
+    phrase: list[str] = []
+    for w in q.words[2:]:
+        if w in _CLAUSE:
+            break
+        phrase.append(w)
+    target = _table_named(schema, singular(phrase[-1])) if phrase else None
+    if target is None or any(_of_table(c, schema, target) for c in columns_in(plan, deep=True)):
+        return ""
+    if any(s.table.lower() == target.name.lower() for s in plan.sources):
+        return ""
+    return (f"the question asks whether there is a {target.name}, but the query reads no {target.name} rows: read "
+            f"from {target.name} (or join it) and keep the question's conditions on it.")

@@ -31,7 +31,8 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from .answer import Cell
-from .checks import echo_problem, fixed_names, is_number, shape_problem, type_problem, value_echo_problem
+from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape_problem, type_problem,
+                     value_echo_problem)
 from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Item, Join, Like, Lit, Not, Or, Plan,
                            Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
@@ -232,11 +233,18 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
                       for t in schema.tables.values() for c in t.columns.values() if c.kind != "id"):
         return ""  # "in which year did the oldest X open": the head names a column, the value is asked for
     words = q.words
+    head = _phrase_tables(schema, [q.head], table_texts) if q.head and words[0] in WHICH else []
+    answer = list(plan.select)
+    if head and any(w in (UP | DOWN | ORDINAL) - QUANTITY for w in words) and not asks_per_group(q) and all(
+            _numeric(schema, it.expr, dates=True) for it in answer):  # "which X has the lowest Y": an X is asked
+        return (f"the question asks which {head[0].name} has the "
+                f"{' '.join(w for w in words if w in UP | DOWN | ORDINAL)} value, but the query returns only the "
+                f"number: select the {head[0].name} (ORDER BY the value ... LIMIT 1), and the value beside it if "
+                "you like.")
     # "the height of the tallest X" asks for a value of the top thing: only a superlative not after "of" asks for it
     # ("maximum" / "minimum" name a quantity: "the maximum death toll" asks for the number)
     phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in (UP | DOWN | ORDINAL) - QUANTITY
                and "of" not in words[max(0, i - 2):i]]
-    answer = list(plan.select)
     if (asks_per_group(q) or "per" in words) and not q.head:  # "per depot, the heaviest parcel": not the depots
         keys = {g.alias.lower() for g in plan.group_by if isinstance(g, Col)}
         answer = [it for it in plan.select if it.expr not in plan.group_by and not (
@@ -1457,7 +1465,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("not_an_echo", echo_problem(plan, schema)))
         out.append(_check("not_the_value_itself", value_echo_problem(plan, schema)))
         out.append(_check("not_the_question_restated", restated_problem(q, plan, rows)))
-    out.append(_check("asked_table", type_problem(plan, schema, q)))
+    out.append(_check("asked_table", type_problem(plan, schema, q) or exists_problem(plan, schema, q)))
     if "average" in q.words:
         out.append(_check("average_asked", average_problem(q, plan, rows)))
     if q.kind == "count":
