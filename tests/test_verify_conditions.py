@@ -353,3 +353,33 @@ def test_a_superlative_thing_asked_by_a_value_and_per_group(answerer: Answerer) 
     assert ans.state == "unsure" and "superlative_thing_returned" in failed(ans)
     ans = answerer.answer_sql("Per river, what are the minimum and maximum windmill heights?", grouped)
     assert "superlative_thing_returned" not in failed(ans)
+
+
+# ---- "which X has the lowest Y" and "is there a ... X" --------------------------------------------------------
+def test_which_thing_has_the_top_value_asks_for_the_thing(answerer) -> None:
+    """superlative_thing_returned: the words after the superlative name a column (height), but "which windmill"
+    asks for the windmill; the top number alone is no answer to it."""
+    ans = answerer.answer_sql("Which windmill has the greatest height?",
+                              "SELECT heightM FROM Windmill ORDER BY heightM DESC LIMIT 1")
+    assert ans.state == "unsure" and "superlative_thing_returned" in failed(ans)
+    assert "asks which Windmill" in ans.error
+    ans = answerer.answer_sql("Which windmill has the greatest height?",
+                              "SELECT label, heightM FROM Windmill ORDER BY heightM DESC LIMIT 1")
+    assert ans.state == "answered" and ans.values() == ["Dunmore Head", "40"]
+    ans = answerer.answer_sql("What is the greatest height of a windmill?", "SELECT MAX(heightM) FROM Windmill")
+    assert ans.state == "answered" and ans.values() == ["40"]  # the value is asked: no "which X"
+
+
+def test_is_there_a_thing_reads_that_things_table(answerer) -> None:
+    """asked_table: "is there a ... miller" is answered from the millers (or a table linked to them), not from
+    another table the condition's value happens to be in."""
+    ans = answerer.answer_sql("Is there a miller at a windmill on the Amber Bay?",
+                              "SELECT COUNT(*) FROM Windmill WHERE river = 'Amber Bay'")
+    assert ans.state == "unsure" and "asked_table" in failed(ans)
+    assert "whether there is a Miller" in ans.error
+    ans = answerer.answer_sql("Is there a miller at a windmill on the Amber Bay?",
+                              "SELECT COUNT(*) FROM Miller AS M JOIN Windmill AS W ON M.keeps = W.iri "
+                              "WHERE W.river = 'Amber Bay'")
+    assert ans.state == "answered" and ans.boolean is True
+    ans = answerer.answer_sql("Are there storms of force 11?", "SELECT COUNT(*) FROM Storm WHERE force = 11")
+    assert ans.state == "answered" and ans.boolean is True
