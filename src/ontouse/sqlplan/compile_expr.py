@@ -186,12 +186,33 @@ class ExprCompiler:
     def _agg(self, e: Agg) -> str:
         if e.arg is None:
             return "COUNT(DISTINCT *)" if e.distinct else "COUNT(*)"
+        if isinstance(e.arg, Func) and e.arg.name == "if" and len(e.arg.args) == 2:
+            return self._agg_of_case(e)
         arg = self.value(e.arg)
         if e.func in ("sum", "avg") and self.kind(e.arg) == "text":
             arg = f"xsd:double({arg})"
         return f"{e.func.upper()}({'DISTINCT ' if e.distinct else ''}{arg})"
 
+    def _agg_of_case(self, e: Agg) -> str:
+        """COUNT / SUM / AVG of CASE WHEN c THEN x END (no ELSE: NULL, which SQL's aggregates skip), written
+        without an unbound value (SPARQL engines differ on aggregates of errors): COUNT counts the rows where c
+        holds and x is bound, SUM adds 0 for the others, AVG divides that sum by that count."""
+        cond, then = e.arg.args
+        if e.distinct or e.func not in ("count", "sum", "avg"):
+            raise PlanError(f"{e.func.upper()}({'DISTINCT ' if e.distinct else ''}CASE WHEN ... END) without ELSE "
+                            "is not supported: put the condition in WHERE (or write ELSE).")
+        holds = self.condition(cond)
+        if isinstance(then, Col):
+            holds = f"({holds}) && BOUND({self.value(then)})"
+        count = f"SUM(IF({holds}, 1, 0))"
+        if e.func == "count":
+            return count
+        total = f"SUM(IF({holds}, {self._number(then)}, 0))"
+        return total if e.func == "sum" else f"({total} / {count})"
+
     def _func(self, e: Func, grouped: bool, keys: list[str]) -> str:
+        if e.name == "if" and len(e.args) == 2:
+            raise PlanError("CASE WHEN ... END without ELSE is only supported inside COUNT, SUM or AVG: write ELSE.")
         if e.name == "if":
             cond, then, other = e.args
             return f"IF({self.condition(cond)}, {self.value(then, grouped, keys)}, {self.value(other, grouped, keys)})"

@@ -124,8 +124,9 @@ class Expressions:
                 raise PlanError("CASE is supported as CASE WHEN condition THEN a ELSE b END (one WHEN).")
             cond = self.read(ifs[0].this, scope, aliases)
             then = self.read(ifs[0].args["true"], scope, aliases)
-            other = self.read(e.args["default"], scope, aliases) if e.args.get("default") is not None else Lit(0)
-            return Func("if", (cond, then, other))
+            if e.args.get("default") is None:  # no ELSE: NULL, which COUNT, SUM and AVG skip (compile_expr)
+                return Func("if", (cond, then))
+            return Func("if", (cond, then, self.read(e.args["default"], scope, aliases)))
         if isinstance(e, exp.Distinct):
             raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
         if t in _FUNC:
