@@ -369,6 +369,24 @@ def test_a_count_over_things_named_in_two_languages_counts_each_thing_once(answe
     assert ans.values() == ["3"]
 
 
+def test_a_case_without_else_is_null_in_count_sum_and_avg(answerer: Answerer) -> None:
+    """CASE WHEN c THEN x END is NULL where c does not hold: COUNT and AVG skip those rows (as SQL does), and no
+    engine's reading of an aggregate over an unbound value is relied on."""
+    join = "FROM Animal AS a JOIN ConservationStatus AS s ON a.conservationStatus = s.iri"
+    ans = answerer.answer_sql("What percentage of the animals are endangered?",
+                              "SELECT CAST(COUNT(CASE WHEN s.label = 'endangered' THEN a.iri END) AS REAL) * 100 / "
+                              f"COUNT(*) {join}")
+    assert ans.state == "answered" and abs(float(ans.values()[0]) - 300 / 13) < 0.01  # 3 of 13, not 13 of 13
+    avg = answerer.answer_sql("What is the average weight of the endangered animals?",
+                              f"SELECT AVG(CASE WHEN s.label = 'endangered' THEN a.weightKg END) {join}")
+    where = answerer.answer_sql("What is the average weight of the endangered animals?",
+                                f"SELECT AVG(a.weightKg) {join} WHERE s.label = 'endangered'")
+    assert avg.state == where.state == "answered" and avg.values() == where.values()
+    ans = answerer.answer_sql("Which animals are endangered?",
+                              f"SELECT a.label, CASE WHEN s.label = 'endangered' THEN 1 END {join}")
+    assert ans.state == "error" and "without ELSE is only supported inside COUNT, SUM or AVG" in ans.error
+
+
 def test_both_x_and_y_by_intersection(answerer: Answerer) -> None:
     ans = answerer.answer_sql("Which keepers speak both English and German?",
                               "SELECT k.iri FROM Keeper AS k JOIN Language AS l ON k.speaks = l.iri WHERE "
