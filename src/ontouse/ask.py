@@ -29,7 +29,7 @@ from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
 from ontocore.crosslingual import available as crosslingual_available
 from ontocore.embeddings import Embedder
 from ontocore.embeddings import available as lexicon_available
-from ontocore.errors import InputError, OntoError
+from ontocore.errors import InputError, ModelBehaviorError, ModelServerError, OntoError
 from ontocore.language import DEFAULT as ENGLISH
 from ontocore.language import Detection, detect, preference
 from ontocore.llm import ChatModel, open_model
@@ -547,7 +547,12 @@ class Answerer:
             else:
                 messages = [first[0], {"role": "user", "content": reworded}]
                 temperature, max_tokens = 0.0, MAX_TOKENS + REASON_TOKENS
-            reply = self.model.chat(messages, tools=None, max_tokens=max_tokens, temperature=temperature)
+            try:
+                reply = self.model.chat(messages, tools=None, max_tokens=max_tokens, temperature=temperature)
+            except (ModelServerError, ModelBehaviorError) as e:  # the first plan's answer is not lost to it
+                log.warning("a second plan could not be asked (%s): the answer is not compared", e)
+                self.trace.write("second_plan", how=how, error=str(e))
+                break
             run = self._run(q, extract_sql(reply.content or ""), mentions)
             agrees = None if run.problem or run.compiled is None else same_answer(best.rows, run.rows,
                                                                                   q.kind == "yesno")
