@@ -137,3 +137,22 @@ def test_no_second_plan_for_a_result_that_is_not_stated() -> None:
     empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'")
     ans, model, _ = answer(empty, empty, empty)
     assert ans.state == "no_data" and len(model.conversations) == MAX_ATTEMPTS
+
+
+def test_a_model_failure_in_a_second_plan_keeps_the_first_answer() -> None:
+    from ontocore.errors import ModelServerError
+
+    store, schema = view(PARKS)
+
+    class FailingSecond(ScriptedModel):
+        def chat(self, messages, tools=None, tool_choice="required", max_tokens=1024, temperature=0.0):
+            if self.conversations:
+                self.conversations.append(messages)
+                raise ModelServerError("the model server answered 503")
+            return super().chat(messages, tools, tool_choice, max_tokens, temperature)
+
+    model = FailingSecond(POSTED_AT_REEDS)
+    ans = Answerer(store, model, schema=schema).ask(ASKED)
+    assert ans.state == "answered" and sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert len(model.conversations) == 2  # one second plan tried, none after the failure
+    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)
