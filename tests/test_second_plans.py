@@ -156,3 +156,22 @@ def test_a_model_failure_in_a_second_plan_keeps_the_first_answer() -> None:
     assert ans.state == "answered" and sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
     assert len(model.conversations) == 2  # one second plan tried, none after the failure
     assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)
+
+
+# ---- the checks that turned second plans away, on a second domain (the windmills are in test_verify_conditions)
+def test_which_ranger_has_the_top_salary_and_is_there_a_warden_at_a_hut() -> None:
+    from ontouse_graphs import NoModel
+
+    store, schema = view(PARKS)
+    answerer = Answerer(store, NoModel(), schema=schema)
+    ans = answerer.answer_sql("Which ranger has the highest salary?", "SELECT MAX(salary) FROM Ranger")
+    assert ans.state == "unsure" and "asks which Ranger" in ans.error
+    ans = answerer.answer_sql("Which ranger has the highest salary?",
+                              "SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1")
+    assert ans.state == "answered" and ans.values() == ["Mira Stone"]
+    ans = answerer.answer_sql("Is there a warden at the Birch hut?", "SELECT COUNT(*) FROM Hut WHERE label = 'Birch'")
+    assert ans.state == "unsure" and "whether there is a Warden" in ans.error
+    ans = answerer.answer_sql("Is there a warden at the Birch hut?",
+                              "SELECT COUNT(*) FROM Warden AS w JOIN Hut AS h ON w.postedAt = h.iri "
+                              "WHERE h.label = 'Birch'")
+    assert ans.state == "answered" and ans.boolean is False
