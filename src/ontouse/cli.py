@@ -79,6 +79,10 @@ def main() -> None:
 @click.option("--chat", is_flag=True, help="A conversation: questions from the terminal (or one per line from a "
                                            "pipe); follow-ups are rewritten into standalone questions.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
+@click.option("--second-plans", type=click.IntRange(0, 2), default=2, show_default=True,
+              help="How many second plans, asked another way, an answer must agree with before it is stated "
+                   "(within 3 model calls per question); 0: one call for a plan that passes, faster, and more "
+                   "wrong answers stated.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
 @outcome_options
 @model_options
@@ -87,7 +91,8 @@ def main() -> None:
 @friendly_errors
 def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
          store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None, quiet: bool,
+         timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None,
+         second_plans: int, quiet: bool,
          force: bool, keep_partial: bool, backend: str,
          model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None,
@@ -117,7 +122,7 @@ def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: st
     from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
 
     options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout, model_retries)
-    kept = {"force": force, "keep_partial": keep_partial}
+    kept = {"force": force, "keep_partial": keep_partial, "second_plans": second_plans}
     if chat:
         from .runs import run_chat
 

@@ -83,13 +83,15 @@ def _source(graph: Source | list[Path]) -> Source:
 
 
 def _open(source: Source, model: ChatModel | None, llm_options: dict[str, Any] | None,
-          examples_path: str | Path | None, trace_path: Path | None = None) -> Answerer:
-    """The public answerer (ontouse.api) over `source`, with the command's model options."""
+          examples_path: str | Path | None, trace_path: Path | None = None,
+          second_plans: int | None = None) -> Answerer:
+    """The public answerer (ontouse.api) over `source`, with the command's model options (`second_plans`: see
+    ontouse.Answerer; None: its default)."""
     options = {k: v for k, v in (llm_options or {}).items() if v is not None}
     renamed = {"timeout": "model_timeout", "retries": "model_retries"}
     settings = {renamed.get(k, k): v for k, v in options.items() if k != "model"}
     return Answerer(source=source, model=model or options.get("model"), examples=examples_path,
-                    trace=trace_path, **settings)
+                    trace=trace_path, second_plans=second_plans, **settings)
 
 
 def _fatal(e: OntoError) -> bool:
@@ -99,16 +101,16 @@ def _fatal(e: OntoError) -> bool:
 
 def run_question(graph_paths: Source | list[Path], question: str, llm_options: dict[str, Any] | None = None,
                  out: str | Path | None = None, examples_path: str | Path | None = None, force: bool = False,
-                 keep_partial: bool = False) -> Answer:
+                 keep_partial: bool = False, second_plans: int | None = None) -> Answer:
     """Answer one question (and write an outcome folder with `out`, only if it succeeds)."""
     if not question or not question.strip():
         raise InputError("The question is empty.")
     source = _source(graph_paths)
     if out is None:
-        with _open(source, None, llm_options, examples_path) as answerer:
+        with _open(source, None, llm_options, examples_path, second_plans=second_plans) as answerer:
             return answerer.ask(question)
     with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
-        with _open(source, None, llm_options, examples_path, folder.path / "answers.log") as answerer:
+        with _open(source, None, llm_options, examples_path, folder.path / "answers.log", second_plans) as answerer:
             ans = answerer.ask(question)
             _write_outcome(folder, [ans.to_dict()], answerer, source)
     return ans
@@ -117,7 +119,8 @@ def run_question(graph_paths: Source | list[Path], question: str, llm_options: d
 def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out: str | Path | None = None,
               llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
               examples_path: str | Path | None = None, limit: int | None = None,
-              progress: Progress | None = None, force: bool = False, keep_partial: bool = False) -> str:
+              progress: Progress | None = None, force: bool = False, keep_partial: bool = False,
+              second_plans: int | None = None) -> str:
     """Answer every question of a file into an outcome folder; returns the summary line.
 
     A question that fails (the model's output could not be used) is recorded with state "error" and counted;
@@ -129,7 +132,7 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
     with outcome_folder(out=out, force=force, inputs=[*source.paths, Path(questions_path)],
                         keep_partial=keep_partial) as folder:
         progress.begin("open", "opening the graph, building its view, loading the model")
-        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log")
+        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log", second_plans)
         progress.end("open")
         progress.begin("ask", f"answering {len(questions)} question(s)", total=len(questions))
         rows: list[dict[str, Any]] = []
@@ -164,7 +167,7 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
 def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | Path | None = None,
              llm_options: dict[str, Any] | None = None, model: ChatModel | None = None,
              examples_path: str | Path | None = None, show: Callable[[str], None] = print,
-             force: bool = False, keep_partial: bool = False) -> Path:
+             force: bool = False, keep_partial: bool = False, second_plans: int | None = None) -> Path:
     """A conversation: each line is a question (follow-ups rewritten into standalone questions, chat.py); every
     answer is shown as it comes and the transcript, with support sets, is rewritten into the unfinished outcome
     folder after each turn; the folder is put in place when the conversation ends (also when the model server
@@ -174,7 +177,7 @@ def run_chat(graph_paths: Source | list[Path], lines: Iterable[str], out: str | 
     source = _source(graph_paths)
     stopped: OntoError | None = None
     with outcome_folder(out=out, force=force, inputs=source.paths, keep_partial=keep_partial) as folder:
-        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log")
+        answerer = _open(source, model, llm_options, examples_path, folder.path / "answers.log", second_plans)
         conversation = Conversation(answerer)
         rows: list[dict[str, Any]] = []
         try:
