@@ -175,3 +175,24 @@ def test_which_ranger_has_the_top_salary_and_is_there_a_warden_at_a_hut() -> Non
                               "SELECT COUNT(*) FROM Warden AS w JOIN Hut AS h ON w.postedAt = h.iri "
                               "WHERE h.label = 'Birch'")
     assert ans.state == "answered" and ans.boolean is False
+
+
+def test_the_command_and_a_batch_take_the_number_of_second_plans(tmp_path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from ontouse.cli import ask_command
+    from ontouse.runs import run_batch
+    from ontouse_graphs import GROVE
+
+    ttl = tmp_path / "grove.ttl"
+    ttl.write_text(GROVE, encoding="utf-8")
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps(["How many trees are there?"]))
+    model = ScriptedModel(sql("SELECT COUNT(*) FROM Tree"))
+    run_batch([ttl], questions, out=tmp_path / "out", model=model, second_plans=0)
+    rows = json.loads((tmp_path / "out" / "answers.json").read_text())
+    assert [r["llm_calls"] for r in rows] == [1] and rows[0]["state"] == "answered"
+    result = CliRunner().invoke(ask_command, ["--ontology", str(ttl), "--second-plans", "3", "How many trees?"])
+    assert result.exit_code == 2 and "--second-plans" in result.output
