@@ -2,7 +2,7 @@
 
 A result that passed every check can still answer another question than the one asked: the other direction of a
 relation, a column of the same name in another table, a join through the wrong link. The checks see none of
-these in the words of the question. A second plan, written by the model another way (answer.py's caller asks
+these in the words of the question. A second plan, written by the model another way (ask.py asks
 for it: a differently worded request, or the same request sampled), lands on the same result when the reading
 is clear, and elsewhere when it is not. Code compares the two results here; the model never judges them.
 
