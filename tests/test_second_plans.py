@@ -87,10 +87,11 @@ def test_two_second_plans_that_agree_let_the_answer_stand() -> None:
 
 
 def test_a_second_plan_that_disagrees_makes_the_answer_unsure_with_both() -> None:
-    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Warden WHERE postedAt = 'Reeds'"))
+    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds' AND hired IS "
+                                                "NOT NULL"))
     assert ans.state == "unsure" and ans.rows == [] and ans.support == []
-    assert ans.answer.startswith("Unsure: a second plan (sampled: SELECT label FROM Warden WHERE postedAt = "
-                                 "'Reeds') gives another answer: Olaf Brand; best candidate: ")
+    assert ans.answer.startswith("Unsure: a second plan (sampled: SELECT label FROM Ranger WHERE postedAt = "
+                                 "'Reeds' AND hired IS NOT NULL) gives another answer: ")
     assert ans.answer.endswith("best candidate: Cleo Vance; Dan Ferro; Olaf Brand.")  # ... and the first one's
     assert len(model.conversations) == 2  # it stops at the first that disagrees
     assert {"check": "second_plan_agrees", "passed": False, "detail": ans.error} in ans.checks

@@ -59,7 +59,7 @@ from .translate import (Term, Translation, contradicted, dictionary_glossary, gl
                         model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
-                     name_probes, tie_probes, tied_rows, verify, widened_to_asked)
+                     name_probes, narrowed_to_named, tie_probes, tied_rows, verify, widened_to_asked)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -435,7 +435,10 @@ class Answerer:
                    ("things_not_counted", lambda: listed_things(q, plan, self.schema, texts),
                     "the counted things listed instead of their count"),
                    ("asked_table", lambda: things_of_named(q, plan, self.schema, mentions, texts),
-                    "the asked things linked to the thing the question names"))
+                    "the asked things linked to the thing the question names"),
+                   ("asked_class_read", lambda: widened_to_asked(q, plan, self.schema, texts)
+                    or narrowed_to_named(q, plan, self.schema, texts),
+                    "read from the class the question's words name"))
         for check, repaired, note in repairs:
             if check in failed:
                 self._code_repair(q, run, mentions, check, repaired(), "repaired: " + note)
@@ -554,14 +557,37 @@ class Answerer:
                 self.trace.write("second_plan", how=how, error=str(e))
                 break
             run = self._run(q, extract_sql(reply.content or ""), mentions)
-            agrees = None if run.problem or run.compiled is None else same_answer(best.rows, run.rows,
-                                                                                  q.kind == "yesno")
+            agrees = None if run.problem or run.compiled is None else self._agree(q, best, run)
             self.trace.write("second_plan", how=how, reply=reply.content, sql=run.sql, problem=run.problem,
                              rows=run.total, agrees=agrees)
             out.append((how, run, agrees))
             if agrees is False:
                 break
         return out
+
+    def _agree(self, q: Question, one: _Run, other: _Run) -> bool:
+        """Do two plans' results give the same answer (agreement.same_answer)? A plan that keeps its top rows by
+        a ranking (ORDER BY ... LIMIT k) is read with the values it ranked by beside its rows: "which X is the
+        highest" answered with the X by one plan and with the top value by the other agree when that value is the
+        X's."""
+        if same_answer(one.rows, other.rows, q.kind == "yesno"):
+            return True
+        if q.kind == "yesno":
+            return False
+        for ranked, plain in ((one, other), (other, one)):
+            rows = self._ranked_rows(q, ranked)
+            if rows and same_answer(rows, plain.rows):
+                return True
+        return False
+
+    def _ranked_rows(self, q: Question, run: _Run) -> list | None:
+        """The run's rows with the values its plan ranked them by (its first k rows, each with its ranking keys
+        after its own columns): None when the plan keeps no top rows by a ranking, or the probe does not run."""
+        probe = next(((p, k) for p, _, k, whole in tie_probes(run.plan) if whole), None)
+        if probe is None:
+            return None
+        trial = self._trial(q, run, probe[0], "a ranking probe")
+        return trial.rows[:probe[1]] if trial is not None else None
 
     def _answer(self, q: Question, best: _Run | None, runs: list[_Run], words: Phrases = ENGLISH_WORDS,
                 second: Callable[[], list[tuple[str, _Run, bool | None]]] | None = None) -> Answer:

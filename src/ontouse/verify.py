@@ -318,14 +318,118 @@ def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = No
     return replace(plan, select=(Item(listed),), order_by=(), limit=None, offset=None, distinct=True)
 
 
-def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[Table]:
-    """The tables the words after which / what / how many name ("which vehicles ...": the vehicles), none when the
-    question starts otherwise."""
+def asked_phrase(q: Question) -> list[str]:
+    """The noun phrase after which / what / how many (singular words: "which coastal vehicles" gives coastal,
+    vehicle), empty when the question starts otherwise."""
     words = q.words
     at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
     if at is None:
         at = next((i + 1 for i, w in enumerate(words[:3]) if w == "how" and words[i + 1:i + 2] == ["many"]), None)
-    return _phrase_tables(schema, _noun_phrase(words[at + 1:]), table_texts) if at is not None else []
+    return _noun_phrase(words[at + 1:]) if at is not None else []
+
+
+def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[Table]:
+    """The tables the words after which / what / how many name ("which vehicles ...": the vehicles), none when the
+    question starts otherwise."""
+    phrase = asked_phrase(q)
+    return _phrase_tables(schema, phrase, table_texts) if phrase else []
+
+
+def _terms_of(t: Table, table_texts: Any = None) -> set[str]:
+    return _table_terms(t) | ({_term(x) for x in table_texts(t.name)} if table_texts is not None else set())
+
+
+def _subclass(narrow: Table, wide: Table) -> bool:
+    """Are `narrow`'s things some of `wide`'s (a subclass at any depth, not the class itself)?"""
+    return narrow.cls != wide.cls and narrow.cls in wide.classes
+
+
+def _named_subclass(phrase: list[str], wide: Table, schema: Schema, table_texts: Any = None
+                    ) -> tuple[Table | None, set[str]]:
+    """The subclass of `wide` that the asked phrase names by the words its name adds to the class's ("coastal"
+    of "coastal vehicle" under "vehicle": every word one of its names adds is in the phrase), and those words.
+    (None, set()) when no subclass is named so."""
+    said, own = set(phrase), {w for term in _terms_of(wide, table_texts) for w in term.split()}
+    for sub in sorted(schema.tables.values(), key=lambda t: -len(t.classes)):
+        if not sub.count or not _subclass(sub, wide):
+            continue
+        for term in _terms_of(sub, table_texts):
+            added = set(term.split()) - own
+            if added and added <= said:
+                return sub, added
+    return None, set()
+
+
+def class_read_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+    """The class the question asks about, read whole: "which animals ..." answered from the table of a subclass
+    the question does not name (the fish: only some of the animals), or "how many coastal vehicles" answered from
+    the whole class (the vehicles) where the asked words name a subclass and the plan reads neither it nor a
+    value that says those words. Only for ontologies with subclasses ('' otherwise). `table_texts(table)`: a
+    table's labels in every language."""
+    if not isinstance(plan, Query):
+        return ""
+    phrase = asked_phrase(q)
+    if not phrase:
+        return ""
+    read = [t for s in plan.sources if (t := schema.table(s.table)) is not None]
+    names = {t.name.lower() for t in read}
+    asked = _phrase_tables(schema, phrase, table_texts)
+    if asked and not any(a.name.lower() in names for a in asked):
+        wide = asked[0]
+        named, _ = _named_subclass(phrase, wide, schema, table_texts)
+        narrow = [t for t in read if _subclass(t, wide) and not (named is not None and (
+            t.name == named.name or _subclass(t, named) or _subclass(named, t)))]
+        if narrow:
+            return (f"the question asks about {wide.name} things, but the query reads only {narrow[0].name}, a "
+                    f"subclass of it (some of them): read from {wide.name}.")
+    said = {w for lit in _literals(plan, []) for w in _term(lit).split()}
+    for t in read:
+        sub, added = _named_subclass(phrase, t, schema, table_texts)
+        if sub is None or added & said or any(r.name == sub.name or _subclass(r, sub) for r in read):
+            continue
+        return (f"the question asks about {sub.name} things (the words '{' '.join(sorted(added))}'), but the query "
+                f"reads all of {t.name}: read from {sub.name}, the subclass those words name.")
+    return ""
+
+
+def narrowed_to_named(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
+    """The plan with the class it reads whole read as the subclass the asked words name ("how many coastal
+    vehicles" read from the vehicle table: read from the coastal vehicle table), when every column read from it
+    is the subclass's too (the bounded repair of class_read_problem's second case). None when there is none."""
+    if not isinstance(plan, Query):
+        return None
+    phrase = asked_phrase(q)
+    for s in plan.sources:
+        t = schema.table(s.table)
+        sub = _named_subclass(phrase, t, schema, table_texts)[0] if t is not None and phrase else None
+        if sub is not None:
+            return _read_as(plan, s.alias, sub)
+    return None
+
+
+def _read_as(plan: Query, alias: str, table: Table) -> Query | None:
+    """The plan with the source `alias` read from `table` (every column read from it must be `table`'s too)."""
+    used = [c for c in columns_in(plan, deep=True) if c.alias == alias]
+    if any(table.column(c.column) is None and c.column != "iri" for c in used):
+        return None
+
+    def swap(e: Any) -> Any:
+        from dataclasses import fields, is_dataclass
+
+        if isinstance(e, Col) and e.alias == alias:
+            return replace(e, table=table.name)
+        if isinstance(e, Source) and e.alias == alias:
+            return replace(e, table=table.name)
+        if isinstance(e, (Query, SetQuery)):
+            return e  # a subquery has aliases of its own
+        if is_dataclass(e) and not isinstance(e, type):
+            return replace(e, **{f.name: swap(getattr(e, f.name)) for f in fields(e)})
+        if isinstance(e, tuple):
+            return tuple(swap(x) for x in e)
+        return e
+
+    return replace(plan, **{f: swap(getattr(plan, f)) for f in ("select", "sources", "joins", "where", "group_by",
+                                                                   "having", "order_by")})
 
 
 def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
@@ -391,8 +495,9 @@ def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, tab
 
 def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The plan with a table of a subclass the question does not name read as the class it names ("which vehicles
-    ..." read from the truck table, which found none: read from the vehicle table), when every column read from it
-    is the class's too (the bounded repair of a query that found no rows). None when there is no such table."""
+    ..." read from the truck table: read from the vehicle table), when every column read from it is the class's
+    too (the bounded repair of a query that found no rows, and of class_read_problem's first case). None when
+    there is no such table."""
     if not isinstance(plan, Query):
         return None
     asked = asked_tables(q, schema, table_texts)
@@ -400,32 +505,10 @@ def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any =
     if not asked or any(t.name.lower() in read for t in asked):
         return None
     wide = asked[0]
-    narrow = [s for s in plan.sources if (t := schema.table(s.table)) is not None and t.cls != wide.cls
-              and t.cls in wide.classes]
+    narrow = [s for s in plan.sources if (t := schema.table(s.table)) is not None and _subclass(t, wide)]
     if len(narrow) != 1:
         return None
-    alias = narrow[0].alias
-    used = [c for c in columns_in(plan, deep=True) if c.alias == alias]
-    if any(wide.column(c.column) is None and c.column != "iri" for c in used):
-        return None
-
-    def swap(e: Any) -> Any:
-        from dataclasses import fields, is_dataclass
-
-        if isinstance(e, Col) and e.alias == alias:
-            return replace(e, table=wide.name)
-        if isinstance(e, Source) and e.alias == alias:
-            return replace(e, table=wide.name)
-        if isinstance(e, (Query, SetQuery)):
-            return e  # a subquery has aliases of its own
-        if is_dataclass(e) and not isinstance(e, type):
-            return replace(e, **{f.name: swap(getattr(e, f.name)) for f in fields(e)})
-        if isinstance(e, tuple):
-            return tuple(swap(x) for x in e)
-        return e
-
-    return replace(plan, **{f: swap(getattr(plan, f)) for f in ("select", "sources", "joins", "where", "group_by",
-                                                                   "having", "order_by")})
+    return _read_as(plan, narrow[0].alias, wide)
 
 
 def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
@@ -1466,6 +1549,9 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("not_the_value_itself", value_echo_problem(plan, schema)))
         out.append(_check("not_the_question_restated", restated_problem(q, plan, rows)))
     out.append(_check("asked_table", type_problem(plan, schema, q) or exists_problem(plan, schema, q)))
+    if any(t.classes and len(t.classes) > 1 for t in schema.tables.values()):  # (an ontology with subclasses)
+        out.append(_check("asked_class_read", class_read_problem(
+            q, plan, schema, index.table_texts if index is not None else None)))
     if "average" in q.words:
         out.append(_check("average_asked", average_problem(q, plan, rows)))
     if q.kind == "count":
@@ -1573,6 +1659,7 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
+           "narrowed_to_named", "class_read_problem",
            "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
            "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
            "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows",
