@@ -8,6 +8,7 @@ from __future__ import annotations
 from ontouse.agreement import same_answer
 from ontouse.answer import Cell
 from ontouse.ask import MAX_ATTEMPTS, SECOND_TEMPERATURE, Answerer
+from ontouse.question import parse_question
 from ontouse_graphs import PARKS, view
 from test_ask_loop import ScriptedModel, assert_supported, sql
 
@@ -197,3 +198,21 @@ def test_the_command_and_a_batch_take_the_number_of_second_plans(tmp_path) -> No
     assert [r["llm_calls"] for r in rows] == [1] and rows[0]["state"] == "answered"
     result = CliRunner().invoke(ask_command, ["--ontology", str(ttl), "--second-plans", "3", "How many trees?"])
     assert result.exit_code == 2 and "--second-plans" in result.output
+
+
+def test_a_ranked_plan_agrees_with_its_top_value() -> None:
+    """"Who earns the highest salary?": the ranger by one plan, the top salary by the other. The ranked plan is
+    read with the salary it ranked by beside its row, so the two agree; another value does not."""
+    store, schema = view(PARKS)
+    asked = "Who earns the highest salary?"
+    ranked = sql("SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1")
+    ans = Answerer(store, ScriptedModel(ranked, sql("SELECT MAX(salary) FROM Ranger")), schema=schema,
+                   second_plans=1).ask(asked)
+    assert ans.state == "answered" and ans.values() == ["Mira Stone"]
+    a = Answerer(store, ScriptedModel(), schema=schema)
+    q = parse_question(asked)
+    first = a._run(q, "SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1")
+    assert a._agree(q, first, a._run(q, "SELECT MAX(salary) FROM Ranger"))
+    assert a._agree(q, a._run(q, "SELECT MAX(salary) FROM Ranger"), first)  # either way round
+    assert not a._agree(q, first, a._run(q, "SELECT MAX(salary) FROM Ranger WHERE postedAt = 'Reeds'"))
+    assert not a._agree(q, first, a._run(q, "SELECT AVG(salary) FROM Ranger"))

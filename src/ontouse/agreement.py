@@ -11,7 +11,9 @@ Two results agree when:
 - or they hold the same rows, each row taken as a set of values and the rows as a set: the order of rows and of
   columns is not part of an answer, nor are duplicate rows;
 - or the narrower result's rows are the wider one's, read on some of its columns (one plan also shows the count
-  it ranked by, or the thing's name beside the thing).
+  it ranked by, or the thing's name beside the thing). ask.py reads a plan that keeps its top rows by a ranking
+  with the values it ranked by beside its rows, so "the X with the highest Y" agrees with "the highest Y" when
+  that value is the X's.
 
 A value is the thing it names when it names one (a name and the thing's IRI are the same value), and a number
 is compared to 6 significant digits ("3" = "3.0"; an average computed in another order)."""
