@@ -450,3 +450,13 @@ def test_a_link_equal_to_text_matches_the_linked_rows_name_or_key() -> None:
     assert run(depot, "SELECT plate FROM Truck WHERE depot = 'NY'") == ["AB-1", "EF-3"]
     assert run(depot, "SELECT plate FROM Truck WHERE depot = 'North'") == []  # a shared value is no key
     assert run(depot, "SELECT plate FROM Truck WHERE depot != 'North Yard'") == ["CD-2"]
+
+
+def test_round_to_decimal_places() -> None:
+    """ROUND(x, n) keeps n decimal places (SPARQL's ROUND keeps none: the plan scales around it)."""
+    assert pk("SELECT ROUND(AVG(salary) / 7, 2), ROUND(AVG(salary) / 7), ROUND(AVG(salary) / 7, 0) FROM Ranger") \
+        == [("857.14", "857", "857")]
+    assert grove("SELECT ROUND(AVG(tree_age) / 3.0, 1) FROM Tree") == ["2"]  # 6 / 3.0 = 2.0
+    assert grove("SELECT ROUND(tree_age / 7.0, 3) FROM Tree WHERE tree_id = 13") == ["1.714"]
+    with pytest.raises(PlanError, match="whole number n of decimal places"):
+        pk("SELECT ROUND(salary, 'two') FROM Ranger")

@@ -34,8 +34,8 @@ from ontocore.text import STOP, fold, singular
 from .answer import Cell
 from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape_problem, type_problem,
                      value_echo_problem)
-from .sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Item, Join, Like, Lit, Not, Or, Plan,
-                           Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
+from .sqlplan.plan import (Agg, And, Arith, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join, Like, Lit, Not,
+                           Or, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -549,8 +549,20 @@ def _numeric(schema: Schema, e: Any, dates: bool = False) -> bool:
     if isinstance(e, Col):
         table = schema.table(e.table)
         col = table.column(e.column) if table else None
-        return col is not None and (col.numeric or (dates and col.sql_type in ("DATE", "DATETIME", "TIME")))
+        return col is not None and (col.numeric or (dates and col.sql_type in ("DATE", "DATETIME", "TIME"))
+                                    or value_object(schema, col))
     return False
+
+
+def value_object(schema: Schema, col: Any) -> bool:
+    """Is `col` a link to things that only hold a value (a price object: its one number, a currency, a label),
+    one per thing that links to them? Such a link stands for its number (sqlplan's link_number reads it so)."""
+    target = schema.table(col.target) if col.kind == "link" and col.target else None
+    if target is None:
+        return False
+    numbers = [c for c in target.columns.values() if c.numeric and not c.hidden]
+    return len(numbers) == 1 and not any(c.kind == "link" for c in target.columns.values()) and \
+        target.count >= col.subjects
 
 
 def _aggs(e: Any) -> list[Agg]:
@@ -1319,19 +1331,53 @@ def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
 _SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
 
 
-def second_ask_problem(q: Question, plan: Plan) -> str:
+def second_ask_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
     """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
-    with ...") answered by one column answers only the first."""
-    if q.kind == "yesno" or not isinstance(plan, Query) or len(plan.select) != 1:
+    with ...") answered by one column answers only the first; one that asks how many and then a second amount
+    ("how many parts does each kit hold, and what is their total weight?") answered with one number answers one
+    of them."""
+    if q.kind == "yesno" or not isinstance(plan, Query):
         return ""
-    m = _SECOND_ASK.search(fold(q.text))
+    text = fold(q.text)
+    m = _SECOND_ASK.search(text)
     if not m:
         return ""
-    return (f"the question asks a second thing ('{m.group(0)} ...'), but the query returns one column: select "
-            "a column for each thing asked.")
+    if len(plan.select) == 1:
+        return (f"the question asks a second thing ('{m.group(0)} ...'), but the query returns one column: select "
+                "a column for each thing asked.")
+    after = set(re.findall(r"[^\W_]+", text[m.end():]))
+    if schema is None or "how many" not in text[:m.start()] or not (
+            m.group(0).endswith("how many") or after & (AMOUNT | {"average", "mean"}) - {"many", "much"}):
+        return ""
+    numbers = [it for it in plan.select if it.expr not in plan.group_by and _numeric(schema, it.expr)]
+    if len(numbers) >= 2:
+        return ""
+    return (f"the question asks how many and a second amount ('{m.group(0)} ...'), but the query returns one "
+            "number: select both (a COUNT and the other amount).")
 
 
 _ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
+
+
+# "round to two decimals", "rounded", "round reasonably": the question asks for rounded numbers ("a round trip",
+# "the first round" do not)
+_ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|reasonably|sensibly|\w+ly)\b")
+
+
+def _rounds(e: Any) -> bool:
+    return any(isinstance(n, Func) and n.name == "round" for n in _nodes(e))
+
+
+def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A question that asks for rounded numbers ("the average price, rounded to cents") answered with numbers that
+    no ROUND touched."""
+    if not isinstance(plan, Query) or not _ROUND.search(fold(q.text)):
+        return ""
+    numbers = [it.expr for it in plan.select if _numeric(schema, it.expr) or isinstance(it.expr, Arith)]
+    if not numbers or any(_rounds(e) for e in numbers):
+        return ""
+    return ("the question asks for rounded numbers, but the query returns them unrounded: wrap the number in "
+            "ROUND(x, n) with the decimal places the question asks for (2 when it does not say).")
 
 
 def _numeric_text(col: Any) -> bool:
@@ -1591,8 +1637,10 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("one_top_value", one_top_problem(q, plan, rows)))
     if set(q.words) & TIME_SUPERLATIVE:
         out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
+    if _ROUND.search(fold(q.text)):
+        out.append(_check("rounded_as_asked", rounding_problem(q, plan, schema)))
     if _SECOND_ASK.search(fold(q.text)):
-        out.append(_check("second_ask_answered", second_ask_problem(q, plan)))
+        out.append(_check("second_ask_answered", second_ask_problem(q, plan, schema)))
     if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
         out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
     out.append(_check("flag_used", flag_problem(q, plan, schema)))

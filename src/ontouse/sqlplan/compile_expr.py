@@ -220,6 +220,9 @@ class ExprCompiler:
         if not args:
             raise PlanError(f"{e.name.upper()}() needs an argument.")
         a = args[0]
+        if e.name == "round" and len(e.args) == 2:  # ROUND(x, n): n decimal places (SPARQL rounds to a whole number)
+            scale = 10 ** int(e.args[1].value)
+            return f"(ROUND({a} * {scale}) / {scale})"
         return {"lower": f"LCASE(STR({a}))", "upper": f"UCASE(STR({a}))", "length": f"STRLEN(STR({a}))",
                 "round": f"ROUND({a})", "abs": f"ABS({a})", "number": f"xsd:double({a})", "text": f"STR({a})",
                 "year": f"xsd:integer(SUBSTR(STR({a}), 1, 4))"}[e.name]

@@ -129,6 +129,11 @@ class Expressions:
             return Func("if", (cond, then, self.read(e.args["default"], scope, aliases)))
         if isinstance(e, exp.Distinct):
             raise PlanError("DISTINCT belongs right after SELECT (SELECT DISTINCT a, b) or inside COUNT(DISTINCT x).")
+        if isinstance(e, exp.Round) and e.args.get("decimals") is not None:  # ROUND(x, n): n decimal places
+            digits = e.args["decimals"]
+            if not (isinstance(digits, exp.Literal) and not digits.is_string and digits.this.isdigit()):
+                raise PlanError("ROUND(x, n) needs a whole number n of decimal places (ROUND(x, 2)).")
+            return Func("round", (self.read(e.this, scope, aliases), Lit(int(digits.this))))
         if t in _FUNC:
             return Func(_FUNC[t], (self.read(e.this, scope, aliases),))
         if isinstance(e, exp.Cast):

@@ -1,0 +1,123 @@
+"""Checks of the amounts an answer returns (ontouse.verify): a price held as an object of its own (an amount, a
+currency) is a number to the checks, so "the cheapest X" answered with the price object is the price and not the
+X (superlative_thing_returned); rounded numbers asked and none rounded (rounded_as_asked); how many and a second
+amount asked and one number returned (second_ask_answered). Model-free: `Answerer.answer_sql` runs each plan
+through the same checks as a plan the model wrote. Made-up domains: a stationery shop and a bike rental written
+inline here, and the parks and grove graphs of ontouse_graphs."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontouse_graphs import GROVE, HEAD, PARKS, NoModel, view
+from ontouse.ask import Answerer
+
+STATIONERY = HEAD + """
+@prefix : <http://example.org/stationery#> .
+:Item a owl:Class ; rdfs:label "item"@en .
+:Kind a owl:Class ; rdfs:label "kind"@en .
+:Price a owl:Class ; rdfs:label "price"@en .
+:ofKind a owl:ObjectProperty . :price a owl:ObjectProperty .
+:pen a :Kind ; rdfs:label "Pen" .
+:pad a :Kind ; rdfs:label "Notepad" .
+:i1 a :Item ; rdfs:label "Gel pen blue" ; :ofKind :pen ; :price :p1 .
+:i2 a :Item ; rdfs:label "Fountain pen" ; :ofKind :pen ; :price :p2 .
+:i3 a :Item ; rdfs:label "Ruled pad A5" ; :ofKind :pad ; :price :p3 .
+:p1 a :Price ; rdfs:label "1,20 EUR" ; :amount 1.20 ; :currency "EUR" .
+:p2 a :Price ; rdfs:label "24,50 EUR" ; :amount 24.50 ; :currency "EUR" .
+:p3 a :Price ; rdfs:label "3,10 EUR" ; :amount 3.10 ; :currency "EUR" .
+"""
+
+RENTAL = HEAD + """
+@prefix : <http://example.org/rental#> .
+:Bike a owl:Class . :Station a owl:Class . :Fee a owl:Class .
+:dayFee a owl:ObjectProperty . :dockedAt a owl:ObjectProperty .
+:east a :Station ; rdfs:label "East Gate" ; :docks 12 .
+:west a :Station ; rdfs:label "West Pier" ; :docks 8 .
+:b1 a :Bike ; rdfs:label "Cargo One" ; :dockedAt :east ; :dayFee :f1 .
+:b2 a :Bike ; rdfs:label "City Two" ; :dockedAt :east ; :dayFee :f2 .
+:b3 a :Bike ; rdfs:label "Tandem Three" ; :dockedAt :west ; :dayFee :f3 .
+:f1 a :Fee ; :amount 30 ; :currency "USD" .
+:f2 a :Fee ; :amount 12 ; :currency "USD" .
+:f3 a :Fee ; :amount 25 ; :currency "USD" .
+"""
+
+
+def answerer(ttl: str) -> Answerer:
+    store, schema = view(ttl)
+    return Answerer(store, NoModel(), schema=schema)
+
+
+def failed(ans) -> list[str]:
+    return [c["check"] for c in ans.checks if not c["passed"]]
+
+
+# ---- a price object is a number -----------------------------------------------------------------------------
+def test_the_cheapest_thing_answered_with_its_price_object_is_the_price() -> None:
+    a = answerer(STATIONERY)
+    ans = a.answer_sql("What is the cheapest pen?", "SELECT i.price FROM Item AS i JOIN Kind AS k ON i.ofKind = "
+                       "k.iri WHERE k.label = 'Pen' ORDER BY i.price ASC LIMIT 1")
+    assert ans.state == "unsure" and failed(ans) == ["superlative_thing_returned"]
+    ans = a.answer_sql("What is the cheapest pen?", "SELECT i.label FROM Item AS i JOIN Kind AS k ON i.ofKind = "
+                       "k.iri WHERE k.label = 'Pen' ORDER BY i.price ASC LIMIT 1")
+    assert ans.state == "answered" and ans.values() == ["Gel pen blue"]
+
+
+def test_a_fee_object_in_another_domain() -> None:
+    a = answerer(RENTAL)
+    ans = a.answer_sql("Which bike is the most expensive?", "SELECT dayFee FROM Bike ORDER BY dayFee DESC LIMIT 1")
+    assert ans.state == "unsure" and "superlative_thing_returned" in failed(ans)
+    ans = a.answer_sql("Which bike is the most expensive?", "SELECT label FROM Bike ORDER BY dayFee DESC LIMIT 1")
+    assert ans.state == "answered" and ans.values() == ["Cargo One"]
+
+
+def test_a_link_to_things_shared_by_many_is_no_value() -> None:
+    """Stations are linked from several bikes: a station is a thing, not a bike's value."""
+    a = answerer(RENTAL)
+    ans = a.answer_sql("At which station is the most expensive bike docked?",
+                       "SELECT dockedAt FROM Bike ORDER BY dayFee DESC LIMIT 1")
+    assert "superlative_thing_returned" not in failed(ans)
+
+
+# ---- rounded numbers asked ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("ttl, question, unrounded, rounded", [
+    (PARKS, "What is the average salary of the rangers, rounded to two decimals?", "SELECT AVG(salary) FROM Ranger",
+     "SELECT ROUND(AVG(salary), 2) FROM Ranger"),
+    (GROVE, "What is the average age of the trees? Round reasonably.", "SELECT AVG(tree_age) / 7.0 FROM Tree",
+     "SELECT ROUND(AVG(tree_age) / 7.0, 1) FROM Tree"),
+])
+def test_rounded_numbers_asked(ttl: str, question: str, unrounded: str, rounded: str) -> None:
+    a = answerer(ttl)
+    ans = a.answer_sql(question, unrounded)
+    assert ans.state == "unsure" and failed(ans) == ["rounded_as_asked"]
+    ans = a.answer_sql(question, rounded)
+    assert ans.state == "answered" and "rounded_as_asked" not in failed(ans)
+
+
+def test_round_as_a_noun_asks_for_nothing() -> None:
+    ans = answerer(PARKS).answer_sql("Which rangers made the first round of the patrol at Reeds?",
+                                     "SELECT label FROM Ranger WHERE postedAt = 'Reeds'")
+    assert "rounded_as_asked" not in [c["check"] for c in ans.checks]
+
+
+# ---- how many, and a second amount --------------------------------------------------------------------------
+@pytest.mark.parametrize("ttl, question, one, both", [
+    (PARKS, "How many rangers work at each hut, and what is their average salary?",
+     "SELECT postedAt, COUNT(*) FROM Ranger GROUP BY postedAt",
+     "SELECT postedAt, COUNT(*), AVG(salary) FROM Ranger GROUP BY postedAt"),
+    (GROVE, "How many trees bear each fruit, and what is their total age?",
+     "SELECT fruit, SUM(tree_age) FROM Tree GROUP BY fruit",
+     "SELECT fruit, COUNT(*), SUM(tree_age) FROM Tree GROUP BY fruit"),
+])
+def test_how_many_and_a_second_amount(ttl: str, question: str, one: str, both: str) -> None:
+    a = answerer(ttl)
+    ans = a.answer_sql(question, one)
+    assert ans.state == "unsure" and failed(ans) == ["second_ask_answered"]
+    assert a.answer_sql(question, both).state == "answered"
+
+
+def test_the_most_and_how_many_is_one_amount() -> None:
+    """"Which X has the most Y, and how many?": the count is the one amount asked."""
+    ans = answerer(GROVE).answer_sql("Which fruit do the most trees bear, and how many?",
+                                     "SELECT fruit, COUNT(*) FROM Tree GROUP BY fruit ORDER BY COUNT(*) DESC LIMIT 1")
+    assert "second_ask_answered" not in failed(ans)
