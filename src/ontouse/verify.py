@@ -13,7 +13,7 @@ a value's own table answering for the things that have the value (not_the_value_
 a code the question says and the plan never uses (numbers_used), one top value asked and the top of each group
 returned (one_top_value), a value column the question names in words and the plan never reads
 (named_columns_read), a subclass read where the question asks about its class, or a whole class where the asked
-words name a subclass (asked_class_read). Each check is named and gives a `Check` (passed or not, with the reason); the answer record
+words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked). Each check is named and gives a `Check` (passed or not, with the reason); the answer record
 keeps the list, so a reader sees which checks an answer passed. A failed check goes back to the model like any
 other problem; when no attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating
 the candidate (ask.py). What the data leaves ambiguous is read by ask.py on the result that passed, and never
