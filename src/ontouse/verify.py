@@ -13,9 +13,9 @@ a value's own table answering for the things that have the value (not_the_value_
 a code the question says and the plan never uses (numbers_used), one top value asked and the top of each group
 returned (one_top_value), a value column the question names in words and the plan never reads
 (named_columns_read), a subclass read where the question asks about its class, or a whole class where the asked
-words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked). Each check is named and gives a `Check` (passed or not, with the reason); the answer record
-keeps the list, so a reader sees which checks an answer passed. A failed check goes back to the model like any
-other problem; when no attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating
+words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked). Each check
+is named and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader
+sees which checks an answer passed. A failed check goes back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating
 the candidate (ask.py). What the data leaves ambiguous is read by ask.py on the result that passed, and never
 sent back (no plan can fix it): a ranking whose k-th value more things share (tie_probes, tied_rows), a part of a
 name that matches several values (name_probes).
@@ -1331,7 +1331,7 @@ def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
 _SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
 
 
-def second_ask_problem(q: Question, plan: Plan, schema: Schema | None = None) -> str:
+def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
     with ...") answered by one column answers only the first; one that asks how many and then a second amount
     ("how many parts does each kit hold, and what is their total weight?") answered with one number answers one
@@ -1346,7 +1346,7 @@ def second_ask_problem(q: Question, plan: Plan, schema: Schema | None = None) ->
         return (f"the question asks a second thing ('{m.group(0)} ...'), but the query returns one column: select "
                 "a column for each thing asked.")
     after = set(re.findall(r"[^\W_]+", text[m.end():]))
-    if schema is None or "how many" not in text[:m.start()] or not (
+    if "how many" not in text[:m.start()] or not (
             m.group(0).endswith("how many") or after & (AMOUNT | {"average", "mean"}) - {"many", "much"}):
         return ""
     numbers = [it for it in plan.select if it.expr not in plan.group_by and _numeric(schema, it.expr)]
@@ -1596,7 +1596,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("not_the_value_itself", value_echo_problem(plan, schema)))
         out.append(_check("not_the_question_restated", restated_problem(q, plan, rows)))
     out.append(_check("asked_table", type_problem(plan, schema, q) or exists_problem(plan, schema, q)))
-    if any(t.classes and len(t.classes) > 1 for t in schema.tables.values()):  # (an ontology with subclasses)
+    if any(len(t.classes) > 1 for t in schema.tables.values()):  # (an ontology with subclasses)
         out.append(_check("asked_class_read", class_read_problem(
             q, plan, schema, index.table_texts if index is not None else None)))
     if "average" in q.words:
