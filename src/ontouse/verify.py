@@ -15,8 +15,9 @@ returned (one_top_value), a value column the question names in words and the pla
 (named_columns_read), a subclass read where the question asks about its class, or a whole class where the asked
 words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked). Each check
 is named and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader
-sees which checks an answer passed. A failed check goes back to the model like any other problem; when no attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating
-the candidate (ask.py). What the data leaves ambiguous is read by ask.py on the result that passed, and never
+sees which checks an answer passed. A failed check goes back to the model like any other problem; when no
+attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating the candidate
+(ask.py). What the data leaves ambiguous is read by ask.py on the result that passed, and never
 sent back (no plan can fix it): a ranking whose k-th value more things share (tie_probes, tied_rows), a part of a
 name that matches several values (name_probes).
 
