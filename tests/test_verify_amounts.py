@@ -1,5 +1,5 @@
-"""Checks of the amounts an answer returns (ontouse.verify): a price held as an object of its own (an amount, a
-currency) is a number to the checks, so "the cheapest X" answered with the price object is the price and not the
+"""Checks of the amounts an answer returns (ontouse.verify): a price held as an object of its own (a value, a
+unit) is a number to the checks, so "the cheapest X" answered with the price object is the price and not the
 X (superlative_thing_returned); rounded numbers asked and none rounded (rounded_as_asked); how many and a second
 amount asked and one number returned (second_ask_answered). Model-free: `Answerer.answer_sql` runs each plan
 through the same checks as a plan the model wrote. Made-up domains: a stationery shop and a bike rental written
@@ -16,16 +16,16 @@ STATIONERY = HEAD + """
 @prefix : <http://example.org/stationery#> .
 :Item a owl:Class ; rdfs:label "item"@en .
 :Kind a owl:Class ; rdfs:label "kind"@en .
-:Price a owl:Class ; rdfs:label "price"@en .
-:ofKind a owl:ObjectProperty . :price a owl:ObjectProperty .
+:Tag a owl:Class ; rdfs:label "price tag"@en .
+:ofKind a owl:ObjectProperty . :costs a owl:ObjectProperty .
 :pen a :Kind ; rdfs:label "Pen" .
 :pad a :Kind ; rdfs:label "Notepad" .
-:i1 a :Item ; rdfs:label "Gel pen blue" ; :ofKind :pen ; :price :p1 .
-:i2 a :Item ; rdfs:label "Fountain pen" ; :ofKind :pen ; :price :p2 .
-:i3 a :Item ; rdfs:label "Ruled pad A5" ; :ofKind :pad ; :price :p3 .
-:p1 a :Price ; rdfs:label "1,20 EUR" ; :amount 1.20 ; :currency "EUR" .
-:p2 a :Price ; rdfs:label "24,50 EUR" ; :amount 24.50 ; :currency "EUR" .
-:p3 a :Price ; rdfs:label "3,10 EUR" ; :amount 3.10 ; :currency "EUR" .
+:i1 a :Item ; rdfs:label "Gel pen blue" ; :ofKind :pen ; :costs :p1 .
+:i2 a :Item ; rdfs:label "Fountain pen" ; :ofKind :pen ; :costs :p2 .
+:i3 a :Item ; rdfs:label "Ruled pad A5" ; :ofKind :pad ; :costs :p3 .
+:p1 a :Tag ; rdfs:label "EUR 1.20" ; :value 1.20 ; :unit "EUR" .
+:p2 a :Tag ; rdfs:label "EUR 24.50" ; :value 24.50 ; :unit "EUR" .
+:p3 a :Tag ; rdfs:label "EUR 3.10" ; :value 3.10 ; :unit "EUR" .
 """
 
 RENTAL = HEAD + """
@@ -37,9 +37,9 @@ RENTAL = HEAD + """
 :b1 a :Bike ; rdfs:label "Cargo One" ; :dockedAt :east ; :dayFee :f1 .
 :b2 a :Bike ; rdfs:label "City Two" ; :dockedAt :east ; :dayFee :f2 .
 :b3 a :Bike ; rdfs:label "Tandem Three" ; :dockedAt :west ; :dayFee :f3 .
-:f1 a :Fee ; :amount 30 ; :currency "USD" .
-:f2 a :Fee ; :amount 12 ; :currency "USD" .
-:f3 a :Fee ; :amount 25 ; :currency "USD" .
+:f1 a :Fee ; :sum 30 ; :unit "USD" .
+:f2 a :Fee ; :sum 12 ; :unit "USD" .
+:f3 a :Fee ; :sum 25 ; :unit "USD" .
 """
 
 
@@ -55,11 +55,11 @@ def failed(ans) -> list[str]:
 # ---- a price object is a number -----------------------------------------------------------------------------
 def test_the_cheapest_thing_answered_with_its_price_object_is_the_price() -> None:
     a = answerer(STATIONERY)
-    ans = a.answer_sql("What is the cheapest pen?", "SELECT i.price FROM Item AS i JOIN Kind AS k ON i.ofKind = "
-                       "k.iri WHERE k.label = 'Pen' ORDER BY i.price ASC LIMIT 1")
+    ans = a.answer_sql("What is the cheapest pen?", "SELECT i.costs FROM Item AS i JOIN Kind AS k ON i.ofKind = "
+                       "k.iri WHERE k.label = 'Pen' ORDER BY i.costs ASC LIMIT 1")
     assert ans.state == "unsure" and failed(ans) == ["superlative_thing_returned"]
     ans = a.answer_sql("What is the cheapest pen?", "SELECT i.label FROM Item AS i JOIN Kind AS k ON i.ofKind = "
-                       "k.iri WHERE k.label = 'Pen' ORDER BY i.price ASC LIMIT 1")
+                       "k.iri WHERE k.label = 'Pen' ORDER BY i.costs ASC LIMIT 1")
     assert ans.state == "answered" and ans.values() == ["Gel pen blue"]
 
 
@@ -83,7 +83,7 @@ def test_a_link_to_things_shared_by_many_is_no_value() -> None:
 @pytest.mark.parametrize("ttl, question, unrounded, rounded", [
     (PARKS, "What is the average salary of the rangers, rounded to two decimals?", "SELECT AVG(salary) FROM Ranger",
      "SELECT ROUND(AVG(salary), 2) FROM Ranger"),
-    (GROVE, "What is the average age of the trees? Round reasonably.", "SELECT AVG(tree_age) / 7.0 FROM Tree",
+    (GROVE, "What is the average age of the trees? Round it off.", "SELECT AVG(tree_age) / 7.0 FROM Tree",
      "SELECT ROUND(AVG(tree_age) / 7.0, 1) FROM Tree"),
 ])
 def test_rounded_numbers_asked(ttl: str, question: str, unrounded: str, rounded: str) -> None:

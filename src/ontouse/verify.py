@@ -556,8 +556,8 @@ def _numeric(schema: Schema, e: Any, dates: bool = False) -> bool:
 
 
 def value_object(schema: Schema, col: Any) -> bool:
-    """Is `col` a link to things that only hold a value (a price object: its one number, a currency, a label),
-    one per thing that links to them? Such a link stands for its number (sqlplan's link_number reads it so)."""
+    """Is `col` a link to things that only hold a value (a money object: its one number, a unit, a label), one
+    per thing that links to them? Such a link stands for its number (sqlplan's link_number reads it so)."""
     target = schema.table(col.target) if col.kind == "link" and col.target else None
     if target is None:
         return False
@@ -1335,7 +1335,7 @@ _SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\b
 def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
     with ...") answered by one column answers only the first; one that asks how many and then a second amount
-    ("how many parts does each kit hold, and what is their total weight?") answered with one number answers one
+    ("how many rooms does each floor have, and what is their total area?") answered with one number answers one
     of them."""
     if q.kind == "yesno" or not isinstance(plan, Query):
         return ""
@@ -1360,9 +1360,9 @@ def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
 _ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
 
 
-# "round to two decimals", "rounded", "round reasonably": the question asks for rounded numbers ("a round trip",
-# "the first round" do not)
-_ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|reasonably|sensibly|\w+ly)\b")
+# "round to two decimals", "rounded", "round it off", "round sensibly": the question asks for rounded numbers
+# ("a round trip", "the first round" do not)
+_ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w+ly)\b")
 
 
 def _rounds(e: Any) -> bool:
