@@ -220,3 +220,68 @@ def test_a_translation_that_leaves_out_a_told_word_twice_is_used_only_when_it_ke
     model = ScriptedModel("Which tools are red?", "Which tools are red?")
     found = translate_text(model, "Quais pás de jardim são vermelhas?", "pt", "en", told=told)
     assert found.texts == {} and '"garden shovel"' in found.rejected
+
+
+BOATS = """@prefix : <http://example.org/boats#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Boat a owl:Class ; rdfs:label "barco"@pt, "boat"@en .
+:Sailboat a owl:Class ; rdfs:subClassOf :Boat ; rdfs:label "veleiro"@pt, "sailboat"@en .
+:Kayak a owl:Class ; rdfs:subClassOf :Boat ; rdfs:label "caiaque"@pt, "kayak"@en .
+:s1 a :Sailboat ; rdfs:label "Vento Leste" .
+:s2 a :Sailboat ; rdfs:label "Maré Alta" .
+:k1 a :Kayak ; rdfs:label "Flecha" .
+"""
+
+
+def test_a_word_no_dictionary_has_is_linked_to_the_class_it_spells(tmp_path, monkeypatch) -> None:
+    """A word the dictionary lacks that spells a class's label in another language ("veleros": "veleiro", labelled
+    "sailboat" in English) is named with that class's word; a known word, a name written with a capital, a word
+    spelled alike two classes, and a word the question says as it is, are not."""
+    from ontouse.translate import spelling_glossary
+
+    write_dictionary(tmp_path, "spa", [("barco", "barco\nboat"), ("lago", "lago\nlake"), ("hay", "hay\nthere is")])
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    dictionary = open_dictionary("es")
+    terms = [Term("b", "Boat", {"pt": ["barco"], "en": ["boat"]}),
+             Term("s", "Sailboat", {"pt": ["veleiro"], "en": ["sailboat"]}),
+             Term("k", "Kayak", {"pt": ["caiaque"], "en": ["kayak"]})]
+    assert spelling_glossary(dictionary, "¿Cuántos veleros hay en el lago?", terms, "en", "en") == [
+        ("veleros", "sailboat")]
+    assert spelling_glossary(dictionary, "¿Cuántos barcos hay?", terms, "en", "en") == []  # the dictionary's word
+    assert spelling_glossary(dictionary, "¿Dónde está Veleros?", terms, "en", "en") == []  # a name
+    assert spelling_glossary(dictionary, "¿Cuántos kayaks hay?", terms, "en", "en") == []  # said as it is
+    twins = terms + [Term("t", "TallShip", {"it": ["veliero"], "en": ["tall ship"]})]
+    assert spelling_glossary(dictionary, "¿Cuántos veleros hay?", twins, "en", "en") == []  # two classes alike
+    assert spelling_glossary(None, "¿Cuántos veleros hay?", terms, "en", "en") == []  # no dictionary
+
+
+def test_a_run_of_words_is_linked_to_the_label_of_as_many_words_it_spells(tmp_path, monkeypatch) -> None:
+    """A second domain, a clinic: "vacinas antigripais" (the dictionary knows "vacina", not "antigripais") spells
+    the Spanish label "vacuna antigripal" of the flu vaccine; the known word alone names nothing by spelling, and a
+    run whose unknown word spells no word of the label ("vacinas gripadas") is not linked by the run's likeness."""
+    from ontouse.translate import spelling_glossary
+
+    write_dictionary(tmp_path, "por", [("vacina", "vacina\nvaccine"), ("clínica", "clínica\nclinic")])
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    dictionary = open_dictionary("pt")
+    terms = [Term("v", "Vaccine", {"es": ["vacuna"], "en": ["vaccine"]}),
+             Term("f", "FluVaccine", {"es": ["vacuna antigripal"], "en": ["flu vaccine"]}),
+             Term("c", "Clinic", {"es": ["clínica"], "en": ["clinic"]})]
+    assert spelling_glossary(dictionary, "Quantas vacinas antigripais tem a clínica?", terms, "en", "en") == [
+        ("vacinas antigripais", "flu vaccine")]
+    assert spelling_glossary(dictionary, "Quantas vacinas tem a clínica?", terms, "en", "en") == []
+    assert spelling_glossary(dictionary, "Quantas vacinas gripadas tem a clínica?", terms, "en", "en") == []
+
+
+def test_the_translation_is_told_the_class_a_word_spells(tmp_path, monkeypatch) -> None:
+    write_dictionary(tmp_path, "spa", [("barco", "barco\nboat"), ("hay", "hay\nthere is")])
+    monkeypatch.setenv(bilingual.ENV, str(tmp_path))
+    store = GraphStore(Graph().parse(data=BOATS, format="turtle"))
+    model = ScriptedModel("How many sailboats are there?", "```sql\nSELECT COUNT(*) FROM Sailboat\n```",
+                          *phrases("es"))
+    answerer = Answerer(store, model, second_plans=0)
+    answerer._linker = None  # the spelling alone, without the multilingual model's hints
+    ans = answerer.ask("¿Cuántos veleros hay?")
+    assert '"veleros": "sailboat"' in model.sent[0]["messages"][0]["content"]
+    assert ans.answer.startswith("2")

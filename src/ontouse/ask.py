@@ -56,7 +56,7 @@ from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
 from .translate import (Term, Translation, contradicted, dictionary_glossary, glossary, label_glossary, label_glosses,
-                        model_reading_counts, ontology_terms, translate, translate_text, vocabulary)
+                        model_reading_counts, ontology_terms, spelling_glossary, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
                      name_probes, narrowed_to_named, tie_probes, tied_rows, verify, widened_to_asked)
@@ -289,7 +289,8 @@ class Answerer:
         """(what the bilingual dictionaries tell, when installed (ontocore.bilingual): the English word of a class
         or named value that a word of the question translates to, for words the multilingual model gave no hint
         for (`dictionary_glossary`), and of one labelled in several words that the question says in other words
-        (`label_glosses`); the multilingual model's hints, `_hints`)."""
+        (`label_glosses`); the multilingual model's hints, `_hints`, and the class a word the dictionary lacks
+        spells, `spelling_glossary`)."""
         dictionary = open_dictionary(lang)
         terms, classes = self._words()
         main = self.schema.languages.main
@@ -303,6 +304,11 @@ class Answerer:
         said = label_glosses(open_dictionary, text, lang, classes + values, ENGLISH, main)
         inside = [set(fold(span).split()) for span, _ in said]  # a word told as part of such a label goes
         told = said + [(span, word) for span, word in told if not any(set(fold(span).split()) <= s for s in inside)]
+        # a class's word that the question spells in a word the dictionary lacks ("vivacs": bivouac), as a hint
+        named = {w for span, _ in told + hints + label_glossary(text, classes, lang, ENGLISH, main)
+                 for w in fold(span).split()}
+        hints += [(span, word) for span, word in spelling_glossary(dictionary, text, classes, ENGLISH, main)
+                  if not named & set(fold(span).split())]
         if told or dictionary is not None:
             self.trace.write("dictionary", language=lang, told=told, hints=hints)
         return told, hints

@@ -18,7 +18,8 @@ With the multilingual sentence-embedding model installed (ontocore.crosslingual:
 (`glossary`). With a bilingual dictionary into English installed (ontocore.bilingual), it names the class or named
 value that a word the model found nothing for translates to (`dictionary_glossary`: "regadores", watering can),
 and a class or value labelled in several words that the question says in other words (`label_glosses`: "pás de
-jardim" for "pelle de jardin"); a translation that leaves such a word out is told it once.
+jardim" for "pelle de jardin"); a translation that leaves such a word out is told it once. A word the dictionary
+lacks that spells a class's label in any language ("vivacs", "bivacco") is named as a hint (`spelling_glossary`).
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -393,6 +394,62 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
     return _apart(found, [w for w, _ in _words(question)])
 
 
+MIN_SPELLING_LETTERS = 5  # a word shorter than this is not compared by its spelling (spelling_glossary)
+SPELLING_LIKENESS = 0.65  # how alike a word must spell a label (difflib's ratio, folded, a plural's "s" dropped)
+SPELLING_MARGIN = 0.1  # how much less alike the nearest label of any other class must be
+
+
+def _alike(a: str, b: str) -> float:
+    return SequenceMatcher(None, a, b).ratio()
+
+
+def _spelled(span: list[tuple[str, str]], unknown: set[str], label: list[str]) -> float:
+    """How alike the run of words `span` ((as written, folded) pairs) spells a label's words: the likeness of the
+    whole (0 for a label of another number of words, or when a word of the run the dictionary lacks spells no word
+    of the label SPELLING_LIKENESS alike: "refugios gestiona" is no "rifugio custodito")."""
+    if len(label) != len(span):
+        return 0.0
+    said, label = [_gloss(f) for _, f in span], [_gloss(x) for x in label]
+    if any(w in unknown and max(_alike(f, x) for x in label) < SPELLING_LIKENESS for (w, _), f in zip(span, said)):
+        return 0.0
+    return _alike(" ".join(said), " ".join(label))
+
+
+def spelling_glossary(dictionary: Any, question: str, terms: list[Term], target: str,
+                      main: str) -> list[tuple[str, str]]:
+    """(words of the question, the ontology's word in `target` they name) by spelling alone, for words the
+    bilingual dictionary has no entry for: a run of one to three words of the question, one of them unknown to the
+    dictionary and of MIN_SPELLING_LETTERS letters or more, none written with a capital (a name, or the question's
+    first word), that spells a class's label of as many words, in any language, at least SPELLING_LIKENESS alike
+    and SPELLING_MARGIN more alike than any other class's label ("vivacs", which the dictionary lacks, spells
+    "bivacco" of a class labelled "bivouac" in English: one word borrowed by two languages). Longer runs first; a
+    word the question already says as it is in `target` needs no telling. Nothing without a dictionary: it is
+    what tells a word of the language from one it does not know."""
+    if dictionary is None:
+        return []
+    asked = _words(question)
+    named = [(t, t.word(target, main)) for t in terms if t.word(target, main)]
+    longest = max((len(_label_words(x)) for t, _ in named for x in t.texts()), default=0)
+    runs = [r for r in _phrases(question, min(longest, 3))
+            if not any(w[:1].isupper() for w, _ in asked[r[0]:r[1]])]
+    candidates = {w for i, j, _ in runs for w, f in asked[i:j] if len(f) >= MIN_SPELLING_LETTERS and f not in STOP}
+    read = dictionary.lookup(sorted(candidates)) if candidates else {}
+    unknown = {w for w in candidates if read.get(w) is None}
+    found: list[tuple[int, int, str]] = []
+    for i, j, _ in runs:
+        if not unknown & {w for w, _ in asked[i:j]}:
+            continue
+        span = [(w, f) for w, f in asked[i:j]]
+        likeness = sorted(((max((_spelled(span, unknown, _label_words(x)) for x in term.texts()), default=0.0), word)
+                           for term, word in named), reverse=True)
+        if not likeness or likeness[0][0] < SPELLING_LIKENESS:
+            continue
+        best, word = likeness[0]
+        if all(best - other >= SPELLING_MARGIN for other, w in likeness[1:] if w != word) \
+                and not _uses([f for _, f in asked[i:j]], word):
+            found.append((i, j, word))
+    return _apart(found, [w for w, _ in asked])
+
 MAX_GAP = 3  # other words a label's words may stand apart by in the question (label_glosses)
 
 
@@ -665,4 +722,4 @@ def translate_text(model: ChatModel, question: str, source: str, target: str, *,
 
 __all__ = ["Term", "Translation", "contradicted", "dictionary_glossary", "glossary", "guard_problem", "label_glossary",
            "label_glosses", "missing_words", "model_reading_counts", "ontology_terms", "reply_text", "restore_quoted",
-           "same_word", "swapped_words", "translate", "translate_text", "vocabulary"]
+           "same_word", "spelling_glossary", "swapped_words", "translate", "translate_text", "vocabulary"]
