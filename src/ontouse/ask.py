@@ -59,7 +59,8 @@ from .translate import (Term, Translation, contradicted, dictionary_glossary, gl
                         model_reading_counts, ontology_terms, spelling_glossary, translate, translate_text, vocabulary)
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
-                     name_probes, narrowed_to_named, tie_probes, tied_rows, verify, widened_to_asked)
+                     name_probes, narrowed_to_named, ranked_by_values, tie_probes, tied_rows, verify,
+                     widened_to_asked, without_detour)
 from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -444,7 +445,10 @@ class Answerer:
                     "the asked things linked to the thing the question names"),
                    ("asked_class_read", lambda: widened_to_asked(q, plan, self.schema, texts)
                     or narrowed_to_named(q, plan, self.schema, texts),
-                    "read from the class the question's words name"))
+                    "read from the class the question's words name"),
+                   ("ranked_as_asked", lambda: ranked_by_values(q, plan), "ranked by the values, not an average"),
+                   ("joins_asked", lambda: without_detour(q, plan, self.schema, texts),
+                    "left out a table the question does not mention, joined only to come back"))
         for check, repaired, note in repairs:
             if check in failed:
                 self._code_repair(q, run, mentions, check, repaired(), "repaired: " + note)

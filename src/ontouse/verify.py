@@ -13,7 +13,9 @@ a value's own table answering for the things that have the value (not_the_value_
 a code the question says and the plan never uses (numbers_used), one top value asked and the top of each group
 returned (one_top_value), a value column the question names in words and the plan never reads
 (named_columns_read), a subclass read where the question asks about its class, or a whole class where the asked
-words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked). Each check
+words name a subclass (asked_class_read), rounded numbers asked and none rounded (rounded_as_asked), a table the
+question does not mention joined only to lead back to rows the plan reads already (joins_asked), a superlative
+ranked by an average nobody asked for (ranked_as_asked). Each check
 is named and gives a `Check` (passed or not, with the reason); the answer record keeps the list, so a reader
 sees which checks an answer passed. A failed check goes back to the model like any other problem; when no
 attempt passes, the answer says "Unsure: <reason>; best candidate: ..." instead of stating the candidate
@@ -36,7 +38,7 @@ from .answer import Cell
 from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape_problem, type_problem,
                      value_echo_problem)
 from .sqlplan.plan import (Agg, And, Arith, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join, Like, Lit, Not,
-                           Or, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
+                           Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -816,6 +818,141 @@ def join_problem(plan: Plan, schema: Schema) -> str:
                     f"on the column that refers to the other table (REFERENCES), or on its link.")
     return ""
 
+
+
+def _detours(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> list[tuple[Source, list[str]]]:
+    """The sources of the plan that only lead back to what it already reads (each with the aliases it joins): a
+    table none of whose columns the plan reads but in joins, all of them on one link column of its own to the
+    rows of another source (`X.link = Y.iri`, every Y of one table), and that the question does not name by any
+    word of its names (`_stem`). Joined so, it only repeats the rows of Y - once per row of X that links to it -
+    and keeps the Y that some X links to: "which suppliers deliver X" read through the rows of an order list that
+    the question never mentions. Only for a plain query (not a union) without COUNT(*), and never its first
+    source."""
+    if not isinstance(plan, Query) or len(plan.sources) < 2 or any(
+            a.func == "count" and a.arg is None for a in _aggs((plan.select, plan.order_by, plan.having))):
+        return []  # COUNT(*) counts the rows of every source
+    said = {w for w in (singular(x) for x in q.words) if len(w) > 2}
+    out = []
+    for src in plan.sources[1:]:  # (the first is what the plan reads about)
+        table = schema.table(src.table)
+        if table is None or src.optional:
+            continue
+        a = src.alias.lower()
+        joins = [j for j in plan.joins if a in (j.left.alias.lower(), j.right.alias.lower())]
+        rest = replace(plan, joins=tuple(j for j in plan.joins if j not in joins), sources=())
+        if not joins or any(c.alias.lower() == a for c in columns_in(rest, deep=True)):
+            continue
+        own = [j.left if j.left.alias.lower() == a else j.right for j in joins]
+        other = [j.right if j.left.alias.lower() == a else j.left for j in joins]
+        col = table.column(own[0].column)
+        if (col is None or col.kind != "link" or any(c.column != own[0].column for c in own)
+                or any(o.column != "iri" or o.alias.lower() == a or o.table != other[0].table for o in other)
+                or any(j.optional for j in joins)):
+            continue
+        if any(_stem(w) == _stem(n) for w in said for term in _terms_of(table, table_texts) for n in term.split()):
+            continue
+        out.append((src, list(dict.fromkeys(o.alias for o in other))))
+    return out
+
+
+def _stem(word: str) -> str:
+    """A word as it is compared with a table's names in `_detours`: its first four letters ("posted" and
+    "posting", "enrolled" and "enrolment" are one word there, which is the safe side: a named table is no
+    detour)."""
+    return word[:4]
+
+
+def detour_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+    """A table joined that the question does not name and whose only part is to lead back to rows the plan reads
+    already (`_detours`): it repeats or drops those rows by a relation the question does not ask about."""
+    found = _detours(q, plan, schema, table_texts)
+    if not found:
+        return ""
+    src, aliases = found[0]
+    return (f"the query joins {src.table} ({src.alias}), which the question does not mention, only to come back to "
+            f"{', '.join(aliases)}: it repeats or drops rows by a relation not asked about. Leave {src.table} out.")
+
+
+def without_detour(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
+    """The plan without the first table `_detours` finds (the bounded repair of detour_problem): its source and
+    joins dropped, and the sources it joined, all of one table and so one row, read as the first of them. None
+    when the plan has no such table, or the rest is no longer joined together."""
+    found = _detours(q, plan, schema, table_texts)
+    if not found:
+        return None
+    src, aliases = found[0]
+    keep, merged = aliases[0], {a.lower() for a in aliases[1:]}
+
+    def swap(e: Any) -> Any:
+        from dataclasses import fields, is_dataclass
+
+        if isinstance(e, Col) and e.alias.lower() in merged:
+            return replace(e, alias=keep)
+        if is_dataclass(e) and not isinstance(e, type):
+            return replace(e, **{f.name: swap(getattr(e, f.name)) for f in fields(e)})
+        if isinstance(e, tuple):
+            return tuple(swap(x) for x in e)
+        return e
+
+    gone = {src.alias.lower()} | merged
+    joins = []
+    for j in plan.joins:
+        if src.alias.lower() in (j.left.alias.lower(), j.right.alias.lower()):
+            continue
+        j = swap(j)
+        if j.left != j.right and j not in joins:
+            joins.append(j)
+    sources = tuple(s for s in plan.sources if s.alias.lower() not in gone)
+    linked, todo = {sources[0].alias.lower()}, True
+    while todo:
+        todo = False
+        for j in joins:
+            ends = {j.left.alias.lower(), j.right.alias.lower()}
+            if ends & linked and not ends <= linked:
+                linked |= ends
+                todo = True
+    if linked != {s.alias.lower() for s in sources}:
+        return None
+    return replace(plan, sources=sources, joins=tuple(joins),
+                   **{f: swap(getattr(plan, f)) for f in ("select", "where", "group_by", "having", "order_by")})
+
+
+AVERAGED = frozenset({"average", "averages", "averaged", "mean", "avg"})  # the words that ask for an average
+
+
+def _ranked_average(q: Question, plan: Plan) -> Agg | None:
+    """The AVG(...) a plan ranks its groups by when the question asks for no average (none of AVERAGED) and the
+    plan returns none (AVG only in ORDER BY): "which X has the most reliable Y" asks for the X of the top Y,
+    not for the X whose Ys are best on average."""
+    if not isinstance(plan, Query) or not plan.group_by or plan.limit is None or len(plan.order_by) != 1:
+        return None
+    agg = plan.order_by[0].expr
+    if (not isinstance(agg, Agg) or agg.func != "avg" or agg.arg is None or AVERAGED & set(q.words)
+            or _aggs((plan.select, plan.having))):
+        return None
+    return agg
+
+
+def average_rank_problem(q: Question, plan: Plan) -> str:
+    """A superlative answered by ranking groups by an average the question does not ask for (`_ranked_average`)."""
+    agg = _ranked_average(q, plan)
+    if agg is None:
+        return ""
+    return ("the query ranks groups by an average (AVG in ORDER BY), but the question asks for no average: rank "
+            "the rows by the value itself (ORDER BY the column, without GROUP BY), or say MAX / MIN.")
+
+
+def ranked_by_values(q: Question, plan: Plan) -> Plan | None:
+    """The plan ranked by the values themselves (the bounded repair of average_rank_problem): with LIMIT 1, the
+    rows ordered by the averaged column, without GROUP BY (the X of the top Y); with a larger limit, each group
+    ranked by its top value (MAX, or MIN ranking upward), so that a group comes once."""
+    agg = _ranked_average(q, plan)
+    if agg is None:
+        return None
+    desc = plan.order_by[0].desc
+    if plan.limit == 1:
+        return replace(plan, group_by=(), order_by=(Order(agg.arg, desc),), distinct=False)
+    return replace(plan, order_by=(Order(Agg("max" if desc else "min", agg.arg), desc),))
 
 def ranking_problem(q: Question, plan: Plan) -> str:
     """A superlative question ("the most X") whose plan picks no top or bottom anywhere answers another question."""
@@ -1613,9 +1750,11 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
             q, plan, schema, index.table_texts if index is not None else None, mentions)))
     if superlative_direction(q) and plan_direction(plan):
         out.append(_check("superlative_direction", direction_problem(q, plan)))
+        out.append(_check("ranked_as_asked", average_rank_problem(q, plan)))
     elif superlative_direction(q) and q.kind != "yesno":
         out.append(_check("superlative_ranked", ranking_problem(q, plan)))
     out.append(_check("joins_related", join_problem(plan, schema)))
+    out.append(_check("joins_asked", detour_problem(q, plan, schema, index.table_texts if index is not None else None)))
     if q.head and q.kind == "other":
         out.append(_check("condition_on_asked", condition_owner_problem(q, plan, schema)))
     out.append(_check("summed_column_named", summed_problem(q, plan, schema, embedder, names)))
@@ -1709,7 +1848,8 @@ def first_problem(checks: list[Check]) -> str:
 
 
 __all__ = ["Check", "verify", "first_problem", "flip_direction", "listed_things", "widened_to_asked",
-           "narrowed_to_named", "class_read_problem",
+           "narrowed_to_named", "class_read_problem", "detour_problem", "without_detour", "average_rank_problem",
+           "ranked_by_values",
            "things_with_value", "things_of_named", "asked_tables", "direction_problem", "counted_class_problem",
            "sides_problem", "superlative_direction", "counted_phrase", "columns_in", "is_aggregate", "unasked_values",
            "both_named", "asks_per_group", "ranks_itself", "TIME_SUPERLATIVE", "tie_probes", "tied_rows",
