@@ -5,7 +5,7 @@ maintained fork of `langid.py`; `langid` itself is read the same way), imported 
 languages the answerer supports. A short question is hard to identify, so the identifier's answer counts only
 when it is sure; otherwise two cheap clues from the ontology and the project's own English word list decide:
 the question shares words with the labels of exactly one language of the ontology other than English (`"Welche
-Becken ..."` shares "Becken" with the German labels), or it is written with English function words. A longer
+Kessel ..."` shares "Kessel" with the German labels), or it is written with English function words. A longer
 question without a single English function word is "not English, language unknown" (the translation call then
 names the language); English stays the default when nothing decides.
 

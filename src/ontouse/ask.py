@@ -305,7 +305,7 @@ class Answerer:
         said = label_glosses(open_dictionary, text, lang, classes + values, ENGLISH, main)
         inside = [set(fold(span).split()) for span, _ in said]  # a word told as part of such a label goes
         told = said + [(span, word) for span, word in told if not any(set(fold(span).split()) <= s for s in inside)]
-        # a class's word that the question spells in a word the dictionary lacks ("vivacs": bivouac), as a hint
+        # a class's word that the question spells in a word the dictionary lacks ("veleros": sailboat), as a hint
         named = {w for span, _ in told + hints + label_glossary(text, classes, lang, ENGLISH, main)
                  for w in fold(span).split()}
         hints += [(span, word) for span, word in spelling_glossary(dictionary, text, classes, ENGLISH, main)

@@ -19,7 +19,7 @@ With the multilingual sentence-embedding model installed (ontocore.crosslingual:
 value that a word the model found nothing for translates to (`dictionary_glossary`: "regadores", watering can),
 and a class or value labelled in several words that the question says in other words (`label_glosses`: "pás de
 jardim" for "pelle de jardin"); a translation that leaves such a word out is told it once. A word the dictionary
-lacks that spells a class's label in any language ("vivacs", "bivacco") is named as a hint (`spelling_glossary`).
+lacks that spells a class's label in any language ("veleros", "veleiro") is named as a hint (`spelling_glossary`).
 
 Words the ontology itself labels in the question's language are read by code (`label_glossary`: a class labelled
 in German is named by its English label); a translation that does not use such a word is asked again once, told it.
@@ -212,7 +212,7 @@ _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 def same_word(a: str, b: str) -> bool:
     """Two folded words are one word in another form: equal, or one starts with the other and is at most
     MAX_ENDING letters longer, or (both of five letters or more) they part at the shorter one's last letter
-    ("krake" / "kraken", "phare" / "phares", "bivacco" / "bivacchi"; not "which" / "white"). No word list: the
+    ("lantern" / "lanterns", "barca" / "barche", "veleiro" / "veleiros"; not "which" / "white"). No word list: the
     rule only ever compares a question's word with one of the ontology's own labels."""
     if a == b:
         return True
@@ -295,7 +295,7 @@ def missing_words(text: str, pairs: list[tuple[str, str]]) -> list[tuple[str, st
 def swapped_words(text: str, question: str, pairs: list[tuple[str, str]], vocab: list[str]) -> list[tuple[str, str]]:
     """The pairs the translation `text` lost for another of the ontology's words (`vocab`, in the target language:
     the words of its classes) that the question does not name: "Stiefel" (boot) written "sandals". A lost word
-    with none of them in its place ("Becken" written "pool") is a translation's own wording, not a wrong name."""
+    with none of them in its place ("Kessel" written "pot") is a translation's own wording, not a wrong name."""
     lost = missing_words(text, pairs)
     if not lost:
         return []
@@ -406,7 +406,7 @@ def _alike(a: str, b: str) -> float:
 def _spelled(span: list[tuple[str, str]], unknown: set[str], label: list[str]) -> float:
     """How alike the run of words `span` ((as written, folded) pairs) spells a label's words: the likeness of the
     whole (0 for a label of another number of words, or when a word of the run the dictionary lacks spells no word
-    of the label SPELLING_LIKENESS alike: "refugios gestiona" is no "rifugio custodito")."""
+    of the label SPELLING_LIKENESS alike: "vacinas gripadas" is no "vacuna antigripal")."""
     if len(label) != len(span):
         return 0.0
     said, label = [_gloss(f) for _, f in span], [_gloss(x) for x in label]
@@ -421,8 +421,8 @@ def spelling_glossary(dictionary: Any, question: str, terms: list[Term], target:
     bilingual dictionary has no entry for: a run of one to three words of the question, one of them unknown to the
     dictionary and of MIN_SPELLING_LETTERS letters or more, none written with a capital (a name, or the question's
     first word), that spells a class's label of as many words, in any language, at least SPELLING_LIKENESS alike
-    and SPELLING_MARGIN more alike than any other class's label ("vivacs", which the dictionary lacks, spells
-    "bivacco" of a class labelled "bivouac" in English: one word borrowed by two languages). Longer runs first; a
+    and SPELLING_MARGIN more alike than any other class's label ("veleros", which the dictionary lacks, spells
+    "veleiro" of a class labelled "sailboat" in English: one word in two languages). Longer runs first; a
     word the question already says as it is in `target` needs no telling. Nothing without a dictionary: it is
     what tells a word of the language from one it does not know."""
     if dictionary is None:
