@@ -439,7 +439,7 @@ def spelling_glossary(dictionary: Any, question: str, terms: list[Term], target:
     for i, j, _ in runs:
         if not unknown & {w for w, _ in asked[i:j]}:
             continue
-        span = [(w, f) for w, f in asked[i:j]]
+        span = asked[i:j]
         likeness = sorted(((max((_spelled(span, unknown, _label_words(x)) for x in term.texts()), default=0.0), word)
                            for term, word in named), reverse=True)
         if not likeness or likeness[0][0] < SPELLING_LIKENESS:
