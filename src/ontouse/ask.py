@@ -468,6 +468,11 @@ class Answerer:
         run.rows = make_cells(result.rows, run.compiled.columns, self.store, self.schema, q.asks_names,
                               q.labels or None)
         run.total, run.truncated = result.total, result.truncated
+        said = [i for i, cells in enumerate(run.rows)
+                if run.compiled.grouped or not cells or any(c.value != "" for c in cells)]
+        if len(said) < len(run.rows):  # a row of empty values only (things without the values shown) says nothing
+            run.total -= len(run.rows) - len(said)
+            run.raw, run.rows = [run.raw[i] for i in said], [run.rows[i] for i in said]
         if len(run.rows) > 1:
             run.raw, run.rows = one_label_per_thing(run.raw, run.rows, q.labels or self.schema.label_order)
             run.total -= len(result.rows) - len(run.rows)

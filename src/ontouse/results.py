@@ -18,6 +18,7 @@ from .sqlplan.schema import Schema, local_name
 from .storage.store import Store
 
 MAX_ROWS_SHOWN = 25
+MISSING = "—"  # how an empty cell reads in the answer text (a thing without the value asked for)
 
 
 def labels_of(store: Store, schema: Schema, iris: Sequence[URIRef],
@@ -85,14 +86,15 @@ def answer_text(q: Question, columns: list[str], rows: list[list[Cell]], boolean
     if not rows:
         return words.get("no_data")
     shown = rows[:MAX_ROWS_SHOWN]
+    text = lambda c: c.text() or MISSING  # noqa: E731  (a value the thing lacks: shown, not dropped)
     more = f" ({words.get('more', n=total - len(shown))})" if total > len(shown) else ""
     if len(columns) <= 1 or all(len(r) == 1 for r in shown):
-        values = [r[0].text() if r else "" for r in shown]
+        values = [text(r[0]) if r else "" for r in shown]
         if len(values) == 1:
             return f"{values[0]}."
         return "; ".join(values) + more + "."
     named = [c or words.get("column", n=i + 1) for i, c in enumerate(columns)]
-    lines = ["; ".join(f"{n}: {c.text()}" for n, c in zip(named, r)) for r in shown]
+    lines = ["; ".join(f"{n}: {text(c)}" for n, c in zip(named, r)) for r in shown]
     return "\n".join(lines) + (f"\n{more.strip()}" if more else "")
 
 

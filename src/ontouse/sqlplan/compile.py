@@ -88,6 +88,10 @@ class Compiler:
         ex.one_label = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) \
             or q.limit is not None or bool(q.offset)
         optional_cols = _optional_columns(q)
+        grouped = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or any(
+            is_aggregate(o.expr) for o in q.order_by)
+        # a column the answer only shows: a thing without the value is still a row (SQL shows NULL), not dropped
+        shown = _shown_only(q) if out_names is None and not prefix and not grouped else set()
         # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
         # group: a row without that value is kept (its LEFT JOINed row unbound)
         elsewhere = {(c.alias.lower(), c.column.lower())
@@ -99,6 +103,8 @@ class Compiler:
                 continue  # made in its LEFT JOIN's group below
             if c.alias.lower() in left_joined:
                 ex.column_var(c, group=c.alias.lower())
+            elif (c.alias.lower(), c.column.lower()) in shown and ex.column(c).kind != "id":
+                ex.column_var(c, group=f"shown {c.alias.lower()}.{c.column.lower()}")
             elif (c.alias.lower(), c.column.lower()) in optional_cols:
                 ex.column_var(c, optional=True)
             else:
@@ -115,8 +121,6 @@ class Compiler:
                 ex.group = None
         if q.where is not None:
             pat.filters += [f for f in ex.conditions(q.where) if f]
-        grouped = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or any(
-            is_aggregate(o.expr) for o in q.order_by)
         keys = [ex.value(g) for g in q.group_by]
         outputs, cols = [], []
         names = out_names or [f"?o{i + 1}" for i in range(len(q.select))]
@@ -385,6 +389,22 @@ def _strip_isnull(e):
     if isinstance(e, Not):
         return Not(_strip_isnull(e.item))
     return e
+
+
+def _shown_only(q: Query) -> set[tuple[str, str]]:
+    """Columns that are items of the select list as they are and read nowhere else: in no other item, join,
+    condition (subqueries included), grouping, ordering or HAVING. A thing that lacks such a value is still a row
+    of the answer, with an empty cell, as SQL keeps a row whose selected column is NULL: their triples are OPTIONAL
+    (each column in a group of its own, so that a column reached through another thing is bound whole or not)."""
+    key = lambda c: (c.alias.lower(), c.column.lower())  # noqa: E731
+    read: list[Col] = []
+    for it in q.select:
+        if not isinstance(it.expr, Col):
+            columns_in(it.expr, read)
+    for j in q.joins:
+        read += [j.left, j.right]
+    columns_in((q.where, *q.group_by, *(o.expr for o in q.order_by), q.having), read, deep=True)
+    return {key(it.expr) for it in q.select if isinstance(it.expr, Col)} - {key(c) for c in read}
 
 
 def _optional_columns(q: Query) -> set[tuple[str, str]]:

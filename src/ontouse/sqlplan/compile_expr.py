@@ -100,9 +100,11 @@ class ExprCompiler:
                     self.pat.groups.setdefault(group, []).append(triple)
                 else:
                     (self.pat.optional if optional else self.pat.triples).append(triple)
-            if self.one_label and c.is_label and c.prop is not None and not c.via and group is None and not optional:
+            if self.one_label and c.is_label and c.prop is not None and not c.via and not optional:
                 best = self._best_label(base, c.prop, var)
-                if best:
+                if best and group is not None:  # inside the OPTIONAL group: a thing without a label stays
+                    self.pat.groups[group].append(f"FILTER({best})")
+                elif best:
                     self.pat.filters.append(best)
         return self._vars[key]
 

@@ -1,0 +1,47 @@
+"""A value the answer only shows, which some things lack (ontouse.sqlplan.compile `_shown_only`, ask `_execute`,
+results `answer_text`): the thing is still in the answer, its empty cell shown as a dash; a row with nothing to
+show is no row, so a lookup of a value the thing lacks says "No data available"."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ontouse.ask import Answerer
+from ontouse.results import MISSING
+from ontouse_graphs import HEAD, NoModel, store_of
+
+LENDING = HEAD + """@prefix : <http://example.org/lending#> .
+:m1 a :Member ; rdfs:label "Rosa Ibarra" ; :email "rosa@lend.example" ; :joinedYear 2019 .
+:m2 a :Member ; rdfs:label "Jon Okafor" ; :joinedYear 2021 .
+:m3 a :Member ; rdfs:label "Lea Marsh" ; :email "lea@lend.example" ; :joinedYear 2021 .
+:t1 a :Tool ; rdfs:label "Hedge trimmer" ; :borrowedBy :m2 ; :deposit 40 .
+:t2 a :Tool ; rdfs:label "Tile cutter" ; :borrowedBy :m3 .
+"""
+
+
+@lru_cache(maxsize=None)
+def _answerer() -> Answerer:
+    return Answerer(store_of(LENDING), NoModel())
+
+
+def test_a_member_without_an_email_is_in_the_list() -> None:
+    ans = _answerer().answer_sql("List the members who joined in 2021 with their email.",
+                                 "SELECT label, email FROM Member WHERE joinedYear = 2021 ORDER BY label")
+    assert ans.state == "answered", ans.error
+    assert ans.table("value") == [["Jon Okafor", ""], ["Lea Marsh", "lea@lend.example"]]
+    assert ans.answer.splitlines()[0].endswith(f"email: {MISSING}")
+    support = {tuple(t) for t in ans.support}
+    assert (":m2", "rdfs:label", "Jon Okafor") in support
+    assert not any(t[0] == ":m1" for t in support)
+
+
+def test_a_lookup_of_a_value_the_thing_lacks_is_no_data() -> None:
+    ans = _answerer().answer_sql("What is Jon Okafor's email?", "SELECT email FROM Member WHERE label = 'Jon Okafor'")
+    assert ans.state == "no_data"
+
+
+def test_a_value_reached_through_a_join_is_shown_or_missing() -> None:
+    ans = _answerer().answer_sql("Which tools are borrowed, by whom, and what deposit do they need?",
+                                 "SELECT t.label, m.label, t.deposit FROM Tool t JOIN Member m ON t.borrowedBy = m.iri")
+    assert ans.state == "answered", ans.error
+    assert sorted(ans.table("value")) == [["Hedge trimmer", "Jon Okafor", "40"], ["Tile cutter", "Lea Marsh", ""]]
