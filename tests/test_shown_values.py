@@ -11,9 +11,9 @@ from ontouse.results import MISSING
 from ontouse_graphs import HEAD, NoModel, store_of
 
 LENDING = HEAD + """@prefix : <http://example.org/lending#> .
-:m1 a :Member ; rdfs:label "Rosa Ibarra" ; :email "rosa@lend.example" ; :joinedYear 2019 .
+:m1 a :Member ; rdfs:label "Rosa Ibarra" ; :parkingBay "Bay 2" ; :joinedYear 2019 .
 :m2 a :Member ; rdfs:label "Jon Okafor" ; :joinedYear 2021 .
-:m3 a :Member ; rdfs:label "Lea Marsh" ; :email "lea@lend.example" ; :joinedYear 2021 .
+:m3 a :Member ; rdfs:label "Lea Marsh" ; :parkingBay "Bay 5" ; :joinedYear 2021 .
 :t1 a :Tool ; rdfs:label "Hedge trimmer" ; :borrowedBy :m2 ; :deposit 40 .
 :t2 a :Tool ; rdfs:label "Tile cutter" ; :borrowedBy :m3 .
 """
@@ -24,19 +24,20 @@ def _answerer() -> Answerer:
     return Answerer(store_of(LENDING), NoModel())
 
 
-def test_a_member_without_an_email_is_in_the_list() -> None:
-    ans = _answerer().answer_sql("List the members who joined in 2021 with their email.",
-                                 "SELECT label, email FROM Member WHERE joinedYear = 2021 ORDER BY label")
+def test_a_member_without_a_parking_bay_is_in_the_list() -> None:
+    ans = _answerer().answer_sql("List the members who joined in 2021 with their parking bay.",
+                                 "SELECT label, parkingBay FROM Member WHERE joinedYear = 2021 ORDER BY label")
     assert ans.state == "answered", ans.error
-    assert ans.table("value") == [["Jon Okafor", ""], ["Lea Marsh", "lea@lend.example"]]
-    assert ans.answer.splitlines()[0].endswith(f"email: {MISSING}")
+    assert ans.table("value") == [["Jon Okafor", ""], ["Lea Marsh", "Bay 5"]]
+    assert ans.answer.splitlines()[0].endswith(f"parkingBay: {MISSING}")
     support = {tuple(t) for t in ans.support}
     assert (":m2", "rdfs:label", "Jon Okafor") in support
     assert not any(t[0] == ":m1" for t in support)
 
 
 def test_a_lookup_of_a_value_the_thing_lacks_is_no_data() -> None:
-    ans = _answerer().answer_sql("What is Jon Okafor's email?", "SELECT email FROM Member WHERE label = 'Jon Okafor'")
+    ans = _answerer().answer_sql("Which parking bay does Jon Okafor use?",
+                                 "SELECT parkingBay FROM Member WHERE label = 'Jon Okafor'")
     assert ans.state == "no_data"
 
 
