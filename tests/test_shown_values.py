@@ -46,3 +46,13 @@ def test_a_value_reached_through_a_join_is_shown_or_missing() -> None:
                                  "SELECT t.label, m.label, t.deposit FROM Tool t JOIN Member m ON t.borrowedBy = m.iri")
     assert ans.state == "answered", ans.error
     assert sorted(ans.table("value")) == [["Hedge trimmer", "Jon Okafor", "40"], ["Tile cutter", "Lea Marsh", ""]]
+
+
+def test_rows_with_nothing_to_show_are_not_counted_twice() -> None:
+    """The "and N more" of a long list counts the rows left after the empty ones are dropped, once."""
+    members = "\n".join(f':n{i} a :Member ; rdfs:label "Member {i}" ; :joinedYear 2020'
+                        + (f' ; :parkingBay "Bay {i}" .' if i < 28 else " .") for i in range(31))
+    answerer = Answerer(store_of(HEAD + "@prefix : <http://example.org/lending#> .\n" + members), NoModel())
+    ans = answerer.answer_sql("Which parking bays are used?", "SELECT parkingBay FROM Member")
+    assert ans.state == "answered", ans.error
+    assert len(ans.rows) == 28 and ans.answer.endswith("(and 3 more).")

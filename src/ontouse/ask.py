@@ -474,8 +474,9 @@ class Answerer:
             run.total -= len(run.rows) - len(said)
             run.raw, run.rows = [run.raw[i] for i in said], [run.rows[i] for i in said]
         if len(run.rows) > 1:
+            before = len(run.rows)
             run.raw, run.rows = one_label_per_thing(run.raw, run.rows, q.labels or self.schema.label_order)
-            run.total -= len(result.rows) - len(run.rows)
+            run.total -= before - len(run.rows)
 
     def _code_repair(self, q: Question, run: _Run, mentions: list, check: str, repaired: Any, note: str) -> bool:
         """A bounded repair by code of the plan that failed `check` (the superlative turned the way the question
