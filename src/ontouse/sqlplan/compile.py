@@ -85,11 +85,10 @@ class Compiler:
         pat.exprs = ex
         # one label per thing where rows are counted: by an aggregate, and by LIMIT / OFFSET (the top 3 things are
         # 3 things, whatever number of languages names them)
-        ex.one_label = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) \
-            or q.limit is not None or bool(q.offset)
+        aggregated = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select)
+        grouped = aggregated or any(is_aggregate(o.expr) for o in q.order_by)
+        ex.one_label = aggregated or q.limit is not None or bool(q.offset)
         optional_cols = _optional_columns(q)
-        grouped = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select) or any(
-            is_aggregate(o.expr) for o in q.order_by)
         # a column the answer only shows: a thing without the value is still a row (SQL shows NULL), not dropped
         shown = _shown_only(q) if out_names is None and not prefix and not grouped else set()
         # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
