@@ -29,7 +29,7 @@ from .alignment import align_vocabulary
 from .consistency import needs_repair, repair_round
 from .index import EntitiesIndex
 from .indexfile import load_index
-from .ingest import load_inputs
+from .ingest import Chunk, load_inputs
 from .mapping import Coverage
 from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
@@ -128,6 +128,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):
         chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress)
+    place_sources(idx, inputs.chunks)
     seconds["text"] = time.perf_counter() - t
     if vocab is not None:
         t = time.perf_counter()
@@ -157,6 +158,21 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
+
+
+def place_sources(idx: EntitiesIndex, chunks: list[Chunk]) -> None:
+    """Every source that names a text chunk also says where the chunk is in its document (its page or slide and
+    section: `Chunk.place`), so that a fact read from a PDF names its page."""
+    places = {c.id: c.place() for c in chunks}
+    places = {k: v for k, v in places.items() if v}
+    if not places:
+        return
+    for ind in idx.individuals.values():
+        for source in (ind.source, *(f.source for f in ind.facts)):
+            place = places.get(source.get("chunk", ""))
+            if place:
+                for key, value in place.items():
+                    source.setdefault(key, value)
 
 
 def _release(model: ChatModel, inputs: Any, vocab: Vocabulary | None) -> None:

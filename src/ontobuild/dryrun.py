@@ -70,7 +70,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     for c in inputs.chunks:
         body = " " * c.lead + c.text[c.lead:]
         numbers = len(find_quantities(body))
-        chunk_rows.append({"chunk": c.id, "characters": len(c.text), "numbers": numbers})
+        chunk_rows.append({"chunk": c.id, **c.place(), "characters": len(c.text), "numbers": numbers})
     with_numbers = [c for c in chunk_rows if c["numbers"]]
     facts_template = len(prompts.render("extract_facts", chunk_id="", text="", items=""))
 
