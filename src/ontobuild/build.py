@@ -134,6 +134,8 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         t = time.perf_counter()
         alignments = align_vocabulary(model, idx, vocab, trace, progress,
                                       [*cov.entries, *(n for c in chunks for n in c["numbers"])])
+        idx.imports = list(dict.fromkeys([*idx.imports, *(iri for iri, _ in vocab.ontologies)]))
+        vocab.write_copies(outdir)  # Protégé opens the ontology with its imports from these local copies
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
     written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),
