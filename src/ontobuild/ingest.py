@@ -561,6 +561,11 @@ def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] 
     stream = set(stream)
     if not paths:
         raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
+    for path in paths:  # what cannot be an input at all is named first, then an unsupported format
+        if path.is_dir():
+            raise InputError(f"{path} is a directory, not a file.")
+        if not path.exists():
+            raise InputError(f"{path}: no such file.")
     readers = [reader_for(path) for path in paths]  # an unsupported file is refused before any is read
     inputs = Inputs()
     limit = max_input_bytes()
