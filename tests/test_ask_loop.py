@@ -195,8 +195,8 @@ def test_cells_name_things_by_their_label() -> None:
 
 
 def test_graph_without_individuals_is_an_input_error() -> None:
-    store = store_of("@prefix : <http://example.org/x#> . @prefix owl: <http://www.w3.org/2002/07/owl#> . "
-                     ":A a owl:Class .")
+    """(A graph of classes without individuals is asked about its classes: tests/test_inputs_questions.py.)"""
+    store = store_of("@prefix : <http://example.org/x#> . :a :p :b .")
     with pytest.raises(InputError, match="no typed individuals"):
         Answerer(store, ScriptedModel())
 
@@ -238,8 +238,8 @@ def test_read_questions_errors(tmp_path: Path) -> None:
     path = tmp_path / "q.json"
     path.write_text(json.dumps({"questions": [{"question": "Who?", "expected": ["x"]}]}))
     assert read_questions(path) == [{"question": "Who?", "expected": ["x"], "query": "Who?"}]
-    for bad, needle in [([], "non-empty JSON list"), ([{"query": " "}], "has no \"query\" text"),
-                        ([3], "is not an object")]:
+    for bad, needle in [([], "non-empty list of questions"), ([{"query": " "}], "has no question text"),
+                        ([3], "is not a question")]:
         path.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=needle):
             read_questions(path)

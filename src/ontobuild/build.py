@@ -29,7 +29,7 @@ from .alignment import align_vocabulary
 from .consistency import needs_repair, repair_round
 from .index import EntitiesIndex
 from .indexfile import load_index
-from .ingest import Chunk, load_inputs
+from .ingest import Chunk, check_inputs, load_inputs
 from .mapping import Coverage
 from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
@@ -61,6 +61,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     are read as streams (tablestream.py) and the outcome is a big graph."""
     t0 = time.perf_counter()
     progress = progress or Progress()
+    check_inputs([Path(f) for f in files])  # a missing or unsupported file is an InputError before any work
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
     inputs = load_inputs([Path(f) for f in files], stream=streamed)
     vocab = load_vocabulary(schema) if schema else None

@@ -555,18 +555,24 @@ def input_formats(with_suffixes: bool = False) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
 
 
+def check_inputs(paths: list[Path]) -> list[Reader]:
+    """The reader of each input, or InputError for the first that is missing, a folder or of a format not read
+    (before any file is read)."""
+    for path in paths:
+        if path.is_dir():
+            raise InputError(f"{path} is a directory, not a file.")
+        if not path.exists():
+            raise InputError(f"{path}: no such file.")
+    return [reader_for(path) for path in paths]
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] = ()) -> Inputs:
     """Read every input with the reader its suffix names (READERS), or raise InputError naming the file and the
     spot; nothing is written here. The tables in `stream` are only checked and listed (`Inputs.streamed`)."""
     stream = set(stream)
     if not paths:
         raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
-    for path in paths:  # what cannot be an input at all is named first, then an unsupported format
-        if path.is_dir():
-            raise InputError(f"{path} is a directory, not a file.")
-        if not path.exists():
-            raise InputError(f"{path}: no such file.")
-    readers = [reader_for(path) for path in paths]  # an unsupported file is refused before any is read
+    readers = check_inputs(paths)
     inputs = Inputs()
     limit = max_input_bytes()
     for path, reader in zip(paths, readers):

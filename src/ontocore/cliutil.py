@@ -7,12 +7,13 @@ exits 143 after clean-up. Messages never show a secret (redaction.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
 import sys
 import traceback
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import click
 
@@ -25,13 +26,63 @@ _OWN_LOGGERS = ("ontocore", "ontobuild", "ontouse", "bench")
 _NOISY_LOGGERS = ("httpx", "httpcore", "openai", "urllib3", "rdflib", "owlready2")
 
 
+class OnceFilter(logging.Filter):
+    """Lets each distinct warning (or error) message through once per process: a file read twice, or a step that
+    meets the same problem on every record, says it once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[tuple[str, str]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.getMessage())
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        return True
+
+
+class _Held(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def held_warnings() -> Iterator[list[str]]:
+    """Within this block our warnings are collected into the list it gives instead of being printed (for a
+    command that shows them itself, once, with its result)."""
+    held = _Held()
+    loggers = [logging.getLogger(name) for name in _OWN_LOGGERS]
+    before = [(lg.propagate, lg.level) for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(held)
+        lg.propagate = False
+        if lg.level == logging.NOTSET or lg.level > logging.WARNING:
+            lg.setLevel(logging.WARNING)
+    try:
+        yield held.messages
+    finally:
+        for lg, (propagate, level) in zip(loggers, before):
+            lg.removeHandler(held)
+            lg.propagate = propagate
+            lg.setLevel(level)
+
+
 def setup_logging(verbose: int = 0) -> None:
-    """Log to stderr: warnings only by default; -v: our INFO/DEBUG; -vv: everything at DEBUG."""
+    """Log to stderr: warnings only by default (each distinct one once); -v: our INFO/DEBUG; -vv: everything at
+    DEBUG."""
     level = logging.WARNING if not verbose else logging.INFO if verbose == 1 else logging.DEBUG
     fmt = "%(levelname)s: %(message)s" if not verbose else "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(level=level, format=fmt, datefmt="%H:%M:%S", stream=sys.stderr, force=True)
     for handler in logging.getLogger().handlers:  # secrets masked in every record and traceback (-v)
         handler.setFormatter(RedactingFilter(handler.formatter or logging.Formatter(fmt)))  # type: ignore[arg-type]
+        handler.addFilter(OnceFilter())
     for name in _OWN_LOGGERS:
         logging.getLogger(name).setLevel(logging.DEBUG if verbose else logging.NOTSET)
     for name in _NOISY_LOGGERS:

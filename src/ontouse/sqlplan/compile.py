@@ -160,8 +160,11 @@ class Compiler:
 
     def _type_pattern(self, pat: Pattern, var: str, table_name: str, group: str | None = None) -> None:
         table = self.schema.table(table_name)
+        if table.named_only:  # a TBox's classes: the named ones, not the anonymous class expressions
+            (pat.groups.setdefault(group, []) if group is not None else pat.blocks).append(f"FILTER(isIRI({var}))")
         if table.typed_all or len(table.classes) == 1:
-            triple = (var, "a", URIRef(table.cls).n3())
+            cls = table.cls if table.cls in table.classes or not table.classes else table.classes[0]
+            triple = (var, "a", URIRef(cls).n3())
             if group is not None:  # a LEFT JOINed table: in its OPTIONAL group
                 pat.groups.setdefault(group, []).append(triple)
             else:
