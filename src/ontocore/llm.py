@@ -204,6 +204,23 @@ class OpenAIChat:
             return True
         return False
 
+    def ping(self, timeout_s: float = 5.0) -> str:
+        """"" when the model server answers (its model list; any HTTP answer, even an error, shows it is up),
+        else why it cannot be reached: a readiness check that costs no generation."""
+        import openai
+
+        try:
+            self._client.with_options(timeout=timeout_s, max_retries=0).models.list()
+        except openai.AuthenticationError:
+            return f"the model server at {self.server} refused the API key"
+        except openai.APIStatusError:
+            return ""  # it answered: a server without a model list is still up
+        except (openai.APIConnectionError, openai.APITimeoutError) as e:
+            return f"cannot reach the model server at {self.server}: {redact(str(e), self._secrets).rstrip('.')}"
+        except Exception as e:  # noqa: BLE001 - a reply that is not a model list: it answered
+            log.debug("model list of %s: %s", self.server, e)
+        return ""
+
     def _budget(self, kwargs: dict[str, Any], max_tokens: int, allowance: int) -> None:
         """The completion budget of a request: the step's `max_tokens`, plus `allowance` for a reasoning model
         (whose reasoning counts against it), with its reasoning effort."""
@@ -534,6 +551,12 @@ class LocalChat:
                              n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {self._path}: {e}.") from None
+
+    def ping(self) -> str:
+        """"" when the model is loaded (or its file is there to load again), else why not."""
+        if self._llm is not None or self._path.is_file():
+            return ""
+        return f"the model file {self._path} is gone"
 
     def release(self) -> None:
         """Give the model's memory back (its weights and context) before a long step that needs no model; a
