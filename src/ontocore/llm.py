@@ -459,6 +459,84 @@ def inference_lock() -> Iterator[None]:
 
 THREADS_RECHECK_S = 2.0  # a thread choice is kept for the next call that starts this soon after the previous one ended
 STOP = ["<|im_end|>", "</tool_call>"]
+
+
+class GGUFTemplate:
+    """A model's own chat template (the GGUF's `tokenizer.chat_template`, a Jinja2 template), for a local model of
+    another family than the embedded one (`--model-path`): rendered with llama-cpp-python's Jinja2 formatter, as
+    llama.cpp's server does. The conversation is given to it in the roles every template knows: the tools, when
+    the template does not take them itself, are described in the system message (Qwen's tool format, a JSON object
+    {"name", "arguments"} between <tool_call> tags); a tool call is the assistant's text and a tool's result a user
+    message. A template that refuses a system message gets it in front of the first user message."""
+
+    def __init__(self, template: str, eos: str, bos: str) -> None:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        self.template = template
+        self.formatter = Jinja2ChatFormatter(template, eos, bos)
+        self.bos = bos
+        self.takes_tools = "tools" in template
+        self.stop = [s for s in (eos, "</tool_call>") if s]
+
+    @classmethod
+    def of(cls, llm: Any) -> "GGUFTemplate | None":
+        """The template of a loaded model; None when its GGUF has none."""
+        template = (getattr(llm, "metadata", None) or {}).get("tokenizer.chat_template")
+        if not template:
+            return None
+
+        def text(token: int) -> str:
+            try:
+                return llm.detokenize([token], special=True).decode("utf-8", "replace") if token >= 0 else ""
+            except TypeError:  # older llama-cpp-python: no `special`
+                return llm.detokenize([token]).decode("utf-8", "replace") if token >= 0 else ""
+
+        return cls(template, text(llm.token_eos()), text(llm.token_bos()))
+
+    @staticmethod
+    def plain_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+                       describe_tools: bool) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        for m in messages:
+            role, content = m["role"], m.get("content") or ""
+            if role == "tool":
+                content, role = f"<tool_response>\n{content}\n</tool_response>", "user"
+            elif role == "assistant" and m.get("tool_calls"):
+                calls = []
+                for c in m["tool_calls"]:
+                    try:
+                        args = json.loads(c["function"]["arguments"])
+                    except (json.JSONDecodeError, TypeError):
+                        args = c["function"]["arguments"]
+                    calls.append("<tool_call>\n" + json.dumps({"name": c["function"]["name"], "arguments": args},
+                                                               ensure_ascii=False) + "\n</tool_call>")
+                content = "\n".join([content, *calls]) if content else "\n".join(calls)
+            if out and out[-1]["role"] == role == "user":  # several tool results: one message
+                out[-1]["content"] += "\n" + content
+            else:
+                out.append({"role": role, "content": content})
+        if tools and describe_tools:
+            preamble = _TOOLS_PREAMBLE.format(tools="\n".join(json.dumps(t, separators=(",", ":")) for t in tools))
+            if out and out[0]["role"] == "system":
+                out[0]["content"] += preamble
+            else:
+                out.insert(0, {"role": "system", "content": preamble.strip()})
+        return out
+
+    def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+        plain = self.plain_messages(messages, tools, describe_tools=not self.takes_tools)
+        given = tools if tools and self.takes_tools else None
+        try:
+            return self.formatter(messages=plain, tools=given).prompt
+        except Exception:  # noqa: BLE001 - a template that refuses a system turn (it raises): merged into the user's
+            if not plain or plain[0]["role"] != "system":
+                raise
+            system, rest = plain[0]["content"], plain[1:]
+            if rest and rest[0]["role"] == "user":
+                rest[0] = {"role": "user", "content": f"{system}\n\n{rest[0]['content']}"}
+            else:
+                rest.insert(0, {"role": "user", "content": system})
+            return self.formatter(messages=rest, tools=given).prompt
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
@@ -540,6 +618,13 @@ class LocalChat:
         # token's and can turn a near tie, so a reply may differ from one-token-at-a-time decoding)
         self.prompt_lookup = os.environ.get("ONTOBUILD_PROMPT_LOOKUP", "").strip() == "1"
         self._im_end: int | None = None
+        # another model than the embedded one is prompted in its own chat format (its GGUF's template), unless that
+        # is ChatML, the embedded model's (rendered by render_qwen, with the prefix cache and prompt lookup)
+        found = GGUFTemplate.of(self._llm) if model_path else None
+        self.template = found if found is not None and "<|im_start|>" not in found.template else None
+        if self.template is not None:
+            self.prompt_lookup = False
+            log.info("%s: prompted with its own chat template", path.name)
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     def _load(self, seed: int) -> Any:
@@ -575,6 +660,8 @@ class LocalChat:
         still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
         from .prefixcache import PrefixCache
 
+        if getattr(self, "template", None) is not None:  # prompts in the model's own template: no kept prefixes
+            return
         if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
             log.info("prefix cache: not used for a recurrent model (its state cannot be cut at a prefix)")
             return
@@ -727,6 +814,8 @@ class LocalChat:
             obj, _ = json.JSONDecoder().raw_decode(text[start:]) if start >= 0 else (None, 0)
         except json.JSONDecodeError:
             return []
+        if isinstance(obj, dict) and "arguments" not in obj and isinstance(obj.get("parameters"), dict):
+            obj = {"name": obj.get("name"), "arguments": obj["parameters"]}  # the Llama 3 family's way of writing it
         if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
             return []
         return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
@@ -761,14 +850,21 @@ class LocalChat:
         if self._llm is None:  # released (release): loaded again
             self._llm = self._load(self._seed)
         use_tools = bool(tools) and tool_choice != "none"
-        prompt = render_qwen(messages, tools if use_tools else None)
+        template = getattr(self, "template", None)
+        prompt = (template.render(messages, tools if use_tools else None) if template is not None else
+                  render_qwen(messages, tools if use_tools else None))
+        stop = template.stop if template is not None else STOP
+        # a template that writes the BOS token itself: not added again
+        add_bos = template is None or not template.bos or not prompt.startswith(template.bos)
+        self.last_prompt = prompt
         start = time.perf_counter()
         # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
-        tokens = self._llm.tokenize(prompt.encode("utf-8"), special=True)
+        tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
         # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
         opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
             len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
-        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), special=True) if opening else tokens
+        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), add_bos=add_bos, special=True) \
+            if opening else tokens
         n_prompt = len(opened)
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
@@ -797,13 +893,13 @@ class LocalChat:
                 if self.prompt_lookup and temperature == 0.0 and not constrained:
                     from .promptlookup import greedy_completion
 
-                    gen = greedy_completion(self._llm, sent, max_tokens, STOP, lookup_from=self._lookup_start(sent))
+                    gen = greedy_completion(self._llm, sent, max_tokens, stop, lookup_from=self._lookup_start(sent))
                     generated, n_generated = gen.text, gen.completion_tokens
                     log.debug("prompt lookup: %d tokens in %d steps (%d of %d drafted tokens kept)",
                               n_generated, gen.steps, gen.accepted, gen.drafted)
                 else:
                     out = self._llm.create_completion(
-                        sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=STOP,
+                        sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=stop,
                         grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                     )
                     generated = out["choices"][0]["text"]
