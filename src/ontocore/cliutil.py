@@ -185,6 +185,8 @@ ENVIRONMENT = {
     "ONTOBUILD_PREFIX_CACHE_MB": "size bound of that folder (default 2048; 0: in memory only)",
     "ONTOBUILD_PROMPT_LOOKUP": "1: decode the embedded model's greedy replies with prompt-lookup drafts",
     "ONTOBUILD_LLAMA_EXTRA_BUFFERS": "1 / 0: load llama.cpp with / without its extra CPU buffer types (AMX)",
+    "ONTOBUILD_LLAMA_LIBRARY": "llama-cpp-python or xllamacpp: which installed llama.cpp binding runs the embedded "
+                               "model (default: llama-cpp-python when installed, else xllamacpp)",
     "ONTOBUILD_MAX_INPUT_MB": "ontobuild: the largest input file (--max-input-mb; default 100)",
     "ONTOBUILD_VIEW_CACHE": "ontoask: 0 turns off the saved relational views",
     "ONTOBUILD_VIEW_CACHE_DIR": "ontoask: folder of the saved relational views (default: views in the cache folder)",

@@ -1,7 +1,8 @@
 """One small chat interface for both agents, with two backends.
 
 - `openai`: any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio) with native tools.
-- `local`: llama-cpp-python in process, prompts in Qwen's native chat and tool format. A tool call is
+- `local`: llama.cpp in process (llama-cpp-python, `LocalChat`, or xllamacpp's prebuilt wheel, `XLlamaChat`:
+  `local_chat` picks the one installed), prompts in Qwen's native chat and tool format. A tool call is
   generated freely, then validated against a JSON Schema of "one call to one of these tools"; when it does
   not fit, it is generated again under a grammar built from that schema, so the model can only emit a
   well-formed call to an existing tool (no bare `functions.NAME:` text, no broken JSON). Free generation
@@ -461,6 +462,22 @@ THREADS_RECHECK_S = 2.0  # a thread choice is kept for the next call that starts
 STOP = ["<|im_end|>", "</tool_call>"]
 
 
+def parse_call(text: str, tools: list[dict[str, Any]], call_id: str) -> list[ToolCall]:
+    """The call in a local model's `text` if it is valid JSON that fits the call schema of `tools`, else []."""
+    import jsonschema
+
+    start = text.find("{")
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(text[start:]) if start >= 0 else (None, 0)
+    except json.JSONDecodeError:
+        return []
+    if isinstance(obj, dict) and "arguments" not in obj and isinstance(obj.get("parameters"), dict):
+        obj = {"name": obj.get("name"), "arguments": obj["parameters"]}  # the Llama 3 family's way of writing it
+    if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
+        return []
+    return [ToolCall(call_id, obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
+
+
 class GGUFTemplate:
     """A model's own chat template (the GGUF's `tokenizer.chat_template`, a Jinja2 template), for a local model of
     another family than the embedded one (`--model-path`): rendered with llama-cpp-python's Jinja2 formatter, as
@@ -586,8 +603,9 @@ class LocalChat:
             import llama_cpp  # noqa: F401 - installed?
         except ImportError:
             raise ModelUnavailable(
-                "llama-cpp-python is not installed, so the embedded local model cannot run: install the local "
-                "extra (pip install -e '.[local]'), or set OPENAI_API_KEY, or pass --base-url for your own server."
+                "llama-cpp-python is not installed: add it in your checkout (pip install -e '.[local,local-source]', "
+                "a C compiler builds it), or let the embedded model run on xllamacpp (unset ONTOBUILD_LLAMA_LIBRARY), "
+                "or set OPENAI_API_KEY, or pass --base-url for your own server."
             ) from None
         from .localmodel import MODEL_NAME, SHA256, default_model_path
 
@@ -806,19 +824,7 @@ class LocalChat:
         return self._grammars[schema]
 
     def _parse_call(self, text: str, tools: list[dict[str, Any]]) -> list[ToolCall]:
-        """The call in `text` if it is valid JSON that fits the call schema, else []."""
-        import jsonschema
-
-        start = text.find("{")
-        try:
-            obj, _ = json.JSONDecoder().raw_decode(text[start:]) if start >= 0 else (None, 0)
-        except json.JSONDecodeError:
-            return []
-        if isinstance(obj, dict) and "arguments" not in obj and isinstance(obj.get("parameters"), dict):
-            obj = {"name": obj.get("name"), "arguments": obj["parameters"]}  # the Llama 3 family's way of writing it
-        if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
-            return []
-        return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
+        return parse_call(text, tools, f"call_{self.usage.calls}")
 
     def fix_threads(self, threads: int | None) -> None:
         """Use `threads` for every call from now on (None: choose them per call again, see cores.py)."""
@@ -923,6 +929,149 @@ class LocalChat:
         return reply
 
 
+# ---- local, on xllamacpp ------------------------------------------------------------------------------
+# The embedded model on xllamacpp: llama.cpp's server, in process, from a prebuilt wheel (no compiler needed to
+# install it). The same prompts as LocalChat (render_qwen, the given opening of a single tool's call, STOP), the same
+# rail: a call written freely is checked against the call's JSON Schema and, when it does not fit, written again under
+# that schema (the server turns it into a grammar). The server keeps the last prompt's evaluated tokens (cache_prompt):
+# a call that starts like the previous one evaluates only what follows. What LocalChat has and this has not: prompt
+# prefixes saved to disk across processes, prompt lookup, the thread count chosen per call, a GGUF's own template.
+
+
+class XLlamaChat:
+    """The embedded (or a --model-path ChatML) model on xllamacpp's in-process llama.cpp server."""
+
+    backend = "local"
+
+    def __init__(self, model_path: str | Path | None = None, n_ctx: int = 8192, n_threads: int | None = None,
+                 seed: int = 0) -> None:
+        try:
+            import xllamacpp
+        except ImportError:
+            raise ModelUnavailable("xllamacpp is not installed, so the embedded local model cannot run: install the "
+                                   "local extra in your checkout (pip install -e '.[local]'), or set OPENAI_API_KEY, or "
+                                   "pass --base-url for your own server.") from None
+        from .localmodel import MODEL_NAME, default_model_path
+
+        path = Path(model_path) if model_path else default_model_path()
+        if not path.is_file():
+            raise ModelUnavailable(f"Model file {path} does not exist.")
+        self._path = path
+        self.model = MODEL_NAME if not model_path else path.name
+        try:
+            self.threads = cores.choose_threads(n_threads or cores.setting())
+        except ValueError as e:
+            raise ModelUnavailable(str(e)) from None
+        params = xllamacpp.CommonParams()
+        params.model.path = str(path)
+        params.n_ctx = n_ctx
+        params.n_batch = 512
+        params.n_parallel = 1  # one slot: its kept context is the previous call's
+        params.cpuparams.n_threads = self.threads
+        params.cpuparams_batch.n_threads = self.threads
+        params.warmup = False
+        params.verbosity = -1
+        self._params = params
+        self._seed = seed
+        self._n_ctx = n_ctx
+        start = time.perf_counter()
+        self._server: Any = self._load()
+        self.load_seconds = time.perf_counter() - start
+        self.usage = Usage(self.backend, self.model)
+        self.open_single_calls = False  # see llm.opened_calls
+        log.info("loaded %s on xllamacpp in %.1f s", path.name, self.load_seconds)
+
+    def _load(self) -> Any:
+        import xllamacpp
+
+        try:
+            return xllamacpp.Server(self._params)
+        except Exception as e:  # noqa: BLE001 - whatever llama.cpp says of a file it cannot load
+            raise ModelUnavailable(f"llama.cpp (xllamacpp) could not load {self._path}: {e}.") from None
+
+    def keep_prefix(self, system_start: str) -> None:
+        """Prompt prefixes are not saved across processes here; within one, the server reuses the previous call's
+        evaluated tokens by itself."""
+
+    def ping(self) -> str:
+        return "" if self._server is not None or self._path.is_file() else f"the model file {self._path} is gone"
+
+    def release(self) -> None:
+        """Give the model's memory back; a later call loads it again."""
+        if self._server is not None:
+            self._server = None
+            log.info("model released")
+
+    def _complete(self, prompt: str, max_tokens: int, temperature: float, schema: dict | None) -> dict[str, Any]:
+        request: dict[str, Any] = {"prompt": prompt, "n_predict": max_tokens, "temperature": temperature,
+                                   "seed": self._seed, "stop": STOP, "cache_prompt": True}
+        if schema is not None:
+            request["json_schema"] = schema
+        reply = self._server.handle_completions(request)
+        if not isinstance(reply, dict) or "error" in reply or not reply.get("choices"):
+            raise OntoError(f"llama.cpp (xllamacpp) failed: {str(reply)[:300]}")
+        return reply
+
+    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
+        if self._server is None:
+            self._server = self._load()
+        use_tools = bool(tools) and tool_choice != "none"
+        prompt = render_qwen(messages, tools if use_tools else None)
+        opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
+            len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
+        start = time.perf_counter()
+        prompt_tokens = completion_tokens = evaluated = reused = 0
+        waited = 0.0
+        text = ""
+        calls: list[ToolCall] = []
+        for attempt, constrained in enumerate((False, True) if use_tools else (False,)):
+            asked = time.perf_counter()
+            with inference_lock():
+                waited += time.perf_counter() - asked
+                reply = self._complete(prompt if constrained else prompt + opening, max_tokens, temperature,
+                                       call_schema(tools) if constrained else None)  # type: ignore[arg-type]
+            timings = reply.get("timings") or {}
+            usage = reply.get("usage") or {}
+            if attempt == 0:
+                prompt_tokens = int(usage.get("prompt_tokens") or 0)
+                reused = int(timings.get("cache_n") or 0)
+            evaluated += int(timings.get("prompt_n") or 0)
+            completion_tokens += int(usage.get("completion_tokens") or 0)
+            text = ("" if constrained else opening) + str(reply["choices"][0].get("text") or "")
+            if not use_tools:
+                break
+            calls = parse_call(text, tools, f"call_{self.usage.calls}")  # type: ignore[arg-type]
+            if calls:
+                break
+            log.info("free tool call did not fit the schema; retrying with the grammar: %r", text[:200])
+        if prompt_tokens + max_tokens > self._n_ctx:
+            log.info("prompt of %d tokens near the context of %d", prompt_tokens, self._n_ctx)
+        result = ChatReply(content=None if calls else text, tool_calls=calls, prompt_tokens=prompt_tokens,
+                           completion_tokens=completion_tokens, seconds=time.perf_counter() - start - waited,
+                           wait_seconds=waited, prompt_evaluated=evaluated, prompt_reused=reused)
+        self.usage.add(result)
+        return result
+
+
+LLAMA_LIBRARIES = ("llama-cpp-python", "xllamacpp")
+
+
+def local_chat(model_path: str | Path | None = None, n_threads: int | None = None) -> ChatModel:
+    """The embedded model on the llama.cpp binding that is installed: llama-cpp-python (LocalChat: built from source
+    by pip; kept prompt prefixes on disk, prompt lookup), else xllamacpp (XLlamaChat: a prebuilt wheel, no
+    compiler needed). ONTOBUILD_LLAMA_LIBRARY=llama-cpp-python|xllamacpp chooses one."""
+    import importlib.util
+
+    chosen = os.environ.get("ONTOBUILD_LLAMA_LIBRARY", "").strip().lower()
+    if chosen and chosen not in LLAMA_LIBRARIES:
+        raise InputError(f"ONTOBUILD_LLAMA_LIBRARY={chosen!r}: use {' or '.join(LLAMA_LIBRARIES)}.")
+    if chosen == "xllamacpp" or (not chosen and importlib.util.find_spec("llama_cpp") is None
+                                 and importlib.util.find_spec("xllamacpp") is not None):
+        return XLlamaChat(model_path=model_path, n_threads=n_threads)
+    return LocalChat(model_path=model_path, n_threads=n_threads)
+
+
 # ---- choosing ----------------------------------------------------------------------------------------
 @dataclass
 class LLMOptions:
@@ -950,7 +1099,7 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
         return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key, timeout=opts.timeout,
                           retries=opts.retries)
     if backend == "local":
-        return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
+        return local_chat(model_path=opts.model_path, n_threads=opts.threads)
     raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")
 
 
