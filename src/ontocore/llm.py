@@ -603,9 +603,9 @@ class LocalChat:
             import llama_cpp  # noqa: F401 - installed?
         except ImportError:
             raise ModelUnavailable(
-                "llama-cpp-python is not installed: add it in your checkout (pip install -e '.[local,local-source]', "
-                "a C compiler builds it), or let the embedded model run on xllamacpp (unset ONTOBUILD_LLAMA_LIBRARY), "
-                "or set OPENAI_API_KEY, or pass --base-url for your own server."
+                "llama-cpp-python is not installed, so the embedded local model cannot run: install the local "
+                "extra in your checkout (pip install -e '.[local]': a C compiler builds it; without one, "
+                "'.[local-prebuilt]'), or set OPENAI_API_KEY, or pass --base-url for your own server."
             ) from None
         from .localmodel import MODEL_NAME, SHA256, default_model_path
 
@@ -948,9 +948,9 @@ class XLlamaChat:
         try:
             import xllamacpp
         except ImportError:
-            raise ModelUnavailable("xllamacpp is not installed, so the embedded local model cannot run: install the "
-                                   "local extra in your checkout (pip install -e '.[local]'), or set OPENAI_API_KEY, or "
-                                   "pass --base-url for your own server.") from None
+            raise ModelUnavailable("xllamacpp is not installed, so the embedded local model cannot run on it: install "
+                                   "the local-prebuilt extra in your checkout (pip install -e '.[local-prebuilt]'), or "
+                                   "set OPENAI_API_KEY, or pass --base-url for your own server.") from None
         from .localmodel import MODEL_NAME, default_model_path
 
         path = Path(model_path) if model_path else default_model_path()
