@@ -5,6 +5,7 @@ document and a PDF (written by LibreOffice from the HTML: `soffice --convert-to 
     python -m bench.documents_bench                         # the roastery domain
     python -m bench.documents_bench --domain ferry --domain water
     python -m bench.documents_bench --reuse                 # score the outcome folders already built
+    python -m bench.documents_bench --build pdf             # build the PDF again, score the others as built
 
 The documents are written into bench/domains/<name>/documents/ (kept, so that a re-run reads the same bytes; made
 again with --remake). Outcome folders: outcomes/documents/<name>/<format>. A text fact is a datatype fact whose
@@ -91,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--domain", action="append", default=[])
     ap.add_argument("--reuse", action="store_true", help="score the outcome folders already built")
+    ap.add_argument("--build", action="append", choices=FORMATS, default=[],
+                    help="build only these formats (repeatable); the others are scored from their outcome folders")
     ap.add_argument("--remake", action="store_true", help="write the documents again with LibreOffice")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
@@ -108,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         facts: dict[str, set] = {}
         for fmt, path in files.items():
             out = ROOT / "outcomes" / "documents" / domain / fmt
-            if not args.reuse:
+            if not args.reuse and (not args.build or fmt in args.build):
                 if model is None:
                     model = open_model({"backend": "local"})
                 started = time.perf_counter()
