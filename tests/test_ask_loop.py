@@ -124,8 +124,9 @@ def test_attempts_are_bounded_by_max_attempts() -> None:
     store, schema = view(GROVE)
     model = ScriptedModel(*[sql("SELECT nothing FROM Tree")] * 5)
     ans = Answerer(store, model, schema=schema, max_attempts=2, second_plans=0).ask("Which trees are there?")
-    assert len(model.conversations) == 2 and ans.state == "error" and ans.sparql == []  # no usable plan: the model failed
-    assert "There is no column `nothing`" in ans.error
+    # no usable plan, every one naming a column the view lacks: the data has no answer (what was looked for is said)
+    assert len(model.conversations) == 2 and ans.state == "no_data" and ans.sparql == []
+    assert "nothing" in ans.answer and ans.view_misses == ["nothing"]
 
 
 def test_yes_no_question() -> None:

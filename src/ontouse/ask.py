@@ -44,7 +44,7 @@ from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from . import storeview, viewcache
 from .linking import MAX_HINTS, ValueIndex
-from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
+from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict, view_misses
 from .question import Question, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
@@ -61,7 +61,7 @@ from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
                      name_probes, narrowed_to_named, ranked_by_values, tie_probes, tied_rows, verify,
                      widened_to_asked, without_detour)
-from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
+from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,7 @@ class _Run:
     zero: bool = False  # an aggregate of nothing (a count of 0)
     raw: list = None  # type: ignore[assignment]  # the result rows as RDF terms
     checks: list = None  # type: ignore[assignment]  # the verify.Check list of this result
+    missing: tuple[str, ...] = ()  # the tables / columns the plan names that the view does not have
 
 
 class Answerer:
@@ -147,8 +148,6 @@ class Answerer:
                              "to ask about.")
         self.shown = shown_tables(self.schema)
         self._examples_text = examples_prompt(self.schema)
-        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
-                                     examples=self._examples_text)
         self.relevance: Relevance | None = None
         self._terms: list[Term] | None = None  # the ontology's words, for translations (read at the first one)
         self._linker = CrossLingual() if crosslingual_available() else None  # the multilingual model, if installed
@@ -156,13 +155,29 @@ class Answerer:
         # question is planned as asked, and the English reading of any other, with no second translation
         self._english_view = english_covered(self.schema)
         keep = getattr(model, "keep_prefix", None)
+        self._keep = keep if callable(keep) else None
         budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
-        if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
+        # the view, whole, at the most detail that fits the budget; a view of several unconnected parts that is
+        # larger than a small whole view is shown part by part (the part a question is about); a view that fits
+        # neither way is cut per question
+        self.detail = fitting_detail(self._render, budget) or 0
+        self.system = self._render(self.detail)
+        self.parts: list[list] = []
+        self._part_prompts: dict[int, str] = {}
+        split = parts(self.schema, shown_tables(self.schema, small_parts=True))
+        if len(split) > 1 and estimate_tokens(self._render(0)) > FULL_VIEW_TOKENS and all(
+                fitting_detail(lambda level, p=p: self._render(level, p), PART_VIEW_TOKENS) is not None
+                for p in split):
+            self.parts = split
+            self.relevance = Relevance(self.schema, [t for part in split for t in part])
+            self.index.shown |= {t.name for part in split for t in part}  # every part's values are hinted
+            log.info("the view is shown part by part (%d unconnected parts)", len(split))
+        elif fitting_detail(self._render, budget) is None:  # too large to show whole: cut per question
             self.relevance = Relevance(self.schema, self.shown)
             log.info("the view (%d tokens) is cut per question to about %d tokens",
                      estimate_tokens(self.system), PART_VIEW_TOKENS)
-        if callable(keep):  # the local model keeps the evaluated stable start in memory and on disk
-            keep(self.system if self.relevance is None else self._stable_start())
+        if self._keep is not None:  # the local model keeps the evaluated stable start in memory and on disk
+            self._keep(self.system if self.relevance is None else self._stable_start())
         self.examples = examples
         self.trace = trace or Trace(None)
         self.phrases = PhraseBook(model, self.trace)  # the answer text's fixed phrases per language
@@ -182,10 +197,17 @@ class Answerer:
         detection, translation, asked, english = self._language(text)
         q, linked = self._parse(asked, english, detection.lang)
         mentions = self._mentions(linked, text, english)
+        if self.parts:  # a view of unconnected parts: the part the question is about, and the values named in it
+            part = self._part_for(asked, mentions)
+            inside = {t.name.lower() for t in self.parts[part]}
+            mentions = [m for m in mentions if m.table.lower() in inside]
+            system = self._part_prompt(part)
+        else:
+            system = self._system_for(asked, mentions)
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
         shots = self.examples.prompt_for(asked) if self.examples else ""
         user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=asked)
-        messages: list[dict[str, Any]] = [{"role": "system", "content": self._system_for(asked, mentions)},
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                           {"role": "user", "content": user}]
         self.trace.write("question", question=text, hints=[m.hint() for m in mentions],
                          **({"language": detection.to_dict(), "asked": asked} if asked != text else {}))
@@ -362,6 +384,40 @@ class Answerer:
                 planned.append(m)
         return planned[:MAX_HINTS]
 
+    def _render(self, detail: int, tables: list | None = None) -> str:
+        """The system prompt over `tables` (default: every shown table) at a level of view_prompt.DETAILS."""
+        return prompts.render("ask_sql_system", schema=schema_ddl(
+            self.schema, self.shown if tables is None else tables, detail=detail), examples=self._examples_text)
+
+    def _part_for(self, question: str, mentions: list) -> int:
+        """The part of a view of several unconnected parts a question is about: the one that holds the most of the
+        values the question names whole, then the one with the table closest to the question (relevance.py)."""
+        where = {t.name.lower(): i for i, part in enumerate(self.parts) for t in part}
+        named: dict[int, set[str]] = {}
+        for m in mentions:
+            i = where.get(m.table.lower())
+            if i is not None:
+                named.setdefault(i, set()).add(fold(m.value) + ("" if m.exact else "\u0000partial"))
+        assert self.relevance is not None
+        scores, _ = self.relevance.scores(question)
+        closest = {i: max(scores.get(t.name, -1.0) for t in part) for i, part in enumerate(self.parts)}
+
+        def rank(i: int) -> tuple:
+            found = named.get(i, set())
+            return (sum(1 for v in found if not v.endswith("\u0000partial")), len(found), closest[i])
+
+        return max(range(len(self.parts)), key=rank)
+
+    def _part_prompt(self, i: int) -> str:
+        """The system prompt of part `i`: the same for every question about that part, kept by the model."""
+        if i not in self._part_prompts:
+            part = self.parts[i]
+            level = fitting_detail(lambda d: self._render(d, part), PART_VIEW_TOKENS) or 0
+            self._part_prompts[i] = self._render(level, part)
+            if self._keep is not None:
+                self._keep(self._part_prompts[i])
+        return self._part_prompts[i]
+
     def _stable_start(self) -> str:
         """The start every question's system prompt shares when the view is cut per question: the instructions
         and the worked examples, up to the tables."""
@@ -394,8 +450,7 @@ class Answerer:
         if self.relevance is None:
             if not extra:
                 return self.system
-            return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown + extra),
-                                  examples=self._examples_text)
+            return self._render(self.detail, self.shown + extra)
 
         def fits(tables, keep) -> bool:
             return estimate_tokens(schema_ddl(self.schema, tables, keep)) <= PART_VIEW_TOKENS
@@ -417,6 +472,7 @@ class Answerer:
             self._execute(q, run, plan)
         except PlanError as e:
             run.problem = str(e)
+            run.missing = tuple(e.details.get("missing", ()))
             return run
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
@@ -462,6 +518,9 @@ class Answerer:
         return run
 
     def _execute(self, q: Question, run: _Run, plan) -> None:
+        missing = view_misses(plan, self.schema)
+        if missing:  # (never sent to the store: the reader resolves every name, this only makes sure)
+            raise PlanError(f"The view has no {', '.join(missing)}.", details={"missing": missing})
         run.compiled = compile_plan(self.schema, plan, tuple(q.labels or ()))
         result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
         run.raw = result.rows
@@ -614,6 +673,7 @@ class Answerer:
                      sparql=[r.compiled.sparql for r in runs if r.compiled])
         ans.plan = to_dict(last.plan) if last.plan is not None else None
         ans.checks = [c.to_dict() for c in last.checks or []]
+        ans.view_misses = list(dict.fromkeys(m for r in runs for m in r.missing))
         if best is None:
             doubted = next((r for r in reversed(runs) if r.rows and not r.zero and r.checks
                             and first_problem(r.checks)), None)
@@ -627,8 +687,15 @@ class Answerer:
                 ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
                 return ans
             reason = f"{words.get('looked_for')}: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
-            # no attempt gave a query that could run: the model failed this question (not: the data has no answer)
+            # no attempt gave a query that could run: the model failed this question (not: the data has no answer),
+            # unless what the plans looked for is not in the view at all: then the data has no answer
             unusable = not any(r.compiled for r in runs)
+            lacking = list(dict.fromkeys(m for r in runs for m in r.missing))
+            if unusable and lacking:
+                ans.state = "no_data"
+                ans.error = f"the ontology has no {', '.join(lacking[:4])} (nor a table or column of that meaning)"
+                ans.answer = no_data_text(f"{words.get('looked_for')}: {', '.join(lacking[:4])}", words)
+                return ans
             ans.state, ans.error = "error" if unusable else "no_data", last.problem
             ans.answer = no_data_text(reason, words)
             return ans

@@ -93,7 +93,9 @@ def value_echo_problem(plan: Plan, schema: Schema) -> str:
     for it in plan.select:
         e = it.expr
         own = isinstance(e, Col) and e.column.lower() in names
-        counted = isinstance(e, Agg) and e.func == "count"
+        # a count of the rows themselves (not of what they link to: "how many members does the team X have")
+        counted = isinstance(e, Agg) and e.func == "count" and (
+            e.arg is None or (isinstance(e.arg, Col) and e.arg.column.lower() in names))
         if not (own or counted):
             return ""
     value = ", ".join(repr(v) for v in fixed[:3])

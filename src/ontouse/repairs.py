@@ -20,7 +20,10 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
   that has exactly one date or time column ranks by Y, where the question ranks by time: it becomes Y of the row
   with the latest (earliest) date (ORDER BY the date DESC / ASC LIMIT 1);
 - `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
-  patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
+  patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X;
+- `both_joined`: one joined row's column required to equal two different values at once (`JOIN Tool T ON
+  W.uses = T.iri WHERE T.label = 'saw' AND T.label = 'drill'`), which no row can, has one reading: the things
+  linked to a row of each value ("both"); the joined table is joined once more for the second value.
 
 Repairs never drop or loosen a condition: an answer to a looser question is never returned as this one's."""
 
@@ -170,7 +173,51 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = count_referred(plan, schema, question)
         if changed:
             r._note("count_referred")
+    if isinstance(plan, Query):
+        plan, changed = both_joined(plan)
+        if changed:
+            r._note("both_joined")
     return plan, r.applied
+
+
+def both_joined(q: Query) -> tuple[Query, bool]:
+    """`both_joined` (module docstring): the second of two equalities of one joined alias's column with different
+    constants moves to a copy of that alias, joined the same way."""
+    from .sqlplan.plan import And
+
+    if not isinstance(q.where, And):
+        return q, False
+    seen: dict[tuple[str, str], Lit] = {}
+    for i, c in enumerate(q.where.items):
+        if not (isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit)):
+            continue
+        key = (c.left.alias.lower(), c.left.column.lower())
+        if key not in seen:
+            seen[key] = c.right
+            continue
+        if seen[key].value == c.right.value:
+            continue
+        alias = c.left.alias
+        joins = [j for j in q.joins if not j.optional and alias.lower() in (j.left.alias.lower(), j.right.alias.lower())
+                 and j.left.alias.lower() != j.right.alias.lower()]
+        source = next((s for s in q.sources if s.alias.lower() == alias.lower()), None)
+        if source is None or not joins or source is q.sources[0]:
+            return q, False
+        taken = {s.alias.lower() for s in q.sources}
+        n = 2
+        while f"{alias}_{n}".lower() in taken:
+            n += 1
+        copy = f"{alias}_{n}"
+
+        def moved(col: Col) -> Col:
+            return Col(copy, col.table, col.column) if col.alias.lower() == alias.lower() else col
+
+        items = list(q.where.items)
+        items[i] = Cmp("=", moved(c.left), c.right)
+        return replace(q, sources=q.sources + (Source(source.table, copy),),
+                       joins=q.joins + tuple(Join(moved(j.left), moved(j.right)) for j in joins),
+                       where=And(tuple(items))), True
+    return q, False
 
 
 def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:

@@ -212,7 +212,10 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
         return ""
     cell = rows[0][0]
     said = {fold(t).strip() for t in (cell.value, cell.label) if t and not (t == cell.value and cell.is_iri)}
-    if said & {x.strip() for x in _literals(plan.where, [])}:
+    filtered = {x.strip() for x in _literals(plan.where, [])}
+    if "or" in q.words and sum(1 for x in filtered if x and x in fold(q.text)) >= 2:
+        return ""  # a choice between things the question names ("which came first, A or B?"): one of them
+    if said & filtered:
         return (f"the answer {cell.label or cell.value!r} is the value the query filters by, so it restates the "
                 "question: select the column that holds what the question asks about that thing.")
     return ""

@@ -56,6 +56,11 @@ class QueryCompiler(Protocol):
     def related(self, a: str, b: str) -> bool: ...
 
 
+# calendar datatypes whose lexical forms (ISO 8601) sort in time order: a column of years that also holds full dates
+# (a year where the day is not known) is compared and ordered on them, never as numbers against dates
+_CALENDAR = frozenset({"gYear", "gYearMonth", "date", "dateTime", "dateTimeStamp"})
+
+
 class ExprCompiler:
     def __init__(self, compiler: QueryCompiler, pat: Pattern, alias_var: dict[str, str]) -> None:
         self.c = compiler
@@ -65,6 +70,7 @@ class ExprCompiler:
         self.left_joined: set[str] = set()  # aliases of LEFT JOINed tables
         self.group: str | None = None  # the LEFT JOIN whose condition is being compiled
         self.one_label = False  # an aggregating or limited query: a thing named in two languages is one row
+        self.joined_links: dict[tuple[str, str], str] = {}  # (alias, link column) -> the alias it was joined to
 
     def add(self, triple: tuple[str, str, str]) -> None:
         """A triple of the pattern (of the LEFT JOIN being compiled, if any)."""
@@ -132,6 +138,8 @@ class ExprCompiler:
             c = self.column(e)
             if c.kind in ("id", "link"):
                 return "thing"
+            if c.datatype.rsplit("#", 1)[-1] in _CALENDAR:  # years (xsd:gYear) beside dates: compared as dates
+                return "date"
             return {"TEXT": "text", "INTEGER": "number", "REAL": "number", "BOOLEAN": "bool"}.get(c.sql_type, "date")
         if isinstance(e, Lit):
             if isinstance(e.value, bool):

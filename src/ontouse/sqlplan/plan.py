@@ -266,3 +266,33 @@ class PlanError(Exception):
 
     def __str__(self) -> str:
         return self.message + (f" {self.hint}" if self.hint else "")
+
+
+def sources_in(e: Any, out: list[Source] | None = None) -> list[Source]:
+    """Every source (FROM / JOIN table) of a plan, subqueries and set operations included."""
+    out = [] if out is None else out
+    if isinstance(e, Source):
+        out.append(e)
+    elif is_dataclass(e) and not isinstance(e, type):
+        for f in fields(e):
+            sources_in(getattr(e, f.name), out)
+    elif isinstance(e, tuple):
+        for x in e:
+            sources_in(x, out)
+    return out
+
+
+def view_misses(plan: Plan, schema: Any) -> list[str]:
+    """The tables and columns a plan names that the view (`schema`, a schema.Schema) does not have: [] for a plan
+    that may run. Checked before a plan reaches the store."""
+    missing: list[str] = []
+    for s in sources_in(plan):
+        if schema.table(s.table) is None:
+            missing.append(s.table)
+    for c in columns_in(plan, deep=True):
+        table = schema.table(c.table)
+        if table is None:
+            missing.append(c.table)
+        elif c.column != "iri" and table.column(c.column) is None:
+            missing.append(f"{c.table}.{c.column}")
+    return list(dict.fromkeys(missing))

@@ -1,0 +1,162 @@
+"""Question shapes of real knowledge graphs, on graphs shaped like them (individuals as values, links that hold
+several values per thing, years beside full dates, several unconnected vocabularies in one graph), each rule in two
+made-up domains, through `Answerer.answer_sql` (no model):
+
+- a link joined to two rows reads two of its values (compile `_join`: "both X and Y"), and one joined row's name
+  required to be two names at once is read as "both" (repairs `both_joined`);
+- a column of years that also holds full dates is compared and ordered as dates (compile_expr `_CALENDAR`);
+- "which came first, A or B?" answered with A is a choice, not the question restated (verify `restated_problem`);
+- "how many X does N have" counted over N's own link is not "the value itself counted" (checks
+  `value_echo_problem`);
+- a plan naming what the view lacks never reaches the store: "No data available" with what was looked for;
+- a graph of several unconnected vocabularies is shown part by part: the part of the values the question names, the
+  same prompt for every question of that part (ask `_part_for`, `_part_prompt`; view_prompt `parts`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ontouse.ask import FULL_VIEW_TOKENS, Answerer
+from ontouse.question import parse_question
+from ontouse.relevance import Relevance
+from ontouse.view_prompt import estimate_tokens, parts, shown_tables
+from ontouse_graphs import HEAD, NoModel, store_of
+
+KITCHEN = HEAD + """@prefix : <http://example.org/kitchen#> .
+:Recipe a owl:Class ; rdfs:label "recipe" .
+:Herb a owl:Class ; rdfs:label "herb" .
+:uses a owl:ObjectProperty ; rdfs:label "uses" .
+:basil a :Herb ; rdfs:label "basil" .
+:mint a :Herb ; rdfs:label "mint" .
+:thyme a :Herb ; rdfs:label "thyme" .
+:r1 a :Recipe ; rdfs:label "Green Pesto" ; :uses :basil, :mint ; :firstServed "1998"^^xsd:gYear .
+:r2 a :Recipe ; rdfs:label "Summer Salad" ; :uses :mint ; :firstServed "2003-06-01"^^xsd:date .
+:r3 a :Recipe ; rdfs:label "Herb Butter" ; :uses :basil, :thyme, :mint ; :firstServed "2001"^^xsd:gYear .
+:r4 a :Recipe ; rdfs:label "Plain Rice" ; :firstServed "1990"^^xsd:gYear .
+"""
+
+TRAILS = HEAD + """@prefix : <http://example.org/trails#> .
+:Trail a owl:Class ; rdfs:label "trail" .
+:Landmark a owl:Class ; rdfs:label "landmark" .
+:Ranger a owl:Class ; rdfs:label "ranger" .
+:passes a owl:ObjectProperty ; rdfs:label "passes" .
+:keptBy a owl:ObjectProperty ; rdfs:label "kept by" .
+:lake a :Landmark ; rdfs:label "Blue Lake" .
+:hut a :Landmark ; rdfs:label "Stone Hut" .
+:falls a :Landmark ; rdfs:label "Echo Falls" .
+:g1 a :Ranger ; rdfs:label "Ada Voss" .
+:g2 a :Ranger ; rdfs:label "Ben Ruiz" .
+:t1 a :Trail ; rdfs:label "North Loop" ; :passes :lake, :hut ; :opened "1971-05-02"^^xsd:date ; :keptBy :g1, :g2 .
+:t2 a :Trail ; rdfs:label "Ridge Path" ; :passes :hut, :falls ; :opened "1968"^^xsd:gYear ; :keptBy :g2 .
+:t3 a :Trail ; rdfs:label "Shore Walk" ; :passes :lake ; :opened "1980"^^xsd:gYear ; :keptBy :g1 .
+"""
+
+
+@lru_cache(maxsize=None)
+def _answerer(ttl: str) -> Answerer:
+    return Answerer(store_of(ttl), NoModel())
+
+
+def _names(ans) -> list[str]:
+    return sorted(c.text() for row in ans.rows for c in row)
+
+
+def test_a_link_joined_to_two_rows_reads_two_of_its_values() -> None:
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which recipes use both basil and mint?",
+        "SELECT R.iri FROM Recipe R JOIN Herb H1 ON R.uses = H1.iri JOIN Herb H2 ON R.uses = H2.iri "
+        "WHERE H1.label = 'basil' AND H2.label = 'mint'")
+    assert ans.state == "answered", ans.error
+    assert _names(ans) == ["Green Pesto", "Herb Butter"]
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trails pass both Blue Lake and Stone Hut?",
+        "SELECT T.label FROM Trail T JOIN Landmark A ON T.passes = A.iri JOIN Landmark B ON T.passes = B.iri "
+        "WHERE A.label = 'Blue Lake' AND B.label = 'Stone Hut'")
+    assert ans.state == "answered", ans.error
+    assert _names(ans) == ["North Loop"]
+
+
+def test_one_joined_name_equal_to_two_names_reads_both() -> None:
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which recipes use both thyme and mint?",
+        "SELECT R.iri FROM Recipe R JOIN Herb H ON R.uses = H.iri WHERE H.label = 'thyme' AND H.label = 'mint'")
+    assert ans.state == "answered", ans.error
+    assert _names(ans) == ["Herb Butter"] and "both_joined" in ans.repairs
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trails are kept by both Ada Voss and Ben Ruiz?",
+        "SELECT T.label FROM Trail T JOIN Ranger G ON T.keptBy = G.iri WHERE G.label = 'Ada Voss' "
+        "AND G.label = 'Ben Ruiz'")
+    assert ans.state == "answered", ans.error
+    assert _names(ans) == ["North Loop"] and "both_joined" in ans.repairs
+
+
+def test_years_beside_full_dates_compare_and_order_as_dates() -> None:
+    ans = _answerer(KITCHEN).answer_sql(
+        "Was Summer Salad first served before Herb Butter?",
+        "SELECT COUNT(*) FROM Recipe A, Recipe B WHERE A.label = 'Summer Salad' AND B.label = 'Herb Butter' "
+        "AND A.firstServed < B.firstServed")
+    assert ans.boolean is False, ans.answer
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which recipe was first served earliest?", "SELECT label FROM Recipe ORDER BY firstServed LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["Plain Rice"], ans.answer
+    ans = _answerer(TRAILS).answer_sql(
+        "Was North Loop opened before Shore Walk?",
+        "SELECT COUNT(*) FROM Trail A, Trail B WHERE A.label = 'North Loop' AND B.label = 'Shore Walk' "
+        "AND A.opened < B.opened")
+    assert ans.boolean is True, ans.answer
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trail opened last?", "SELECT label FROM Trail ORDER BY opened DESC LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["Shore Walk"], ans.answer
+
+
+def test_a_choice_between_two_named_things_is_not_the_question_restated() -> None:
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which was first served earlier, Green Pesto or Summer Salad?",
+        "SELECT label FROM Recipe WHERE label IN ('Green Pesto', 'Summer Salad') ORDER BY firstServed LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["Green Pesto"], ans.error
+    ans = _answerer(TRAILS).answer_sql(
+        "Which opened earlier, Ridge Path or Shore Walk?",
+        "SELECT label FROM Trail WHERE label = 'Ridge Path' OR label = 'Shore Walk' ORDER BY opened LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["Ridge Path"], ans.error
+    # one name, returned as it was asked, is still the question restated
+    ans = _answerer(TRAILS).answer_sql("Which trail is Ridge Path?",
+                                       "SELECT label FROM Trail WHERE label = 'Ridge Path'")
+    assert ans.state != "answered"
+
+
+def test_a_count_of_what_a_named_value_links_to_is_not_the_value_counted() -> None:
+    ans = _answerer(KITCHEN).answer_sql("How many herbs does Herb Butter use?",
+                                        "SELECT COUNT(uses) FROM Recipe WHERE label = 'Herb Butter'")
+    assert ans.state == "answered" and ans.answer.startswith("3"), ans.error
+    ans = _answerer(TRAILS).answer_sql("How many landmarks does Ridge Path pass?",
+                                       "SELECT COUNT(passes) FROM Trail WHERE label = 'Ridge Path'")
+    assert ans.state == "answered" and ans.answer.startswith("2"), ans.error
+
+
+def test_what_the_view_lacks_is_no_data_with_what_was_looked_for() -> None:
+    ans = _answerer(KITCHEN).answer_sql("What does Green Pesto cost?",
+                                        "SELECT price FROM Recipe WHERE label = 'Green Pesto'")
+    assert ans.state == "no_data" and "price" in ans.answer and not ans.sparql
+    ans = _answerer(TRAILS).answer_sql("How many bridges are there?", "SELECT COUNT(*) FROM Bridge")
+    assert ans.state == "no_data" and "Bridge" in ans.answer and ans.view_misses == ["Bridge"]
+
+
+def test_a_graph_of_unconnected_vocabularies_is_shown_part_by_part() -> None:
+    answerer = Answerer(store_of(KITCHEN + TRAILS.replace(HEAD, "")), NoModel())
+    # (a view this small is shown whole; its parts are set here as a larger view's would be)
+    assert not answerer.parts and estimate_tokens(answerer.system) <= FULL_VIEW_TOKENS
+    tables = shown_tables(answerer.schema, small_parts=True)  # (a small part is shown too, on its own)
+    answerer.parts = parts(answerer.schema, tables)
+    answerer.relevance = Relevance(answerer.schema, tables)
+    names = [{t.name for t in part} for part in answerer.parts]
+    assert {"Recipe", "Herb"} in names and {"Trail", "Landmark", "Ranger"} in names
+
+    def part_of(question: str) -> set[str]:
+        return names[answerer._part_for(question, answerer.index.mentions(parse_question(question)))]
+
+    assert part_of("Which recipes use basil?") == {"Recipe", "Herb"}
+    assert part_of("Which trails pass Echo Falls?") == {"Trail", "Landmark", "Ranger"}
+    assert part_of("How many rangers are there?") == {"Trail", "Landmark", "Ranger"}
+    first = answerer._part_prompt(answerer._part_for("Which recipes use mint?", []))
+    assert answerer._part_prompt(answerer._part_for("How many herbs are there?", [])) == first
+    assert "CREATE TABLE Recipe" in first and "CREATE TABLE Trail" not in first
