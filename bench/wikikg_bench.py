@@ -126,6 +126,12 @@ def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
                "prompt_evaluated": ans.prompt_evaluated, "completion_tokens": ans.completion_tokens,
                "seconds": round(ans.seconds, 2), "wall_seconds": round(time.perf_counter() - t, 2),
                "wait_seconds": round(ans.wait_seconds, 2)}
+        if ans.arbitration:
+            row["arbitration"] = {"rule": ans.arbitration["rule"], "chosen": ans.arbitration["chosen"],
+                                  "plans": [{"how": p["how"], "sql": p["sql"],
+                                             "correct": bool(judge(q, {"rows": p["rows"], "state": "answered",
+                                                                       "answer": ""})[0])}
+                                            for p in ans.arbitration["plans"]]}
         rows.append(row)
         mark = "right" if ok else "WRONG" if row["stated_wrong"] else ans.state
         print(f"[{i}/{len(questions)}] {q['id']} {q['type']:<12} {mark:<8} {ans.seconds:5.1f}s {ans.llm_calls}c "
@@ -151,7 +157,10 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         vals = [float(r.get(key) or 0) for r in rows]
         return round(statistics.median(vals), 2) if vals else 0.0
 
+    from bench.spider import arbitration_summary
+
     return {"questions": len(rows), "right": sum(r["right"] for r in rows),
+            "arbitration": arbitration_summary(rows),
             "stated_wrong": sum(r["stated_wrong"] for r in rows), "states": states,
             "view_misses_at_store": sum(bool(r["view_misses_at_store"]) for r in rows),
             "view_misses_written": sum(bool(r.get("view_misses_written")) for r in rows),
@@ -181,6 +190,13 @@ def render_md(results: dict[str, Any]) -> str:
                      f"{s['view_misses_at_store']} | {s['view_misses_written']} | {s['median_llm_calls']} | "
                      f"{s['median_seconds']} | {s['median_prompt_evaluated']} |")
     for label, r in results["runs"].items():
+        arbitration = r["summary"].get("arbitration")
+        if arbitration:
+            lines += [f"\n## {label}: plans that disagreed, per arbitration rule\n",
+                      "| rule | fired | chose the right plan | chose wrong, another was right | every plan wrong |",
+                      "|---|---|---|---|---|"]
+            lines += [f"| {k} | {v['fired']} | {v['chose_right']} | {v['chose_wrong_other_right']} | "
+                      f"{v['all_wrong']} |" for k, v in sorted(arbitration.items())]
         lines += [f"\n## {label}: per question type\n", "| type | questions | right | stated but wrong | not stated |",
                   "|---|---|---|---|---|"]
         for t, v in r["summary"]["per_type"].items():

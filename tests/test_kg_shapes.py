@@ -160,3 +160,43 @@ def test_a_graph_of_unconnected_vocabularies_is_shown_part_by_part() -> None:
     first = answerer._part_prompt(answerer._part_for("Which recipes use mint?", []))
     assert answerer._part_prompt(answerer._part_for("How many herbs are there?", [])) == first
     assert "CREATE TABLE Recipe" in first and "CREATE TABLE Trail" not in first
+
+
+def test_a_request_worded_as_a_question_is_not_a_yes_no_question() -> None:
+    for text in ("Can you list the recipes that use mint?", "Could you please show me the trails kept by Ada Voss?",
+                 "Do you know which herbs Green Pesto uses?"):
+        assert parse_question(text).kind == "other", text
+    assert parse_question("Can you tell me how many trails there are?").kind == "count"
+    for text in ("Can rangers keep two trails?", "Does Green Pesto use mint?", "Is Blue Lake on a trail?"):
+        assert parse_question(text).kind == "yesno", text
+    ans = _answerer(KITCHEN).answer_sql("Can you list the recipes that use mint?",
+                                        "SELECT R.label FROM Recipe R JOIN Herb H ON R.uses = H.iri "
+                                        "WHERE H.label = 'mint'")
+    assert ans.state == "answered" and ans.boolean is None and _names(ans) == ["Green Pesto", "Herb Butter",
+                                                                                "Summer Salad"]
+
+
+def test_a_tie_at_the_top_is_stated_whole_when_several_things_are_asked() -> None:
+    """North Loop and Ridge Path pass two landmarks each (a tie at the top); mint is used by three recipes, basil by
+    two, thyme by one (no tie)."""
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trails pass the most landmarks?",
+        "SELECT T.label FROM Trail T JOIN Landmark L ON T.passes = L.iri GROUP BY T.iri ORDER BY COUNT(*) DESC LIMIT 1")
+    assert ans.state == "answered" and sorted(r[0].text() for r in ans.rows) == ["North Loop", "Ridge Path"]
+    assert ans.answer.endswith("(tied: 2 share the ranked value).") and ans.support
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trail passes the most landmarks?",
+        "SELECT T.label FROM Trail T JOIN Landmark L ON T.passes = L.iri GROUP BY T.iri ORDER BY COUNT(*) DESC LIMIT 1")
+    assert ans.state == "unsure" and "North Loop" in ans.answer and "Ridge Path" in ans.answer
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which herbs are used by the most recipes?",
+        "SELECT H.label FROM Recipe R JOIN Herb H ON R.uses = H.iri GROUP BY H.iri ORDER BY COUNT(*) DESC LIMIT 1")
+    assert ans.state == "answered" and [r[0].text() for r in ans.rows] == ["mint"], ans.answer  # one top
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which two herbs are used by the most recipes?",
+        "SELECT H.label FROM Recipe R JOIN Herb H ON R.uses = H.iri GROUP BY H.iri ORDER BY COUNT(*) DESC LIMIT 2")
+    assert ans.state == "answered" and sorted(r[0].text() for r in ans.rows) == ["basil", "mint"], ans.answer
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which herb is used by the fewest recipes?",
+        "SELECT H.label FROM Recipe R JOIN Herb H ON R.uses = H.iri GROUP BY H.iri ORDER BY COUNT(*) LIMIT 1")
+    assert ans.state == "answered" and [r[0].text() for r in ans.rows] == ["thyme"], ans.answer

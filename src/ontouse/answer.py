@@ -85,6 +85,8 @@ class Answer:
     checks: list[dict[str, Any]] = field(default_factory=list)  # the checks the result ran: check, passed, detail
     # the tables / columns the model's plans named that the view does not have (none of them reached the store)
     view_misses: list[str] = field(default_factory=list)
+    # plans that disagreed and how code decided between them (arbitration.py): {"rule", "chosen", "detail", "plans"}
+    arbitration: dict[str, Any] | None = None
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -134,6 +136,8 @@ class Answer:
             out["wait_seconds"] = round(self.wait_seconds, 2)
         if self.view_misses:
             out["view_misses"] = self.view_misses
+        if self.arbitration:
+            out["arbitration"] = self.arbitration
         if self.asked:
             out["asked"] = self.asked
         if any(self.sources):

@@ -20,9 +20,11 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
+
+from rdflib import URIRef
 
 from ontocore.bilingual import open_dictionary
 from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
@@ -38,14 +40,15 @@ from ontocore.text import fold
 from ontocore.trace import Trace
 
 from .agreement import same_answer
+from .arbitration import Reading, Verdict, arbitrate, majority
 from .answer import Answer
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from . import storeview, viewcache
 from .linking import MAX_HINTS, ValueIndex
-from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict, view_misses
-from .question import Question, parse_question
+from .sqlplan.plan import PlanError, Query, excludes_rows, is_aggregate, nested, to_dict, view_misses
+from .question import Question, asks_several, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
@@ -74,6 +77,10 @@ RETRY_TEMPERATURE = 0.7
 # the first request sampled, then the request worded another way (the model first says what the answer is about)
 SECOND_PLANS = ("sampled", "reworded")
 SECOND_TEMPERATURE = 0.8
+# the repairs by code that change what a plan reads (verify.py's, kept when every check then passes): a result that
+# needed one is worth a second plan
+CODE_REPAIRS = frozenset({"superlative_direction", "not_the_value_itself", "things_not_counted", "asked_table",
+                          "asked_class_read", "ranked_as_asked", "joins_asked", "both_joined"})
 REASON_TOKENS = 80  # the reworded request's one line before the query
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
 # ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
@@ -183,6 +190,9 @@ class Answerer:
         self.phrases = PhraseBook(model, self.trace)  # the answer text's fixed phrases per language
         self.max_attempts = max_attempts
         self.second_plans = second_plans  # how many second plans a result may be compared with (0: none)
+        self._known: dict[str, set[str]] = {}  # a thing's IRI -> the values it is known by (_identifiers)
+        self._verdict: Verdict | None = None  # the last arbitration between plans (_second_plans)
+        self._readings: list[_Run] = []  # the runs it chose among
         log.info("view of the ontology: %d tables in %.1f s", len(self.schema.tables), self.view_seconds)
 
     # ---- one question --------------------------------------------------------------------------------------
@@ -233,8 +243,9 @@ class Answerer:
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
         budget = min(self.second_plans, self.max_attempts - len(runs))
         reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
+        doubt = self._doubt(best, runs) if best is not None else ""
         ans = self._answer(q, best, runs, words, second=lambda: self._second_plans(
-            q, best, messages[:2], reworded, mentions, budget) if best is not None else [])
+            q, best, messages[:2], reworded, mentions, budget) if best is not None and doubt else [])
         ans.question, ans.language = text, detection.lang
         if words is not ENGLISH_WORDS:
             ans.text_language = words.lang if len(words.english) < len(words.texts) else ENGLISH
@@ -613,12 +624,35 @@ class Answerer:
                               "mix theirs: say which one")
         return bool(probes), ""
 
+    def _doubt(self, best: _Run, runs: list[_Run]) -> str:
+        """Why the result of `best` is worth a second plan ("" when nothing leaves a doubt): an earlier attempt
+        failed, a repair by code changed what the plan reads, or the plan is more than one table read with plain
+        conditions (it joins, nests a query, groups, ranks, negates or combines results), where the model's reading
+        of the question may be another than the asker's."""
+        if len(runs) > 1:
+            return "an earlier attempt failed"
+        if set(best.fixes) & CODE_REPAIRS:
+            return "a repair by code changed the plan"
+        plan = best.plan
+        if not isinstance(plan, Query):
+            return "the plan combines results"
+        if len(plan.sources) > 1 or plan.joins or plan.group_by or plan.having is not None or plan.order_by \
+                or plan.limit is not None or nested(plan):
+            return "the plan joins, nests, groups or ranks"
+        if excludes_rows(plan.where):
+            return "the plan negates"
+        return ""
+
     def _second_plans(self, q: Question, best: _Run, first: list[dict[str, Any]], reworded: str, mentions: list,
                       budget: int) -> list[tuple[str, _Run, bool | None]]:
-        """Up to `budget` second plans for the result of `best`, asked another way (SECOND_PLANS: the `first`
-        request sampled, then the `reworded` request): (how, its run, whether its answer is the same: None when
-        it gave no result to compare). Stops at the first that disagrees."""
+        """Second plans for the result of `best`, asked another way (SECOND_PLANS: the `first` request sampled,
+        then the `reworded` request), while `budget` lasts: (how, its run, whether its answer is the same: None
+        when it gave no result to compare). A second plan that disagrees is arbitrated (arbitration.py); a third is
+        asked only when no rule decides. Returns the plans asked; `self._verdict` holds the arbitration's."""
         out: list[tuple[str, _Run, bool | None]] = []
+        self._verdict = None
+        readings = [Reading("first", best.plan, best.rows)]
+        self._readings = [best]
         for how in SECOND_PLANS[:max(0, budget)]:
             if how == "sampled":
                 messages, temperature, max_tokens = first, SECOND_TEMPERATURE, MAX_TOKENS
@@ -636,9 +670,45 @@ class Answerer:
             self.trace.write("second_plan", how=how, reply=reply.content, sql=run.sql, problem=run.problem,
                              rows=run.total, agrees=agrees)
             out.append((how, run, agrees))
-            if agrees is False:
+            if agrees is None:
+                continue  # no evidence: the next way is asked
+            if agrees and len(readings) == 1:
+                break
+            readings.append(Reading(how, run.plan, run.rows))
+            self._readings.append(run)
+            if len(readings) == 2:
+                self._verdict = arbitrate(q, readings, self.schema, self._identifiers)
+                if self._verdict.chosen is not None:
+                    break
+            else:  # a third reading: the answer two of three plans give
+                chosen = majority(readings, q.kind == "yesno", self._identifiers)
+                first_two = self._verdict.detail if self._verdict is not None else ""
+                self._verdict = Verdict("majority", chosen, "two of three plans give this answer") \
+                    if chosen is not None else Verdict("undecided", None, first_two)
                 break
         return out
+
+    def _identifiers(self, iri: str) -> set[str]:
+        """The values a thing is known by: its names and the keys its table holds once per row (its id, a code),
+        so that an answer that gives the thing and one that gives its id are the same answer."""
+        if iri not in self._known:
+            props = set(self.schema.label_props)
+            for t in self.schema.tables.values():
+                props |= {c.prop for c in t.key_columns() if c.prop is not None}
+                key = t.id_column()
+                if key is not None and key.prop is not None:
+                    props.add(key.prop)
+            values: set[str] = set()
+            if props:
+                query = ("SELECT ?v WHERE { ?x ?p ?v . FILTER(isLiteral(?v)) VALUES ?p { %s } }"
+                         % " ".join(URIRef(p).n3() for p in sorted(props)))
+                try:
+                    values = {str(r[0]) for r in self.store.select(
+                        query, max_rows=50, timeout_s=QUERY_TIMEOUT, bindings={"x": URIRef(iri)}).rows}
+                except (QueryError, TypeError):
+                    values = set()
+            self._known[iri] = values
+        return self._known[iri]
 
     def _agree(self, q: Question, one: _Run, other: _Run) -> bool:
         """Do two plans' results give the same answer (agreement.same_answer)? A plan that keeps its top rows by
@@ -710,6 +780,18 @@ class Answerer:
             named, mixed = self._mixed_names(q, best)
             if named:
                 ans.checks.append(Check("one_name_matched", not mixed, mixed).to_dict())
+            if tie and not mixed and tied and asks_several(q, best.plan):
+                # a ranking whose top is tied, and the question asks for several things (or the top k): every tied
+                # thing is stated, and the tie is said
+                widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
+                if widened is not None and len(widened.rows) == len(tied):
+                    widened.fixes, widened.checks = best.fixes, best.checks
+                    said = Check("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
+                    stated = self._answer(q, widened, runs, words)
+                    if stated.state == "answered":
+                        stated.checks = [c for c in stated.checks if c["check"] != "ranking_unique"] + [said]
+                        stated.answer = f"{stated.answer.rstrip('.')} ({words.get('tied', n=len(tied))})."
+                    return stated
             if tie or mixed:  # the one with the most, when several have it; a part of a name that two things share
                 rows = tied or best.rows
                 candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
@@ -733,19 +815,33 @@ class Answerer:
             return ans
         compared = [(how, run, agrees) for how, run, agrees in (second() if second and not best.zero else [])
                     if agrees is not None]
-        if compared:
-            how, other, agrees = compared[-1]
-            theirs = answer_text(q, [c.name for c in other.compiled.columns], other.rows,
-                                 boolean_of(other.rows) if q.kind == "yesno" else None, other.total, words)
-            detail = (f"{len(compared)} second plan(s) give the same answer" if agrees else
-                      f"a second plan ({how}: {other.sql.replace(chr(10), ' ')[:200]}) gives another answer: "
-                      f"{theirs[:200]}")
-            ans.checks.append(Check("second_plan_agrees", agrees, detail).to_dict())
-            if not agrees:  # two readings of the question: neither is stated
+        verdict = self._verdict if any(agrees is False for _, _, agrees in compared) else None
+        if compared and verdict is None:
+            ans.checks.append(Check("second_plan_agrees", True,
+                                    f"{len(compared)} second plan(s) give the same answer").to_dict())
+        elif verdict is not None:  # plans that disagree: decided by what code can check, or "Unsure" with both
+            hows = ["first"] + [how for how, _, agrees in compared][-(len(self._readings) - 1):]
+            arbitration = {"rule": verdict.rule, "chosen": hows[verdict.chosen] if verdict.chosen is not None
+                           else "", "detail": verdict.detail,
+                           "plans": [{"how": h, "sql": r.sql,
+                                      "rows": [[c.to_dict() for c in row] for row in r.rows[:20]]}
+                                     for h, r in zip(hows, self._readings)]}
+            check = Check("plans_arbitrated", verdict.chosen is not None, f"{verdict.rule}: {verdict.detail}")
+            if verdict.chosen is None:  # two readings of the question, no rule decides: neither is stated
                 candidate = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
-                ans.state, ans.error, ans.rows, ans.boolean, ans.support = "unsure", detail, [], None, []
-                ans.answer = unsure_text(words.reason("doubt", detail), candidate, words)
+                ans.checks.append(check.to_dict())
+                ans.state, ans.error, ans.rows, ans.boolean, ans.support = "unsure", verdict.detail, [], None, []
+                ans.answer = unsure_text(words.reason("doubt", verdict.detail), candidate, words)
+                ans.arbitration = arbitration
                 return ans
+            if verdict.chosen > 0:  # another plan's result answers: stated as that plan's, with its support
+                chosen = self._readings[verdict.chosen]
+                other = self._answer(q, chosen, runs, words)
+                other.checks.append(check.to_dict())
+                other.arbitration = arbitration
+                return other
+            ans.checks.append(check.to_dict())
+            ans.arbitration = arbitration
         ans.state = "answered"
         ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
         return ans

@@ -296,3 +296,30 @@ def view_misses(plan: Plan, schema: Any) -> list[str]:
         elif c.column != "iri" and table.column(c.column) is None:
             missing.append(f"{c.table}.{c.column}")
     return list(dict.fromkeys(missing))
+
+
+def nested(plan: Plan) -> bool:
+    """Does a plan hold a query inside it (IN / EXISTS / a scalar subquery)?"""
+    def walk(e: Any, top: bool) -> bool:
+        if isinstance(e, (Query, SetQuery)) and not top:
+            return True
+        if is_dataclass(e) and not isinstance(e, type):
+            return any(walk(getattr(e, f.name), False) for f in fields(e))
+        if isinstance(e, tuple):
+            return any(walk(x, False) for x in e)
+        return False
+
+    return walk(plan, True)
+
+
+def excludes_rows(e: Any) -> bool:
+    """Does a condition negate (NOT, !=, NOT IN, NOT LIKE, IS NULL) anywhere in it?"""
+    if isinstance(e, IsNull):
+        return not e.negated
+    if isinstance(e, Not) or (isinstance(e, Cmp) and e.op == "!=") or getattr(e, "negated", False):
+        return True
+    if is_dataclass(e) and not isinstance(e, type):
+        return any(excludes_rows(getattr(e, f.name)) for f in fields(e))
+    if isinstance(e, tuple):
+        return any(excludes_rows(x) for x in e)
+    return False
