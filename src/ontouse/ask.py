@@ -780,9 +780,10 @@ class Answerer:
             named, mixed = self._mixed_names(q, best)
             if named:
                 ans.checks.append(Check("one_name_matched", not mixed, mixed).to_dict())
-            if tie and not mixed and tied and asks_several(q, best.plan):
-                # a ranking whose top is tied, and the question asks for several things (or the top k): every tied
-                # thing is stated, and the tie is said
+            if tie and not mixed and tied and isinstance(best.plan, Query) and best.plan.limit == 1 \
+                    and not best.plan.offset and asks_several(q):
+                # a ranking whose top is tied, and the question asks for things, not exactly one ("which rangers
+                # earn the most"): every tied thing is stated, and the tie is said
                 widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
                 if widened is not None and len(widened.rows) == len(tied):
                     widened.fixes, widened.checks = best.fixes, best.checks

@@ -84,12 +84,9 @@ def _request(words: list[str]) -> bool:
         "which", "what", "who", "how", "where", "when"))
 
 
-def asks_several(q: Question, plan: object = None) -> bool:
-    """Does a ranked question ask for several things ("which rangers earn the most", "the 3 largest"), not exactly
-    one ("which ranger earns the most", "who ...")? `plan`: a plan that keeps its top k rows asks for k."""
-    limit = getattr(plan, "limit", None)
-    if isinstance(limit, int) and limit > 1:
-        return True
+def asks_several(q: Question) -> bool:
+    """Does a question ask for things in the plural ("which rangers earn the most"), not exactly one ("which
+    ranger earns the most", "who ...")?"""
     for i, w in enumerate(q.words[:4]):
         if w in ("which", "what") and i + 1 < len(q.words):
             noun = q.words[i + 1]

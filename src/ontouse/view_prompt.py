@@ -28,6 +28,7 @@ MAX_SAMPLE_CHARS = 40
 # the levels of detail of the view, most first: (characters of a note, of a table's comment, sample values of a
 # name column, of another column); the last level shows names and types only
 DETAILS = ((60, 90, 3, 3), (40, 50, 2, 1), (30, 0, 1, 0), (0, 0, 0, 0))
+VALUE_NAMES = (12, 6, 0, 0)  # names of a small table of values listed at each level
 
 
 def _sample(v: str) -> str:
@@ -125,6 +126,10 @@ def table_ddl(table: Table, schema: Schema, keep: set[str] | None = None, detail
         head.append("includes the rows of " + ", ".join(subs[:6]))
     if table.parents:
         head.append("a kind of " + ", ".join(table.parents))
+    if table.values and VALUE_NAMES[detail]:  # a few things that serve as values: their names
+        shown = table.values[:VALUE_NAMES[detail]]
+        more = f" and {len(table.values) - len(shown)} more" if len(table.values) > len(shown) else ""
+        head.append("the rows: " + ", ".join(_sample(v) for v in shown) + more)
     lines = [f"CREATE TABLE {table.name} ( -- {'; '.join(head)}"]
     cols = [column_line(table, c, schema, compact, detail) for c in table.columns.values()
             if not c.hidden and (keep is None or c.kind == "id" or c.name in keep)]
