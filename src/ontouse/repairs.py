@@ -268,7 +268,8 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
-    from .verify import _aggs, _excludes, _nodes, _refers, _top_conditions
+    from .sqlplan.plan import nodes_in as _nodes
+    from .verify import _aggs, _excludes, _refers, _top_conditions
 
     def _only_of(c: Any, alias: str) -> bool:
         """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""

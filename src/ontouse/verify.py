@@ -38,7 +38,7 @@ from .answer import Cell
 from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape_problem, type_problem,
                      value_echo_problem)
 from .sqlplan.plan import (Agg, And, Arith, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join, Like, Lit, Not,
-                           Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
+                           Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate, nodes_in)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -616,23 +616,10 @@ def _scalars(e: Any) -> list[Scalar]:
     return []
 
 
-def _nodes(node: Any):
-    """Every node of a plan, at any depth (subqueries included)."""
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, tuple):
-        for x in node:
-            yield from _nodes(x)
-    elif is_dataclass(node) and not isinstance(node, type):
-        yield node
-        for f in fields(node):
-            yield from _nodes(getattr(node, f.name))
-
-
 def _ranks(plan: Plan) -> bool:
     """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
     return any((isinstance(n, Query) and bool(n.order_by) and n.limit is not None)
-               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in _nodes(plan))
+               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in nodes_in(plan))
 
 
 NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
@@ -662,7 +649,7 @@ def _excludes(n: Any) -> bool:
 def _negates(plan: Plan) -> bool:
     """Does any part of the plan exclude something (NOT, !=, NOT IN, NOT LIKE, NOT EXISTS, IS NULL, EXCEPT, a LEFT
     JOIN), at any depth?"""
-    return any(_excludes(n) for n in _nodes(plan))
+    return any(_excludes(n) for n in nodes_in(plan))
 
 
 def _refers(schema: Schema, many: Col, one: Col) -> bool:
@@ -713,7 +700,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
     orders, its visits) keeps every thing that has any other such row."""
-    found = [n for n in _nodes(plan) if _excludes(n)]
+    found = [n for n in nodes_in(plan) if _excludes(n)]
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
@@ -742,7 +729,7 @@ def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
     """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
     pairs), selecting that reference and excluding with != on another column, returns every thing that has any
     other row ("the workshops that do not lend X" from rows (workshop, tool) with tool != X)."""
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
                 n.select[0].expr, Col):
             continue
@@ -783,7 +770,7 @@ def _top_conditions(e: Any) -> list[Any]:
 
 
 def _joins(plan: Plan) -> list[Join]:
-    return [n for n in _nodes(plan) if isinstance(n, Join)]
+    return [n for n in nodes_in(plan) if isinstance(n, Join)]
 
 
 def _joined_values_related(schema: Schema, j: Join) -> bool:
@@ -1052,7 +1039,8 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
     a table ("frames" of a table of frames) is the table, not a condition. `aliases(mention)`: the other texts of
     the named things (a label in another language names the same thing)."""
     lits = _literals(plan, [])
-    numbers = {_number_text(n.value) for n in _nodes(plan) if isinstance(n, Lit) and isinstance(n.value, (int, float))
+    numbers = {_number_text(n.value) for n in nodes_in(plan)
+               if isinstance(n, Lit) and isinstance(n.value, (int, float))
                and not isinstance(n.value, bool)}
     tables = {term for t in schema.tables.values() for term in _table_terms(t)}
     groups: dict[str, list[Any]] = {}
@@ -1121,7 +1109,7 @@ def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
     from .sqlplan.plan import Between
 
     out: list[tuple[Col, Lit]] = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Cmp):
             for a, b in ((n.left, n.right), (n.right, n.left)):
                 if isinstance(a, Col) and isinstance(b, Lit):
@@ -1283,11 +1271,11 @@ def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str
     counts or lists the things that have one of them. A plan that intersects (INTERSECT, two joined rows) or counts
     the matches per thing (HAVING) is not judged."""
     pairs = both_named(q, mentions)
-    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in _nodes(plan)):
+    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in nodes_in(plan)):
         return ""
-    if any(isinstance(n, Query) and n.having is not None for n in _nodes(plan)):
+    if any(isinstance(n, Query) and n.having is not None for n in nodes_in(plan)):
         return ""
-    for query in (n for n in _nodes(plan) if isinstance(n, Query)):
+    for query in (n for n in nodes_in(plan) if isinstance(n, Query)):
         for col, values in (x for c in _top_conditions(query.where) for x in _either(c)):
             for a, b in pairs:
                 if fold(a) in values and fold(b) in values and _several_per_thing(query, col, schema):
@@ -1348,7 +1336,7 @@ def one_top_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
 def _numbers_in(plan: Plan) -> set[float]:
     """Every number the plan holds: literals (numbers, and texts that read as numbers), LIMIT and OFFSET."""
     out: set[float] = set()
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Lit) and not isinstance(n.value, bool) and n.value is not None:
             try:
                 out.add(float(n.value))
@@ -1399,7 +1387,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     if not isinstance(plan, (Query, SetQuery)):
         return []
     cols = columns_in(plan, deep=True)
-    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in _nodes(plan) if isinstance(n, Query)
+    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in nodes_in(plan) if isinstance(n, Query)
                                                  for s in n.sources}
     read = {(c.table.lower(), c.column.lower()) for c in cols}
     words = re.findall(r"[^\W_]+", q.text.lower())
@@ -1506,7 +1494,7 @@ _ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w
 
 
 def _rounds(e: Any) -> bool:
-    return any(isinstance(n, Func) and n.name == "round" for n in _nodes(e))
+    return any(isinstance(n, Func) and n.name == "round" for n in nodes_in(e))
 
 
 def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
@@ -1586,7 +1574,7 @@ def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str
     asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
     used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
     out = []
-    for table_name in dict.fromkeys(n.table.lower() for n in _nodes(plan) if isinstance(n, Source)):
+    for table_name in dict.fromkeys(n.table.lower() for n in nodes_in(plan) if isinstance(n, Source)):
         table = schema.table(table_name)
         for col in table.columns.values() if table else ():
             if col.kind != "value" or not _yes_no(col) or (table.name.lower(), col.name.lower()) in used:
@@ -1634,7 +1622,7 @@ def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None
     if embedder is None:
         return ""
     asked = {singular(w) for w in q.words if w not in STOP}
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Agg) and n.func in ("sum", "avg") and isinstance(n.arg, Col):
             words = _column_words(schema, n.arg)
             texts = sorted(names(n.arg.table, n.arg.column)) if names is not None else []
@@ -1800,7 +1788,7 @@ def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
     reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
     itself)."""
     out = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
             keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
             out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
@@ -1814,7 +1802,7 @@ def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
     matches two people, the answer mixes theirs. (probe, N)."""
     said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
     out = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if not isinstance(n, Query):
             continue
         for c in _top_conditions(n.where):

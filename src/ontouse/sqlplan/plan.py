@@ -268,18 +268,20 @@ class PlanError(Exception):
         return self.message + (f" {self.hint}" if self.hint else "")
 
 
-def sources_in(e: Any, out: list[Source] | None = None) -> list[Source]:
-    """Every source (FROM / JOIN table) of a plan, subqueries and set operations included."""
-    out = [] if out is None else out
-    if isinstance(e, Source):
-        out.append(e)
-    elif is_dataclass(e) and not isinstance(e, type):
-        for f in fields(e):
-            sources_in(getattr(e, f.name), out)
-    elif isinstance(e, tuple):
+def nodes_in(e: Any):
+    """Every node of a plan (or of an expression), depth first: subqueries and set operations included."""
+    if isinstance(e, tuple):
         for x in e:
-            sources_in(x, out)
-    return out
+            yield from nodes_in(x)
+    elif is_dataclass(e) and not isinstance(e, type):
+        yield e
+        for f in fields(e):
+            yield from nodes_in(getattr(e, f.name))
+
+
+def sources_in(e: Any) -> list[Source]:
+    """Every source (FROM / JOIN table) of a plan, subqueries and set operations included."""
+    return [n for n in nodes_in(e) if isinstance(n, Source)]
 
 
 def view_misses(plan: Plan, schema: Any) -> list[str]:
