@@ -200,3 +200,47 @@ def test_a_tie_at_the_top_is_stated_whole_when_several_things_are_asked() -> Non
         "Which herb is used by the fewest recipes?",
         "SELECT H.label FROM Recipe R JOIN Herb H ON R.uses = H.iri GROUP BY H.iri ORDER BY COUNT(*) LIMIT 1")
     assert ans.state == "answered" and [r[0].text() for r in ans.rows] == ["thyme"], ans.answer
+
+
+def test_a_small_table_of_values_lists_its_names_in_the_view() -> None:
+    from ontouse.view_prompt import schema_ddl
+
+    kitchen = _answerer(KITCHEN).schema
+    assert kitchen.table("Herb").values == ["basil", "mint", "thyme"]
+    assert "the rows: 'basil', 'mint', 'thyme'" in schema_ddl(kitchen)
+    trails = _answerer(TRAILS).schema
+    assert trails.table("Landmark").values == ["Blue Lake", "Echo Falls", "Stone Hut"]
+    assert not trails.table("Trail").values  # things with values of their own are not values
+    assert not trails.table("Ranger").values  # two rows: their names are the samples already
+
+
+CRYPTIC = HEAD + """@prefix : <http://example.org/cryptic#> .
+:spd a owl:DatatypeProperty ; rdfs:label "top speed" .
+:tmp a owl:DatatypeProperty ; rdfs:label "core temperature" .
+:b1 a :Bike ; rdfs:label "Arrow" ; :spd 42 .
+:b2 a :Bike ; rdfs:label "Comet" ; :spd 38 .
+:r1 a :Reactor ; rdfs:label "Unit 1" ; :tmp 310 .
+:r2 a :Reactor ; rdfs:label "Unit 2" ; :tmp 295 .
+"""
+
+
+def test_a_column_with_a_cryptic_name_shows_its_label() -> None:
+    from ontouse.view_prompt import schema_ddl
+
+    ddl = schema_ddl(_answerer(CRYPTIC).schema)
+    assert "spd INTEGER, -- top speed; " in ddl and "tmp INTEGER -- core temperature; " in ddl
+
+
+def test_a_view_too_large_for_the_budget_is_shown_whole_with_less_detail() -> None:
+    from ontouse.view_prompt import DETAILS, fitting_detail
+
+    answerer = _answerer(TRAILS)
+    sizes = [estimate_tokens(answerer._render(level)) for level in range(len(DETAILS))]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] < sizes[0]
+    assert fitting_detail(answerer._render, sizes[0]) == 0
+    assert fitting_detail(answerer._render, sizes[-1]) == len(DETAILS) - 1
+    assert fitting_detail(answerer._render, sizes[-1] - 1) is None
+    # the same prompt start for every question of the ontology (kept by the model once)
+    q1, q2 = "Which trails pass Blue Lake?", "How many rangers are there?"
+    assert answerer._system_for(q1, answerer.index.mentions(parse_question(q1))) == answerer.system
+    assert answerer._system_for(q2, answerer.index.mentions(parse_question(q2))) == answerer.system
