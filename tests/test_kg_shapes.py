@@ -228,7 +228,7 @@ def test_a_column_with_a_cryptic_name_shows_its_label() -> None:
     from ontouse.view_prompt import schema_ddl
 
     ddl = schema_ddl(_answerer(CRYPTIC).schema)
-    assert "spd INTEGER, -- top speed; " in ddl and "tmp INTEGER -- core temperature; " in ddl
+    assert "spd INTEGER -- top speed; " in ddl and "tmp INTEGER -- core temperature; " in ddl
 
 
 def test_a_view_too_large_for_the_budget_is_shown_whole_with_less_detail() -> None:
