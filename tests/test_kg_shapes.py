@@ -244,3 +244,82 @@ def test_a_view_too_large_for_the_budget_is_shown_whole_with_less_detail() -> No
     q1, q2 = "Which trails pass Blue Lake?", "How many rangers are there?"
     assert answerer._system_for(q1, answerer.index.mentions(parse_question(q1))) == answerer.system
     assert answerer._system_for(q2, answerer.index.mentions(parse_question(q2))) == answerer.system
+
+
+LIBRARY = HEAD + """@prefix : <http://example.org/library#> .
+@prefix lib2: <http://example.org/archive#> .
+:Book a owl:Class . :Person a owl:Class . :Shelf a owl:Class . :ReadingRoom a owl:Class .
+lib2:Book a owl:Class .
+:p1 a :Person ; rdfs:label "Ida Holm" .
+:p2 a :Person ; rdfs:label "Omar Reyes" .
+:topic1 rdfs:label "tide pools" .
+:topic2 rdfs:label "lighthouse keepers" .
+:s1 a :Shelf ; rdfs:label "Shelf A" .
+:room1 a :ReadingRoom ; rdfs:label "East Room" ; :holds :s1 .
+:b1 a :Book ; rdfs:label "Nobody Waits" ; :writer :p1, :p2 ; :about :topic1, :s1 ; :tag "sea", "night" ;
+    :printed "1999"^^xsd:gYear .
+:b2 a :Book ; rdfs:label "Salt Roads" ; :writer :p1 ; :about :topic2 ; :tag "sea" ; :printed "2004"^^xsd:gYear .
+:b3 a :Book ; rdfs:label "Low Tide" ; :writer :p2 ; :about :topic1, :topic2 ; :tag "night" ;
+    :printed "2011"^^xsd:gYear .
+:x1 a lib2:Book ; rdfs:label "Old Ledger" .
+"""
+
+
+def test_a_count_of_a_named_things_own_links_counts_its_values() -> None:
+    ans = _answerer(LIBRARY).answer_sql("How many writers does Nobody Waits have?",
+                                        "SELECT COUNT(writer) FROM Book WHERE label = 'Nobody Waits'")
+    assert ans.state == "answered" and ans.answer.startswith("2"), ans.error
+    ans = _answerer(TRAILS).answer_sql("How many rangers keep North Loop?",
+                                       "SELECT COUNT(keptBy) FROM Trail WHERE label = 'North Loop'")
+    assert ans.state == "answered" and ans.answer.startswith("2"), ans.error
+
+
+def test_a_negation_word_inside_a_name_is_no_exclusion() -> None:
+    ans = _answerer(LIBRARY).answer_sql(
+        "Which was printed earlier, Nobody Waits or Low Tide?",
+        "SELECT label FROM Book WHERE label IN ('Nobody Waits', 'Low Tide') ORDER BY printed LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["Nobody Waits"], ans.error
+    kitchen = KITCHEN + ':r5 a :Recipe ; rdfs:label "No Bake Bars" ; :uses :mint ; :firstServed "1995"^^xsd:gYear .\n'
+    ans = Answerer(store_of(kitchen), NoModel()).answer_sql(
+        "Which was first served earlier, Summer Salad or No Bake Bars?",
+        "SELECT label FROM Recipe WHERE label IN ('Summer Salad', 'No Bake Bars') ORDER BY firstServed LIMIT 1")
+    assert ans.state == "answered" and _names(ans) == ["No Bake Bars"], ans.error
+
+
+def test_which_x_reads_the_table_its_whole_noun_phrase_names() -> None:
+    ans = _answerer(LIBRARY).answer_sql("Which reading rooms hold Shelf A?",
+                                        "SELECT R.iri FROM ReadingRoom R JOIN Shelf S ON R.holds = S.iri "
+                                        "WHERE S.label = 'Shelf A'")
+    assert ans.state == "answered" and _names(ans) == ["East Room"], ans.error
+    # two vocabularies' tables of one name (`Book`, `Book_2`): the one the plan reads is the one asked
+    ans = _answerer(LIBRARY).answer_sql("Which books are there in the archive?", "SELECT iri FROM Book_2")
+    assert ans.state == "answered" and _names(ans) == ["Old Ledger"], ans.error
+
+
+def test_both_values_of_a_column_of_the_first_table() -> None:
+    ans = _answerer(LIBRARY).answer_sql("Which books have both the tags sea and night?",
+                                        "SELECT label FROM Book WHERE tag = 'sea' AND tag = 'night'")
+    assert ans.state == "answered" and _names(ans) == ["Nobody Waits"] and "both_joined" in ans.repairs
+    ans = _answerer(TRAILS).answer_sql("Which trails are kept by both Ada Voss and Ben Ruiz?",
+                                       "SELECT label FROM Trail WHERE keptBy = 'Ada Voss' AND keptBy = 'Ben Ruiz'")
+    assert ans.state == "answered" and _names(ans) == ["North Loop"], ans.error
+
+
+def test_a_link_to_things_of_several_kinds_is_compared_by_the_linked_things_name() -> None:
+    """`about` links books to topics (no class) and to a shelf: the view says it references Shelf, and the name of
+    a topic is not a shelf's; the link is compared with the name instead (linked_elsewhere)."""
+    ans = _answerer(LIBRARY).answer_sql("Which books are about tide pools?",
+                                        "SELECT B.label FROM Book B JOIN Shelf S ON B.about = S.iri "
+                                        "WHERE S.label = 'tide pools'")
+    assert ans.state == "answered" and _names(ans) == ["Low Tide", "Nobody Waits"], ans.error
+    assert "linked_elsewhere" in ans.repairs
+    ans = _answerer(LIBRARY).answer_sql(
+        "Which books are about both tide pools and lighthouse keepers?",
+        "SELECT B.label FROM Book B JOIN Shelf S1 ON B.about = S1.iri JOIN Shelf S2 ON B.about = S2.iri "
+        "WHERE S1.label = 'tide pools' AND S2.label = 'lighthouse keepers'")
+    assert ans.state == "answered" and _names(ans) == ["Low Tide"], ans.error
+    ans = _answerer(TRAILS + ':t4 a :Trail ; rdfs:label "Fen Trail" ; :passes :fen .\n:fen rdfs:label "Reed Fen" .\n'
+                    ).answer_sql("Which trails pass Reed Fen?",
+                                 "SELECT T.label FROM Trail T JOIN Landmark L ON T.passes = L.iri "
+                                 "WHERE L.label = 'Reed Fen'")
+    assert ans.state == "answered" and _names(ans) == ["Fen Trail"], ans.error

@@ -190,7 +190,11 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
     table = schema.table(plan.sources[0].table)
     if table is None:
         return ""
-    fixed = fixed_names(plan, {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"})
+    names = {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"}
+    arg = plan.select[0].expr.arg
+    if isinstance(arg, Col) and arg.column.lower() not in names:
+        return ""  # the values of one of its columns counted ("how many members does X have": COUNT(member))
+    fixed = fixed_names(plan, names)
     if len(fixed) != 1 or any(is_number(c) and float(c.value) > 1 for r in rows for c in r):
         return ""
     phrase = counted_phrase(q)
@@ -626,11 +630,20 @@ NEGATION = frozenset("no not never without none nobody nothing neither nor don't
                      "wasn't weren't haven't hasn't hadn't cannot can't won't".split())
 
 
-def excludes(q: Question) -> bool:
+def excludes(q: Question, names: list[str] | None = None) -> bool:
     """Does the question exclude something? A negation that bounds a comparison ("no more than 40", "not higher
-    than 2": a bound, not an exclusion) does not count."""
+    than 2": a bound, not an exclusion) does not count, nor one inside a name the question says (`names`: the
+    values it names whole, such as a title "Nobody Knows")."""
     words = q.words
+    inside: set[int] = set()
+    for name in names or ():
+        span = [w for w in fold(name).split() if w]
+        for i in range(len(words) - len(span) + 1):
+            if span and words[i:i + len(span)] == span:
+                inside.update(range(i, i + len(span)))
     for i, w in enumerate(words):
+        if i in inside:
+            continue
         if w in NEGATION and not any(x == "than" or x in COMPARATIVE for x in words[i + 1:i + 6]):
             return True
     return False
@@ -1749,7 +1762,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.head and q.kind == "other":
         out.append(_check("condition_on_asked", condition_owner_problem(q, plan, schema)))
     out.append(_check("summed_column_named", summed_problem(q, plan, schema, embedder, names)))
-    if excludes(q) and q.kind != "yesno":
+    if excludes(q, [m.text for m in mentions if getattr(m, "exact", False)]) and q.kind != "yesno":
         out.append(_check("exclusion_kept", negation_problem(q, plan, schema)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))

@@ -446,14 +446,22 @@ class ExprCompiler:
         if props:
             n = next(_ids)
             values = " ".join(URIRef(p).n3() for p in props + keys)
+            reach = ""
+            joined = isinstance(thing, Col) and (thing.alias.lower(), thing.column.lower()) in self.joined_links
+            if op == "=" and joined:
+                # a link joined to another row too ("both A and B"): one of its other values is named so
+                col = self.column(thing)
+                var = f"?n{n}_"
+                reach = " ".join(f"{a} {b} {c} ." for a, b, c in col.triples(self.alias_var[thing.alias.lower()], var,
+                                                                         f"?n{n}_same")) + " "
             if keys:  # named or known by its key: = is "one of them equals", != is "none of them equals"
-                test = (f"{'!' if op == '!=' else ''}EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
-                        f"FILTER(STR(?l{n}) = {lit}) }}")
+                test = (f"{'!' if op == '!=' else ''}EXISTS {{ {reach}{var} ?lp{n} ?l{n} . "
+                        f"VALUES ?lp{n} {{ {values} }} FILTER(STR(?l{n}) = {lit}) }}")
             else:
-                test = (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+                test = (f"EXISTS {{ {reach}{var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
                         f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
             # an unbound link (an OPTIONAL one, under OR / NOT) would be a free variable inside EXISTS
-            return f"(BOUND({var}) && {test})" if var.startswith("?") else test
+            return f"(BOUND({var}) && {test})" if var.startswith("?") and not reach else test
         return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"
 
     def _like(self, e: Like) -> str:
