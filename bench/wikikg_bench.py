@@ -7,6 +7,11 @@ properties, typed dates, one class hierarchy) and its development questions with
     python -m bench.wikikg_bench --label after --per-type 4         # the first 4 questions of each type
     python -m bench.wikikg_bench --label after --ids wikikg-dev-001,wikikg-dev-117
     python -m bench.wikikg_bench --label replay --replay after      # no model: the plans of run "after" again
+    python -m bench.wikikg_bench --label oracle --oracle            # no model: plans written from the gold
+
+`--oracle` answers each question with a plan code writes from the question's gold relation and the things it
+names (the plan a model that read the view right would write): it measures the code between the plan and the
+answer (reading, repairs, checks, SPARQL, scoring) on every question shape, not the model.
 
 Scoring is the data set's own scorer (../shared/data/wikikg/score.py, `judge`): sets by every row matching a gold
 item and every gold item matched; yes/no by the answer's `boolean`; counts by the number. An answer is *stated*
@@ -95,8 +100,70 @@ def view_misses(plan: Any, schema: Any) -> list[str]:
     return sorted(set(missing))
 
 
+def oracle_plans(questions: list[dict[str, Any]], answerer: Any) -> dict[str, str]:
+    """The plan of each question written from its gold relation and named things (see the module docstring)."""
+    from rdflib import RDF, URIRef
+
+    schema, graph = answerer.schema, answerer.store.graph
+
+    def of_thing(iri: str) -> Any:
+        tables = [schema.by_class(t) for t in graph.objects(URIRef(iri), RDF.type)]
+        tables = [t for t in tables if t is not None]
+        return min(tables, key=lambda t: t.count) if tables else None
+
+    def text(s: str) -> str:
+        return "'" + s.replace("'", "''") + "'"
+
+    plans = {}
+    for q in questions:
+        sub, rel = q.get("subtype", q["type"]), q.get("relation") or {}
+        things = [m for m in q["mentions"] if "#" not in m["iri"]]
+        classes = [m for m in q["mentions"] if "#" in m["iri"]]
+        prop = URIRef(rel["iri"]) if rel else None
+        try:
+            if q["type"] == "class_count":
+                plans[q["id"]] = f"SELECT COUNT(*) FROM {schema.by_class(URIRef(classes[0]['iri'])).name}"
+                continue
+            if sub in ("lookup", "count_values", "before", "earlier") or q["type"] == "verify":
+                subject = things[-1] if q["type"] == "verify" else things[0]
+                t = of_thing(subject["iri"])
+            else:
+                t = schema.by_class(URIRef(classes[0]["iri"])) if classes else of_thing(things[0]["iri"])
+            c = t.column_for(prop)
+            v = schema.table(c.target) if c.target else None
+
+            def named(alias: str, label: str) -> tuple[str, str]:
+                if v is None:
+                    return "", f"X.{c.name} = {text(label)}"
+                return f" JOIN {v.name} {alias} ON X.{c.name} = {alias}.iri", f"{alias}.label = {text(label)}"
+
+            if sub == "lookup":
+                sql = f"SELECT X.{c.name} FROM {t.name} X WHERE X.label = {text(things[0]['label'])}"
+            elif sub == "count_values":
+                sql = f"SELECT COUNT(X.{c.name}) FROM {t.name} X WHERE X.label = {text(things[0]['label'])}"
+            elif q["type"] == "verify":
+                j, w = named("Y", things[0]["label"])
+                sql = f"SELECT COUNT(*) FROM {t.name} X{j} WHERE X.label = {text(things[-1]['label'])} AND {w}"
+            elif sub == "before":
+                sql = (f"SELECT COUNT(*) FROM {t.name} A, {t.name} B WHERE A.label = {text(things[0]['label'])} AND "
+                       f"B.label = {text(things[1]['label'])} AND A.{c.name} < B.{c.name}")
+            elif sub == "earlier":
+                sql = (f"SELECT label FROM {t.name} WHERE label IN ({text(things[0]['label'])}, "
+                       f"{text(things[1]['label'])}) ORDER BY {c.name} LIMIT 1")
+            elif q["type"] == "intersection":
+                (j1, w1), (j2, w2) = named("Y1", things[0]["label"]), named("Y2", things[1]["label"])
+                sql = f"SELECT X.iri FROM {t.name} X{j1}{j2} WHERE {w1} AND {w2}"
+            else:  # reverse, count_subjects
+                j, w = named("Y", things[0]["label"])
+                sql = f"SELECT {'COUNT(*)' if q['type'] == 'count' else 'X.iri'} FROM {t.name} X{j} WHERE {w}"
+        except (AttributeError, IndexError, KeyError):
+            sql = ""
+        plans[q["id"]] = sql
+    return plans
+
+
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
-        replay: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        replay: dict[str, str] | None = None, oracle: bool = False) -> list[dict[str, Any]]:
     from bench.report import ask
     from ontouse.ask import Answerer
     from ontouse.storage.store import GraphStore
@@ -106,6 +173,8 @@ def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
     answerer = Answerer(GraphStore.from_paths([GRAPH]), model)
     print(f"view: {len(answerer.schema.tables)} tables in {time.perf_counter() - started:.1f} s", file=sys.stderr,
           flush=True)
+    if oracle:
+        replay = oracle_plans(questions, answerer)
     rows = []
     for i, q in enumerate(questions, 1):
         t = time.perf_counter()
@@ -126,7 +195,7 @@ def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
                "prompt_evaluated": ans.prompt_evaluated, "completion_tokens": ans.completion_tokens,
                "seconds": round(ans.seconds, 2), "wall_seconds": round(time.perf_counter() - t, 2),
                "wait_seconds": round(ans.wait_seconds, 2)}
-        if ans.arbitration:
+        if getattr(ans, "arbitration", None):
             row["arbitration"] = {"rule": ans.arbitration["rule"], "chosen": ans.arbitration["chosen"],
                                   "plans": [{"how": p["how"], "sql": p["sql"],
                                              "correct": bool(judge(q, {"rows": p["rows"], "state": "answered",
@@ -221,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-type", type=int, help="only the first N questions of each type")
     ap.add_argument("--ids", help="only these question ids (comma-separated)")
     ap.add_argument("--replay", help="no model: answer each question with the final plan of this label's run")
+    ap.add_argument("--oracle", action="store_true", help="no model: plans written from the gold (module docstring)")
     ap.add_argument("--record", type=Path, help="write the model exchanges to this cassette")
     ap.add_argument("--no-write", action="store_true", help="print, do not write bench/results")
     args = ap.parse_args(argv)
@@ -230,14 +300,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wikikg: no data at {WIKIKG}", file=sys.stderr)
         return 0
     questions = select(json.loads(QUESTIONS.read_text("utf-8")), args.per_type, args.ids)
-    if args.replay:
-        old = json.loads((RESULTS / "wikikg.json").read_text("utf-8"))["runs"][args.replay]["rows"]
-        plans = {r["id"]: r["sql"] for r in old}
-        questions = [q for q in questions if q["id"] in plans]
-        rows = run(None, questions, replay=plans)
+    if args.replay or args.oracle:
+        if args.replay:
+            old = json.loads((RESULTS / "wikikg.json").read_text("utf-8"))["runs"][args.replay]["rows"]
+            plans = {r["id"]: r["sql"] for r in old}
+            questions = [q for q in questions if q["id"] in plans]
+            rows = run(None, questions, replay=plans)
+        else:
+            rows = run(None, questions, oracle=True)
         info = run_info(None, sys.argv[1:] if argv is None else argv)
         info["command"] = info["command"].replace("bench.ask_bench", "bench.wikikg_bench")
-        this = {**info, "replay_of": args.replay, "summary": summarize(rows), "rows": rows}
+        this = {**info, "replay_of": args.replay or "oracle plans (no model)", "summary": summarize(rows), "rows": rows}
         print(keep_labelled_run(RESULTS / "wikikg.json", "wikikg.md", args.label, this, render_md,
                                 write=not args.no_write))
         return 0
