@@ -123,6 +123,9 @@ class Table:
     comment: str = ""
     english: str = ""  # its English label when the view's labels are in another language (_add_english)
     parents: list[str] = field(default_factory=list)
+    # the names of its rows, when they are few things that serve as values of other things (a status, a genre, a
+    # language: named individuals with nothing but names, that links point at), for the prompt (_list_values)
+    values: list[str] = field(default_factory=list)
     columns: dict[str, Column] = field(default_factory=dict)  # lower-cased name -> Column
     named_only: bool = False  # its rows are the named ones only (a TBox's classes: not its anonymous class expressions)
 
@@ -327,6 +330,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
                     found.sort(key=lambda v: rank_of(getattr(v, "language", None), schema.label_order))
                 col.samples = [str(v) for v in found[:3]]
     _find_keys(schema, rows)
+    _list_values(schema, rows)
     log.info("relational view: %d tables, %d columns", len(schema.tables),
              sum(len(t.columns) for t in schema.tables.values()))
     return schema
@@ -633,6 +637,31 @@ def _mark_labels(schema: Schema, rows) -> None:
                 c.is_label = True  # the label itself, under another name
             elif n and int(inside or 0) >= 0.9 * n and c.distinct >= 0.8 * c.subjects:
                 c.is_label = True  # the part of the label that names the row ("code - name", "name (place)")
+
+
+VALUE_LIST = 12  # the most rows of a table of values whose names the view lists
+_Q_NAMES = "SELECT DISTINCT ?l WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?l } ORDER BY ?l LIMIT %d"
+
+
+def _list_values(schema: Schema, rows) -> None:
+    """The names of the rows of a small table of values (named individuals that other rows link to and that hold
+    nothing but names), in the view's label language: a question that names one of them ("the oboe", "vulnerable")
+    is read as that thing, not as a text to search."""
+    targets = {c.target.lower() for t in schema.tables.values() for c in t.columns.values()
+               if c.kind == "link" and c.target}
+    notes = {RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy}
+    for t in schema.tables.values():
+        label = t.label_column()
+        if t.name.lower() not in targets or not 3 <= t.count <= VALUE_LIST or label is None or any(
+                c.kind == "value" and not c.is_label and c.prop not in notes for c in t.columns.values()):
+            continue
+        found = rows(_Q_NAMES % (_iri_list(t.classes), label.prop, 4 * VALUE_LIST), 4 * VALUE_LIST)
+        ranked = sorted(found, key=lambda r: rank_of(getattr(r[0], "language", None), schema.label_order))
+        names: list[str] = []
+        for (value,) in ranked:
+            if str(value) not in names:
+                names.append(str(value))
+        t.values = sorted(names[:t.count])
 
 
 def _find_keys(schema: Schema, rows) -> None:
