@@ -30,6 +30,7 @@ from .consistency import needs_repair, repair_round
 from .index import EntitiesIndex
 from .indexfile import load_index
 from .ingest import load_inputs
+from .keys import COVERAGE_FIELDS, LINK_FIELDS
 from .mapping import Coverage
 from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
@@ -104,11 +105,13 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     seconds: dict[str, float] = {}
     alignments: list[dict[str, Any]] = []
     cov = Coverage()
+    idx.track(cov.entries, *COVERAGE_FIELDS)  # every rename and merge of a later step reaches them (index.rename)
     outdir = folder.path
     trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
     t = time.perf_counter()
     shapes, keys = read_records(model, idx, inputs.json_docs, cov, trace, progress)
     references = link_tables(model, idx, keys, shapes, cov, trace, progress)
+    idx.track(references, *LINK_FIELDS)
     seconds["json"] = time.perf_counter() - t
     scale = dict(scale or {})
     if inputs.streamed:
@@ -128,11 +131,13 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):
         chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress)
+    idx.track(lambda: (n for c in chunks for n in c["numbers"]), "property")
+    idx.track(merges, "into")
     seconds["text"] = time.perf_counter() - t
     if vocab is not None:
         t = time.perf_counter()
-        alignments = align_vocabulary(model, idx, vocab, trace, progress,
-                                      [*cov.entries, *(n for c in chunks for n in c["numbers"])])
+        alignments = align_vocabulary(model, idx, vocab, trace, progress)
+        idx.track(alignments, "name")
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
     written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),

@@ -179,6 +179,10 @@ class EntitiesIndex:
         self.individuals: dict[str, Individual] = {}
         self.skipped: list[dict[str, str]] = []
         self.prefixes: dict[str, str] = {}  # prefix -> namespace IRI, bound when serialized
+        # records outside the index that name its entities (coverage entries, link records, merges, alignments):
+        # (the records, or a function giving them; the fields that hold names), kept up to date by every rename
+        self._tracked: list[tuple[Any, tuple[str, ...]]] = []
+        self._renamed: dict[str, str] = {}  # an old name -> the name it was renamed or merged into
 
     def iri_of(self, name: str) -> str:
         """The IRI of an entity: its own (a vocabulary term) or base_iri + name."""
@@ -412,7 +416,36 @@ class EntitiesIndex:
                 i.facts = [f for f in i.facts if f.object != name]
         return f"removed {kind} '{name}'"
 
+    # ---- renames: one operation, everywhere ----------------------------------------------------
+    def track(self, records: Any, *fields: str) -> None:
+        """Keep the `fields` of `records` (a list of dicts that may still grow, or a function that gives them) naming
+        the index's entities through every later rename and merge (`rename`, `merge_property`, `merge_class`): the
+        coverage entries, link records and alignments of a build follow the index instead of patching their own
+        lists."""
+        if not any(r is records and f == tuple(fields) for r, f in self._tracked):
+            self._tracked.append((records, tuple(fields)))
+
+    def current(self, name: str) -> str:
+        """The name the entity once called `name` has now (after renames and merges); `name` itself when it names
+        an entity now or was never renamed."""
+        seen: set[str] = set()
+        while self.kind_of(name) is None and name in self._renamed and name not in seen:
+            seen.add(name)
+            name = self._renamed[name]
+        return name
+
+    def _moved(self, old: str, new: str) -> None:
+        """Every tracked record that names `old` names `new` now; `current(old)` is `new`."""
+        self._renamed[old] = new
+        for records, fields in self._tracked:
+            for rec in records() if callable(records) else records:
+                for f in fields:
+                    if rec.get(f) == old:
+                        rec[f] = new
+
     def rename(self, old: str, new: str) -> None:
+        """Rename an entity everywhere: in the index (facts, domains, ranges, superclasses, disjoint classes,
+        inverses) and in every tracked record (`track`)."""
         kind = self.kind_of(old)
         if kind is None:
             raise ToolArgumentError(f"Nothing is named '{old}'.")
@@ -450,6 +483,7 @@ class EntitiesIndex:
                 for f in i.facts:
                     if f.object == old:
                         f.object = new
+        self._moved(old, new)
 
     def merge_property(self, old: str, into: str) -> int:
         """Move every fact of property `old` to `into` (same kind), drop `old`; returns the facts moved."""
@@ -473,7 +507,12 @@ class EntitiesIndex:
         _add_unique(b.roles, a.roles)
         if b.kind == "datatype" and a.range != b.range and {a.range, b.range} <= {"xsd:integer", "xsd:decimal"}:
             b.range = "xsd:decimal"
+        b.inverse_of = b.inverse_of or (a.inverse_of if a.inverse_of != into else "")
+        for other in self.properties.values():
+            if other.inverse_of == old:
+                other.inverse_of = into if other is not b else ""
         del self.properties[old]
+        self._moved(old, into)
         return moved
 
     def merge_class(self, old: str, into: str) -> int:
@@ -502,6 +541,7 @@ class EntitiesIndex:
             if p.kind == "object" and p.range == old:
                 p.range = into
         del self.classes[old]
+        self._moved(old, into)
         return moved
 
     def find(self, mention: str, kinds: tuple[str, ...] = ("individual", "class", "property"),

@@ -363,7 +363,7 @@ def _link_schema(idx: EntitiesIndex, plan: Plan, classes: dict[int, str], sample
            for ref, prop, inverse in links]
     targets = {prop: classes.get(id(ref.target), "") for ref, prop, _ in links}
     settle_links(idx, out, targets)
-    final = [(ref, entry["property"], inverse) for (ref, _, inverse), entry in zip(links, out)]
+    final = [(ref, entry["property"], entry["inverse"]) for (ref, _, _), entry in zip(links, out)]
     return final, out
 
 
