@@ -87,10 +87,13 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
     - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
       (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
-    - `resume`: go on with an interrupted streamed build into `out` from its last committed batch.
+    - `resume`: go on with a failed or interrupted build into `out` (its unfinished folder): the model calls it
+      made are not asked again; a streamed build also goes on from its last committed batch.
 
     Raises `ontocore.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
-    environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
+    environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete), unless the model was
+    asked something: then the unfinished folder is kept as NAME.incomplete with the calls it saved, and the error's
+    note (`__notes__`) says how to resume."""
     files = [Path(f) for f in ([files] if isinstance(files, (str, Path)) else files)]
     schema = [Path(s) for s in ([schema] if isinstance(schema, (str, Path)) else schema)]
     if from_index is not None:

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.folders import OWNER_FILE, RESUMABLE, OutcomeFolder, outcome_folder, write_json
-from ontocore.llm import ChatModel, open_model, opened_calls
+from ontocore.llm import ChatModel, model_identity, open_model, opened_calls
 from ontocore.progress import Progress
+from ontocore.savedcalls import SAVED_CALLS_FILE, SavedCalls, SavingChat
 from ontocore.trace import Trace
 
 from .alignment import align_vocabulary
@@ -59,7 +60,11 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete.
     `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
-    are read as streams (tablestream.py) and the outcome is a big graph."""
+    are read as streams (tablestream.py) and the outcome is a big graph.
+    Every model call is saved in the unfinished folder as it is made (`_saving_model`): a build that fails or is
+    interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on; `resume` takes the
+    unfinished folder of an earlier run into `out` over and asks the model only what it did not save (a streamed
+    build also goes on from its last committed batch)."""
     t0 = time.perf_counter()
     progress = progress or Progress()
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
@@ -67,30 +72,84 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     vocab = load_vocabulary(schema) if schema else None
     idx = load_index(index_path) if index_path else EntitiesIndex()
     used = [*files, *([index_path] if index_path else []), *(schema or [])]
-    with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial,
-                        resume=resume and bool(streamed)) as folder:
-        checkpoint = _streamed_folder(folder, streamed) if streamed else None
-        if model is None:
-            progress.begin("model", "loading the model")
-            model = open_model(llm_options)
-            progress.end("model")
-        with Trace(folder.path / "building.log") as trace:
-            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri,
-                           {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class},
-                           checkpoint)
+    made: list[OutcomeFolder] = []
+    try:
+        with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial,
+                            resume=resume) as folder:
+            made.append(folder)
+            checkpoint = _streamed_folder(folder, streamed) if streamed else _taken_over(folder)
+            saving = _saving_model(folder, model, llm_options, progress)
+            with Trace(folder.path / "building.log") as trace:
+                stats = _build(files, inputs, idx, saving, folder, reason, progress, trace, t0, vocab, ontology_iri,
+                               {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class},
+                               checkpoint)
+    except BaseException as e:
+        if made:
+            _say_how_to_resume(e, made[0])
+        raise
     return stats
+
+
+def _saving_model(folder: OutcomeFolder, model: ChatModel | None, llm_options: dict[str, Any] | None,
+                  progress: Progress) -> SavingChat:
+    """The build's model, its calls saved in the unfinished folder as they are made (ontocore.savedcalls): a build
+    that fails or is killed after them keeps its folder (NAME.incomplete), and a rerun with --resume takes their
+    replies instead of asking again. The model is opened at once, unless an earlier run saved calls (then only when
+    a request is not among them)."""
+    calls = SavedCalls(folder.path / SAVED_CALLS_FILE)
+
+    def saved() -> None:
+        if not (folder.path / RESUMABLE).exists():
+            folder.keep_partial = True  # what was paid for is kept when the build fails after this
+            (folder.path / RESUMABLE).touch()
+
+    def opener() -> ChatModel:
+        progress.begin("model", "loading the model")
+        opened = open_model(llm_options)
+        progress.end("model")
+        return opened
+
+    if model is None and not calls:
+        model = opener()
+    if model is not None:
+        return SavingChat(calls, model=model, saved=saved)
+    log.info("%d model call(s) saved by an earlier run of this build are not asked again", len(calls))
+    backend, name = model_identity(llm_options)
+    return SavingChat(calls, opener=opener, backend=backend, name=name, saved=saved)
+
+
+def _taken_over(folder: OutcomeFolder) -> None:
+    """The unfinished folder of an earlier run taken over (--resume): only its saved model calls are kept."""
+    if folder.resumed:
+        log.info("resuming %s with the model calls it saved", folder.final)
+        for f in folder.path.iterdir():
+            if f.name not in (OWNER_FILE, SAVED_CALLS_FILE):
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
+    return None
+
+
+def _say_how_to_resume(error: BaseException, folder: OutcomeFolder) -> None:
+    """A failed build that kept saved model calls says how to go on without asking them again."""
+    kept = folder.kept
+    if kept is None or not (kept / SAVED_CALLS_FILE).is_file():
+        return
+    n = len(SavedCalls(kept / SAVED_CALLS_FILE))
+    if n:
+        error.add_note(f"The {n} model call(s) this build made are saved in {kept}: run the same command with "
+                       f"--out {folder.final} --resume to go on without asking them again.")
 
 
 def _streamed_folder(folder: OutcomeFolder, streamed: list[Path]) -> dict[str, Any] | None:
     """A build that streams tables keeps its unfinished folder when it fails or is interrupted (NAME.incomplete,
     or the hidden partial folder of a killed run), so that `--resume` can go on from its last committed batch; the
-    checkpoint of a folder taken over, when it was made from these inputs (else the folder is emptied)."""
+    checkpoint of a folder taken over, when it was made from these inputs (else the folder is emptied, but for the
+    model calls it saved)."""
     folder.keep_partial = True
     checkpoint = read_checkpoint(folder.path, streamed) if folder.resumed else None
     if folder.resumed and checkpoint is None:
         log.warning("%s was made from other inputs; starting over", folder.final)
         for f in folder.path.iterdir():
-            if f.name != OWNER_FILE:
+            if f.name not in (OWNER_FILE, SAVED_CALLS_FILE):
                 shutil.rmtree(f) if f.is_dir() else f.unlink()
     elif checkpoint is not None:
         log.info("resuming %s after row %s", folder.final, (checkpoint.get("done") or {}).get("rows", 0))
@@ -158,7 +217,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         stats["repair"] = stats_repair
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
-    for name in (CHECKPOINT_FILE, RESUMABLE):  # complete: nothing to go on from
+    for name in (CHECKPOINT_FILE, RESUMABLE, SAVED_CALLS_FILE):  # complete: nothing to go on from
         (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats

@@ -107,8 +107,9 @@ def format_summary(summary: dict[str, Any]) -> str:
                    "decides on each table's first rows, code maps every row straight to ontology.nt and the store "
                    "(memory bounded by tables and keys, not rows); the outcome is a big graph.")
 @click.option("--resume", is_flag=True,
-              help="With --out: go on with an interrupted streamed build of the same inputs (its unfinished folder) "
-                   "from its last committed batch, without asking the model again.")
+              help="With --out: go on with a failed or interrupted build of the same inputs into that folder (its "
+                   "unfinished folder, NAME.incomplete): the model calls it made are not asked again, and a "
+                   "streamed build goes on from its last committed batch.")
 @click.option("--reason-sample", "reason_sample", type=click.IntRange(min=1), default=None, metavar="N",
               help="For a big graph: HermiT checks the TBox and each class's first N individuals (default 50); "
                    "SPARQL constraint queries check every individual.")
