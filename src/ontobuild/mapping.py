@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .index import EntitiesIndex, Fact
-from .names import safe_name, unique_name
+from .names import safe_name, thing_name, unique_name
 from ontocore.datatypes import XSD
 from ontocore.numbers import decimal_comma, read_number
 from ontocore.units import canonical, currency
@@ -257,7 +257,7 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
         v = rec.fields.get(decision.name_key)
         label = str(v).strip() if is_leaf(v) and v not in (None, "") else ""
         if label in shared and decision.id_key and is_leaf(rec.fields.get(decision.id_key)):
-            return safe_name(f"{label} {rec.fields[decision.id_key]}"), label
+            return thing_name(f"{label} {rec.fields[decision.id_key]}", decision.record_class), label
     if not label:
         label = rec.own_key or ""
     if not label and rec.parent is not None:
@@ -266,7 +266,7 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
         label = f"{decision.record_class} {rec.fields[decision.id_key]}"
     if not label:
         label = f"{decision.record_class} {rec.path[-1] if rec.path else 1}"
-    return safe_name(label), label
+    return thing_name(label, decision.record_class), label
 
 
 def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any, domain: str, src: dict[str, str],
@@ -340,7 +340,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 kind = idx.ensure_class(safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
                                         kind)
                 idx.add_individual(subject, classes=[kind])
-            lname = idx.ensure_individual(safe_name(key), key, lcls, "", {"file": rec.file}, [])
+            lname = idx.ensure_individual(thing_name(key, lcls), key, lcls, "", {"file": rec.file}, [])
             idx.add_fact(subject, Fact(lprop, object=lname, source=src))
         for key, value in rec.fields.items():
             plan = shape.plans[key]
@@ -355,7 +355,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 elif plan.type == "individual":
                     rcls = idx.ensure_class(plan.range_class or "Thing")
                     prop = idx.ensure_object_property(plan.property, cls, rcls, f"From JSON key '{key}'")
-                    obj = idx.ensure_individual(safe_name(str(v)), str(v), rcls, "", src)
+                    obj = idx.ensure_individual(thing_name(str(v), rcls), str(v), rcls, "", src)
                     idx.add_fact(subject, Fact(prop, object=obj, source={"file": rec.file, "path": pointer(vpath)}))
                     cov.add(rec.file, vpath, v, "covered", individual=subject, property=prop, object=obj)
                 elif plan.type == "parts" and isinstance(v, str) and _PARTS.match(v):
