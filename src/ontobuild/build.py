@@ -49,8 +49,8 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
               keep_partial: bool = False, schema: list[Path] | None = None,
               ontology_iri: str | None = None, big_graph_triples: int | None = None,
-              sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False
-              ) -> dict[str, Any]:
+              sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False,
+              encoding: str | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
     `ontology_iri`: the ontology's IRI (its names are in its namespace); by default the index's own, or one
@@ -61,6 +61,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete.
     `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
     are read as streams (tablestream.py) and the outcome is a big graph.
+    `encoding`: the codec of every text input (files.check_encoding), else told per file (and per line).
     Every model call is saved in the unfinished folder as it is made (`_saving_model`): a build that fails or is
     interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on; `resume` takes the
     unfinished folder of an earlier run into `out` over and asks the model only what it did not save (a streamed
@@ -68,7 +69,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     t0 = time.perf_counter()
     progress = progress or Progress()
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
-    inputs = load_inputs([Path(f) for f in files], stream=streamed)
+    inputs = load_inputs([Path(f) for f in files], stream=streamed, encoding=encoding)
     vocab = load_vocabulary(schema) if schema else None
     idx = load_index(index_path) if index_path else EntitiesIndex()
     used = [*files, *([index_path] if index_path else []), *(schema or [])]
@@ -179,7 +180,8 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         per_class = scale.get("sample_per_class")
         streamed = stream_tables(model, idx, inputs.streamed, cov, trace, progress, folder.path, inputs.warnings,
                                  inputs.encodings, SAMPLE_PER_CLASS if per_class is None else per_class,
-                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab))
+                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab),
+                                 encoding=inputs.encoding)
         references += streamed.references
         inputs.tables.update(streamed.tables)
         scale["streamed"] = streamed

@@ -41,10 +41,10 @@ def _tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
-def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, Any]:
+def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str | None = None) -> dict[str, Any]:
     """What a build of `files` would read and ask the model, without the model; nothing is written. InputError for
     a file the build would refuse (the same message)."""
-    inputs = load_inputs([Path(f) for f in files])
+    inputs = load_inputs([Path(f) for f in files], encoding=encoding)
     if schema:
         from .vocabulary import load_vocabulary
 
