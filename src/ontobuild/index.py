@@ -34,6 +34,7 @@ DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
              "xsd:dateTime", "xsd:anyURI", "xsd:time", "xsd:gYear", "xsd:gMonthDay")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+_MANY_FACTS = 64  # an individual with this many facts or more has their keys kept in a set (EntitiesIndex._has_fact)
 _BASE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
 
 
@@ -183,6 +184,7 @@ class EntitiesIndex:
         # (the records, or a function giving them; the fields that hold names), kept up to date by every rename
         self._tracked: list[tuple[Any, tuple[str, ...]]] = []
         self._renamed: dict[str, str] = {}  # an old name -> the name it was renamed or merged into
+        self._fact_keys: dict[str, tuple[list[Fact], int, set[tuple]]] = {}  # see _has_fact
 
     def iri_of(self, name: str) -> str:
         """The IRI of an entity: its own (a vocabulary term) or base_iri + name."""
@@ -383,13 +385,30 @@ class EntitiesIndex:
             if problem:
                 raise ToolArgumentError(f"{problem} for property '{fact.property}'.")
         ind = self.individuals[subject]
-        if any(f.key() == fact.key() for f in ind.facts):
+        if self._has_fact(ind, fact.key()):
             return False
         ind.facts.append(fact)
         return True
 
+    def _has_fact(self, ind: Individual, key: tuple) -> bool:
+        """Whether `ind` has a fact of this key: a scan of its facts, or for an individual of many facts (a row of a
+        wide table) a set of their keys kept while its list of facts is the same list, growing only here."""
+        facts = ind.facts
+        if len(facts) < _MANY_FACTS:
+            return any(f.key() == key for f in facts)
+        kept = self._fact_keys.get(ind.name)
+        if kept is None or kept[0] is not facts or kept[1] != len(facts):
+            kept = (facts, len(facts), {f.key() for f in facts})
+        if key in kept[2]:
+            self._fact_keys[ind.name] = kept
+            return True
+        kept[2].add(key)
+        self._fact_keys[ind.name] = (facts, len(facts) + 1, kept[2])  # the fact is appended next
+        return False
+
     def remove(self, name: str) -> str:
         """Remove an entity and every reference to it; returns what was removed."""
+        self._fact_keys.clear()
         kind = self.kind_of(name)
         if kind is None:
             raise ToolArgumentError(f"Nothing is named '{name}'.")
@@ -436,6 +455,7 @@ class EntitiesIndex:
 
     def _moved(self, old: str, new: str) -> None:
         """Every tracked record that names `old` names `new` now; `current(old)` is `new`."""
+        self._fact_keys.clear()  # facts were changed in place
         self._renamed[old] = new
         for records, fields in self._tracked:
             for rec in records() if callable(records) else records:

@@ -31,6 +31,8 @@ from ontocore.codepages import guess_codepage
 from ontocore.files import (MIXED, decode_text, encoding_name, is_utf8, read_json_file, read_text, read_text_file,
                             unique_keys)
 
+from .mapping import check_fields
+
 log = logging.getLogger(__name__)
 
 
@@ -129,6 +131,7 @@ def _strict_rows(text: str, delimiter: str) -> list[list[str]] | None:
 def _distinct_header(path: Path | str, header: list[str], warnings: list[str] | None = None) -> list[str]:
     """Header names made distinct: an empty name becomes column_N, a repeated one name_2, name_3 (both columns
     are kept), each with a warning (logged, and added to `warnings`)."""
+    check_fields(str(path), len(header))
     out: list[str] = []
     taken: set[str] = set()
     for i, name in enumerate(header, 1):
