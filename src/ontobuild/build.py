@@ -62,10 +62,10 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
     are read as streams (tablestream.py) and the outcome is a big graph.
     `encoding`: the codec of every text input (files.check_encoding), else told per file (and per line).
-    Every model call is saved in the unfinished folder as it is made (`_saving_model`): a build that fails or is
-    interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on; `resume` takes the
-    unfinished folder of an earlier run into `out` over and asks the model only what it did not save (a streamed
-    build also goes on from its last committed batch)."""
+    The model calls of each decision are saved in the unfinished folder as it is taken (`_saving_model`): a build
+    that fails or is interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on;
+    `resume` takes the unfinished folder of an earlier run into `out` over and asks the model only what it did not
+    save (a streamed build also goes on from its last committed batch)."""
     t0 = time.perf_counter()
     progress = progress or Progress()
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
@@ -93,9 +93,9 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
 
 def _saving_model(folder: OutcomeFolder, model: ChatModel | None, llm_options: dict[str, Any] | None,
                   progress: Progress) -> SavingChat:
-    """The build's model, its calls saved in the unfinished folder as they are made (ontocore.savedcalls): a build
-    that fails or is killed after them keeps its folder (NAME.incomplete), and a rerun with --resume takes their
-    replies instead of asking again. The model is opened at once, unless an earlier run saved calls (then only when
+    """The build's model, the calls of each decision saved in the unfinished folder as it is taken
+    (ontocore.savedcalls): a build that fails or is killed after one keeps its folder (NAME.incomplete), and a rerun
+    with --resume takes their replies instead of asking again. The model is opened at once, unless an earlier run saved calls (then only when
     a request is not among them)."""
     calls = SavedCalls(folder.path / SAVED_CALLS_FILE)
 

@@ -113,11 +113,12 @@ class SavingChat:
 
     `model`: the open model to ask, or `opener`: a function that opens it when a first request is not saved.
     `backend`, `name`: the model's identity before it is open (part of each request's key). `saved`: called after
-    each decision's exchanges are saved (the build marks its unfinished folder resumable then)."""
+    each decision's exchanges are saved (the build marks its unfinished folder resumable then). `keep_undecided`:
+    save the calls of a conversation that ended without a decision too (a recording that must replay every call)."""
 
     def __init__(self, calls: SavedCalls, model: ChatModel | None = None,
                  opener: Callable[[], ChatModel] | None = None, backend: str = "", name: str = "",
-                 saved: Callable[[], None] = lambda: None) -> None:
+                 saved: Callable[[], None] = lambda: None, keep_undecided: bool = False) -> None:
         if model is None and opener is None:
             raise ValueError("SavingChat needs a model or an opener")
         self.calls = calls
@@ -127,6 +128,7 @@ class SavingChat:
         self.model = model.model if model is not None else name
         self.usage = Usage(self.backend, self.model)
         self._saved = saved
+        self._keep_undecided = keep_undecided  # also save the calls of a conversation that took no decision
         self._open_single_calls = bool(getattr(model, "open_single_calls", False))
         self._pending: list[tuple[str, ChatReply, str, str]] = []  # the exchanges of the conversation going on
 
@@ -172,9 +174,13 @@ class SavingChat:
         """The conversation of the calls since the last settle ended (agent.run_agent): in a decision (its exchanges
         are saved now, in one append), or without one (they are not: a rerun asks again)."""
         pending, self._pending = self._pending, []
-        if decided and pending:
+        if (decided or self._keep_undecided) and pending:
             self.calls.add(pending)
-            self._saved()
+            if decided:
+                self._saved()
+        inner = getattr(self._model, "settle", None)  # a model that keeps its own calls (a recording) hears it too
+        if inner is not None:
+            inner(decided)
 
     def release(self) -> None:
         """Give the open model's memory back (LocalChat.release); a later call that is not saved opens it again."""
