@@ -379,6 +379,10 @@ def inference_lock() -> Iterator[None]:
 
 THREADS_RECHECK_S = 2.0  # a thread choice is kept for the next call that starts this soon after the previous one ended
 STOP = ["<|im_end|>", "</tool_call>"]
+# The weights are read into memory, not mapped: llama.cpp repacks most of them for the CPU's fast kernels (its extra
+# buffer types), and with a mapped file the pages it read them from stay in the process's memory beside the repacked
+# copy: 1.98 GB resident after loading instead of 1.39 GB (a second longer to load, measured on this machine)
+MODEL_MMAP = os.environ.get("ONTOBUILD_MODEL_MMAP", "").strip() == "1"
 GRAMMAR_FIRST_AFTER = 2  # free calls of a step that failed their schema, more than fitted: the grammar first then
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
@@ -470,7 +474,8 @@ class LocalChat:
         try:
             with llama_load_settings():
                 return Llama(model_path=str(self._path), n_ctx=self._n_ctx, n_threads=self.threads,
-                             n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
+                             n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False,
+                             use_mmap=MODEL_MMAP)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {self._path}: {e}.") from None
 
