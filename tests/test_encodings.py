@@ -82,6 +82,7 @@ def test_a_code_page_is_told_by_its_letters(tmp_path: Path, codepage: str, text:
     assert encodings == {"goods.csv": codepage}
     lines = text.splitlines()
     assert rows == [dict(zip(lines[0].split(","), line.split(","))) for line in lines[1:]]
+    assert list(iter_table(path)) == rows  # a streamed table is read alike
 
 
 def test_the_encoding_the_user_names_is_the_one_used(tmp_path: Path) -> None:
