@@ -199,6 +199,7 @@ def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: P
     assert measurement("number of beekeepers", ["3", "4"]) and measurement("Payload (kg)", ["1"])
     assert "date" in measurement("start_date", ["2021-03-01", "2021-04-01"])
     assert measurement("begin", ["2021-03-01"]) and not measurement("depot_code", ["N", "S"])
+    assert measurement("weeks", ["4", "2"]) and measurement("lease months", ["12"])  # durations, never ids
     assert not measurement("member_no", ["1", "2"])
 
 

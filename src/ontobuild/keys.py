@@ -213,9 +213,9 @@ _MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "he
             "volume", "duration", "time", "date", "year", "years", "rate", "score", "grade", "percent", "percentage",
             "total", "sum", "avg", "average", "min", "max", "salary", "budget", "capacity", "speed", "temperature",
             "rating", "rank", "level", "size", "quantity", "qty", "population", "balance", "fee", "tax", "miles",
-            "km", "hours", "days", "minutes", "seconds", "stars", "votes", "points", "money", "value", "income",
-            "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective", "expiry", "born",
-            "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
+            "km", "hours", "days", "minutes", "seconds", "weeks", "months", "stars", "votes", "points", "money",
+            "value", "income", "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective",
+            "expiry", "born", "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
 _ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
 _FEW = 10  # fewer distinct numbers than this are no evidence of a reference by themselves
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
