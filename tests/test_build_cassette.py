@@ -69,7 +69,7 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
     llm = stats["llm"]
     assert llm["calls"] >= 2 and llm["completion_tokens"] > 0 and set(llm) == {
         "backend", "model", "calls", "prompt_tokens", "completion_tokens", "prompt_evaluated", "prompt_reused",
-        "prompt_loaded", "seconds"}
+        "prompt_loaded", "grammar_retries", "grammar_first", "replayed", "seconds"}
     log = [json.loads(line) for line in (out / "building.log").read_text().splitlines()]
     assert any(r["kind"] == "llm" for r in log) and any(r["kind"] == "mapped" for r in log)
 

@@ -15,7 +15,7 @@ from ontobuild.cli import main
     ("broken.json", b'{"a": [1, 2,,]}', "is not valid JSON: Expecting value at line 1, column 13"),
     ("empty.json", b"   \n", "is empty"),
     ("blob.json", b"\x00\x01\x02binary", "looks like a binary file"),
-    ("odd.txt", b"caf\x81\x8d", "is not text in UTF-8, UTF-16 or Windows-1252"),  # cp1252 would be read
+    ("odd.txt", b"caf\x81\x8d", "is not text in UTF-8, UTF-16 or a Windows code page"),  # no code page reads it
     ("scalar.json", b"42", "holds no data"),
 ])
 def test_bad_input_files(tmp_path: Path, name: str, content: bytes, message: str) -> None:

@@ -119,6 +119,7 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
                      "reason": False, "force": True, "keep_partial": False, "schema": [], "ontology_iri": None,
                      "big_graph_triples": None, "sample_per_class": None, "stream_rows": None, "resume": False,
+                     "encoding": None,
                      "llm_options": {"backend": "openai", "model": "m", "base_url": "http://h/v1", "api_key": "k",
                                      "model_path": None, "threads": None, "timeout": 5.0, "retries": 0}}
     assert "outcome: x" in result.stdout

@@ -199,6 +199,7 @@ def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: P
     assert measurement("number of beekeepers", ["3", "4"]) and measurement("Payload (kg)", ["1"])
     assert "date" in measurement("start_date", ["2021-03-01", "2021-04-01"])
     assert measurement("begin", ["2021-03-01"]) and not measurement("depot_code", ["N", "S"])
+    assert measurement("weeks", ["4", "2"]) and measurement("lease months", ["12"])  # durations, never ids
     assert not measurement("member_no", ["1", "2"])
 
 
@@ -308,3 +309,22 @@ def test_a_link_whose_name_a_kept_value_column_holds_is_named_after_the_class_it
     made = apply_references(idx, plan, cov, classes)
     assert [m["property"] for m in made] == ["recordLabel"]  # not `labelLink` beside the text `label`
     assert idx.properties["recordLabel"].range == "RecordLabel" and idx.properties["label"].kind == "datatype"
+
+
+def test_individuals_keyed_by_a_number_are_named_after_their_class(tmp_path: Path) -> None:
+    """A name taken from a number (a numeric name column, a value that becomes an individual) is Class_N, never a
+    bare `_1`; a person and a visit both numbered 1 are Guest_1 and Visit_1, not `_1` and `_1_2`."""
+    shapes = {s.file: s for s in dataset(tmp_path, {
+        "guests.csv": "guest_no,name\n1,Ada\n2,Bo\n",
+        "visits.csv": "visit_no,room,guest\n1,12,Ada\n2,14,Bo\n"})}
+    idx, cov = EntitiesIndex(), Coverage()
+    apply_mapping(idx, shapes["guests.csv"], Decision(record_class="Guest", name_key="guest_no"), cov)
+    visits = shapes["visits.csv"]
+    visits.plans["room"].type, visits.plans["room"].range_class = "individual", "Room"
+    apply_mapping(idx, visits, Decision(record_class="Visit", name_key="visit_no"), cov)
+    assert {"Guest_1", "Guest_2", "Visit_1", "Visit_2", "Room_12", "Room_14"} <= set(idx.individuals)
+    assert not any(n.startswith("_") for n in idx.individuals)
+    assert idx.individuals["Guest_1"].label == "1" and "Room" in idx.individuals["Room_12"].classes
+    plaza = EntitiesIndex()
+    apply_mapping(plaza, shapes["guests.csv"], Decision(record_class="Guest", name_key="name"), Coverage())
+    assert sorted(plaza.individuals) == ["Ada", "Bo"]  # a name with letters stays the name

@@ -172,7 +172,7 @@ def test_duplicate_header_in_a_sheet_keeps_both_columns_with_a_warning(tmp_path:
 
 
 @pytest.mark.parametrize("content,message", [
-    (b"tree,variety\n1,\x81\x8d\x90\n", "not text in UTF-8, UTF-16 or Windows-1252"),
+    (b"tree,variety\n1,\x81\x8d\x90\n", "not text in UTF-8, UTF-16 or a Windows code page"),
     (codecs.BOM_UTF16_LE + b"t\x00r\x00\x00\xd8", "starts as UTF-16"),
     (b"PK\x03\x04\x00\x00binary", "binary"),
 ])

@@ -388,24 +388,14 @@ def align(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace 
     return [asdict(r) for r in records]
 
 
-def align_vocabulary(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace, progress: Progress,
-                     entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The vocabulary step of a build (`--schema`): `align`, then the coverage `entries` renamed after it; returns the
-    alignments."""
+def align_vocabulary(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, trace: Trace, progress: Progress
+                     ) -> list[dict[str, Any]]:
+    """The vocabulary step of a build (`--schema`): `align`; returns the alignments. The coverage entries and link
+    records that name a renamed or merged term follow the index (EntitiesIndex.track)."""
     progress.begin("vocabulary", "aligning with your vocabulary")
     alignments = align(model, idx, vocab, trace)
-    rename_entries(alignments, entries)
     progress.end("vocabulary")
     return alignments
-
-
-def rename_entries(alignments: list[dict[str, Any]], entries: list[dict[str, Any]]) -> None:
-    """Coverage entries name the class and property a value ended in, after the alignment renamed them."""
-    renamed = {a["term"]: a["name"] for a in alignments if a["name"] != a["term"]}
-    for e in entries:
-        for key in ("property", "class"):
-            if isinstance(e.get(key), str):
-                e[key] = renamed.get(e[key], e[key])
 
 
 def iri_share(idx: EntitiesIndex, vocab: Vocabulary) -> dict[str, Any]:

@@ -67,7 +67,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           model: "str | ChatModel | None" = None, progress: "Progress | None" = None,
           ontology_iri: str | None = None, big_graph_triples: int | None = None,
           sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False,
-          **model_options: Any) -> BuildResult:
+          encoding: str | None = None, **model_options: Any) -> BuildResult:
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown, text, PDF, Word, PowerPoint and HTML files
@@ -88,10 +88,15 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
     - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
       (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
-    - `resume`: go on with an interrupted streamed build into `out` from its last committed batch.
+    - `encoding`: the encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. "cp1250"; by default each
+      file's is told (UTF-8, UTF-16, or the Windows code page its letters tell, line by line when lines mix them).
+    - `resume`: go on with a failed or interrupted build into `out` (its unfinished folder): the model calls it
+      made are not asked again; a streamed build also goes on from its last committed batch.
 
     Raises `ontocore.errors.OntoError` (its `exit_code` says whose fault: 2 the input, 1 the model or the
-    environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete)."""
+    environment); no outcome folder is left then (`keep_partial` keeps it as NAME.incomplete), unless the model was
+    asked something: then the unfinished folder is kept as NAME.incomplete with the calls it saved, and the error's
+    note (`__notes__`) says how to resume."""
     files = [Path(f) for f in ([files] if isinstance(files, (str, Path)) else files)]
     schema = [Path(s) for s in ([schema] if isinstance(schema, (str, Path)) else schema)]
     if from_index is not None:
@@ -103,13 +108,17 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     if not files:
         raise InputError("give the data files to build from (or from_index, an entities index).")
     chat_model, options = model_settings(model, **model_options)
+    if encoding is not None:
+        from ontocore.files import check_encoding
+
+        encoding = check_encoding(encoding)
     from .build import run_build  # the model stack is imported only for a build with the model
 
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
                               "keep_partial": keep_partial, "schema": schema, "ontology_iri": ontology_iri,
                               "big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class,
-                              "stream_rows": stream_rows, "resume": resume}
+                              "stream_rows": stream_rows, "resume": resume, "encoding": encoding}
     if chat_model is not None:
         kwargs["model"] = chat_model
     return _result(run_build(**kwargs))

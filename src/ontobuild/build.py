@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.folders import OWNER_FILE, RESUMABLE, OutcomeFolder, outcome_folder, write_json
-from ontocore.llm import ChatModel, open_model, opened_calls
+from ontocore.llm import ChatModel, model_identity, open_model, opened_calls
 from ontocore.progress import Progress
+from ontocore.savedcalls import SAVED_CALLS_FILE, SavedCalls, SavingChat
 from ontocore.trace import Trace
 
 from .alignment import align_vocabulary
@@ -30,6 +31,7 @@ from .consistency import needs_repair, repair_round
 from .index import EntitiesIndex
 from .indexfile import load_index
 from .ingest import Chunk, check_inputs, load_inputs
+from .keys import COVERAGE_FIELDS, LINK_FIELDS
 from .mapping import Coverage
 from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
@@ -47,8 +49,8 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
               root: str | Path = "outcomes", progress: Progress | None = None, force: bool = False,
               keep_partial: bool = False, schema: list[Path] | None = None,
               ontology_iri: str | None = None, big_graph_triples: int | None = None,
-              sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False
-              ) -> dict[str, Any]:
+              sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False,
+              encoding: str | None = None) -> dict[str, Any]:
     """Build (or extend) an ontology from the files; returns the stats written to stats.json.
 
     `ontology_iri`: the ontology's IRI (its names are in its namespace); by default the index's own, or one
@@ -58,39 +60,98 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete.
     `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
-    are read as streams (tablestream.py) and the outcome is a big graph."""
+    are read as streams (tablestream.py) and the outcome is a big graph.
+    `encoding`: the codec of every text input (files.check_encoding), else told per file (and per line).
+    The model calls of each decision are saved in the unfinished folder as it is taken (`_saving_model`): a build
+    that fails or is interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on;
+    `resume` takes the unfinished folder of an earlier run into `out` over and asks the model only what it did not
+    save (a streamed build also goes on from its last committed batch)."""
     t0 = time.perf_counter()
     progress = progress or Progress()
     check_inputs([Path(f) for f in files])  # a missing or unsupported file is an InputError before any work
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
-    inputs = load_inputs([Path(f) for f in files], stream=streamed)
+    inputs = load_inputs([Path(f) for f in files], stream=streamed, encoding=encoding)
     vocab = load_vocabulary(schema) if schema else None
     idx = load_index(index_path) if index_path else EntitiesIndex()
     used = [*files, *([index_path] if index_path else []), *(schema or [])]
-    with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial,
-                        resume=resume and bool(streamed)) as folder:
-        checkpoint = _streamed_folder(folder, streamed) if streamed else None
-        if model is None:
-            progress.begin("model", "loading the model")
-            model = open_model(llm_options)
-            progress.end("model")
-        with Trace(folder.path / "building.log") as trace:
-            stats = _build(files, inputs, idx, model, folder, reason, progress, trace, t0, vocab, ontology_iri,
-                           {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class},
-                           checkpoint)
+    made: list[OutcomeFolder] = []
+    try:
+        with outcome_folder(root=root, out=out, force=force, inputs=used, keep_partial=keep_partial,
+                            resume=resume) as folder:
+            made.append(folder)
+            checkpoint = _streamed_folder(folder, streamed) if streamed else _taken_over(folder)
+            saving = _saving_model(folder, model, llm_options, progress)
+            with Trace(folder.path / "building.log") as trace:
+                stats = _build(files, inputs, idx, saving, folder, reason, progress, trace, t0, vocab, ontology_iri,
+                               {"big_graph_triples": big_graph_triples, "sample_per_class": sample_per_class},
+                               checkpoint)
+    except BaseException as e:
+        if made:
+            _say_how_to_resume(e, made[0])
+        raise
     return stats
+
+
+def _saving_model(folder: OutcomeFolder, model: ChatModel | None, llm_options: dict[str, Any] | None,
+                  progress: Progress) -> SavingChat:
+    """The build's model, the calls of each decision saved in the unfinished folder as it is taken
+    (ontocore.savedcalls): a build that fails or is killed after one keeps its folder (NAME.incomplete), and a rerun
+    with --resume takes their replies instead of asking again. The model is opened at once, unless an earlier run saved calls (then only when
+    a request is not among them)."""
+    calls = SavedCalls(folder.path / SAVED_CALLS_FILE)
+
+    def saved() -> None:
+        if not (folder.path / RESUMABLE).exists():
+            folder.keep_partial = True  # what was paid for is kept when the build fails after this
+            (folder.path / RESUMABLE).touch()
+
+    def opener() -> ChatModel:
+        progress.begin("model", "loading the model")
+        opened = open_model(llm_options)
+        progress.end("model")
+        return opened
+
+    if model is None and not calls:
+        model = opener()
+    if model is not None:
+        return SavingChat(calls, model=model, saved=saved)
+    log.info("%d model call(s) saved by an earlier run of this build are not asked again", len(calls))
+    backend, name = model_identity(llm_options)
+    return SavingChat(calls, opener=opener, backend=backend, name=name, saved=saved)
+
+
+def _taken_over(folder: OutcomeFolder) -> None:
+    """The unfinished folder of an earlier run taken over (--resume): only its saved model calls are kept."""
+    if folder.resumed:
+        log.info("resuming %s with the model calls it saved", folder.final)
+        for f in folder.path.iterdir():
+            if f.name not in (OWNER_FILE, SAVED_CALLS_FILE):
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
+    return None
+
+
+def _say_how_to_resume(error: BaseException, folder: OutcomeFolder) -> None:
+    """A failed build that kept saved model calls says how to go on without asking them again."""
+    kept = folder.kept
+    if kept is None or not (kept / SAVED_CALLS_FILE).is_file():
+        return
+    n = len(SavedCalls(kept / SAVED_CALLS_FILE))
+    if n:
+        error.add_note(f"The {n} model call(s) this build made are saved in {kept}: run the same command with "
+                       f"--out {folder.final} --resume to go on without asking them again.")
 
 
 def _streamed_folder(folder: OutcomeFolder, streamed: list[Path]) -> dict[str, Any] | None:
     """A build that streams tables keeps its unfinished folder when it fails or is interrupted (NAME.incomplete,
     or the hidden partial folder of a killed run), so that `--resume` can go on from its last committed batch; the
-    checkpoint of a folder taken over, when it was made from these inputs (else the folder is emptied)."""
+    checkpoint of a folder taken over, when it was made from these inputs (else the folder is emptied, but for the
+    model calls it saved)."""
     folder.keep_partial = True
     checkpoint = read_checkpoint(folder.path, streamed) if folder.resumed else None
     if folder.resumed and checkpoint is None:
         log.warning("%s was made from other inputs; starting over", folder.final)
         for f in folder.path.iterdir():
-            if f.name != OWNER_FILE:
+            if f.name not in (OWNER_FILE, SAVED_CALLS_FILE):
                 shutil.rmtree(f) if f.is_dir() else f.unlink()
     elif checkpoint is not None:
         log.info("resuming %s after row %s", folder.final, (checkpoint.get("done") or {}).get("rows", 0))
@@ -105,11 +166,13 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     seconds: dict[str, float] = {}
     alignments: list[dict[str, Any]] = []
     cov = Coverage()
+    idx.track(cov.entries, *COVERAGE_FIELDS)  # every rename and merge of a later step reaches them (index.rename)
     outdir = folder.path
     trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
     t = time.perf_counter()
     shapes, keys = read_records(model, idx, inputs.json_docs, cov, trace, progress)
     references = link_tables(model, idx, keys, shapes, cov, trace, progress)
+    idx.track(references, *LINK_FIELDS)
     seconds["json"] = time.perf_counter() - t
     scale = dict(scale or {})
     if inputs.streamed:
@@ -118,7 +181,8 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         per_class = scale.get("sample_per_class")
         streamed = stream_tables(model, idx, inputs.streamed, cov, trace, progress, folder.path, inputs.warnings,
                                  inputs.encodings, SAMPLE_PER_CLASS if per_class is None else per_class,
-                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab))
+                                 resume=checkpoint, decided=lambda: _release(model, inputs, vocab),
+                                 encoding=inputs.encoding)
         references += streamed.references
         inputs.tables.update(streamed.tables)
         scale["streamed"] = streamed
@@ -129,12 +193,14 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):
         chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress)
+    idx.track(lambda: (n for c in chunks for n in c["numbers"]), "property")
+    idx.track(merges, "into")
     place_sources(idx, inputs.chunks)
     seconds["text"] = time.perf_counter() - t
     if vocab is not None:
         t = time.perf_counter()
-        alignments = align_vocabulary(model, idx, vocab, trace, progress,
-                                      [*cov.entries, *(n for c in chunks for n in c["numbers"])])
+        alignments = align_vocabulary(model, idx, vocab, trace, progress)
+        idx.track(alignments, "name")
         idx.imports = list(dict.fromkeys([*idx.imports, *(iri for iri, _ in vocab.ontologies)]))
         vocab.write_copies(outdir)  # Protégé opens the ontology with its imports from these local copies
         seconds["vocabulary"] = time.perf_counter() - t
@@ -157,7 +223,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         stats["repair"] = stats_repair
         write_build_report(idx, outdir, stats, json.loads((outdir / "coverage.json").read_text("utf-8")),
                            name=folder.final.name)
-    for name in (CHECKPOINT_FILE, RESUMABLE):  # complete: nothing to go on from
+    for name in (CHECKPOINT_FILE, RESUMABLE, SAVED_CALLS_FILE):  # complete: nothing to go on from
         (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats

@@ -107,8 +107,9 @@ def format_summary(summary: dict[str, Any]) -> str:
                    "decides on each table's first rows, code maps every row straight to ontology.nt and the store "
                    "(memory bounded by tables and keys, not rows); the outcome is a big graph.")
 @click.option("--resume", is_flag=True,
-              help="With --out: go on with an interrupted streamed build of the same inputs (its unfinished folder) "
-                   "from its last committed batch, without asking the model again.")
+              help="With --out: go on with a failed or interrupted build of the same inputs into that folder (its "
+                   "unfinished folder, NAME.incomplete): the model calls it made are not asked again, and a "
+                   "streamed build goes on from its last committed batch.")
 @click.option("--reason-sample", "reason_sample", type=click.IntRange(min=1), default=None, metavar="N",
               help="For a big graph: HermiT checks the TBox and each class's first N individuals (default 50); "
                    "SPARQL constraint queries check every individual.")
@@ -120,6 +121,10 @@ def format_summary(summary: dict[str, Any]) -> str:
               help="With --load-into: the named graph to load into (default: the default graph).")
 @click.option("--load-replace", is_flag=True, help="With --load-into: replace the graph's content (HTTP PUT) "
                                                    "instead of adding to it (POST).")
+@click.option("--encoding", "encoding", default=None, metavar="NAME",
+              help="The encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. cp1250 or latin-1. "
+                   "Default: told per file (UTF-8, UTF-16, or the Windows code page its letters tell; line by line "
+                   "when its lines mix UTF-8 and a code page).")
 @click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
               envvar="ONTOBUILD_MAX_INPUT_MB", show_envvar=True,
               help="Refuse an input file larger than this many MB (default 100).")
@@ -136,7 +141,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
          schema: tuple[Path, ...], ontology_iri: str | None, dry_run: bool, no_reason: bool,
          big_graph_triples: int | None, stream_rows: int | None, resume: bool, reason_sample: int | None,
          load_url: str | None, load_graph: str | None,
-         load_replace: bool,
+         load_replace: bool, encoding: str | None,
          max_input_mb: float | None, check_model: bool, quiet: bool, as_json: bool, force: bool, keep_partial: bool,
          backend: str, model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
          threads: int | None, model_timeout: float | None, model_retries: int | None, verbose: int) -> None:
@@ -148,6 +153,10 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
         from .outcome import base_iri_for
 
         base_iri_for(ontology_iri)  # refused before any work
+    if encoding is not None:
+        from ontocore.files import check_encoding
+
+        encoding = check_encoding(encoding)  # refused before any work
     if resume and (out is None or from_index is not None):
         raise click.UsageError("--resume goes with --out FOLDER (the outcome folder of the interrupted build) and "
                                "the same data FILES.")
@@ -168,7 +177,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                                    "combined with --from-index).")
         from .dryrun import dry_run as plan_run, format_plan
 
-        plan = plan_run(list(files), schema=list(schema))
+        plan = plan_run(list(files), schema=list(schema), encoding=encoding)
         click.echo(json.dumps(plan, ensure_ascii=False) if as_json else format_plan(plan))
         return
     if check_model:
@@ -199,7 +208,8 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
                            force=force, keep_partial=keep_partial, progress=progress, model=model,
                            backend=backend, base_url=base_url, api_key=api_key, model_path=model_path,
                            threads=threads, model_timeout=model_timeout, model_retries=model_retries,
-                           ontology_iri=ontology_iri, stream_rows=stream_rows, resume=resume, **scale)
+                           ontology_iri=ontology_iri, stream_rows=stream_rows, resume=resume, encoding=encoding,
+                           **scale)
         finally:
             progress.close()
     summary = dict(result.stats)

@@ -42,11 +42,11 @@ def _tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
-def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, Any]:
+def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str | None = None) -> dict[str, Any]:
     """What a build of `files` would read and ask the model, without the model; nothing is written. InputError for
     a file the build would refuse (the same message)."""
     with held_warnings() as logged:  # shown once, in the plan, not also on stderr
-        inputs = load_inputs([Path(f) for f in files])
+        inputs = load_inputs([Path(f) for f in files], encoding=encoding)
     for message in logged:  # "/x/f.csv: read as cp1252" is the plan's "f.csv: read as cp1252, not UTF-8"
         where, _, what = message.partition(": ")
         if message not in inputs.warnings and f"{Path(where).name}: {what}, not UTF-8" not in inputs.warnings:

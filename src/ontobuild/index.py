@@ -34,6 +34,7 @@ DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
              "xsd:dateTime", "xsd:anyURI", "xsd:time", "xsd:gYear", "xsd:gMonthDay")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+_MANY_FACTS = 64  # an individual with this many facts or more has their keys kept in a set (EntitiesIndex._has_fact)
 _BASE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
 
 
@@ -180,6 +181,11 @@ class EntitiesIndex:
         self.skipped: list[dict[str, str]] = []
         self.prefixes: dict[str, str] = {}  # prefix -> namespace IRI, bound when serialized
         self.imports: list[str] = []  # IRIs of the user's vocabularies (--schema) the ontology owl:imports
+        # records outside the index that name its entities (coverage entries, link records, merges, alignments):
+        # (the records, or a function giving them; the fields that hold names), kept up to date by every rename
+        self._tracked: list[tuple[Any, tuple[str, ...]]] = []
+        self._renamed: dict[str, str] = {}  # an old name -> the name it was renamed or merged into
+        self._fact_keys: dict[str, tuple[list[Fact], int, set[tuple]]] = {}  # see _has_fact
 
     def iri_of(self, name: str) -> str:
         """The IRI of an entity: its own (a vocabulary term) or base_iri + name."""
@@ -380,13 +386,30 @@ class EntitiesIndex:
             if problem:
                 raise ToolArgumentError(f"{problem} for property '{fact.property}'.")
         ind = self.individuals[subject]
-        if any(f.key() == fact.key() for f in ind.facts):
+        if self._has_fact(ind, fact.key()):
             return False
         ind.facts.append(fact)
         return True
 
+    def _has_fact(self, ind: Individual, key: tuple) -> bool:
+        """Whether `ind` has a fact of this key: a scan of its facts, or for an individual of many facts (a row of a
+        wide table) a set of their keys kept while its list of facts is the same list, growing only here."""
+        facts = ind.facts
+        if len(facts) < _MANY_FACTS:
+            return any(f.key() == key for f in facts)
+        kept = self._fact_keys.get(ind.name)
+        if kept is None or kept[0] is not facts or kept[1] != len(facts):
+            kept = (facts, len(facts), {f.key() for f in facts})
+        if key in kept[2]:
+            self._fact_keys[ind.name] = kept
+            return True
+        kept[2].add(key)
+        self._fact_keys[ind.name] = (facts, len(facts) + 1, kept[2])  # the fact is appended next
+        return False
+
     def remove(self, name: str) -> str:
         """Remove an entity and every reference to it; returns what was removed."""
+        self._fact_keys.clear()
         kind = self.kind_of(name)
         if kind is None:
             raise ToolArgumentError(f"Nothing is named '{name}'.")
@@ -413,7 +436,37 @@ class EntitiesIndex:
                 i.facts = [f for f in i.facts if f.object != name]
         return f"removed {kind} '{name}'"
 
+    # ---- renames: one operation, everywhere ----------------------------------------------------
+    def track(self, records: Any, *fields: str) -> None:
+        """Keep the `fields` of `records` (a list of dicts that may still grow, or a function that gives them) naming
+        the index's entities through every later rename and merge (`rename`, `merge_property`, `merge_class`): the
+        coverage entries, link records and alignments of a build follow the index instead of patching their own
+        lists."""
+        if not any(r is records and f == tuple(fields) for r, f in self._tracked):
+            self._tracked.append((records, tuple(fields)))
+
+    def current(self, name: str) -> str:
+        """The name the entity once called `name` has now (after renames and merges); `name` itself when it names
+        an entity now or was never renamed."""
+        seen: set[str] = set()
+        while self.kind_of(name) is None and name in self._renamed and name not in seen:
+            seen.add(name)
+            name = self._renamed[name]
+        return name
+
+    def _moved(self, old: str, new: str) -> None:
+        """Every tracked record that names `old` names `new` now; `current(old)` is `new`."""
+        self._fact_keys.clear()  # facts were changed in place
+        self._renamed[old] = new
+        for records, fields in self._tracked:
+            for rec in records() if callable(records) else records:
+                for f in fields:
+                    if rec.get(f) == old:
+                        rec[f] = new
+
     def rename(self, old: str, new: str) -> None:
+        """Rename an entity everywhere: in the index (facts, domains, ranges, superclasses, disjoint classes,
+        inverses) and in every tracked record (`track`)."""
         kind = self.kind_of(old)
         if kind is None:
             raise ToolArgumentError(f"Nothing is named '{old}'.")
@@ -451,6 +504,7 @@ class EntitiesIndex:
                 for f in i.facts:
                     if f.object == old:
                         f.object = new
+        self._moved(old, new)
 
     def merge_property(self, old: str, into: str) -> int:
         """Move every fact of property `old` to `into` (same kind), drop `old`; returns the facts moved."""
@@ -474,7 +528,12 @@ class EntitiesIndex:
         _add_unique(b.roles, a.roles)
         if b.kind == "datatype" and a.range != b.range and {a.range, b.range} <= {"xsd:integer", "xsd:decimal"}:
             b.range = "xsd:decimal"
+        b.inverse_of = b.inverse_of or (a.inverse_of if a.inverse_of != into else "")
+        for other in self.properties.values():
+            if other.inverse_of == old:
+                other.inverse_of = into if other is not b else ""
         del self.properties[old]
+        self._moved(old, into)
         return moved
 
     def merge_class(self, old: str, into: str) -> int:
@@ -503,6 +562,7 @@ class EntitiesIndex:
             if p.kind == "object" and p.range == old:
                 p.range = into
         del self.classes[old]
+        self._moved(old, into)
         return moved
 
     def find(self, mention: str, kinds: tuple[str, ...] = ("individual", "class", "property"),

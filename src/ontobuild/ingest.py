@@ -6,7 +6,8 @@ any other JSON is structured data. `.jsonl`/`.ndjson` hold one JSON object per l
 header row (its dialect sniffed), and every sheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read
 with python-calamine) a table with a header row: all become a list of records, like a JSON list of objects. A
 workbook of one sheet is one table named like the file; a workbook of several sheets gives one table per sheet,
-named `book.xlsx/Sheet`. Text is read in UTF-8, UTF-16 or Windows-1252 (files.read_text); which encoding a file
+named `book.xlsx/Sheet`. Text is read in UTF-8, UTF-16 or the Windows code page its letters tell, line by line when
+its lines mix UTF-8 and a code page, or in the encoding the user names (files.read_text); which encoding a file
 was read in, and what was changed in a header, is in `Inputs.report()`. `.txt` files are split
 on blank lines into chunks (a `.txt` that is a tab-separated table, as Excel saves one, is a table), `.md` files by
 heading and paragraph (each chunk keeps its headings). Documents (PDF, Word, PowerPoint, HTML: documents.py) give
@@ -29,8 +30,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ontocore.errors import InputError
-from ontocore.files import (ENCODING_NAMES, decode_text, is_utf8, read_json_file, read_text, read_text_file,
+from ontocore.codepages import guess_codepage
+from ontocore.files import (MIXED, decode_text, encoding_name, is_utf8, read_json_file, read_text, read_text_file,
                             unique_keys)
+
+from .mapping import check_fields
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,7 @@ class Inputs:
     tables: dict[str, int] = field(default_factory=dict)  # table (file, or book.xlsx/Sheet) -> rows
     warnings: list[str] = field(default_factory=list)  # what was read differently from what the file says
     streamed: list[Path] = field(default_factory=list)  # tables read as streams by the build (tablestream.py)
+    encoding: str | None = None  # the codec the user named for every text input (--encoding), else told per file
 
     def report(self) -> dict[str, Any]:
         """What stats.json and the report say about the inputs: tables and their rows, encodings other than
@@ -142,6 +147,7 @@ def _strict_rows(text: str, delimiter: str) -> list[list[str]] | None:
 def _distinct_header(path: Path | str, header: list[str], warnings: list[str] | None = None) -> list[str]:
     """Header names made distinct: an empty name becomes column_N, a repeated one name_2, name_3 (both columns
     are kept), each with a warning (logged, and added to `warnings`)."""
+    check_fields(str(path), len(header))
     out: list[str] = []
     taken: set[str] = set()
     for i, name in enumerate(header, 1):
@@ -159,12 +165,12 @@ def _distinct_header(path: Path | str, header: list[str], warnings: list[str] | 
     return out
 
 
-def read_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None
-               ) -> list[dict[str, str | None]]:
+def read_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None,
+               encoding: str | None = None) -> list[dict[str, str | None]]:
     """The rows of a CSV/TSV file as records {header: cell}; an empty cell is None. The delimiter and quoting are
-    sniffed from the start of the file; the first row is the header. The encoding is detected (files.read_text);
-    one other than UTF-8 is added to `encodings` and `warnings`."""
-    text = _read_noting_encoding(path, warnings, encodings)
+    sniffed from the start of the file; the first row is the header. The encoding is `encoding` or detected
+    (files.read_text); one other than UTF-8 is added to `encodings` and `warnings`."""
+    text = _read_noting_encoding(path, warnings, encodings, encoding)
     default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
     rows = _strict_rows(text, default)  # RFC 4180 first: a quoted cell may hold delimiters and "" quotes
     if rows is None:
@@ -211,23 +217,21 @@ def count_table_rows(path: Path) -> int:
     return max(0, n + (last != b"\n") - 1)
 
 
-def iter_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None
-               ) -> Iterator[dict[str, str | None]]:
+def iter_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None,
+               encoding: str | None = None) -> Iterator[dict[str, str | None]]:
     """The records of a CSV/TSV file one at a time, as read_table gives them (the same header rules, empty cells
     None, blank rows left out), reading it as a stream: the encoding and dialect are told from its first
-    megabyte; a later byte that is not in that encoding is an InputError."""
+    megabyte, and each line is read in UTF-8 or, when it is not, in the code page told (as read_table reads lines of
+    mixed encodings); `encoding`: the codec the user named, the only one then."""
     with open(path, "rb") as fh:
         head = fh.read(_HEAD)
     if not head.strip():
         raise InputError(f"{path} is empty.")
     whole = len(head) < _HEAD
     cut = head if whole else head[:head.rfind(b"\n") + 1] or head
-    text, codec = decode_text(cut, path)
-    if not is_utf8(codec):
-        if encodings is not None:
-            encodings[path.name] = codec
-        if warnings is not None:
-            warnings.append(f"{path.name}: read as {ENCODING_NAMES.get(codec, codec)}, not UTF-8")
+    text, codec = decode_text(cut, path, encoding)
+    if not is_utf8(codec) and not encoding:
+        _note_encoding(path, codec, warnings, encodings)
     default = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
     lines = text if whole else text[:text.rfind("\n") + 1]
     dialect: Any = None
@@ -236,13 +240,17 @@ def iter_table(path: Path, warnings: list[str] | None = None, encodings: dict[st
             dialect = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
         except csv.Error:
             dialect = csv.excel_tab if default == "\t" else csv.excel
-    opener = {"utf-16-le": "utf-16-le", "utf-16-be": "utf-16-be"}.get(codec, codec)
+    # line by line (bytes), unless the text is UTF-16/32 or has no line feeds (old Mac line ends): then as text
+    by_line = _LineDecoder(path, codec, encoding) if b"\n" in head and not codec.startswith("utf-16") and \
+        not codec.startswith("utf-32") else None
+    opener = {"utf-16-le": "utf-16-le", "utf-16-be": "utf-16-be"}.get(codec, codec.split(MIXED)[-1])
     try:
-        with open(path, encoding=opener, newline="") as fh:
-            if codec in ("utf-16-le", "utf-16-be") and fh.read(1) != "\ufeff":
+        with (open(path, "rb") if by_line else open(path, encoding=opener, newline="")) as fh:
+            source: Any = by_line.lines(fh) if by_line else fh
+            if not by_line and codec in ("utf-16-le", "utf-16-be") and fh.read(1) != "\ufeff":
                 fh.seek(0)
-            reader = (csv.reader(fh, delimiter=default, quotechar='"', doublequote=True, strict=True)
-                      if dialect is None else csv.reader(fh, dialect))
+            reader = (csv.reader(source, delimiter=default, quotechar='"', doublequote=True, strict=True)
+                      if dialect is None else csv.reader(source, dialect))
             header: list[str] | None = None
             rows = 0
             for row in reader:
@@ -254,21 +262,70 @@ def iter_table(path: Path, warnings: list[str] | None = None, encodings: dict[st
                 rows += 1
                 yield _record(path, header, row, reader.line_num)
     except UnicodeDecodeError as e:
-        raise InputError(f"{path} is not {ENCODING_NAMES.get(codec, codec)} throughout (bad bytes near offset "
-                         f"{e.start} of a block); save it as UTF-8.") from None
+        raise InputError(f"{path} is not {encoding_name(codec)} throughout (bad bytes near offset {e.start} of a "
+                         "block); save it as UTF-8.") from None
     except csv.Error as e:
         raise InputError(f"{path} is not a readable table: {e}.") from None
     if not rows:
         raise InputError(f"{path} has no data rows under its header.")
+    if by_line is not None and by_line.other and is_utf8(codec):  # lines after the first megabyte were not UTF-8
+        log.warning("%s: %d line(s) are not UTF-8 (the first: line %d) and were read as %s", path, by_line.other,
+                    by_line.first, encoding_name(by_line.codepage))
+        _note_encoding(path, f"utf-8{MIXED}{by_line.codepage}", warnings, encodings)
 
 
-def _read_noting_encoding(path: Path, warnings: list[str] | None, encodings: dict[str, str] | None) -> str:
-    text, codec = read_text(path)
-    if not is_utf8(codec):
-        if encodings is not None:
-            encodings[path.name] = codec
-        if warnings is not None:
-            warnings.append(f"{path.name}: read as {ENCODING_NAMES.get(codec, codec)}, not UTF-8")
+class _LineDecoder:
+    """A streamed table's lines, each decoded in UTF-8 or, when it is not, in the code page of the table (told
+    from its first megabyte, else from the first such line): rows appended by two programs are read as each was
+    written. `encoding`: the codec the user named, the only one then."""
+
+    def __init__(self, path: Path, codec: str, encoding: str | None) -> None:
+        self.path, self.encoding = path, encoding
+        self.codepage = "" if is_utf8(codec) else codec.split(MIXED)[-1]
+        self.other = 0  # lines read in the code page
+        self.first = 0  # the first of them
+
+    def lines(self, fh: Any) -> Iterator[str]:
+        if fh.read(3) != b"\xef\xbb\xbf":
+            fh.seek(0)
+        for n, raw in enumerate(fh, 1):
+            if self.encoding:
+                try:
+                    yield raw.decode(self.encoding)
+                except UnicodeDecodeError as e:
+                    raise InputError(f"{self.path} is not {encoding_name(self.encoding)} throughout: line {n} has the "
+                                     f"byte 0x{raw[e.start]:02x}, which {self.encoding} does not read; name another "
+                                     "--encoding, or leave it out to have the encoding told line by line.") from None
+                continue
+            try:
+                yield raw.decode("utf-8")
+                continue
+            except UnicodeDecodeError:
+                pass
+            codepage = self.codepage or guess_codepage(raw)
+            if codepage is None:
+                raise InputError(f"{self.path}: line {n} is not text in UTF-8 or a Windows code page that can be "
+                                 "told; save the file as UTF-8 (or name its encoding with --encoding).")
+            self.codepage = codepage
+            self.other += 1
+            self.first = self.first or n
+            yield raw.decode(codepage)
+
+
+def _note_encoding(path: Path, codec: str, warnings: list[str] | None, encodings: dict[str, str] | None) -> None:
+    """An encoding other than UTF-8 noted in `encodings` (file name -> codec) and `warnings`."""
+    if encodings is not None:
+        encodings[path.name] = codec
+    if warnings is not None:
+        warnings.append(f"{path.name}: lines in two encodings, read as {encoding_name(codec)}" if MIXED in codec else
+                        f"{path.name}: read as {encoding_name(codec)}, not UTF-8")
+
+
+def _read_noting_encoding(path: Path, warnings: list[str] | None, encodings: dict[str, str] | None,
+                          encoding: str | None = None) -> str:
+    text, codec = read_text(path, encoding)
+    if not is_utf8(codec) and not encoding:
+        _note_encoding(path, codec, warnings, encodings)
     return text
 
 
@@ -354,10 +411,10 @@ def read_sheets(path: Path, warnings: list[str] | None = None) -> list[tuple[str
     return out
 
 
-def read_json_lines(path: Path) -> list[Any]:
+def read_json_lines(path: Path, encoding: str | None = None) -> list[Any]:
     """JSON Lines: one JSON value (a record object) per line; blank lines are ignored."""
     out = []
-    for line_no, line in enumerate(read_text_file(path).splitlines(), 1):
+    for line_no, line in enumerate(read_text_file(path, encoding).splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -420,15 +477,15 @@ def _read_sheets_into(path: Path, inputs: Inputs, max_chars: int) -> None:
 
 
 def _read_table_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    _add_records(inputs, path.name, read_table(path, inputs.warnings, inputs.encodings))
+    _add_records(inputs, path.name, read_table(path, inputs.warnings, inputs.encodings, inputs.encoding))
 
 
 def _read_lines_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    _add_records(inputs, path.name, read_json_lines(path))
+    _add_records(inputs, path.name, read_json_lines(path, inputs.encoding))
 
 
 def _read_markdown_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
+    parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings, inputs.encoding), max_chars)
     _add_chunks(inputs, path.name, [f"{head}: {piece}" if head else piece for head, piece in parts],
                 [len(head) + 2 if head else 0 for head, _ in parts], [head for head, _ in parts])
 
@@ -445,7 +502,7 @@ def tab_table_rows(text: str) -> list[list[str]] | None:
 
 
 def _read_text_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    text = _read_noting_encoding(path, inputs.warnings, inputs.encodings)
+    text = _read_noting_encoding(path, inputs.warnings, inputs.encodings, inputs.encoding)
     rows = tab_table_rows(text)
     if rows is not None:  # a spreadsheet saved as tab-separated text: a table, not prose
         _add_records(inputs, path.name, _records(path, rows, inputs.warnings))
@@ -498,7 +555,7 @@ def _read_document_into(path: Path, inputs: Inputs, max_chars: int) -> None:
 
 
 def _read_json_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    data = read_json_file(path)
+    data = read_json_file(path, inputs.encoding)
     if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
         _add_chunks(inputs, path.name, [piece for x in data for piece in split_text(x, max_chars)])
     elif isinstance(data, (dict, list)) and data:
@@ -566,14 +623,16 @@ def check_inputs(paths: list[Path]) -> list[Reader]:
     return [reader_for(path) for path in paths]
 
 
-def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] = ()) -> Inputs:
+def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] = (), encoding: str | None = None
+                ) -> Inputs:
     """Read every input with the reader its suffix names (READERS), or raise InputError naming the file and the
-    spot; nothing is written here. The tables in `stream` are only checked and listed (`Inputs.streamed`)."""
+    spot; nothing is written here. The tables in `stream` are only checked and listed (`Inputs.streamed`).
+    `encoding`: the codec the user named for every text input (files.check_encoding), else told per file."""
     stream = set(stream)
     if not paths:
         raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
     readers = check_inputs(paths)
-    inputs = Inputs()
+    inputs = Inputs(encoding=encoding)
     limit = max_input_bytes()
     for path, reader in zip(paths, readers):
         check_input_size(path, limit)

@@ -213,9 +213,9 @@ _MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "he
             "volume", "duration", "time", "date", "year", "years", "rate", "score", "grade", "percent", "percentage",
             "total", "sum", "avg", "average", "min", "max", "salary", "budget", "capacity", "speed", "temperature",
             "rating", "rank", "level", "size", "quantity", "qty", "population", "balance", "fee", "tax", "miles",
-            "km", "hours", "days", "minutes", "seconds", "stars", "votes", "points", "money", "value", "income",
-            "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective", "expiry", "born",
-            "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
+            "km", "hours", "days", "minutes", "seconds", "weeks", "months", "stars", "votes", "points", "money",
+            "value", "income", "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective",
+            "expiry", "born", "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
 _ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
 _FEW = 10  # fewer distinct numbers than this are no evidence of a reference by themselves
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
@@ -332,7 +332,8 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
     A linked cell is the link, not also a copy of the id as a value: the id is the referenced thing's own key
     value, so `order refCustomer Customer7` says all that `order customerId 7` said (one concept, one property).
     Its coverage entry names the link; a value that matched no record stays a plain value."""
-    out = []
+    out: list[dict[str, Any]] = []
+    idx.track(cov.entries, *COVERAGE_FIELDS)
     cells = {(e["file"], e["path"]): e for e in cov.entries}
     emptied: set[str] = set()
     targets: dict[str, str] = {}  # link -> the class it links to
@@ -359,7 +360,7 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
             if f.property in emptied:
                 users.setdefault(f.property, set()).update(ind.classes)
         drop_emptied(idx, emptied, users)
-    settle_links(idx, out, targets, cov.entries)
+    settle_links(idx, out, targets)
     for shape, a, b in link_tables(plan):
         prop = link_table_property(idx, shape, a, b, classes)
         keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}
@@ -384,12 +385,13 @@ def drop_emptied(idx: EntitiesIndex, emptied: set[str], users: dict[str, set[str
             idx.properties[name].domain = [d for d in idx.properties[name].domain if d in users[name]]
 
 
-def settle_links(idx: EntitiesIndex, linked: list[dict[str, Any]], targets: dict[str, str],
-                 entries: list[dict[str, Any]] = ()) -> None:
+def settle_links(idx: EntitiesIndex, linked: list[dict[str, Any]], targets: dict[str, str]) -> None:
     """After the copies of linked ids went: a link named `xLink` because a value property was `x` is now `x` if
     that went, else named after the class it links to (a link `brand` from `brand_id` beside a text column
-    `brand`; `targets`: link -> the class it links to); coverage `entries` follow the rename; then the inverses
-    are declared."""
+    `brand`; `targets`: link -> the class it links to); then the inverses are declared. A rename is the index's
+    (EntitiesIndex.rename): the facts, the coverage entries, these link records (several references may share one
+    link) and the inverses follow it."""
+    idx.track(linked, *LINK_FIELDS)
     for entry in linked:
         name = entry["property"]
         if not name.endswith("Link") or name not in idx.properties:
@@ -397,12 +399,12 @@ def settle_links(idx: EntitiesIndex, linked: list[dict[str, Any]], targets: dict
         for better in (name[:-4], safe_name(targets.get(name, ""), lower_first=True)):
             if better and idx.kind_of(better) is None:
                 idx.rename(name, better)
-                entry["property"] = better
-                for e in entries:
-                    if e.get("property") == name:
-                        e["property"] = better
                 break
     _declare_inverses(idx, linked)
+
+
+LINK_FIELDS = ("property", "inverse")  # the fields of a link record that name properties of the index
+COVERAGE_FIELDS = ("individual", "property", "object", "class")  # ... and of a coverage entry
 
 
 def link_tables(plan: Plan) -> list[tuple[Shape, Reference, Reference]]:
@@ -430,10 +432,10 @@ def _declare_inverses(idx: EntitiesIndex, linked: list[dict[str, Any]]) -> None:
     for entry in linked:
         for name in (entry["property"], entry["inverse"]):
             if name:
-                uses[name] = uses.get(name, 0) + 1
+                uses[idx.current(name)] = uses.get(idx.current(name), 0) + 1
     for entry in linked:
-        link, inverse = entry["property"], entry["inverse"]
-        if link and inverse and uses[link] == 1 and uses[inverse] == 1:
+        link, inverse = idx.current(entry["property"]), idx.current(entry["inverse"])
+        if link in idx.properties and inverse in idx.properties and uses[link] == 1 and uses[inverse] == 1:
             idx.properties[link].inverse_of = inverse
 
 

@@ -9,13 +9,16 @@ leaf value: mapped into the ontology, or skipped with a reason."""
 from __future__ import annotations
 
 import logging
+import os
 from collections import Counter
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ontocore.errors import InputError
+
 from .index import EntitiesIndex, Fact
-from .names import safe_name, unique_name
+from .names import safe_name, thing_name, unique_name
 from ontocore.datatypes import XSD
 from ontocore.numbers import decimal_comma, read_number
 from ontocore.units import canonical, currency
@@ -180,6 +183,29 @@ def find_records(file: str, data: Any) -> list[Record]:
     return out
 
 
+MAX_FIELDS = 1000  # fields of one record shape (columns of a table) at most: ONTOBUILD_MAX_COLUMNS
+
+
+def max_fields() -> int:
+    """The most fields a record shape may have (the columns of a table): ONTOBUILD_MAX_COLUMNS, else MAX_FIELDS.
+    Every field is a line of the shape's one mapping prompt and a property of the ontology: a table of a hundred
+    thousand columns is not a table a model can map, and each of its rows would be one individual of that many facts."""
+    raw = os.environ.get("ONTOBUILD_MAX_COLUMNS", "").strip()
+    try:
+        return int(raw) if raw else MAX_FIELDS
+    except ValueError:
+        raise InputError(f"ONTOBUILD_MAX_COLUMNS={raw!r} is not a whole number.") from None
+
+
+def check_fields(where: str, n: int) -> None:
+    """InputError when a table or record shape has more fields than max_fields()."""
+    limit = max_fields()
+    if n > limit:
+        raise InputError(f"{where} has {n} columns (fields); a table may have at most {limit}, each of them a line "
+                         "of the one prompt that maps it and a property of the ontology. Leave out the columns you "
+                         "do not need or split the table (ONTOBUILD_MAX_COLUMNS raises the limit).")
+
+
 def group_shapes(records: list[Record]) -> list[Shape]:
     shapes: dict[tuple[str, str], list[Record]] = {}
     for r in records:
@@ -187,6 +213,7 @@ def group_shapes(records: list[Record]) -> list[Shape]:
     out = []
     for (file, pattern), recs in shapes.items():
         keys = list(dict.fromkeys(k for r in recs for k in r.fields))  # in order, each once (linear)
+        check_fields(f"{file} ({pattern})" if pattern != "$[*]" else file, len(keys))
         plans = {k: infer_field(k, [r.fields.get(k) for r in recs if k in r.fields]) for k in keys}
         for k, plan in plans.items():
             if plan.type == "parts":
@@ -257,7 +284,7 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
         v = rec.fields.get(decision.name_key)
         label = str(v).strip() if is_leaf(v) and v not in (None, "") else ""
         if label in shared and decision.id_key and is_leaf(rec.fields.get(decision.id_key)):
-            return safe_name(f"{label} {rec.fields[decision.id_key]}"), label
+            return thing_name(f"{label} {rec.fields[decision.id_key]}", decision.record_class), label
     if not label:
         label = rec.own_key or ""
     if not label and rec.parent is not None:
@@ -266,7 +293,7 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
         label = f"{decision.record_class} {rec.fields[decision.id_key]}"
     if not label:
         label = f"{decision.record_class} {rec.path[-1] if rec.path else 1}"
-    return safe_name(label), label
+    return thing_name(label, decision.record_class), label
 
 
 def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any, domain: str, src: dict[str, str],
@@ -340,7 +367,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 kind = idx.ensure_class(safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
                                         kind)
                 idx.add_individual(subject, classes=[kind])
-            lname = idx.ensure_individual(safe_name(key), key, lcls, "", {"file": rec.file}, [])
+            lname = idx.ensure_individual(thing_name(key, lcls), key, lcls, "", {"file": rec.file}, [])
             idx.add_fact(subject, Fact(lprop, object=lname, source=src))
         for key, value in rec.fields.items():
             plan = shape.plans[key]
@@ -355,7 +382,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                 elif plan.type == "individual":
                     rcls = idx.ensure_class(plan.range_class or "Thing")
                     prop = idx.ensure_object_property(plan.property, cls, rcls, f"From JSON key '{key}'")
-                    obj = idx.ensure_individual(safe_name(str(v)), str(v), rcls, "", src)
+                    obj = idx.ensure_individual(thing_name(str(v), rcls), str(v), rcls, "", src)
                     idx.add_fact(subject, Fact(prop, object=obj, source={"file": rec.file, "path": pointer(vpath)}))
                     cov.add(rec.file, vpath, v, "covered", individual=subject, property=prop, object=obj)
                 elif plan.type == "parts" and isinstance(v, str) and _PARTS.match(v):

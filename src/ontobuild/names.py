@@ -36,6 +36,16 @@ def safe_name(text: str, *, lower_first: bool = False) -> str:
     return out
 
 
+def thing_name(label: str, cls: str) -> str:
+    """The name of an individual of class `cls` called `label`: safe_name(label), or, when the label has no letter (a
+    number or a code of digits: "1", "2024-05"), the class's name joined to it ("Person_1"): a bare `_1` says nothing
+    of what it is, and a person and an event both numbered 1 would take the same name."""
+    name = safe_name(label)
+    if cls and not re.search(r"[A-Za-z]", ascii_fold(label)):
+        return cls + (name if name.startswith("_") else "_" + name)
+    return name
+
+
 def unique_name(name: str, taken: Callable[[str], bool]) -> str:
     """`name`, or name_2, name_3, ... the first that `taken` does not claim (two things never share a name)."""
     n, candidate = 2, name

@@ -99,21 +99,23 @@ class Table:
     distinct: dict[str, np.ndarray]
     decision: Decision | None = None
     shared: Any = None  # the labels several of its rows share (_shared), once decided
+    encoding: str | None = None  # the codec the user named (--encoding), else told from the file
 
     @property
     def file(self) -> str:
         return self.path.name
 
 
-def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None) -> Table:
+def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None,
+                  encoding: str | None = None) -> Table:
     """Read a table once: its sample shape (the first SAMPLE_ROWS records), the hash of every cell's key value per
-    column, and per column the evidence keys.weigh reads (keys.Evidence)."""
+    column, and per column the evidence keys.weigh reads (keys.Evidence). `encoding`: the codec the user named."""
     sample: list[dict[str, Any]] = []
     cols: dict[str, array] = {}
     first: dict[str, list[str]] = {}
     few: dict[str, set[str] | None] = {}
     n = 0
-    for rec in iter_table(path, warnings, encodings):
+    for rec in iter_table(path, warnings, encodings, encoding):
         if n < SAMPLE_ROWS:
             sample.append(rec)
         for k, v in rec.items():
@@ -144,7 +146,7 @@ def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict
     shape.profiles = {k: Evidence(first[k], len(distinct[k]), few[k],
                                   hashlib.blake2b(distinct[k].tobytes(), digest_size=16).hexdigest())
                       for k in cols}
-    return Table(path, n, shape, hashes, distinct)
+    return Table(path, n, shape, hashes, distinct, encoding=encoding)
 
 
 class StreamColumns:
@@ -247,7 +249,7 @@ def _record(file: str, row: int, fields: dict[str, Any]) -> Record:
 
 
 def _rows(table: Table, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
-    for row, fields in enumerate(iter_table(table.path)):
+    for row, fields in enumerate(iter_table(table.path, encoding=table.encoding)):
         if row >= start:
             yield row, fields
 
@@ -255,12 +257,13 @@ def _rows(table: Table, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
 def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path], cov: Coverage, trace: Trace,
                   progress: Progress, outdir: Path, warnings: list[str] | None = None,
                   encodings: dict[str, str] | None = None, sample_per_class: int = 50,
-                  resume: dict[str, Any] | None = None, decided: Callable[[], None] = lambda: None) -> StreamResult:
+                  resume: dict[str, Any] | None = None, decided: Callable[[], None] = lambda: None,
+                  encoding: str | None = None) -> StreamResult:
     """The structured-data and references steps of a build for streamed tables (see the module docstring); the
     rows' triples are written to `outdir`/ontology.nt, the schema made in `idx` (whose base IRI is settled).
     `resume`: the checkpoint of an interrupted run over the same inputs (its decisions are taken, not asked).
     `decided`: called once the model's decisions are made (the build gives the model's memory back there when
-    nothing after needs it)."""
+    nothing after needs it). `encoding`: the codec the user named for the tables (--encoding), else told per file."""
     from .bigoutput import NT_FILE
     from .references import confirm_all
 
@@ -269,7 +272,7 @@ def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path]
     progress.begin("profile", f"reading {len(paths)} big table(s)", total=len(paths))
     tables = []
     for p in paths:
-        tables.append(profile_table(p, warnings, encodings))
+        tables.append(profile_table(p, warnings, encodings, encoding))
         progress.advance("profile", f"read {p.name} ({tables[-1].rows} rows)")
     progress.end("profile")
     result.tables = {t.file: t.rows for t in tables}
@@ -363,7 +366,7 @@ def _link_schema(idx: EntitiesIndex, plan: Plan, classes: dict[int, str], sample
            for ref, prop, inverse in links]
     targets = {prop: classes.get(id(ref.target), "") for ref, prop, _ in links}
     settle_links(idx, out, targets)
-    final = [(ref, entry["property"], inverse) for (ref, _, inverse), entry in zip(links, out)]
+    final = [(ref, entry["property"], entry["inverse"]) for (ref, _, _), entry in zip(links, out)]
     return final, out
 
 

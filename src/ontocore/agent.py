@@ -76,7 +76,22 @@ def _render(result: Any, limit: int) -> str:
 def run_agent(model: ChatModel, messages: list[dict[str, Any]], tools: list[Tool], *, max_turns: int = 8,
               max_errors: int = 3, trace: Trace | None = None, result_chars: int = 3000,
               max_tokens: int = 1024, label: str = "") -> AgentResult:
-    """Run the loop until a terminal tool is called; `messages` is extended in place."""
+    """Run the loop until a terminal tool is called; `messages` is extended in place. A model that keeps what it was
+    asked (savedcalls.SavingChat) hears how the loop ended (`settle`): the exchanges of a decision taken are saved,
+    those of a loop that failed are not."""
+    settle = getattr(model, "settle", None)
+    answered = False
+    try:
+        result = _loop(model, messages, tools, max_turns, max_errors, trace, result_chars, max_tokens, label)
+        answered = result.state == "answered"
+        return result
+    finally:
+        if settle is not None:
+            settle(answered)
+
+
+def _loop(model: ChatModel, messages: list[dict[str, Any]], tools: list[Tool], max_turns: int, max_errors: int,
+          trace: Trace | None, result_chars: int, max_tokens: int, label: str) -> AgentResult:
     by_name = {t.name: t for t in tools}
     specs = [t.spec() for t in tools]
     steps: list[Step] = []

@@ -111,8 +111,10 @@ def handle_sigterm() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _fail(message: str, code: int) -> None:
-    click.echo(message, err=True)
+def _fail(message: str, code: int, error: BaseException | None = None) -> None:
+    """Print `message` (and the notes the error carries: how to resume a build that failed, for one) and exit."""
+    notes = [one_paragraph(n) for n in getattr(error, "__notes__", None) or [] if str(n).strip()]
+    click.echo(" ".join([message, *notes]), err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -133,11 +135,11 @@ def friendly_errors(fn: F) -> F:
         except OntoError as e:
             if verbose:
                 logging.getLogger(fn.__module__).debug("error details", exc_info=True)
-            _fail(f"Error: {one_paragraph(str(e) or type(e).__name__)}", e.exit_code)
-        except KeyboardInterrupt:
-            _fail("Interrupted (Ctrl-C).", 130)
-        except Terminated:
-            _fail("Terminated (SIGTERM).", Terminated.exit_code)
+            _fail(f"Error: {one_paragraph(str(e) or type(e).__name__)}", e.exit_code, e)
+        except KeyboardInterrupt as e:
+            _fail("Interrupted (Ctrl-C).", 130, e)
+        except Terminated as e:
+            _fail("Terminated (SIGTERM).", Terminated.exit_code, e)
         except BrokenPipeError:  # e.g. `ontoask ... | head`: stop quietly
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)
@@ -150,7 +152,7 @@ def friendly_errors(fn: F) -> F:
                 sys.stderr.write(redact(traceback.format_exc()))
             detail = one_paragraph(str(e))[:300]
             what = f"{type(e).__name__}: {detail}" if detail else type(e).__name__
-            _fail(f"Internal error: {what} (run with -v for details)", 1)
+            _fail(f"Internal error: {what} (run with -v for details)", 1, e)
         return None
 
     return wrapper  # type: ignore[return-value]

@@ -118,9 +118,11 @@ class OutcomeFolder:
         self.replace = replace
         self.keep_partial = keep_partial
         self.explicit = explicit  # a folder the user named (--out): never silently moved to another name
-        self.claim = _claim(final) if explicit else None
+        self.claim: Path | None = None
         self.resumed = adopt is not None  # `path` is the unfinished folder of an earlier run, taken over
+        self.kept: Path | None = None  # where a failed run's folder was kept (keep_partial), once discarded
         try:
+            self.claim = _claim(final) if explicit else None  # the folder beside it must be writable: checked here
             final.parent.mkdir(parents=True, exist_ok=True)
             self.path = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
             if adopt is not None:
@@ -131,7 +133,8 @@ class OutcomeFolder:
             _sweep_stale(final.parent)
         except OSError as e:
             self._release()
-            raise InputError(f"cannot create the outcome folder: {e.strerror or e} ({e.filename}).") from None
+            raise InputError(f"cannot create the outcome folder {final}: {e.strerror or e} ({e.filename}); choose a "
+                             "folder you can write for --out.") from None
         self.done = False
 
     def _release(self) -> None:
@@ -173,6 +176,7 @@ class OutcomeFolder:
         if self.keep_partial:
             kept = _free_name(self.final.with_name(self.final.name + ".incomplete"))
             os.replace(self.path, kept)
+            self.kept = kept
             return kept
         shutil.rmtree(self.path, ignore_errors=True)
         return None

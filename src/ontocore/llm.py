@@ -54,6 +54,9 @@ class ChatReply:
     prompt_evaluated: int | None = None
     prompt_reused: int = 0
     prompt_loaded: int = 0
+    # how a grammar shaped the call (local model): "" none, "retried" (the free call did not fit its schema and was
+    # made again under the grammar), "first" (asked under the grammar at once: GRAMMAR_FIRST)
+    grammar: str = ""
 
     def evaluated(self) -> int:
         return self.prompt_tokens if self.prompt_evaluated is None else self.prompt_evaluated
@@ -71,14 +74,15 @@ class ChatReply:
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "seconds": round(self.seconds, 3), "wait_seconds": round(self.wait_seconds, 3),
                 "prompt_evaluated": self.evaluated(), "prompt_reused": self.prompt_reused,
-                "prompt_loaded": self.prompt_loaded}
+                "prompt_loaded": self.prompt_loaded} | ({"grammar": self.grammar} if self.grammar else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ChatReply":
         return cls(content=d.get("content"), tool_calls=[ToolCall(**c) for c in d.get("tool_calls", [])],
                    prompt_tokens=d.get("prompt_tokens", 0), completion_tokens=d.get("completion_tokens", 0),
                    seconds=d.get("seconds", 0.0), prompt_evaluated=d.get("prompt_evaluated"),
-                   prompt_reused=d.get("prompt_reused", 0), prompt_loaded=d.get("prompt_loaded", 0))
+                   prompt_reused=d.get("prompt_reused", 0), prompt_loaded=d.get("prompt_loaded", 0),
+                   grammar=d.get("grammar", ""))
 
 
 @dataclass
@@ -95,9 +99,14 @@ class Usage:
     prompt_evaluated: int = 0  # prompt tokens the model evaluated
     prompt_reused: int = 0  # prompt tokens taken from a kept state instead (see ChatReply)
     prompt_loaded: int = 0  # of those, tokens whose state came from the prefix cache (memory or disk)
+    grammar_retries: int = 0  # calls whose free reply did not fit the tool's schema and were made again under the grammar
+    grammar_first: int = 0  # calls asked under the grammar at once (their tool's free calls mostly did not fit)
+    replayed: int = 0  # replies taken from the calls an earlier run of the same build saved (savedcalls.py), not asked
 
     def add(self, reply: ChatReply) -> None:
         self.calls += 1
+        self.grammar_retries += reply.grammar == "retried"
+        self.grammar_first += reply.grammar == "first"
         self.prompt_tokens += reply.prompt_tokens
         self.completion_tokens += reply.completion_tokens
         self.seconds += reply.seconds
@@ -117,7 +126,8 @@ class Usage:
         return {"backend": self.backend, "model": self.model, "calls": self.calls,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "prompt_evaluated": self.prompt_evaluated, "prompt_reused": self.prompt_reused,
-                "prompt_loaded": self.prompt_loaded, "seconds": round(self.seconds, 2)}
+                "prompt_loaded": self.prompt_loaded, "grammar_retries": self.grammar_retries,
+                "grammar_first": self.grammar_first, "replayed": self.replayed, "seconds": round(self.seconds, 2)}
 
 
 class ChatModel(Protocol):
@@ -592,6 +602,13 @@ class GGUFTemplate:
             else:
                 rest.insert(0, {"role": "user", "content": system})
             return self.formatter(messages=rest, tools=given).prompt
+
+
+# The weights are read into memory, not mapped: llama.cpp repacks most of them for the CPU's fast kernels (its extra
+# buffer types), and with a mapped file the pages it read them from stay in the process's memory beside the repacked
+# copy: 1.98 GB resident after loading instead of 1.39 GB (a second longer to load, measured on this machine)
+MODEL_MMAP = os.environ.get("ONTOBUILD_MODEL_MMAP", "").strip() == "1"
+GRAMMAR_FIRST_AFTER = 2  # free calls of a step that failed their schema, more than fitted: the grammar first then
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
@@ -662,6 +679,7 @@ class LocalChat:
         self._llm = self._load(seed)
         self.load_seconds = time.perf_counter() - start
         self._grammars: dict[str, Any] = {}
+        self._free_fits: dict[str, list[bool]] = {}  # per step (its tools' names): whether each free call fitted
         self._seed = seed
         self.usage = Usage(self.backend, self.model)
         self.prefix_cache: PrefixCache | None = prefix_cache
@@ -689,7 +707,8 @@ class LocalChat:
         try:
             with llama_load_settings():
                 return Llama(model_path=str(self._path), n_ctx=self._n_ctx, n_threads=self.threads,
-                             n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
+                             n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False,
+                             use_mmap=MODEL_MMAP)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {self._path}: {e}.") from None
 
@@ -864,6 +883,14 @@ class LocalChat:
     def _parse_call(self, text: str, tools: list[dict[str, Any]]) -> list[ToolCall]:
         return parse_call(text, tools, f"call_{self.usage.calls}")
 
+    def _fits_rarely(self, step: str) -> bool:
+        """Whether the free calls of a step (its tools) mostly did not fit their schema: at least GRAMMAR_FIRST_AFTER
+        of them failed, more than fitted. Such a step is asked under the grammar at once (`grammar` "first" in its
+        replies): the free try only doubled its calls."""
+        fits = self._free_fits.get(step, [])
+        failed = fits.count(False)
+        return failed >= GRAMMAR_FIRST_AFTER and failed > len(fits) - failed
+
     def fix_threads(self, threads: int | None) -> None:
         """Use `threads` for every call from now on (None: choose them per call again, see cores.py)."""
         self._fixed_threads = threads
@@ -904,9 +931,11 @@ class LocalChat:
         start = time.perf_counter()
         # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
         tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
+        step = ",".join(t["function"]["name"] for t in tools or []) if use_tools else ""
+        grammar_first = use_tools and self._fits_rarely(step)
         # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
         opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
-            len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
+            len(tools) == 1 and tool_choice == "required" and not grammar_first else ""  # type: ignore[index]
         opened = self._llm.tokenize((prompt + opening).encode("utf-8"), add_bos=add_bos, special=True) \
             if opening else tokens
         n_prompt = len(opened)
@@ -920,8 +949,10 @@ class LocalChat:
         text = ""
         calls: list[ToolCall] = []
         # Free generation is ~4x faster than grammar-constrained sampling over Qwen's 150k-token vocabulary,
-        # and Qwen writes its native <tool_call> JSON well; the grammar is the fallback when that fails.
-        for attempt, constrained in enumerate((False, True) if use_tools else (False,)):
+        # and Qwen writes its native <tool_call> JSON well; the grammar is the fallback when that fails, and the
+        # first try for a step whose free calls mostly fail (then the free try only doubles the call)
+        attempts = (True,) if grammar_first else (False, True) if use_tools else (False,)
+        for attempt, constrained in enumerate(attempts):
             asked = time.perf_counter()
             with inference_lock():
                 waited += time.perf_counter() - asked
@@ -954,13 +985,18 @@ class LocalChat:
             if not use_tools:
                 break
             calls = self._parse_call(text, tools)  # type: ignore[arg-type]
+            if not constrained:
+                self._free_fits.setdefault(step, []).append(bool(calls))
             if calls:
                 break
-            log.info("free tool call did not fit the schema; retrying with the grammar: %r", text[:200])
+            if not constrained:
+                log.info("free tool call did not fit the schema; retrying with the grammar: %r", text[:200])
+        grammar = "first" if grammar_first else "retried" if use_tools and len(attempts) > 1 and \
+            not self._free_fits[step][-1] else ""
         reply = ChatReply(content=None if calls else text, tool_calls=calls, prompt_tokens=n_prompt,
                           completion_tokens=completion_tokens, seconds=time.perf_counter() - start - waited,
                           wait_seconds=waited, prompt_evaluated=evaluated, prompt_reused=reused,
-                          prompt_loaded=loaded)
+                          prompt_loaded=loaded, grammar=grammar)
         log.debug("model call: %d prompt tokens, %d evaluated, %d reused (%d from the prefix cache)", n_prompt,
                   evaluated, reused, loaded)
         self.usage.add(reply)
@@ -1124,21 +1160,41 @@ class LLMOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
-    """The configured model: `openai` when a key or base URL is set (flags or environment), else `local`."""
+def _options(opts: LLMOptions | dict[str, Any] | None) -> LLMOptions:
     if isinstance(opts, dict):
         opts = LLMOptions(**{k: v for k, v in opts.items() if v is not None})
-    opts = opts or LLMOptions()
+    return opts or LLMOptions()
+
+
+def _backend(opts: LLMOptions) -> str:
+    """The backend `opts` choose: `openai` when a key or base URL is set (flags or environment), else `local`."""
     backend = opts.backend or "auto"
     if backend == "auto":
         has_remote = opts.api_key or opts.base_url or os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")
         backend = "openai" if has_remote and not opts.model_path else "local"
+    if backend not in ("openai", "local"):
+        raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")
+    return backend
+
+
+def model_identity(opts: LLMOptions | dict[str, Any] | None = None) -> tuple[str, str]:
+    """(backend, model name) of the model `open_model(opts)` would open, without opening it."""
+    opts = _options(opts)
+    backend = _backend(opts)
     if backend == "openai":
+        return backend, opts.model or os.environ.get("ONTOBUILD_MODEL") or DEFAULT_OPENAI_MODEL
+    from .localmodel import MODEL_NAME
+
+    return backend, Path(opts.model_path).name if opts.model_path else MODEL_NAME
+
+
+def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
+    """The configured model: `openai` when a key or base URL is set (flags or environment), else `local`."""
+    opts = _options(opts)
+    if _backend(opts) == "openai":
         return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key, timeout=opts.timeout,
                           retries=opts.retries)
-    if backend == "local":
-        return local_chat(model_path=opts.model_path, n_threads=opts.threads)
-    raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")
+    return local_chat(model_path=opts.model_path, n_threads=opts.threads)
 
 
 MODEL_KEYS = ("backend", "base_url", "api_key", "model_path", "threads", "model_timeout", "model_retries")

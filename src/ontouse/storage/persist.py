@@ -1,12 +1,14 @@
 """An Oxigraph store of local RDF files kept on disk, so that a second run opens it instead of parsing again.
 
-The folder holds the store (`db/`, RocksDB) and `manifest.json`: the files it was loaded from (path, size,
-modification time) and their prefixes. It is reused only when the manifest matches the files given now; else
-it is built again in a sibling folder and renamed into place when complete, so an interrupted load never
-leaves a half-filled store that a later run would trust."""
+The folder holds the store (`db/`, RocksDB), `manifest.json` (the files it was loaded from: path, size, SHA-256;
+and their prefixes) and its lock (`.lock`); nothing is written beside it. It is reused only when the manifest matches
+the files given now; else it is built again in a partial folder inside it and moved into place when complete, the
+manifest written last, so an interrupted load never leaves a half-filled store that a later run would trust. The
+store is a cache of the files: a damaged one is built again, with a warning."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import hashlib
 import json
@@ -21,6 +23,7 @@ from filelock import FileLock
 from rdflib import Graph, URIRef
 
 from ontocore.errors import InputError
+from ontocore.folders import atomic_write
 from ontocore.inputguard import check_file
 from ontocore.owlxml import iter_owlxml_ntriples, read_owlxml
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_GRAPH, outcome_store
@@ -103,48 +106,91 @@ def _build(files: list[Path], folder: Path) -> dict[str, Any]:
     return {"version": VERSION, "files": _stamp(files), "prefixes": prefixes}
 
 
+LOCK_FILE = ".lock"  # inside the store folder: runs on one store take turns to build it
+_PARTIAL = ".partial-"  # inside the store folder: a store being built, moved into place when complete
+
+
+def _own(entry: Path) -> bool:
+    """A file or folder the store itself keeps inside its folder (everything a store folder may hold)."""
+    return entry.name in (LOCK_FILE, MANIFEST, "db") or entry.name.startswith(_PARTIAL) or entry.name.startswith(".")
+
+
+def _unwritable(folder: Path, e: OSError) -> InputError:
+    return InputError(f"--store-path {folder} cannot be written ({e.strerror or e}{f': {e.filename}' if e.filename else ''}); "
+                      "give a folder you can write (a new one is made), or leave --store-path out: the graph is "
+                      "then read from the files at each run.")
+
+
 def open_persisted(paths: Iterable[str | Path], folder: str | Path) -> Graph:
     """A graph over the persisted store of `paths` in `folder`: opened read-only (several runs may share it) when it
-    matches the files, else (re)built first."""
+    matches the files, else (re)built first. The store is a cache of the files: one that cannot be opened (damaged)
+    is built again, with a warning. Everything it keeps is inside `folder`, its lock too (LOCK_FILE); a folder that
+    cannot be written is an InputError naming it (a store that matches the files is still opened read-only)."""
     files = resolve_paths(paths)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--store-path {folder} is a file; give a folder (new or one ontoask wrote).")
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(folder.with_name(f".{folder.name}.lock")))
-    except OSError as e:
-        raise InputError(f"--store-path {folder}: cannot use its parent folder ({e.strerror or e}).") from None
+    if folder.is_dir() and _read_manifest(folder) is None and not (folder / "db").is_dir() and \
+            any(not _own(f) for f in folder.iterdir()):
+        raise InputError(f"{folder} exists and is not a store written by ontoask (no {MANIFEST}); give an "
+                         "empty or new folder to --store-path.")
     stamp = _stamp(files)
-    with lock:  # runs on one store take turns to build it; a finished store is then opened by all
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(folder / LOCK_FILE))
+        lock.acquire()
+    except OSError as e:
+        manifest = _read_manifest(folder) if folder.is_dir() else None
+        if manifest is not None and manifest.get("files") == stamp:  # a store someone else keeps: read, not written
+            log.info("opening the persisted store %s read-only (its folder cannot be written: %s)", folder, e)
+            graph = _open_checked(folder, manifest)
+            if graph is not None:
+                return graph
+        raise _unwritable(folder, e) from None
+    try:  # runs on one store take turns to build it; a finished store is then opened by all
         manifest = _read_manifest(folder)
         if manifest is not None and manifest.get("files") == stamp:
-            try:
-                log.info("opening the persisted store %s", folder)
-                return _graph_over(folder / "db", manifest.get("prefixes") or [])
-            except OSError as e:  # a damaged store: built again below
-                log.warning("the persisted store %s cannot be opened (%s); building it again", folder, e)
-                manifest = None
-        if folder.exists() and _read_manifest(folder) is None and any(folder.iterdir()) and \
-                not (folder / "db").is_dir():
-            raise InputError(f"{folder} exists and is not a store written by ontoask (no {MANIFEST}); give an "
-                             "empty or new folder to --store-path.")
-        partial = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
+            graph = _open_checked(folder, manifest)
+            if graph is not None:
+                return graph
+        return _rebuild(files, folder)
+    finally:
+        lock.release()
+
+
+def _open_checked(folder: Path, manifest: dict[str, Any]) -> Graph | None:
+    """The graph over a store that matches its files, or None (with a warning) when it cannot be opened: its files
+    are damaged (RocksDB checks them when it opens the store: "Corruption: Sst file size mismatch", a file missing)."""
+    try:
+        log.info("opening the persisted store %s", folder)
+        return _graph_over(folder / "db", manifest.get("prefixes") or [])
+    except (OSError, RuntimeError, ValueError, SyntaxError) as e:  # pyoxigraph reports damage as several types
+        log.warning("the persisted store %s is damaged (%s); building it again from the files", folder,
+                    " ".join(str(e).split())[:200])
+        return None
+
+
+def _rebuild(files: list[Path], folder: Path) -> Graph:
+    """Build the store of `files` inside `folder` (a partial folder moved into place when complete), under its lock;
+    what the folder held before (another store, a damaged one, a killed build's partial folder) goes."""
+    partial = folder / f"{_PARTIAL}{os.getpid()}"
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        partial.mkdir()
+        data = _build(files, partial)
+        (folder / MANIFEST).unlink(missing_ok=True)  # from here the folder is no valid store until the manifest is back
+        for old in folder.iterdir():
+            if old.name not in (LOCK_FILE, partial.name):
+                shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+        os.replace(partial / "db", folder / "db")
+        atomic_write(folder / MANIFEST, json.dumps(data, indent=1))
+    except OSError as e:
+        if isinstance(e, PermissionError) or e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            raise _unwritable(folder, e) from None
+        raise
+    finally:
         shutil.rmtree(partial, ignore_errors=True)
-        try:
-            partial.mkdir(parents=True)
-            data = _build(files, partial)
-            (partial / MANIFEST).write_text(json.dumps(data, indent=1), "utf-8")
-            if folder.exists():
-                shutil.rmtree(folder)
-            os.replace(partial, folder)
-        except PermissionError as e:
-            shutil.rmtree(partial, ignore_errors=True)
-            raise InputError(f"--store-path {folder} cannot be written ({e.strerror or e}).") from None
-        except BaseException:
-            shutil.rmtree(partial, ignore_errors=True)
-            raise
-        return _graph_over(folder / "db", data["prefixes"])
+    return _graph_over(folder / "db", data["prefixes"])
 
 
 def open_outcome(outcome: str | Path) -> tuple[Graph, Path] | None:
@@ -156,7 +202,7 @@ def open_outcome(outcome: str | Path) -> tuple[Graph, Path] | None:
         return None
     try:
         return open_store_folder(folder), folder
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RuntimeError, SyntaxError) as e:
         log.warning("the outcome's store %s cannot be opened (%s); reading the file instead", folder, e)
         return None
 
