@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from ontocore.text import name_tokens, singular
 from ontocore.units import property_suffix
 
-from .index import EntitiesIndex
-from .names import participle_noun, safe_name
-from .textnumbers import Quantity
+from ..index import EntitiesIndex
+from ..names import participle_noun, safe_name
+from .quantities import Quantity
 
 # nouns that name a quantity, whatever the domain
 QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
