@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 
 # a token: a number (with its decimals, thousands and a sign), a degree unit, a word (letters, digits, inner
 # hyphens, dots of an abbreviation and apostrophes), or one other character
-_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|[^\W\d_](?:[\w'’]|-(?=\w)|\.(?=\w))*"
-                    r"(?:\.(?=,))?|\d+[A-Za-z]\w*|\S", re.UNICODE)
+_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|['’]s\b|"
+                    r"[^\W\d_](?:[\w]|['’](?![sS]\b)\w|-(?=\w)|\.(?=\w))*(?:\.(?=,))?|\d+[A-Za-z]\w*|\S", re.UNICODE)
 # words after which a point does not end a sentence
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "nos", "vs", "etc", "e.g", "i.e", "approx", "ca",
                   "inc", "ltd", "co", "corp", "jr", "sr", "fig", "figs", "eq", "ref", "vol", "pp", "p", "var",
@@ -172,6 +172,8 @@ def _tag(tokens: list[str]) -> list[str]:
     for pair, token in zip(tagged, tokens):
         if re.fullmatch(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?", token):
             pair[1] = "CD"
+        elif token in ("'s", "’s"):  # a possessive: "the lab's freezer"
+            pair[1] = "POS"
         elif token.startswith("°"):
             pair[1] = "NN"
     before = [t for _, t in tagged]
@@ -279,9 +281,31 @@ def _phrases(words: list[Word]) -> list[Phrase]:
             continue
         out.append(Phrase("ADVP" if w.tag.startswith("RB") else "O", [w]))
         i += 1
+    out = _titles(out)
     for a, b in zip(out, out[1:]):
         if a.kind == "PP" and b.kind == "NP":
             b.pp = a
+    return out
+
+
+def _titles(phrases: list[Phrase]) -> list[Phrase]:
+    """A name, a colon written against it, and another name are one title ("Storm Chasers 2: The Last Front",
+    "Model K: Pro Edition"): one noun phrase."""
+    out: list[Phrase] = []
+    i = 0
+    while i < len(phrases):
+        p = phrases[i]
+        if i + 2 < len(phrases) and p.kind == "NP" and phrases[i + 1].kind == "O" and \
+                phrases[i + 1].words[0].text == ":" and phrases[i + 2].kind == "NP" and \
+                p.words[-1].end == phrases[i + 1].start and \
+                (p.words[-1].tag in ("NNP", "NNPS") or p.words[-1].tag == "CD" and p.words[0].tag == "NNP") and \
+                phrases[i + 2].words[0].text[:1].isupper():
+            words = p.words + phrases[i + 1].words + phrases[i + 2].words
+            out.append(Phrase("NP", [Word(w.text, "NNP" if w.text != ":" else ":", w.start, w.end) for w in words]))
+            i += 3
+            continue
+        out.append(p)
+        i += 1
     return out
 
 

@@ -121,6 +121,7 @@ class Clause:
     condition: bool = False
     start: int = 0
     relative_of: str = ""  # a relative clause ("that holds 40 tins"): the thing it is about
+    adjective: str = ""  # what "is" says of the subject when it is an adjective ("is essential for ..."): the word
     explicit: bool = False  # its subject is written in the clause (or is its relative's antecedent), not inferred
 
 
@@ -219,7 +220,12 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                   or bool(number))
         things[i] = t
     _aliases(phrases, things)
-    r.things = list(things.values())
+    gerund = _gerund_subject(text, phrases, things)
+    if gerund is not None:
+        n += 1
+        things[0] = Thing(f"T{n}", gerund[0], gerund[0][:1].lower() + gerund[0][1:], gerund[1], gerund[2],
+                          gerund[3], "subject")
+    r.things = sorted(things.values(), key=lambda t: t.start)
     _modifiers(phrases, things)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     _measures(text, phrases, things, r)
@@ -256,6 +262,23 @@ def _describes(sentence: Sentence, q: Quantity) -> bool:
 
 def _in_value(w: Word, values: list[Value]) -> bool:
     return any(v.quantity.start <= w.start < v.quantity.end or w.start <= v.quantity.start < w.end for v in values)
+
+
+def _gerund_subject(text: str, phrases: list[Phrase], things: dict[int, Thing]
+                    ) -> tuple[str, str, int, int] | None:
+    """A sentence that opens with a gerund phrase and goes on, with no comma, to its finite verb has that phrase as
+    its subject ("Training new staff takes two weeks", "Washing the tanks costs €40"): (text, head, start, end)."""
+    if not phrases or phrases[0].kind != "VP" or phrases[0].words[0].tag != "VBG":
+        return None
+    for k, p in enumerate(phrases[1:], 1):
+        if p.kind == "O" and p.words[0].text in ",;:":
+            return None
+        if p.kind == "VP" and any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in p.words):
+            end = phrases[k - 1].end
+            for j in range(1, k):  # its words are no things of their own
+                things.pop(j, None)
+            return text[phrases[0].start:end], phrases[0].words[0].text, phrases[0].start, end
+    return None
 
 
 def _aliases(phrases: list[Phrase], things: dict[int, Thing]) -> None:
@@ -301,8 +324,14 @@ def _modifiers(phrases: list[Phrase], things: dict[int, Thing]) -> None:
         j = i - 2  # the phrase before the preposition
         while j >= 0 and phrases[j].kind == "NP" and j not in things:
             j -= 1
-        if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP":
-            things[i].owner = things[j].id  # (a pronoun takes no modifier: "carries them in a bag")
+        if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
+                (p.pp.words[0].lower == "of" or not things[j].proper):
+            # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of": in "found by Ann Lee
+            # at the lab", "at the lab" is where it was found)
+            owner = things[j]
+            if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
+                owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
+            things[i].owner = owner.id
 
 
 def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values: list[Value], paren: set[int],
@@ -312,7 +341,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
     out: list[Clause] = []
     sentence_subject = ""
     for i, p in enumerate(phrases):
-        if p.kind != "VP" or i in paren:
+        if p.kind != "VP" or i in paren or i in things:  # (a gerund subject is a thing, not a clause)
             continue
         finite = any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in p.words)
         participle = not finite and p.words[-1].tag in ("VBN", "VBG")
@@ -328,6 +357,12 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
         relative = explicit = False
         while k >= 0:
             q = phrases[k]
+            if k in paren or q.kind == "O" and q.words[0].text in "()[]":  # an aside is no part of the clause
+                k -= 1
+                continue
+            if q.kind == "VP" and k in things:  # "Training new staff takes ...": the gerund phrase
+                subject, explicit = things[k].id, True
+                break
             if q.kind == "VP" and k not in paren:
                 crossed = next((c for c in out if c.start == q.start), None)  # "Parcels that arrive ... go"
                 if crossed is not None and crossed.relative_of:
@@ -355,6 +390,11 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             if q.kind == "NP" and q.words[0].tag == "EX":
                 break  # "there is a concern": a thing exists, no subject
             k -= 1
+        after_comma = i > 0 and phrases[i - 1].kind == "O" and (
+            phrases[i - 1].words[0].text == "," or phrases[i - 1].words[0].lower in ("and", "or") and i > 1 and
+            phrases[i - 2].kind == "VP")  # "..., directed and written by X": the sentence's subject
+        if participle and after_comma and sentence_subject:  # "X grew fast, reaching ...": the sentence's subject
+            subject = sentence_subject
         if participle and not subject:  # "a cartoon directed by X": the phrase the participle follows
             k = i - 1
             while k >= 0 and (k not in things or k in paren):
@@ -375,6 +415,9 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             q = phrases[k]
             if q.kind == "VP" and k not in paren:
                 break
+            if q.kind == "ADJP" and copula and not clause.arguments and not clause.adjective:
+                clause.adjective = q.words[-1].lower
+                continue
             if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
                 break
             if k in things:

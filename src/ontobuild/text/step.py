@@ -66,6 +66,8 @@ class TextState:
     outside: list[dict[str, str]] = field(default_factory=list)  # statements the vocabulary has no term for
     embedder: Any = None  # the sentence-embedding model, to rank a vocabulary's relations for a link (or None)
     class_labels: dict[str, str] = field(default_factory=dict)  # vocabulary class name -> its label
+    kind_classes: dict[str, str] = field(default_factory=dict)  # kind word -> the vocabulary class it names
+    kinds: dict[str, str] = field(default_factory=dict)  # this sentence's things -> what they are (a kind word)
 
 
 # ---- the vocabulary ------------------------------------------------------------------------------------------
@@ -239,8 +241,10 @@ class Resolved:
 
 def _resolve(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict[str, Resolved]:
     """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
-    points back to, or a new individual."""
+    points back to, or a new individual. A phrase after "of" that names no thing of its own is part of its owner's
+    name ("the cost of repairs"), and no thing of its own."""
     out: dict[str, Resolved] = {}
+    folded: set[str] = set()
     for t in reading.things:
         low = t.head.lower()
         if t.individuals:
@@ -279,12 +283,16 @@ def _resolve(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict
         if not t.head[:1].isalpha():
             continue
         label = t.label
-        inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals)]
-        if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer": which cartridges
+        inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
+        if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer", "the cost of repairs"
             label = f"{t.label} {inner[0].prep} {inner[0].label}"
+            if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
+                folded.add(inner[0].id)
         out[t.id] = Resolved([], new_name=safe_name(label), new_label=label,
                              new_class="" if t.proper else t.kind,
                              stated_of=t.label if t.generic else "", aliases=list(t.aliases))
+    for tid in folded:
+        out.pop(tid, None)
     return out
 
 
@@ -356,6 +364,10 @@ def _proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolve
         certain = v.explicit and owners[0] == same.get(v.subject, v.subject) and not v.measure and \
             not v.owner and things[owners[0]].head.lower() not in ("it", "they", "them", "this", "these")
         asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else ""))
+    state.kinds = {t.id: t.kind for t in reading.things}
+    for complement, subject in same.items():  # "X is a genus": X is what the genus is
+        if complement in things and things[complement].kind:
+            state.kinds[subject] = things[complement].kind
     links = _links(reading, things, same, state)
     for t in reading.things:  # the prompt shows what a pronoun or description points to
         r = resolved.get(t.id)
@@ -397,8 +409,20 @@ def _value_options(idx: EntitiesIndex, v: Any, reading: Reading, state: TextStat
             continue
         if not q.is_number() and rng in ("xsd:integer", "xsd:decimal", "xsd:double"):
             continue
+        if not rng and not _says(r["label"], q, reading, state):
+            continue  # a property of no declared range takes a value only when its label fits what is said
         fits.append(name)
     return fits[:6]
+
+
+def _says(label: str, q: Any, reading: Reading, state: TextState) -> bool:
+    """Whether a property's label fits a value: a word of it is in the sentence, or it is close to the value's kind
+    (a date, a length, ...) by sentence embeddings."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", label)}
+    if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", reading.text)}:
+        return True
+    kind = q.dimension or "number"
+    return state.embedder is not None and float(state.embedder.similarity(label, kind)) >= CLASS_SIMILARITY
 
 
 def _links(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState) -> list[Link]:
@@ -407,8 +431,8 @@ def _links(reading: Reading, things: dict[str, Thing], same: dict[str, str], sta
     out: list[Link] = []
     seen: set[tuple[str, str]] = set()
 
-    def add(s: str, o: str, words: str, name: str, kind: str) -> None:
-        s, o = same.get(s, s), same.get(o, o)
+    def add(s: str, o: str, words: str, name: str, kind: str, as_written: bool = False) -> None:
+        s, o = same.get(s, s), (o if as_written else same.get(o, o))
         if s == o or s not in things or o not in things or (s, o) in seen or (o, s) in seen:
             return
         if things[s].role == "measure" or things[o].role == "measure" or things[o].condition:
@@ -436,12 +460,19 @@ def _links(reading: Reading, things: dict[str, Thing], same: dict[str, str], sta
                 continue
             if c.copula and not prep and t.role == "complement" and not t.proper and not t.individuals:
                 if state.relations:  # "X was a swimmer": the vocabulary may have a relation for what X is
-                    add(c.subject, a, c.verb, "", "clause")
+                    add(c.subject, a, c.verb, "", "clause", as_written=True)
                 continue
-            add(c.subject, a, f"{c.verb} {prep}".strip(), relation_name(c.verb, prep), "clause")
+            verb = c.adjective if c.copula and c.adjective and prep else c.verb  # "is essential for": essentialFor
+            add(c.subject, a, f"{c.verb} {c.adjective + ' ' if verb == c.adjective else ''}{prep}".strip(),
+                relation_name(verb, prep), "clause")
     for t in reading.things:
         if t.owner and t.id in things and (not state.relations or t.named or t.individuals):
-            add(t.owner, t.id, t.prep, modifier_name(t.prep), "modifier")
+            owner = things.get(t.owner)
+            # what "is" says the subject is, with a phrase of its own: "X is a reality for Y" -> realityFor
+            of_what = owner is not None and t.owner in same  # "X is a cultivar of Y": what X is, of Y
+            name = safe_name(f"{owner.head} {t.prep}", lower_first=True) if of_what and t.prep != "of" else \
+                modifier_name(t.prep)
+            add(t.owner, t.id, f"{owner.head} {t.prep}" if of_what else t.prep, name, "modifier")
     return out[:MAX_LINKS]
 
 
@@ -464,30 +495,61 @@ def _link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) -
         fits.append(rel)
     if len(fits) <= RELATION_CHOICES:
         return fits
+    return sorted(fits, key=lambda f: -_relation_score(words, s, o, state.relations[f], state)
+                  )[:RELATION_CHOICES]
+
+
+def _relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
+    """How close a relation is to what the sentence says between two things: its label against the words that join
+    them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
+    relation read with its domain and range."""
     said = f"{s.label} {words} {o.label}"
-    texts = [f"{r['label']}: {r['domain_label'] or 'a thing'} {r['label']} {r['range_label'] or 'a thing'}"
-             for r in (state.relations[f] for f in fits)]
+    label = r["label"]
+    stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words + " " + o.head + " " + s.head)}
+    shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
+    score = 0.5 if shared else 0.0
     if state.embedder is not None:
-        ranked = state.embedder.rank(said, texts, top=RELATION_CHOICES)
-        return [fits[i] for i, _ in ranked]
-    from ..names import similarity
-    return sorted(fits, key=lambda f: -max(similarity(words, state.relations[f]["label"]),
-                                           similarity(said, state.relations[f]["label"])))[:RELATION_CHOICES]
+        score += float(state.embedder.similarity(words or said, label))
+        score += 0.5 * float(state.embedder.similarity(said, f"{r['domain_label'] or 'a thing'} {label} "
+                                                             f"{r['range_label'] or 'a thing'}"))
+    else:
+        from ..names import similarity
+        score += max(similarity(words, label), similarity(said, label))
+    return score
 
 
 def _can_be(t: Thing, classes: list[str], state: TextState) -> bool:
-    """Whether a thing can be a member of one of the classes: always, unless its head noun names another class of
-    the vocabulary (a "novel" is no Human)."""
+    """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
+    "is" says it is) names another class of the vocabulary (a "novel" is no Human)."""
     wanted = [c for c in classes if c]
-    if not wanted or t.proper or not t.kind:
-        return True
-    own = next((name for name, label in state.class_labels.items()
-                if normalize(label) == normalize(t.kind) or normalize(name) == normalize(t.kind)), "")
-    if not own or state.vocab is None:
+    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
+    if not wanted or not own or state.vocab is None:
         return True
     iri = next((i for i, n in state.vocab.names.items() if n == own), "")
     ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
     return any(w in ancestors for w in wanted)
+
+
+CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word and a vocabulary class's label
+
+
+def vocabulary_class(kind: str, state: TextState) -> str:
+    """The vocabulary class a kind word names: its label or name, else the closest label by sentence embeddings
+    ("genus" -> taxon) when close enough; "" for none. Remembered per word."""
+    if not kind or not state.class_labels:
+        return ""
+    if kind in state.kind_classes:
+        return state.kind_classes[kind]
+    words = " ".join(re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind)).lower()
+    found = next((name for name, label in state.class_labels.items()
+                  if normalize(label) == normalize(kind) or normalize(name) == normalize(kind)), "")
+    if not found and state.embedder is not None:
+        names = list(state.class_labels)
+        best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=1)
+        if best and best[0][1] >= CLASS_SIMILARITY:
+            found = names[best[0][0]]
+    state.kind_classes[kind] = found
+    return found
 
 
 # ---- writing -------------------------------------------------------------------------------------------------
