@@ -75,7 +75,7 @@ def _build(files: list[Path], out: Path, model: Any, schema: list[Path] | None) 
 
 
 def _rows(path: Path, limit: int) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
     return rows[:limit] if limit else rows
 
 

@@ -477,6 +477,7 @@ def _links(reading: Reading, things: dict[str, Thing], same: dict[str, str], sta
 
 
 RELATION_CHOICES = 3
+MIN_RELATION_SCORE = 0.35  # below it, no relation of the vocabulary is offered for a link (none is asked)
 
 
 def _link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) -> list[str]:
@@ -493,10 +494,10 @@ def _link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) -
                 not (_can_be(o, r["domain"], state) and _can_be(s, [r["range"]], state)):
             continue
         fits.append(rel)
-    if len(fits) <= RELATION_CHOICES:
-        return fits
-    return sorted(fits, key=lambda f: -_relation_score(words, s, o, state.relations[f], state)
-                  )[:RELATION_CHOICES]
+    scored = sorted(((_relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
+    if not scored or scored[0][0] < MIN_RELATION_SCORE:
+        return []  # nothing the vocabulary has is close to what joins them: no question to ask
+    return [f for _, f in scored[:RELATION_CHOICES]]
 
 
 def _relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
@@ -508,6 +509,11 @@ def _relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Te
     stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words + " " + o.head + " " + s.head)}
     shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
     score = 0.5 if shared else 0.0
+    rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
+    if rng and vocabulary_class(state.kinds.get(o.id, o.kind), state) == rng:
+        score += 0.5  # "X was a swimmer": a swimmer is what the relation's range is
+    if dom and vocabulary_class(state.kinds.get(s.id, s.kind), state) in dom:
+        score += 0.25
     if state.embedder is not None:
         score += float(state.embedder.similarity(words or said, label))
         score += 0.5 * float(state.embedder.similarity(said, f"{r['domain_label'] or 'a thing'} {label} "
