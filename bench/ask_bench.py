@@ -271,11 +271,21 @@ def run_ck25(model: Any, limit: int | None, argv: list[str] | None = None) -> di
                      "completion_tokens": ans.completion_tokens, "seconds": round(ans.seconds, 2),
                      "wait_seconds": round(ans.wait_seconds, 2), "sql": ans.sql, "sparql": ans.sparql,
                      "repairs": ans.repairs})
+        if getattr(ans, "arbitration", None):  # each plan's own answer set scored, for the rules' counts
+            plans = [{"how": p["how"], "sql": p["sql"], "correct": answer_set_f1(
+                {c.get("entity") or c.get("value", "") for row in p["rows"] for c in row}, expected) == 1.0}
+                for p in ans.arbitration["plans"]]
+            rows[-1]["arbitration"] = {"rule": ans.arbitration["rule"], "chosen": ans.arbitration["chosen"],
+                                       "plans": plans}
         print(f"{q['id']:>11} {qtype:<16} f1={f1:.2f} {ans.seconds:5.1f}s {q['question'][:60]} -> {ans.answer[:70]}",
               file=sys.stderr, flush=True)
     close(answerer)
+    from bench.spider import arbitration_summary
+
     summary = {"mean_f1": round(sum(r["f1"] for r in rows) / len(rows), 4) if rows else 0,
                "perfect": sum(1 for r in rows if r["f1"] == 1.0), "per_type": by_group(rows, "type"),
+               "stated_not_exact": sum(1 for r in rows if r["state"] == "answered" and r["f1"] < 1.0),
+               "arbitration": arbitration_summary(rows),
                "answers_without_support": unsupported(rows), **stats(rows)}
     return {"benchmark": "ck25", **info, "summary": summary, "questions": rows}
 

@@ -16,6 +16,10 @@ processes run models on the same cores). Writes bench/results/speed.json and spe
 
     python -m bench.speed_bench --outcome /tmp/ex --label "busy machine"
     python -m bench.speed_bench --outcome /tmp/ex --baseline --label quiet
+    python -m bench.speed_bench --set poc --label quiet    # the proof of concept's GPT-built ontology (42 tables)
+
+`--set poc` asks ten questions of this benchmark's own (not from any question set) over
+../shared/data/poc/reference_outcome/ontology.owl, a user's larger ontology, and writes speed_poc.json / .md.
 """
 
 from __future__ import annotations
@@ -49,8 +53,26 @@ QUESTIONS = [
 ]
 
 
+# Ten questions of this benchmark over the proof of concept's ontology (own wording: lookup, count, superlative,
+# filter, a value of a linked thing, and one about a quantity the graph does not hold).
+POC_QUESTIONS = [
+    "What is the daily storage cost per pallet of EcoRing?",
+    "How many products are there?",
+    "Which product has the highest unit weight?",
+    "How many pieces per pack does SideLine_CURB_SP12 have?",
+    "What is the average storage time of WavePave in days?",
+    "Which products cost more than 1 euro per pallet and day to store?",
+    "How many overhead cranes are there?",
+    "Which colors are there?",
+    "In which sector is EcoRing stored?",
+    "What is the electricity consumption of the electric forklift?",
+]
+POC_ONTOLOGY = (REPO / ".." / "shared" / "data" / "poc" / "reference_outcome" / "ontology.owl").resolve()
+SETS = {"example": QUESTIONS, "poc": POC_QUESTIONS}
+
+
 def ensure_outcome(path: Path) -> Path:
-    if (path / "ontology.ttl").is_file():
+    if path.is_file() or (path / "ontology.ttl").is_file():
         return path
     print(f"building {path} with ontobuild (a few minutes) ...", file=sys.stderr, flush=True)
     exe = Path(sys.executable).with_name("ontobuild")
@@ -119,7 +141,11 @@ def run_child(outcome: Path, questions: list[str], cache_dir: Path, no_cache: bo
 def per_question(run: dict[str, Any]) -> dict[str, Any]:
     rows = run["questions"]
     secs = [r["seconds"] for r in rows]
+    after_first = [r["prompt_evaluated"] for r in rows[1:]] or [0]
     return {"questions": len(rows), "median_seconds": round(statistics.median(secs), 2),
+            "median_llm_calls": statistics.median(r["llm_calls"] for r in rows),
+            "median_prompt_evaluated_after_first": statistics.median(after_first),
+            "max_prompt_evaluated_after_first": max(after_first),
             "p95_seconds": round(p95(secs), 2), "mean_seconds": round(statistics.fmean(secs), 2),
             "answered": sum(r["state"] == "answered" for r in rows),
             "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
@@ -139,7 +165,7 @@ def first(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_md(result: dict[str, Any], path: Path) -> None:
-    lines = [f"# ontoask speed on the bundled example ({result['label']})", "",
+    lines = [f"# ontoask speed over {Path(result['outcome']).name} ({result['label']})", "",
              f"{result['date']}, commit {result['commit'][:10]}, {result['machine']}; {result['command']}", "",
              f"Ontology: {result['outcome']}; system prompt (instructions, examples, view): "
              f"{result['view_tokens']} tokens"
@@ -154,14 +180,17 @@ def write_md(result: dict[str, Any], path: Path) -> None:
                          f"other processes' inference {f['waited_for_other_inference_seconds']}, model load "
                          f"{f['model_load_seconds']}, view {f['view_seconds']}) | {f['prompt_tokens']} | "
                          f"{f['prompt_evaluated']} | {f['prompt_reused']} | {f['prompt_loaded']} |")
-    lines += ["", "| questions in one process | n | median s | p95 s | mean s | answered | prompt tokens | evaluated | "
-              "reused |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| questions in one process | n | median s | p95 s | mean s | median calls | answered | prompt tokens "
+              "| evaluated | reused | evaluated per question after the first (median / max) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, key in (("warm prefix cache", "session"), ("no prefix cache (before)", "baseline")):
         s = result.get(key)
         if s:
             lines.append(f"| {name} | {s['questions']} | {s['median_seconds']} | {s['p95_seconds']} | "
-                         f"{s['mean_seconds']} | {s['answered']} | {s['prompt_tokens']} | {s['prompt_evaluated']} | "
-                         f"{s['prompt_reused']} |")
+                         f"{s['mean_seconds']} | {s.get('median_llm_calls', '')} | {s['answered']} | "
+                         f"{s['prompt_tokens']} | {s['prompt_evaluated']} | {s['prompt_reused']} | "
+                         f"{s.get('median_prompt_evaluated_after_first', '')} / "
+                         f"{s.get('max_prompt_evaluated_after_first', '')} |")
     lines += ["", "Per question (warm prefix cache, one process):", "",
               "| question | s | evaluated / prompt tokens | answer |", "|---|---|---|---|"]
     for r in result["session_questions"]:
@@ -176,9 +205,11 @@ def write_md(result: dict[str, Any], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--outcome", default="/tmp/ex", help="an ontobuild outcome of the example (built when missing)")
+    ap.add_argument("--outcome", default=None, help="an ontobuild outcome of the example (built when missing; "
+                    "default /tmp/ex), or an RDF file (--set poc: the proof of concept's ontology)")
+    ap.add_argument("--set", choices=sorted(SETS), default="example", help="the questions (and default ontology)")
     ap.add_argument("--label", default="busy machine", help="how loaded the machine was (goes into the results)")
-    ap.add_argument("--limit", type=int, default=len(QUESTIONS))
+    ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--baseline", action="store_true", help="also run without any prefix cache")
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -191,8 +222,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     from bench.report import _git, machine
 
-    outcome = ensure_outcome(Path(args.outcome).resolve())
-    questions = QUESTIONS[:args.limit]
+    default = POC_ONTOLOGY if args.set == "poc" else Path("/tmp/ex")
+    outcome = ensure_outcome(Path(args.outcome or default).resolve())
+    questions = SETS[args.set][:args.limit]
     result: dict[str, Any] = {
         "label": args.label, "outcome": str(outcome), "machine": machine(), "commit": _git("rev-parse", "HEAD"),
         "dirty": bool(_git("status", "--porcelain")), "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -218,9 +250,10 @@ def main(argv: list[str] | None = None) -> None:
                        "baseline_questions": base["questions"]})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "speed.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    write_md(result, out / "speed.md")
-    print((out / "speed.md").read_text(encoding="utf-8"))
+    name = "speed" if args.set == "example" else f"speed_{args.set}"
+    (out / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_md(result, out / f"{name}.md")
+    print((out / f"{name}.md").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

@@ -199,7 +199,40 @@ def score_answer(ans: Any, q: dict[str, Any]) -> dict[str, Any]:
         "weak": bool(q.get("zero_or_null_only")), "answer": ans.answer[:300], "state": ans.state,
         "error": ans.error, "has_support": bool(ans.support), "llm_calls": ans.llm_calls,
         "prompt_tokens": ans.prompt_tokens, "completion_tokens": ans.completion_tokens,
-        "seconds": round(ans.seconds, 2), "sql": ans.sql, "sparql": ans.sparql, "repairs": ans.repairs}
+        "seconds": round(ans.seconds, 2), "sql": ans.sql, "sparql": ans.sparql, "repairs": ans.repairs,
+        **({"arbitration": arbitration_record(ans.arbitration, q)} if getattr(ans, "arbitration", None) else {})}
+
+
+def arbitration_record(arbitration: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
+    """How code decided between plans that disagreed (ontouse.arbitration), with whether each plan's own result
+    matches the gold (so a rule's choices can be counted right or wrong)."""
+    plans = []
+    for p in arbitration.get("plans", []):
+        rows = [[c.get("value", "") for c in row] for row in p.get("rows", [])]
+        plans.append({"how": p["how"], "sql": p["sql"],
+                      "correct": any(rows_match(rows, alt) for alt in gold_alternatives(q))})
+    return {"rule": arbitration["rule"], "chosen": arbitration["chosen"], "plans": plans}
+
+
+def arbitration_summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per arbitration rule: how often it fired, how often the plan it chose was right, how often another plan was
+    right when the chosen one was not (and, for "undecided", how often some plan was right)."""
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        a = r.get("arbitration")
+        if not a:
+            continue
+        s = out.setdefault(a["rule"], {"fired": 0, "chose_right": 0, "chose_wrong_other_right": 0,
+                                       "all_wrong": 0})
+        s["fired"] += 1
+        right = {p["how"] for p in a["plans"] if p["correct"]}
+        if a["chosen"] and a["chosen"] in right:
+            s["chose_right"] += 1
+        elif right:
+            s["chose_wrong_other_right"] += 1
+        else:
+            s["all_wrong"] += 1
+    return out
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -215,7 +248,10 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "per_db": by_group(rows, "db"), "per_type": by_group(rows, "type"),
         "answers_without_support": unsupported(rows),
         "no_data": sum(1 for r in rows if r["state"] == "no_data"),
-        "errors": sum(1 for r in rows if r["state"] == "error"), **stats(rows)}
+        "errors": sum(1 for r in rows if r["state"] == "error"),
+        "stated_wrong": sum(1 for r in rows if r["state"] == "answered" and not r["correct"]),
+        "unsure": sum(1 for r in rows if r["state"] == "unsure"),
+        "arbitration": arbitration_summary(rows), **stats(rows)}
 
 
 # ----------------------------------------------------------------------------------------------- the run
@@ -267,4 +303,5 @@ def summary_line(result: dict[str, Any]) -> str:
     types = ", ".join(f"{t} {v['correct']}/{v['total']}" for t, v in s["per_type"].items())
     return (f"spider: EA {s['correct']}/{s['questions']} ({s['ea']:.1%}), mean F1 {s['mean_f1']:.3f}, median "
             f"{s['median_llm_calls']} calls, median {s['median_seconds']} s, mean {s['mean_tokens']:.0f} tokens, "
-            f"{s['answers_without_support']} answers without support; per type: {types}")
+            f"{s['answers_without_support']} answers without support; stated but wrong {s.get('stated_wrong')}, "
+            f"unsure {s.get('unsure')}; arbitration per rule: {s.get('arbitration')}; per type: {types}")

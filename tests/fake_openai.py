@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = ("garbage", "http500_echo_key", "http401", "slow", "no_choices", "unknown_tool", "bad_arguments",
-         "prose", "same_call", "empty_body", "html", "script", "reasoning", "redirect")
+         "prose", "same_call", "empty_body", "html", "script", "reasoning", "redirect", "thinking")
 
 
 def _completion(message: dict[str, Any], usage: bool = True) -> dict[str, Any]:
@@ -35,7 +35,7 @@ class FakeOpenAI:
     """`with FakeOpenAI("garbage") as server:` ... `server.base_url` ('http://127.0.0.1:PORT/v1')."""
 
     def __init__(self, mode: str, delay_s: float = 5.0, script: dict[str, str] | None = None,
-                 location: str = "") -> None:
+                 location: str = "", think: int = 0, effort_ok: bool = True) -> None:
         """`script` (mode "script"): the reply text for a request whose last message contains the key; prose
         for any other request (the loop mechanics of a partly failing batch)."""
         if mode not in MODES:
@@ -43,6 +43,10 @@ class FakeOpenAI:
         self.mode = mode
         self.script = script or {}
         self.location = location  # mode "redirect": where a 307 sends every request
+        # mode "thinking": a reasoning model that spends `think` completion tokens thinking before its 5-token reply
+        # (cut at the request's budget: finish_reason "length", no content), and reports them as OpenAI does;
+        # `effort_ok`: whether its server takes `reasoning_effort` (it thinks half as long at "low")
+        self.think, self.effort_ok = think, effort_ok
         self.delay_s = delay_s
         self.requests: list[dict[str, Any]] = []
         self._stop = threading.Event()
@@ -106,6 +110,20 @@ class FakeOpenAI:
                                "this model. Only the default (1) value is supported.",
                     "type": "invalid_request_error", "param": "temperature", "code": "unsupported_value"}})
             return self._send(h, 200, _completion({"content": "ok"}))
+        if mode == "thinking":
+            if "reasoning_effort" in request and not self.effort_ok:
+                return self._send(h, 400, {"error": {
+                    "message": "Unrecognized request argument supplied: reasoning_effort",
+                    "type": "invalid_request_error", "param": "reasoning_effort", "code": None}})
+            budget = int(request.get("max_completion_tokens") or request.get("max_tokens") or 0)
+            think = self.think // 2 if request.get("reasoning_effort") == "low" else self.think
+            done = budget >= think + 5
+            out = _completion({"content": "ok" if done else None})
+            out["choices"][0]["finish_reason"] = "stop" if done else "length"
+            out["usage"] = {"prompt_tokens": 10, "completion_tokens": think + 5 if done else budget,
+                            "total_tokens": 10 + (think + 5 if done else budget),
+                            "completion_tokens_details": {"reasoning_tokens": think if done else min(budget, think)}}
+            return self._send(h, 200, out)
         if mode == "script":
             last = str((request.get("messages") or [{}])[-1].get("content", ""))
             reply = next((text for key, text in self.script.items() if key in last), "no idea")

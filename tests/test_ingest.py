@@ -1,5 +1,6 @@
 """The reader registry of the inputs (`ingest.READERS`): one entry per suffix decides how a file is read, a file of
-another suffix is read as JSON, and the messages naming the formats come from it. Made-up domain: beehives."""
+another suffix is refused naming the formats read, and the messages naming the formats come from it. Made-up domain:
+beehives."""
 
 from __future__ import annotations
 
@@ -13,16 +14,19 @@ from ontobuild import ingest
 from ontobuild.ingest import READERS, Inputs, Reader, input_formats, load_inputs, reader_for
 
 
-def test_every_suffix_has_one_reader_and_other_suffixes_read_json() -> None:
+def test_every_suffix_has_one_reader_and_other_suffixes_are_refused() -> None:
     assert all(s == s.lower() and s.startswith(".") for s in READERS)
     assert reader_for(Path("hives.TSV")) is READERS[".tsv"]
-    assert reader_for(Path("hives.log")) is READERS[".json"]
-    assert reader_for(Path("hives")) is READERS[".json"]
+    for other in ("hives.log", "hives"):
+        with pytest.raises(InputError) as e:
+            reader_for(Path(other))
+        assert "unsupported format" in str(e.value) and "; supported: JSON (.json), " in str(e.value)
     assert READERS[".csv"] is READERS[".tab"] and READERS[".md"] is READERS[".markdown"]
+    assert READERS[".pdf"].kind == "PDF" and READERS[".htm"] is READERS[".html"]
 
 
 def test_the_messages_name_every_suffix_of_the_registry() -> None:
-    assert input_formats() == "JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text"
+    assert input_formats() == "JSON, JSON Lines, CSV/TSV, spreadsheets, Markdown, text, PDF, Word, PowerPoint, HTML"
     with pytest.raises(InputError) as e:
         load_inputs([])
     assert all(suffix in str(e.value) for suffix in READERS)
@@ -34,11 +38,11 @@ def test_each_kind_of_file_is_read_by_its_entry(tmp_path: Path) -> None:
     (tmp_path / "notes.markdown").write_text("# Spring\n\nThe North hive has 10 frames.\n", encoding="utf-8")
     (tmp_path / "tips.json").write_text(json.dumps(["Smoke calms the bees.", "Check the queen weekly."]),
                                         encoding="utf-8")
-    (tmp_path / "keepers.data").write_text(json.dumps([{"keeper": "Ada", "hives": 2}]), encoding="utf-8")
+    (tmp_path / "keepers.json").write_text(json.dumps([{"keeper": "Ada", "hives": 2}]), encoding="utf-8")
     inputs = load_inputs([tmp_path / n for n in ("hives.tab", "visits.ndjson", "notes.markdown", "tips.json",
-                                                 "keepers.data")])
+                                                 "keepers.json")])
     assert inputs.tables == {"hives.tab": 2, "visits.ndjson": 1}
-    assert [name for name, _ in inputs.json_docs] == ["hives.tab", "visits.ndjson", "keepers.data"]
+    assert [name for name, _ in inputs.json_docs] == ["hives.tab", "visits.ndjson", "keepers.json"]
     assert [(c.id, c.lead) for c in inputs.chunks] == [("notes.markdown#1", len("Spring: ")), ("tips.json#1", 0),
                                                        ("tips.json#2", 0)]
 

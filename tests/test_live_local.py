@@ -122,3 +122,19 @@ def test_a_released_model_answers_again() -> None:
     assert model._llm is None
     result = run_agent(model, list(QUESTION), [record_weight])
     assert result.state == "answered" and model._llm is not None
+
+
+def test_the_embedded_model_on_the_prebuilt_binding_makes_a_real_tool_call(monkeypatch) -> None:
+    """xllamacpp (a prebuilt wheel, no compiler): the same prompt and rails, a real call (free, or under the call's
+    JSON Schema as a grammar)."""
+    pytest.importorskip("xllamacpp")
+    from ontocore.llm import XLlamaChat, open_model
+
+    monkeypatch.setenv("ONTOBUILD_LLAMA_LIBRARY", "xllamacpp")
+    model = open_model({"backend": "local"})
+    assert isinstance(model, XLlamaChat) and model.backend == "local"
+    result = run_agent(model, list(QUESTION), [record_weight])
+    assert result.state == "answered"
+    assert result.output in ("record_weight(product='Orion lamp', weight_kg=2.4)",
+                             "record_weight(product='Orion', weight_kg=2.4)")
+    assert model.usage.calls >= 1 and model.usage.completion_tokens > 0

@@ -79,10 +79,12 @@ def test_class_label_and_comment() -> None:
     assert pk.table("Ranger").column("postedAt").comment == "The hut the person works at."
 
 
-def test_graph_without_instances_has_no_tables() -> None:
+def test_graph_without_instances_is_a_view_of_its_classes_and_properties() -> None:
     store = store_of("@prefix : <http://example.org/x#> . @prefix owl: <http://www.w3.org/2002/07/owl#> . "
                      ":A a owl:Class . :p a owl:ObjectProperty .")
-    assert build_schema(store).tables == {}
+    tables = build_schema(store).tables
+    assert sorted(tables) == ["class", "property"] and tables["class"].count == tables["property"].count == 1
+    assert build_schema(store_of("@prefix : <http://example.org/x#> . :a :p :b .")).tables == {}
 
 
 def test_same_local_name_in_two_namespaces_gets_two_names() -> None:

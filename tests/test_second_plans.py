@@ -62,41 +62,102 @@ def test_yes_no_answers_agree_by_their_reading() -> None:
 
 # ---- the loop ----------------------------------------------------------------------------------------------
 POSTED_AT_REEDS = sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds'")
+JOINED = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
+# two other readings that pass every check: the rangers whose warden works there, the two best paid there
+WITH_WARDEN = sql("SELECT r.label FROM Ranger AS r JOIN Ranger AS w ON r.hasWarden = w.iri JOIN Hut AS h "
+                  "ON w.postedAt = h.iri WHERE h.label = 'Reeds'")
+HIRED = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds' "
+            "ORDER BY r.salary DESC LIMIT 2")
 ASKED = "Which rangers work in Reeds?"
+REEDS = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
 
 
-def answer(*replies: str, second_plans: int = 2, max_attempts: int = MAX_ATTEMPTS):
+def answer(*replies: str, second_plans: int = 2, max_attempts: int = MAX_ATTEMPTS, asked: str = ASKED):
     store, schema = view(PARKS)
     model = ScriptedModel(*replies)
     ans = Answerer(store, model, schema=schema, max_attempts=max_attempts,
-                   second_plans=second_plans).ask(ASKED)
+                   second_plans=second_plans).ask(asked)
     return ans, model, store
 
 
-def test_two_second_plans_that_agree_let_the_answer_stand() -> None:
-    ans, model, store = answer(POSTED_AT_REEDS, sql("SELECT iri FROM Ranger WHERE postedAt = 'Reeds'"),
-                               sql("SELECT r.fullName, r.salary FROM Ranger AS r WHERE r.postedAt = 'Reeds'"))
-    assert sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+def check(ans, name: str) -> dict | None:
+    return next((c for c in ans.checks if c["check"] == name), None)
+
+
+def test_a_plain_plan_that_passes_is_stated_after_one_call() -> None:
+    """One table read with plain conditions leaves no doubt: no second plan (one model call)."""
+    ans, model, store = answer(POSTED_AT_REEDS)
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 1
     assert_supported(ans, store)
-    assert len(model.conversations) == 3 and ans.llm_calls == 3
-    first, sampled, reworded = model.conversations
-    assert sampled == first  # the same request, sampled ...
-    assert reworded[0] == first[0] and reworded[1]["content"].startswith(first[1]["content"])  # ... then reworded
-    assert "First say in one line" in reworded[1]["content"]
-    check = next(c for c in ans.checks if c["check"] == "second_plan_agrees")
-    assert check["passed"] and check["detail"] == "2 second plan(s) give the same answer"
 
 
-def test_a_second_plan_that_disagrees_makes_the_answer_unsure_with_both() -> None:
-    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds' AND hired IS "
-                                                "NOT NULL"))
-    assert ans.state == "unsure" and ans.rows == [] and ans.support == []
-    assert ans.answer.startswith("Unsure: a second plan (sampled: SELECT label FROM Ranger WHERE postedAt = "
-                                 "'Reeds' AND hired IS NOT NULL) gives another answer: ")
-    best = ans.answer.split("best candidate: ")[-1]  # ... and the first one's (rows in the engine's order)
-    assert sorted(best.rstrip(".").split("; ")) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
-    assert len(model.conversations) == 2  # it stops at the first that disagrees
-    assert {"check": "second_plan_agrees", "passed": False, "detail": ans.error} in ans.checks
+def test_a_second_plan_that_agrees_lets_the_answer_stand() -> None:
+    ans, model, store = answer(JOINED, POSTED_AT_REEDS)
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS
+    assert_supported(ans, store)
+    assert len(model.conversations) == 2 and ans.llm_calls == 2
+    first, sampled = model.conversations
+    assert sampled == first  # the same request, sampled
+    assert check(ans, "second_plan_agrees") == {"check": "second_plan_agrees", "passed": True,
+                                                "detail": "1 second plan(s) give the same answer"}
+
+
+def test_plans_that_disagree_are_decided_by_the_shape_the_question_asks_for() -> None:
+    """"Which rangers ...": things, not one bare number; "how many": one number, not a list (arbitration.py)."""
+    from ontouse.arbitration import Reading, arbitrate, shape_fits
+
+    store, schema = view(PARKS)
+    a = Answerer(store, ScriptedModel(), schema=schema)
+    which, many = parse_question(ASKED), parse_question("How many rangers work in Reeds?")
+    names = a._run(which, "SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
+    number = a._run(many, "SELECT COUNT(*) FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri "
+                          "WHERE h.label = 'Reeds'")
+    assert shape_fits(which, names.rows) and not shape_fits(which, number.rows)
+    assert shape_fits(many, number.rows) and not shape_fits(many, names.rows)
+    verdict = arbitrate(which, [Reading("first", number.plan, number.rows), Reading("sampled", names.plan,
+                                                                                     names.rows)],
+                        schema, a._identifiers)
+    assert verdict.rule == "shape" and verdict.chosen == 1
+    verdict = arbitrate(many, [Reading("first", number.plan, number.rows), Reading("sampled", names.plan,
+                                                                                    names.rows)],
+                        schema, a._identifiers)
+    assert verdict.rule == "shape" and verdict.chosen == 0
+
+
+def test_plans_that_disagree_are_decided_by_what_the_question_names() -> None:
+    """The plan whose tables, columns and values cover more of the question's own words answers it."""
+    from ontouse.arbitration import Reading, arbitrate
+
+    store, schema = view(PARKS)
+    a = Answerer(store, ScriptedModel(), schema=schema)
+    q = parse_question("Which rangers were hired at the hut Reeds?")
+    hut = a._run(q, "SELECT r.label, r.hired FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri "
+                    "WHERE h.label = 'Reeds'")
+    budget = a._run(q, "SELECT r.label, h.budget FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri "
+                       "WHERE h.label = 'Reeds'")
+    verdict = arbitrate(q, [Reading("first", budget.plan, budget.rows), Reading("reworded", hut.plan, hut.rows)],
+                        schema, a._identifiers)
+    assert verdict.rule == "named" and verdict.chosen == 1 and "hired" in verdict.detail
+
+
+def test_a_third_plan_decides_by_majority_when_no_rule_does() -> None:
+    ans, model, store = answer(JOINED, WITH_WARDEN, POSTED_AT_REEDS)
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 3
+    assert ans.arbitration["rule"] == "majority" and ans.arbitration["chosen"] == "first"
+    reworded = model.conversations[2]
+    assert reworded[0] == model.conversations[0][0] and "First say in one line" in reworded[1]["content"]
+    # the first plan outvoted: the second and third agree, and theirs is stated
+    ans, model, store = answer(WITH_WARDEN, JOINED, POSTED_AT_REEDS)
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS
+    assert ans.arbitration["rule"] == "majority" and ans.arbitration["chosen"] == "sampled"
+    assert_supported(ans, store)
+
+
+def test_three_plans_that_all_differ_make_the_answer_unsure_with_two_readings() -> None:
+    ans, model, _ = answer(JOINED, WITH_WARDEN, HIRED)
+    assert ans.state == "unsure" and ans.rows == [] and ans.support == [] and len(model.conversations) == 3
+    assert "two readings: first: " in ans.answer and "; sampled: Cleo Vance;" in ans.answer
+    assert ans.arbitration["rule"] == "undecided" and not check(ans, "plans_arbitrated")["passed"]
 
 
 def test_the_sampled_plan_is_asked_with_a_temperature() -> None:
@@ -108,20 +169,19 @@ def test_the_sampled_plan_is_asked_with_a_temperature() -> None:
             temperatures.append(temperature)
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
-    Answerer(store, Recording(POSTED_AT_REEDS, POSTED_AT_REEDS, POSTED_AT_REEDS), schema=schema).ask(ASKED)
+    Answerer(store, Recording(JOINED, WITH_WARDEN, JOINED), schema=schema).ask(ASKED)
     assert temperatures == [0.0, SECOND_TEMPERATURE, 0.0]
 
 
 def test_a_second_plan_without_a_result_is_no_evidence() -> None:
     """A second plan that does not run, or finds nothing, says nothing about the first: the next one is asked."""
-    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
+    ans, model, _ = answer(JOINED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
     assert ans.state == "answered" and len(model.conversations) == 3
-    assert {"check": "second_plan_agrees", "passed": True, "detail": "1 second plan(s) give the same answer"} in \
-        ans.checks
-    ans, model, _ = answer(POSTED_AT_REEDS, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
+    assert check(ans, "second_plan_agrees")["detail"] == "1 second plan(s) give the same answer"
+    ans, model, _ = answer(JOINED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
                            sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'"))
     assert ans.state == "answered" and len(model.conversations) == 3
-    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)  # nothing was compared
+    assert check(ans, "second_plan_agrees") is None  # nothing was compared
 
 
 def test_second_plans_count_toward_the_same_budget_of_calls() -> None:
@@ -131,8 +191,8 @@ def test_second_plans_count_toward_the_same_budget_of_calls() -> None:
     assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
     ans, model, _ = answer(wrong, wrong, POSTED_AT_REEDS)
     assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
-    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)
-    ans, model, _ = answer(POSTED_AT_REEDS, second_plans=0)
+    assert check(ans, "second_plan_agrees") is None
+    ans, model, _ = answer(JOINED, second_plans=0)
     assert ans.state == "answered" and len(model.conversations) == 1
 
 
@@ -154,11 +214,11 @@ def test_a_model_failure_in_a_second_plan_keeps_the_first_answer() -> None:
                 raise ModelServerError("the model server answered 503")
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
-    model = FailingSecond(POSTED_AT_REEDS)
+    model = FailingSecond(JOINED)
     ans = Answerer(store, model, schema=schema).ask(ASKED)
-    assert ans.state == "answered" and sorted(ans.values()) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS
     assert len(model.conversations) == 2  # one second plan tried, none after the failure
-    assert not any(c["check"] == "second_plan_agrees" for c in ans.checks)
+    assert check(ans, "second_plan_agrees") is None
 
 
 # ---- the checks that turned second plans away, on a second domain (the windmills are in test_verify_conditions)

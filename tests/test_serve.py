@@ -229,3 +229,96 @@ def test_serve_and_mcp_without_an_ontology_are_usage_errors(tmp_path) -> None:
     result = runner.invoke(main, ["--ontology", str(FOLDER), "--sparql",
                                   "SELECT (COUNT(?p) AS ?n) WHERE { ?p a <http://orchard.example/onto#Plot> }"])
     assert result.exit_code == 0 and "2" in result.output
+
+
+# ---- hardening: handler timeouts, JSON for every error status, readiness that reaches the model -------------------
+
+def _raw(url: str, request: bytes, timeout: float = 10) -> bytes:
+    """The raw bytes a request gets (http.client would refuse some of these requests)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=timeout) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def _parts(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_every_error_status_is_json_also_those_http_server_makes(server_of) -> None:
+    url = server_of(_Waiting())
+    status, headers, body = _parts(_raw(url, b"GET /?question=" + b"x" * 70000 + b" HTTP/1.1\r\nHost: h\r\n\r\n"))
+    assert status == 414 and headers["content-type"].startswith("application/json")
+    assert json.loads(body) == {"error": "the request's URL is too long (a question has at most 2000 characters).",
+                                "status": 414}
+    status, headers, body = _parts(_raw(url, b"BREW /health HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"))
+    assert status == 501 and json.loads(body)["status"] == 501 and "BREW" in json.loads(body)["error"]
+    status, headers, body = _parts(_raw(url, b"GARBAGE\r\n\r\n"))
+    assert status == 400 and json.loads(body)["status"] == 400
+    status, headers, body = _parts(_raw(url, b"HEAD /health HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"))
+    assert status == 200 and headers["content-type"].startswith("application/json") and body == b""
+    status, headers, body = _parts(_raw(url, b"HEAD /nowhere HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"))
+    assert status == 404 and body == b""
+
+
+def test_an_idle_connection_is_closed_after_the_handler_timeout(server_of, monkeypatch) -> None:
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from ontouse import serve
+
+    monkeypatch.setattr(serve._Handler, "timeout", 0.5)
+    url = urlsplit(server_of(_Waiting()))
+    assert serve.AnswerServer.request_queue_size == serve.BACKLOG >= 64
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        started = time.monotonic()
+        assert sock.recv(100) == b""  # nothing sent: the server closes the connection
+        assert time.monotonic() - started < 5
+
+
+def test_health_reaches_the_model_and_503_says_when_to_retry(server_of) -> None:
+    """A real OpenAI-compatible server that is up: ready; one that is down: 503 with Retry-After; a full queue too."""
+    from fake_openai import FakeOpenAI, dead_url
+    from ontocore.llm import OpenAIChat
+
+    class OnServer(_Waiting):
+        def __init__(self, base_url: str) -> None:
+            super().__init__()
+            self.model = OpenAIChat(model="m", base_url=base_url, api_key="sk-test", retries=0)
+
+    with FakeOpenAI("script") as up:
+        status, body = get(server_of(OnServer(up.base_url)) + "health")
+        assert status == 200 and body["status"] == "ok"
+    url = server_of(OnServer(dead_url()))
+    with pytest.raises(urllib.error.HTTPError) as down:
+        urllib.request.urlopen(url + "health", timeout=30)
+    assert down.value.code == 503 and down.value.headers["Retry-After"] == "30"
+    body = json.loads(down.value.read())
+    assert body["status"] == 503 and "cannot reach the model server" in body["error"]
+
+    answerer = _Waiting()
+    url = server_of(answerer, queue_size=1)
+    threads = [threading.Thread(target=lambda: get(url + query(question=q))) for q in ("one", "two")]
+    threads[0].start()
+    assert answerer.started.wait(30)
+    threads[1].start()
+    for _ in range(3000):
+        if get(url + "health")[1]["waiting"] == 1:
+            break
+        threading.Event().wait(0.01)
+    with pytest.raises(urllib.error.HTTPError) as busy:
+        urllib.request.urlopen(url + query(question="three"), timeout=30)
+    assert busy.value.code == 503 and busy.value.headers["Retry-After"] == "30"
+    answerer.release.set()
+    for t in threads:
+        t.join(30)

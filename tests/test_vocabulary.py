@@ -88,3 +88,89 @@ def test_schema_org_style_jsonld_and_rdfxml(tmp_path: Path) -> None:
 def test_unusable_vocabularies_are_refused(tmp_path: Path, name: str, text: str, why: str) -> None:
     with pytest.raises(InputError, match=why):
         load_vocabulary([_file(tmp_path, name, text)])
+
+
+# ---- public vocabularies (tests/data/vocabularies/README.md: what they are and their licences) ----------------
+
+VOCABS = Path(__file__).parent / "data" / "vocabularies"
+ORG = "http://www.w3.org/ns/org#"
+FOAF = "http://xmlns.com/foaf/0.1/"
+SDO = "http://schema.org/"
+
+
+def test_an_owl_vocabulary_whose_domains_and_ranges_name_classes_it_does_not_declare() -> None:
+    """The W3C Organization Ontology: foaf:Agent, foaf:Person, skos:Concept... are only named in domains and
+    ranges; they become classes of the vocabulary (this crashed: 'dictionary changed size during iteration')."""
+    v = load_vocabulary([VOCABS / "org.ttl"])
+    assert v.ontologies[0][0] == ORG
+    assert v.terms[FOAF + "Agent"].kind == "class" and v.terms[FOAF + "Person"].kind == "class"
+    member = v.terms[ORG + "memberOf"]
+    assert (member.kind, member.domain, member.range) == ("object", [FOAF + "Agent"], ORG + "Organization")
+    assert v.terms[ORG + "role"].domain == [ORG + "Membership", ORG + "Post"]  # an owl:unionOf domain
+    assert v.terms[ORG + "basedAt"].domain == [FOAF + "Person"]
+    assert ORG + "Site" in v.terms[ORG + "Organization"].disjoint
+    assert v.names[FOAF + "Agent"] == "Agent" and v.names[ORG + "memberOf"] == "memberOf"
+
+
+def test_a_schema_org_style_vocabulary_in_turtle_and_json_ld(tmp_path: Path) -> None:
+    """schema.org's physical-activity extension: domainIncludes / rangeIncludes naming core classes the file does not
+    declare (ExerciseAction, QuantitativeValue) and data types (Text, Number); the same as JSON-LD."""
+    from rdflib import Graph
+
+    jsonld = tmp_path / "activity.jsonld"
+    jsonld.write_text(Graph().parse(VOCABS / "schemaorg-physical-activity.ttl").serialize(format="json-ld"),
+                      encoding="utf-8")
+    for path in (VOCABS / "schemaorg-physical-activity.ttl", jsonld):
+        v = load_vocabulary([path])
+        kind = v.terms[SDO + "exerciseType"]
+        assert (kind.kind, kind.range, sorted(kind.domain)) == ("datatype", "xsd:string",
+                                                                [SDO + "ExerciseAction", SDO + "ExercisePlan"]), path
+        plan = v.terms[SDO + "exercisePlan"]
+        assert (plan.kind, plan.domain, plan.range) == ("object", [SDO + "ExerciseAction"], SDO + "ExercisePlan")
+        assert v.terms[SDO + "ExerciseAction"].kind == "class"  # named only in a domainIncludes
+        assert v.terms[SDO + "Balance"].kind == "individual" and v.terms[SDO + "Balance"].classes == [
+            SDO + "PhysicalActivityCategory"]
+        assert v.ontologies[0][0] == "http://schema.org/"  # a namespace ending in "/" is kept whole
+
+
+def test_a_build_with_a_vocabulary_imports_it_and_protege_finds_a_local_copy(tmp_path: Path) -> None:
+    """The built ontology owl:imports each vocabulary; the outcome holds a Turtle copy of each and the XML catalog
+    Protégé reads beside an ontology; the reasoner checks the ontology without fetching the import."""
+    from rdflib import Graph, URIRef
+    from rdflib.namespace import OWL, RDF
+
+    from ontobuild.alignment import align
+    from ontobuild.index import EntitiesIndex, Fact
+    from ontobuild.outcome import write_index_outcome
+
+    class NeverAsked:
+        backend, model = "scripted", "none"
+
+        def chat(self, *args, **kwargs):
+            raise AssertionError("the model was asked although code had decided")
+
+    v = load_vocabulary([VOCABS / "org.ttl", VOCABS / "schemaorg-physical-activity.ttl"])
+    idx = EntitiesIndex("http://example.org/kilns#")  # a pottery co-operative's sites, named as the vocabulary names
+    idx.add_class("Organization")
+    idx.add_class("Site")
+    idx.add_property("hasSite", "object", ["Organization"], "Site")
+    idx.add_individual("ClayGuild", ["Organization"])
+    idx.add_individual("RiversideKilns", ["Site"])
+    idx.add_fact("ClayGuild", Fact("hasSite", object="RiversideKilns"))
+    records = {r["term"]: r for r in align(NeverAsked(), idx, v, use_embeddings=False)}
+    assert records["hasSite"]["how"] == "same name" and idx.iri_of("hasSite") == ORG + "hasSite"
+    idx.imports = [iri for iri, _ in v.ontologies]
+    written = v.write_copies(tmp_path)
+    stats = write_index_outcome(idx, tmp_path, reason=True, timeout_s=120)
+    g = Graph().parse(tmp_path / "ontology.ttl")
+    onto = next(g.subjects(RDF.type, OWL.Ontology))
+    assert set(g.objects(onto, OWL.imports)) == {URIRef(ORG), URIRef("http://schema.org/")}
+    assert written == ["vocabulary/1-org.ttl", "vocabulary/2-schemaorg-physical-activity.ttl", "catalog-v001.xml"]
+    catalog = (tmp_path / "catalog-v001.xml").read_text("utf-8")
+    assert f'name="{ORG}" uri="vocabulary/1-org.ttl"' in catalog
+    copy = Graph().parse(tmp_path / "vocabulary" / "2-schemaorg-physical-activity.ttl")
+    assert (URIRef("http://schema.org/"), RDF.type, OWL.Ontology) in copy
+    assert stats["reasoner"]["status"] in ("consistent", "not checked")
+    if stats["reasoner"]["status"] == "not checked":  # only without Java
+        assert "Java" in stats["reasoner"]["reason"]
+    assert '"imports"' in (tmp_path / "entities_index.json").read_text("utf-8")

@@ -70,7 +70,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           **model_options: Any) -> BuildResult:
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
-    - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown and text files (`ingest.READERS`, by suffix); all
+    - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown, text, PDF, Word, PowerPoint and HTML files
+      (`ingest.READERS`, by suffix; another suffix is an InputError); all
       of them form one dataset.
     - `out`: the outcome folder (default `outcomes/YYYYmmdd_HHMMSS`); refused when not empty unless `force`.
     - `from_index`: write the ontology of an existing entities index instead (no model; no `files`).

@@ -29,7 +29,7 @@ from .alignment import align_vocabulary
 from .consistency import needs_repair, repair_round
 from .index import EntitiesIndex
 from .indexfile import load_index
-from .ingest import load_inputs
+from .ingest import Chunk, check_inputs, load_inputs
 from .mapping import Coverage
 from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .recordstep import read_records
@@ -61,6 +61,7 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     are read as streams (tablestream.py) and the outcome is a big graph."""
     t0 = time.perf_counter()
     progress = progress or Progress()
+    check_inputs([Path(f) for f in files])  # a missing or unsupported file is an InputError before any work
     streamed, _ = stream_threshold([Path(f) for f in files], stream_rows)
     inputs = load_inputs([Path(f) for f in files], stream=streamed)
     vocab = load_vocabulary(schema) if schema else None
@@ -128,11 +129,14 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):
         chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress, vocab)
+    place_sources(idx, inputs.chunks)
     seconds["text"] = time.perf_counter() - t
     if vocab is not None:
         t = time.perf_counter()
         alignments = align_vocabulary(model, idx, vocab, trace, progress,
                                       [*cov.entries, *(n for c in chunks for n in c["numbers"])])
+        idx.imports = list(dict.fromkeys([*idx.imports, *(iri for iri, _ in vocab.ontologies)]))
+        vocab.write_copies(outdir)  # Protégé opens the ontology with its imports from these local copies
         seconds["vocabulary"] = time.perf_counter() - t
     progress.begin("finish", "reasoner (HermiT) and writing" if reason else "writing")
     written = {"sources": [f.name for f in files], "ontology_iri": ontology_iri, "inputs": inputs.report(),
@@ -157,6 +161,21 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         (outdir / name).unlink(missing_ok=True)
     write_json(outdir / STATS_FILE, stats)  # once, last: its presence says the folder is complete
     return stats
+
+
+def place_sources(idx: EntitiesIndex, chunks: list[Chunk]) -> None:
+    """Every source that names a text chunk also says where the chunk is in its document (its page or slide and
+    section: `Chunk.place`), so that a fact read from a PDF names its page."""
+    places = {c.id: c.place() for c in chunks}
+    places = {k: v for k, v in places.items() if v}
+    if not places:
+        return
+    for ind in idx.individuals.values():
+        for source in (ind.source, *(f.source for f in ind.facts)):
+            place = places.get(source.get("chunk", ""))
+            if place:
+                for key, value in place.items():
+                    source.setdefault(key, value)
 
 
 def _release(model: ChatModel, inputs: Any, vocab: Vocabulary | None) -> None:

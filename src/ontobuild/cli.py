@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
+from ontocore.cliutil import environment_help, friendly_errors, llm_options, model_options, outcome_options
 from ontocore.errors import InputError
 
 from . import __version__
@@ -80,7 +80,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command(help=HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(help=HELP, epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--from-index", "from_index", type=click.Path(path_type=Path), default=None,
               help="Write the ontology of an existing entities index (ours or the proof of concept's); no model.")
@@ -121,7 +121,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 @click.option("--load-replace", is_flag=True, help="With --load-into: replace the graph's content (HTTP PUT) "
                                                    "instead of adding to it (POST).")
 @click.option("--max-input-mb", "max_input_mb", type=click.FloatRange(min=0.001), default=None,
-              help="Refuse an input file larger than this many MB (default 100; also ONTOBUILD_MAX_INPUT_MB).")
+              envvar="ONTOBUILD_MAX_INPUT_MB", show_envvar=True,
+              help="Refuse an input file larger than this many MB (default 100).")
 @click.option("--check-model", is_flag=True, help="Only check the model: one real tool call, with timings.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (it is shown only on a terminal anyway).")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's figures (what stats.json holds) as one JSON "

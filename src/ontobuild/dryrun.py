@@ -19,6 +19,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from ontocore.cliutil import held_warnings
 from ontocore.prompts import build as prompts
 
 from .ingest import load_inputs
@@ -44,7 +45,12 @@ def _tokens(chars: int) -> int:
 def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, Any]:
     """What a build of `files` would read and ask the model, without the model; nothing is written. InputError for
     a file the build would refuse (the same message)."""
-    inputs = load_inputs([Path(f) for f in files])
+    with held_warnings() as logged:  # shown once, in the plan, not also on stderr
+        inputs = load_inputs([Path(f) for f in files])
+    for message in logged:  # "/x/f.csv: read as cp1252" is the plan's "f.csv: read as cp1252, not UTF-8"
+        where, _, what = message.partition(": ")
+        if message not in inputs.warnings and f"{Path(where).name}: {what}, not UTF-8" not in inputs.warnings:
+            inputs.warnings.append(message)
     vocab = None
     if schema:
         from .vocabulary import load_vocabulary
@@ -73,8 +79,8 @@ def dry_run(files: list[Path], schema: list[Path] | None = None) -> dict[str, An
     for c in inputs.chunks:
         body = " " * c.lead + c.text[c.lead:]
         planned = plan_chunk(EntitiesIndex(), c, state)
-        chunk_rows.append({"chunk": c.id, "characters": len(c.text), "numbers": len(find_quantities(body)),
-                           "sentences_asked": len(planned),
+        chunk_rows.append({"chunk": c.id, **c.place(), "characters": len(c.text),
+                           "numbers": len(find_quantities(body)), "sentences_asked": len(planned),
                            "prompt_tokens": sum(_tokens(a["prompt_characters"]) for a in planned),
                            "completion_tokens_at_most": sum(a["completion_tokens_at_most"] for a in planned)})
     asked_sentences = sum(c["sentences_asked"] for c in chunk_rows)

@@ -2,5 +2,5 @@
 home is ontocore.errors, and these are the same classes."""
 
 from ontocore.errors import (  # noqa: F401
-    EndpointError, InputError, ModelBehaviorError, ModelServerError, ModelUnavailable, OntoError, ReasonerError, Terminated,
+    EndpointError, InputError, ModelBehaviorError, ModelBudgetError, ModelServerError, ModelUnavailable, OntoError, ReasonerError, Terminated,
     ToolArgumentError, TurnLimitExceeded)

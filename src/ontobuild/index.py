@@ -179,6 +179,7 @@ class EntitiesIndex:
         self.individuals: dict[str, Individual] = {}
         self.skipped: list[dict[str, str]] = []
         self.prefixes: dict[str, str] = {}  # prefix -> namespace IRI, bound when serialized
+        self.imports: list[str] = []  # IRIs of the user's vocabularies (--schema) the ontology owl:imports
 
     def iri_of(self, name: str) -> str:
         """The IRI of an entity: its own (a vocabulary term) or base_iri + name."""
@@ -548,7 +549,8 @@ class EntitiesIndex:
                 for n, i in sorted(self.individuals.items())
             },
             "skipped": self.skipped,
-        } | ({"prefixes": dict(sorted(self.prefixes.items()))} if self.prefixes else {})
+        } | ({"prefixes": dict(sorted(self.prefixes.items()))} if self.prefixes else {}) \
+          | ({"imports": list(self.imports)} if self.imports else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -579,6 +581,7 @@ class EntitiesIndex:
             idx.individuals[n] = Individual(**{**entry, "name": n}, facts=facts)
         idx.skipped = copy.deepcopy(data.get("skipped", []))
         idx.prefixes = dict(data.get("prefixes", {}))
+        idx.imports = list(data.get("imports", []))
         problems = idx.dangling()
         if problems:
             more = f" ({len(problems) - 1} more after this one)" if len(problems) > 1 else ""

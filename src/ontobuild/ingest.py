@@ -8,9 +8,12 @@ with python-calamine) a table with a header row: all become a list of records, l
 workbook of one sheet is one table named like the file; a workbook of several sheets gives one table per sheet,
 named `book.xlsx/Sheet`. Text is read in UTF-8, UTF-16 or Windows-1252 (files.read_text); which encoding a file
 was read in, and what was changed in a header, is in `Inputs.report()`. `.txt` files are split
-on blank lines into chunks, `.md` files by heading and paragraph (each chunk keeps its headings). All files of one
+on blank lines into chunks (a `.txt` that is a tab-separated table, as Excel saves one, is a table), `.md` files by
+heading and paragraph (each chunk keeps its headings). Documents (PDF, Word, PowerPoint, HTML: documents.py) give
+chunks the same way, each with its page or slide and section, and their tables are tables. All files of one
 run form one dataset. Which reader reads a file is decided by its suffix in one place, `READERS` (a file of another
-suffix is read as JSON); the messages that name the formats read are made from it (`input_formats`)."""
+suffix is refused, naming the formats read); the messages that name the formats read are made from it
+(`input_formats`)."""
 
 from __future__ import annotations
 
@@ -38,6 +41,19 @@ class Chunk:
     file: str
     text: str
     lead: int = 0  # characters at the start that are the path of headings above it (context, not content)
+    section: str = ""  # the path of the headings above it ("Returns > Refunds"), as the lead says it
+    page: int | None = None  # the page (PDF) or slide (PPTX) it is on; None for formats without pages
+    page_unit: str = "page"  # what `page` counts: "page" or "slide"
+
+    def place(self) -> dict[str, str]:
+        """Where the chunk is in its file, for a fact's source: {"page": "3", "section": "Returns > Refunds"}
+        (only what is known; "slide" instead of "page" for a slide)."""
+        out: dict[str, str] = {}
+        if self.page is not None:
+            out[self.page_unit] = str(self.page)
+        if self.section:
+            out["section"] = self.section
+        return out
 
 
 @dataclass
@@ -388,10 +404,13 @@ def _add_records(inputs: Inputs, table: str, rows: list[Any]) -> None:
     inputs.tables[table] = len(rows)
 
 
-def _add_chunks(inputs: Inputs, name: str, texts: list[str], leads: list[int] | None = None) -> None:
+def _add_chunks(inputs: Inputs, name: str, texts: list[str], leads: list[int] | None = None,
+                sections: list[str] | None = None, pages: list[int | None] | None = None,
+                page_unit: str = "page") -> None:
     """Chunks `name#N` of a file's texts, numbered on from the file's chunks read before."""
     start = len([c for c in inputs.chunks if c.file == name])
-    inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0)
+    inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0,
+                            sections[i] if sections else "", pages[i] if pages else None, page_unit)
                       for i, t in enumerate(texts)]
 
 
@@ -411,12 +430,71 @@ def _read_lines_into(path: Path, inputs: Inputs, max_chars: int) -> None:
 def _read_markdown_into(path: Path, inputs: Inputs, max_chars: int) -> None:
     parts = markdown_parts(_read_noting_encoding(path, inputs.warnings, inputs.encodings), max_chars)
     _add_chunks(inputs, path.name, [f"{head}: {piece}" if head else piece for head, piece in parts],
-                [len(head) + 2 if head else 0 for head, _ in parts])
+                [len(head) + 2 if head else 0 for head, _ in parts], [head for head, _ in parts])
+
+
+def tab_table_rows(text: str) -> list[list[str]] | None:
+    """The rows of a text that is a tab-separated table, as Excel saves a sheet as "Text (Tab delimited)" or
+    "Unicode Text" (.txt, UTF-16): at least two non-blank lines, each with the same number (one or more) of tabs
+    outside quotes; None for any other text (prose)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 or "\t" not in lines[0]:
+        return None
+    rows = _strict_rows(text, "\t")
+    return rows if rows is not None and len(rows[0]) >= 2 else None
 
 
 def _read_text_into(path: Path, inputs: Inputs, max_chars: int) -> None:
-    _add_chunks(inputs, path.name, split_text(_read_noting_encoding(path, inputs.warnings, inputs.encodings),
-                                              max_chars))
+    text = _read_noting_encoding(path, inputs.warnings, inputs.encodings)
+    rows = tab_table_rows(text)
+    if rows is not None:  # a spreadsheet saved as tab-separated text: a table, not prose
+        _add_records(inputs, path.name, _records(path, rows, inputs.warnings))
+        return
+    _add_chunks(inputs, path.name, split_text(text, max_chars))
+
+
+def _read_document_into(path: Path, inputs: Inputs, max_chars: int) -> None:
+    """A PDF, Word, PowerPoint or HTML document (documents.py): its paragraphs become chunks that start with the
+    path of the headings above them, as a Markdown file's do, each knowing its page (or slide) and section; its
+    tables (a header row and data rows, two columns or more) become tables named `file/<caption or heading>`;
+    what was left out (a page without a text layer) is a warning."""
+    from .documents import read_document
+
+    doc = read_document(path)
+    for why in doc.skipped:
+        message = f"{path.name}: {why}"
+        log.warning("%s", message)
+        inputs.warnings.append(message)
+    heads: list[tuple[int, str]] = []  # the open headings: (level, text)
+    texts: list[str] = []
+    leads: list[int] = []
+    sections: list[str] = []
+    pages: list[int | None] = []
+    names: set[str] = set()
+    for block in doc.blocks:
+        head = " > ".join(text for _, text in heads)
+        if block.kind == "heading":
+            heads[:] = [(lvl, text) for lvl, text in heads if lvl < block.level] + [(block.level, block.text)]
+            continue
+        if block.kind == "table" and len(block.rows) >= 2 and max(len(r) for r in block.rows) >= 2:
+            rows = [r + [""] * (max(len(x) for x in block.rows) - len(r)) for r in block.rows]
+            label = block.caption or (heads[-1][1] if heads else "") or f"table {len(names) + 1}"
+            table = f"{path.name}/{label.replace('/', '-')}"
+            n = 2
+            while table in names or table in inputs.tables:
+                table, n = f"{path.name}/{label.replace('/', '-')} {n}", n + 1
+            names.add(table)
+            _add_records(inputs, table, _records(table, rows, inputs.warnings))
+            continue
+        body = block.text if block.kind == "text" else "\n".join(" ".join(r) for r in block.rows)
+        for piece in split_text(body, max_chars):
+            texts.append(f"{head}: {piece}" if head else piece)
+            leads.append(len(head) + 2 if head else 0)
+            sections.append(head)
+            pages.append(block.page)
+    if not texts and not names:
+        raise InputError(f"{path} holds no text{' on any page with a text layer' if doc.skipped else ''}.")
+    _add_chunks(inputs, path.name, texts, leads, sections, pages, doc.unit)
 
 
 def _read_json_into(path: Path, inputs: Inputs, max_chars: int) -> None:
@@ -449,13 +527,20 @@ READERS: dict[str, Reader] = {
     **_entries("spreadsheets", _read_sheets_into, ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"),
     **_entries("Markdown", _read_markdown_into, ".md", ".markdown"),
     **_entries("text", _read_text_into, ".txt", ".text"),
+    **_entries("PDF", _read_document_into, ".pdf"),
+    **_entries("Word", _read_document_into, ".docx", ".docm"),
+    **_entries("PowerPoint", _read_document_into, ".pptx"),
+    **_entries("HTML", _read_document_into, ".html", ".htm", ".xhtml"),
 }
-DEFAULT_SUFFIX = ".json"  # a file of any other suffix is read as JSON (it says so when it is not)
 
 
 def reader_for(path: Path) -> Reader:
-    """The reader of a file, by its suffix (READERS); JSON's for a suffix not in the registry."""
-    return READERS.get(path.suffix.lower(), READERS[DEFAULT_SUFFIX])
+    """The reader of a file, by its suffix (READERS); InputError for a suffix not in the registry."""
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        raise InputError(f"{path}: unsupported format ({path.suffix or 'no suffix'}); supported: "
+                         f"{input_formats(with_suffixes=True)}.")
+    return reader
 
 
 def input_formats(with_suffixes: bool = False) -> str:
@@ -470,18 +555,30 @@ def input_formats(with_suffixes: bool = False) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
 
 
+def check_inputs(paths: list[Path]) -> list[Reader]:
+    """The reader of each input, or InputError for the first that is missing, a folder or of a format not read
+    (before any file is read)."""
+    for path in paths:
+        if path.is_dir():
+            raise InputError(f"{path} is a directory, not a file.")
+        if not path.exists():
+            raise InputError(f"{path}: no such file.")
+    return [reader_for(path) for path in paths]
+
+
 def load_inputs(paths: list[Path], max_chars: int = 900, stream: Iterable[Path] = ()) -> Inputs:
     """Read every input with the reader its suffix names (READERS), or raise InputError naming the file and the
     spot; nothing is written here. The tables in `stream` are only checked and listed (`Inputs.streamed`)."""
     stream = set(stream)
     if not paths:
         raise InputError(f"No input files given: pass one or more files of {input_formats(with_suffixes=True)}.")
+    readers = check_inputs(paths)
     inputs = Inputs()
     limit = max_input_bytes()
-    for path in paths:
+    for path, reader in zip(paths, readers):
         check_input_size(path, limit)
         if path in stream:
             inputs.streamed.append(path)  # read by the build as a stream, not here
             continue
-        reader_for(path).read(path, inputs, max_chars)
+        reader.read(path, inputs, max_chars)
     return inputs

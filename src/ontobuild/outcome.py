@@ -76,7 +76,8 @@ def make_header(idx: EntitiesIndex, name: str, sources: Iterable[str | Path] = (
     onto = ontology_iri(idx.base_iri)
     stamp = created.replace("-", "").replace(":", "")
     return OntologyHeader(label=name, created=created, version_iri=f"{onto.rstrip('/')}/{stamp}",
-                          sources=[Path(s).name for s in sources], generator=f"ontobuild {__version__}")
+                          sources=[Path(s).name for s in sources], generator=f"ontobuild {__version__}",
+                          imports=list(idx.imports))
 
 
 def _counts(idx: EntitiesIndex, streamed: Any) -> dict[str, int]:

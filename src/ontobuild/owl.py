@@ -20,7 +20,8 @@ are bound under the index's ``prefixes``; the ontology IRI is ``base_iri`` witho
   ``owl:annotatedSource/Property/Target``, ``ob:unit`` and ``qudt:unit``). Annotations never take part in
   reasoning.
 * the ontology header (`OntologyHeader`, when given): ``owl:versionIRI``, ``rdfs:label``, ``dcterms:created``,
-  one ``dcterms:source`` per input file name and ``dcterms:creator`` (the tool and its version).
+  one ``dcterms:source`` per input file name and ``dcterms:creator`` (the tool and its version), and one
+  ``owl:imports`` per vocabulary of ``ontobuild --schema`` (the index's ``imports``).
 * provenance (file and JSON path of every fact) is not put into the OWL: it stays in
   entities_index.json next to it, which keeps the ontology small and free of reification noise.
 
@@ -68,9 +69,10 @@ class OntologyHeader:
     version_iri: str = ""
     sources: list[str] = field(default_factory=list)  # input file names
     generator: str = ""  # "ontobuild 0.1.0"
+    imports: list[str] = field(default_factory=list)  # the user's vocabularies (--schema): owl:imports
 
     def triples(self, onto: URIRef) -> list[tuple[Node, Node, Node]]:
-        out: list[tuple[Node, Node, Node]] = []
+        out: list[tuple[Node, Node, Node]] = [(onto, OWL.imports, URIRef(i)) for i in sorted(set(self.imports))]
         if self.version_iri:
             out.append((onto, OWL.versionIRI, URIRef(self.version_iri)))
         if self.label:

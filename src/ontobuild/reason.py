@@ -131,13 +131,21 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 # ---- the child side ------------------------------------------------------------------------------------
 def _load_path(path: Path, tmpdir: str) -> Path:
-    """owlready2 reads RDF/XML, OWL/XML and N-Triples; convert other RDF syntaxes to N-Triples first."""
+    """owlready2 reads RDF/XML, OWL/XML and N-Triples; convert other RDF syntaxes to N-Triples first. An ontology
+    that imports others (a build with --schema) is checked as written, its owl:imports left out: owlready2 would
+    fetch them, and the terms it uses of them are declared in it."""
     fmt = _RDF_SUFFIXES.get(path.suffix.lower())
-    if fmt is None or fmt == "nt":
+    with path.open("rb") as f:
+        imports = b"imports" in f.read(1 << 16)  # the header comes first in what a build writes
+    if imports and fmt is None and path.suffix.lower() in (".owl", ".rdf", ".xml"):
+        fmt = "xml"
+    if fmt is None or (fmt == "nt" and not imports):
         return path
     import rdflib
+    from rdflib.namespace import OWL
 
     g = rdflib.Graph().parse(path, format=fmt)
+    g.remove((None, OWL.imports, None))
     out = Path(tmpdir) / "input.nt"
     g.serialize(out, format="nt", encoding="utf-8")
     return out

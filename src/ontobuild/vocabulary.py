@@ -77,12 +77,41 @@ class Term:
     classes: list[str] = field(default_factory=list)  # an individual's classes
 
 
+CATALOG_FILE = "catalog-v001.xml"  # the XML catalog Protégé reads beside an ontology (imports -> local files)
+
+
 @dataclass
 class Vocabulary:
     terms: dict[str, Term] = field(default_factory=dict)  # IRI -> term
     prefixes: dict[str, str] = field(default_factory=dict)  # prefix -> namespace
     names: dict[str, str] = field(default_factory=dict)  # IRI -> name in an index
     files: list[str] = field(default_factory=list)
+    # per file: (the IRI a built ontology imports it by, its triples as Turtle, with that IRI declared an
+    # owl:Ontology): its owl:Ontology's IRI, else the namespace most of its terms are in
+    ontologies: list[tuple[str, str]] = field(default_factory=list)
+
+    def write_copies(self, folder: Path) -> list[str]:
+        """Each vocabulary as Turtle in `folder/vocabulary/`, and `folder/catalog-v001.xml`, the OASIS XML catalog
+        Protégé reads beside an ontology, naming the local copy of each imported IRI (so that opening the built
+        ontology shows the vocabulary too, without the network). Returns the files written (relative)."""
+        from xml.sax.saxutils import quoteattr
+
+        from ontocore.folders import atomic_write
+
+        if not self.ontologies:
+            return []
+        (folder / "vocabulary").mkdir(parents=True, exist_ok=True)
+        written, entries = [], []
+        for i, (iri, turtle) in enumerate(self.ontologies, 1):
+            stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(self.files[i - 1]).stem)[:60] or "vocabulary"
+            name = f"vocabulary/{i}-{stem}.ttl" if len(self.ontologies) > 1 else f"vocabulary/{stem}.ttl"
+            atomic_write(folder / name, turtle)
+            written.append(name)
+            entries.append(f'  <uri id="{i}" name={quoteattr(iri)} uri={quoteattr(name)}/>')
+        atomic_write(folder / CATALOG_FILE, '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+                     '<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n'
+                     + "\n".join(entries) + "\n</catalog>\n")
+        return [*written, CATALOG_FILE]
 
     def of_kind(self, *kinds: str) -> list[Term]:
         return [t for t in self.terms.values() if t.kind in kinds]
@@ -231,6 +260,7 @@ def load_vocabulary(paths: list[Path] | list[str]) -> Vocabulary:
     for path in map(Path, paths):
         part = _parse(path)
         g += part
+        vocab.ontologies.append(_ontology_of(part))
         for prefix, ns in part.namespaces():
             if str(ns).startswith(_CORE) or prefix in ("xml", "brick", "csvw", "dc", "dcat", "dcmitype", "dcterms",
                                                        "dcam", "doap", "foaf", "geo", "odrl", "org", "prof", "prov",
@@ -247,6 +277,26 @@ def load_vocabulary(paths: list[Path] | list[str]) -> Vocabulary:
     log.info("vocabulary: %d classes, %d properties, %d individuals", len(vocab.of_kind("class")),
              len(vocab.of_kind("object", "datatype")), len(vocab.of_kind("individual")))
     return vocab
+
+
+def _ontology_of(g) -> tuple[str, str]:  # noqa: ANN001
+    """(IRI, Turtle) of one vocabulary file: its owl:Ontology's IRI, else the namespace most of its terms are in
+    (without a trailing '#'), declared an owl:Ontology in the copy."""
+    from collections import Counter
+
+    from rdflib import Graph, URIRef
+    from rdflib.namespace import OWL, RDF
+
+    iri = next((str(o) for o in g.subjects(RDF.type, OWL.Ontology) if isinstance(o, URIRef)), "")
+    if not iri:
+        spaces = Counter(_namespace(str(s)) for s in set(g.subjects()) if isinstance(s, URIRef) and not _core(str(s)))
+        iri = spaces.most_common(1)[0][0].rstrip("#") if spaces else "urn:ontobuild:vocabulary"
+    copy = Graph()
+    for prefix, ns in g.namespaces():
+        copy.bind(prefix, ns, override=False)
+    copy += g
+    copy.add((URIRef(iri), RDF.type, OWL.Ontology))
+    return iri, copy.serialize(format="turtle")
 
 
 def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
@@ -327,7 +377,7 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
                 t.classes.append(str(c))
     for s in g.subjects(RDF.type, OWL.NamedIndividual):
         term(s, "individual")
-    for t in vocab.terms.values():  # properties' domains and ranges that no triple declared as classes
+    for t in list(vocab.terms.values()):  # properties' domains and ranges that no triple declared as classes
         if t.kind in ("object", "datatype"):
             t.domain = [d for d in t.domain if vocab.terms.get(d, Term(d, "class")).kind == "class"]
             for d in t.domain:

@@ -41,6 +41,11 @@ class ModelServerError(OntoError):
     """The model server failed: unreachable, too slow, an HTTP error, or a reply that is not a chat completion."""
 
 
+class ModelBudgetError(ModelServerError):
+    """The model stopped at its token budget (finish_reason "length") before it finished its reply, also after a
+    larger budget: a reasoning model that spends it thinking, or a reply longer than the step allows."""
+
+
 class Terminated(BaseException):
     """The process received SIGTERM (signals.py raises it in the main thread so that clean-up runs)."""
 

@@ -81,5 +81,7 @@ def source_text(source: dict[str, str]) -> str:
         return ""
     if source.get("chunk"):
         sentence = source.get("sentence", "")
-        return f"{source['chunk']}: \u201c{sentence}\u201d" if sentence else source["chunk"]
+        place = ", ".join(f"{key} {source[key]}" for key in ("page", "slide", "section") if source.get(key))
+        where = f"{source['chunk']} ({place})" if place else source["chunk"]
+        return f"{where}: \u201c{sentence}\u201d" if sentence else where
     return " ".join(x for x in (source.get("file", ""), source.get("path", "")) if x)

@@ -1,7 +1,8 @@
 """One small chat interface for both agents, with two backends.
 
 - `openai`: any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio) with native tools.
-- `local`: llama-cpp-python in process, prompts in Qwen's native chat and tool format. A tool call is
+- `local`: llama.cpp in process (llama-cpp-python, `LocalChat`, or xllamacpp's prebuilt wheel, `XLlamaChat`:
+  `local_chat` picks the one installed), prompts in Qwen's native chat and tool format. A tool call is
   generated freely, then validated against a JSON Schema of "one call to one of these tools"; when it does
   not fit, it is generated again under a grammar built from that schema, so the model can only emit a
   well-formed call to an existing tool (no bare `functions.NAME:` text, no broken JSON). Free generation
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from . import cores
-from .errors import InputError, ModelServerError, ModelUnavailable, OntoError
+from .errors import InputError, ModelBudgetError, ModelServerError, ModelUnavailable, OntoError
 from .redaction import redact, register_secret
 
 if TYPE_CHECKING:
@@ -152,15 +153,18 @@ class OpenAIChat:
         import openai
 
         self.model = model or os.environ.get("ONTOBUILD_MODEL") or DEFAULT_OPENAI_MODEL
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        # a server of one's own (Ollama, vLLM, LM Studio, llama.cpp) needs no key: its address alone is enough
         key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
         if not key:
-            raise ModelUnavailable("No API key: set OPENAI_API_KEY or pass --api-key (or --base-url for a local server).")
+            raise ModelUnavailable("No API key: set OPENAI_API_KEY or pass --api-key (or --base-url / "
+                                   "OPENAI_BASE_URL for your own server).")
         self.timeout = timeout if timeout is not None else _env_number("ONTOBUILD_MODEL_TIMEOUT", 120.0, float)
         self.retries = retries if retries is not None else _env_number("ONTOBUILD_MODEL_RETRIES", 2, int)
         self._secrets = [key]
         register_secret(key)
         # redirects are never followed: the key must not travel to an address the user did not give
-        self._client = openai.OpenAI(api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
+        self._client = openai.OpenAI(api_key=key, base_url=base_url,
                                      timeout=openai.Timeout(self.timeout, connect=min(10.0, self.timeout)),
                                      max_retries=self.retries,
                                      http_client=openai.DefaultHttpxClient(follow_redirects=False))
@@ -169,6 +173,12 @@ class OpenAIChat:
         self._required_ok = True
         self._tokens_param = "max_tokens"  # "max_completion_tokens" once the server says so (reasoning models)
         self._temperature_ok = True
+        self._step = (1024, 0)  # the step's max_tokens and the reasoning allowance of the request being made
+        # a reasoning model (it reported reasoning tokens, or asked for max_completion_tokens) gets its reasoning
+        # budget on top of each step's, and a reasoning effort while the server takes that parameter
+        self.reasoning = False
+        self.reasoning_tokens = _env_number("ONTOBUILD_REASONING_TOKENS", REASONING_TOKENS, int)
+        self.reasoning_effort = os.environ.get("ONTOBUILD_REASONING_EFFORT", REASONING_EFFORT).strip()
         self.usage = Usage(self.backend, self.model)
 
     def _adapt(self, error: Exception, kwargs: dict[str, Any]) -> bool:
@@ -181,20 +191,52 @@ class OpenAIChat:
         text = f"{error} {param}".lower()
         if "max_tokens" in kwargs and ("max_tokens" == param or "'max_tokens'" in text) and \
                 ("max_completion_tokens" in text or "unsupported" in text):
-            self._tokens_param = "max_completion_tokens"
-            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+            self._tokens_param = "max_completion_tokens"  # OpenAI's reasoning models: a reasoning budget too
+            self.reasoning = True
+            self._budget(kwargs, *self._step)
             return True
         if "temperature" in kwargs and ("temperature" == param or "'temperature'" in text) and "unsupported" in text:
             self._temperature_ok = False
             kwargs.pop("temperature")
             return True
+        if "reasoning_effort" in kwargs and ("reasoning_effort" == param or "reasoning_effort" in text):
+            self.reasoning_effort = ""  # the server does not take it: the budget alone
+            kwargs.pop("reasoning_effort")
+            return True
         return False
+
+    def ping(self, timeout_s: float = 5.0) -> str:
+        """"" when the model server answers (its model list; any HTTP answer, even an error, shows it is up),
+        else why it cannot be reached: a readiness check that costs no generation."""
+        import openai
+
+        try:
+            self._client.with_options(timeout=timeout_s, max_retries=0).models.list()
+        except openai.AuthenticationError:
+            return f"the model server at {self.server} refused the API key"
+        except openai.APIStatusError:
+            return ""  # it answered: a server without a model list is still up
+        except (openai.APIConnectionError, openai.APITimeoutError) as e:
+            return f"cannot reach the model server at {self.server}: {redact(str(e), self._secrets).rstrip('.')}"
+        except Exception as e:  # noqa: BLE001 - a reply that is not a model list: it answered
+            log.debug("model list of %s: %s", self.server, e)
+        return ""
+
+    def _budget(self, kwargs: dict[str, Any], max_tokens: int, allowance: int) -> None:
+        """The completion budget of a request: the step's `max_tokens`, plus `allowance` for a reasoning model
+        (whose reasoning counts against it), with its reasoning effort."""
+        kwargs.pop("max_tokens", None)
+        kwargs.pop("max_completion_tokens", None)
+        kwargs[self._tokens_param] = max_tokens + (allowance if self.reasoning else 0)
+        if self.reasoning and self.reasoning_effort:
+            kwargs["reasoning_effort"] = self.reasoning_effort
 
     def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
              tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
-        import openai
-
-        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, self._tokens_param: max_tokens}
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
+        allowance = self.reasoning_tokens
+        self._step = (max_tokens, allowance)
+        self._budget(kwargs, max_tokens, allowance)
         if self._temperature_ok:
             kwargs["temperature"] = temperature
         if tools:
@@ -206,20 +248,56 @@ class OpenAIChat:
                 choice = "auto"
             kwargs["tool_choice"] = choice
         start = time.perf_counter()
+        for budget_try in range(2):  # a reply cut at the budget is asked once more with a larger reasoning budget
+            resp = self._create(kwargs)
+            choice = resp.choices[0] if getattr(resp, "choices", None) else None
+            if getattr(choice, "finish_reason", None) != "length":
+                break
+            thought = _reasoning_tokens(resp)
+            if thought or self._tokens_param == "max_completion_tokens":
+                self.reasoning = True
+            if budget_try == 0 and self.reasoning:
+                allowance = max(allowance * 2, self.reasoning_tokens)
+                log.info("the model stopped at its token budget after %d reasoning tokens; asking again with %d",
+                         thought, max_tokens + allowance)
+                self._step = (max_tokens, allowance)
+                self._budget(kwargs, max_tokens, allowance)
+                continue
+            used = getattr(resp.usage, "completion_tokens", 0) if getattr(resp, "usage", None) else 0
+            budget = kwargs.get(self._tokens_param, max_tokens)
+            why = (f"{thought} of its {used or budget} completion tokens were reasoning" if thought else
+                   f"it used all {used or budget} completion tokens the step allows")
+            raise ModelBudgetError(
+                f"The model {self.model} at {self.server} stopped at its token budget (finish_reason \"length\") "
+                f"before it finished its reply: {why}. "
+                + ("A reasoning model: raise ONTOBUILD_REASONING_TOKENS (now "
+                   f"{self.reasoning_tokens}) or lower ONTOBUILD_REASONING_EFFORT (now "
+                   f"{self.reasoning_effort or 'not sent'}; low or minimal think less), or use a model that does "
+                   "not reason." if self.reasoning else
+                   "Is it a reasoning model that does not report its reasoning tokens? Use a model that answers "
+                   "without a long preamble."))
+        if _reasoning_tokens(resp) and not self.reasoning:  # seen thinking: later calls get the reasoning budget
+            self.reasoning = True
+        return self._reply(resp, start)
+
+    def _create(self, kwargs: dict[str, Any]) -> Any:
+        """One chat completion, the request adapted to the parameters the server refuses; errors as OntoErrors."""
+        import openai
+
         try:
-            for attempt in range(4):  # at most: tokens parameter, temperature, tool_choice
+            for attempt in range(5):  # at most: tokens parameter, temperature, reasoning effort, tool_choice
                 try:
-                    resp = self._client.chat.completions.create(**kwargs)
-                    break
+                    return self._client.chat.completions.create(**kwargs)
                 except openai.BadRequestError as e:
-                    if attempt < 3 and self._adapt(e, kwargs):
+                    if attempt < 4 and self._adapt(e, kwargs):
                         log.info("server refused a parameter (%s); request adapted", redact(str(e), self._secrets))
                         continue
-                    if kwargs.get("tool_choice") != "required" or attempt == 3:
+                    if kwargs.get("tool_choice") != "required" or attempt == 4:
                         raise
                     log.info("server refused tool_choice=required (%s); using auto", e)
                     self._required_ok = False
                     kwargs["tool_choice"] = "auto"
+            raise ModelServerError(f"The model server at {self.server} refused every form of the request.")
         except openai.APITimeoutError:
             raise ModelServerError(
                 f"The model server at {self.server} did not answer within {self.timeout:g} s "
@@ -246,6 +324,8 @@ class OpenAIChat:
             raise ModelServerError(f"The model server at {self.server} sent a reply that is not a chat completion "
                                    f"({type(e).__name__}: {redact(str(e), self._secrets)[:200]}); is it an "
                                    "OpenAI-compatible server?") from None
+
+    def _reply(self, resp: Any, start: float) -> ChatReply:
         seconds = time.perf_counter() - start
         if not getattr(resp, "choices", None) or getattr(resp.choices[0], "message", None) is None:
             raise ModelServerError(f"The model server at {self.server} sent a reply without a message (no "
@@ -263,6 +343,17 @@ class OpenAIChat:
                           prompt_evaluated=prompt_tokens - cached, prompt_reused=cached)
         self.usage.add(reply)
         return reply
+
+
+REASONING_TOKENS = 4096  # completion tokens a reasoning model gets on top of a step's own (ONTOBUILD_REASONING_TOKENS)
+REASONING_EFFORT = "low"  # sent to a reasoning model while its server takes it (ONTOBUILD_REASONING_EFFORT; "": never)
+
+
+def _reasoning_tokens(resp: Any) -> int:
+    """The reasoning tokens a chat completion reports (OpenAI's usage.completion_tokens_details), else 0."""
+    details = getattr(getattr(resp, "usage", None), "completion_tokens_details", None)
+    value = getattr(details, "reasoning_tokens", 0) if details is not None else 0
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 # ---- local -------------------------------------------------------------------------------------------
@@ -356,19 +447,151 @@ def call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
 @contextmanager
 def inference_lock() -> Iterator[None]:
     """One local inference at a time on this machine: two llama.cpp processes on 2 cores thrash each other
-    (each slows down far more than 2x), so concurrent processes take turns instead."""
+    (each slows down far more than 2x), so concurrent processes take turns instead, in the order they asked: each
+    call leaves a ticket in a queue folder and waits until no older ticket of a live process is left (a process that
+    calls again at once queues behind the others instead of taking the lock back before they can), then takes the
+    file lock."""
     from .localmodel import cache_dir
 
     from filelock import FileLock  # portable (fcntl on POSIX, msvcrt on Windows)
 
     path = cache_dir() / "inference.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path)):
-        yield
+    queue = path.parent / "inference.queue"
+    ticket: Path | None = None
+    try:
+        queue.mkdir(exist_ok=True)
+        ticket = queue / f"{time.time_ns():020d}-{os.getpid()}"
+        ticket.touch()
+        deadline = time.monotonic() + QUEUE_PATIENCE_S
+        while time.monotonic() < deadline and any(t.name < ticket.name and _live_ticket(t) for t in queue.iterdir()):
+            time.sleep(0.02)
+    except OSError as e:  # a queue that cannot be kept only loses the order, never the lock
+        log.debug("inference queue: %s", e)
+    try:
+        with FileLock(str(path)):
+            yield
+    finally:
+        if ticket is not None:
+            ticket.unlink(missing_ok=True)
+
+
+QUEUE_PATIENCE_S = 3600.0  # the longest a call waits for older tickets before it competes for the lock anyway
+
+
+def _live_ticket(ticket: Path) -> bool:
+    """Whether a queue ticket belongs to a process that still runs (a killed process's ticket is removed)."""
+    try:
+        pid = int(ticket.name.rsplit("-", 1)[1])
+        if pid == os.getpid():
+            return True
+        os.kill(pid, 0)
+        return True
+    except (ValueError, IndexError):
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    except (ProcessLookupError, OSError):
+        ticket.unlink(missing_ok=True)
+        return False
 
 
 THREADS_RECHECK_S = 2.0  # a thread choice is kept for the next call that starts this soon after the previous one ended
 STOP = ["<|im_end|>", "</tool_call>"]
+
+
+def parse_call(text: str, tools: list[dict[str, Any]], call_id: str) -> list[ToolCall]:
+    """The call in a local model's `text` if it is valid JSON that fits the call schema of `tools`, else []."""
+    import jsonschema
+
+    start = text.find("{")
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(text[start:]) if start >= 0 else (None, 0)
+    except json.JSONDecodeError:
+        return []
+    if isinstance(obj, dict) and "arguments" not in obj and isinstance(obj.get("parameters"), dict):
+        obj = {"name": obj.get("name"), "arguments": obj["parameters"]}  # the Llama 3 family's way of writing it
+    if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
+        return []
+    return [ToolCall(call_id, obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
+
+
+class GGUFTemplate:
+    """A model's own chat template (the GGUF's `tokenizer.chat_template`, a Jinja2 template), for a local model of
+    another family than the embedded one (`--model-path`): rendered with llama-cpp-python's Jinja2 formatter, as
+    llama.cpp's server does. The conversation is given to it in the roles every template knows: the tools, when
+    the template does not take them itself, are described in the system message (Qwen's tool format, a JSON object
+    {"name", "arguments"} between <tool_call> tags); a tool call is the assistant's text and a tool's result a user
+    message. A template that refuses a system message gets it in front of the first user message."""
+
+    def __init__(self, template: str, eos: str, bos: str) -> None:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        self.template = template
+        self.formatter = Jinja2ChatFormatter(template, eos, bos)
+        self.bos = bos
+        self.takes_tools = "tools" in template
+        self.stop = [s for s in (eos, "</tool_call>") if s]
+
+    @classmethod
+    def of(cls, llm: Any) -> "GGUFTemplate | None":
+        """The template of a loaded model; None when its GGUF has none."""
+        template = (getattr(llm, "metadata", None) or {}).get("tokenizer.chat_template")
+        if not template:
+            return None
+
+        def text(token: int) -> str:
+            try:
+                return llm.detokenize([token], special=True).decode("utf-8", "replace") if token >= 0 else ""
+            except TypeError:  # older llama-cpp-python: no `special`
+                return llm.detokenize([token]).decode("utf-8", "replace") if token >= 0 else ""
+
+        return cls(template, text(llm.token_eos()), text(llm.token_bos()))
+
+    @staticmethod
+    def plain_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+                       describe_tools: bool) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        for m in messages:
+            role, content = m["role"], m.get("content") or ""
+            if role == "tool":
+                content, role = f"<tool_response>\n{content}\n</tool_response>", "user"
+            elif role == "assistant" and m.get("tool_calls"):
+                calls = []
+                for c in m["tool_calls"]:
+                    try:
+                        args = json.loads(c["function"]["arguments"])
+                    except (json.JSONDecodeError, TypeError):
+                        args = c["function"]["arguments"]
+                    calls.append("<tool_call>\n" + json.dumps({"name": c["function"]["name"], "arguments": args},
+                                                               ensure_ascii=False) + "\n</tool_call>")
+                content = "\n".join([content, *calls]) if content else "\n".join(calls)
+            if out and out[-1]["role"] == role == "user":  # several tool results: one message
+                out[-1]["content"] += "\n" + content
+            else:
+                out.append({"role": role, "content": content})
+        if tools and describe_tools:
+            preamble = _TOOLS_PREAMBLE.format(tools="\n".join(json.dumps(t, separators=(",", ":")) for t in tools))
+            if out and out[0]["role"] == "system":
+                out[0]["content"] += preamble
+            else:
+                out.insert(0, {"role": "system", "content": preamble.strip()})
+        return out
+
+    def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+        plain = self.plain_messages(messages, tools, describe_tools=not self.takes_tools)
+        given = tools if tools and self.takes_tools else None
+        try:
+            return self.formatter(messages=plain, tools=given).prompt
+        except Exception:  # noqa: BLE001 - a template that refuses a system turn (it raises): merged into the user's
+            if not plain or plain[0]["role"] != "system":
+                raise
+            system, rest = plain[0]["content"], plain[1:]
+            if rest and rest[0]["role"] == "user":
+                rest[0] = {"role": "user", "content": f"{system}\n\n{rest[0]['content']}"}
+            else:
+                rest.insert(0, {"role": "user", "content": system})
+            return self.formatter(messages=rest, tools=given).prompt
 MIN_PREFIX_TOKENS = 256  # a shorter system turn is evaluated in well under 3 s: not worth a saved state
 
 
@@ -419,7 +642,8 @@ class LocalChat:
         except ImportError:
             raise ModelUnavailable(
                 "llama-cpp-python is not installed, so the embedded local model cannot run: install the local "
-                "extra (pip install -e '.[local]'), or set OPENAI_API_KEY, or pass --base-url for your own server."
+                "extra in your checkout (pip install -e '.[local]': a C compiler builds it; without one, "
+                "'.[local-prebuilt]'), or set OPENAI_API_KEY, or pass --base-url for your own server."
             ) from None
         from .localmodel import MODEL_NAME, SHA256, default_model_path
 
@@ -450,6 +674,13 @@ class LocalChat:
         # token's and can turn a near tie, so a reply may differ from one-token-at-a-time decoding)
         self.prompt_lookup = os.environ.get("ONTOBUILD_PROMPT_LOOKUP", "").strip() == "1"
         self._im_end: int | None = None
+        # another model than the embedded one is prompted in its own chat format (its GGUF's template), unless that
+        # is ChatML, the embedded model's (rendered by render_qwen, with the prefix cache and prompt lookup)
+        found = GGUFTemplate.of(self._llm) if model_path else None
+        self.template = found if found is not None and "<|im_start|>" not in found.template else None
+        if self.template is not None:
+            self.prompt_lookup = False
+            log.info("%s: prompted with its own chat template", path.name)
         log.info("loaded %s in %.1f s", path.name, self.load_seconds)
 
     def _load(self, seed: int) -> Any:
@@ -461,6 +692,12 @@ class LocalChat:
                              n_threads_batch=self.threads, n_batch=512, seed=seed, verbose=False)
         except (ValueError, RuntimeError) as e:
             raise ModelUnavailable(f"llama.cpp could not load {self._path}: {e}.") from None
+
+    def ping(self) -> str:
+        """"" when the model is loaded (or its file is there to load again), else why not."""
+        if self._llm is not None or self._path.is_file():
+            return ""
+        return f"the model file {self._path} is gone"
 
     def release(self) -> None:
         """Give the model's memory back (its weights and context) before a long step that needs no model; a
@@ -479,6 +716,8 @@ class LocalChat:
         still reuse whatever the previous call left in the context (llama-cpp-python's prefix match)."""
         from .prefixcache import PrefixCache
 
+        if getattr(self, "template", None) is not None:  # prompts in the model's own template: no kept prefixes
+            return
         if getattr(self._llm, "_is_recurrent", False) or getattr(self._llm, "_is_hybrid", False):
             log.info("prefix cache: not used for a recurrent model (its state cannot be cut at a prefix)")
             return
@@ -623,17 +862,7 @@ class LocalChat:
         return self._grammars[schema]
 
     def _parse_call(self, text: str, tools: list[dict[str, Any]]) -> list[ToolCall]:
-        """The call in `text` if it is valid JSON that fits the call schema, else []."""
-        import jsonschema
-
-        start = text.find("{")
-        try:
-            obj, _ = json.JSONDecoder().raw_decode(text[start:]) if start >= 0 else (None, 0)
-        except json.JSONDecodeError:
-            return []
-        if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
-            return []
-        return [ToolCall(f"call_{self.usage.calls}", obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
+        return parse_call(text, tools, f"call_{self.usage.calls}")
 
     def fix_threads(self, threads: int | None) -> None:
         """Use `threads` for every call from now on (None: choose them per call again, see cores.py)."""
@@ -665,14 +894,21 @@ class LocalChat:
         if self._llm is None:  # released (release): loaded again
             self._llm = self._load(self._seed)
         use_tools = bool(tools) and tool_choice != "none"
-        prompt = render_qwen(messages, tools if use_tools else None)
+        template = getattr(self, "template", None)
+        prompt = (template.render(messages, tools if use_tools else None) if template is not None else
+                  render_qwen(messages, tools if use_tools else None))
+        stop = template.stop if template is not None else STOP
+        # a template that writes the BOS token itself: not added again
+        add_bos = template is None or not template.bos or not prompt.startswith(template.bos)
+        self.last_prompt = prompt
         start = time.perf_counter()
         # tokenized as create_completion would (the model adds no BOS token for Qwen), and passed as tokens
-        tokens = self._llm.tokenize(prompt.encode("utf-8"), special=True)
+        tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
         # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
         opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
             len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
-        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), special=True) if opening else tokens
+        opened = self._llm.tokenize((prompt + opening).encode("utf-8"), add_bos=add_bos, special=True) \
+            if opening else tokens
         n_prompt = len(opened)
         if n_prompt + max_tokens > self._llm.n_ctx():
             raise OntoError(f"The prompt ({n_prompt} tokens) does not fit the local model's context "
@@ -701,13 +937,13 @@ class LocalChat:
                 if self.prompt_lookup and temperature == 0.0 and not constrained:
                     from .promptlookup import greedy_completion
 
-                    gen = greedy_completion(self._llm, sent, max_tokens, STOP, lookup_from=self._lookup_start(sent))
+                    gen = greedy_completion(self._llm, sent, max_tokens, stop, lookup_from=self._lookup_start(sent))
                     generated, n_generated = gen.text, gen.completion_tokens
                     log.debug("prompt lookup: %d tokens in %d steps (%d of %d drafted tokens kept)",
                               n_generated, gen.steps, gen.accepted, gen.drafted)
                 else:
                     out = self._llm.create_completion(
-                        sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=STOP,
+                        sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=stop,
                         grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
                     )
                     generated = out["choices"][0]["text"]
@@ -729,6 +965,149 @@ class LocalChat:
                   evaluated, reused, loaded)
         self.usage.add(reply)
         return reply
+
+
+# ---- local, on xllamacpp ------------------------------------------------------------------------------
+# The embedded model on xllamacpp: llama.cpp's server, in process, from a prebuilt wheel (no compiler needed to
+# install it). The same prompts as LocalChat (render_qwen, the given opening of a single tool's call, STOP), the same
+# rail: a call written freely is checked against the call's JSON Schema and, when it does not fit, written again under
+# that schema (the server turns it into a grammar). The server keeps the last prompt's evaluated tokens (cache_prompt):
+# a call that starts like the previous one evaluates only what follows. What LocalChat has and this has not: prompt
+# prefixes saved to disk across processes, prompt lookup, the thread count chosen per call, a GGUF's own template.
+
+
+class XLlamaChat:
+    """The embedded (or a --model-path ChatML) model on xllamacpp's in-process llama.cpp server."""
+
+    backend = "local"
+
+    def __init__(self, model_path: str | Path | None = None, n_ctx: int = 8192, n_threads: int | None = None,
+                 seed: int = 0) -> None:
+        try:
+            import xllamacpp
+        except ImportError:
+            raise ModelUnavailable("xllamacpp is not installed, so the embedded local model cannot run on it: install "
+                                   "the local-prebuilt extra in your checkout (pip install -e '.[local-prebuilt]'), or "
+                                   "set OPENAI_API_KEY, or pass --base-url for your own server.") from None
+        from .localmodel import MODEL_NAME, default_model_path
+
+        path = Path(model_path) if model_path else default_model_path()
+        if not path.is_file():
+            raise ModelUnavailable(f"Model file {path} does not exist.")
+        self._path = path
+        self.model = MODEL_NAME if not model_path else path.name
+        try:
+            self.threads = cores.choose_threads(n_threads or cores.setting())
+        except ValueError as e:
+            raise ModelUnavailable(str(e)) from None
+        params = xllamacpp.CommonParams()
+        params.model.path = str(path)
+        params.n_ctx = n_ctx
+        params.n_batch = 512
+        params.n_parallel = 1  # one slot: its kept context is the previous call's
+        params.cpuparams.n_threads = self.threads
+        params.cpuparams_batch.n_threads = self.threads
+        params.warmup = False
+        params.verbosity = -1
+        self._params = params
+        self._seed = seed
+        self._n_ctx = n_ctx
+        start = time.perf_counter()
+        self._server: Any = self._load()
+        self.load_seconds = time.perf_counter() - start
+        self.usage = Usage(self.backend, self.model)
+        self.open_single_calls = False  # see llm.opened_calls
+        log.info("loaded %s on xllamacpp in %.1f s", path.name, self.load_seconds)
+
+    def _load(self) -> Any:
+        import xllamacpp
+
+        try:
+            return xllamacpp.Server(self._params)
+        except Exception as e:  # noqa: BLE001 - whatever llama.cpp says of a file it cannot load
+            raise ModelUnavailable(f"llama.cpp (xllamacpp) could not load {self._path}: {e}.") from None
+
+    def keep_prefix(self, system_start: str) -> None:
+        """Prompt prefixes are not saved across processes here; within one, the server reuses the previous call's
+        evaluated tokens by itself."""
+
+    def ping(self) -> str:
+        return "" if self._server is not None or self._path.is_file() else f"the model file {self._path} is gone"
+
+    def release(self) -> None:
+        """Give the model's memory back; a later call loads it again."""
+        if self._server is not None:
+            self._server = None
+            log.info("model released")
+
+    def _complete(self, prompt: str, max_tokens: int, temperature: float, schema: dict | None) -> dict[str, Any]:
+        request: dict[str, Any] = {"prompt": prompt, "n_predict": max_tokens, "temperature": temperature,
+                                   "seed": self._seed, "stop": STOP, "cache_prompt": True}
+        if schema is not None:
+            request["json_schema"] = schema
+        reply = self._server.handle_completions(request)
+        if not isinstance(reply, dict) or "error" in reply or not reply.get("choices"):
+            raise OntoError(f"llama.cpp (xllamacpp) failed: {str(reply)[:300]}")
+        return reply
+
+    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
+             tool_choice: str = "required", max_tokens: int = 1024, temperature: float = 0.0) -> ChatReply:
+        if self._server is None:
+            self._server = self._load()
+        use_tools = bool(tools) and tool_choice != "none"
+        prompt = render_qwen(messages, tools if use_tools else None)
+        opening = call_opening(tools[0]["function"]["name"]) if use_tools and self.open_single_calls and \
+            len(tools) == 1 and tool_choice == "required" else ""  # type: ignore[index]
+        start = time.perf_counter()
+        prompt_tokens = completion_tokens = evaluated = reused = 0
+        waited = 0.0
+        text = ""
+        calls: list[ToolCall] = []
+        for attempt, constrained in enumerate((False, True) if use_tools else (False,)):
+            asked = time.perf_counter()
+            with inference_lock():
+                waited += time.perf_counter() - asked
+                reply = self._complete(prompt if constrained else prompt + opening, max_tokens, temperature,
+                                       call_schema(tools) if constrained else None)  # type: ignore[arg-type]
+            timings = reply.get("timings") or {}
+            usage = reply.get("usage") or {}
+            if attempt == 0:
+                prompt_tokens = int(usage.get("prompt_tokens") or 0)
+                reused = int(timings.get("cache_n") or 0)
+            evaluated += int(timings.get("prompt_n") or 0)
+            completion_tokens += int(usage.get("completion_tokens") or 0)
+            text = ("" if constrained else opening) + str(reply["choices"][0].get("text") or "")
+            if not use_tools:
+                break
+            calls = parse_call(text, tools, f"call_{self.usage.calls}")  # type: ignore[arg-type]
+            if calls:
+                break
+            log.info("free tool call did not fit the schema; retrying with the grammar: %r", text[:200])
+        if prompt_tokens + max_tokens > self._n_ctx:
+            log.info("prompt of %d tokens near the context of %d", prompt_tokens, self._n_ctx)
+        result = ChatReply(content=None if calls else text, tool_calls=calls, prompt_tokens=prompt_tokens,
+                           completion_tokens=completion_tokens, seconds=time.perf_counter() - start - waited,
+                           wait_seconds=waited, prompt_evaluated=evaluated, prompt_reused=reused)
+        self.usage.add(result)
+        return result
+
+
+LLAMA_LIBRARIES = ("llama-cpp-python", "xllamacpp")
+
+
+def local_chat(model_path: str | Path | None = None, n_threads: int | None = None) -> ChatModel:
+    """The embedded model on the llama.cpp binding that is installed: llama-cpp-python (LocalChat: built from source
+    by pip; kept prompt prefixes on disk, prompt lookup), else xllamacpp (XLlamaChat: a prebuilt wheel, no
+    compiler needed). ONTOBUILD_LLAMA_LIBRARY=llama-cpp-python|xllamacpp chooses one."""
+    import importlib.util
+
+    chosen = os.environ.get("ONTOBUILD_LLAMA_LIBRARY", "").strip().lower()
+    if chosen and chosen not in LLAMA_LIBRARIES:
+        raise InputError(f"ONTOBUILD_LLAMA_LIBRARY={chosen!r}: use {' or '.join(LLAMA_LIBRARIES)}.")
+    if chosen == "xllamacpp" or (not chosen and importlib.util.find_spec("llama_cpp") is None
+                                 and importlib.util.find_spec("xllamacpp") is not None):
+        return XLlamaChat(model_path=model_path, n_threads=n_threads)
+    return LocalChat(model_path=model_path, n_threads=n_threads)
 
 
 # ---- choosing ----------------------------------------------------------------------------------------
@@ -758,7 +1137,7 @@ def open_model(opts: LLMOptions | dict[str, Any] | None = None) -> ChatModel:
         return OpenAIChat(model=opts.model, base_url=opts.base_url, api_key=opts.api_key, timeout=opts.timeout,
                           retries=opts.retries)
     if backend == "local":
-        return LocalChat(model_path=opts.model_path, n_threads=opts.threads)
+        return local_chat(model_path=opts.model_path, n_threads=opts.threads)
     raise InputError(f"Unknown backend '{backend}': use auto, openai or local.")
 
 

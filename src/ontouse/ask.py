@@ -20,9 +20,11 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
+
+from rdflib import URIRef
 
 from ontocore.bilingual import open_dictionary
 from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
@@ -38,14 +40,15 @@ from ontocore.text import fold
 from ontocore.trace import Trace
 
 from .agreement import same_answer
+from .arbitration import Reading, Verdict, arbitrate, majority
 from .answer import Answer
 from .sqlplan.compile import Compiled, compile_plan
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from . import storeview, viewcache
 from .linking import MAX_HINTS, ValueIndex
-from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict
-from .question import Question, parse_question
+from .sqlplan.plan import PlanError, Query, excludes_rows, is_aggregate, nested, to_dict, view_misses
+from .question import Question, asks_several, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
@@ -61,7 +64,7 @@ from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
                      name_probes, narrowed_to_named, ranked_by_values, tie_probes, tied_rows, verify,
                      widened_to_asked, without_detour)
-from .view_prompt import estimate_tokens, examples_prompt, schema_ddl, shown_tables
+from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +77,10 @@ RETRY_TEMPERATURE = 0.7
 # the first request sampled, then the request worded another way (the model first says what the answer is about)
 SECOND_PLANS = ("sampled", "reworded")
 SECOND_TEMPERATURE = 0.8
+# the repairs by code that change what a plan reads (verify.py's, kept when every check then passes): a result that
+# needed one is worth a second plan
+CODE_REPAIRS = frozenset({"superlative_direction", "not_the_value_itself", "things_not_counted", "asked_table",
+                          "asked_class_read", "ranked_as_asked", "joins_asked", "both_joined"})
 REASON_TOKENS = 80  # the reworded request's one line before the query
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
 # ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
@@ -113,6 +120,7 @@ class _Run:
     zero: bool = False  # an aggregate of nothing (a count of 0)
     raw: list = None  # type: ignore[assignment]  # the result rows as RDF terms
     checks: list = None  # type: ignore[assignment]  # the verify.Check list of this result
+    missing: tuple[str, ...] = ()  # the tables / columns the plan names that the view does not have
 
 
 class Answerer:
@@ -147,8 +155,6 @@ class Answerer:
                              "to ask about.")
         self.shown = shown_tables(self.schema)
         self._examples_text = examples_prompt(self.schema)
-        self.system = prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown),
-                                     examples=self._examples_text)
         self.relevance: Relevance | None = None
         self._terms: list[Term] | None = None  # the ontology's words, for translations (read at the first one)
         self._linker = CrossLingual() if crosslingual_available() else None  # the multilingual model, if installed
@@ -156,18 +162,37 @@ class Answerer:
         # question is planned as asked, and the English reading of any other, with no second translation
         self._english_view = english_covered(self.schema)
         keep = getattr(model, "keep_prefix", None)
+        self._keep = keep if callable(keep) else None
         budget = KEPT_VIEW_TOKENS if callable(keep) else FULL_VIEW_TOKENS
-        if estimate_tokens(self.system) > budget:  # too large to show whole: cut per question
+        # the view, whole, at the most detail that fits the budget; a view of several unconnected parts that is
+        # larger than a small whole view is shown part by part (the part a question is about); a view that fits
+        # neither way is cut per question
+        self.detail = fitting_detail(self._render, budget) or 0
+        self.system = self._render(self.detail)
+        self.parts: list[list] = []
+        self._part_prompts: dict[int, str] = {}
+        split = parts(self.schema, shown_tables(self.schema, small_parts=True))
+        if len(split) > 1 and estimate_tokens(self._render(0)) > FULL_VIEW_TOKENS and all(
+                fitting_detail(lambda level, p=p: self._render(level, p), PART_VIEW_TOKENS) is not None
+                for p in split):
+            self.parts = split
+            self.relevance = Relevance(self.schema, [t for part in split for t in part])
+            self.index.shown |= {t.name for part in split for t in part}  # every part's values are hinted
+            log.info("the view is shown part by part (%d unconnected parts)", len(split))
+        elif fitting_detail(self._render, budget) is None:  # too large to show whole: cut per question
             self.relevance = Relevance(self.schema, self.shown)
             log.info("the view (%d tokens) is cut per question to about %d tokens",
                      estimate_tokens(self.system), PART_VIEW_TOKENS)
-        if callable(keep):  # the local model keeps the evaluated stable start in memory and on disk
-            keep(self.system if self.relevance is None else self._stable_start())
+        if self._keep is not None:  # the local model keeps the evaluated stable start in memory and on disk
+            self._keep(self.system if self.relevance is None else self._stable_start())
         self.examples = examples
         self.trace = trace or Trace(None)
         self.phrases = PhraseBook(model, self.trace)  # the answer text's fixed phrases per language
         self.max_attempts = max_attempts
         self.second_plans = second_plans  # how many second plans a result may be compared with (0: none)
+        self._known: dict[str, set[str]] = {}  # a thing's IRI -> the values it is known by (_identifiers)
+        self._verdict: Verdict | None = None  # the last arbitration between plans (_second_plans)
+        self._readings: list[_Run] = []  # the runs it chose among
         log.info("view of the ontology: %d tables in %.1f s", len(self.schema.tables), self.view_seconds)
 
     # ---- one question --------------------------------------------------------------------------------------
@@ -182,10 +207,17 @@ class Answerer:
         detection, translation, asked, english = self._language(text)
         q, linked = self._parse(asked, english, detection.lang)
         mentions = self._mentions(linked, text, english)
+        if self.parts:  # a view of unconnected parts: the part the question is about, and the values named in it
+            part = self._part_for(asked, mentions)
+            inside = {t.name.lower() for t in self.parts[part]}
+            mentions = [m for m in mentions if m.table.lower() in inside]
+            system = self._part_prompt(part)
+        else:
+            system = self._system_for(asked, mentions)
         hints = "".join(f"-- {m.hint()}\n" for m in mentions)
         shots = self.examples.prompt_for(asked) if self.examples else ""
         user = prompts.render("ask_sql_question", hints=hints, examples=shots, question=asked)
-        messages: list[dict[str, Any]] = [{"role": "system", "content": self._system_for(asked, mentions)},
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                           {"role": "user", "content": user}]
         self.trace.write("question", question=text, hints=[m.hint() for m in mentions],
                          **({"language": detection.to_dict(), "asked": asked} if asked != text else {}))
@@ -211,8 +243,9 @@ class Answerer:
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
         budget = min(self.second_plans, self.max_attempts - len(runs))
         reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
+        doubt = self._doubt(best, runs) if best is not None else ""
         ans = self._answer(q, best, runs, words, second=lambda: self._second_plans(
-            q, best, messages[:2], reworded, mentions, budget) if best is not None else [])
+            q, best, messages[:2], reworded, mentions, budget) if best is not None and doubt else [])
         ans.question, ans.language = text, detection.lang
         if words is not ENGLISH_WORDS:
             ans.text_language = words.lang if len(words.english) < len(words.texts) else ENGLISH
@@ -362,6 +395,40 @@ class Answerer:
                 planned.append(m)
         return planned[:MAX_HINTS]
 
+    def _render(self, detail: int, tables: list | None = None) -> str:
+        """The system prompt over `tables` (default: every shown table) at a level of view_prompt.DETAILS."""
+        return prompts.render("ask_sql_system", schema=schema_ddl(
+            self.schema, self.shown if tables is None else tables, detail=detail), examples=self._examples_text)
+
+    def _part_for(self, question: str, mentions: list) -> int:
+        """The part of a view of several unconnected parts a question is about: the one that holds the most of the
+        values the question names whole, then the one with the table closest to the question (relevance.py)."""
+        where = {t.name.lower(): i for i, part in enumerate(self.parts) for t in part}
+        named: dict[int, set[str]] = {}
+        for m in mentions:
+            i = where.get(m.table.lower())
+            if i is not None:
+                named.setdefault(i, set()).add(fold(m.value) + ("" if m.exact else "\u0000partial"))
+        assert self.relevance is not None
+        scores, _ = self.relevance.scores(question)
+        closest = {i: max(scores.get(t.name, -1.0) for t in part) for i, part in enumerate(self.parts)}
+
+        def rank(i: int) -> tuple:
+            found = named.get(i, set())
+            return (sum(1 for v in found if not v.endswith("\u0000partial")), len(found), closest[i])
+
+        return max(range(len(self.parts)), key=rank)
+
+    def _part_prompt(self, i: int) -> str:
+        """The system prompt of part `i`: the same for every question about that part, kept by the model."""
+        if i not in self._part_prompts:
+            part = self.parts[i]
+            level = fitting_detail(lambda d: self._render(d, part), PART_VIEW_TOKENS) or 0
+            self._part_prompts[i] = self._render(level, part)
+            if self._keep is not None:
+                self._keep(self._part_prompts[i])
+        return self._part_prompts[i]
+
     def _stable_start(self) -> str:
         """The start every question's system prompt shares when the view is cut per question: the instructions
         and the worked examples, up to the tables."""
@@ -394,8 +461,7 @@ class Answerer:
         if self.relevance is None:
             if not extra:
                 return self.system
-            return prompts.render("ask_sql_system", schema=schema_ddl(self.schema, self.shown + extra),
-                                  examples=self._examples_text)
+            return self._render(self.detail, self.shown + extra)
 
         def fits(tables, keep) -> bool:
             return estimate_tokens(schema_ddl(self.schema, tables, keep)) <= PART_VIEW_TOKENS
@@ -417,6 +483,7 @@ class Answerer:
             self._execute(q, run, plan)
         except PlanError as e:
             run.problem = str(e)
+            run.missing = tuple(e.details.get("missing", ()))
             return run
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
@@ -462,6 +529,9 @@ class Answerer:
         return run
 
     def _execute(self, q: Question, run: _Run, plan) -> None:
+        missing = view_misses(plan, self.schema)
+        if missing:  # (never sent to the store: the reader resolves every name, this only makes sure)
+            raise PlanError(f"The view has no {', '.join(missing)}.", details={"missing": missing})
         run.compiled = compile_plan(self.schema, plan, tuple(q.labels or ()))
         result = self.store.select(run.compiled.sparql, max_rows=MAX_ROWS, timeout_s=QUERY_TIMEOUT)
         run.raw = result.rows
@@ -554,12 +624,35 @@ class Answerer:
                               "mix theirs: say which one")
         return bool(probes), ""
 
+    def _doubt(self, best: _Run, runs: list[_Run]) -> str:
+        """Why the result of `best` is worth a second plan ("" when nothing leaves a doubt): an earlier attempt
+        failed, a repair by code changed what the plan reads, or the plan is more than one table read with plain
+        conditions (it joins, nests a query, groups, ranks, negates or combines results), where the model's reading
+        of the question may be another than the asker's."""
+        if len(runs) > 1:
+            return "an earlier attempt failed"
+        if set(best.fixes) & CODE_REPAIRS:
+            return "a repair by code changed the plan"
+        plan = best.plan
+        if not isinstance(plan, Query):
+            return "the plan combines results"
+        if len(plan.sources) > 1 or plan.joins or plan.group_by or plan.having is not None or plan.order_by \
+                or plan.limit is not None or nested(plan):
+            return "the plan joins, nests, groups or ranks"
+        if excludes_rows(plan.where):
+            return "the plan negates"
+        return ""
+
     def _second_plans(self, q: Question, best: _Run, first: list[dict[str, Any]], reworded: str, mentions: list,
                       budget: int) -> list[tuple[str, _Run, bool | None]]:
-        """Up to `budget` second plans for the result of `best`, asked another way (SECOND_PLANS: the `first`
-        request sampled, then the `reworded` request): (how, its run, whether its answer is the same: None when
-        it gave no result to compare). Stops at the first that disagrees."""
+        """Second plans for the result of `best`, asked another way (SECOND_PLANS: the `first` request sampled,
+        then the `reworded` request), while `budget` lasts: (how, its run, whether its answer is the same: None
+        when it gave no result to compare). A second plan that disagrees is arbitrated (arbitration.py); a third is
+        asked only when no rule decides. Returns the plans asked; `self._verdict` holds the arbitration's."""
         out: list[tuple[str, _Run, bool | None]] = []
+        self._verdict = None
+        readings = [Reading("first", best.plan, best.rows)]
+        self._readings = [best]
         for how in SECOND_PLANS[:max(0, budget)]:
             if how == "sampled":
                 messages, temperature, max_tokens = first, SECOND_TEMPERATURE, MAX_TOKENS
@@ -577,9 +670,45 @@ class Answerer:
             self.trace.write("second_plan", how=how, reply=reply.content, sql=run.sql, problem=run.problem,
                              rows=run.total, agrees=agrees)
             out.append((how, run, agrees))
-            if agrees is False:
+            if agrees is None:
+                continue  # no evidence: the next way is asked
+            if agrees and len(readings) == 1:
+                break
+            readings.append(Reading(how, run.plan, run.rows))
+            self._readings.append(run)
+            if len(readings) == 2:
+                self._verdict = arbitrate(q, readings, self.schema, self._identifiers)
+                if self._verdict.chosen is not None:
+                    break
+            else:  # a third reading: the answer two of three plans give
+                chosen = majority(readings, q.kind == "yesno", self._identifiers)
+                first_two = self._verdict.detail if self._verdict is not None else ""
+                self._verdict = Verdict("majority", chosen, "two of three plans give this answer") \
+                    if chosen is not None else Verdict("undecided", None, first_two)
                 break
         return out
+
+    def _identifiers(self, iri: str) -> set[str]:
+        """The values a thing is known by: its names and the keys its table holds once per row (its id, a code),
+        so that an answer that gives the thing and one that gives its id are the same answer."""
+        if iri not in self._known:
+            props = set(self.schema.label_props)
+            for t in self.schema.tables.values():
+                props |= {c.prop for c in t.key_columns() if c.prop is not None}
+                key = t.id_column()
+                if key is not None and key.prop is not None:
+                    props.add(key.prop)
+            values: set[str] = set()
+            if props:
+                query = ("SELECT ?v WHERE { ?x ?p ?v . FILTER(isLiteral(?v)) VALUES ?p { %s } }"
+                         % " ".join(URIRef(p).n3() for p in sorted(props)))
+                try:
+                    values = {str(r[0]) for r in self.store.select(
+                        query, max_rows=50, timeout_s=QUERY_TIMEOUT, bindings={"x": URIRef(iri)}).rows}
+                except (QueryError, TypeError):
+                    values = set()
+            self._known[iri] = values
+        return self._known[iri]
 
     def _agree(self, q: Question, one: _Run, other: _Run) -> bool:
         """Do two plans' results give the same answer (agreement.same_answer)? A plan that keeps its top rows by
@@ -614,6 +743,7 @@ class Answerer:
                      sparql=[r.compiled.sparql for r in runs if r.compiled])
         ans.plan = to_dict(last.plan) if last.plan is not None else None
         ans.checks = [c.to_dict() for c in last.checks or []]
+        ans.view_misses = list(dict.fromkeys(m for r in runs for m in r.missing))
         if best is None:
             doubted = next((r for r in reversed(runs) if r.rows and not r.zero and r.checks
                             and first_problem(r.checks)), None)
@@ -627,8 +757,15 @@ class Answerer:
                 ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
                 return ans
             reason = f"{words.get('looked_for')}: " + last.sql.replace("\n", " ")[:200] if last.sql else ""
-            # no attempt gave a query that could run: the model failed this question (not: the data has no answer)
+            # no attempt gave a query that could run: the model failed this question (not: the data has no answer),
+            # unless what the plans looked for is not in the view at all: then the data has no answer
             unusable = not any(r.compiled for r in runs)
+            lacking = list(dict.fromkeys(m for r in runs for m in r.missing))
+            if unusable and lacking:
+                ans.state = "no_data"
+                ans.error = f"the ontology has no {', '.join(lacking[:4])} (nor a table or column of that meaning)"
+                ans.answer = no_data_text(f"{words.get('looked_for')}: {', '.join(lacking[:4])}", words)
+                return ans
             ans.state, ans.error = "error" if unusable else "no_data", last.problem
             ans.answer = no_data_text(reason, words)
             return ans
@@ -643,6 +780,19 @@ class Answerer:
             named, mixed = self._mixed_names(q, best)
             if named:
                 ans.checks.append(Check("one_name_matched", not mixed, mixed).to_dict())
+            if tie and not mixed and tied and isinstance(best.plan, Query) and best.plan.limit == 1 \
+                    and not best.plan.offset and asks_several(q):
+                # a ranking whose top is tied, and the question asks for things, not exactly one ("which rangers
+                # earn the most"): every tied thing is stated, and the tie is said
+                widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
+                if widened is not None and len(widened.rows) == len(tied):
+                    widened.fixes, widened.checks = best.fixes, best.checks
+                    said = Check("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
+                    stated = self._answer(q, widened, runs, words)
+                    if stated.state == "answered":
+                        stated.checks = [c for c in stated.checks if c["check"] != "ranking_unique"] + [said]
+                        stated.answer = f"{stated.answer.rstrip('.')} ({words.get('tied', n=len(tied))})."
+                    return stated
             if tie or mixed:  # the one with the most, when several have it; a part of a name that two things share
                 rows = tied or best.rows
                 candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
@@ -666,19 +816,33 @@ class Answerer:
             return ans
         compared = [(how, run, agrees) for how, run, agrees in (second() if second and not best.zero else [])
                     if agrees is not None]
-        if compared:
-            how, other, agrees = compared[-1]
-            theirs = answer_text(q, [c.name for c in other.compiled.columns], other.rows,
-                                 boolean_of(other.rows) if q.kind == "yesno" else None, other.total, words)
-            detail = (f"{len(compared)} second plan(s) give the same answer" if agrees else
-                      f"a second plan ({how}: {other.sql.replace(chr(10), ' ')[:200]}) gives another answer: "
-                      f"{theirs[:200]}")
-            ans.checks.append(Check("second_plan_agrees", agrees, detail).to_dict())
-            if not agrees:  # two readings of the question: neither is stated
+        verdict = self._verdict if any(agrees is False for _, _, agrees in compared) else None
+        if compared and verdict is None:
+            ans.checks.append(Check("second_plan_agrees", True,
+                                    f"{len(compared)} second plan(s) give the same answer").to_dict())
+        elif verdict is not None:  # plans that disagree: decided by what code can check, or "Unsure" with both
+            hows = ["first"] + [how for how, _, agrees in compared][-(len(self._readings) - 1):]
+            arbitration = {"rule": verdict.rule, "chosen": hows[verdict.chosen] if verdict.chosen is not None
+                           else "", "detail": verdict.detail,
+                           "plans": [{"how": h, "sql": r.sql,
+                                      "rows": [[c.to_dict() for c in row] for row in r.rows[:20]]}
+                                     for h, r in zip(hows, self._readings)]}
+            check = Check("plans_arbitrated", verdict.chosen is not None, f"{verdict.rule}: {verdict.detail}")
+            if verdict.chosen is None:  # two readings of the question, no rule decides: neither is stated
                 candidate = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
-                ans.state, ans.error, ans.rows, ans.boolean, ans.support = "unsure", detail, [], None, []
-                ans.answer = unsure_text(words.reason("doubt", detail), candidate, words)
+                ans.checks.append(check.to_dict())
+                ans.state, ans.error, ans.rows, ans.boolean, ans.support = "unsure", verdict.detail, [], None, []
+                ans.answer = unsure_text(words.reason("doubt", verdict.detail), candidate, words)
+                ans.arbitration = arbitration
                 return ans
+            if verdict.chosen > 0:  # another plan's result answers: stated as that plan's, with its support
+                chosen = self._readings[verdict.chosen]
+                other = self._answer(q, chosen, runs, words)
+                other.checks.append(check.to_dict())
+                other.arbitration = arbitration
+                return other
+            ans.checks.append(check.to_dict())
+            ans.arbitration = arbitration
         ans.state = "answered"
         ans.answer = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
         return ans

@@ -3,6 +3,7 @@ plans that only return what the question itself names."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rdflib.namespace import DCTERMS, RDFS, SKOS
@@ -93,7 +94,9 @@ def value_echo_problem(plan: Plan, schema: Schema) -> str:
     for it in plan.select:
         e = it.expr
         own = isinstance(e, Col) and e.column.lower() in names
-        counted = isinstance(e, Agg) and e.func == "count"
+        # a count of the rows themselves (not of what they link to: "how many members does the team X have")
+        counted = isinstance(e, Agg) and e.func == "count" and (
+            e.arg is None or (isinstance(e.arg, Col) and e.arg.column.lower() in names))
         if not (own or counted):
             return ""
     value = ", ".join(repr(v) for v in fixed[:3])
@@ -118,16 +121,32 @@ def fixed_names(plan: Query, names: set[str]) -> list[str]:
     return fixed
 
 
-def _table_named(schema: Schema, word: str) -> Table | None:
-    """The one table whose name (in words, singular) is `word`, or whose last word is; None for none or several."""
+def _table_named(schema: Schema, word: str, phrase: list[str] | None = None,
+                 read: set[str] | None = None) -> Table | None:
+    """The one table whose name (in words, singular) is `word`, or whose last word is; None for none or several.
+    `phrase`: the question's whole noun phrase ("computer model"): a table named by all of it comes first;
+    `read`: the tables a plan reads, which decide between tables of one name (`Country`, `Country_2`: the view
+    numbers the classes of one name from several vocabularies)."""
     from ontocore.embeddings import split_name
     from ontocore.text import singular
 
+    def words_of(t) -> list[str]:
+        return [singular(w) for w in split_name(re.sub(r"_\d+$", "", t.name)).split()]
+
     def names(t) -> set[str]:
-        words = [singular(w) for w in split_name(t.name).split()]
+        words = words_of(t)
         return {" ".join(words), words[-1]} if words else set()
 
-    wanted = [t for t in schema.tables.values() if word in names(t)]
+    if phrase and len(phrase) > 1:
+        whole = [t for t in schema.tables.values() if len(words_of(t)) > 1 and words_of(t) == phrase[:len(words_of(t))]]
+        if whole:
+            wanted = whole
+        else:
+            wanted = [t for t in schema.tables.values() if word in names(t)]
+    else:
+        wanted = [t for t in schema.tables.values() if word in names(t)]
+    if len(wanted) > 1 and read:
+        wanted = [t for t in wanted if t.name.lower() in read] or wanted
     return wanted[0] if len(wanted) == 1 else None
 
 
@@ -151,7 +170,15 @@ def type_problem(plan: Plan, schema: Schema, q: Question) -> str:
     of the same things, or a column referring to them): the query answers about other things."""
     if not q.head or q.kind != "other" or not isinstance(plan, Query):
         return ""
-    target = _table_named(schema, q.head)
+    from ontocore.text import STOP, singular
+
+    at = next((i for i, w in enumerate(q.words[:4]) if w in ("which", "what")), None)
+    phrase = []
+    for w in q.words[at + 1:at + 4] if at is not None else []:
+        if w in STOP:
+            break
+        phrase.append(singular(w))
+    target = _table_named(schema, q.head, phrase, {s.table.lower() for s in plan.sources})
     if target is None or all(is_aggregate(it.expr) for it in plan.select):
         return ""
     if any(_of_table(it.expr, schema, target) for it in plan.select):

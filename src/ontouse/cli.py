@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ontocore import __version__
-from ontocore.cliutil import friendly_errors, llm_options, model_options, outcome_options
+from ontocore.cliutil import environment_help, friendly_errors, llm_options, model_options, outcome_options
 from ontocore.errors import InputError
 from ontocore.terminal import safe
 
@@ -44,13 +44,13 @@ class _AskByDefault(click.Group):
         return super().parse_args(ctx, args)
 
 
-@click.group(cls=_AskByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_AskByDefault, epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Answer questions about an ontology from SPARQL results only (ontoask QUESTION, the `ask` command), or
     serve the answerer over HTTP (`ontoask serve`) or MCP (`ontoask mcp`)."""
 
 
-@main.command("ask", context_settings={"help_option_names": ["-h", "--help"]})
+@main.command("ask", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("question", required=False)
 @click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
               help="An ontobuild outcome folder or an RDF file (.owl .rdf .ttl .nt .n3 .jsonld); repeatable.")
@@ -212,7 +212,7 @@ def open_public_answerer(source: Source, examples_path: Path | None, backend: st
                     model_retries=model_retries)
 
 
-@main.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
+@main.command("serve", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every "
                                                                      "interface; there is no authentication).")
@@ -257,7 +257,7 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
         answerer.close()
 
 
-@main.command("mcp", context_settings={"help_option_names": ["-h", "--help"]})
+@main.command("mcp", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
 @click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds before a query of the sparql tool is abandoned.")

@@ -48,7 +48,8 @@ def require_sdk() -> None:
     if importlib.util.find_spec("mcp") is None:
         from ontocore.errors import InputError
 
-        raise InputError("ontoask mcp needs the MCP Python SDK: pip install 'ontobuild[mcp]' (or pip install mcp).")
+        raise InputError("ontoask mcp needs the MCP Python SDK: pip install -e '.[mcp]' in your checkout of "
+                         "ontobuild (or pip install mcp).")
 
 
 def make_server(answerer: Answerer, timeout_s: float = 10.0, max_rows: int = 200) -> Any:

@@ -65,33 +65,42 @@ PHRASES: dict[str, str] = {
     "no_rows": "no matching rows",
     "no_triples": "no fact in the data backs the result",
 }
+# phrases written for the catalog's languages only: another language shows them in English (the model's set above
+# stays as its kept translations were made)
+CATALOG_ONLY: dict[str, str] = {"tied": "tied: {n} share the ranked value"}
 # the same phrases written by people for the languages ontocore.language supports: used as they are, no model
 # call (the model translates the set only for a language missing here)
 CATALOG: dict[str, dict[str, str]] = {
     "de": {"yes": "Ja", "no": "Nein", "no_data": "Keine Daten vorhanden", "unsure": "Unsicher",
            "best_candidate": "bester Kandidat", "looked_for": "gesucht", "more": "und {n} weitere",
            "column": "Spalte {n}", "doubt": "das Ergebnis passt womöglich nicht zur Frage",
-           "no_rows": "keine passenden Zeilen", "no_triples": "keine Aussage in den Daten stützt das Ergebnis"},
+           "no_rows": "keine passenden Zeilen", "no_triples": "keine Aussage in den Daten stützt das Ergebnis",
+           "tied": "gleichauf: {n} teilen den Rangwert"},
     "fr": {"yes": "Oui", "no": "Non", "no_data": "Aucune donnée disponible", "unsure": "Incertain",
            "best_candidate": "meilleur candidat", "looked_for": "cherché", "more": "et {n} de plus",
            "column": "colonne {n}", "doubt": "le résultat ne répond peut-être pas à la question",
-           "no_rows": "aucune ligne correspondante", "no_triples": "aucun fait des données n'étaye le résultat"},
+           "no_rows": "aucune ligne correspondante", "no_triples": "aucun fait des données n'étaye le résultat",
+           "tied": "ex aequo : {n} partagent la valeur classée"},
     "es": {"yes": "Sí", "no": "No", "no_data": "No hay datos disponibles", "unsure": "Incierto",
            "best_candidate": "mejor candidato", "looked_for": "buscado", "more": "y {n} más",
            "column": "columna {n}", "doubt": "puede que el resultado no responda a la pregunta",
-           "no_rows": "ninguna fila coincide", "no_triples": "ningún hecho de los datos respalda el resultado"},
+           "no_rows": "ninguna fila coincide", "no_triples": "ningún hecho de los datos respalda el resultado",
+           "tied": "empate: {n} comparten el valor clasificado"},
     "it": {"yes": "Sì", "no": "No", "no_data": "Nessun dato disponibile", "unsure": "Incerto",
            "best_candidate": "miglior candidato", "looked_for": "cercato", "more": "e altri {n}",
            "column": "colonna {n}", "doubt": "il risultato potrebbe non rispondere alla domanda",
-           "no_rows": "nessuna riga corrispondente", "no_triples": "nessun fatto nei dati sostiene il risultato"},
+           "no_rows": "nessuna riga corrispondente", "no_triples": "nessun fatto nei dati sostiene il risultato",
+           "tied": "pari merito: {n} condividono il valore in classifica"},
     "pt": {"yes": "Sim", "no": "Não", "no_data": "Não há dados disponíveis", "unsure": "Incerto",
            "best_candidate": "melhor candidato", "looked_for": "procurado", "more": "e mais {n}",
            "column": "coluna {n}", "doubt": "o resultado pode não responder à pergunta",
-           "no_rows": "nenhuma linha correspondente", "no_triples": "nenhum fato nos dados sustenta o resultado"},
+           "no_rows": "nenhuma linha correspondente", "no_triples": "nenhum fato nos dados sustenta o resultado",
+           "tied": "empate: {n} partilham o valor classificado"},
     "nl": {"yes": "Ja", "no": "Nee", "no_data": "Geen gegevens beschikbaar", "unsure": "Onzeker",
            "best_candidate": "beste kandidaat", "looked_for": "gezocht", "more": "en nog {n}",
            "column": "kolom {n}", "doubt": "het resultaat past mogelijk niet bij de vraag",
-           "no_rows": "geen overeenkomende rijen", "no_triples": "geen feit in de gegevens onderbouwt het resultaat"},
+           "no_rows": "geen overeenkomende rijen", "no_triples": "geen feit in de gegevens onderbouwt het resultaat",
+           "tied": "gelijk: {n} delen de gerangschikte waarde"},
 }
 OPENING = ("yes", "no", "no_data", "unsure")  # the phrases that start an answer text
 MOSTLY_ENGLISH = 0.5  # a reply with at least this share of its phrases left in English is asked again once
@@ -109,7 +118,7 @@ class Phrases:
     def get(self, key: str, **values: Any) -> str:
         """The phrase `key` with its `{n}` filled in; one that starts the answer text (yes, no, no data, unsure)
         with a capital letter, as the English does."""
-        text = self.texts.get(key) or PHRASES.get(key, key)
+        text = self.texts.get(key) or PHRASES.get(key) or CATALOG_ONLY.get(key, key)
         if key in OPENING:
             text = text[:1].upper() + text[1:]
         return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(0)[1:-1], m.group(0))), text)

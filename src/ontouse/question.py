@@ -56,7 +56,7 @@ def parse_question(text: str) -> Question:
         if run:
             q.names.append(" ".join(run))
             run = []
-    if q.words and q.words[0] in AUXILIARIES:
+    if q.words and q.words[0] in AUXILIARIES and not _request(q.words):
         q.kind = "yesno"
     elif re.search(r"\bhow many\b|^(?:what is|what's|find|give|return|tell me|show) (?:me )?the (?:total )?"
                    r"number of\b|^count\b", fold(text)):
@@ -68,3 +68,27 @@ def parse_question(text: str) -> Question:
             q.head = singular(q.words[i + 1])
             break
     return q
+
+
+# "can you list ...", "could you tell me which ...": a request worded as a question, not a yes/no question
+_REQUEST_VERBS = frozenset("list show give tell name find count return provide display enumerate identify".split())
+
+
+def _request(words: list[str]) -> bool:
+    """Does a question that opens with an auxiliary ask the listener to do something ("Can you list the X?",
+    "Would you please show me ...", "Do you know which ...")?"""
+    rest = [w for w in words[1:5] if w not in ("please", "kindly")]
+    if len(rest) < 2 or rest[0] not in ("you", "we", "i"):
+        return False
+    return rest[1] in _REQUEST_VERBS or (rest[1] == "know" and len(rest) > 2 and rest[2] in (
+        "which", "what", "who", "how", "where", "when"))
+
+
+def asks_several(q: Question) -> bool:
+    """Does a question ask for things in the plural ("which rangers earn the most"), not exactly one ("which
+    ranger earns the most", "who ...")?"""
+    for i, w in enumerate(q.words[:4]):
+        if w in ("which", "what") and i + 1 < len(q.words):
+            noun = q.words[i + 1]
+            return noun not in STOP and singular(noun) != noun
+    return False

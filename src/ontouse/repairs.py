@@ -20,7 +20,14 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
   that has exactly one date or time column ranks by Y, where the question ranks by time: it becomes Y of the row
   with the latest (earliest) date (ORDER BY the date DESC / ASC LIMIT 1);
 - `count_referred`: "how many X" answered by COUNT(*) over a table whose rows each refer to one X (visits of
-  patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X.
+  patients, for "how many patients ...") counts the distinct X referred to: two rows about one X are one X;
+- `linked_elsewhere`: a joined table's name compared with a name none of its rows has, where the link joined to it
+  points at a thing of another class (or of none) with that name (links of one property that point at things of
+  several kinds: `JOIN Place P ON F.subject = P.iri WHERE P.label = 'X'` where X is no place): the link is
+  compared with the name instead (`F.subject = 'X'`: the linked thing's name), and the table is left out;
+- `both_joined`: one joined row's column required to equal two different values at once (`JOIN Tool T ON
+  W.uses = T.iri WHERE T.label = 'saw' AND T.label = 'drill'`), which no row can, has one reading: the things
+  linked to a row of each value ("both"); the joined table is joined once more for the second value.
 
 Repairs never drop or loosen a condition: an answer to a looser question is never returned as this one's."""
 
@@ -35,8 +42,9 @@ from rdflib import URIRef
 from ontocore.text import fold
 
 from .linking import ValueIndex
+from .storage.sparql import QueryError
 from .question import Question
-from .sqlplan.plan import Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source
+from .sqlplan.plan import Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in
 from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
@@ -86,6 +94,10 @@ class Repairer:
             if labels and target is not None and any(text in self.index.values_of(k.prop, target)
                                                      for k in target.key_columns()):
                 return lit  # the row's key (sqlplan/compile.py compares names and keys)
+            if c.kind == "link" and c.prop is not None and not any(
+                    text in self.index.values_of(x.prop, target) for x in labels) and links_to_named(
+                    self.index, self.schema, c.prop, text):
+                return lit  # the name of a linked thing of another table (or of none)
             return self._in_props([x.prop for x in labels], lit, text, "name_spelling",
                                   f"the names of {target.name if target else '?'}",
                                   samples=[v for x in labels for v in x.samples], table=target)
@@ -149,6 +161,12 @@ def _text(e: Any) -> bool:
 def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
                 question: Question | None = None) -> tuple[Any, list[str]]:
     r = Repairer(schema, index)
+    if isinstance(plan, Query):
+        for _ in range(4):  # one name at a time ("both A and B": two)
+            plan, changed = linked_elsewhere(plan, schema, index)
+            if not changed:
+                break
+            r._note("linked_elsewhere")
     plan = r.repair(plan)
     if question is not None and isinstance(plan, Query) and (asks_ids(question) or (
             asks_ids(question, with_names=True) and _names_apart(plan, schema))):
@@ -170,7 +188,103 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = count_referred(plan, schema, question)
         if changed:
             r._note("count_referred")
+    if isinstance(plan, Query):
+        plan, changed = both_joined(plan)
+        if changed:
+            r._note("both_joined")
     return plan, r.applied
+
+
+_Q_LINKED_NAMED = ("SELECT ?o WHERE { ?s <%s> ?o . ?o ?p ?l . VALUES ?p { %s } FILTER(isIRI(?o) && STR(?l) = %s) }"
+                   " LIMIT 1")
+
+
+def links_to_named(index: ValueIndex, schema: Schema, prop: URIRef, text: str) -> bool:
+    """Does the link property `prop` point at some thing named `text` (by any label property of the view)?"""
+    from rdflib import Literal
+
+    props = " ".join(URIRef(p).n3() for p in schema.label_props)
+    if not props:
+        return False
+    try:
+        return bool(index.store.select(_Q_LINKED_NAMED % (prop, props, Literal(text).n3()), max_rows=1).rows)
+    except QueryError:  # a store that cannot tell
+        return False
+
+
+def linked_elsewhere(q: Query, schema: Schema, index: ValueIndex) -> tuple[Query, bool]:
+    """`linked_elsewhere` (module docstring)."""
+    from .sqlplan.plan import And
+
+    conds = list(q.where.items) if isinstance(q.where, And) else [q.where] if q.where is not None else []
+    for i, c in enumerate(conds):
+        if not (isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and _text(c.right)):
+            continue
+        alias, text = c.left.alias.lower(), str(c.right.value)
+        table = schema.table(c.left.table)
+        col = table.column(c.left.column) if table is not None else None
+        if table is None or col is None or not col.is_label or text in index.values_of(col.prop, table):
+            continue
+        joins = [j for j in q.joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
+        used = [x for x in columns_in(q, deep=True) if x.alias.lower() == alias]
+        if len(joins) != 1 or joins[0].optional or len(used) != 2:  # its side of the join, and the name compared
+            continue
+        link = joins[0].left if joins[0].right.alias.lower() == alias else joins[0].right
+        other = joins[0].right if link is joins[0].left else joins[0].left
+        owner = schema.table(link.table)
+        lc = owner.column(link.column) if owner is not None else None
+        if lc is None or lc.kind != "link" or other.column.lower() != "iri" or lc.prop is None:
+            continue
+        if not links_to_named(index, schema, lc.prop, text):
+            continue
+        conds[i] = Cmp("=", link, Lit(text))
+        where = And(tuple(conds)) if len(conds) > 1 else conds[0]
+        return replace(q, sources=tuple(s for s in q.sources if s.alias.lower() != alias),
+                       joins=tuple(j for j in q.joins if j is not joins[0]), where=where), True
+    return q, False
+
+
+def both_joined(q: Query) -> tuple[Query, bool]:
+    """`both_joined` (module docstring): the second of two equalities of one joined alias's column with different
+    constants moves to a copy of that alias, joined the same way."""
+    from .sqlplan.plan import And
+
+    if not isinstance(q.where, And):
+        return q, False
+    seen: dict[tuple[str, str], Lit] = {}
+    for i, c in enumerate(q.where.items):
+        if not (isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit)):
+            continue
+        key = (c.left.alias.lower(), c.left.column.lower())
+        if key not in seen:
+            seen[key] = c.right
+            continue
+        if seen[key].value == c.right.value:
+            continue
+        alias = c.left.alias
+        joins = [j for j in q.joins if not j.optional and alias.lower() in (j.left.alias.lower(), j.right.alias.lower())
+                 and j.left.alias.lower() != j.right.alias.lower()]
+        source = next((s for s in q.sources if s.alias.lower() == alias.lower()), None)
+        if source is None or source.optional:
+            return q, False
+        if not joins:  # a column that holds several values per row: the same row read again for the second one
+            joins = [Join(Col(alias, source.table, "iri"), Col(alias, source.table, "iri"))]
+        taken = {s.alias.lower() for s in q.sources}
+        n = 2
+        while f"{alias}_{n}".lower() in taken:
+            n += 1
+        copy = f"{alias}_{n}"
+
+        def moved(col: Col) -> Col:
+            return Col(copy, col.table, col.column) if col.alias.lower() == alias.lower() else col
+
+        items = list(q.where.items)
+        items[i] = Cmp("=", moved(c.left), c.right)
+        added = tuple(Join(moved(j.left), moved(j.right)) if j.left.alias.lower() != j.right.alias.lower()
+                      else Join(j.left, moved(j.right)) for j in joins)
+        return replace(q, sources=q.sources + (Source(source.table, copy),), joins=q.joins + added,
+                       where=And(tuple(items))), True
+    return q, False
 
 
 def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
@@ -221,7 +335,8 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
-    from .verify import _aggs, _excludes, _nodes, _refers, _top_conditions
+    from .sqlplan.plan import nodes_in as _nodes
+    from .verify import _aggs, _excludes, _refers, _top_conditions
 
     def _only_of(c: Any, alias: str) -> bool:
         """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""

@@ -24,26 +24,60 @@ from .storage.store import Source
 log = logging.getLogger(__name__)
 
 
-def read_questions(path: str | Path) -> list[dict[str, Any]]:
-    """The questions file: a JSON list of {"query": str, "expected": any (optional)} (or plain strings)."""
-    from ontocore.files import read_json_file
+def _load_questions(path: Path) -> Any:
+    """The data of a questions file: YAML for .yml/.yaml (safe loading, a bounded number of anchors), else JSON."""
+    from ontocore.files import read_json_file, read_text_file
 
+    if path.suffix.lower() not in (".yml", ".yaml"):
+        return read_json_file(path)
+    import yaml
+
+    text = read_text_file(path)
+    if text.count("&") > 1000 or (text.count("*") > 1000 and "&" in text):
+        raise InputError(f"{path} uses too many YAML anchors and aliases for a questions file.")
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise InputError(f"{path} is not valid YAML: {' '.join(str(e).split())[:300]}.") from None
+
+
+def read_questions(path: str | Path) -> list[dict[str, Any]]:
+    """The questions file (JSON, or YAML for .yml/.yaml): a list of questions, each a string or an object with its
+    text in "question" (or "query") and optionally "expected"; or an object whose "questions" is that list. The
+    TEXT2SPARQL challenge's questions.yaml is read too: {"dataset": {"id": IRI}, "questions": [{"question": {"en":
+    ..., "de": ...}, "query": {"sparql": ...}}]}, one question per language (its "language", "dataset" and the
+    gold "sparql" kept with it)."""
     path = Path(path)
-    data = read_json_file(path)
+    data = _load_questions(path)
+    dataset = None
     if isinstance(data, dict) and isinstance(data.get("questions"), list):
+        ds = data.get("dataset")
+        dataset = ds.get("id") if isinstance(ds, dict) else ds if isinstance(ds, str) else None
         data = data["questions"]
     if not isinstance(data, list) or not data:
-        raise InputError(f"{path} must be a non-empty JSON list of {{\"query\": ..., \"expected\": ...}} objects.")
+        raise InputError(f"{path} must hold a non-empty list of questions (strings, or objects with a "
+                         "\"question\" and optionally \"expected\"), or an object whose \"questions\" is that list.")
     out = []
     for i, item in enumerate(data):
         if isinstance(item, str):
             item = {"query": item}
         if not isinstance(item, dict):
-            raise InputError(f"{path}: item {i + 1} is not an object with a \"query\".")
-        q = item.get("query", item.get("question"))
-        if not isinstance(q, str) or not q.strip():
-            raise InputError(f"{path}: item {i + 1} has no \"query\" text.")
-        out.append({**item, "query": q.strip()})
+            raise InputError(f"{path}: item {i + 1} is not a question (a string or an object with a \"question\").")
+        extra = {k: v for k, v in item.items() if k != "query" and not (k == "question" and not isinstance(v, str))}
+        if dataset is not None:
+            extra.setdefault("dataset", dataset)
+        gold = item.get("query") if "question" in item else None  # TEXT2SPARQL: "query" is the gold SPARQL
+        if isinstance(gold, dict):
+            gold = gold.get("sparql")
+        if isinstance(gold, str) and gold.strip():
+            extra["sparql"] = gold.strip()
+        text = item.get("question", item.get("query"))
+        texts = text.items() if isinstance(text, dict) else [(None, text)]  # {"en": ..., "de": ...}: each language
+        for language, q in texts:
+            if not isinstance(q, str) or not q.strip():
+                raise InputError(f"{path}: item {i + 1} has no question text"
+                                 f"{f' in {language!r}' if language else ''}.")
+            out.append({**extra, **({"language": language} if language else {}), "query": " ".join(q.split())})
     return out
 
 
@@ -149,6 +183,10 @@ def run_batch(graph_paths: Source | list[Path], questions_path: str | Path, out:
                 row = ans.to_dict(item.get("expected"), with_expected=has_expected)
                 if has_expected:
                     row["correct"] = _score(ans, item["expected"])
+                for key, name in (("language", "language"), ("dataset", "dataset"), ("id", "id"),
+                                  ("sparql", "gold_sparql")):  # what the questions file said of it (TEXT2SPARQL)
+                    if key in item and name not in row:
+                        row[name] = item[key]
                 rows.append(row)
                 log.info("%s -> %s", item["query"], ans.answer)
                 progress.advance("ask", f"question {i} of {len(questions)}: {ans.state}, {ans.llm_calls} call(s), "

@@ -5,12 +5,16 @@
   a dataset other than the one served -> 404.
 - `GET /answer?question=...` -> the whole answer record (what `ontoask --json` prints: answer, rows, SPARQL,
   support triples with their sources, cost).
-- `GET /health` -> `{"status": "ok", ...}` once the ontology's view and the model are loaded.
+- `GET /health` -> `{"status": "ok", ...}` when the ontology's view is loaded and the model answers (a model
+  server is reached: its model list; checked at most every HEALTH_TTL seconds); 503 `{"status": "unavailable",
+  "error": ...}` with `Retry-After` when it does not. `HEAD` of any resource: its headers.
 
 One model answers one question at a time: requests wait in a bounded queue for the one worker thread that
-asks (`Service`); a full queue is answered 503 at once, a request that waits or runs longer than its timeout is
-answered 504 (a question already being answered runs to its end; one still waiting is dropped). Every error is
-a JSON object `{"error": message, "status": code}`, never a traceback. Standard library only
+asks (`Service`); a full queue is answered 503 at once (with `Retry-After`), a request that waits or runs longer
+than its timeout is answered 504 (a question already being answered runs to its end; one still waiting is
+dropped). Every error, also those http.server makes itself (414 for a too long URL, 400, 501 for another method),
+is a JSON object `{"error": message, "status": code}`, never a traceback or an HTML page. A connection that sends
+nothing for HANDLER_TIMEOUT seconds is closed; the listen backlog is BACKLOG. Standard library only
 (`http.server.ThreadingHTTPServer`)."""
 
 from __future__ import annotations
@@ -36,14 +40,19 @@ log = logging.getLogger(__name__)
 QUEUE_SIZE = 8  # questions waiting for the model, beyond the one being answered
 REQUEST_TIMEOUT = 300.0  # seconds a request may wait and run (the embedded model takes 5-60 s a question)
 MAX_QUESTION = 2000  # characters
+HANDLER_TIMEOUT = 30.0  # seconds a connection may stay silent (an idle keep-alive, a slow client) before it is closed
+BACKLOG = 64  # connections the operating system holds while the server is busy accepting
+RETRY_AFTER = 30  # seconds a client told 503 (busy) waits before it asks again
+HEALTH_TTL = 10.0  # seconds a model check is trusted before /health reaches the model again
 
 
 class ServiceError(Exception):
     """A request the service answers with an HTTP error status and a JSON message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -70,6 +79,8 @@ class Service:
         self._jobs: queue.Queue[_Job | None] = queue.Queue(maxsize=max(1, queue_size))
         self._stopping = threading.Event()
         self.answered = 0
+        self._checked: tuple[float, str] | None = None  # (when, "" or why the model is not available)
+        self._check_lock = threading.Lock()
         self._worker = threading.Thread(target=self._work, name="ontoask-answerer", daemon=True)
         self._worker.start()
 
@@ -77,13 +88,13 @@ class Service:
         """The answer record of `question`, answered in turn; ServiceError 503 when the queue is full, 504 when
         the answer takes longer than the timeout."""
         if self._stopping.is_set():
-            raise ServiceError(503, "the service is stopping.")
+            raise ServiceError(503, "the service is stopping.", RETRY_AFTER)
         job = _Job(question)
         try:
             self._jobs.put_nowait(job)
         except queue.Full:
             raise ServiceError(503, f"busy: {self._jobs.maxsize} question(s) are already waiting for the model; "
-                                    "try again later.") from None
+                                    "try again later.", RETRY_AFTER) from None
         if not job.done.wait(self.timeout_s):
             job.dropped = True
             raise ServiceError(504, f"no answer within {self.timeout_s:g} s.")
@@ -127,8 +138,30 @@ class Service:
         except queue.Full:  # a request slipped in meanwhile: the worker is a daemon thread and ends with the process
             log.debug("the answerer's queue did not take the stop signal")
 
+    def model_problem(self) -> str:
+        """"" when the model answers (a model server is reached: `ping`), else why not; a result is kept
+        HEALTH_TTL seconds, so that health checks do not load the model server."""
+        import time
+
+        with self._check_lock:
+            now = time.monotonic()
+            if self._checked is None or now - self._checked[0] > HEALTH_TTL:
+                ping = getattr(self.answerer.model, "ping", None)
+                try:
+                    problem = "" if ping is None else (ping() or "")
+                except OntoError as e:
+                    problem = str(e)
+                except Exception as e:  # noqa: BLE001 - a check never fails the service
+                    problem = f"{type(e).__name__}: {e}"
+                self._checked = (now, problem)
+            return self._checked[1]
+
     def health(self) -> dict[str, Any]:
+        """The service's state; ServiceError 503 when the model does not answer."""
         model = self.answerer.model
+        problem = self.model_problem()
+        if problem:
+            raise ServiceError(503, f"the model is not available: {problem}", RETRY_AFTER)
         return {"status": "ok", "dataset": self.dataset, "classes": len(self.answerer.schema.tables),
                 "model": f"{getattr(model, 'backend', '?')} {getattr(model, 'model', '?')}",
                 "waiting": self.waiting, "queue_size": self._jobs.maxsize, "answered": self.answered,
@@ -159,16 +192,18 @@ class _Handler(BaseHTTPRequestHandler):
     server: "AnswerServer"
     protocol_version = "HTTP/1.1"
     server_version = "ontoask"
+    timeout = HANDLER_TIMEOUT  # a silent connection (an idle keep-alive, a client that stalls) is closed
 
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
+        retry_after = None
         try:
             status, body = self._route()
         except ServiceError as e:
-            status, body = e.status, {"error": str(e)}
+            status, body, retry_after = e.status, {"error": str(e)}, e.retry_after
         except InputError as e:
             status, body = 400, {"error": str(e)}
         except ModelUnavailable as e:
-            status, body = 503, {"error": f"the model is not available: {e}"}
+            status, body, retry_after = 503, {"error": f"the model is not available: {e}"}, RETRY_AFTER
         except ModelServerError as e:
             status, body = 502, {"error": f"the model server failed: {e}"}
         except OntoError as e:
@@ -178,12 +213,32 @@ class _Handler(BaseHTTPRequestHandler):
             status, body = 500, {"error": f"internal error: {type(e).__name__}"}
         if status >= 400:
             body = {"error": redact(" ".join(str(body.get("error", "")).split())), "status": status}
-        self._send(status, body)
+        self._send(status, body, retry_after=retry_after)
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the headers of GET, without the body
+        self.do_GET()
 
     def _other(self) -> None:
-        self._send(405, {"error": f"{self.command} is not supported: use GET.", "status": 405}, allow="GET")
+        self._send(405, {"error": f"{self.command} is not supported: use GET.", "status": 405}, allow="GET, HEAD")
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = _other
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _other
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The errors http.server answers itself (a too long URL, a malformed request line, an unknown method):
+        JSON like every other error, not its HTML page."""
+        try:
+            short, long = self.responses.get(code, ("error", ""))
+        except AttributeError:
+            short, long = "error", ""
+        text = message or short
+        if explain or long:
+            text = f"{text}: {explain or long}"
+        if code == 414:
+            text = "the request's URL is too long (a question has at most " f"{MAX_QUESTION} characters)."
+        if getattr(self, "request_version", "HTTP/0.9") in ("HTTP/0.9", ""):
+            self.request_version = "HTTP/1.0"  # a status line and headers even before the request line was read
+        self.close_connection = True
+        self._send(code, {"error": redact(" ".join(str(text).split())), "status": code})
 
     def _route(self) -> tuple[int, dict[str, Any]]:
         url = urlsplit(self.path)
@@ -207,7 +262,8 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, answer.to_dict()
         return 200, text2sparql_record(answer, dataset or service.dataset, service.answerer.store.prefixes)
 
-    def _send(self, status: int, body: dict[str, Any], allow: str | None = None) -> None:
+    def _send(self, status: int, body: dict[str, Any], allow: str | None = None,
+              retry_after: int | None = None) -> None:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         try:
             self.send_response(status)
@@ -216,9 +272,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Cache-Control", "no-store")
             if allow:
                 self.send_header("Allow", allow)
+            if retry_after is not None or status == 503:
+                self.send_header("Retry-After", str(retry_after or RETRY_AFTER))
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):  # the client went away
+            if self.command != "HEAD":
+                self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):  # the client went away
             log.info("client closed the connection before the answer was sent")
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the http.server API
@@ -229,6 +290,7 @@ class AnswerServer(ThreadingHTTPServer):
     """The HTTP server of a `Service` (a thread per connection; the answers themselves are serialized)."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG  # connections waiting to be accepted (http.server's default is 5)
 
     def __init__(self, service: Service, host: str = "127.0.0.1", port: int = 8000) -> None:
         self.service = service

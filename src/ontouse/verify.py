@@ -38,7 +38,7 @@ from .answer import Cell
 from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape_problem, type_problem,
                      value_echo_problem)
 from .sqlplan.plan import (Agg, And, Arith, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join, Like, Lit, Not,
-                           Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate)
+                           Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate, nodes_in)
 from .question import Question
 from .sqlplan.schema import Schema, Table
 
@@ -190,7 +190,11 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
     table = schema.table(plan.sources[0].table)
     if table is None:
         return ""
-    fixed = fixed_names(plan, {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"})
+    names = {c.name.lower() for c in table.columns.values() if c.is_label} | {"iri"}
+    arg = plan.select[0].expr.arg
+    if isinstance(arg, Col) and arg.column.lower() not in names:
+        return ""  # the values of one of its columns counted ("how many members does X have": COUNT(member))
+    fixed = fixed_names(plan, names)
     if len(fixed) != 1 or any(is_number(c) and float(c.value) > 1 for r in rows for c in r):
         return ""
     phrase = counted_phrase(q)
@@ -212,7 +216,10 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
         return ""
     cell = rows[0][0]
     said = {fold(t).strip() for t in (cell.value, cell.label) if t and not (t == cell.value and cell.is_iri)}
-    if said & {x.strip() for x in _literals(plan.where, [])}:
+    filtered = {x.strip() for x in _literals(plan.where, [])}
+    if "or" in q.words and sum(1 for x in filtered if x and x in fold(q.text)) >= 2:
+        return ""  # a choice between things the question names ("which came first, A or B?"): one of them
+    if said & filtered:
         return (f"the answer {cell.label or cell.value!r} is the value the query filters by, so it restates the "
                 "question: select the column that holds what the question asks about that thing.")
     return ""
@@ -613,34 +620,30 @@ def _scalars(e: Any) -> list[Scalar]:
     return []
 
 
-def _nodes(node: Any):
-    """Every node of a plan, at any depth (subqueries included)."""
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, tuple):
-        for x in node:
-            yield from _nodes(x)
-    elif is_dataclass(node) and not isinstance(node, type):
-        yield node
-        for f in fields(node):
-            yield from _nodes(getattr(node, f.name))
-
-
 def _ranks(plan: Plan) -> bool:
     """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
     return any((isinstance(n, Query) and bool(n.order_by) and n.limit is not None)
-               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in _nodes(plan))
+               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in nodes_in(plan))
 
 
 NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
                      "wasn't weren't haven't hasn't hadn't cannot can't won't".split())
 
 
-def excludes(q: Question) -> bool:
+def excludes(q: Question, names: list[str] | None = None) -> bool:
     """Does the question exclude something? A negation that bounds a comparison ("no more than 40", "not higher
-    than 2": a bound, not an exclusion) does not count."""
+    than 2": a bound, not an exclusion) does not count, nor one inside a name the question says (`names`: the
+    values it names whole, such as a title "Nobody Knows")."""
     words = q.words
+    inside: set[int] = set()
+    for name in names or ():
+        span = [w for w in fold(name).split() if w]
+        for i in range(len(words) - len(span) + 1):
+            if span and words[i:i + len(span)] == span:
+                inside.update(range(i, i + len(span)))
     for i, w in enumerate(words):
+        if i in inside:
+            continue
         if w in NEGATION and not any(x == "than" or x in COMPARATIVE for x in words[i + 1:i + 6]):
             return True
     return False
@@ -659,7 +662,7 @@ def _excludes(n: Any) -> bool:
 def _negates(plan: Plan) -> bool:
     """Does any part of the plan exclude something (NOT, !=, NOT IN, NOT LIKE, NOT EXISTS, IS NULL, EXCEPT, a LEFT
     JOIN), at any depth?"""
-    return any(_excludes(n) for n in _nodes(plan))
+    return any(_excludes(n) for n in nodes_in(plan))
 
 
 def _refers(schema: Schema, many: Col, one: Col) -> bool:
@@ -710,7 +713,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
     orders, its visits) keeps every thing that has any other such row."""
-    found = [n for n in _nodes(plan) if _excludes(n)]
+    found = [n for n in nodes_in(plan) if _excludes(n)]
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
@@ -739,7 +742,7 @@ def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
     """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
     pairs), selecting that reference and excluding with != on another column, returns every thing that has any
     other row ("the workshops that do not lend X" from rows (workshop, tool) with tool != X)."""
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
                 n.select[0].expr, Col):
             continue
@@ -780,7 +783,7 @@ def _top_conditions(e: Any) -> list[Any]:
 
 
 def _joins(plan: Plan) -> list[Join]:
-    return [n for n in _nodes(plan) if isinstance(n, Join)]
+    return [n for n in nodes_in(plan) if isinstance(n, Join)]
 
 
 def _joined_values_related(schema: Schema, j: Join) -> bool:
@@ -1049,7 +1052,8 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
     a table ("frames" of a table of frames) is the table, not a condition. `aliases(mention)`: the other texts of
     the named things (a label in another language names the same thing)."""
     lits = _literals(plan, [])
-    numbers = {_number_text(n.value) for n in _nodes(plan) if isinstance(n, Lit) and isinstance(n.value, (int, float))
+    numbers = {_number_text(n.value) for n in nodes_in(plan)
+               if isinstance(n, Lit) and isinstance(n.value, (int, float))
                and not isinstance(n.value, bool)}
     tables = {term for t in schema.tables.values() for term in _table_terms(t)}
     groups: dict[str, list[Any]] = {}
@@ -1118,7 +1122,7 @@ def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
     from .sqlplan.plan import Between
 
     out: list[tuple[Col, Lit]] = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Cmp):
             for a, b in ((n.left, n.right), (n.right, n.left)):
                 if isinstance(a, Col) and isinstance(b, Lit):
@@ -1280,11 +1284,11 @@ def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str
     counts or lists the things that have one of them. A plan that intersects (INTERSECT, two joined rows) or counts
     the matches per thing (HAVING) is not judged."""
     pairs = both_named(q, mentions)
-    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in _nodes(plan)):
+    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in nodes_in(plan)):
         return ""
-    if any(isinstance(n, Query) and n.having is not None for n in _nodes(plan)):
+    if any(isinstance(n, Query) and n.having is not None for n in nodes_in(plan)):
         return ""
-    for query in (n for n in _nodes(plan) if isinstance(n, Query)):
+    for query in (n for n in nodes_in(plan) if isinstance(n, Query)):
         for col, values in (x for c in _top_conditions(query.where) for x in _either(c)):
             for a, b in pairs:
                 if fold(a) in values and fold(b) in values and _several_per_thing(query, col, schema):
@@ -1345,7 +1349,7 @@ def one_top_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
 def _numbers_in(plan: Plan) -> set[float]:
     """Every number the plan holds: literals (numbers, and texts that read as numbers), LIMIT and OFFSET."""
     out: set[float] = set()
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Lit) and not isinstance(n.value, bool) and n.value is not None:
             try:
                 out.add(float(n.value))
@@ -1396,7 +1400,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     if not isinstance(plan, (Query, SetQuery)):
         return []
     cols = columns_in(plan, deep=True)
-    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in _nodes(plan) if isinstance(n, Query)
+    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in nodes_in(plan) if isinstance(n, Query)
                                                  for s in n.sources}
     read = {(c.table.lower(), c.column.lower()) for c in cols}
     words = re.findall(r"[^\W_]+", q.text.lower())
@@ -1503,7 +1507,7 @@ _ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w
 
 
 def _rounds(e: Any) -> bool:
-    return any(isinstance(n, Func) and n.name == "round" for n in _nodes(e))
+    return any(isinstance(n, Func) and n.name == "round" for n in nodes_in(e))
 
 
 def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
@@ -1583,7 +1587,7 @@ def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str
     asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
     used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
     out = []
-    for table_name in dict.fromkeys(n.table.lower() for n in _nodes(plan) if isinstance(n, Source)):
+    for table_name in dict.fromkeys(n.table.lower() for n in nodes_in(plan) if isinstance(n, Source)):
         table = schema.table(table_name)
         for col in table.columns.values() if table else ():
             if col.kind != "value" or not _yes_no(col) or (table.name.lower(), col.name.lower()) in used:
@@ -1631,7 +1635,7 @@ def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None
     if embedder is None:
         return ""
     asked = {singular(w) for w in q.words if w not in STOP}
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Agg) and n.func in ("sum", "avg") and isinstance(n.arg, Col):
             words = _column_words(schema, n.arg)
             texts = sorted(names(n.arg.table, n.arg.column)) if names is not None else []
@@ -1758,7 +1762,7 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
     if q.head and q.kind == "other":
         out.append(_check("condition_on_asked", condition_owner_problem(q, plan, schema)))
     out.append(_check("summed_column_named", summed_problem(q, plan, schema, embedder, names)))
-    if excludes(q) and q.kind != "yesno":
+    if excludes(q, [m.text for m in mentions if getattr(m, "exact", False)]) and q.kind != "yesno":
         out.append(_check("exclusion_kept", negation_problem(q, plan, schema)))
     if named_sides(q, mentions):
         out.append(_check("comparison_sides", sides_problem(q, plan, mentions)))
@@ -1797,7 +1801,7 @@ def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
     reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
     itself)."""
     out = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
             keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
             out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
@@ -1811,7 +1815,7 @@ def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
     matches two people, the answer mixes theirs. (probe, N)."""
     said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
     out = []
-    for n in _nodes(plan):
+    for n in nodes_in(plan):
         if not isinstance(n, Query):
             continue
         for c in _top_conditions(n.where):

@@ -147,7 +147,8 @@ class Compiler:
         if q.having is not None:
             tail += f"\nHAVING ({ex.condition(q.having)})"
         if q.order_by:
-            terms = [f"{'DESC' if o.desc else 'ASC'}({ex.value(o.expr, grouped=grouped, keys=keys)})"
+            terms = [f"{'DESC' if o.desc else 'ASC'}"
+                     f"({_in_time_order(ex, o.expr, ex.value(o.expr, grouped=grouped, keys=keys))})"
                      for o in q.order_by]
             tail += "\nORDER BY " + " ".join(terms)
         if q.limit is not None:
@@ -160,8 +161,11 @@ class Compiler:
 
     def _type_pattern(self, pat: Pattern, var: str, table_name: str, group: str | None = None) -> None:
         table = self.schema.table(table_name)
+        if table.named_only:  # a TBox's classes: the named ones, not the anonymous class expressions
+            (pat.groups.setdefault(group, []) if group is not None else pat.blocks).append(f"FILTER(isIRI({var}))")
         if table.typed_all or len(table.classes) == 1:
-            triple = (var, "a", URIRef(table.cls).n3())
+            cls = table.cls if table.cls in table.classes or not table.classes else table.classes[0]
+            triple = (var, "a", URIRef(cls).n3())
             if group is not None:  # a LEFT JOINed table: in its OPTIONAL group
                 pat.groups.setdefault(group, []).append(triple)
             else:
@@ -196,6 +200,18 @@ class Compiler:
                 # joined row is bound only when the thing is in that class, so its variable stays its own
                 pat.groups.setdefault(ex.group, []).append(f"FILTER({lv} = {rv})")
                 return
+            if {lk, rk} == {"link", "id"}:
+                link, thing = (left, right) if lk == "link" else (right, left)
+                key = (link.alias.lower(), link.column.lower())
+                if key in ex.joined_links and ex.joined_links[key] != thing.alias.lower():
+                    # a link joined again to another row (JOIN c1 ON f.place = c1.iri JOIN c2 ON f.place = c2.iri):
+                    # a link holds several values per row, and each join reads one of them, as a link table would
+                    # (the things linked to both c1 and c2), never the same value twice
+                    for triple in ex.column(link).triples(ex.alias_var[link.alias.lower()], ex.column_var(thing),
+                                                          ex.column_var(link) + f"_{thing.alias.lower()}"):
+                        ex.add(triple)
+                    return
+                ex.joined_links.setdefault(key, thing.alias.lower())
             pat.unify(lv, rv)
             return
         if "value" in (lk, rk) and {lk, rk} & {"id", "link"}:
@@ -428,3 +444,12 @@ def compile_plan(schema: Schema, plan: Plan, labels: tuple[str, ...] = ()) -> Co
 
 
 __all__ = ["Compiled", "Compiler", "OutColumn", "compile_plan", "RDF", "XSD", "Literal"]
+
+
+def _in_time_order(ex: ExprCompiler, e, term: str) -> str:
+    """An ORDER BY term: a date column by its ISO 8601 lexical form, which sorts years and full dates alike in time
+    order (SPARQL leaves the order of an xsd:gYear and an xsd:date undefined)."""
+    try:
+        return f"STR({term})" if isinstance(e, Col) and ex.kind(e) == "date" else term
+    except PlanError:
+        return term

@@ -56,6 +56,11 @@ class QueryCompiler(Protocol):
     def related(self, a: str, b: str) -> bool: ...
 
 
+# calendar datatypes whose lexical forms (ISO 8601) sort in time order: a column of years that also holds full dates
+# (a year where the day is not known) is compared and ordered on them, never as numbers against dates
+_CALENDAR = frozenset({"gYear", "gYearMonth", "date", "dateTime", "dateTimeStamp"})
+
+
 class ExprCompiler:
     def __init__(self, compiler: QueryCompiler, pat: Pattern, alias_var: dict[str, str]) -> None:
         self.c = compiler
@@ -65,6 +70,7 @@ class ExprCompiler:
         self.left_joined: set[str] = set()  # aliases of LEFT JOINed tables
         self.group: str | None = None  # the LEFT JOIN whose condition is being compiled
         self.one_label = False  # an aggregating or limited query: a thing named in two languages is one row
+        self.joined_links: dict[tuple[str, str], str] = {}  # (alias, link column) -> the alias it was joined to
 
     def add(self, triple: tuple[str, str, str]) -> None:
         """A triple of the pattern (of the LEFT JOIN being compiled, if any)."""
@@ -132,6 +138,8 @@ class ExprCompiler:
             c = self.column(e)
             if c.kind in ("id", "link"):
                 return "thing"
+            if c.datatype.rsplit("#", 1)[-1] in _CALENDAR:  # years (xsd:gYear) beside dates: compared as dates
+                return "date"
             return {"TEXT": "text", "INTEGER": "number", "REAL": "number", "BOOLEAN": "bool"}.get(c.sql_type, "date")
         if isinstance(e, Lit):
             if isinstance(e.value, bool):
@@ -438,14 +446,22 @@ class ExprCompiler:
         if props:
             n = next(_ids)
             values = " ".join(URIRef(p).n3() for p in props + keys)
+            reach = ""
+            joined = isinstance(thing, Col) and (thing.alias.lower(), thing.column.lower()) in self.joined_links
+            if op == "=" and joined:
+                # a link joined to another row too ("both A and B"): one of its other values is named so
+                col = self.column(thing)
+                var = f"?n{n}_"
+                reach = " ".join(f"{a} {b} {c} ." for a, b, c in col.triples(self.alias_var[thing.alias.lower()], var,
+                                                                         f"?n{n}_same")) + " "
             if keys:  # named or known by its key: = is "one of them equals", != is "none of them equals"
-                test = (f"{'!' if op == '!=' else ''}EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
-                        f"FILTER(STR(?l{n}) = {lit}) }}")
+                test = (f"{'!' if op == '!=' else ''}EXISTS {{ {reach}{var} ?lp{n} ?l{n} . "
+                        f"VALUES ?lp{n} {{ {values} }} FILTER(STR(?l{n}) = {lit}) }}")
             else:
-                test = (f"EXISTS {{ {var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
+                test = (f"EXISTS {{ {reach}{var} ?lp{n} ?l{n} . VALUES ?lp{n} {{ {values} }} "
                         f"FILTER(STR(?l{n}) {_SPARQL_OP[op]} {lit}) }}")
             # an unbound link (an OPTIONAL one, under OR / NOT) would be a free variable inside EXISTS
-            return f"(BOUND({var}) && {test})" if var.startswith("?") else test
+            return f"(BOUND({var}) && {test})" if var.startswith("?") and not reach else test
         return f"REPLACE(STR({var}), \"^.*[/#:]\", \"\") {_SPARQL_OP[op]} {lit}"
 
     def _like(self, e: Like) -> str:

@@ -266,3 +266,62 @@ class PlanError(Exception):
 
     def __str__(self) -> str:
         return self.message + (f" {self.hint}" if self.hint else "")
+
+
+def nodes_in(e: Any):
+    """Every node of a plan (or of an expression), depth first: subqueries and set operations included."""
+    if isinstance(e, tuple):
+        for x in e:
+            yield from nodes_in(x)
+    elif is_dataclass(e) and not isinstance(e, type):
+        yield e
+        for f in fields(e):
+            yield from nodes_in(getattr(e, f.name))
+
+
+def sources_in(e: Any) -> list[Source]:
+    """Every source (FROM / JOIN table) of a plan, subqueries and set operations included."""
+    return [n for n in nodes_in(e) if isinstance(n, Source)]
+
+
+def view_misses(plan: Plan, schema: Any) -> list[str]:
+    """The tables and columns a plan names that the view (`schema`, a schema.Schema) does not have: [] for a plan
+    that may run. Checked before a plan reaches the store."""
+    missing: list[str] = []
+    for s in sources_in(plan):
+        if schema.table(s.table) is None:
+            missing.append(s.table)
+    for c in columns_in(plan, deep=True):
+        table = schema.table(c.table)
+        if table is None:
+            missing.append(c.table)
+        elif c.column != "iri" and table.column(c.column) is None:
+            missing.append(f"{c.table}.{c.column}")
+    return list(dict.fromkeys(missing))
+
+
+def nested(plan: Plan) -> bool:
+    """Does a plan hold a query inside it (IN / EXISTS / a scalar subquery)?"""
+    def walk(e: Any, top: bool) -> bool:
+        if isinstance(e, (Query, SetQuery)) and not top:
+            return True
+        if is_dataclass(e) and not isinstance(e, type):
+            return any(walk(getattr(e, f.name), False) for f in fields(e))
+        if isinstance(e, tuple):
+            return any(walk(x, False) for x in e)
+        return False
+
+    return walk(plan, True)
+
+
+def excludes_rows(e: Any) -> bool:
+    """Does a condition negate (NOT, !=, NOT IN, NOT LIKE, IS NULL) anywhere in it?"""
+    if isinstance(e, IsNull):
+        return not e.negated
+    if isinstance(e, Not) or (isinstance(e, Cmp) and e.op == "!=") or getattr(e, "negated", False):
+        return True
+    if is_dataclass(e) and not isinstance(e, type):
+        return any(excludes_rows(getattr(e, f.name)) for f in fields(e))
+    if isinstance(e, tuple):
+        return any(excludes_rows(x) for x in e)
+    return False

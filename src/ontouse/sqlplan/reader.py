@@ -230,7 +230,7 @@ class Reader:
         close = _close(name, names)
         raise PlanError(f"There is no table `{name}`.{hint} "
                         + (f"Did you mean {' or '.join(close)}? " if close else "")
-                        + f"Tables: {', '.join(names[:40])}.")
+                        + f"Tables: {', '.join(names[:40])}.", details={"missing": [name]})
 
     def _items(self, e: exp.Expression, scope: Scope) -> list[Item]:
         name = e.alias if isinstance(e, exp.Alias) else ""
@@ -299,7 +299,7 @@ class Reader:
             reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
             if len(reached) == 1:
                 return self.rules.reach(reached[0], name, scope)
-            raise PlanError(self._missing(name, scope.all_sources()))
+            raise PlanError(self._missing(name, scope.all_sources()), details={"missing": [name]})
         return self._col_of(found[0], name, scope)
 
     def _col_of(self, src: Source, name: str, scope: Scope) -> Col:
@@ -331,7 +331,8 @@ class Reader:
         if reached is not None:
             return reached
         raise PlanError(f"`{src.alias}.{name}`: {src.alias} is the table {table.name}, which has no column "
-                        f"`{name}`. " + self._missing(name, [src], own=False))
+                        f"`{name}`. " + self._missing(name, [src], own=False),
+                        details={"missing": [f"{table.name}.{name}"]})
 
     def _missing(self, name: str, sources: list[Source], own: bool = True) -> str:
         owners = [t.name for t in self.schema.tables.values() if t.column(name)]

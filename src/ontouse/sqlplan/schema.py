@@ -123,7 +123,11 @@ class Table:
     comment: str = ""
     english: str = ""  # its English label when the view's labels are in another language (_add_english)
     parents: list[str] = field(default_factory=list)
+    # the names of its rows, when they are few things that serve as values of other things (a status, a genre, a
+    # language: named individuals with nothing but names, that links point at), for the prompt (_list_values)
+    values: list[str] = field(default_factory=list)
     columns: dict[str, Column] = field(default_factory=dict)  # lower-cased name -> Column
+    named_only: bool = False  # its rows are the named ones only (a TBox's classes: not its anonymous class expressions)
 
     def column(self, name: str) -> Column | None:
         return self.columns.get(name.lower())
@@ -213,6 +217,17 @@ def _iri_list(iris: Iterable[URIRef]) -> str:
     return " ".join(f"<{i}>" for i in iris)
 
 
+# an ontology that is mostly a schema is asked about its classes and properties: two tables of them (the first kind
+# names the table, the others are in it)
+TBOX_TABLES = {OWL.Class: (OWL.Class, RDFS.Class),
+               RDF.Property: (RDF.Property, OWL.ObjectProperty, OWL.DatatypeProperty, OWL.AnnotationProperty)}
+TBOX_TEXT = {OWL.Class: ("class", "A class of the ontology (a kind of thing), with its superclasses (subClassOf)"),
+             RDF.Property: ("property", "A property of the ontology, with the classes it applies to (domain) and "
+                                        "its values (range)")}
+_Q_KINDS = "SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } FILTER(isIRI(?s)) } GROUP BY ?t"
+_Q_CLOSURE_NAMED = "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?t . VALUES ?t { %s } FILTER(isIRI(?s)) }"
+
+
 def _is_meta(iri: URIRef) -> bool:
     return str(iri).startswith(META_NAMESPACES)
 
@@ -234,6 +249,9 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
 
     if counts is None:
         counts = {r[0]: int(r[1]) for r in rows(_Q_TYPES) if isinstance(r[0], URIRef) and not _is_meta(r[0])}
+    counts = dict(counts)
+    kinds = [k for ks in TBOX_TABLES.values() for k in ks]
+    typed = {r[0]: int(r[1]) for r in rows(_Q_KINDS % _iri_list(kinds)) if isinstance(r[0], URIRef)}
     subs: dict[URIRef, set[URIRef]] = {}
     parents: dict[URIRef, set[URIRef]] = {}
     for c, d in rows(_Q_SUB):
@@ -241,6 +259,18 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
             subs.setdefault(d, set()).add(c)
             parents.setdefault(c, set()).add(d)
     classes = set(counts) | {c for c in subs if not _is_meta(c)}
+    tbox: set[URIRef] = set()
+    if typed and sum(counts.values()) < max(typed.get(OWL.Class, 0), typed.get(RDFS.Class, 0)):
+        # mostly a schema (a TBox, few or no individuals): its classes and properties are things to ask about too,
+        # in two tables, Class (owl:Class and rdfs:Class) and Property (rdf:Property and OWL's kinds of property)
+        for top, kinds in TBOX_TABLES.items():
+            found = [k for k in kinds if typed.get(k)]
+            if found:
+                counts.update({k: typed[k] for k in found})
+                subs.setdefault(top, set()).update(k for k in found if k != top)
+                counts.setdefault(top, 0)
+                classes.add(top)
+                tbox.add(top)
 
     def closure(c: URIRef) -> tuple[URIRef, ...]:
         out, todo = [c], [c]
@@ -260,13 +290,19 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
         inst = [x for x in cl if counts.get(x)]
         if not inst:
             continue
-        total = int(rows(_Q_CLOSURE % _iri_list(inst))[0][0]) if len(inst) > 1 else counts[inst[0]]
+        if c in tbox:
+            total = int(rows(_Q_CLOSURE_NAMED % _iri_list(inst))[0][0])
+        else:
+            total = int(rows(_Q_CLOSURE % _iri_list(inst))[0][0]) if len(inst) > 1 else counts[inst[0]]
         name = _unique(sql_ident(local_name(c)), taken)
         schema.tables[name.lower()] = Table(name=name, cls=c, classes=tuple(inst), count=total,
                                             direct=counts.get(c, 0),
-                                            typed_all=total == counts.get(c, 0),
-                                            label=texts.get((c, "label"), ""), comment=texts.get((c, "comment"), ""))
+                                            typed_all=total == counts.get(c, 0) and c not in tbox,
+                                            label=texts.get((c, "label"), "") or TBOX_TEXT.get(c, ("", ""))[0],
+                                            comment=texts.get((c, "comment"), "") or TBOX_TEXT.get(c, ("", ""))[1],
+                                            named_only=c in tbox)
     by_cls = {t.cls: t for t in schema.tables.values()}
+    by_cls.update({k: t for t in schema.tables.values() if t.named_only for k in t.classes})  # a TBox's kinds
     for t in schema.tables.values():
         t.parents = [by_cls[p].name for p in sorted(parents.get(t.cls, ())) if p in by_cls]
     _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows, schema.label_order)
@@ -294,6 +330,7 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
                     found.sort(key=lambda v: rank_of(getattr(v, "language", None), schema.label_order))
                 col.samples = [str(v) for v in found[:3]]
     _find_keys(schema, rows)
+    _list_values(schema, rows)
     log.info("relational view: %d tables, %d columns", len(schema.tables),
              sum(len(t.columns) for t in schema.tables.values()))
     return schema
@@ -600,6 +637,31 @@ def _mark_labels(schema: Schema, rows) -> None:
                 c.is_label = True  # the label itself, under another name
             elif n and int(inside or 0) >= 0.9 * n and c.distinct >= 0.8 * c.subjects:
                 c.is_label = True  # the part of the label that names the row ("code - name", "name (place)")
+
+
+VALUE_LIST = 12  # the most rows of a table of values whose names the view lists
+_Q_NAMES = "SELECT DISTINCT ?l WHERE { ?s a ?t . VALUES ?t { %s } ?s <%s> ?l } ORDER BY ?l LIMIT %d"
+
+
+def _list_values(schema: Schema, rows) -> None:
+    """The names of the rows of a small table of values (named individuals that other rows link to and that hold
+    nothing but names), in the view's label language: a question that names one of them ("the oboe", "vulnerable")
+    is read as that thing, not as a text to search."""
+    targets = {c.target.lower() for t in schema.tables.values() for c in t.columns.values()
+               if c.kind == "link" and c.target}
+    notes = {RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy}
+    for t in schema.tables.values():
+        label = t.label_column()
+        if t.name.lower() not in targets or not 3 <= t.count <= VALUE_LIST or label is None or any(
+                c.kind == "value" and not c.is_label and c.prop not in notes for c in t.columns.values()):
+            continue
+        found = rows(_Q_NAMES % (_iri_list(t.classes), label.prop, 4 * VALUE_LIST), 4 * VALUE_LIST)
+        ranked = sorted(found, key=lambda r: rank_of(getattr(r[0], "language", None), schema.label_order))
+        names: list[str] = []
+        for (value,) in ranked:
+            if str(value) not in names:
+                names.append(str(value))
+        t.values = sorted(names[:t.count])
 
 
 def _find_keys(schema: Schema, rows) -> None:
