@@ -111,3 +111,41 @@ def test_a_passive_clause_keeps_its_agent(text: str, verb: str, obj: str) -> Non
 def test_a_noun_the_lexicon_calls_an_adjective_heads_its_phrase(text: str, head: str) -> None:
     r = _read(text)
     assert any(t.head == head for t in r.things)
+
+
+@pytest.mark.parametrize("text,count", [
+    ("The heater draws 450 W. A fan draws 40 W.", 2),
+    ("The kiln ends at 1,220 °C. The fan stops.", 2),
+])
+def test_a_unit_ends_a_sentence_it_is_no_initial(text: str, count: int) -> None:
+    assert len(grammar.parse(text)) == count
+
+
+@pytest.mark.parametrize("text,owner", [
+    ("Pressure in the steam line must stay below 12 bar.", "steam line"),
+    ("Humidity in the archive vault must stay below 45 %.", "archive vault"),
+])
+def test_a_measure_noun_as_subject_names_the_value_of_the_thing_in_its_phrase(text: str, owner: str) -> None:
+    r = _read(text)
+    v, = r.values
+    assert v.measure_of == _thing(r, owner).id
+
+
+@pytest.mark.parametrize("text,owner", [
+    ("The last delivery to Dock 4 is at 17:30.", "Dock 4"),
+    ("The next inspection of Boiler B2 is due on 3 May 2027.", "Boiler B2"),
+])
+def test_the_time_of_an_event_is_the_time_of_the_named_thing_it_happens_to(text: str, owner: str) -> None:
+    r = _read(text)
+    v, = r.values
+    assert v.measure_of == _thing(r, owner).id
+
+
+@pytest.mark.parametrize("text,first,second", [
+    ("A crate holds 30 kg of apples, and a sack holds 60 kg.", "crate", "sack"),
+    ("The left tank holds 200 L, and the right tank holds 150 L.", "left tank", "right tank"),
+])
+def test_each_clause_of_a_sentence_has_its_own_subject(text: str, first: str, second: str) -> None:
+    r = _read(text)
+    v1, v2 = r.values
+    assert (v1.subject, v2.subject) == (_thing(r, first).id, _thing(r, second).id)

@@ -146,7 +146,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if m.group(0) == ".":
             before = re.search(r"([A-Za-z][A-Za-z.]*)$", text[start:m.start()])
             word = before.group(1).lower().rstrip(".") if before else ""
-            initials = before is not None and re.fullmatch(r"(?:[A-Z]\.)*[A-Z]", before.group(1)) is not None
+            initials = before is not None and re.fullmatch(r"(?:[A-Z]\.)*[A-Z]", before.group(1)) is not None and \
+                not re.search(r"(?:\d\s*|°)[A-Z]$", text[max(start, m.start() - 4):m.start()])  # "450 W.", "°C."
             if word in _ABBREVIATIONS or initials:  # "Dr. Lee", "W.E.B. Du Bois", "J. Smith"
                 continue
         end = m.end()
@@ -196,10 +197,18 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     if tokens and tags[0] == "NNP" and known_word(tokens[0].lower()) in ("NN", "NNS") and len(tokens) > 1 and \
             tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
         tags[0] = known_word(tokens[0].lower())
+    for i in range(1, len(tags) - 1):  # "must be launched within 5 minutes and seats 15 persons": a second verb
+        if tokens[i - 1] in ("and", "or") and tags[i] == "NNS" and tags[i + 1] in ("CD", "DT", "PRP$") and \
+                any(t in VERB_TAGS for t in tags[:i - 1]) and "VERB" in word_classes(tokens[i]):
+            tags[i] = "VBZ"
     for i in range(1, len(tags)):  # "keys go", "they hold": a base form after its subject is a present tense
         if tags[i] == "VB" and (tags[i - 1] in NOUN_TAGS or tags[i - 1] == "PRP") and \
                 not any(t in ("TO", "MD") for t in tags[max(0, i - 3):i]):
             tags[i] = "VBP"
+    for i in range(1, len(tags)):  # "the drum of ...": a determiner's adjective with no noun after it is the noun
+        nxt = tags[i + 1] if i + 1 < len(tags) else "."
+        if tags[i] == "JJ" and tags[i - 1] == "DT" and (nxt in ("IN", "TO", ".", ",", ":") or nxt in VERB_TAGS):
+            tags[i] = "NN"
     for i in range(2, len(tags)):
         nxt = tags[i + 1] if i + 1 < len(tags) else "."
         if tags[i] == "JJ" and tags[i - 1] in ("NN", "NNS") and tags[i - 2] in ("DT", "JJ", "NN", "PRP$") and \
@@ -210,16 +219,21 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
             tags[i] = "NNS"
     clause_start = 0
     for i in range(len(tags) + 1):
-        if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP"):
+        joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
+            tags[i + 1] in ("DT", "PRP$")  # "..., and a sack holds 60 kg": a clause of its own
+        if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:
             clause = range(clause_start, i)
             if not any(tags[k] in FINITE_TAGS for k in clause):
-                for k in clause:
-                    follows = tags[k + 1] if k + 1 < len(tags) else ""
-                    if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and \
-                            "VERB" in word_classes(tokens[k]) and tokens[k].islower() and \
-                            tags[k - 1] in ("NN", "NNS", "NNP", "NNPS") and follows in ("CD", "DT", "PRP$", "IN", "RB"):
-                        tags[k] = "VBZ" if tokens[k].endswith("s") and not tokens[k].endswith("ss") else "VBP"
-                        break
+                candidates = [k for k in clause if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and
+                              "VERB" in word_classes(tokens[k]) and tokens[k].islower() and
+                              tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") and
+                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB")]
+                first_noun = next((k for k in clause if tags[k] in NOUN_TAGS), None)
+                singular_subject = first_noun is not None and tags[first_noun] in ("NN", "NNP")
+                agrees = [k for k in candidates  # "the ramp at the quay works at ...": the verb agrees with it
+                          if (tokens[k].endswith("s") and not tokens[k].endswith("ss")) == singular_subject]
+                for k in (agrees or candidates)[:1]:
+                    tags[k] = "VBZ" if tokens[k].endswith("s") and not tokens[k].endswith("ss") else "VBP"
             clause_start = i + 1
     return tags
 
@@ -244,8 +258,8 @@ def _phrases(words: list[Word]) -> list[Phrase]:
                                                                 _np_continues(words, j + 1))
                                       or (words[j].text in ("-", "&") and j > i and j + 1 < len(words)
                                           and words[j + 1].is_noun())):
-                if j > i and words[j].tag in ("DT", "PDT") and words[j - 1].tag != "PDT":
-                    break  # "a ... the": two phrases
+                if j > i and words[j].tag in ("DT", "PDT", "PRP$") and words[j - 1].tag != "PDT":
+                    break  # "a ... the", "... its": two phrases
                 j += 1
             span = words[i:j]
             if any(x.is_noun() or x.tag == "CD" for x in span) and not all(x.tag in ("VBN", "VBG") for x in span):

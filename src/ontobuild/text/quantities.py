@@ -233,6 +233,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if number is None or any(a < m.end() and m.start() < b for a, b in skip) or \
                 m.group(1).lower() in ("a", "one") and not unit_of(m.group(2)):
             continue  # "a dozen" yes, "one tray" no: "a"/"one" before a counted noun is an article
+        if m.group(1)[:1].isupper() and re.search(r"[A-Za-z0-9][\w-]*\s+$", text[max(0, m.start() - 30):m.start()]) \
+                and not re.search(r"[.!?:]\s+$", text[max(0, m.start() - 3):m.start()]):
+            continue  # "Drum Two ends ...": a capitalized number word inside a sentence is part of a name
         q = Quantity("", str(number), "xsd:integer", start=m.start(), end=m.end(), written=m.group(0))
         q.unit, q.dimension = _unit(m.group(2))
         found.append((m.start(), q))

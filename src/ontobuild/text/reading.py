@@ -21,7 +21,7 @@ from ontocore.units import unit as unit_of
 
 from ..names import normalize, safe_name
 from .quantities import Quantity
-from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma
+from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
 
 # words that open a noun phrase without being part of the thing's name
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
@@ -210,7 +210,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
             name_label = name_label[:1].lower() + name_label[1:]
         n += 1
         tail = [w for w in words[words.index(head) + 1:] if w.tag == "CD"] if head in words else []
-        number = bool(tail) and not plural and not proper
+        number = bool(tail) and not plural
         if number:  # "room 3": the number is part of its name (it is no value: reading.read_sentence)
             label = name_label = text[label_words[0].start:tail[-1].end]
         t = Thing(f"T{n}", p.text(text), " ".join(name_label.split()), head.text, p.start, p.end, "other",
@@ -420,6 +420,8 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
                 continue
             if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
                 break
+            if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and _clause_follows(phrases, k + 1):
+                break  # "..., and a sack holds 60 kg": the next clause begins
             if k in things:
                 t = things[k]
                 if t.owner:
@@ -452,6 +454,14 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
     return out
 
 
+def _clause_follows(phrases: list[Phrase], k: int) -> bool:
+    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase, then a finite verb group."""
+    while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
+        k += 1
+    return k + 1 < len(phrases) and phrases[k].kind == "NP" and phrases[k + 1].kind == "VP" and \
+        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k + 1].words)
+
+
 def _measures(text: str, phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
     """A value after "of" a measure noun ("a capacity of 900 pallets") or after "is" with a measure noun as the
     subject ("its storage time is 20 days"): that noun names what the value measures, and the thing it belongs to
@@ -482,6 +492,40 @@ def _measures(text: str, phrases: list[Phrase], things: dict[int, Thing], r: Rea
                 owner = re.search(r"\b(its|their)\b", t.text, re.I)
                 v.measure_of = "" if owner is None else "previous"
             t.role = "measure"
+    for v in r.values:  # "Pressure in the network must stay below 9 bar": the subject names what it measures
+        subject = r.thing(v.subject) if v.subject else None
+        if v.measure or subject is None or singular(subject.head.lower()) not in MEASURE_NOUNS or subject.named:
+            continue
+        inner = next((x for x in r.things if x.owner == subject.id), None)
+        v.measure = " ".join(w for w in subject.label.split() if w.lower() not in _DETERMINERS)
+        v.measure_of = inner.id if inner is not None else ("previous" if re.match(r"(?i)\s*(its|their)\b",
+                                                                                   subject.text) else "")
+        subject.role = "measure"
+    for v in r.values:  # "the first departure from Varnes is at 05:45": the time of the named thing's event
+        q = v.quantity
+        if v.measure or q.dimension not in ("time", "time of day", "date") or not v.subject:
+            continue
+        subject = r.thing(v.subject)
+        inner = next((x for x in r.things if subject is not None and x.owner == subject.id and
+                      (x.named or x.individuals)), None)
+        if subject is None or inner is None or subject.named or \
+                not is_event(subject.head, moment=q.dimension != "time"):
+            continue
+        v.measure, v.measure_of = subject.label, inner.id
+        subject.role = "measure"
+
+
+_EVENT_ENDINGS = ("ing", "tion", "sion", "ure", "ment", "al", "ance", "ence", "ery", "ival")
+
+
+def is_event(noun: str, moment: bool = False) -> bool:
+    """A noun that names something that happens (a departure, an inspection, a crossing, a delivery, a removal):
+    its time is the time of the thing it happens to. For a moment (a date, a time of day), a noun that is also a
+    verb counts too ("the next overhaul is due on ..."); for a duration only the endings of an event do ("filters
+    last 6 months" is the filters' own)."""
+    low = noun.lower()
+    classes = word_classes(low)
+    return len(low) > 4 and "NOUN" in classes and (low.endswith(_EVENT_ENDINGS) or moment and "VERB" in classes)
 
 
 def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:

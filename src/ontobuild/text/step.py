@@ -261,11 +261,11 @@ def _resolve(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict
                 t.refers = earlier.label
             continue  # a pronoun that points to nothing is no thing
         kind = t.kind
-        if t.generic and kind:  # "Helmets must be kept ...": every member of a class the tables know
+        if t.plural and kind and not t.owner:  # "Helmets must be kept ...": the members of a class the tables know
             cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "")
-            group = members(idx, cls) if cls else []
-            if group and not t.owner:
-                out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + " (all)")
+            group = _narrowed(idx, reading, t, members(idx, cls)) if cls else []
+            if group:
+                out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
                 continue
         definite = t.text.lower().startswith(("the ", "this ", "that ")) and not t.proper and not t.plural
         if definite and kind:  # "the printer": the nearest earlier thing of that kind
@@ -294,6 +294,24 @@ def _resolve(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict
     for tid in folded:
         out.pop(tid, None)
     return out
+
+
+def _narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -> list[str]:
+    """A class's members narrowed by the names the phrase gives them: a name inside it ("roasters of the Hestia
+    line", "the pumps at North Yard") or a capitalized word before the head ("the KV pumps"): the members that hold
+    that name as a value or are linked to a thing of that name. The whole group when nothing narrows it."""
+    words = [x.label for x in reading.things if x.owner == t.id and (x.named or x.individuals)]
+    words += [w for w in re.findall(r"\b[A-Z][\w-]*", t.text) if w.lower() not in ("the", "all", "our", "these",
+                                                                                   "those", "each", "every")
+              and normalize(w) != normalize(t.head)]
+    for word in words:
+        key = normalize(word)
+        kept = [m for m in group if any(
+            (f.literal is not None and key in normalize(str(f.literal))) or
+            (f.object is not None and f.object in idx.individuals and
+             key in normalize(idx.individuals[f.object].label or f.object)) for f in idx.individuals[m].facts)]
+        group = kept or group
+    return group
 
 
 def _remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved], history: list[Known]) -> None:
