@@ -78,10 +78,15 @@ class Thing:
 
     @property
     def kind(self) -> str:
-        """The class its head noun names: singular, CamelCase ("Bag")."""
-        if self.proper or not self.head:
+        """The class its head noun names: singular, CamelCase ("Bag"); none for a word that is no noun (a verb or a
+        function word the tagger took for one)."""
+        if self.proper or not self.head or not self.head[:1].isalpha():
             return ""
-        return safe_name(singular(self.head)) if self.head[:1].isalpha() else ""
+        head = singular(self.head)
+        classes = word_classes(head)
+        if classes and "NOUN" not in classes and "PROPN" not in classes:
+            return ""
+        return safe_name(head)
 
     def describe(self) -> str:
         """How the prompt shows it: its words and its role."""
