@@ -186,6 +186,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
 
 
 RELATION_CHOICES = 3
+CLEAR_LEAD = 0.3  # a relation this far ahead of the next is the only one offered
 MIN_RELATION_SCORE = 0.35  # below it, no relation of the vocabulary is offered for a link (none is asked)
 
 
@@ -206,7 +207,39 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) ->
     scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
     if not scored or scored[0][0] < MIN_RELATION_SCORE:
         return []  # nothing the vocabulary has is close to what joins them: no question to ask
+    if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
+        return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
     return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+def orient(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:
+    """The direction of each chosen vocabulary relation, by code: the two things' classes against its domain and
+    range when they are known; else, for a relation named by an agent ("director", "illustrator") that the verb
+    joining them shares its stem with, the voice: "X directed Y" (active) makes X the director of Y, "Y was
+    directed by X" too; else the sentence's order."""
+    for k in links:
+        s, rel, o = decision.links.get(k.id, (k.subject, "none", k.object))
+        r = state.relations.get(rel)
+        if r is None or r["kind"] != "object":
+            continue
+        st, ot = reading.thing(s), reading.thing(o)
+        if st is None or ot is None:
+            continue
+        dom = [d for d in r.get("domain") or [] if d]
+        rng = [r["range"]] if r.get("range") else []
+        fits = (can_be(st, dom, state, strict=True), can_be(ot, rng, state, strict=True))
+        swapped = (can_be(ot, dom, state, strict=True), can_be(st, rng, state, strict=True))
+        if sum(swapped) > sum(fits):
+            decision.links[k.id] = (o, rel, s)
+            continue
+        if sum(fits) > sum(swapped):
+            continue
+        label = r["label"].lower()
+        agent = re.search(r"(?:or|er|ist|ant)\b", label) is not None
+        stems = {w[:5] for w in re.findall(r"[a-z]{5,}", k.words.lower())}
+        if agent and any(w[:5] in stems for w in re.findall(r"[a-z]{5,}", label)) and \
+                not re.search(r"\bby$", k.words.lower()):
+            decision.links[k.id] = (o, rel, s)  # "Ann Lee directed Storm Bay": director(Storm Bay, Ann Lee)
 
 
 def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
@@ -233,13 +266,14 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     return score
 
 
-def can_be(t: Thing, classes: list[str], state: TextState) -> bool:
+def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:
     """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
-    "is" says it is) names another class of the vocabulary (a "novel" is no Human)."""
+    "is" says it is) names another class of the vocabulary (a "novel" is no Human). `strict`: only when what it is
+    is known and is one of them."""
     wanted = [c for c in classes if c]
     own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
     if not wanted or not own or state.vocab is None:
-        return True
+        return not strict
     iri = next((i for i, n in state.vocab.names.items() if n == own), "")
     ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
     return any(w in ancestors for w in wanted)

@@ -30,7 +30,7 @@ from .choosing import Decision, Link, ValueAsk, choose
 from .facts import keep_chunk, write_facts
 from .mentions import find_mentions, mention_spans
 from .properties import package_words, rename_in_coverage, review_properties
-from .proposals import proposals
+from .proposals import orient, proposals
 from .quantities import find_quantities
 from .reading import Reading, read_sentence
 from .resolving import remember, resolve_things
@@ -89,7 +89,8 @@ def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace,
         things = [t.id for t in reading.things if t.id in resolved and t.id not in same]
         if (asks or link_asks) and things:
             decision = choose(model, reading, asks, link_asks, things, state.system, "", trace,
-                              f"sentence {chunk.id}.{n + 1}", directed=bool(state.relations))
+                              f"sentence {chunk.id}.{n + 1}")
+            orient(reading, link_asks, decision, state)
         for vid, (owner, prop) in list(decision.values.items()):
             decision.values[vid] = (same.get(owner, owner), prop)
         written = write_facts(idx, chunk, reading, resolved, asks, link_asks, decision, state)
