@@ -39,7 +39,10 @@ def fingerprint() -> tuple[int, str]:
     except ImportError:  # a tree from before the builder steps had homes of their own
         from ontobuild.build import mapping_messages  # type: ignore[attr-defined,no-redef]
     from ontobuild.references import reference_messages
-    from ontobuild.textnumbers import find_quantities
+    try:
+        from ontobuild.text.quantities import find_quantities
+    except ImportError:  # a tree from before the text step had its own package
+        from ontobuild.textnumbers import find_quantities  # type: ignore[no-redef]
 
     h, n = hashlib.sha256(), 0
     for files in datasets().values():

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ontobuild.concepts import concept_problem, propose, with_unit
 from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.textmentions import find_mentions
-from ontobuild.textnumbers import find_quantities, unit_text
-from ontobuild.textstep import merge_synonyms, synonym_groups
-from ontobuild.textsubjects import quantity_candidates, read_chunk
+from ontobuild.text.concepts import concept_problem, propose, with_unit
+from ontobuild.text.properties import merge_synonyms, synonym_groups
+from ontobuild.text.quantities import find_quantities, unit_text
 
 
 def _q(text: str) -> list[tuple[str, str, str, str, str]]:
@@ -63,57 +61,6 @@ def _nursery() -> EntitiesIndex:
     return idx
 
 
-def _read(idx: EntitiesIndex, text: str, packages: set[str] = frozenset()):  # type: ignore[assignment]
-    reading = read_chunk(idx, text, find_mentions(idx, text, limit=40), packages=set(packages))
-    quantities = find_quantities(text, reading.skip)
-    quantity_candidates(idx, reading, quantities, set(packages))
-    return reading, {q.written: [t.individuals or [t.new_name] for t in reading.candidates.get(q.id, [])]
-                     for q in quantities}
-
-
-def test_groups_plurals_and_pronouns_name_every_member() -> None:
-    idx = _nursery()
-    text = ("The Red Oak and Silver Birch trees grow in Field North. They need 30 days of rooting. "
-            "Trees are watered below 20 °C. The Black Pine needs 45 days. Both ship in bundles of 10.")
-    reading, cands = _read(idx, text, {"bundle"})
-    assert cands["30 days"][0] == ["RedOak", "SilverBirch"]
-    assert cands["20 °C"][0] == ["RedOak", "SilverBirch"]  # the group's noun again: the group
-    assert cands["45 days"][0] == ["BlackPine"]
-    assert cands["10"][0] == ["RedOak", "SilverBirch"]  # "Both": the last thing that was several
-    rel = [(r.subjects.individuals, r.name, r.obj.new_name) for r in reading.relations]
-    assert rel == [] or all(name for _, name, _ in rel)
-
-
-def test_new_named_things_take_the_announced_kind_and_relations_are_read() -> None:
-    idx = _nursery()
-    text = ("The nursery runs two greenhouses. Glass House East covers 900 m². Glass House West covers 400 m². "
-            "All trees are stored at Glass House East.")
-    reading, cands = _read(idx, text)
-    things = {t.new_name: t.new_class for t in reading.things if t.new_name}
-    assert things["GlassHouseEast"] == things["GlassHouseWest"] == "Greenhouse"
-    assert cands["900 m²"] == [["GlassHouseEast"]]
-    rel = [(sorted(r.subjects.individuals), r.name, r.obj.new_name) for r in reading.relations]
-    assert (["BlackPine", "RedOak", "SilverBirch"], "storedAt", "GlassHouseEast") in rel
-
-
-def test_a_noun_phrase_with_its_own_measure_becomes_a_thing() -> None:
-    idx = _nursery()
-    text = "The Black Pine is kept in a shaded tunnel of 60 m² inside Field North."
-    reading, cands = _read(idx, text)
-    assert cands["60 m²"] == [["ShadedTunnel"]]
-    rel = {(tuple(r.subjects.individuals) or (r.subjects.new_name,), r.name, r.obj.new_name or r.obj.individuals[0])
-           for r in reading.relations}
-    assert (("BlackPine",), "keptIn", "ShadedTunnel") in rel
-    assert (("ShadedTunnel",), "locatedInside", "FieldNorth") in rel
-
-
-def test_a_rule_sentence_is_about_a_policy_not_a_chunk() -> None:
-    idx = _nursery()
-    reading, cands = _read(idx, "Refunds are paid within 14 days of the claim.")
-    assert cands["14 days"] == [["RefundPolicy"], ["Refunds"]]  # a rule first; the model may read a kind of thing
-    assert reading.candidates and list(reading.candidates.values())[0][0].new_class == "Policy"
-
-
 def test_synonym_groups_never_join_properties_one_thing_holds_together() -> None:
     idx = _nursery()
     for name in ("rootingTimeDays", "growTimeDays", "pottingTimeDays"):
@@ -130,15 +77,6 @@ def test_synonym_groups_never_join_properties_one_thing_holds_together() -> None
     assert [f.literal for f in idx.individuals["RedOak"].facts if f.property == "growTimeDays"] == ["30"]
 
 
-def test_openings_a_gerund_rule_a_package_and_a_quantity_noun() -> None:
-    idx = _nursery()
-    reading, cands = _read(idx, "Express shipping within the region takes 2 to 4 working days.")
-    assert cands["2"] == [["ExpressShippingPolicy"]]
-    text = "The Black Pine ships in crates of 8. Crates containing 8 saplings weigh 40 kg. Storage costs are €2 a day."
-    reading, cands = _read(idx, text, {"crate"})
-    assert cands["40 kg"] == [["BlackPine"]] and cands["€2"] == [["BlackPine"]]
-
-
 def _depot() -> EntitiesIndex:
     """A bus depot: buses from a table, with the town each one is based in as a plain text value."""
     idx = EntitiesIndex()
@@ -153,27 +91,7 @@ def _depot() -> EntitiesIndex:
     return idx
 
 
-def test_every_member_a_table_value_as_a_name_and_a_part_of_a_thing() -> None:
-    idx = _depot()
-    reading, cands = _read(idx, "Tyres are checked at every workshop at 06:15.")
-    assert sorted(cands["06:15"][0]) == ["WorkshopNorth", "WorkshopSouth"]
-    reading, cands = _read(idx, "The first bus from Oakridge leaves at 05:10.")
-    assert cands["05:10"] == [["Oakridge"]]
-    assert next(t.new_class for t in reading.things if t.new_name == "Oakridge") == "Town"
-    reading, cands = _read(idx, "The compressor of Bus Juniper must reach at least 7 bar.")
-    assert cands["7 bar"] == [["CompressorOfBusJuniper"]]
-    rel = {(r.subjects.new_name, r.name, r.obj.individuals[0]) for r in reading.relations if r.obj.individuals}
-    assert ("CompressorOfBusJuniper", "partOf", "BusJuniper") in rel
-
-
-def test_a_place_keeps_its_conditions_and_a_condition_is_no_fact() -> None:
-    from ontobuild.textstep import _in_condition
-
-    idx = _depot()
-    reading, cands = _read(idx, "Spare tyres are kept in the cold shed at 5 to 15 °C.")
-    assert cands["5"] == [["ColdShed"]] and cands["15 °C"] == [["ColdShed"]]
-    text = "If the wind exceeds 20 m/s, the bus wash runs at 3 kW."
-    assert _in_condition(text, text.index("20")) and not _in_condition(text, text.index("3 kW"))
+def test_a_range_of_a_measure_named_by_its_sentence_opening() -> None:
     low, high = find_quantities("Pressure in the brake line must stay between 6 and 8 bar.")
     assert (propose(low, set(), "Pressure").name, propose(high, set(), "Pressure").name) == \
         ("minPressureBar", "maxPressureBar")
@@ -194,7 +112,7 @@ def test_concept_names_from_the_sentence(text: str, names: list[str]) -> None:
 
 
 def test_a_text_value_joins_the_table_column_that_names_its_concept_and_unit() -> None:
-    from ontobuild.concepts import named_in, resolve
+    from ontobuild.text.concepts import named_in, resolve
 
     idx = EntitiesIndex()
     idx.add_class("Line")
@@ -206,40 +124,10 @@ def test_a_text_value_joins_the_table_column_that_names_its_concept_and_unit() -
     assert named_in(idx, other, "The hike takes 35 minutes.", set()) == ""
 
 
-def test_what_a_sentence_names_of_each_thing_or_of_a_named_thing_is_the_subject() -> None:
-    idx = _depot()
-    reading, cands = _read(idx, "Spare keys of each workshop are kept in the key safe below 30 °C.")
-    assert cands["30 °C"] == [["KeySafe"]]
-    rel = {(r.subjects.new_name, r.name, r.obj.new_name) for r in reading.relations}
-    assert ("SpareKey", "keptIn", "KeySafe") in rel
-    reading, cands = _read(idx, "The heater of Bus Hazel must reach at least 60 °C.")
-    assert cands["60 °C"] == [["HeaterOfBusHazel"]]
-
-
-def test_a_bare_plural_is_read_as_a_kind_of_thing_or_a_rule() -> None:
-    """Code offers both readings; the sentence-embedding model keeps one, once per noun."""
-    import ontobuild.textstep as ts
-
-    assert [ts.kind_or_activity(n) for n in ("ladders", "tyres", "uniforms", "refunds", "bookings", "invoices")] == \
-        ["thing", "thing", "thing", "activity", "activity", "activity"]
-    idx = _depot()
-    state = ts.TextState()
-    for text, expected in (("Ladders are inspected every 6 months.", "Ladders"),
-                           ("Refunds are paid within 14 days.", "RefundPolicy"),
-                           ("Ladders are stored in the tool shed. Ladders are replaced every 4 years.", "Ladders")):
-        reading, _ = _read(idx, text)
-        ts._kinds_or_rules(reading, state)
-        firsts = {opts[0].new_name for opts in reading.candidates.values()}
-        assert firsts == {expected} and all(len(o) == 1 for o in reading.candidates.values())
-    assert state.kinds == {"ladders": "thing", "refunds": "activity"}
-    rel = {(r.subjects.new_name, r.name) for r in reading.relations}
-    assert ("Ladders", "storedIn") in rel
-
-
 def test_a_start_or_end_property_is_no_candidate_for_a_plain_time() -> None:
     """Bug fixed: "Samples are taken at every yard at 07:00" was put on staffedStart, an existing property the
     model picked from candidates that ignored the Start/End bound."""
-    from ontobuild.concepts import candidates
+    from ontobuild.text.concepts import candidates
 
     idx = EntitiesIndex()
     idx.add_class("Yard")

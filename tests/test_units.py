@@ -7,8 +7,8 @@ import pytest
 
 from ontobuild.mapping import split_key
 from ontobuild.names import normalize
-from ontobuild.concepts import propose
-from ontobuild.textnumbers import find_quantities, unit_text
+from ontobuild.text.concepts import propose
+from ontobuild.text.quantities import find_quantities, unit_text
 from ontocore.units import canonical, currency, property_suffix
 
 

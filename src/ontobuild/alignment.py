@@ -26,7 +26,7 @@ from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
 from ontocore.units import dimension_of
 
-from .concepts import name_bound
+from .text.concepts import name_bound
 from .index import EntitiesIndex, check_literal
 from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary

@@ -4,7 +4,7 @@ function each, and writes the outcome:
 1. structured data (recordstep.read_records): every record shape, the LLM decides the mapping (one `map_records`
    call), code applies it to all records;
 2. references (references.link_tables): candidate links between tables, decided by code or confirmed by the LLM;
-3. text (textstep.read_texts): every text chunk, code finds the numbers and known entities, the LLM assigns them
+3. text (text.step.read_texts): every text chunk, code finds the numbers and known entities, the LLM assigns them
    (one `add_facts` call); then properties that may be one concept are reviewed;
 4. vocabulary, with --schema (alignment.align_vocabulary): built terms become the user's terms where one fits;
 5. output (`_finish`): the reasoner checks the result and the outcome is written; on a problem, a bounded repair
@@ -39,7 +39,7 @@ from .references import link_tables
 from .scalecheck import SAMPLE_PER_CLASS
 from .tablestream import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
 from .report import write_build_report
-from .textstep import read_texts
+from .text.step import read_texts
 from .vocabulary import Vocabulary, load_vocabulary
 
 log = logging.getLogger(__name__)
@@ -192,7 +192,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     # often as a fenced block or bare arguments written again under the grammar; the mapping call is not (opened, the
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):
-        chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress)
+        chunks, merges = read_texts(model, idx, inputs.chunks, trace, progress, vocab)
     idx.track(lambda: (n for c in chunks for n in c["numbers"]), "property")
     idx.track(merges, "into")
     place_sources(idx, inputs.chunks)
@@ -261,12 +261,17 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
     written = written or {}
     outdir = folder.path
     numbers = [n for c in chunks for n in c["numbers"]]
+    clauses = [s for c in chunks for s in c.get("clauses", [])]
     coverage = {
         "json_leaves": cov.totals(),
         "text_chunks": {"total": len(chunks), "covered": sum(c["status"] == "covered" for c in chunks),
                         "skipped": sum(c["status"] == "skipped" for c in chunks)},
+        "text_sentences": {"total": len(clauses), "covered": sum(s["status"] == "stated" for s in clauses),
+                           "skipped": sum(s["status"] == "skipped" for s in clauses)},
         "text_numbers": {"total": len(numbers), "covered": sum(n["status"] == "covered" for n in numbers),
                          "skipped": sum(n["status"] == "skipped" for n in numbers)},
+        "text_links": sum(len(c.get("links", [])) for c in chunks),
+        "outside_vocabulary": [o for c in chunks for o in c.get("outside_vocabulary", [])],
         "references": references or [],
         "merges": merges or [],
         "alignments": alignments or [],
@@ -276,7 +281,9 @@ def _finish(idx: EntitiesIndex, folder: OutcomeFolder, reason: bool, model: Chat
     write_json(outdir / "coverage.json", coverage)
     asked = [r for r in references or [] if "confirmed" in r]
     extra = {"llm": model.usage.as_dict(),
-             "coverage": {k: coverage[k] for k in ("json_leaves", "text_chunks", "text_numbers")},
+             "coverage": {k: coverage[k] for k in ("json_leaves", "text_chunks", "text_sentences", "text_numbers",
+                                                   "text_links")},
+             "text_chunks": [{"chunk": c["chunk"], **c["llm"]} for c in chunks if "llm" in c],
              "references": {"candidates": len(asked), "confirmed": sum(1 for r in asked if r["confirmed"]),
                             "links": sum(r.get("linked", 0) + r.get("pairs", 0) for r in references or [])},
              "seconds": {k: round(v, 2) for k, v in seconds.items()}}

@@ -3,8 +3,8 @@
 
 The calls follow from how the build works (build.py and its steps): one `map_records` call per record shape; one
 `confirm_reference` call per candidate reference between tables that code cannot decide from the evidence
-(keys.weigh decides the others); at most one `add_facts` call per text chunk, made only for a chunk with numbers
-whose subject or property code cannot settle; after the text, one `same_concept` call per group of properties
+(keys.weigh decides the others); at most one `read_sentence` call per sentence of the text that gives a value
+with a thing to hold it or joins two things (text/step.py); after the text, one `same_concept` call per group of properties
 that may be one concept, and with --schema one `align_term` call per built class or property with candidates in
 the vocabulary; a repair round (at most five calls) only when the reasoner finds a problem. The last three depend
 on what the earlier calls decided, so they are given as what they depend on, not as numbers.
@@ -27,15 +27,15 @@ from .keys import find_references, ordered_for_mapping, weigh
 from .recordstep import mapping_messages
 from .references import reference_messages
 from .mapping import find_records, group_shapes
-from .textnumbers import find_quantities
+from .index import EntitiesIndex
+from .text.step import new_state, plan_chunk
+from .text.quantities import find_quantities
 
 log = logging.getLogger(__name__)
 
 CHARS_PER_TOKEN = 4
 MAP_MAX_TOKENS = 700  # recordstep.decide_mapping
 REFERENCE_MAX_TOKENS = 80  # references.confirm
-FACTS_MAX_TOKENS = (80, 40)  # textstep._ask_model: 80 + 40 per number asked about
-FACT_LINE_CHARS = 120  # one number's line (its candidates) in the extract_facts prompt, about
 
 
 def _tokens(chars: int) -> int:
@@ -51,6 +51,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
         where, _, what = message.partition(": ")
         if message not in inputs.warnings and f"{Path(where).name}: {what}, not UTF-8" not in inputs.warnings:
             inputs.warnings.append(message)
+    vocab = None
     if schema:
         from .vocabulary import load_vocabulary
 
@@ -73,12 +74,16 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
                          "verdict": verdict, "why": why, "prompt_tokens": _tokens(chars)})
     asked = [r for r in ref_rows if r["decided_by"] == "model"]
     chunk_rows = []
+    state = new_state(inputs.chunks, vocab)
+    system_tokens = _tokens(len(state.system))
     for c in inputs.chunks:
         body = " " * c.lead + c.text[c.lead:]
-        numbers = len(find_quantities(body))
-        chunk_rows.append({"chunk": c.id, **c.place(), "characters": len(c.text), "numbers": numbers})
-    with_numbers = [c for c in chunk_rows if c["numbers"]]
-    facts_template = len(prompts.render("extract_facts", chunk_id="", text="", items=""))
+        planned = plan_chunk(EntitiesIndex(), c, state)
+        chunk_rows.append({"chunk": c.id, **c.place(), "characters": len(c.text),
+                           "numbers": len(find_quantities(body)), "sentences_asked": len(planned),
+                           "prompt_tokens": sum(_tokens(a["prompt_characters"]) for a in planned),
+                           "completion_tokens_at_most": sum(a["completion_tokens_at_most"] for a in planned)})
+    asked_sentences = sum(c["sentences_asked"] for c in chunk_rows)
 
     calls = {
         "map_records": {"calls": len(shape_rows), "prompt_tokens": sum(r["prompt_tokens"] for r in shape_rows),
@@ -86,11 +91,10 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
         "confirm_reference": {"calls": len(asked), "decided_by_code": len(ref_rows) - len(asked),
                               "prompt_tokens": sum(r["prompt_tokens"] for r in asked),
                               "completion_tokens_at_most": REFERENCE_MAX_TOKENS * len(asked)},
-        "add_facts": {"calls_at_most": len(with_numbers),
-                      "prompt_tokens_at_most": sum(_tokens(system + facts_template + c["characters"]
-                                                           + FACT_LINE_CHARS * c["numbers"]) for c in with_numbers),
-                      "completion_tokens_at_most": sum(FACTS_MAX_TOKENS[0] + FACTS_MAX_TOKENS[1] * c["numbers"]
-                                                       for c in with_numbers)},
+        "read_sentence": {"calls_at_most": asked_sentences,
+                          "prompt_tokens_at_most": (system_tokens if asked_sentences else 0)
+                          + sum(c["prompt_tokens"] for c in chunk_rows),
+                          "completion_tokens_at_most": sum(c["completion_tokens_at_most"] for c in chunk_rows)},
     }
     later = []
     if inputs.chunks:
@@ -101,9 +105,10 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
                      f"{len(vocab.terms)} term(s) of --schema and "
                      "no term of its own name")
     later.append("repair: at most 5 calls, only when the reasoner finds the ontology inconsistent")
-    total = {"calls": len(shape_rows) + len(asked), "calls_at_most": len(shape_rows) + len(asked) + len(with_numbers),
+    total = {"calls": len(shape_rows) + len(asked),
+             "calls_at_most": len(shape_rows) + len(asked) + asked_sentences,
              "prompt_tokens_at_most": calls["map_records"]["prompt_tokens"]
-             + calls["confirm_reference"]["prompt_tokens"] + calls["add_facts"]["prompt_tokens_at_most"],
+             + calls["confirm_reference"]["prompt_tokens"] + calls["read_sentence"]["prompt_tokens_at_most"],
              "completion_tokens_at_most": sum(v.get("completion_tokens_at_most", 0) for v in calls.values())}
     return {"files": [str(f) for f in files], "inputs": inputs.report(), "shapes": shape_rows,
             "references": ref_rows, "chunks": chunk_rows, "calls": calls, "total": total, "later": later}
@@ -136,8 +141,9 @@ def format_plan(plan: dict[str, Any]) -> str:
                  f"{calls['map_records']['prompt_tokens']} prompt tokens")
     lines.append(f"  confirm_reference: {calls['confirm_reference']['calls']} (one per candidate the code cannot "
                  f"decide; {calls['confirm_reference']['decided_by_code']} decided by code)")
-    lines.append(f"  add_facts: at most {calls['add_facts']['calls_at_most']} (one per chunk with numbers), about "
-                 f"{calls['add_facts']['prompt_tokens_at_most']} prompt tokens at most")
+    lines.append(f"  read_sentence: at most {calls['read_sentence']['calls_at_most']} (one per sentence that gives "
+                 f"a value or joins two things), about {calls['read_sentence']['prompt_tokens_at_most']} prompt "
+                 "tokens at most")
     total = plan["total"]
     lines.append(f"  total: {total['calls']} to {total['calls_at_most']} calls; about "
                  f"{total['prompt_tokens_at_most']} prompt tokens and {total['completion_tokens_at_most']} completion "

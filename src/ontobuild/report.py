@@ -84,7 +84,7 @@ def _individual_rows(idx: EntitiesIndex) -> Iterable[list[str]]:
 
 def _coverage_section(coverage: dict[str, Any] | None, idx: EntitiesIndex) -> str:
     rows = []
-    for key in ("json_leaves", "text_chunks", "text_numbers"):
+    for key in ("json_leaves", "text_chunks", "text_sentences", "text_numbers"):
         part = (coverage or {}).get(key)
         if isinstance(part, dict) and "total" in part:
             pct = f"{100 * part.get('covered', 0) / part['total']:.1f}%" if part["total"] else "-"
@@ -127,6 +127,17 @@ def _properties_section(idx: EntitiesIndex, coverage: dict[str, Any] | None) -> 
             ["merged", "into", "facts moved", "why"],
             ([escape(m["merged"]), escape(m["into"]), str(m.get("facts", "")), escape(m.get("why", ""))]
              for m in merges))
+    from_text = [(n, next(r for r in p.roles if r.startswith("From text, e.g. "))) for n, p in
+                 sorted(idx.properties.items()) if any(r.startswith("From text, e.g. ") for r in p.roles)]
+    if from_text:
+        body += "<h3>Names read from text, with the sentence each came from</h3>" + table(
+            ["property", "sentence"], ([escape(n), escape(r[len("From text, e.g. "):].strip("'"))]
+                                       for n, r in from_text))
+    outside = (coverage or {}).get("outside_vocabulary") or []
+    if outside:
+        body += ("<h3>Statements your vocabulary has no term for (not written; new terms the text would need)</h3>"
+                 + table(["sentence", "what"], ([escape(o.get("sentence", "")),
+                                                 escape(o.get("link") or o.get("value") or "")] for o in outside)))
     lonely = []
     for c in sorted(idx.classes):
         held = [i for i in idx.individuals.values() if c in i.classes]

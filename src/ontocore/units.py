@@ -52,6 +52,42 @@ for _dim, _forms in {
     for _form, _canon in _forms.items():
         UNITS[_form] = (_dim, _canon)
 
+# SI prefixes and the units they combine with (as written after a number: "250 nm", "3 µm²", "4.2 meV", "12 mbar",
+# "300 K"): generated, so that a measure in any prefixed unit is read with its dimension; a form that is also an
+# English word ("as", "us", "cd") or already in the table is left out
+_PREFIXES = {"p": "p", "n": "n", "µ": "µ", "μ": "µ", "u": "µ", "m": "m", "c": "c", "d": "d", "k": "k", "M": "M",
+             "G": "G", "T": "T"}
+_BASES = {"m": "length", "g": "mass", "s": "time", "L": "volume", "l": "volume", "Pa": "pressure", "bar": "pressure",
+          "W": "power", "V": "voltage", "A": "current", "J": "energy", "eV": "energy", "Hz": "frequency",
+          "mol": "amount of substance", "N": "force", "Ω": "resistance", "ohm": "resistance", "F": "capacitance",
+          "Wh": "energy", "Gy": "absorbed dose", "Sv": "dose equivalent", "Bq": "radioactivity", "cal": "energy",
+          "S": "conductance", "T": "magnetic flux density", "K": "temperature"}
+_PREFIXED_ONLY = {"c": {"m", "L", "l", "g"}, "d": {"m", "L", "l"}, "u": {"m", "g", "L", "l"}}
+_NOT_UNITS = {"as", "us", "cd", "pl", "ds", "cs", "dl", "nl", "MS", "dS", "Ml", "Gl", "Tl", "kl", "pa", "ma", "da",
+              "na", "ka", "ga", "Ma", "Ta", "Gs", "Ts", "ks"}  # English words, or forms nobody writes
+_GENERATED: dict[str, tuple[str, str]] = {"K": ("temperature", "K"), "°": ("angle", "°"), "deg": ("angle", "°"),
+                                          "rad": ("angle", "rad"), "mrad": ("angle", "mrad"),
+                                          "wt%": ("ratio", "wt%"), "wt.%": ("ratio", "wt%"), "vol%": ("ratio", "vol%"),
+                                          "at%": ("ratio", "at%"), "at.%": ("ratio", "at%"),
+                                          "mol%": ("ratio", "mol%"), "‰": ("ratio", "‰"), "eV": ("energy", "eV"),
+                                          "N": ("force", "N"), "mol": ("amount of substance", "mol"),
+                                          "Ω": ("resistance", "Ω"), "Gy": ("absorbed dose", "Gy"),
+                                          "Bq": ("radioactivity", "Bq"), "cal": ("energy", "cal"),
+                                          "M": ("concentration", "M"), "mM": ("concentration", "mM"),
+                                          "µM": ("concentration", "µM"), "nM": ("concentration", "nM")}
+for _p, _canon_p in _PREFIXES.items():
+    for _b, _dim in _BASES.items():
+        if _p in _PREFIXED_ONLY and _b not in _PREFIXED_ONLY[_p]:
+            continue
+        _form = _p + _b
+        if _form in _NOT_UNITS:
+            continue
+        _canon = _canon_p + ("L" if _b == "l" else "Ω" if _b == "ohm" else _b)
+        _GENERATED.setdefault(_form, (_dim, _canon))
+        if _dim == "length":  # areas and volumes: "µm²", "cm³", "nm2"
+            for _e, _d in (("²", "area"), ("2", "area"), ("³", "volume"), ("3", "volume")):
+                _GENERATED.setdefault(_form + _e, (_d, _canon + ("²" if _d == "area" else "³")))
+
 # currency symbol or code (as written) -> ISO 4217 code
 CURRENCIES: dict[str, str] = {"€": "EUR", "$": "USD", "US$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
                               "CHF": "CHF", "CA$": "CAD", "C$": "CAD", "A$": "AUD", "AU$": "AUD", "R$": "BRL",
@@ -70,10 +106,15 @@ def currency(token: str) -> str:
 
 
 def unit(token: str) -> tuple[str, str] | None:
-    """(dimension, canonical symbol) of a unit as written, or None. Case matters where it must (mA vs MA)."""
+    """(dimension, canonical symbol) of a unit as written, or None. Case matters where it must (mA vs MA). A rate
+    of two units ("°/s") has the dimension its pair names, else "A per B"."""
     token = " ".join(token.strip().split())
     if token in UNITS:
         return UNITS[token]
+    if "/" in token and token.count("/") == 1 and token not in ("/",):
+        top, bottom = (unit(part) for part in token.split("/"))
+        if top and bottom:
+            return _RATES.get((top[0], bottom[0]), f"{top[0]} per {bottom[0]}"), f"{top[1]}/{bottom[1]}"
     low = token.lower()
     for form, value in UNITS.items():  # spelled-out words in any case: "Inches", "KG"
         if form.lower() == low and (len(form) > 2 or form.islower()):
@@ -105,8 +146,18 @@ def _alternation(forms: list[str]) -> str:
 
 # Written before a number: "$120", "US$ 5", "€0.80", "EUR 12", "CHF 9.90"
 PREFIX_CURRENCY = _alternation([f for f, c in CURRENCIES.items() if not f.isalpha() or f.isupper()])
+for _form, _value in _GENERATED.items():
+    UNITS.setdefault(_form, _value)
+# a rate of two units ("°/s", "mg/kg", "µm/h"): its dimension, when the pair has a name
+_RATES = {("length", "time"): "speed", ("volume", "time"): "flow", ("mass", "volume"): "concentration",
+          ("angle", "time"): "angular speed", ("mass", "time"): "mass flow", ("energy", "time"): "power",
+          ("mass", "area"): "areal density", ("mass", "mass"): "ratio", ("volume", "volume"): "ratio",
+          ("amount of substance", "volume"): "concentration", ("count", "time"): "rate"}
+
 # Written after a number: every unit and currency form ("120 USD", "3,000 mAh", "12 in.")
 SUFFIX_FORMS = _alternation([*UNITS, *[f for f in CURRENCIES if len(f) > 1 or not f.isalpha()]])
+# a rate written with a slash between two units of the table ("°/s", "mg/kg"): read after a number
+RATE_FORMS = rf"(?:{SUFFIX_FORMS})/(?:{SUFFIX_FORMS})"
 
 
 def property_suffix(canonical_unit: str) -> str:

@@ -1,7 +1,7 @@
 """Numbers in free text read as what they are: every quantity with its sign, unit, dimension, what it is per,
 and the qualifiers the words around it give (a range, a bound, "about", "on average"); times of day, dates and
 years typed as such. Code reads; the model only decides what a quantity is about and what it means
-(textstep.py), and code refuses what cannot be right (concepts.py).
+(text/step.py), and code refuses what cannot be right (text/concepts.py).
 
 A number that cannot be typed (a code such as "R-12", a bare word number) is not a quantity and is never
 stored under a generic name."""
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ontocore.datatypes import XSD
 from ontocore.numbers import read_number
 from ontocore.text import singular
-from ontocore.units import PREFIX_CURRENCY, SUFFIX_FORMS, currency, unit as unit_of
+from ontocore.units import PREFIX_CURRENCY, RATE_FORMS, SUFFIX_FORMS, currency, unit as unit_of
 
 # words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"
@@ -25,7 +25,7 @@ _MINUS = "-\u2212\u2013"
 _NUM = re.compile(
     rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_])(?<![A-Za-z]-)(?P<sign>[{_MINUS}](?=\d))?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)(?![0-9]|[.,]\d|:\d)"
-    rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
+    rf"(?:(?P<gap>[ \u00a0-]?)(?P<unit>{RATE_FORMS}|{SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³]))?(?(unit)|(?![A-Za-z]))"
 )
 # unit symbols that are also words of running text: a unit only when no word follows ("12 in." but "12 in the")
 _WORDLIKE = {"in", "A", "s", "l", "J", "mi", "ha", "kr", "kn", "ms", "lm"}
@@ -40,6 +40,41 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{
 _YEAR = re.compile(r"\b(?:in|since|from|until|till|before|after|by|of|year)\s(1[89]\d\d|20\d\d)(?![\d%]|[.,]\d)", re.I)
 _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "single": 1}
+_SMALL = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+          "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a": 1, "a dozen": 12, "dozen": 12}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|" \
+               r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|dozen|" \
+               r"hundred|thousand|million|billion)"
+# "five cycles", "two hundred families", "twenty-five days", "a dozen crates": a number in words with what it counts
+# or its unit (a number word alone, "one of the", is no quantity)
+_WORDS_QUANTITY = re.compile(rf"\b((?:a\s+)?{_NUMBER_WORD}(?:(?:\s+and\s+|[\s-]+){_NUMBER_WORD})*)\s+"
+                             rf"(?!of\b|and\b|or\b|to\b)({SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³])", re.I)
+
+
+def words_value(words: str) -> int | None:
+    """The integer a number written in words says ("two hundred" -> 200, "twenty-five" -> 25), None if not one."""
+    total = current = 0
+    parts = re.split(r"[\s-]+", words.lower().replace(" and ", " "))
+    if parts[:1] == ["a"] and len(parts) > 1:
+        parts = parts[1:] if parts[1] in _SCALES or parts[1] == "dozen" else parts
+    seen = False
+    for w in parts:
+        if w in _SMALL and w != "a":
+            current += _SMALL[w]
+            seen = True
+        elif w in _SCALES:
+            current = max(current, 1) * _SCALES[w]
+            if _SCALES[w] >= 1000:
+                total, current = total + current, 0
+            seen = True
+        elif w == "a" and not seen:
+            current = 1
+        else:
+            return None
+    return total + current if seen else None
 # "one lid per jar", "two combs per tray": a word number before "X per Y" is a quantity too
 _WORD_RATE = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")\s+([a-z]{3,})\s+(?:per|a|each)\s+([a-z]{3,})\b",
                         re.I)
@@ -191,6 +226,18 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             continue
         q = Quantity("", str(_WORD_NUMBERS[m.group(1).lower()]), "xsd:integer", singular(m.group(2).lower()),
                      "count", [singular(m.group(3).lower())], m.start(), m.end(), written=m.group(0))
+        found.append((m.start(), q))
+        skip.append((m.start(), m.end()))
+    for m in _WORDS_QUANTITY.finditer(text):  # numbers written as words
+        number = words_value(m.group(1))
+        if number is None or any(a < m.end() and m.start() < b for a, b in skip) or \
+                m.group(1).lower() in ("a", "one") and not unit_of(m.group(2)):
+            continue  # "a dozen" yes, "one tray" no: "a"/"one" before a counted noun is an article
+        if m.group(1)[:1].isupper() and re.search(r"[A-Za-z0-9][\w-]*\s+$", text[max(0, m.start() - 30):m.start()]) \
+                and not re.search(r"[.!?:]\s+$", text[max(0, m.start() - 3):m.start()]):
+            continue  # "Drum Two ends ...": a capitalized number word inside a sentence is part of a name
+        q = Quantity("", str(number), "xsd:integer", start=m.start(), end=m.end(), written=m.group(0))
+        q.unit, q.dimension = _unit(m.group(2))
         found.append((m.start(), q))
         skip.append((m.start(), m.end()))
     for m in _NUM.finditer(text):

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from ontocore.text import name_tokens, singular
 from ontocore.units import property_suffix
 
-from .index import EntitiesIndex
-from .names import participle_noun, safe_name
-from .textnumbers import Quantity
+from ..index import EntitiesIndex
+from ..names import participle_noun, safe_name
+from .quantities import Quantity
 
 # nouns that name a quantity, whatever the domain
 QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
@@ -32,11 +32,12 @@ NOUN_DIMENSIONS: dict[str, set[str]] = {
     "cost": {"money"}, "price": {"money"}, "fee": {"money"}, "fare": {"money"}, "toll": {"money"},
     "tariff": {"money"}, "surcharge": {"money"}, "deposit": {"money"}, "salary": {"money"}, "budget": {"money"},
     "revenue": {"money"}, "value": {"money", "ratio", "count", "unknown"},
-    "weight": {"mass"}, "mass": {"mass"}, "time": {"time"}, "duration": {"time"}, "period": {"time"},
+    "weight": {"mass"}, "mass": {"mass"}, "time": {"time", "time of day"}, "duration": {"time"}, "period": {"time"},
     "delay": {"time"}, "interval": {"time"}, "lifetime": {"time"}, "life": {"time"}, "age": {"time"},
+    "speed": {"speed", "rotation", "angular speed"},
     "temperature": {"temperature"}, "area": {"area"}, "surface": {"area"}, "length": {"length"},
     "width": {"length"}, "height": {"length"}, "depth": {"length"}, "distance": {"length"},
-    "volume": {"volume"}, "speed": {"speed"}, "pressure": {"pressure"}, "power": {"power"},
+    "volume": {"volume"}, "pressure": {"pressure"}, "power": {"power"},
     "voltage": {"voltage"}, "opening": {"time of day"}, "closing": {"time of day"}, "date": {"date"},
 }
 # a property's default concept word by dimension, when the text names none

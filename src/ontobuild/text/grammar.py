@@ -1,0 +1,348 @@
+"""The shape of English sentences, as code can read it: sentences, words with their part of speech, and phrases
+(noun phrases with their head and the prepositional phrases that modify them, verb groups), each with character
+offsets into the text it was read from.
+
+The part-of-speech tagger is the Brill tagger of the `textblob` package (its lexicon, morphological and contextual
+rules; pure Python, MIT, the data ships in the package: nothing is downloaded); the phrases are found from the
+tags by code (`phrases`). It is a shallow reading that can be wrong: it proposes candidates, it never decides
+what a sentence means (text/reading.py lists what a clause speaks of; the model chooses among them).
+
+English only: a text in another language is read as a sequence of names and numbers (its words are tagged by
+their shape alone)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# a token: a number (with its decimals, thousands and a sign), a degree unit, a word (letters, digits, inner
+# hyphens, dots of an abbreviation and apostrophes), or one other character
+_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|['’]s\b|"
+                    r"[^\W\d_](?:[\w]|['’](?![sS]\b)\w|-(?=\w)|\.(?=\w))*(?:\.(?=,))?|\d+[A-Za-z]\w*|\S", re.UNICODE)
+# words after which a point does not end a sentence
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "nos", "vs", "etc", "e.g", "i.e", "approx", "ca",
+                  "inc", "ltd", "co", "corp", "jr", "sr", "fig", "figs", "eq", "ref", "vol", "pp", "p", "var",
+                  "subsp", "sp", "spp", "cf", "al", "dept", "est", "min", "max", "jan", "feb", "mar", "apr", "jun",
+                  "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "gen", "col", "lt", "capt", "sgt",
+                  "rev", "hon", "gov", "sen", "rep", "bros", "u.s", "u.k", "op", "no"}
+NOUN_TAGS = {"NN", "NNS", "NNP", "NNPS"}
+VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"}
+FINITE_TAGS = {"VBD", "VBP", "VBZ", "MD"}
+_SUBORDINATORS = {"that", "which", "who", "whom", "whose", "where", "when", "while", "because", "although",
+                  "though", "if", "unless", "once", "since", "whereas", "as"}
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    tag: str  # Penn Treebank tag
+    start: int
+    end: int
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    def is_noun(self) -> bool:
+        return self.tag in NOUN_TAGS
+
+    def is_verb(self) -> bool:
+        return self.tag in VERB_TAGS
+
+
+@dataclass
+class Phrase:
+    """A run of words: a noun phrase (NP), a verb group (VP), a preposition (PP), an adjective (ADJP) or adverb
+    (ADVP) phrase, or one other word (O)."""
+    kind: str
+    words: list[Word]
+    pp: "Phrase | None" = None  # the preposition this noun phrase is the object of ("for" in "for the printer")
+
+    @property
+    def start(self) -> int:
+        return self.words[0].start
+
+    @property
+    def end(self) -> int:
+        return self.words[-1].end
+
+    def text(self, source: str) -> str:
+        return source[self.start:self.end]
+
+    @property
+    def head(self) -> Word:
+        """A noun phrase's head: its last noun (or last word); a verb group's last verb."""
+        if self.kind == "NP":
+            nouns = [w for w in self.words if w.is_noun() or w.tag in ("PRP", "CD")]
+            return nouns[-1] if nouns else self.words[-1]
+        if self.kind == "VP":
+            verbs = [w for w in self.words if w.is_verb()]
+            return verbs[-1] if verbs else self.words[-1]
+        return self.words[-1]
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    words: list[Word] = field(default_factory=list)
+    phrases: list[Phrase] = field(default_factory=list)
+
+    def text(self, source: str) -> str:
+        return " ".join(source[self.start:self.end].split())
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> Any:
+    """The tagger's lexicon and rules (loaded once, lazily: about 100,000 words)."""
+    try:
+        from textblob.en import lexicon
+    except ImportError:  # pragma: no cover - a dependency of the package
+        log.warning("textblob is not installed: text is read by the shape of its words only")
+        return None
+    return lexicon
+
+
+def word_classes(word: str) -> set[str]:
+    """Every part of speech a word can have (universal tags: NOUN, VERB, ADJ, ADV, ...), from the lemma lexicon
+    of the `lemminflect` package (the tagger's lexicon gives one tag per word: "last" only as an adjective)."""
+    try:
+        from lemminflect import getAllLemmas
+    except ImportError:  # pragma: no cover - a dependency of the package
+        return set()
+    return set(getAllLemmas(word)) | set(getAllLemmas(word.lower()))
+
+
+def verb_lemma(word: str) -> str:
+    """A verb's dictionary form ("carries" -> carry, "written" -> write); the word itself when it is none."""
+    try:
+        from lemminflect import getAllLemmas
+    except ImportError:  # pragma: no cover
+        return word.lower()
+    found = getAllLemmas(word.lower(), upos="VERB").get("VERB")
+    return found[0] if found else word.lower()
+
+
+def known_word(word: str) -> str:
+    """The tag the lexicon gives a word ("" when it does not know it)."""
+    lex = _lexicon()
+    if lex is None:
+        return ""
+    return lex.get(word) or lex.get(word.lower()) or ""
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence: a point, question or exclamation mark followed by a space and a capital,
+    digit, quote or bracket ends one, but not after an abbreviation, an initial ("W. E. B."), or inside a number;
+    a blank line always does; a semicolon does not (it joins clauses of one sentence)."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for m in re.finditer(r"[.!?](?=[\"'”’)\]]*(?:\s+[\"'“‘(\[]?[A-Z0-9]|\s*$))|\n\s*\n", text):
+        if m.group(0) == ".":
+            before = re.search(r"([A-Za-z][A-Za-z.]*)$", text[start:m.start()])
+            word = before.group(1).lower().rstrip(".") if before else ""
+            initials = before is not None and re.fullmatch(r"(?:[A-Z]\.)*[A-Z]", before.group(1)) is not None and \
+                not re.search(r"(?:\d\s*|°)[A-Z]$", text[max(start, m.start() - 4):m.start()])  # "450 W.", "°C."
+            if word in _ABBREVIATIONS or initials:  # "Dr. Lee", "W.E.B. Du Bois", "J. Smith"
+                continue
+        end = m.end()
+        while end < len(text) and text[end] in "\"'”’)]":
+            end += 1
+        if text[start:end].strip():
+            out.append((start, end))
+        start = end
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in out]
+
+
+def _tag(tokens: list[str]) -> list[str]:
+    """Penn tags for the tokens: the Brill tagger (lexicon, morphology, context); numbers are CD, and a capitalized
+    word the lexicon knows only in lower case keeps its lexicon tag at a sentence start."""
+    lex = _lexicon()
+    if lex is None:
+        return ["CD" if re.match(r"[+\-\u2212]?\d", t) else "NNP" if t[:1].isupper() else "NN" for t in tokens]
+    from textblob._text import find_tags
+    tagged = find_tags(list(tokens), lexicon=lex, morphology=lex.morphology, context=None, entities=lex.entities,
+                       language="en")
+    for pair, token in zip(tagged, tokens):
+        if re.fullmatch(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?", token):
+            pair[1] = "CD"
+        elif token in ("'s", "’s"):  # a possessive: "the lab's freezer"
+            pair[1] = "POS"
+        elif token.startswith("°"):
+            pair[1] = "NN"
+    before = [t for _, t in tagged]
+    tagged = lex.context.apply(tagged)
+    return _repaired([t for _, t in tagged], tokens, before)
+
+
+def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[str]:
+    """Corrections of the tagger's context rules, each about the shape of a clause: a preposition, determiner or
+    conjunction keeps its own tag (a context rule never makes one a verb or a noun: "arrive after hours"); an
+    adjective that ends a noun phrase after a noun, before a preposition or the clause's end, is the phrase's head
+    noun ("the night safe at the gate"); a plural form tagged as a verb between a number or adjective and another
+    verb is a noun ("eight runs succeeded"); and a clause without a finite verb gets one: the first word the lexicon
+    knows as a verb that the context rules had turned into a noun, followed by a number, a determiner or a
+    possessive ("cartridges for the printer hold 40 mL")."""
+    tags = list(tags)
+    for i, (tag, own) in enumerate(zip(tags, lexical)):
+        if own in ("IN", "TO", "DT", "CC") and (tag in VERB_TAGS or tag in NOUN_TAGS):
+            tags[i] = own
+    if tokens and tags[0] == "NNP" and known_word(tokens[0].lower()) in ("NN", "NNS") and len(tokens) > 1 and \
+            tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
+        tags[0] = known_word(tokens[0].lower())
+    for i in range(1, len(tags) - 1):  # "must be launched within 5 minutes and seats 15 persons": a second verb
+        if tokens[i - 1] in ("and", "or") and tags[i] == "NNS" and tags[i + 1] in ("CD", "DT", "PRP$") and \
+                any(t in VERB_TAGS for t in tags[:i - 1]) and "VERB" in word_classes(tokens[i]):
+            tags[i] = "VBZ"
+    for i in range(1, len(tags)):  # "keys go", "they hold": a base form after its subject is a present tense
+        if tags[i] == "VB" and (tags[i - 1] in NOUN_TAGS or tags[i - 1] == "PRP") and \
+                not any(t in ("TO", "MD") for t in tags[max(0, i - 3):i]):
+            tags[i] = "VBP"
+    for i in range(1, len(tags)):  # "the drum of ...": a determiner's adjective with no noun after it is the noun
+        nxt = tags[i + 1] if i + 1 < len(tags) else "."
+        if tags[i] == "JJ" and tags[i - 1] == "DT" and (nxt in ("IN", "TO", ".", ",", ":") or nxt in VERB_TAGS):
+            tags[i] = "NN"
+    for i in range(2, len(tags)):
+        nxt = tags[i + 1] if i + 1 < len(tags) else "."
+        if tags[i] == "JJ" and tags[i - 1] in ("NN", "NNS") and tags[i - 2] in ("DT", "JJ", "NN", "PRP$") and \
+                (nxt in ("IN", "TO", ".", ",", ":", "CC") or nxt in VERB_TAGS) and tokens[i].islower():
+            tags[i] = "NN"
+    for i in range(1, len(tags) - 1):
+        if tags[i] == "VBZ" and tags[i - 1] in ("CD", "JJ", "DT") and tags[i + 1] in ("VBD", "VBN"):
+            tags[i] = "NNS"
+    clause_start = 0
+    for i in range(len(tags) + 1):
+        joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
+            tags[i + 1] in ("DT", "PRP$")  # "..., and a sack holds 60 kg": a clause of its own
+        if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:
+            clause = range(clause_start, i)
+            if not any(tags[k] in FINITE_TAGS for k in clause):
+                candidates = [k for k in clause if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and
+                              "VERB" in word_classes(tokens[k]) and tokens[k].islower() and
+                              tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") and
+                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB")]
+                first_noun = next((k for k in clause if tags[k] in NOUN_TAGS), None)
+                singular_subject = first_noun is not None and tags[first_noun] in ("NN", "NNP")
+                agrees = [k for k in candidates  # "the ramp at the quay works at ...": the verb agrees with it
+                          if (tokens[k].endswith("s") and not tokens[k].endswith("ss")) == singular_subject]
+                for k in (agrees or candidates)[:1]:
+                    tags[k] = "VBZ" if tokens[k].endswith("s") and not tokens[k].endswith("ss") else "VBP"
+            clause_start = i + 1
+    return tags
+
+
+def _phrases(words: list[Word]) -> list[Phrase]:
+    """Phrases from the tags: a noun phrase is a determiner or possessive, numbers, adjectives and nouns ending in
+    a noun (or a pronoun, or a number alone); a verb group is modals, adverbs and verbs; a preposition followed by a
+    noun phrase marks that phrase as its object."""
+    out: list[Phrase] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.tag in ("PRP", "EX") or (w.tag == "CD" and not _np_continues(words, i + 1)):
+            out.append(Phrase("NP", [w]))
+            i += 1
+            continue
+        if w.tag in ("DT", "PRP$", "PDT", "CD", "JJ", "JJR", "JJS", "VBN", "POS") or w.is_noun() or \
+                (w.tag == "VBG" and i > 0 and words[i - 1].tag in ("DT", "PRP$", "JJ", "IN")):  # "the growing X"
+            j = i
+            while j < len(words) and (words[j].tag in ("DT", "PRP$", "PDT", "CD", "JJ", "JJR", "JJS", "POS", "HYPH")
+                                      or words[j].is_noun() or (words[j].tag in ("VBN", "VBG") and
+                                                                _np_continues(words, j + 1))
+                                      or (words[j].text in ("-", "&") and j > i and j + 1 < len(words)
+                                          and words[j + 1].is_noun())):
+                if j > i and words[j].tag in ("DT", "PDT", "PRP$") and words[j - 1].tag != "PDT":
+                    break  # "a ... the", "... its": two phrases
+                j += 1
+            span = words[i:j]
+            if any(x.is_noun() or x.tag == "CD" for x in span) and not all(x.tag in ("VBN", "VBG") for x in span):
+                while span and not (span[-1].is_noun() or span[-1].tag == "CD"):  # it ends in a noun
+                    span = span[:-1]
+                    j -= 1
+                out.append(Phrase("NP", span))
+                i = j
+                continue
+            if w.tag in ("VBN", "VBG"):
+                k = i
+                while k < len(words) and (words[k].is_verb() or words[k].tag in ("RB", "RP")):
+                    k += 1
+                out.append(Phrase("VP", words[i:k]))
+                i = k
+                continue
+            if w.tag.startswith("JJ"):
+                out.append(Phrase("ADJP", [w]))
+                i += 1
+                continue
+        if w.is_verb() or (w.tag in ("RB", "RBR", "RBS") and i + 1 < len(words) and words[i + 1].is_verb()):
+            j = i
+            while j < len(words) and (words[j].is_verb() or words[j].tag in ("RB", "RBR", "RBS", "RP", "TO")
+                                      and j + 1 < len(words) and words[j + 1].is_verb() or
+                                      words[j].tag == "RP"):
+                j += 1
+            out.append(Phrase("VP", words[i:max(j, i + 1)]))
+            i = max(j, i + 1)
+            continue
+        if w.tag in ("IN", "TO"):
+            out.append(Phrase("PP", [w]))
+            i += 1
+            continue
+        out.append(Phrase("ADVP" if w.tag.startswith("RB") else "O", [w]))
+        i += 1
+    out = _titles(out)
+    for a, b in zip(out, out[1:]):
+        if a.kind == "PP" and b.kind == "NP":
+            b.pp = a
+    return out
+
+
+def _titles(phrases: list[Phrase]) -> list[Phrase]:
+    """A name, a colon written against it, and another name are one title ("Storm Chasers 2: The Last Front",
+    "Model K: Pro Edition"): one noun phrase."""
+    out: list[Phrase] = []
+    i = 0
+    while i < len(phrases):
+        p = phrases[i]
+        if i + 2 < len(phrases) and p.kind == "NP" and phrases[i + 1].kind == "O" and \
+                phrases[i + 1].words[0].text == ":" and phrases[i + 2].kind == "NP" and \
+                p.words[-1].end == phrases[i + 1].start and \
+                (p.words[-1].tag in ("NNP", "NNPS") or p.words[-1].tag == "CD" and p.words[0].tag == "NNP") and \
+                phrases[i + 2].words[0].text[:1].isupper():
+            words = p.words + phrases[i + 1].words + phrases[i + 2].words
+            out.append(Phrase("NP", [Word(w.text, "NNP" if w.text != ":" else ":", w.start, w.end) for w in words]))
+            i += 3
+            continue
+        out.append(p)
+        i += 1
+    return out
+
+
+def _np_continues(words: list[Word], i: int) -> bool:
+    """Whether the word at i can go on a noun phrase (a noun, an adjective or number before a noun)."""
+    while i < len(words) and words[i].tag in ("JJ", "JJR", "JJS", "CD", "VBN", "VBG", "HYPH"):
+        i += 1
+    return i < len(words) and words[i].is_noun()
+
+
+def parse(text: str) -> list[Sentence]:
+    """The sentences of `text` with their words and phrases (offsets into `text`)."""
+    out = []
+    for a, b in split_sentences(text):
+        matches = list(_TOKEN.finditer(text, a, b))
+        if not matches:
+            continue
+        tags = _tag([m.group(0) for m in matches])
+        words = [Word(m.group(0), t, m.start(), m.end()) for m, t in zip(matches, tags)]
+        out.append(Sentence(a, b, words, _phrases(words)))
+    return out
+
+
+def is_subordinate(word: Word) -> bool:
+    """A word that opens a clause inside a sentence ("that", "which", "because", ...)."""
+    return word.lower in _SUBORDINATORS and word.tag in ("IN", "WDT", "WP", "WP$", "WRB")

@@ -1,0 +1,301 @@
+"""What to ask the model about a sentence: each value with the things that may hold it (code's order) and the names
+it may be stored under; each pair of things the sentence joins with the relations it may be (the sentence's own
+words, or the vocabulary's relations that fit what the two things are, ranked by how close they are to what joins
+them)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ontocore.text import singular
+
+from ..index import EntitiesIndex
+from ..names import normalize, safe_name
+from .choosing import Link, ValueAsk
+from .naming import modifier_name, relation_name, value_names
+from .quantities import unit_text
+from .reading import Reading, Thing
+from .resolving import Resolved
+from .state import TextState
+
+MAX_LINKS = 6
+
+
+def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved], state: TextState
+               ) -> tuple[list[ValueAsk], list[Link], list[dict[str, Any]], dict[str, str]]:
+    """The values and links of a sentence to ask the model about, the values skipped with their reason, and the
+    complements that are their clause's subject."""
+    things = {t.id: t for t in reading.things if t.id in resolved}
+    same = same_as(reading, things)
+    asks: list[ValueAsk] = []
+    skipped: list[dict[str, Any]] = []
+    for v in reading.values:
+        q = v.quantity
+        entry = {"number": q.id, "value": q.value, "unit": unit_text(q), "written": q.written,
+                 "sentence": reading.text}
+        if v.condition:
+            skipped.append({**entry, "status": "skipped", "reason": "part of a condition ('if ...'): kept as the "
+                                                                      "qualifier of the sentence's other facts"})
+            continue
+        owners = []
+        for tid in (v.measure_of, v.owner, v.subject):
+            tid = same.get(tid, tid)
+            if tid in things and things[tid].role != "measure" and tid not in owners:
+                owners.append(tid)
+        for c in reading.clauses:  # the clause's other things, then the sentence's subject
+            if c.verb == v.verb:
+                for _, a in c.arguments:
+                    a = same.get(a, a)
+                    if a in things and things[a].role != "measure" and a not in owners:
+                        owners.append(a)
+        subject = next((t.id for t in reading.things if t.role == "subject" and t.id in things), "")
+        if subject and subject not in owners:
+            owners.append(subject)
+        if v.measure_of == "previous" or not owners:
+            owners += [t.id for t in reading.things if t.id in things and t.refers and t.id not in owners]
+        if not owners:
+            skipped.append({**entry, "status": "skipped", "reason": "no thing the sentence speaks of could hold it"})
+            continue
+        options = value_options(idx, v, reading, state)
+        if not options:
+            skipped.append({**entry, "status": "skipped",
+                            "reason": "no property of the vocabulary holds such a value" if state.relations else
+                            "no name for what it measures"})
+            if state.relations:
+                state.outside.append({"sentence": reading.text, "value": q.written})
+            continue
+        kind = q.dimension or "number"
+        where = f"after '{v.verb}'" if v.verb else ""
+        line = (f"{v.id} {q.written} (a {kind}{', ' + q.qualifier if q.qualifier else ''})"
+                f"{', ' + where if where else ''}; property: {', '.join(options)}")
+        certain = v.explicit and owners[0] == same.get(v.subject, v.subject) and not v.measure and \
+            not v.owner and things[owners[0]].head.lower() not in ("it", "they", "them", "this", "these")
+        asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else ""))
+    state.kinds = {t.id: t.kind for t in reading.things}
+    for complement, subject in same.items():  # "X is a genus": X is what the genus is
+        if complement in things and things[complement].kind:
+            state.kinds[subject] = things[complement].kind
+    links = joined_pairs(reading, things, same, state)
+    for t in reading.things:  # the prompt shows what a pronoun or description points to
+        r = resolved.get(t.id)
+        if r is not None and r.referent:
+            t.referent = r.referent
+    return asks, links, skipped, same
+
+
+def same_as(reading: Reading, things: dict[str, Thing]) -> dict[str, str]:
+    """A complement that says what the subject is ("X is a 1959 cartoon directed by Y"): the subject itself, for
+    the links and values of its phrase."""
+    out: dict[str, str] = {}
+    for c in reading.clauses:
+        if not c.copula or not c.subject:
+            continue
+        for prep, a in c.arguments:
+            t = things.get(a)
+            if not prep and t is not None and t.role == "complement" and not t.proper and not t.individuals:
+                out[a] = c.subject
+    return out
+
+
+def value_options(idx: EntitiesIndex, v: Any, reading: Reading, state: TextState) -> list[str]:
+    q = v.quantity
+    if not state.relations:
+        return value_names(idx, v, reading, state.packages)
+    fits = []
+    for name, r in state.relations.items():
+        if r["kind"] != "datatype":
+            continue
+        rng = r["range"] or ""
+        if q.datatype in ("xsd:date", "xsd:gYear", "xsd:gMonthDay") and rng not in ("xsd:date", "xsd:gYear",
+                                                                                     "xsd:dateTime", ""):
+            continue
+        if q.datatype == "xsd:time" and rng not in ("xsd:time", ""):
+            continue
+        if q.is_number() and rng not in ("xsd:integer", "xsd:decimal", "xsd:double", "") or \
+                (q.is_number() and r["unit"] and r["unit"] != q.unit):
+            continue
+        if not q.is_number() and rng in ("xsd:integer", "xsd:decimal", "xsd:double"):
+            continue
+        if not rng and not fits_value(r["label"], q, reading, state):
+            continue  # a property of no declared range takes a value only when its label fits what is said
+        fits.append(name)
+    return fits[:6]
+
+
+def fits_value(label: str, q: Any, reading: Reading, state: TextState) -> bool:
+    """Whether a property's label fits a value: a word of it is in the sentence, or it is close to the value's kind
+    (a date, a length, ...) by sentence embeddings."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", label)}
+    if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", reading.text)}:
+        return True
+    kind = q.dimension or "number"
+    return state.embedder is not None and float(state.embedder.similarity(label, kind)) >= CLASS_SIMILARITY
+
+
+def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState
+                 ) -> list[Link]:
+    """Pairs of things the sentence joins: a clause's subject and each thing after its verb; a thing and a name inside
+    its phrase. Each with the relations the model may choose."""
+    out: list[Link] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(s: str, o: str, words: str, name: str, kind: str, as_written: bool = False) -> None:
+        s, o = same.get(s, s), (o if as_written else same.get(o, o))
+        if s == o or s not in things or o not in things or (s, o) in seen or (o, s) in seen:
+            return
+        if things[s].role == "measure" or things[o].role == "measure" or things[o].condition:
+            return
+        options = link_options(things[s], things[o], words, name, state)
+        if not options:
+            return
+        seen.add((s, o))
+        out.append(Link(f"L{len(out) + 1}", s, o, words, options, kind))
+
+    for c in reading.clauses:
+        if not c.subject or c.condition:
+            continue
+        for prep, a in c.arguments:
+            t = things.get(a)
+            if t is None:
+                continue
+            of = next((x for x in reading.things if x.owner == a and x.prep == "of" and x.id in things), None)
+            role_noun = (c.copula and not prep or prep == "as") and not t.proper and not t.individuals and \
+                not t.plural and t.text.lower().startswith("the ")
+            if of is not None and role_noun:  # "the P-300 serves as the backup of the P-200": backupOf
+                seen.add((a, of.id))
+                add(c.subject, of.id, f"{c.verb} {prep + ' ' if prep else ''}the {t.head} of",
+                    safe_name(f"{singular(t.head)} of", lower_first=True), "clause")
+                continue
+            if c.copula and not prep and t.role == "complement" and not t.proper and not t.individuals:
+                if state.relations:  # "X was a swimmer": the vocabulary may have a relation for what X is
+                    add(c.subject, a, c.verb, "", "clause", as_written=True)
+                continue
+            verb = c.adjective if c.copula and c.adjective and prep else c.verb  # "is essential for": essentialFor
+            add(c.subject, a, f"{c.verb} {c.adjective + ' ' if verb == c.adjective else ''}{prep}".strip(),
+                relation_name(verb, prep), "clause")
+    for t in reading.things:
+        if t.owner and t.id in things and (not state.relations or t.named or t.individuals):
+            owner = things.get(t.owner)
+            # what "is" says the subject is, with a phrase of its own: "X is a reality for Y" -> realityFor
+            of_what = owner is not None and t.owner in same  # "X is a cultivar of Y": what X is, of Y
+            name = safe_name(f"{owner.head} {t.prep}", lower_first=True) if of_what and t.prep != "of" else \
+                modifier_name(t.prep)
+            add(t.owner, t.id, f"{owner.head} {t.prep}" if of_what else t.prep, name, "modifier")
+    return out[:MAX_LINKS]
+
+
+RELATION_CHOICES = 3
+CLEAR_LEAD = 0.3  # a relation this far ahead of the next is the only one offered
+MIN_RELATION_SCORE = 0.35  # below it, no relation of the vocabulary is offered for a link (none is asked)
+
+
+def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) -> list[str]:
+    """The relations the model may choose for a link: the sentence's own words without a vocabulary; with one, its
+    object relations whose domain and range the two things can be (by the class their head noun names), the
+    closest RELATION_CHOICES to what the sentence says between them (sentence embeddings, else name overlap)."""
+    if not state.relations:
+        return [name] if name else []
+    fits = []
+    for rel, r in state.relations.items():
+        if r["kind"] != "object":
+            continue
+        if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state)) and \
+                not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)):
+            continue
+        fits.append(rel)
+    scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
+    if not scored or scored[0][0] < MIN_RELATION_SCORE:
+        return []  # nothing the vocabulary has is close to what joins them: no question to ask
+    if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
+        return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
+    return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+def orient(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:
+    """The direction of each chosen vocabulary relation, by code: the two things' classes against its domain and
+    range when they are known; else, for a relation named by an agent ("director", "illustrator") that the verb
+    joining them shares its stem with, the voice: "X directed Y" (active) makes X the director of Y, "Y was
+    directed by X" too; else the sentence's order."""
+    for k in links:
+        s, rel, o = decision.links.get(k.id, (k.subject, "none", k.object))
+        r = state.relations.get(rel)
+        if r is None or r["kind"] != "object":
+            continue
+        st, ot = reading.thing(s), reading.thing(o)
+        if st is None or ot is None:
+            continue
+        dom = [d for d in r.get("domain") or [] if d]
+        rng = [r["range"]] if r.get("range") else []
+        fits = (can_be(st, dom, state, strict=True), can_be(ot, rng, state, strict=True))
+        swapped = (can_be(ot, dom, state, strict=True), can_be(st, rng, state, strict=True))
+        if sum(swapped) > sum(fits):
+            decision.links[k.id] = (o, rel, s)
+            continue
+        if sum(fits) > sum(swapped):
+            continue
+        label = r["label"].lower()
+        agent = re.search(r"(?:or|er|ist|ant)\b", label) is not None
+        stems = {w[:5] for w in re.findall(r"[a-z]{5,}", k.words.lower())}
+        if agent and any(w[:5] in stems for w in re.findall(r"[a-z]{5,}", label)) and \
+                not re.search(r"\bby$", k.words.lower()):
+            decision.links[k.id] = (o, rel, s)  # "Ann Lee directed Storm Bay": director(Storm Bay, Ann Lee)
+
+
+def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
+    """How close a relation is to what the sentence says between two things: its label against the words that join
+    them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
+    relation read with its domain and range."""
+    said = f"{s.label} {words} {o.label}"
+    label = r["label"]
+    stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words + " " + o.head + " " + s.head)}
+    shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
+    score = 0.5 if shared else 0.0
+    rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
+    if rng and vocabulary_class(state.kinds.get(o.id, o.kind), state) == rng:
+        score += 0.5  # "X was a swimmer": a swimmer is what the relation's range is
+    if dom and vocabulary_class(state.kinds.get(s.id, s.kind), state) in dom:
+        score += 0.25
+    if state.embedder is not None:
+        score += float(state.embedder.similarity(words or said, label))
+        score += 0.5 * float(state.embedder.similarity(said, f"{r['domain_label'] or 'a thing'} {label} "
+                                                             f"{r['range_label'] or 'a thing'}"))
+    else:
+        from ..names import similarity
+        score += max(similarity(words, label), similarity(said, label))
+    return score
+
+
+def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:
+    """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
+    "is" says it is) names another class of the vocabulary (a "novel" is no Human). `strict`: only when what it is
+    is known and is one of them."""
+    wanted = [c for c in classes if c]
+    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
+    if not wanted or not own or state.vocab is None:
+        return not strict
+    iri = next((i for i, n in state.vocab.names.items() if n == own), "")
+    ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
+    return any(w in ancestors for w in wanted)
+
+
+CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word and a vocabulary class's label
+
+
+def vocabulary_class(kind: str, state: TextState) -> str:
+    """The vocabulary class a kind word names: its label or name, else the closest label by sentence embeddings
+    ("genus" -> taxon) when close enough; "" for none. Remembered per word."""
+    if not kind or not state.class_labels:
+        return ""
+    if kind in state.kind_classes:
+        return state.kind_classes[kind]
+    words = " ".join(re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind)).lower()
+    found = next((name for name, label in state.class_labels.items()
+                  if normalize(label) == normalize(kind) or normalize(name) == normalize(kind)), "")
+    if not found and state.embedder is not None:
+        names = list(state.class_labels)
+        best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=1)
+        if best and best[0][1] >= CLASS_SIMILARITY:
+            found = names[best[0][0]]
+    state.kind_classes[kind] = found
+    return found

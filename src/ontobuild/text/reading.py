@@ -1,0 +1,576 @@
+"""What each sentence speaks of, as code reads it from its grammar (text/grammar.py): the things it names (noun
+phrases, with the role each plays: the subject of a clause, an object, a complement after "is", or a modifier inside
+another thing's phrase), the values it gives (text/quantities: numbers with units, dates, times of day), and for
+each clause its subject, its verb and what follows the verb.
+
+Code proposes; the model chooses (text/choosing.py). Nothing here decides what a quantity is about: it lists the
+candidates in the order the grammar suggests (the subject of the clause whose verb the value follows; the thing
+whose phrase holds it; the clause's objects), and says why, so that the choice is the model's and a rule can refuse
+it (text/checks.py: a value never goes to a name inside a modifier when the clause's head can hold it).
+
+A thing's head noun gives its kind (a class named in the singular: "cool bag" -> Bag); a definite description
+("the printer") or a pronoun ("it", "they") points back to the nearest earlier thing of that kind (`refers`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ontocore.text import singular
+from ontocore.units import unit as unit_of
+
+from ..names import normalize, safe_name
+from .quantities import Quantity
+from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
+
+# words that open a noun phrase without being part of the thing's name
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
+                "its", "their", "his", "her", "our", "your", "my", "no", "another", "other", "such", "either",
+                "neither", "several", "many", "most", "few", "much", "more", "less"}
+_PRONOUNS = {"it": "one", "they": "several", "them": "several", "its": "one", "their": "several", "this": "one",
+             "these": "several", "those": "several", "he": "one", "she": "one", "him": "one", "her": "one",
+             "his": "one", "both": "several", "each": "several"}
+_QUANTIFIERS = {"one", "two", "three", "four", "five", "some", "many", "most", "each", "all", "several", "none",
+               "few", "any", "both", "either", "neither", "half", "part", "majority", "minority"}
+_COPULAS = {"is", "are", "was", "were", "be", "been", "being", "becomes", "became", "remains", "remained"}
+_CONDITIONS = {"if", "when", "whenever", "unless", "once", "while", "until", "before", "after", "although",
+               "though", "because", "since"}
+# nouns that name what a value measures rather than a thing ("a capacity of 900 pallets", "the storage time is
+# 12 days"): the value belongs to the thing that has that measure
+MEASURE_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
+                 "capacity", "density", "length", "width", "height", "depth", "area", "size", "volume", "speed",
+                 "temperature", "distance", "power", "voltage", "amount", "count", "number", "total", "value",
+                 "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output",
+                 "pressure", "level", "frequency", "limit", "threshold", "life", "lifetime", "span", "interval",
+                 "delay", "wait", "throughput", "yield", "humidity", "dose", "concentration", "fare", "toll",
+                 "tariff", "surcharge", "deposit", "discount", "quantity", "efficiency", "flow", "elevation",
+                 "altitude", "thickness", "diameter", "radius", "strength", "intensity", "payload", "rating",
+                 "dosage", "runtime", "lifespan", "reach", "gauge", "resolution", "brightness", "percentage",
+                 "proportion", "ratio", "fraction", "energy", "current", "resistance", "conductivity", "viscosity",
+                 "wavelength", "gap", "mobility", "lifetime", "tension", "stress", "strain", "modulus", "hardness",
+                 "porosity", "permeability", "coefficient", "constant", "factor", "index", "fluence", "dose",
+                 "population", "duration", "overhead", "margin", "return", "growth", "loss", "gain", "size"}
+
+
+@dataclass
+class Thing:
+    """A thing a sentence speaks of."""
+    id: str  # "T1", per sentence
+    text: str  # as written, the whole noun phrase ("the P-200 printer")
+    label: str  # its name: without determiners; a plural kind in the singular ("cartridge")
+    head: str  # its head noun as written ("printer")
+    start: int
+    end: int
+    role: str  # "subject" | "object" | "complement" | "by" / "of" / "for" ... (after a preposition) | "other"
+    verb: str = ""  # the verb of the clause it is an argument of
+    owner: str = ""  # the thing whose phrase holds it ("T1" for "the P-200 printer" in "cartridges for the P-200 ...")
+    prep: str = ""  # the preposition that introduces it
+    proper: bool = False  # a name (capitalized words, a code)
+    plural: bool = False
+    generic: bool = False  # a kind in general ("Cartridges hold ...", "Helmets must be kept ...")
+    individuals: list[str] = field(default_factory=list)  # known individuals it stands for
+    refers: str = ""  # a pronoun or definite description: the earlier thing's key it points back to
+    condition: bool = False  # inside a condition ("if the wind exceeds ...")
+    in_parentheses: bool = False
+    named: bool = False  # a word of its phrase is a name or a code ("the P-200 printer", "room 3")
+    aliases: list[str] = field(default_factory=list)  # other names the sentence gives it in parentheses
+    referent: str = ""  # what a pronoun or description points back to, as the prompt names it
+
+    @property
+    def kind(self) -> str:
+        """The class its head noun names: singular, CamelCase ("Bag"); none for a word that is no noun (a verb or a
+        function word the tagger took for one)."""
+        if self.proper or not self.head or not self.head[:1].isalpha():
+            return ""
+        head = singular(self.head)
+        classes = word_classes(head)
+        if classes and "NOUN" not in classes and "PROPN" not in classes:
+            return ""
+        return safe_name(head)
+
+    def describe(self) -> str:
+        """How the prompt shows it: its words and its role."""
+        role = {"subject": "subject", "object": f"object of '{self.verb}'", "complement": f"what '{self.verb}' says "
+                "it is"}.get(self.role, "")
+        if not role and self.prep:
+            role = f"after '{self.verb + ' ' if self.verb and not self.owner else ''}{self.prep}'"
+        if self.owner:
+            role += f", inside {self.owner}'s phrase"
+        if self.condition:
+            role += ", in a condition"
+        return role
+
+
+@dataclass
+class Value:
+    """A value a sentence gives: a quantity read by code, with the things its phrase or clause points to."""
+    id: str  # "V1"
+    quantity: Quantity
+    verb: str = ""  # the verb it follows ("hold")
+    subject: str = ""  # the subject of that clause (a Thing id)
+    owner: str = ""  # the thing whose phrase holds it ("70% of the trials": the trials)
+    measure: str = ""  # the noun that names what it measures ("capacity" in "a capacity of 900 pallets")
+    measure_of: str = ""  # the thing that measure belongs to ("Harbor Depot has a capacity of ...")
+    condition: bool = False
+    explicit: bool = False  # the clause's subject is written (see Clause.explicit)
+
+
+@dataclass
+class Clause:
+    """A finite verb with its subject and what follows it."""
+    verb: str  # as written, with its particle or preposition ("directed by", "go into")
+    lemma: str
+    subject: str = ""  # Thing id
+    arguments: list[tuple[str, str]] = field(default_factory=list)  # (preposition or "", Thing or Value id)
+    copula: bool = False
+    condition: bool = False
+    start: int = 0
+    relative_of: str = ""  # a relative clause ("that holds 40 tins"): the thing it is about
+    adjective: str = ""  # what "is" says of the subject when it is an adjective ("is essential for ..."): the word
+    explicit: bool = False  # its subject is written in the clause (or is its relative's antecedent), not inferred
+
+
+@dataclass
+class Reading:
+    text: str  # the sentence on one line
+    start: int
+    end: int
+    things: list[Thing] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)
+    clauses: list[Clause] = field(default_factory=list)
+
+    def thing(self, tid: str) -> Thing | None:
+        return next((t for t in self.things if t.id == tid), None)
+
+
+def _lemma(word: Word) -> str:
+    """A verb's dictionary form (holds -> hold, carries -> carry, has -> have); a past participle stays as written
+    (it names a passive relation: "written by")."""
+    if word.tag == "VBN":
+        return word.lower
+    return verb_lemma(word.text)
+
+
+def _name_words(words: list[Word]) -> list[Word]:
+    """The words of a noun phrase that name the thing: without leading determiners, quantifiers and numbers."""
+    i = 0
+    while i < len(words) - 1 and (words[i].lower in _DETERMINERS or words[i].tag in ("DT", "PDT", "PRP$", "POS")
+                                  or words[i].tag == "CD"):
+        i += 1
+    return words[i:]
+
+
+def _proper(words: list[Word]) -> bool:
+    """A name: its head is capitalized (not only because it opens the sentence) or a code with digits."""
+    head = words[-1]
+    if re.search(r"\d", head.text) and re.search(r"[A-Za-z]", head.text):
+        return True
+    return head.tag in ("NNP", "NNPS") or (head.text[:1].isupper() and head.tag in NOUN_TAGS and
+                                           not known_word(head.lower))
+
+
+def _spans_of(known: list[tuple[int, int, str]], a: int, b: int) -> list[str]:
+    return [name for s, e, name in known if a <= s and e <= b or s <= a < e]
+
+
+def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
+                  known: list[tuple[int, int, str]], number: int = 0) -> Reading:
+    """The reading of one sentence of `text`: its things, values and clauses. `quantities` are the chunk's values
+    (quantities), `known` the spans where known individuals are named (start, end, individual name)."""
+    r = Reading(sentence.text(text), sentence.start, sentence.end)
+    inside = [q for q in quantities if sentence.start <= q.start < sentence.end and not _names_part(text, q)
+              and not _describes(sentence, q)]
+    for i, q in enumerate(inside, 1):
+        r.values.append(Value(f"V{i}", q))
+    values = r.values
+    phrases = sentence.phrases
+    paren = _parenthesized(phrases)
+    cond = _conditions(phrases)
+    # things: noun phrases that are not values (their words are not a quantity) and not measure words
+    things: dict[int, Thing] = {}  # phrase index -> thing
+    n = 0
+    for i, p in enumerate(phrases):
+        if p.kind != "NP":
+            continue
+        words = _name_words(p.words)
+        if not words or all(_in_value(w, values) for w in words):
+            continue
+        words = [w for w in words if not _in_value(w, values)]
+        if not words or not any(w.is_noun() or w.tag == "PRP" for w in words):
+            continue
+        head = next((w for w in reversed(words) if w.is_noun() or w.tag == "PRP"), words[-1])
+        if head.tag == "PRP" and head.lower not in _PRONOUNS:
+            continue  # "we", "you", "I": the writer or reader, never a thing of the text
+        if len(words) == 1 and (unit_of(head.text) or unit_of(head.lower)) and head.tag in ("NN", "NNS"):
+            continue  # "after hours", "for days": a unit without its number names no thing
+        label_words = words[:words.index(head) + 1] if head in words else words
+        label = text[label_words[0].start:label_words[-1].end]
+        plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
+        proper = _proper(label_words)
+        generic = plural and not proper and p.words[0].lower not in ("the", "these", "those", "its", "their") and \
+            head.tag == "NNS"
+        name_label = label if proper or not plural else text[label_words[0].start:head.start] + singular(head.text)
+        if not proper and label_words[0].start == sentence.start and label_words[0].tag != "NNP" and \
+                known_word(label_words[0].lower):  # "Parcels that arrive ...": a common noun, capitalized by place
+            name_label = name_label[:1].lower() + name_label[1:]
+        n += 1
+        tail = [w for w in words[words.index(head) + 1:] if w.tag == "CD"] if head in words else []
+        number = bool(tail) and not plural
+        if number:  # "room 3": the number is part of its name (it is no value: reading.read_sentence)
+            label = name_label = text[label_words[0].start:tail[-1].end]
+        t = Thing(f"T{n}", p.text(text), " ".join(name_label.split()), head.text, p.start, p.end, "other",
+                  prep=p.pp.words[0].lower if p.pp else "", proper=proper, plural=plural, generic=generic,
+                  individuals=_spans_of(known, p.start, p.end), in_parentheses=i in paren, condition=i in cond,
+                  named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
+                  or bool(number))
+        things[i] = t
+    _aliases(phrases, things)
+    gerund = _gerund_subject(text, phrases, things)
+    if gerund is not None:
+        n += 1
+        things[0] = Thing(f"T{n}", gerund[0], gerund[0][:1].lower() + gerund[0][1:], gerund[1], gerund[2],
+                          gerund[3], "subject")
+    r.things = sorted(things.values(), key=lambda t: t.start)
+    _modifiers(phrases, things)
+    r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
+    _measures(text, phrases, things, r)
+    _value_owners(phrases, things, r)
+    for t in r.things:  # a measure word is no thing ("a capacity of 900 pallets")
+        pass
+    return r
+
+
+def _names_part(text: str, q: Quantity) -> bool:
+    """A bare number right after a singular noun, with no unit, is part of a name ("room 3", "gate 12", "line 4"),
+    not a value."""
+    if q.dimension or q.unit or q.datatype not in ("xsd:integer",):
+        return False
+    before = re.search(r"([A-Za-z]+)\s+$", text[max(0, q.start - 30):q.start])
+    if before is None:
+        return False
+    word = before.group(1)
+    tag = known_word(word) or known_word(word.lower())
+    return tag in ("NN", "NNP") and word.lower() not in _DETERMINERS and not word.lower().endswith("s")
+
+
+def _describes(sentence: Sentence, q: Quantity) -> bool:
+    """A count inside a definite noun phrase describes the thing it names ("the two presses", "its 3 pumps"); it
+    is no value of anything."""
+    if q.dimension != "count":
+        return False
+    for p in sentence.phrases:
+        if p.kind == "NP" and p.start < q.start < p.end and p.words[0].lower in ("the", "these", "those", "its",
+                                                                                  "their", "our", "all", "both"):
+            return True
+    return False
+
+
+def _in_value(w: Word, values: list[Value]) -> bool:
+    return any(v.quantity.start <= w.start < v.quantity.end or w.start <= v.quantity.start < w.end for v in values)
+
+
+def _gerund_subject(text: str, phrases: list[Phrase], things: dict[int, Thing]
+                    ) -> tuple[str, str, int, int] | None:
+    """A sentence that opens with a gerund phrase and goes on, with no comma, to its finite verb has that phrase as
+    its subject ("Training new staff takes two weeks", "Washing the tanks costs €40"): (text, head, start, end)."""
+    if not phrases or phrases[0].kind != "VP" or phrases[0].words[0].tag != "VBG":
+        return None
+    for k, p in enumerate(phrases[1:], 1):
+        if p.kind == "O" and p.words[0].text in ",;:":
+            return None
+        if p.kind == "VP" and any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in p.words):
+            end = phrases[k - 1].end
+            for j in range(1, k):  # its words are no things of their own
+                things.pop(j, None)
+            return text[phrases[0].start:end], phrases[0].words[0].text, phrases[0].start, end
+    return None
+
+
+def _aliases(phrases: list[Phrase], things: dict[int, Thing]) -> None:
+    """A name alone in parentheses right after a thing is another name of it ("Artificial Intelligence (AI)",
+    "the pump house (PH-2)"): an alias, not a thing of its own."""
+    for i in range(len(phrases) - 3):
+        a, open_, b, close = phrases[i:i + 4]
+        if i in things and i + 2 in things and open_.kind == "O" and open_.words[0].text == "(" and \
+                close.kind == "O" and close.words[0].text == ")" and b.kind == "NP":
+            things[i].aliases.append(things[i + 2].label)
+            del things[i + 2]
+
+
+def _parenthesized(phrases: list[Phrase]) -> set[int]:
+    out, depth = set(), 0
+    for i, p in enumerate(phrases):
+        if p.kind == "O" and p.words[0].text in "([":
+            depth += 1
+        elif p.kind == "O" and p.words[0].text in ")]":
+            depth = max(0, depth - 1)
+        elif depth:
+            out.add(i)
+    return out
+
+
+def _conditions(phrases: list[Phrase]) -> set[int]:
+    """Phrases inside a condition that opens the sentence ("If the wind exceeds 20 m/s, ..."): up to its comma."""
+    out: set[int] = set()
+    if phrases and phrases[0].words[0].lower in _CONDITIONS and phrases[0].kind in ("PP", "O", "ADVP"):
+        for i, p in enumerate(phrases):
+            if p.kind == "O" and p.words[0].text == ",":
+                break
+            out.add(i)
+    return out
+
+
+def _modifiers(phrases: list[Phrase], things: dict[int, Thing]) -> None:
+    """A noun phrase after a preposition that follows another thing's phrase directly (no verb between) is inside
+    that phrase: "cartridges for the P-200 printer", "each shelf of the cabinet"."""
+    for i, p in enumerate(phrases):
+        if i not in things or p.pp is None or i < 2:
+            continue
+        j = i - 2  # the phrase before the preposition
+        while j >= 0 and phrases[j].kind == "NP" and j not in things:
+            j -= 1
+        if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
+                (p.pp.words[0].lower == "of" or not things[j].proper):
+            # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of": in "found by Ann Lee
+            # at the lab", "at the lab" is where it was found)
+            owner = things[j]
+            if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
+                owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
+            things[i].owner = owner.id
+
+
+def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values: list[Value], paren: set[int],
+             cond: set[int]) -> list[Clause]:
+    """Each verb group with its subject (the nearest thing before it in its clause, the antecedent of "that/which/
+    who", or the sentence's subject) and what follows it up to the next verb group."""
+    out: list[Clause] = []
+    sentence_subject = ""
+    for i, p in enumerate(phrases):
+        if p.kind != "VP" or i in paren or i in things:  # (a gerund subject is a thing, not a clause)
+            continue
+        finite = any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in p.words)
+        participle = not finite and p.words[-1].tag in ("VBN", "VBG")
+        if not finite and not participle:
+            continue
+        verb_words = [w for w in p.words if w.is_verb() or w.tag == "RP"]
+        main = next((w for w in reversed(p.words) if w.is_verb() and w.lower not in ("be", "been", "being") or
+                     w.lower in _COPULAS), p.words[-1])
+        copula = main.lower in _COPULAS
+        # the subject
+        subject = ""
+        k = i - 1
+        relative = explicit = False
+        while k >= 0:
+            q = phrases[k]
+            if k in paren or q.kind == "O" and q.words[0].text in "()[]":  # an aside is no part of the clause
+                k -= 1
+                continue
+            if q.kind == "VP" and k in things:  # "Training new staff takes ...": the gerund phrase
+                subject, explicit = things[k].id, True
+                break
+            if q.kind == "VP" and k not in paren:
+                crossed = next((c for c in out if c.start == q.start), None)  # "Parcels that arrive ... go"
+                if crossed is not None and crossed.relative_of:
+                    subject = crossed.relative_of
+                break
+            if q.kind == "NP" and k not in things and any(q.start <= v.quantity.start < q.end for v in values):
+                break  # "12 sites were closed": a value is the subject; no thing is
+            if q.kind == "O" and is_subordinate(q.words[0]) and q.words[0].lower in ("that", "which", "who"):
+                relative = True
+                k -= 1
+                while k >= 0 and (phrases[k].kind == "O" and phrases[k].words[0].text == "," or k in paren):
+                    k -= 1
+                if k >= 0 and k in things:
+                    subject, explicit = things[k].id, True
+                break
+            if k in things and things[k].verb:
+                break  # an object of an earlier verb is not this verb's subject
+            if k in things and not things[k].prep and k not in paren and not things[k].in_parentheses:
+                subject, explicit = things[k].id, True
+                break
+            if k in things and things[k].prep == "of" and k >= 2 and phrases[k - 2].kind == "NP" and \
+                    k - 2 not in things and phrases[k - 2].words[-1].lower in _QUANTIFIERS:
+                subject, explicit = things[k].id, True  # "One of the key dilemmas is ...": a dilemma
+                break
+            if q.kind == "NP" and q.words[0].tag == "EX":
+                break  # "there is a concern": a thing exists, no subject
+            k -= 1
+        after_comma = i > 0 and phrases[i - 1].kind == "O" and (
+            phrases[i - 1].words[0].text == "," or phrases[i - 1].words[0].lower in ("and", "or") and i > 1 and
+            phrases[i - 2].kind == "VP")  # "..., directed and written by X": the sentence's subject
+        if participle and after_comma and sentence_subject:  # "X grew fast, reaching ...": the sentence's subject
+            subject = sentence_subject
+        if participle and not subject:  # "a cartoon directed by X": the phrase the participle follows
+            k = i - 1
+            while k >= 0 and (k not in things or k in paren):
+                k -= 1
+            if k >= 0:
+                owner = things[k]
+                subject = owner.owner or owner.id
+        if not subject and not relative:
+            subject = sentence_subject
+        if subject and not sentence_subject and not relative and not participle and i not in cond:
+            sentence_subject = subject
+        clause = Clause(" ".join(w.text for w in verb_words), " ".join(_lemma(w) for w in verb_words
+                                                                       if w is main or w.tag == "RP"),
+                        subject=subject, copula=copula, condition=i in cond, start=p.start,
+                        relative_of=subject if relative else "", explicit=explicit and finite)
+        # what follows the verb, up to the next verb group or a clause boundary
+        for k in range(i + 1, len(phrases)):
+            q = phrases[k]
+            if q.kind == "VP" and k not in paren:
+                break
+            if q.kind == "ADJP" and copula and not clause.arguments and not clause.adjective:
+                clause.adjective = q.words[-1].lower
+                continue
+            if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
+                break
+            if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and _clause_follows(phrases, k + 1):
+                break  # "..., and a sack holds 60 kg": the next clause begins
+            if k in things:
+                t = things[k]
+                if t.owner:
+                    continue
+                if not t.prep:
+                    t.role = "complement" if copula and not clause.arguments else "object"
+                else:
+                    t.role = t.prep
+                t.verb = clause.verb
+                clause.arguments.append((t.prep, t.id))
+            elif q.kind == "NP":
+                for v in values:
+                    if q.start <= v.quantity.start < q.end and not v.verb:
+                        v.verb, v.subject = clause.verb, subject
+                        v.condition, v.explicit = clause.condition, clause.explicit
+                        clause.arguments.append((q.pp.words[0].lower if q.pp else "", v.id))
+        out.append(clause)
+    for v in values:  # values after a verb that the phrases did not reach, or before the main verb ("Within 2 hours,
+        if not v.verb:  # samples must reach ...")
+            before = [c for c in out if c.start <= v.quantity.start]
+            after = [c for c in out if c.start > v.quantity.start and not c.condition and not c.relative_of]
+            main = before[-1] if before else after[0] if after else None
+            if main is not None:
+                v.verb, v.subject, v.condition = main.verb, main.subject, main.condition
+    for t in things.values():
+        if t.id == sentence_subject:
+            t.role = "subject"
+        elif any(c.subject == t.id for c in out) and t.role == "other" and not t.prep:
+            t.role = "subject"
+    return out
+
+
+def _clause_follows(phrases: list[Phrase], k: int) -> bool:
+    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase, then a finite verb group."""
+    while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
+        k += 1
+    return k + 1 < len(phrases) and phrases[k].kind == "NP" and phrases[k + 1].kind == "VP" and \
+        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k + 1].words)
+
+
+def _measures(text: str, phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
+    """A value after "of" a measure noun ("a capacity of 900 pallets") or after "is" with a measure noun as the
+    subject ("its storage time is 20 days"): that noun names what the value measures, and the thing it belongs to
+    is the one that has it (the clause's subject, or the thing inside the measure's phrase: "the weight of a box")."""
+    for i, p in enumerate(phrases):
+        if i not in things:
+            continue
+        t = things[i]
+        head = singular(t.head.lower())
+        if head not in MEASURE_NOUNS:
+            continue
+        for v in r.values:
+            q = v.quantity
+            after = text[t.end:q.start]
+            of_value = re.fullmatch(r"\s+(?:of|at|around|about|:|=|is|are|was|were|of about|of up to|of at least|"
+                                    r"of at most|reaches|stands at|averages|equals)\s*(?:about\s+|around\s+|only\s+|"
+                                    r"up to\s+|at least\s+|at most\s+|roughly\s+|approximately\s+)?", after)
+            if not of_value:
+                continue
+            v.measure = " ".join(w.lower for w in _name_words(phrases[i].words) if w.lower not in _DETERMINERS)
+            inner = next((x for x in things.values() if x.owner == t.id), None)
+            if inner is not None:  # "the weight of a box is 3 kg": the box's
+                v.measure_of = inner.id
+            elif t.role in ("object", "complement") or t.prep:
+                clause = next((c for c in r.clauses if any(a == t.id for _, a in c.arguments)), None)
+                v.measure_of = clause.subject if clause else ""
+            else:  # the subject itself is the measure ("the storage time is 12 days"): whose, if a word says
+                owner = re.search(r"\b(its|their)\b", t.text, re.I)
+                v.measure_of = "" if owner is None else "previous"
+            t.role = "measure"
+    for v in r.values:  # "Pressure in the network must stay below 9 bar": the subject names what it measures
+        subject = r.thing(v.subject) if v.subject else None
+        if v.measure or subject is None or singular(subject.head.lower()) not in MEASURE_NOUNS or subject.named:
+            continue
+        inner = next((x for x in r.things if x.owner == subject.id), None)
+        v.measure = " ".join(w for w in subject.label.split() if w.lower() not in _DETERMINERS)
+        v.measure_of = inner.id if inner is not None else ("previous" if re.match(r"(?i)\s*(its|their)\b",
+                                                                                   subject.text) else "")
+        subject.role = "measure"
+    for v in r.values:  # "the first departure from Varnes is at 05:45": the time of the named thing's event
+        q = v.quantity
+        if v.measure or q.dimension not in ("time", "time of day", "date") or not v.subject:
+            continue
+        subject = r.thing(v.subject)
+        inner = next((x for x in r.things if subject is not None and x.owner == subject.id and
+                      (x.named or x.individuals)), None)
+        if subject is None or inner is None or subject.named or \
+                not is_event(subject.head, moment=q.dimension != "time"):
+            continue
+        v.measure, v.measure_of = subject.label, inner.id
+        subject.role = "measure"
+
+
+_EVENT_ENDINGS = ("ing", "tion", "sion", "ure", "ment", "al", "ance", "ence", "ery", "ival")
+
+
+def is_event(noun: str, moment: bool = False) -> bool:
+    """A noun that names something that happens (a departure, an inspection, a crossing, a delivery, a removal):
+    its time is the time of the thing it happens to. For a moment (a date, a time of day), a noun that is also a
+    verb counts too ("the next overhaul is due on ..."); for a duration only the endings of an event do ("filters
+    last 6 months" is the filters' own)."""
+    low = noun.lower()
+    classes = word_classes(low)
+    return len(low) > 4 and "NOUN" in classes and (low.endswith(_EVENT_ENDINGS) or moment and "VERB" in classes)
+
+
+def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
+    """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"):
+    that thing."""
+    for v in r.values:
+        q = v.quantity
+        for i, p in enumerate(phrases):
+            if i not in things:
+                continue
+            t = things[i]
+            if p.start <= q.start < p.end:  # "a 40 m² cage": the value qualifies the thing it is in
+                v.owner = t.id
+                break
+            if q.end <= p.start and p.pp is not None and p.pp.words[0].lower == "of" and \
+                    phrases.index(p.pp) > 0 and phrases[phrases.index(p.pp) - 1].start <= q.start:
+                v.owner = t.id  # "70% of the trials"
+                break
+
+
+def known_spans(index_names: list[tuple[str, list[str]]], text: str) -> list[tuple[int, int, str]]:
+    """Where known individuals are named in `text`: (start, end, name), longest first when they overlap; a name is
+    matched on word boundaries, case-insensitively, by its label and aliases."""
+    spans: list[tuple[int, int, str]] = []
+    low = text.lower()
+    for name, forms in index_names:
+        for form in forms:
+            f = form.lower().strip()
+            if len(f) < 3:
+                continue
+            for m in re.finditer(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", low):
+                spans.append((m.start(), m.end(), name))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    kept: list[tuple[int, int, str]] = []
+    for s in spans:
+        if not any(a < s[1] and s[0] < b for a, b, _ in kept):
+            kept.append(s)
+    return kept
+
+
+def same_kind(a: str, b: str) -> bool:
+    """Whether two head nouns name one kind ("printer", "Printers")."""
+    return normalize(singular(a)) == normalize(singular(b))

@@ -1,0 +1,118 @@
+"""What each thing of a sentence stands for: known individuals (or a class's members, narrowed by the names its
+phrase gives), the earlier thing a pronoun or a definite description points back to ("the printer" after "the
+P-200"), or a new individual named by its phrase; and what a sentence spoke of, for the sentences after it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..index import EntitiesIndex
+from ..names import normalize, safe_name
+from .mentions import members
+from .reading import Reading, Thing
+from .state import Known
+
+
+@dataclass
+class Resolved:
+    """What a thing of the sentence stands for."""
+    individuals: list[str]  # known individuals (or members of a class); [] for a new thing
+    new_name: str = ""  # a new individual's name
+    new_label: str = ""
+    new_class: str = ""
+    referent: str = ""  # how the prompt names what a pronoun or description points to
+    stated_of: str = ""  # a plural or class: the words that name the group
+    made: list[str] = field(default_factory=list)  # the individuals it became when written
+    aliases: list[str] = field(default_factory=list)  # other names the text gives it
+
+
+def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict[str, Resolved]:
+    """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
+    points back to, or a new individual. A phrase after "of" that names no thing of its own is part of its owner's
+    name ("the cost of repairs"), and no thing of its own."""
+    out: dict[str, Resolved] = {}
+    folded: set[str] = set()
+    for t in reading.things:
+        low = t.head.lower()
+        if t.individuals:
+            out[t.id] = Resolved(list(dict.fromkeys(t.individuals)))
+            continue
+        if low in ("it", "its", "this", "he", "she", "him", "her", "his", "they", "them", "these", "those", "their",
+                   "both", "each"):
+            want_plural = low in ("they", "them", "these", "those", "their", "both", "each")
+            earlier = next((k for k in reversed(history) if k.plural == want_plural or
+                            (want_plural and len(k.individuals) > 1)), None) or (history[-1] if history else None)
+            if earlier is not None and earlier.individuals:
+                out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label,
+                                     stated_of=earlier.label if len(earlier.individuals) > 1 else "")
+                t.refers = earlier.label
+            continue  # a pronoun that points to nothing is no thing
+        kind = t.kind
+        if t.plural and kind and not t.owner:  # "Helmets must be kept ...": the members of a class the tables know
+            cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "")
+            group = narrowed(idx, reading, t, members(idx, cls)) if cls else []
+            if group:
+                out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
+                continue
+        definite = t.text.lower().startswith(("the ", "this ", "that ")) and not t.proper and not t.plural
+        if definite and kind:  # "the printer": the nearest earlier thing of that kind
+            earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and
+                            len(k.individuals) == 1), None)
+            if earlier is None:
+                cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "")
+                group = members(idx, cls) if cls else []
+                if len(group) == 1:
+                    earlier = Known(idx.individuals[group[0]].label, kind, group, False)
+            if earlier is not None:
+                out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label)
+                t.refers = earlier.label
+                continue
+        if not t.head[:1].isalpha():
+            continue
+        label = t.label
+        inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
+        if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer", "the cost of repairs"
+            label = f"{t.label} {inner[0].prep} {inner[0].label}"
+            if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
+                folded.add(inner[0].id)
+        out[t.id] = Resolved([], new_name=safe_name(label), new_label=label,
+                             new_class="" if t.proper else t.kind,
+                             stated_of=t.label if t.generic else "", aliases=list(t.aliases))
+    for tid in folded:
+        out.pop(tid, None)
+    return out
+
+
+def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -> list[str]:
+    """A class's members narrowed by the names the phrase gives them: a name inside it ("roasters of the Hestia
+    line", "the pumps at North Yard") or a capitalized word before the head ("the KV pumps"): the members that hold
+    that name as a value or are linked to a thing of that name. The whole group when nothing narrows it."""
+    words = [x.label for x in reading.things if x.owner == t.id and (x.named or x.individuals)]
+    words += [w for w in re.findall(r"\b[A-Z][\w-]*", t.text) if w.lower() not in ("the", "all", "our", "these",
+                                                                                   "those", "each", "every")
+              and normalize(w) != normalize(t.head)]
+    for word in words:
+        key = normalize(word)
+        kept = [m for m in group if any(
+            (f.literal is not None and key in normalize(str(f.literal))) or
+            (f.object is not None and f.object in idx.individuals and
+             key in normalize(idx.individuals[f.object].label or f.object)) for f in idx.individuals[m].facts)]
+        group = kept or group
+    return group
+
+
+def remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved], history: list[Known]) -> None:
+    """What the sentence spoke of, for later pronouns and descriptions: its subject last (the likeliest referent)."""
+    order = sorted(reading.things, key=lambda t: (t.role == "subject", t.start))
+    for t in order:
+        r = resolved.get(t.id)
+        if r is None or t.condition:
+            continue
+        names = r.individuals or r.made
+        if not names:
+            continue
+        kinds = {c for n in names for c in idx.individuals[n].classes} if names else set()
+        kind = t.kind or next(iter(kinds), "")
+        history.append(Known(t.label if not t.refers else t.refers, kind, names, t.plural or len(names) > 1))
+    del history[:-12]

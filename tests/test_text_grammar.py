@@ -1,0 +1,151 @@
+"""What code reads of a sentence's shape, before any model: sentences, the thing each clause is about, the
+phrases inside another thing's phrase, relative clauses, values and the names numbers are part of. Every rule is
+shown on two made-up domains (a pump workshop and an archive; a seed store and a van fleet; ...)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ontobuild.text import grammar
+from ontobuild.text.reading import Reading, read_sentence
+from ontobuild.text.quantities import find_quantities
+
+
+def _read(text: str) -> Reading:
+    sentence, = grammar.parse(text)
+    return read_sentence(text, sentence, find_quantities(text), [])
+
+
+def _thing(r: Reading, label: str):  # noqa: ANN202
+    return next(t for t in r.things if t.label == label)
+
+
+@pytest.mark.parametrize("text,count", [
+    ("Dr. Lee sees patients at 9. The clinic closes at 17:00.", 2),
+    ("The archive was founded by A. B. Carver in 1950. It holds 40 shelves.", 2),
+    ("The kiln is in hall 2. It reaches 1,200 °C.", 2),
+    ("Valve 3.5 opens at 2.5 bar; valve 4 stays shut.", 1),
+])
+def test_sentences_end_where_a_sentence_ends(text: str, count: int) -> None:
+    assert len(grammar.parse(text)) == count
+
+
+@pytest.mark.parametrize("text,subject,inner", [
+    ("Filters for the K-9 pump last 6 months.", "filter", "K-9 pump"),
+    ("Each drawer of the archive holds 30 folders.", "drawer", "archive"),
+])
+def test_a_value_belongs_to_the_head_of_the_clause_not_a_name_in_its_modifier(text: str, subject: str,
+                                                                               inner: str) -> None:
+    r = _read(text)
+    head, name = _thing(r, subject), _thing(r, inner)
+    assert head.role == "subject" and name.owner == head.id
+    value, = r.values
+    assert value.subject == head.id and value.explicit
+
+
+@pytest.mark.parametrize("text,antecedent,value", [
+    ("A van carries them in a crate that weighs 12 kg.", "crate", "12 kg"),
+    ("Seeds go into the dry bin that keeps 10 °C.", "dry bin", "10 °C"),
+])
+def test_a_relative_clause_is_about_its_antecedent(text: str, antecedent: str, value: str) -> None:
+    r = _read(text)
+    v = next(v for v in r.values if v.quantity.written == value)
+    assert v.subject == _thing(r, antecedent).id and v.explicit
+
+
+@pytest.mark.parametrize("text,main_subject", [
+    ("Parcels that arrive late go into the back room.", "parcel"),
+    ("Tours that start early end at the harbour.", "tour"),
+])
+def test_after_a_relative_clause_the_main_verb_has_the_antecedent_as_subject(text: str, main_subject: str) -> None:
+    r = _read(text)
+    main = r.clauses[-1]
+    assert main.subject == _thing(r, main_subject).id
+
+
+@pytest.mark.parametrize("text", [
+    "Thus, 40% of the pumps failed.",
+    "Considering the weather, 8 tours were cancelled.",
+    "However, the archive opens at 08:00.",
+])
+def test_a_sentence_initial_word_is_no_thing(text: str) -> None:
+    r = _read(text)
+    assert not any(t.label.lower() in ("thus", "considering", "however", "40", "8") for t in r.things)
+
+
+@pytest.mark.parametrize("text,label", [
+    ("The kiln is in hall 2.", "hall 2"),
+    ("Spare keys hang in cabinet 14.", "cabinet 14"),
+])
+def test_a_number_after_a_noun_is_part_of_its_name(text: str, label: str) -> None:
+    r = _read(text)
+    assert any(t.label == label and t.named for t in r.things)
+    assert not r.values
+
+
+@pytest.mark.parametrize("text,measure,owner", [
+    ("Hangar B has a capacity of 12 planes.", "capacity", "Hangar B"),
+    ("The cellar has a volume of 300 m³.", "volume", "cellar"),
+])
+def test_a_measure_noun_names_the_value_and_points_to_its_owner(text: str, measure: str, owner: str) -> None:
+    r = _read(text)
+    v, = r.values
+    assert v.measure == measure and v.measure_of == _thing(r, owner).id
+    assert all(t.label != measure for t in r.things if t.role != "measure")
+
+
+@pytest.mark.parametrize("text,verb,obj", [
+    ("The manual was written by Ada Crane.", "was written", "Ada Crane"),
+    ("The ferry was built by Holm Yard.", "was built", "Holm Yard"),
+])
+def test_a_passive_clause_keeps_its_agent(text: str, verb: str, obj: str) -> None:
+    r = _read(text)
+    clause = next(c for c in r.clauses if c.verb == verb)
+    assert ("by", _thing(r, obj).id) in clause.arguments
+
+
+@pytest.mark.parametrize("text,head", [
+    ("Keys go into the night box at the gate.", "box"),
+    ("Samples wait in the cold safe at the lab.", "safe"),
+])
+def test_a_noun_the_lexicon_calls_an_adjective_heads_its_phrase(text: str, head: str) -> None:
+    r = _read(text)
+    assert any(t.head == head for t in r.things)
+
+
+@pytest.mark.parametrize("text,count", [
+    ("The heater draws 450 W. A fan draws 40 W.", 2),
+    ("The kiln ends at 1,220 °C. The fan stops.", 2),
+])
+def test_a_unit_ends_a_sentence_it_is_no_initial(text: str, count: int) -> None:
+    assert len(grammar.parse(text)) == count
+
+
+@pytest.mark.parametrize("text,owner", [
+    ("Pressure in the steam line must stay below 12 bar.", "steam line"),
+    ("Humidity in the archive vault must stay below 45 %.", "archive vault"),
+])
+def test_a_measure_noun_as_subject_names_the_value_of_the_thing_in_its_phrase(text: str, owner: str) -> None:
+    r = _read(text)
+    v, = r.values
+    assert v.measure_of == _thing(r, owner).id
+
+
+@pytest.mark.parametrize("text,owner", [
+    ("The last delivery to Dock 4 is at 17:30.", "Dock 4"),
+    ("The next inspection of Boiler B2 is due on 3 May 2027.", "Boiler B2"),
+])
+def test_the_time_of_an_event_is_the_time_of_the_named_thing_it_happens_to(text: str, owner: str) -> None:
+    r = _read(text)
+    v, = r.values
+    assert v.measure_of == _thing(r, owner).id
+
+
+@pytest.mark.parametrize("text,first,second", [
+    ("A crate holds 30 kg of apples, and a sack holds 60 kg.", "crate", "sack"),
+    ("The left tank holds 200 L, and the right tank holds 150 L.", "left tank", "right tank"),
+])
+def test_each_clause_of_a_sentence_has_its_own_subject(text: str, first: str, second: str) -> None:
+    r = _read(text)
+    v1, v2 = r.values
+    assert (v1.subject, v2.subject) == (_thing(r, first).id, _thing(r, second).id)
