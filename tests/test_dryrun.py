@@ -1,6 +1,6 @@
 """`ontobuild --dry-run FILES`: the files are read without the model and the plan says what was found and which
-model calls the build will make (one per record shape, per reference code cannot decide, at most one per text
-chunk with numbers). Made-up domain: a bicycle repair shop."""
+model calls the build will make (one per record shape, per reference code cannot decide, at most one per sentence
+that gives a value or joins two things). Made-up domain: a bicycle repair shop."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_dry_run_predicts_the_calls(files: list[Path]) -> None:
     assert calls["confirm_reference"]["calls"] == asked
     assert calls["confirm_reference"]["calls"] + calls["confirm_reference"]["decided_by_code"] == 1
     assert [c["numbers"] > 0 for c in plan["chunks"]] == [True, False]  # the times; the policy has no number
-    assert calls["add_facts"]["calls_at_most"] == 1
+    assert calls["read_sentence"]["calls_at_most"] == 1  # the opening times; the policy has nothing to ask
     assert plan["total"]["calls"] == 3 + asked and plan["total"]["calls_at_most"] == 4 + asked
     assert calls["map_records"]["prompt_tokens"] > 100
 
@@ -54,7 +54,7 @@ def test_dry_run_cli_prints_the_plan_and_writes_nothing(files: list[Path], tmp_p
     out = result.stdout
     assert "mechanics.csv: 2 row(s)" in out and "repairs.csv: 3 row(s)" in out
     assert "record shapes: 3" in out and "map_records: 3 (one per record shape)" in out
-    assert "text chunks: 2 (1 with numbers" in out and "add_facts: at most 1" in out
+    assert "text chunks: 2 (1 with numbers" in out and "read_sentence: at most 1" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no outcome folder
     printed = json.loads(CliRunner().invoke(main, ["--dry-run", "--json", *map(str, files)]).stdout)
     assert printed["calls"]["map_records"]["calls"] == 3
@@ -86,7 +86,7 @@ def test_a_reference_code_cannot_decide_is_a_model_call_with_its_prompt_sized(tm
 
 
 def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
-    """The cassette build (real exchanges of the embedded model, replayed: one map_records, one add_facts) makes the
+    """The cassette build (real exchanges of the embedded model, replayed: one map_records, one read_sentence) makes the
     calls the dry run predicts."""
     from conftest import cassette_model
     from ontobuild.build import run_build
@@ -97,4 +97,4 @@ def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
     stats = run_build(files, out=tmp_path / "out", model=cassette_model(here / "cassettes" / "build_mini.json"),
                       reason=False)
     assert plan["total"]["calls"] <= stats["llm"]["calls"] <= plan["total"]["calls_at_most"]
-    assert plan["calls"]["map_records"]["calls"] == 1 and stats["llm"]["calls"] == 2  # map_records, add_facts
+    assert plan["calls"]["map_records"]["calls"] == 1 and stats["llm"]["calls"] == 2  # map_records, read_sentence

@@ -1,6 +1,6 @@
 """Prompt-lookup drafts (ontocore.promptlookup): what a draft is made of, and, on the real embedded model (marked
-`live`), that greedy decoding with drafts gives llama-cpp-python's own greedy reply on a prompt without near ties,
-and leaves the context as llama-cpp-python does."""
+`live`), that greedy decoding with drafts gives llama-cpp-python's own greedy reply, or parts from it only at a near
+tie of the greedy choice (the turn promptlookup documents), and leaves the context as llama-cpp-python does."""
 
 from __future__ import annotations
 
@@ -36,6 +36,22 @@ def test_a_draft_is_looked_up_only_from_the_given_position_on() -> None:
     assert draft([1, 2, 3, 40, 1, 2, 3], size=1, start=1) == []
 
 
+DRIFT = 1.0  # logits: a batch's differ from one token's by up to about 0.45 (promptlookup's docstring), two of them twice
+
+
+def _turn(llm, prompt: list[int], got: str, want: str) -> float:
+    """The margin of the greedy choice where two replies to one prompt part: the two best logits of the next token
+    after their common tokens, evaluated one call from a fresh context."""
+    import numpy as np
+
+    a, b = (llm.tokenize(t.encode("utf-8"), add_bos=False, special=True) for t in (got, want))
+    common = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    llm.reset()
+    llm.eval(list(prompt) + list(b[:common]))
+    logits = np.sort(np.asarray(llm.scores[llm.n_tokens - 1], dtype=np.float64))
+    return float(logits[-1] - logits[-2])
+
+
 @pytest.mark.live
 def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
     from ontocore.llm import inference_lock, render_qwen
@@ -58,7 +74,11 @@ def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
             gen = greedy_completion(llm, tokens, 60, ["<|im_end|>"], lookup_from=model._lookup_start(tokens))
             llm.load_state(state)
             ref = llm.create_completion(tokens, max_tokens=60, temperature=0.0, stop=["<|im_end|>"])
-            assert gen.text == ref["choices"][0]["text"]
+            text = ref["choices"][0]["text"]
+            if gen.text != text:  # a turn, documented: only where the greedy choice itself was a near tie
+                turn = _turn(llm, tokens, gen.text, text)
+                assert turn < DRIFT, (gen.text, text, turn)
+                continue
             assert gen.completion_tokens == ref["usage"]["completion_tokens"]
             # each step kept one token and its accepted draft, but for the steps that took a near tie again alone
             assert gen.steps - gen.near_ties + gen.accepted == gen.completion_tokens

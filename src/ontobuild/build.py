@@ -5,7 +5,8 @@ function each, and writes the outcome:
    call), code applies it to all records;
 2. references (references.link_tables): candidate links between tables, decided by code or confirmed by the LLM;
 3. text (text.step.read_texts): every text chunk, code finds the numbers and known entities, the LLM assigns them
-   (one `add_facts` call); then properties that may be one concept are reviewed;
+   (one `read_sentence` call per sentence with something to decide); then properties that may be one concept are
+   reviewed;
 4. vocabulary, with --schema (alignment.align_vocabulary): built terms become the user's terms where one fits;
 5. output (`_finish`): the reasoner checks the result and the outcome is written; on a problem, a bounded repair
    round (consistency.repair_round) and the outcome written again.
@@ -188,7 +189,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
         scale["streamed"] = streamed
         seconds["tables"] = time.perf_counter() - t
     t = time.perf_counter()
-    # the text step's calls (add_facts, decide) are opened: the local model starts them as they must start, instead of
+    # the text step's calls (read_sentence, decide) are opened: the local model starts them as they must start, instead of
     # often as a fenced block or bare arguments written again under the grammar; the mapping call is not (opened, the
     # proof of concept's record role got worse: bench/results/build_speed.md)
     with opened_calls(model):

@@ -6,7 +6,7 @@ each clause its subject, its verb and what follows the verb.
 Code proposes; the model chooses (text/choosing.py). Nothing here decides what a quantity is about: it lists the
 candidates in the order the grammar suggests (the subject of the clause whose verb the value follows; the thing
 whose phrase holds it; the clause's objects), and says why, so that the choice is the model's and a rule can refuse
-it (text/checks.py: a value never goes to a name inside a modifier when the clause's head can hold it).
+it (text/choosing.py `problems`: a value never goes to a name inside a modifier when the clause's head can hold it).
 
 A thing's head noun gives its kind (a class named in the singular: "cool bag" -> Bag); a definite description
 ("the printer") or a pronoun ("it", "they") points back to the nearest earlier thing of that kind (`refers`)."""
@@ -20,6 +20,7 @@ from ontocore.text import singular
 from ontocore.units import unit as unit_of
 
 from ..names import normalize, safe_name
+from .concepts import QUANTITY_NOUNS
 from .quantities import Quantity
 from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
 
@@ -37,19 +38,11 @@ _CONDITIONS = {"if", "when", "whenever", "unless", "once", "while", "until", "be
                "though", "because", "since"}
 # nouns that name what a value measures rather than a thing ("a capacity of 900 pallets", "the storage time is
 # 12 days"): the value belongs to the thing that has that measure
-MEASURE_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee", "charge", "rate", "weight", "mass",
-                 "capacity", "density", "length", "width", "height", "depth", "area", "size", "volume", "speed",
-                 "temperature", "distance", "power", "voltage", "amount", "count", "number", "total", "value",
-                 "share", "budget", "salary", "revenue", "score", "age", "range", "load", "consumption", "output",
-                 "pressure", "level", "frequency", "limit", "threshold", "life", "lifetime", "span", "interval",
-                 "delay", "wait", "throughput", "yield", "humidity", "dose", "concentration", "fare", "toll",
-                 "tariff", "surcharge", "deposit", "discount", "quantity", "efficiency", "flow", "elevation",
-                 "altitude", "thickness", "diameter", "radius", "strength", "intensity", "payload", "rating",
-                 "dosage", "runtime", "lifespan", "reach", "gauge", "resolution", "brightness", "percentage",
-                 "proportion", "ratio", "fraction", "energy", "current", "resistance", "conductivity", "viscosity",
-                 "wavelength", "gap", "mobility", "lifetime", "tension", "stress", "strain", "modulus", "hardness",
-                 "porosity", "permeability", "coefficient", "constant", "factor", "index", "fluence", "dose",
-                 "population", "duration", "overhead", "margin", "return", "growth", "loss", "gain", "size"}
+MEASURE_NOUNS = (QUANTITY_NOUNS - {"draft", "draught", "head", "stay", "stock", "term", "window"}) | {
+    "coefficient", "conductivity", "constant", "current", "energy", "factor", "fluence", "fraction", "gain", "gap",
+    "growth", "hardness", "index", "loss", "margin", "mobility", "modulus", "overhead", "percentage", "permeability",
+    "population", "porosity", "proportion", "ratio", "resistance", "return", "strain", "stress", "tension",
+    "viscosity", "wavelength"}
 
 
 @dataclass
