@@ -221,13 +221,15 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     for i in range(len(tags) + 1):
         joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
             tags[i + 1] in ("DT", "PRP$")  # "..., and a sack holds 60 kg": a clause of its own
+        joined = joined or i + 1 < len(tags) and tokens[i] in ("and", "but", "or") and tags[i + 1] in FINITE_TAGS \
+            and i > clause_start  # "a refill costs $9 and takes 2 days": the first predicate needs its own verb
         if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:
             clause = range(clause_start, i)
             if not any(tags[k] in FINITE_TAGS for k in clause):
                 candidates = [k for k in clause if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and
                               "VERB" in word_classes(tokens[k]) and tokens[k].islower() and
                               tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") and
-                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB")]
+                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB", "$")]
                 first_noun = next((k for k in clause if tags[k] in NOUN_TAGS), None)
                 singular_subject = first_noun is not None and tags[first_noun] in ("NN", "NNP")
                 agrees = [k for k in candidates  # "the ramp at the quay works at ...": the verb agrees with it

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ontocore.text import singular
-from ontocore.units import unit as unit_of
+from ontocore.units import ISO_CODES, unit as unit_of
 
 from .concepts import GENERIC, candidates, concept_problem, propose, unit_suffix, with_unit
 from ..index import EntitiesIndex
@@ -37,12 +37,13 @@ def name_words(name: str) -> list[str]:
 
 
 def whole_words(name: str, sentence: str) -> bool:
-    """Every word of a name is whole: it is written in the sentence, or an English word, or a unit, or a number."""
+    """Every word of a name is whole: it is written in the sentence, or an English word, or a unit (a currency's
+    code and Pct for % too: costEur, minChargeLevelPct), or a number."""
     said = {w.lower() for w in re.findall(r"[A-Za-z]+", sentence)}
     for w in name_words(name):
         low = w.lower()
         if w.isdigit() or len(w) <= 2 or low in said or singular(low) in said or unit_of(w) or unit_of(low) or \
-                w.isupper():
+                w.isupper() or w.upper() in ISO_CODES or low == "pct":
             continue
         if known_word(low) or known_word(singular(low)) or any(known_word(low[:-len(s)]) for s in ("s", "es")
                                                               if low.endswith(s)):

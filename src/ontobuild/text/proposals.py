@@ -54,6 +54,8 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
             owners.append(subject)
         if v.measure_of == "previous" or not owners:
             owners += [t.id for t in reading.things if t.id in things and t.refers and t.id not in owners]
+        if v.of_phrase and owners and owners[0] == same.get(v.owner, v.owner):
+            owners = owners[:1]  # the grammar says whose measure it is: the model only names it
         if not owners:
             skipped.append({**entry, "status": "skipped", "reason": "no thing the sentence speaks of could hold it"})
             continue
@@ -85,9 +87,15 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
 
 
 def same_as(reading: Reading, things: dict[str, Thing]) -> dict[str, str]:
-    """A complement that says what the subject is ("X is a 1959 cartoon directed by Y"): the subject itself, for
-    the links and values of its phrase."""
+    """A complement that says what the subject is ("X is a 1959 cartoon directed by Y"), or an apposition that
+    says what a name is ("X, a depot of 2,400 m²"): the named thing itself, for the links and values of its phrase."""
     out: dict[str, str] = {}
+    text = reading.text
+    ordered = sorted(things.values(), key=lambda t: t.start)
+    for a, b in zip(ordered, ordered[1:]):  # "Harbor Point, a marina of 300 berths": the marina is Harbor Point
+        if a.proper and not b.proper and not b.individuals and re.fullmatch(r"\s*,\s*", text[a.end - reading.start:b.start - reading.start]) and \
+                re.match(r"(?:a|an)\s", b.text, re.I):
+            out[b.id] = out.get(a.id, a.id)
     for c in reading.clauses:
         if not c.copula or not c.subject:
             continue

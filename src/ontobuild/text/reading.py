@@ -102,6 +102,7 @@ class Value:
     verb: str = ""  # the verb it follows ("hold")
     subject: str = ""  # the subject of that clause (a Thing id)
     owner: str = ""  # the thing whose phrase holds it ("70% of the trials": the trials)
+    of_phrase: bool = False  # the owner's phrase ends in it ("a depot of 2,400 m²"): no other thing can hold it
     measure: str = ""  # the noun that names what it measures ("capacity" in "a capacity of 900 pallets")
     measure_of: str = ""  # the thing that measure belongs to ("Harbor Depot has a capacity of ...")
     condition: bool = False
@@ -527,8 +528,8 @@ def is_event(noun: str, moment: bool = False) -> bool:
 
 
 def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
-    """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"):
-    that thing."""
+    """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"), or
+    right after it joined by "of" ("a depot of 2,400 m²"): that thing."""
     for v in r.values:
         q = v.quantity
         for i, p in enumerate(phrases):
@@ -537,6 +538,12 @@ def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -
             t = things[i]
             if p.start <= q.start < p.end:  # "a 40 m² cage": the value qualifies the thing it is in
                 v.owner = t.id
+                break
+            k = phrases.index(p)
+            if k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
+                    len(phrases[k + 1].words) == 1 and phrases[k + 2].start <= q.start < phrases[k + 2].end and \
+                    q.end == phrases[k + 2].end:
+                v.owner, v.of_phrase = t.id, True  # "a depot of 2,400 m²": the depot's own measure
                 break
             if q.end <= p.start and p.pp is not None and p.pp.words[0].lower == "of" and \
                     phrases.index(p.pp) > 0 and phrases[phrases.index(p.pp) - 1].start <= q.start:
