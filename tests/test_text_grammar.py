@@ -149,3 +149,42 @@ def test_each_clause_of_a_sentence_has_its_own_subject(text: str, first: str, se
     r = _read(text)
     v1, v2 = r.values
     assert (v1.subject, v2.subject) == (_thing(r, first).id, _thing(r, second).id)
+
+
+@pytest.mark.parametrize("text,owner", [
+    ("Boats moor at Gull Point, a marina of 300 berths.", "Gull Point"),
+    ("The seedlings grow in Tray 4, a tray of 48 cells.", "Tray 4"),
+])
+def test_an_apposition_says_what_a_name_is_and_its_measure_is_the_names(text: str, owner: str) -> None:
+    from ontobuild.index import EntitiesIndex
+    from ontobuild.ingest import Chunk
+    from ontobuild.text.proposals import proposals
+    from ontobuild.text.resolving import resolve_things
+    from ontobuild.text.step import new_state
+
+    r = _read(text)
+    (value,) = r.values
+    named = _thing(r, owner)
+    state = new_state([Chunk("c#1", "c", text)], None)
+    asks, _, _, same = proposals(EntitiesIndex(), r, resolve_things(EntitiesIndex(), r, []), state)
+    assert same[value.owner] == named.id and value.of_phrase  # the marina is Gull Point; 300 berths are its own
+    assert [a.owners for a in asks] == [[named.id]]
+
+
+@pytest.mark.parametrize("text,verb", [
+    ("A Delta 5 repair costs €120 and takes about 2 days.", "costs"),
+    ("An Orion 2 refill costs $9 and lasts 3 weeks.", "costs"),
+])
+def test_a_predicate_before_a_second_verb_gets_its_own_verb(text: str, verb: str) -> None:
+    r = _read(text)
+    assert [c.verb for c in r.clauses][0] == verb
+    money = next(v for v in r.values if v.quantity.dimension == "money")
+    assert money.verb == verb
+
+
+def test_a_currency_code_and_pct_are_whole_words_of_a_name() -> None:
+    from ontobuild.text.naming import whole_words
+
+    assert whole_words("minFillLevelPct", "Tanks must be filled to at least 90 % before each voyage.")
+    assert whole_words("repairCostEur", "A Delta 5 repair costs €120.")
+    assert not whole_words("calibratIntervalDays", "Scales are calibrated every 30 days.")
