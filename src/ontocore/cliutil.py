@@ -190,6 +190,8 @@ ENVIRONMENT = {
     "ONTOBUILD_LLAMA_LIBRARY": "llama-cpp-python or xllamacpp: which installed llama.cpp binding runs the embedded "
                                "model (default: llama-cpp-python when installed, else xllamacpp)",
     "ONTOBUILD_MAX_INPUT_MB": "ontobuild: the largest input file (--max-input-mb; default 100)",
+    "ONTOBUILD_MAX_COLUMNS": "ontobuild: the widest table read, in columns (default 1000); a wider one is refused",
+    "ONTOBUILD_MODEL_MMAP": "1 maps the embedded model's weights from the file instead of reading them (more memory)",
     "ONTOBUILD_VIEW_CACHE": "ontoask: 0 turns off the saved relational views",
     "ONTOBUILD_VIEW_CACHE_DIR": "ontoask: folder of the saved relational views (default: views in the cache folder)",
     "ONTOBUILD_PHRASE_CACHE": "ontoask: 0 turns off the saved answer phrases of other languages",

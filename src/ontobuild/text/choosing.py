@@ -43,6 +43,7 @@ class ValueAsk:
     options: list[str]  # property names
     line: str  # how the prompt shows it
     certain: str = ""  # the verb whose explicit subject owners[0] is: another choice must be argued (`problems`)
+    fixed: bool = False  # the grammar says whose it is ("a bay of 60 m²"): owners[0] or none, nothing else
 
 
 @dataclass
@@ -65,7 +66,8 @@ def _schema(values: list[ValueAsk], links: list[Link], things: list[str], direct
     props: dict[str, Any] = {}
     if values:
         items = [{"type": "object", "additionalProperties": False, "required": ["of", "property"],
-                  "properties": {"of": {"enum": [*v.owners, *[t for t in things if t not in v.owners], NONE]},
+                  "properties": {"of": {"enum": [*v.owners, NONE] if v.fixed else
+                                        [*v.owners, *[t for t in things if t not in v.owners], NONE]},
                                  "property": {"enum": v.options}}} for v in values]
         props["values"] = {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
     if links:

@@ -28,6 +28,11 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
     complements that are their clause's subject."""
     things = {t.id: t for t in reading.things if t.id in resolved}
     same = same_as(reading, things)
+    for complement, named in same.items():  # "Gull Point, a marina ...": a new Gull Point is a Marina
+        r = resolved.get(named)
+        if r is not None and r.new_name and not r.new_class and things[complement].kind and \
+                not things[complement].plural:
+            r.new_class = things[complement].kind
     asks: list[ValueAsk] = []
     skipped: list[dict[str, Any]] = []
     for v in reading.values:
@@ -73,7 +78,8 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
                 f"{', ' + where if where else ''}; property: {', '.join(options)}")
         certain = v.explicit and owners[0] == same.get(v.subject, v.subject) and not v.measure and \
             not v.owner and things[owners[0]].head.lower() not in ("it", "they", "them", "this", "these")
-        asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else ""))
+        asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else "",
+                             fixed=v.of_phrase and len(owners) == 1))
     state.kinds = {t.id: t.kind for t in reading.things}
     for complement, subject in same.items():  # "X is a genus": X is what the genus is
         if complement in things and things[complement].kind:

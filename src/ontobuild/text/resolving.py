@@ -27,6 +27,17 @@ class Resolved:
     aliases: list[str] = field(default_factory=list)  # other names the text gives it
 
 
+def _category_of_members(idx: EntitiesIndex, t: Thing) -> bool:
+    """A plural that names a class's members and, by the same word, a category individual ("Vans are parked ..."
+    where a table's category column holds "Vans" and the class Van has members): the members are meant."""
+    if not t.plural or t.owner or not t.kind:
+        return False
+    cls = next((c for c in idx.classes if normalize(c) == normalize(t.kind)), "")
+    return bool(cls and members(idx, cls)) and all(
+        normalize(idx.individuals[i].label) in (normalize(t.head), normalize(t.label)) and cls not in
+        idx.individuals[i].classes for i in t.individuals if i in idx.individuals)
+
+
 def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict[str, Resolved]:
     """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
     points back to, or a new individual. A phrase after "of" that names no thing of its own is part of its owner's
@@ -35,7 +46,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -
     folded: set[str] = set()
     for t in reading.things:
         low = t.head.lower()
-        if t.individuals:
+        if t.individuals and not _category_of_members(idx, t):
             out[t.id] = Resolved(list(dict.fromkeys(t.individuals)))
             continue
         if low in ("it", "its", "this", "he", "she", "him", "her", "his", "they", "them", "these", "those", "their",
