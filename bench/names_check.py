@@ -9,6 +9,8 @@ hand count (bench/text_bench.py calls it on each build).
   number, nor a word the text itself wrote (the labels and sentences of the build: names of things are words
   too).
 
+Terms of the user's vocabulary (`--schema`: an entry with its own IRI) are the user's names and not judged.
+
     python -m bench.names_check OUT/entities_index.json     # prints what it finds, exit 1 when anything
 """
 
@@ -111,14 +113,16 @@ def check_index(index: dict[str, Any]) -> dict[str, list[str]]:
     """The names of one built index that a person cannot ask for, by kind."""
     out: dict[str, list[str]] = {"verb_classes": [], "function_word_classes": [], "thing_classes": [],
                                  "cut_properties": []}
-    for name in index.get("classes") or {}:
+    for name, cls in (index.get("classes") or {}).items():
+        if isinstance(cls, dict) and cls.get("iri"):
+            continue  # the user's vocabulary's own term (--schema): its name is theirs, not the builder's
         problem = class_problem(name)
         if problem:
             out[{"verb": "verb_classes", "function": "function_word_classes", "thing": "thing_classes"}[problem]
                 ].append(name)
     extra = _text_words(index)
-    for name in index.get("properties") or {}:
-        if name in ("text", "mentions"):
+    for name, prop in (index.get("properties") or {}).items():
+        if name in ("text", "mentions") or isinstance(prop, dict) and prop.get("iri"):
             continue
         if property_problem(name, extra):
             out["cut_properties"].append(name)

@@ -227,7 +227,8 @@ def _choose(model: ChatModel, idx: EntitiesIndex, vocab: Vocabulary, name: str, 
 def _slot(idx: EntitiesIndex, vocab: Vocabulary, iri: str, holder: str | None) -> str:
     """The index name for a vocabulary term: its own name unless another entity holds it."""
     name = vocab.names[iri]
-    if idx.kind_of(name) is None or name == holder:
+    held = idx.classes.get(name) or idx.properties.get(name) or idx.individuals.get(name)
+    if held is None or name == holder or getattr(held, "iri", "") == iri:  # free, or this term already (text step)
         return name
     prefix = next((p for p, ns in sorted(vocab.prefixes.items()) if iri.startswith(ns)), "voc")
     base, n = f"{prefix}_{name}", 2

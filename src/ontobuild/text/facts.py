@@ -21,6 +21,14 @@ from .state import TextState
 _CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40})", re.I)
 
 
+def vocabulary_term(p: Any, term: dict[str, Any]) -> None:
+    """A property written under a vocabulary's name is that vocabulary's term: its IRI and label (the alignment
+    step then finds it in place, never a second property of the same name)."""
+    p.iri = p.iri or term.get("iri", "")
+    if term.get("label") and (not p.label or p.label == p.name):
+        p.label = term["label"]
+
+
 def individuals_of(idx: EntitiesIndex, r: Resolved, chunk: Chunk, cls: str = "") -> list[str]:
     """The individuals a resolved thing stands for, creating a new one (and its class) when the text introduces it:
     one already named the same (its label) is reused; a name its class already has gets a number ("Gate_1")."""
@@ -94,6 +102,8 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
                                             f"From text, e.g. '{reading.text}'")
         p = idx.properties[name]
         p.dimension = p.dimension or q.dimension
+        if vocab:
+            vocabulary_term(p, vocab)
         source = {"chunk": chunk.id, "sentence": reading.text}
         if r.stated_of:
             source["stated_of"] = r.stated_of
@@ -122,6 +132,8 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
         domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
         rng_cls = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
         prop = idx.ensure_object_property(rel, domain, rng_cls, f"From text, e.g. '{reading.text}'")
+        if vocab:
+            vocabulary_term(idx.properties[prop], vocab)
         source = {"chunk": chunk.id, "sentence": reading.text}
         if len(subjects) > 1:
             source["stated_of"] = resolved[s].stated_of or reading.thing(s).label  # type: ignore[union-attr]

@@ -52,7 +52,7 @@ def vocabulary_relations(vocab: Vocabulary | None) -> dict[str, dict[str, Any]]:
         name = vocab.names.get(t.iri, "")
         if not name:
             continue
-        out[name] = {"kind": t.kind, "label": t.label or name, "domain": [vocab.names.get(d, "") for d in t.domain],
+        out[name] = {"kind": t.kind, "iri": t.iri, "label": t.label or name, "domain": [vocab.names.get(d, "") for d in t.domain],
                      "domain_label": " or ".join(label(d) for d in t.domain if d),
                      "range": vocab.names.get(t.range, t.range) if t.kind == "object" else t.range,
                      "range_label": label(t.range) if t.kind == "object" else t.range, "unit": t.unit}
