@@ -188,3 +188,14 @@ def test_a_currency_code_and_pct_are_whole_words_of_a_name() -> None:
     assert whole_words("minFillLevelPct", "Tanks must be filled to at least 90 % before each voyage.")
     assert whole_words("repairCostEur", "A Delta 5 repair costs €120.")
     assert not whole_words("calibratIntervalDays", "Scales are calibrated every 30 days.")
+
+
+@pytest.mark.parametrize("text", ["Both vans must be charged before each trip.",
+                                  "Gloves are changed after every shift."])
+def test_each_of_a_kind_nothing_names_is_no_individual(text: str) -> None:
+    from ontobuild.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read(text)
+    resolved = resolve_things(EntitiesIndex(), r, [])
+    assert [t.label for t in r.things if t.id in resolved] == [r.things[0].label]  # the subject only

@@ -66,6 +66,13 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -
             if group:
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
                 continue
+        if t.text.lower().startswith(("each ", "every ", "any ")) and not t.proper and not t.named:
+            cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "") if kind else ""
+            group = members(idx, cls) if cls else []
+            if group:  # "at every workshop": each member of the class
+                out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + " (all)")
+            if group or t.role != "subject":
+                continue  # "before each trip" of a kind nothing names: a generalization, no individual
         definite = t.text.lower().startswith(("the ", "this ", "that ")) and not t.proper and not t.plural
         if definite and kind:  # "the printer": the nearest earlier thing of that kind
             earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and
