@@ -54,16 +54,20 @@ def test_build_from_recorded_exchanges(tmp_path: Path) -> None:
 
     kestrel = facts("Kestrel_V2")
     assert kestrel["payloadKg"] == ("900", "")  # JSON and text on the same individual
-    assert kestrel["serviceCostEur"] == ("340", "") and kestrel["serviceTimeHours"] == ("3", "about")
+    # "A Kestrel V2 service costs €340 and takes about 3 hours": the second predicate has its own verb and subject
+    assert kestrel["serviceCostEur"] == ("340", "") and kestrel["durationHours"] == ("3", "about")
     # "Both vans must be charged to at least 80 %": a bound, on each van, never on the category "Vans"
     assert facts("OspreyL")["minChargeLevelPct"] == ("80", "at least")
     assert "minChargeLevelPct" not in facts("Vans") and "minChargeLevelPct" not in facts("Heron_T1")
-    # "Quarry Yard, a depot of 2,400 m²" and "a covered bay of 60 m² inside Quarry Yard": things of their own
+    # "Quarry Yard, a depot of 2,400 m²": the apposition says what Quarry Yard is, and the area is its own
     assert ind["QuarryYard"]["classes"] == ["Depot"] and facts("QuarryYard")["areaM2"] == ("2400", "")
-    assert facts("CoveredBay")["locatedInside"] == ("QuarryYard", "") and facts("Heron_T1")["keptIn"][0] == "CoveredBay"
+    # "kept in a covered bay of 60 m²": a thing of its own, with its own area (not the trailer's)
+    assert facts("CoveredBay")["areaM2"] == ("60", "") and facts("Heron_T1")["keptIn"][0] == "CoveredBay"
+    assert "areaM2" not in facts("Heron_T1")
     parked = {s for s, i in ind.items() for f in i.get("facts", []) if f.get("object") == "QuarryYard"
               and f["property"] == "parkedAt"}
     assert parked == {"Kestrel_V2", "OspreyL"}  # "Vans are parked at ...": every van
+    assert not any(c == ["Trip"] for c in (i["classes"] for i in ind.values()))  # "before each trip": no individual
     numbers = cov["text"][0]["numbers"]
     assert all(n["status"] == "covered" for n in numbers) and len(numbers) == 5
     llm = stats["llm"]

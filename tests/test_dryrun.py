@@ -86,8 +86,8 @@ def test_a_reference_code_cannot_decide_is_a_model_call_with_its_prompt_sized(tm
 
 
 def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
-    """The cassette build (real exchanges of the embedded model, replayed: one map_records, one read_sentence) makes the
-    calls the dry run predicts."""
+    """The cassette build (real exchanges of the embedded model, replayed: one map_records, a read_sentence per
+    sentence) makes the calls the dry run predicts."""
     from conftest import cassette_model
     from ontobuild.build import run_build
 
@@ -97,4 +97,5 @@ def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
     stats = run_build(files, out=tmp_path / "out", model=cassette_model(here / "cassettes" / "build_mini.json"),
                       reason=False)
     assert plan["total"]["calls"] <= stats["llm"]["calls"] <= plan["total"]["calls_at_most"]
-    assert plan["calls"]["map_records"]["calls"] == 1 and stats["llm"]["calls"] == 2  # map_records, read_sentence
+    asked = plan["calls"]["read_sentence"]["calls_at_most"]  # one per sentence with something to decide
+    assert plan["calls"]["map_records"]["calls"] == 1 and 2 <= stats["llm"]["calls"] <= 1 + asked
