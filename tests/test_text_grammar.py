@@ -199,3 +199,25 @@ def test_each_of_a_kind_nothing_names_is_no_individual(text: str) -> None:
     r = _read(text)
     resolved = resolve_things(EntitiesIndex(), r, [])
     assert [t.label for t in r.things if t.id in resolved] == [r.things[0].label]  # the subject only
+
+
+@pytest.mark.parametrize("text,holder", [
+    ("The Orbit 5 kettle ships in crates of 6, each crate weighing about 9 kg.", "Orbit 5 kettle"),
+    ("The Mira lamp is sold in packs of 4, and a pack weighs 2 kg.", "Mira lamp"),
+])
+def test_a_package_is_no_thing_of_its_own_its_values_are_the_packed_things(text: str, holder: str) -> None:
+    from ontobuild.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read(text)
+    packages = {"crate", "pack"}
+    resolved = resolve_things(EntitiesIndex(), r, [], packages)
+    named = _thing(r, holder)
+    package = next(t for t in r.things if t.kind.lower() in packages and t.text.lower().startswith(("each", "a ")))
+    assert (resolved[package.id].individuals, resolved[package.id].new_name) == \
+        (resolved[named.id].individuals, resolved[named.id].new_name) and resolved[named.id].new_name
+
+
+@pytest.mark.parametrize("text", ["Spare parts stay 16 days on average.", "Seeds are kept in stock for 2 years."])
+def test_a_preposition_and_a_bare_noun_that_say_how_are_no_thing(text: str) -> None:
+    assert {t.label.lower() for t in _read(text).things} & {"average", "stock"} == set()

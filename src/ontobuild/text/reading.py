@@ -137,6 +137,12 @@ class Reading:
         return next((t for t in self.things if t.id == tid), None)
 
 
+# a preposition and a bare noun that together say how or when, never a thing ("stored 16 days on average")
+_IDIOMS = {("on", "average"), ("in", "stock"), ("in", "total"), ("in", "general"), ("in", "advance"),
+           ("on", "time"), ("in", "time"), ("at", "once"), ("in", "person"), ("by", "hand"), ("in", "bulk"),
+           ("on", "request"), ("in", "practice"), ("in", "addition"), ("at", "random"), ("on", "site")}
+
+
 def _lemma(word: Word) -> str:
     """A verb's dictionary form (holds -> hold, carries -> carry, has -> have); a past participle stays as written
     (it names a passive relation: "written by")."""
@@ -197,6 +203,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
             continue  # "we", "you", "I": the writer or reader, never a thing of the text
         if len(words) == 1 and (unit_of(head.text) or unit_of(head.lower)) and head.tag in ("NN", "NNS"):
             continue  # "after hours", "for days": a unit without its number names no thing
+        if len(words) == 1 and p.pp is not None and (p.pp.words[-1].lower, head.lower) in _IDIOMS:
+            continue  # "on average", "in stock": a way of saying, no thing
         label_words = words[:words.index(head) + 1] if head in words else words
         label = text[label_words[0].start:label_words[-1].end]
         plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
@@ -540,7 +548,7 @@ def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -
                 v.owner = t.id
                 break
             k = phrases.index(p)
-            if k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
+            if not q.package and k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
                     len(phrases[k + 1].words) == 1 and phrases[k + 2].start <= q.start < phrases[k + 2].end and \
                     q.end == phrases[k + 2].end:
                 v.owner, v.of_phrase = t.id, True  # "a depot of 2,400 m²": the depot's own measure

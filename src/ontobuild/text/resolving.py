@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from ..index import EntitiesIndex
 from ..names import normalize, safe_name
@@ -38,7 +39,8 @@ def _category_of_members(idx: EntitiesIndex, t: Thing) -> bool:
         idx.individuals[i].classes for i in t.individuals if i in idx.individuals)
 
 
-def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -> dict[str, Resolved]:
+def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], packages: Iterable[str] = ()
+                   ) -> dict[str, Resolved]:
     """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
     points back to, or a new individual. A phrase after "of" that names no thing of its own is part of its owner's
     name ("the cost of repairs"), and no thing of its own."""
@@ -65,6 +67,23 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known]) -
             group = narrowed(idx, reading, t, members(idx, cls)) if cls else []
             if group:
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
+                continue
+            earlier = next((k for k in reversed(history) if k.kind == kind and len(k.individuals) > 1), None)
+            if earlier is not None and not t.named:  # "The A and B lights are ... Lights stay 15 days": those
+                out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label, stated_of=t.label)
+                t.refers = earlier.label
+                continue
+        if kind and kind.lower() in packages and not t.proper and not t.named:
+            # "ships in boxes of 4, each box weighing 11 kg": a package of the thing the text is about, no thing
+            # of its own (its values are the package's: packageWeightKg, unitsPerPackage)
+            holder = next((out[x.id] for x in reversed(reading.things) if x.start < t.start and x.id in out
+                           and (out[x.id].individuals or out[x.id].new_name)), None)
+            if holder is None and history and history[-1].individuals:
+                holder = Resolved(list(history[-1].individuals), referent=history[-1].label)
+            if holder is not None:
+                out[t.id] = Resolved(list(holder.individuals), new_name=holder.new_name, new_label=holder.new_label,
+                                     new_class=holder.new_class, referent=f"the {t.head.lower()} of "
+                                     f"{holder.referent or holder.new_label or ', '.join(holder.individuals)}")
                 continue
         if t.text.lower().startswith(("each ", "every ", "any ")) and not t.proper and not t.named:
             cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "") if kind else ""

@@ -83,7 +83,7 @@ def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace,
     outside_before = len(state.outside)
     for n, sentence in enumerate(grammar.parse(body)):
         reading = read_sentence(body, sentence, quantities, spans, n)
-        resolved = resolve_things(idx, reading, history)
+        resolved = resolve_things(idx, reading, history, state.packages)
         asks, link_asks, skipped, same = proposals(idx, reading, resolved, state)
         decision = Decision()
         things = [t.id for t in reading.things if t.id in resolved and t.id not in same]
@@ -121,7 +121,7 @@ def plan_chunk(idx: EntitiesIndex, chunk: Chunk, state: TextState) -> list[dict[
     out = []
     for n, sentence in enumerate(grammar.parse(body)):
         reading = read_sentence(body, sentence, quantities, [], n)
-        resolved = resolve_things(idx, reading, [])
+        resolved = resolve_things(idx, reading, [], state.packages)
         asks, links, _, same = proposals(idx, reading, resolved, state)
         things = [t.id for t in reading.things if t.id in resolved and t.id not in same]
         if (asks or links) and things:
