@@ -2,7 +2,8 @@
 hand count (bench/text_bench.py calls it on each build).
 
 * a class named by a verb (its head word, the last of its CamelCase words, is a verb form in the English lexicon
-  of the tagger the builder uses, and no noun), by a function word (determiner, preposition, pronoun, conjunction,
+  of the tagger the builder uses, and no noun: its plural form is no noun there either; an acronym is a name), by a
+  function word (determiner, preposition, pronoun, conjunction,
   adverb, modal) or `Thing`;
 * a property name with a cut word: a word of its lowerCamelCase name that is neither an English word (the
   tagger's lexicon and its spelling list, with plural and verb endings taken off), nor a unit symbol, nor a
@@ -78,14 +79,25 @@ def class_problem(name: str) -> str:
     words = _split(name)
     if not words:
         return ""
+    if words[-1].isupper() and len(words[-1]) > 1:
+        return ""  # an acronym ("AI", "ERP") names a thing
     tags, _ = _lexicon()
     head = words[-1].lower()
     tag = tags.get(head, "")
     if tag in _FUNCTION_TAGS and len(words) == 1:
         return "function"
-    if tag in _VERB_TAGS:
+    if tag in _VERB_TAGS and not _has_noun_reading(head):
         return "verb"
     return ""
+
+
+def _has_noun_reading(word: str) -> bool:
+    """Whether an English word the tagger's lexicon gives as a verb is commonly a noun too ("work", "need"): its plural
+    form is a noun in that lexicon ("works", "needs"), where a verb's -s form is a verb ("carries", "arrives")."""
+    tags, _ = _lexicon()
+    w = word.lower()
+    forms = [w + "s", w + "es", w[:-1] + "ies" if w.endswith("y") else ""]
+    return any(tags.get(f, "").startswith("NN") for f in forms if f)
 
 
 def property_problem(name: str, extra: set[str]) -> str:
