@@ -221,3 +221,11 @@ def test_a_package_is_no_thing_of_its_own_its_values_are_the_packed_things(text:
 @pytest.mark.parametrize("text", ["Spare parts stay 16 days on average.", "Seeds are kept in stock for 2 years."])
 def test_a_preposition_and_a_bare_noun_that_say_how_are_no_thing(text: str) -> None:
     assert {t.label.lower() for t in _read(text).things} & {"average", "stock"} == set()
+
+
+@pytest.mark.parametrize("text", ["The Vela 3 pump is stored 5 days, at a storage cost of €2 per day.",
+                                  "Each seed tray has a capacity of 40 cells."])
+def test_a_measure_noun_joined_by_of_is_no_owner_of_its_value(text: str) -> None:
+    r = _read(text)
+    owner = next((t for t in r.things if t.id == r.values[-1].owner), None)
+    assert owner is None or owner.head.lower() not in ("cost", "capacity")

@@ -548,7 +548,8 @@ def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -
                 v.owner = t.id
                 break
             k = phrases.index(p)
-            if not q.package and k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
+            if not q.package and t.head.lower() not in MEASURE_NOUNS and singular(t.head.lower()) not in \
+                    MEASURE_NOUNS and k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
                     len(phrases[k + 1].words) == 1 and phrases[k + 2].start <= q.start < phrases[k + 2].end and \
                     q.end == phrases[k + 2].end:
                 v.owner, v.of_phrase = t.id, True  # "a depot of 2,400 m²": the depot's own measure
