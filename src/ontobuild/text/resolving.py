@@ -28,12 +28,17 @@ class Resolved:
     aliases: list[str] = field(default_factory=list)  # other names the text gives it
 
 
+def _class_named(idx: EntitiesIndex, kind: str) -> str:
+    """The index's class a kind word names ("Printer" for "printers"), or ""."""
+    return next((c for c in idx.classes if normalize(c) == normalize(kind)), "") if kind else ""
+
+
 def _category_of_members(idx: EntitiesIndex, t: Thing) -> bool:
     """A plural that names a class's members and, by the same word, a category individual ("Vans are parked ..."
     where a table's category column holds "Vans" and the class Van has members): the members are meant."""
     if not t.plural or t.owner or not t.kind:
         return False
-    cls = next((c for c in idx.classes if normalize(c) == normalize(t.kind)), "")
+    cls = _class_named(idx, t.kind)
     return bool(cls and members(idx, cls)) and all(
         normalize(idx.individuals[i].label) in (normalize(t.head), normalize(t.label)) and cls not in
         idx.individuals[i].classes for i in t.individuals if i in idx.individuals)
@@ -63,7 +68,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             continue  # a pronoun that points to nothing is no thing
         kind = t.kind
         if t.plural and kind and not t.owner:  # "Helmets must be kept ...": the members of a class the tables know
-            cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "")
+            cls = _class_named(idx, kind)
             group = narrowed(idx, reading, t, members(idx, cls)) if cls else []
             if group:
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
@@ -86,7 +91,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                                      f"{holder.referent or holder.new_label or ', '.join(holder.individuals)}")
                 continue
         if t.text.lower().startswith(("each ", "every ", "any ")) and not t.proper and not t.named:
-            cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "") if kind else ""
+            cls = _class_named(idx, kind)
             group = members(idx, cls) if cls else []
             if group:  # "at every workshop": each member of the class
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + " (all)")
@@ -97,7 +102,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and
                             len(k.individuals) == 1), None)
             if earlier is None:
-                cls = next((c for c in idx.classes if normalize(c) == normalize(kind)), "")
+                cls = _class_named(idx, kind)
                 group = members(idx, cls) if cls else []
                 if len(group) == 1:
                     earlier = Known(idx.individuals[group[0]].label, kind, group, False)
