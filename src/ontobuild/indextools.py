@@ -18,7 +18,13 @@ def _role(ent: object) -> str:
 
 
 def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
-    pools = {"class": idx.classes, "property": idx.properties, "individual": idx.individuals}
+    """The agent's tools on `idx`: the ones that add entities and facts, then the ones that change or remove
+    them, then the ones that browse, then `done`."""
+    return [*_adding_tools(idx), *_changing_tools(idx), *_browsing_tools(idx), _done_tool()]
+
+
+def _adding_tools(idx: EntitiesIndex) -> list[Tool]:
+    """add_class, add_property, add_individual, add_fact."""
 
     @tool
     def add_class(name: str, superclasses: list[str] = [], role: str = "") -> str:
@@ -78,6 +84,12 @@ def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
         added = idx.add_fact(subject, fact)
         return "ok" if added else "already there"
 
+    return [add_class, add_property, add_individual, add_fact]
+
+
+def _changing_tools(idx: EntitiesIndex) -> list[Tool]:
+    """update_property, rename, remove."""
+
     @tool
     def update_property(name: str, kind: Literal["object", "datatype", ""] = "", range: str = "",
                         domain: list[str] | None = None) -> str:
@@ -112,6 +124,13 @@ def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
         """
         return idx.remove(name)
 
+    return [update_property, rename, remove]
+
+
+def _browsing_tools(idx: EntitiesIndex) -> list[Tool]:
+    """list_entities (paged) and find_entity (by mention)."""
+    pools = {"class": idx.classes, "property": idx.properties, "individual": idx.individuals}
+
     @tool
     def list_entities(kind: Kind, page: int = 1) -> str:
         """List entity names with their roles, one page at a time.
@@ -139,6 +158,12 @@ def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
             return f"no entity matches '{mention}'"
         return "\n".join(f"{name} ({k}, score {s})" for s, k, name in hits)
 
+    return [list_entities, find_entity]
+
+
+def _done_tool() -> Tool:
+    """The terminal tool the agent calls when the index is complete."""
+
     @tool(terminal=True)
     def done(summary: str = "") -> str:
         """Finish: call when the index is complete and correct.
@@ -148,5 +173,4 @@ def make_index_tools(idx: EntitiesIndex) -> list[Tool]:
         """
         return summary or "done"
 
-    return [add_class, add_property, add_individual, add_fact, update_property, rename, remove, list_entities,
-            find_entity, done]
+    return done
