@@ -357,46 +357,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
         verb_words = [w for w in p.words if w.is_verb() or w.tag == "RP"]
         main = next((w for w in reversed(p.words) if w.is_verb() and w.lower not in ("be", "been", "being") or
                      w.lower in _COPULAS), p.words[-1])
-        copula = main.lower in _COPULAS
-        # the subject
-        subject = ""
-        k = i - 1
-        relative = explicit = False
-        while k >= 0:
-            q = phrases[k]
-            if k in paren or q.kind == "O" and q.words[0].text in "()[]":  # an aside is no part of the clause
-                k -= 1
-                continue
-            if q.kind == "VP" and k in things:  # "Training new staff takes ...": the gerund phrase
-                subject, explicit = things[k].id, True
-                break
-            if q.kind == "VP" and k not in paren:
-                crossed = next((c for c in out if c.start == q.start), None)  # "Parcels that arrive ... go"
-                if crossed is not None and crossed.relative_of:
-                    subject = crossed.relative_of
-                break
-            if q.kind == "NP" and k not in things and any(q.start <= v.quantity.start < q.end for v in values):
-                break  # "12 sites were closed": a value is the subject; no thing is
-            if q.kind == "O" and is_subordinate(q.words[0]) and q.words[0].lower in ("that", "which", "who"):
-                relative = True
-                k -= 1
-                while k >= 0 and (phrases[k].kind == "O" and phrases[k].words[0].text == "," or k in paren):
-                    k -= 1
-                if k >= 0 and k in things:
-                    subject, explicit = things[k].id, True
-                break
-            if k in things and things[k].verb:
-                break  # an object of an earlier verb is not this verb's subject
-            if k in things and not things[k].prep and k not in paren and not things[k].in_parentheses:
-                subject, explicit = things[k].id, True
-                break
-            if k in things and things[k].prep == "of" and k >= 2 and phrases[k - 2].kind == "NP" and \
-                    k - 2 not in things and phrases[k - 2].words[-1].lower in _QUANTIFIERS:
-                subject, explicit = things[k].id, True  # "One of the key dilemmas is ...": a dilemma
-                break
-            if q.kind == "NP" and q.words[0].tag == "EX":
-                break  # "there is a concern": a thing exists, no subject
-            k -= 1
+        subject, relative, explicit = _subject_before(phrases, i, things, values, paren, out)
         after_comma = i > 0 and phrases[i - 1].kind == "O" and (
             phrases[i - 1].words[0].text == "," or phrases[i - 1].words[0].lower in ("and", "or") and i > 1 and
             phrases[i - 2].kind == "VP")  # "..., directed and written by X": the sentence's subject
@@ -415,50 +376,104 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             sentence_subject = subject
         clause = Clause(" ".join(w.text for w in verb_words), " ".join(_lemma(w) for w in verb_words
                                                                        if w is main or w.tag == "RP"),
-                        subject=subject, copula=copula, condition=i in cond, start=p.start,
+                        subject=subject, copula=main.lower in _COPULAS, condition=i in cond, start=p.start,
                         relative_of=subject if relative else "", explicit=explicit and finite)
-        # what follows the verb, up to the next verb group or a clause boundary
-        for k in range(i + 1, len(phrases)):
-            q = phrases[k]
-            if q.kind == "VP" and k not in paren:
-                break
-            if q.kind == "ADJP" and copula and not clause.arguments and not clause.adjective:
-                clause.adjective = q.words[-1].lower
-                continue
-            if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
-                break
-            if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and _clause_follows(phrases, k + 1):
-                break  # "..., and a sack holds 60 kg": the next clause begins
-            if k in things:
-                t = things[k]
-                if t.owner:
-                    continue
-                if not t.prep:
-                    t.role = "complement" if copula and not clause.arguments else "object"
-                else:
-                    t.role = t.prep
-                t.verb = clause.verb
-                clause.arguments.append((t.prep, t.id))
-            elif q.kind == "NP":
-                for v in values:
-                    if q.start <= v.quantity.start < q.end and not v.verb:
-                        v.verb, v.subject = clause.verb, subject
-                        v.condition, v.explicit = clause.condition, clause.explicit
-                        clause.arguments.append((q.pp.words[0].lower if q.pp else "", v.id))
+        _take_arguments(clause, phrases, i, things, values, paren)
         out.append(clause)
-    for v in values:  # values after a verb that the phrases did not reach, or before the main verb ("Within 2 hours,
-        if not v.verb:  # samples must reach ...")
-            before = [c for c in out if c.start <= v.quantity.start]
-            after = [c for c in out if c.start > v.quantity.start and not c.condition and not c.relative_of]
-            main = before[-1] if before else after[0] if after else None
-            if main is not None:
-                v.verb, v.subject, v.condition = main.verb, main.subject, main.condition
+    _give_values_a_verb(values, out)
     for t in things.values():
         if t.id == sentence_subject:
             t.role = "subject"
         elif any(c.subject == t.id for c in out) and t.role == "other" and not t.prep:
             t.role = "subject"
     return out
+
+
+def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], values: list[Value], paren: set[int],
+                    out: list[Clause]) -> tuple[str, bool, bool]:
+    """(subject, relative, explicit) of the verb group at phrase i: the thing written before it in its clause."""
+    subject = ""
+    k = i - 1
+    relative = explicit = False
+    while k >= 0:
+        q = phrases[k]
+        if k in paren or q.kind == "O" and q.words[0].text in "()[]":  # an aside is no part of the clause
+            k -= 1
+            continue
+        if q.kind == "VP" and k in things:  # "Training new staff takes ...": the gerund phrase
+            subject, explicit = things[k].id, True
+            break
+        if q.kind == "VP" and k not in paren:
+            crossed = next((c for c in out if c.start == q.start), None)  # "Parcels that arrive ... go"
+            if crossed is not None and crossed.relative_of:
+                subject = crossed.relative_of
+            break
+        if q.kind == "NP" and k not in things and any(q.start <= v.quantity.start < q.end for v in values):
+            break  # "12 sites were closed": a value is the subject; no thing is
+        if q.kind == "O" and is_subordinate(q.words[0]) and q.words[0].lower in ("that", "which", "who"):
+            relative = True
+            k -= 1
+            while k >= 0 and (phrases[k].kind == "O" and phrases[k].words[0].text == "," or k in paren):
+                k -= 1
+            if k >= 0 and k in things:
+                subject, explicit = things[k].id, True
+            break
+        if k in things and things[k].verb:
+            break  # an object of an earlier verb is not this verb's subject
+        if k in things and not things[k].prep and k not in paren and not things[k].in_parentheses:
+            subject, explicit = things[k].id, True
+            break
+        if k in things and things[k].prep == "of" and k >= 2 and phrases[k - 2].kind == "NP" and \
+                k - 2 not in things and phrases[k - 2].words[-1].lower in _QUANTIFIERS:
+            subject, explicit = things[k].id, True  # "One of the key dilemmas is ...": a dilemma
+            break
+        if q.kind == "NP" and q.words[0].tag == "EX":
+            break  # "there is a concern": a thing exists, no subject
+        k -= 1
+    return subject, relative, explicit
+
+
+def _take_arguments(clause: Clause, phrases: list[Phrase], i: int, things: dict[int, Thing], values: list[Value],
+                    paren: set[int]) -> None:
+    """What follows the verb, up to the next verb group or a clause boundary: the clause's arguments."""
+    for k in range(i + 1, len(phrases)):
+        q = phrases[k]
+        if q.kind == "VP" and k not in paren:
+            break
+        if q.kind == "ADJP" and clause.copula and not clause.arguments and not clause.adjective:
+            clause.adjective = q.words[-1].lower
+            continue
+        if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
+            break
+        if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and _clause_follows(phrases, k + 1):
+            break  # "..., and a sack holds 60 kg": the next clause begins
+        if k in things:
+            t = things[k]
+            if t.owner:
+                continue
+            if not t.prep:
+                t.role = "complement" if clause.copula and not clause.arguments else "object"
+            else:
+                t.role = t.prep
+            t.verb = clause.verb
+            clause.arguments.append((t.prep, t.id))
+        elif q.kind == "NP":
+            for v in values:
+                if q.start <= v.quantity.start < q.end and not v.verb:
+                    v.verb, v.subject = clause.verb, clause.subject
+                    v.condition, v.explicit = clause.condition, clause.explicit
+                    clause.arguments.append((q.pp.words[0].lower if q.pp else "", v.id))
+
+
+def _give_values_a_verb(values: list[Value], clauses: list[Clause]) -> None:
+    """A value no verb group reached (one before the main verb: "Within 2 hours, samples must ...") takes a clause's."""
+    for v in values:
+        if not v.verb:
+            before = [c for c in clauses if c.start <= v.quantity.start]
+            after = [c for c in clauses if c.start > v.quantity.start and not c.condition and not c.relative_of]
+            main = before[-1] if before else after[0] if after else None
+            if main is not None:
+                v.verb, v.subject, v.condition = main.verb, main.subject, main.condition
 
 
 def _clause_follows(phrases: list[Phrase], k: int) -> bool:
