@@ -110,6 +110,10 @@ class _Namer:
         return self.by_kind[kind].get(original)
 
 
+_Entry = tuple[str, str, dict[str, Any]]  # (original name, JSON pointer, entry)
+_PropertyUse = tuple[str, str, str, str]  # (original property, subject safe name, lexical value, JSON pointer)
+
+
 def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_IRI) -> EntitiesIndex:
     """Build an EntitiesIndex from the proof of concept's index format; raises InputError when unusable."""
     if not isinstance(data, dict):
@@ -119,8 +123,20 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
     inds = _entries(data, "abox_ind", origin)
     idx = EntitiesIndex(base_iri=base_iri)
     namer = _Namer()
+    _add_classes(idx, namer, classes, inds, origin)
+    _add_individuals(idx, namer, inds, origin)
+    ordered = _property_uses(idx, namer, inds, origin)
+    _add_properties(idx, namer, props, ordered, origin)
+    _add_facts(idx, namer, ordered, origin)
+    problems = idx.dangling()
+    if problems:  # should not happen: everything above is created before it is referenced
+        raise InputError(f"{origin}: the imported index is inconsistent: {problems[0]}.")
+    log.info("%s: imported %s", origin, idx.counts())
+    return idx
 
-    # ---- classes, including undeclared superclasses and classes of individuals ------------------
+
+def _add_classes(idx: EntitiesIndex, namer: _Namer, classes: list[_Entry], inds: list[_Entry], origin: str) -> None:
+    """The classes, including undeclared superclasses and classes of individuals, then their superclasses."""
     declared_classes = {name for name, _, _ in classes}
     class_entries: dict[str, tuple[str, dict[str, Any]]] = {}
     for name, path, entry in classes:
@@ -142,8 +158,9 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
         sups = [namer.by_kind["class"][s] for s in _texts(entry, "subclassOf", path, origin)]
         _safe_add(lambda: idx.add_class(namer.by_kind["class"][original], superclasses=sups), origin, path)
 
-    # ---- individuals (without facts) --------------------------------------------------------------
-    ind_entries: list[tuple[str, str, dict[str, Any]]] = []
+
+def _add_individuals(idx: EntitiesIndex, namer: _Namer, inds: list[_Entry], origin: str) -> None:
+    """The individuals with their classes and roles, without facts."""
     for original, path, entry in inds:
         if namer.get("individual", original) is not None:
             log.warning("%s: individual '%s' is declared twice; merging", origin, original)
@@ -152,12 +169,13 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
         roles = _texts(entry, "role", path, origin)
         _safe_add(lambda: idx.add_individual(safe, classes=cls, roles=roles, label=original,
                                              source={"file": origin, "path": path}), origin, path)
-        ind_entries.append((original, path, entry))
 
-    # ---- collect property values ------------------------------------------------------------------
-    uses: dict[str, list[tuple[str, str, str]]] = {}  # original property -> [(subject safe, value, path)]
-    ordered: list[tuple[str, str, str, str]] = []  # (original property, subject, value, path) in file order
-    for original, path, entry in ind_entries:
+
+def _property_uses(idx: EntitiesIndex, namer: _Namer, inds: list[_Entry], origin: str) -> list[_PropertyUse]:
+    """Every property value of the individuals, in file order; null and unreadable values are recorded as
+    skipped."""
+    ordered: list[_PropertyUse] = []
+    for original, path, entry in inds:
         subject = namer.by_kind["individual"][original]
         pairs = entry.get("properties", [])
         if not isinstance(pairs, list):
@@ -180,10 +198,16 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
                 idx.skipped.append({"file": origin, "path": at, "value": str(pair[1])[:200],
                                     "reason": "the value is not a string, number or boolean"})
                 continue
-            uses.setdefault(pair[0], []).append((subject, value, at))
             ordered.append((pair[0], subject, value, at))
+    return ordered
 
-    # ---- properties ---------------------------------------------------------------------------------
+
+def _add_properties(idx: EntitiesIndex, namer: _Namer, props: list[_Entry], ordered: list[_PropertyUse],
+                    origin: str) -> None:
+    """The declared properties, then the used but undeclared ones; the kind and range follow from the values."""
+    uses: dict[str, list[tuple[str, str, str]]] = {}  # original property -> [(subject safe, value, path)]
+    for prop, subject, value, at in ordered:
+        uses.setdefault(prop, []).append((subject, value, at))
     prop_entries = {name: (path, entry) for name, path, entry in reversed(props)}
     ind_names = namer.by_kind["individual"]
     for original in list(prop_entries) + [p for p in uses if p not in prop_entries]:
@@ -206,7 +230,10 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
                      "an object" if kind == "object" else "a datatype")
             idx.add_property(safe, kind, roles=roles, label=original)
 
-    # ---- facts --------------------------------------------------------------------------------------
+
+def _add_facts(idx: EntitiesIndex, namer: _Namer, ordered: list[_PropertyUse], origin: str) -> None:
+    """One fact per property value, in file order."""
+    ind_names = namer.by_kind["individual"]
     for original, subject, value, at in ordered:
         prop = idx.properties[namer.by_kind["property"][original]]
         source = {"file": origin, "path": at}
@@ -215,12 +242,6 @@ def from_poc(data: dict[str, Any], origin: str, *, base_iri: str = DEFAULT_BASE_
         else:
             fact = Fact(property=prop.name, literal=value, datatype=prop.range or "xsd:string", source=source)
         _safe_add(lambda: idx.add_fact(subject, fact), origin, at)
-
-    problems = idx.dangling()
-    if problems:  # should not happen: everything above is created before it is referenced
-        raise InputError(f"{origin}: the imported index is inconsistent: {problems[0]}.")
-    log.info("%s: imported %s", origin, idx.counts())
-    return idx
 
 
 def _safe_add(fn: Any, origin: str, path: str) -> Any:
