@@ -14,7 +14,7 @@ import os
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import quote
 
 from ontocore import __version__
@@ -23,6 +23,9 @@ from ontocore.folders import atomic_write, write_json
 
 from .index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
 from .owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
+
+if TYPE_CHECKING:
+    from .reason import ReasonerReport
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +112,6 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why.
     `streamed`: the tablestream.StreamResult of streamed tables, whose rows are in ontology.nt already: always a big
     graph, the schema and the index's own individuals appended to it."""
-    from .reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
     outdir = Path(outdir)
@@ -130,43 +132,13 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     t = time.monotonic()
     header = make_header(idx, name, sources)
     if big:
-        written = bigoutput.write_big_outputs(idx, outdir, header, streamed)
-        n_triples = written["triples"]
-        why = (f"{streamed.rows} table rows streamed (above --stream-rows)" if streamed is not None else
-               f"about {estimate} triples, above --big-graph-triples {threshold}")
-        outputs = {"files": [bigoutput.NT_FILE, bigoutput.STORE_DIR + "/"], "big_graph": True,
-                   "why": f"{why}: N-Triples (written as made) and a persisted Oxigraph store instead of RDF/XML, "
-                          "Turtle and JSON-LD",
-                   "seconds": written["seconds"]}
-        if streamed is not None:
-            outputs["files"].append(streamed.summary()["sources"])
-            outputs["streamed"] = streamed.summary()
+        n_triples, outputs = _write_big_graph(idx, outdir, header, streamed, estimate, threshold)
     else:
-        graph = to_graph(idx, header)
-        rdfxml, turtle = serialize_graph(graph)
-        atomic_write(outdir / OWL_FILE, rdfxml)
-        atomic_write(outdir / TTL_FILE, turtle)
-        atomic_write(outdir / JSONLD_FILE, to_jsonld(graph))
-        n_triples = len(graph)
-        del graph
-        outputs = {"files": [OWL_FILE, TTL_FILE, JSONLD_FILE], "big_graph": False,
-                   "why": (f"about {estimate} triples, within --big-graph-triples {threshold}" if threshold else
-                           "--big-graph-triples 0: never a big graph")}
+        n_triples, outputs = _write_graph_files(idx, outdir, header, estimate, threshold)
     timings["owl"] = time.monotonic() - t
 
     t = time.monotonic()
-    if reason and big:
-        from .scalecheck import SAMPLE_PER_CLASS, check_big
-
-        report = check_big(idx, outdir / bigoutput.STORE_DIR / "db", n_triples,
-                           per_class=SAMPLE_PER_CLASS if sample_per_class is None else sample_per_class,
-                           timeout_s=timeout_s, sample=streamed.sample if streamed is not None else None,
-                           individuals=(len(idx.individuals) + streamed.individuals) if streamed is not None
-                           else None)
-    elif reason:
-        report = check(outdir / OWL_FILE, timeout_s=timeout_s)
-    else:
-        report = ReasonerReport.not_checked("disabled with --no-reason")
+    report = _reasoner_report(idx, outdir, reason, big, n_triples, timeout_s, sample_per_class, streamed)
     atomic_write(outdir / REASONER_FILE, report.render())
     timings["reasoner"] = time.monotonic() - t
 
@@ -191,3 +163,57 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
         write_json(outdir / STATS_FILE, stats)
     log.info("outcome written to %s", outdir)
     return stats
+
+
+def _write_big_graph(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, streamed: Any, estimate: int,
+                     threshold: int) -> tuple[int, dict[str, Any]]:
+    """A big graph: N-Triples and a persisted Oxigraph store (bigoutput.py); (triples, stats["outputs"])."""
+    from . import bigoutput
+
+    written = bigoutput.write_big_outputs(idx, outdir, header, streamed)
+    why = (f"{streamed.rows} table rows streamed (above --stream-rows)" if streamed is not None else
+           f"about {estimate} triples, above --big-graph-triples {threshold}")
+    outputs = {"files": [bigoutput.NT_FILE, bigoutput.STORE_DIR + "/"], "big_graph": True,
+               "why": f"{why}: N-Triples (written as made) and a persisted Oxigraph store instead of RDF/XML, "
+                      "Turtle and JSON-LD",
+               "seconds": written["seconds"]}
+    if streamed is not None:
+        outputs["files"].append(streamed.summary()["sources"])
+        outputs["streamed"] = streamed.summary()
+    return written["triples"], outputs
+
+
+def _write_graph_files(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, estimate: int,
+                       threshold: int) -> tuple[int, dict[str, Any]]:
+    """A graph that fits in memory: RDF/XML, Turtle and JSON-LD; (triples, stats["outputs"])."""
+    graph = to_graph(idx, header)
+    rdfxml, turtle = serialize_graph(graph)
+    atomic_write(outdir / OWL_FILE, rdfxml)
+    atomic_write(outdir / TTL_FILE, turtle)
+    atomic_write(outdir / JSONLD_FILE, to_jsonld(graph))
+    n_triples = len(graph)
+    del graph
+    outputs = {"files": [OWL_FILE, TTL_FILE, JSONLD_FILE], "big_graph": False,
+               "why": (f"about {estimate} triples, within --big-graph-triples {threshold}" if threshold else
+                       "--big-graph-triples 0: never a big graph")}
+    return n_triples, outputs
+
+
+def _reasoner_report(idx: EntitiesIndex, outdir: Path, reason: bool, big: bool, n_triples: int, timeout_s: float,
+                     sample_per_class: int | None, streamed: Any) -> ReasonerReport:
+    """The reasoner's verdict: HermiT on the written ontology, or on the TBox and a sample of a big graph
+    (scalecheck.py); a not-checked report when `reason` is False."""
+    from .reason import ReasonerReport, check  # local: keeps `import outcome` light
+
+    if reason and big:
+        from . import bigoutput
+        from .scalecheck import SAMPLE_PER_CLASS, check_big
+
+        return check_big(idx, outdir / bigoutput.STORE_DIR / "db", n_triples,
+                         per_class=SAMPLE_PER_CLASS if sample_per_class is None else sample_per_class,
+                         timeout_s=timeout_s, sample=streamed.sample if streamed is not None else None,
+                         individuals=(len(idx.individuals) + streamed.individuals) if streamed is not None
+                         else None)
+    if reason:
+        return check(outdir / OWL_FILE, timeout_s=timeout_s)
+    return ReasonerReport.not_checked("disabled with --no-reason")
