@@ -122,12 +122,41 @@ _PERIODIC = {"daily": "day", "hourly": "h", "weekly": "week", "monthly": "month"
 
 
 def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
-    """The property code proposes for a quantity; `opening` is the first noun of its sentence."""
+    """The property code proposes for a quantity; `opening` is the first noun of its sentence.
+
+    The words of its name come from, in order: the noun phrase right before the value, or the phrasing before it
+    ("opens at", "within", "every"); a package's weight or units, a capacity, or what a verb measures ("costs");
+    weaker clues (the word after a ratio, a bound, the sentence's opening noun, what a rate is of); last the
+    dimension's own word, which makes the name generic."""
+    _note_periodic_money(q)
+    words, generic = _words_before(q), False
+    if not words:
+        words = _phrasing_words(q)
+    words = _package_capacity_or_verb_words(q, packages, opening, words)
+    if not words:
+        words = _weaker_clue_words(q, packages, opening)
+    if not words:
+        words = _DIMENSION_WORD.get(q.dimension, "")
+        generic = not words or words in GENERIC
+    if q.dimension == "count" and words in ("", "count") and q.per:
+        words, generic = "", False  # "8 combs per hive": named by its unit, combsPerHive
+    generic = generic or words in GENERIC
+    name = _join(q.bound or q.range_role, words, unit_suffix(q, packages), q)
+    return Concept(words, name, generic)
+
+
+def _note_periodic_money(q: Quantity) -> None:
+    """An amount of money with a period adjective before it is per that period."""
     periodic = re.search(r"\b(" + "|".join(_PERIODIC) + r")\s+[a-z]+\s+[a-z]*\s*(?:is|are|of|:)", q.before, re.I)
     if periodic and _PERIODIC[periodic.group(1).lower()] not in q.per and q.dimension == "money":
         q.per.append(_PERIODIC[periodic.group(1).lower()])  # "the weekly hive rent is €40": per week
-    words, generic = _words_before(q), False
-    if not words and q.dimension in ("time of day", "date"):
+
+
+def _phrasing_words(q: Quantity) -> str:
+    """The words the phrasing right before the value gives (the first that fits): the event a time is of, a state
+    a range spans, a moment verb, "within", a level, a duration, a grade, a date of an event, an interval."""
+    words = ""
+    if q.dimension in ("time of day", "date"):
         event = _event_words(q)
         words = event + ("Time" if q.dimension == "time of day" else "Date") if event else ""
         state = re.search(r"\b(open|closed|[a-z]{3,}ed)\s+(?:(?:daily|every day|each day)\s+)?(?:from|between)?\s*$",
@@ -165,12 +194,17 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
     every = re.search(r"\b([a-z]{3,}ed)\s+(?:once\s+)?every\s*$", q.before)
     if not words and every and q.dimension == "time":  # "replaced every 3 weeks" -> replaceIntervalWeeks
         words = safe_name(participle_noun(every.group(1)) + " interval", lower_first=True)
+    return words
+
+
+def _package_capacity_or_verb_words(q: Quantity, packages: set[str], opening: str, words: str) -> str:
+    """The words so far, overridden by a package's weight or units or by a capacity, or, when there are none yet,
+    what a measuring verb names ("a service costs" -> serviceCost). A weight per package leaves `q.per`."""
     if q.dimension == "mass" and (q.per and q.per[-1] in packages or singular(opening.lower()) in packages):
         words = "packageWeight"  # "9 kg per crate", "Crates, each weighing 9 kg"
         q.per = [p for p in q.per if p not in packages]
     verb = re.search(r"\b(weigh(?:s|ing|ed)?|cost(?:s|ing)?|covers|measures|lasts|takes)\s+(?:about\s+|around\s+|"
                      r"up to\s+|only\s+)?$", q.before)
-    after = re.match(r"\s*(?:of\s+)?([a-z]{4,}(?:\s+(?!and\b|or\b|with\b|per\b|in\b|at\b|for\b)[a-z]{4,})?)\b", q.after)
     if q.package or q.dimension == "count" and q.per and q.per[-1] in packages:
         words = "unitsPerPackage"
     elif q.capacity and (q.dimension == "count" or q.dimension in ("mass", "volume") and not words):
@@ -186,9 +220,16 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         if words == "weight" and re.search(r"\b(?:each|every|a|one|the)?\s*(" + "|".join(map(re.escape, packages))
                                            + r")\b[^.]*$", q.before, re.I) if packages else False:
             words = "packageWeight"
-    elif q.dimension == "count" and not words:
-        words = "max" if False else ""
-    if not words and q.dimension == "ratio" and after and after.group(1).split()[0] not in _HEDGES | _NOT_CONCEPT:
+    return words
+
+
+def _weaker_clue_words(q: Quantity, packages: set[str], opening: str) -> str:
+    """Words from weaker clues (the first that fits): the word after a ratio, the verb a ratio is reached with, what
+    a bounded amount of money is of, a counted unit, a package named before a weight, the sentence's opening
+    quantity noun, what a rate is of."""
+    words = ""
+    after = re.match(r"\s*(?:of\s+)?([a-z]{4,}(?:\s+(?!and\b|or\b|with\b|per\b|in\b|at\b|for\b)[a-z]{4,})?)\b", q.after)
+    if q.dimension == "ratio" and after and after.group(1).split()[0] not in _HEDGES | _NOT_CONCEPT:
         words = safe_name(after.group(1), lower_first=True)  # "20 to 35 % moisture" -> moisture
     stem = re.search(r"\b([a-z]{3,}?)e?d\s+(?:to|at|up to)\s+(?:at least|at most|about|up to|only|no more than)?\s*$",
                      q.before)
@@ -210,19 +251,7 @@ def propose(q: Quantity, packages: set[str], opening: str = "") -> Concept:
         words = singular(opening.lower())  # "Pressure in the network must stay between 4 and 9 bar"
     if not words and q.of:
         words = safe_name(f"{q.of} {_DIMENSION_WORD.get(q.dimension, '')}", lower_first=True)
-    if not words:
-        words = _DIMENSION_WORD.get(q.dimension, "")
-        generic = not words or words in GENERIC
-    if q.dimension == "count" and words in ("", "count") and q.per:
-        words, generic = "", False  # "8 combs per hive": named by its unit, combsPerHive
-    generic = generic or words in GENERIC
-    prefix = ""
-    if q.bound:
-        prefix = q.bound
-    elif q.range_role:
-        prefix = q.range_role
-    name = _join(prefix, words, unit_suffix(q, packages), q)
-    return Concept(words, name, generic)
+    return words
 
 
 def _join(prefix: str, words: str, suffix: str, q: Quantity) -> str:
