@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ontocore.errors import InputError
 from ontocore.units import canonical
@@ -299,10 +301,11 @@ def _ontology_of(g) -> tuple[str, str]:  # noqa: ANN001
     return iri, copy.serialize(format="turtle")
 
 
-def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
+def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001
+    """The terms of graph `g` into `vocab`: classes, properties, the classes' relations, individuals; then the
+    domains and ranges that no triple declared become classes."""
     from rdflib import URIRef
-    from rdflib.collection import Collection
-    from rdflib.namespace import OWL, RDF, RDFS, SKOS
+    from rdflib.namespace import RDFS, SKOS
 
     schema = [(URIRef(ns + "domainIncludes"), URIRef(ns + "rangeIncludes"), URIRef(ns + "name"))
               for ns in _SCHEMA_NS]
@@ -318,6 +321,19 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
                                         _text(g, node, RDFS.comment))
         return t
 
+    _read_classes(g, term)
+    _read_properties(g, term, schema)
+    classes = {iri for iri, t in vocab.terms.items() if t.kind == "class"}
+    _read_class_relations(g, vocab, classes)
+    _read_individuals(g, vocab, term, classes)
+    _declare_undeclared_classes(vocab)
+
+
+def _read_classes(g, term: Callable[[Any, str], Term | None]) -> None:  # noqa: ANN001
+    """Declared classes, and both ends of each subclass axiom."""
+    from rdflib import URIRef
+    from rdflib.namespace import OWL, RDF, RDFS
+
     for cls in (OWL.Class, RDFS.Class):
         for node in g.subjects(RDF.type, cls):
             term(node, "class")
@@ -325,6 +341,15 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
         for node in (a, b):
             if isinstance(node, URIRef):
                 term(node, "class")
+
+
+def _read_properties(g, term: Callable[[Any, str], Term | None],  # noqa: ANN001
+                     schema: list[tuple[Any, Any, Any]]) -> None:
+    """Declared properties with their kind (an rdf:Property's from its range), range, domain, functional flag and
+    unit."""
+    from rdflib import URIRef
+    from rdflib.namespace import OWL, RDF, RDFS
+
     props = {}
     for kind, types in (("object", (OWL.ObjectProperty,)),
                         ("datatype", (OWL.DatatypeProperty,)),
@@ -358,7 +383,14 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
             written = m.group(1).split(",")[0].strip() if m else ""
             if written and canonical(written):
                 t.unit = canonical(written)
-    classes = {iri for iri, t in vocab.terms.items() if t.kind == "class"}
+
+
+def _read_class_relations(g, vocab: Vocabulary, classes: set[str]) -> None:  # noqa: ANN001
+    """Each class's superclasses and the classes disjoint with it (pairwise or in an owl:AllDisjointClasses)."""
+    from rdflib import URIRef
+    from rdflib.collection import Collection
+    from rdflib.namespace import OWL, RDF, RDFS
+
     for iri in list(classes):
         node = URIRef(iri)
         t = vocab.terms[iri]
@@ -370,6 +402,14 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
             members = [str(x) for x in Collection(g, lst) if str(x) in classes]
             for m in members:
                 vocab.terms[m].disjoint = sorted(set(vocab.terms[m].disjoint) | (set(members) - {m}))
+
+
+def _read_individuals(g, vocab: Vocabulary, term: Callable[[Any, str], Term | None],  # noqa: ANN001
+                      classes: set[str]) -> None:
+    """Individuals of the vocabulary's classes, with those classes, and named individuals."""
+    from rdflib import URIRef
+    from rdflib.namespace import OWL, RDF
+
     for s, c in g.subject_objects(RDF.type):
         if str(c) in classes and isinstance(s, URIRef) and str(s) not in vocab.terms and not _core(str(s)):
             t = term(s, "individual")
@@ -377,7 +417,12 @@ def _read_terms(g, vocab: Vocabulary) -> None:  # noqa: ANN001, C901
                 t.classes.append(str(c))
     for s in g.subjects(RDF.type, OWL.NamedIndividual):
         term(s, "individual")
-    for t in list(vocab.terms.values()):  # properties' domains and ranges that no triple declared as classes
+
+
+def _declare_undeclared_classes(vocab: Vocabulary) -> None:
+    """Properties' domains and ranges that no triple declared as classes become classes; a domain or object range
+    that is another kind of term is dropped."""
+    for t in list(vocab.terms.values()):
         if t.kind in ("object", "datatype"):
             t.domain = [d for d in t.domain if vocab.terms.get(d, Term(d, "class")).kind == "class"]
             for d in t.domain:
