@@ -324,15 +324,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
     (name, label) of each record's individual when they were settled already (a streamed table's batch,
     tablestream.py), else they are decided here (`_individual_name`, two records never one individual)."""
     cls = idx.ensure_class(decision.record_class, decision.record_role, decision.superclass)
-    level_info: list[tuple[str, str] | None] = []
-    for i, lv in enumerate(decision.levels[: shape.n_levels]):
-        keys = {rec.levels[i] for rec in shape.records if len(rec.levels) > i}
-        if len(shape.records) > 1 and len(keys) == 1 and re.fullmatch(r"[a-z][a-z0-9_]*", next(iter(keys))):
-            level_info.append(None)  # {"items": [...]}: a field name every record shares wraps the list, no group
-            continue
-        lcls = idx.ensure_class(lv["class"], f"Grouping level of {cls} records in {shape.file}")
-        lprop = idx.ensure_object_property(lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
-        level_info.append((lcls, lprop))
+    level_info = _grouping_levels(idx, shape, decision, cls)
     shape.record_class = cls
     made = 0
     if names is None:
@@ -343,64 +335,111 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
         if names is not None:
             name, label = names(rec)
         else:
-            name, label = _individual_name(rec, decision, shared)
-            here = f"{rec.file} {pointer(rec.path)}"
-            if cov.records.get(name, here) != here:  # two records never become one individual
-                taken_by = cov.records[name]
-                name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
-                log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
-            cov.records[name] = here
+            name, label = _record_name(idx, rec, decision, shared, cov)
         rec.individual = idx.ensure_individual(name, label, cls, "", src,
                                                aliases=[rec.own_key] if rec.own_key and rec.own_key != label else [])
         made += 1
-        subject = rec.individual
-        if rec.parent is not None and rec.parent.individual:
-            link = idx.ensure_object_property(safe_name("has " + singular(split_key(rec.link_key or "")[0])),
-                                              "", cls, f"From JSON key '{rec.link_key}'")
-            idx.add_fact(rec.parent.individual, Fact(link, object=subject, source=src))
-        kind = cls
-        for info, key in zip(level_info, rec.levels):
-            if info is None:
-                continue
-            lcls, lprop = info
-            if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
-                kind = idx.ensure_class(safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
-                                        kind)
-                idx.add_individual(subject, classes=[kind])
-            lname = idx.ensure_individual(thing_name(key, lcls), key, lcls, "", {"file": rec.file}, [])
-            idx.add_fact(subject, Fact(lprop, object=lname, source=src))
-        for key, value in rec.fields.items():
-            plan = shape.plans[key]
-            path = rec.path + [key]
-            values = value if isinstance(value, list) else [value]
-            for i, v in enumerate(values):
-                vpath = path + [i] if isinstance(value, list) else path
-                if v is None or (isinstance(v, str) and not v.strip()):
-                    cov.add(rec.file, vpath, v, "skipped", reason="empty value")
-                elif plan.type == "skip":
-                    cov.add(rec.file, vpath, v, "skipped", reason=plan.reason or "skipped by the mapping")
-                elif plan.type == "individual":
-                    rcls = idx.ensure_class(plan.range_class or "Thing")
-                    prop = idx.ensure_object_property(plan.property, cls, rcls, f"From JSON key '{key}'")
-                    obj = idx.ensure_individual(thing_name(str(v), rcls), str(v), rcls, "", src)
-                    idx.add_fact(subject, Fact(prop, object=obj, source={"file": rec.file, "path": pointer(vpath)}))
-                    cov.add(rec.file, vpath, v, "covered", individual=subject, property=prop, object=obj)
-                elif plan.type == "parts" and isinstance(v, str) and _PARTS.match(v):
-                    pcls = idx.ensure_class(decision.parts_class or "Variant")
-                    prop = idx.ensure_object_property(decision.parts_property or "hasVariant", cls, pcls,
-                                                      "Links a record to its variants")
-                    plabel = f"{label} {split_key(key)[0]}"
-                    last = split_key(key)[0].split()[-1]
-                    part = idx.ensure_individual(safe_name(plabel), plabel, pcls, f"Variant of {label}",
-                                                 {"file": rec.file, "path": pointer(vpath)},
-                                                 aliases=[split_key(key)[0], f"{label} {last}"])
-                    idx.add_fact(subject, Fact(prop, object=part, source={"file": rec.file, "path": pointer(vpath)}))
-                    for sk, sv in parse_parts(v):
-                        _literal_fact(idx, part, plan.sub[sk], sv, pcls, {"file": rec.file, "path": pointer(vpath)},
-                                      rec.file, vpath, Coverage())
-                    cov.add(rec.file, vpath, v, "covered", individual=part, property=prop)
-                else:
-                    _literal_fact(idx, subject, plan if plan.type != "parts" else
-                                  FieldPlan(key, plan.property + "Text", "string", label=plan.label),
-                                  v, cls, {"file": rec.file, "path": pointer(vpath)}, rec.file, vpath, cov)
+        _link_to_parent(idx, rec, cls, src)
+        _place_in_levels(idx, rec, cls, level_info, src)
+        _add_field_values(idx, shape, decision, rec, cls, label, src, cov)
     return made
+
+
+def _grouping_levels(idx: EntitiesIndex, shape: Shape, decision: Decision, cls: str) -> list[tuple[str, str] | None]:
+    """The (class, property) of each grouping level of the records; None for a level that only wraps the list."""
+    level_info: list[tuple[str, str] | None] = []
+    for i, lv in enumerate(decision.levels[: shape.n_levels]):
+        keys = {rec.levels[i] for rec in shape.records if len(rec.levels) > i}
+        if len(shape.records) > 1 and len(keys) == 1 and re.fullmatch(r"[a-z][a-z0-9_]*", next(iter(keys))):
+            level_info.append(None)  # {"items": [...]}: a field name every record shares wraps the list, no group
+            continue
+        lcls = idx.ensure_class(lv["class"], f"Grouping level of {cls} records in {shape.file}")
+        lprop = idx.ensure_object_property(lv["property"], cls, lcls, f"Links a {cls} to its {lcls}")
+        level_info.append((lcls, lprop))
+    return level_info
+
+
+def _record_name(idx: EntitiesIndex, rec: Record, decision: Decision, shared: set[str],
+                 cov: Coverage) -> tuple[str, str]:
+    """The (name, label) of a record's individual, made unique when another record has the name already."""
+    name, label = _individual_name(rec, decision, shared)
+    here = f"{rec.file} {pointer(rec.path)}"
+    if cov.records.get(name, here) != here:  # two records never become one individual
+        taken_by = cov.records[name]
+        name = unique_name(name, lambda n: cov.records.get(n, here) != here or n in idx.individuals)
+        log.info("%s: %s is also the name of %s; named %s", here, label, taken_by, name)
+    cov.records[name] = here
+    return name, label
+
+
+def _link_to_parent(idx: EntitiesIndex, rec: Record, cls: str, src: dict[str, str]) -> None:
+    """A nested record is linked from its parent's individual by a property named after its JSON key."""
+    if rec.parent is not None and rec.parent.individual:
+        link = idx.ensure_object_property(safe_name("has " + singular(split_key(rec.link_key or "")[0])),
+                                          "", cls, f"From JSON key '{rec.link_key}'")
+        idx.add_fact(rec.parent.individual, Fact(link, object=rec.individual, source=src))
+
+
+def _place_in_levels(idx: EntitiesIndex, rec: Record, cls: str, level_info: list[tuple[str, str] | None],
+                     src: dict[str, str]) -> None:
+    """A record's individual is linked to the group of each grouping level it is in; a category's key also makes
+    a subclass the individual belongs to."""
+    subject = rec.individual
+    kind = cls
+    for info, key in zip(level_info, rec.levels):
+        if info is None:
+            continue
+        lcls, lprop = info
+        if KIND_LEVEL.search(lcls):  # a category's key is also a kind of record: Helmets -> Helmet ⊑ Product
+            kind = idx.ensure_class(safe_name(singular(key)), f"A {cls} in the {lcls} {key!r} of {rec.file}",
+                                    kind)
+            idx.add_individual(subject, classes=[kind])
+        lname = idx.ensure_individual(thing_name(key, lcls), key, lcls, "", {"file": rec.file}, [])
+        idx.add_fact(subject, Fact(lprop, object=lname, source=src))
+
+
+def _add_field_values(idx: EntitiesIndex, shape: Shape, decision: Decision, rec: Record, cls: str, label: str,
+                      src: dict[str, str], cov: Coverage) -> None:
+    """Each value of each field of a record, as its field's plan says: skipped, a link to an individual, variants
+    (parts), or a literal fact; each is recorded in `cov`."""
+    subject = rec.individual
+    for key, value in rec.fields.items():
+        plan = shape.plans[key]
+        path = rec.path + [key]
+        values = value if isinstance(value, list) else [value]
+        for i, v in enumerate(values):
+            vpath = path + [i] if isinstance(value, list) else path
+            if v is None or (isinstance(v, str) and not v.strip()):
+                cov.add(rec.file, vpath, v, "skipped", reason="empty value")
+            elif plan.type == "skip":
+                cov.add(rec.file, vpath, v, "skipped", reason=plan.reason or "skipped by the mapping")
+            elif plan.type == "individual":
+                rcls = idx.ensure_class(plan.range_class or "Thing")
+                prop = idx.ensure_object_property(plan.property, cls, rcls, f"From JSON key '{key}'")
+                obj = idx.ensure_individual(thing_name(str(v), rcls), str(v), rcls, "", src)
+                idx.add_fact(subject, Fact(prop, object=obj, source={"file": rec.file, "path": pointer(vpath)}))
+                cov.add(rec.file, vpath, v, "covered", individual=subject, property=prop, object=obj)
+            elif plan.type == "parts" and isinstance(v, str) and _PARTS.match(v):
+                _add_variant(idx, decision, rec, cls, label, key, plan, v, vpath, cov)
+            else:
+                _literal_fact(idx, subject, plan if plan.type != "parts" else
+                              FieldPlan(key, plan.property + "Text", "string", label=plan.label),
+                              v, cls, {"file": rec.file, "path": pointer(vpath)}, rec.file, vpath, cov)
+
+
+def _add_variant(idx: EntitiesIndex, decision: Decision, rec: Record, cls: str, label: str, key: str,
+                 plan: FieldPlan, v: str, vpath: list[str | int], cov: Coverage) -> None:
+    """A value listing parts ("parts" plan) becomes a variant individual of the record with a fact per part."""
+    pcls = idx.ensure_class(decision.parts_class or "Variant")
+    prop = idx.ensure_object_property(decision.parts_property or "hasVariant", cls, pcls,
+                                      "Links a record to its variants")
+    plabel = f"{label} {split_key(key)[0]}"
+    last = split_key(key)[0].split()[-1]
+    part = idx.ensure_individual(safe_name(plabel), plabel, pcls, f"Variant of {label}",
+                                 {"file": rec.file, "path": pointer(vpath)},
+                                 aliases=[split_key(key)[0], f"{label} {last}"])
+    idx.add_fact(rec.individual, Fact(prop, object=part, source={"file": rec.file, "path": pointer(vpath)}))
+    for sk, sv in parse_parts(v):
+        _literal_fact(idx, part, plan.sub[sk], sv, pcls, {"file": rec.file, "path": pointer(vpath)},
+                      rec.file, vpath, Coverage())
+    cov.add(rec.file, vpath, v, "covered", individual=part, property=prop)
