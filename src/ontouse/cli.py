@@ -1,16 +1,22 @@
-"""`ontoask`: answer questions about an ontology through SPARQL (or run a SPARQL query directly)."""
+"""`ontoask`: answer questions about an ontology through SPARQL (or run a SPARQL query directly).
+
+Commands: `ask` (the default: `ontoask QUESTION`), `serve` and `mcp`. The `ask` command's four modes (QUESTION,
+--sparql, --questions, --chat) are one function each (answer_question, print_sparql, answer_batch, converse); the
+click layer only checks and gathers the options and calls them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import click
 
 from ontocore import __version__
-from ontocore.cliutil import environment_help, friendly_errors, llm_options, model_options, outcome_options
+from ontocore.cliutil import ModelChoice, environment_help, friendly_errors, gather, model_options, outcome_options
 from ontocore.errors import InputError
 from ontocore.terminal import safe
 
@@ -32,6 +38,18 @@ def read_query(text: str) -> str:
         except UnicodeDecodeError:
             raise InputError(f"{path} is not UTF-8 text.") from None
     return text
+
+
+def source_from_options(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
+                        store_kind: str, store_path: Path | None) -> Callable[[], Source]:
+    """The graph the options name, --ontology files (held as --store says) or an --endpoint, as a function that
+    gives it: a command checks its own options first (a Source refuses wrong ones when it is made)."""
+    return functools.partial(Source, paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
+                             store_path=store_path)
+
+
+SOURCE = gather("make_source", source_from_options, "ontologies", "endpoint", "graph_iri", "store_kind",
+                "store_path")
 
 
 class _AskByDefault(click.Group):
@@ -89,14 +107,11 @@ def main() -> None:
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontoask")
 @friendly_errors
-def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
-         store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None,
-         second_plans: int, quiet: bool,
-         force: bool, keep_partial: bool, backend: str,
-         model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-         threads: int | None, model_timeout: float | None, model_retries: int | None,
-         verbose: int) -> None:
+@SOURCE
+def ask_command(question: str | None, sparql: str | None, as_json: bool, max_rows: int, timeout_s: float,
+                examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None,
+                second_plans: int, quiet: bool, force: bool, keep_partial: bool, make_source: Callable[[], Source],
+                model_choice: ModelChoice, verbose: int) -> None:
     """Answer QUESTION about an ontology, from SPARQL results only.
 
     \b
@@ -113,40 +128,60 @@ def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: st
                                f"{' and '.join(modes)}).")
     if not modes:
         raise click.UsageError("give a QUESTION, --sparql QUERY, --questions FILE or --chat.")
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
+    source = make_source()
     if sparql is not None:
-        click.echo(safe(run_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows,
-                                   timeout_s=timeout_s)))
-        return
-    from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
-
-    options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout, model_retries)
-    kept = {"force": force, "keep_partial": keep_partial, "second_plans": second_plans}
+        return print_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)
+    run = {"graph_paths": source, "out": out, "llm_options": model_choice.llm_options(),
+           "examples_path": examples_path, "force": force, "keep_partial": keep_partial,
+           "second_plans": second_plans}
     if chat:
-        from .runs import run_chat
-
-        outdir = run_chat(graph_paths=source, lines=_chat_lines(), out=out, llm_options=options,
-                          examples_path=examples_path, show=lambda text: click.echo(safe(text) + "\n"), **kept)
-        click.echo(f"transcript: {outdir}", err=True)
-        return
+        return converse(run)
     if question is not None:
-        ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
-                           examples_path=examples_path, **kept)
-        click.echo(safe(answer_json(ans) if as_json else ans.render()))
-    else:
-        from ontocore.progress import open_progress
-
-        progress = open_progress(quiet=quiet or bool(verbose))
-        try:
-            summary = run_batch(graph_paths=source, questions_path=questions_path, out=out, llm_options=options,
-                                examples_path=examples_path, progress=progress, **kept)
-        finally:
-            progress.close()
-        click.echo(safe(summary))
+        return answer_question(question, run, as_json)
+    answer_batch(questions_path, run, quiet=quiet or bool(verbose))
 
 
-def _chat_lines():
+# ---- the ask command's modes: one function each -----------------------------------------------------------------
+
+def print_sparql(source: Source, query: str, as_json: bool, max_rows: int, timeout_s: float) -> None:
+    """--sparql: run one query over the graph and print its result (a table, or SPARQL JSON results)."""
+    click.echo(safe(run_sparql(source, query, as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)))
+
+
+def answer_question(question: str, run: dict[str, Any], as_json: bool) -> None:
+    """QUESTION: answer it and print the answer (or its record as JSON). `run`: the keywords of runs.run_question
+    but the question (the graph, the outcome folder, the model, the examples, second plans)."""
+    from .runs import answer_json, run_question  # local import: the model stack is only needed here
+
+    ans = run_question(question=question, **run)
+    click.echo(safe(answer_json(ans) if as_json else ans.render()))
+
+
+def answer_batch(questions_path: Path | None, run: dict[str, Any], quiet: bool) -> None:
+    """--questions: answer every question of the file (progress shown on a terminal unless `quiet`) and print the
+    batch's summary."""
+    from ontocore.progress import open_progress
+
+    from .runs import run_batch
+
+    progress = open_progress(quiet=quiet)
+    try:
+        summary = run_batch(questions_path=questions_path, progress=progress, **run)
+    finally:
+        progress.close()
+    click.echo(safe(summary))
+
+
+def converse(run: dict[str, Any]) -> None:
+    """--chat: a conversation over the graph, questions from the terminal (or stdin); the transcript's folder is
+    named on stderr at the end."""
+    from .runs import run_chat
+
+    outdir = run_chat(lines=chat_lines(), show=lambda text: click.echo(safe(text) + "\n"), **run)
+    click.echo(f"transcript: {outdir}", err=True)
+
+
+def chat_lines() -> Iterator[str]:
     """Questions: typed at a prompt with line editing and history on a terminal, else one per line of stdin."""
     if not sys.stdin.isatty():
         yield from sys.stdin
@@ -201,15 +236,11 @@ def source_options(fn):
     return fn
 
 
-def open_public_answerer(source: Source, examples_path: Path | None, backend: str,
-                         model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                         threads: int | None, model_timeout: float | None, model_retries: int | None):
+def open_public_answerer(source: Source, examples_path: Path | None, model_choice: ModelChoice) -> Any:
     """The library's answerer (ontouse.Answerer) from the command-line options."""
     from .api import Answerer
 
-    return Answerer(source=source, examples=examples_path, model=model, backend=backend, base_url=base_url,
-                    api_key=api_key, model_path=model_path, threads=threads, model_timeout=model_timeout,
-                    model_retries=model_retries)
+    return Answerer(source=source, examples=examples_path, **model_choice.keywords())
 
 
 @main.command("serve", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
@@ -228,11 +259,9 @@ def open_public_answerer(source: Source, examples_path: Path | None, backend: st
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log requests and progress to stderr.")
 @friendly_errors
-def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None, store_kind: str,
-                  store_path: Path | None, examples_path: Path | None, host: str, port: int,
-                  dataset_iri: str | None, queue_size: int, request_timeout: float, backend: str,
-                  model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                  threads: int | None, model_timeout: float | None, model_retries: int | None,
+@SOURCE
+def serve_command(make_source: Callable[[], Source], examples_path: Path | None, host: str, port: int,
+                  dataset_iri: str | None, queue_size: int, request_timeout: float, model_choice: ModelChoice,
                   verbose: int) -> None:
     """Serve the answerer over HTTP, with the TEXT2SPARQL contract.
 
@@ -243,10 +272,7 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
     One model answers one question at a time; requests wait in a bounded queue."""
     from .serve import serve
 
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
-    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
-                                    model_timeout, model_retries)
+    answerer = open_public_answerer(make_source(), examples_path, model_choice)
     try:
         serve(answerer, host=host, port=port, dataset=dataset_iri, queue_size=queue_size,
               timeout_s=request_timeout,
@@ -264,11 +290,9 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log to stderr (standard output carries the protocol).")
 @friendly_errors
-def mcp_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None, store_kind: str,
-                store_path: Path | None, examples_path: Path | None, timeout_s: float, backend: str,
-                model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                threads: int | None, model_timeout: float | None, model_retries: int | None,
-                verbose: int) -> None:
+@SOURCE
+def mcp_command(make_source: Callable[[], Source], examples_path: Path | None, timeout_s: float,
+                model_choice: ModelChoice, verbose: int) -> None:
     """Serve the answerer as an MCP server on stdio (tools: ask, sparql, describe_schema).
 
     \b
@@ -276,11 +300,9 @@ def mcp_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: s
     from .mcpserver import protect_stdout, require_sdk, run_stdio
 
     require_sdk()  # before the graph and the model are loaded
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
+    source = make_source()
     protect_stdout()  # from here on, standard output carries only the protocol
-    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
-                                    model_timeout, model_retries)
+    answerer = open_public_answerer(source, examples_path, model_choice)
     try:
         run_stdio(answerer, timeout_s=timeout_s)
     finally:
