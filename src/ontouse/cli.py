@@ -1,8 +1,9 @@
 """`ontoask`: answer questions about an ontology through SPARQL (or run a SPARQL query directly).
 
 Commands: `ask` (the default: `ontoask QUESTION`), `serve` and `mcp`. The `ask` command's four modes (QUESTION,
---sparql, --questions, --chat) are one function each (answer_question, print_sparql, answer_batch, converse); the
-click layer only checks and gathers the options and calls them."""
+--sparql, --questions, --chat) are one function each (answer_question, print_sparql, answer_batch, converse), and
+the last three are also commands (`ontoask sparql QUERY`, `ontoask questions FILE`, `ontoask chat`); the click
+layer only checks and gathers the options and calls them."""
 
 from __future__ import annotations
 
@@ -52,9 +53,37 @@ SOURCE = gather("make_source", source_from_options, "ontologies", "endpoint", "g
                 "store_path")
 
 
+def source_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Where the graph is, for the commands but `ask` (the same options as for a question, shorter help); the
+    command body gets `make_source`."""
+    options = [
+        click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
+                     help="An ontobuild outcome folder or an RDF file; repeatable."),
+        click.option("--endpoint", default=None, metavar="URL", help="A SPARQL 1.1 endpoint's query URL instead."),
+        click.option("--graph", "graph_iri", default=None, metavar="IRI", help="With --endpoint: this named graph."),
+        click.option("--store", "store_kind", type=click.Choice(["oxigraph", "memory"]), default="oxigraph",
+                     show_default=True, help="Where local files are held."),
+        click.option("--store-path", type=click.Path(path_type=Path), default=None,
+                     help="Keep the Oxigraph store of the --ontology files in this folder."),
+    ]
+    fn = SOURCE(fn)
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+EXAMPLES = click.option("--examples", "examples_path", type=click.Path(path_type=Path), default=None,
+                        help="Example questions with their SQL plans (JSON/YAML list of {question, sql}).")
+OUT = click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
+SECOND_PLANS = click.option(
+    "--second-plans", type=click.IntRange(0, 2), default=2, show_default=True,
+    help="How many second plans, asked another way, an answer must agree with before it is stated (within 3 model "
+         "calls per question); 0: one call for a plan that passes, faster, and more wrong answers stated.")
+
+
 class _AskByDefault(click.Group):
-    """`ontoask [OPTIONS] QUESTION` runs the `ask` command; `ontoask serve ...` and `ontoask mcp ...` the
-    others (a question that is exactly a command's name: `ontoask ask serve`)."""
+    """`ontoask [OPTIONS] QUESTION` runs the `ask` command; `ontoask sparql ...`, `questions`, `chat`, `serve` and
+    `mcp` the others (a question that is exactly a command's name: `ontoask ask serve`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or args[0] not in self.commands:
@@ -96,11 +125,8 @@ def main() -> None:
               help="A file of questions to answer in a batch.")
 @click.option("--chat", is_flag=True, help="A conversation: questions from the terminal (or one per line from a "
                                            "pipe); follow-ups are rewritten into standalone questions.")
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
-@click.option("--second-plans", type=click.IntRange(0, 2), default=2, show_default=True,
-              help="How many second plans, asked another way, an answer must agree with before it is stated "
-                   "(within 3 model calls per question); 0: one call for a plan that passes, faster, and more "
-                   "wrong answers stated.")
+@OUT
+@SECOND_PLANS
 @click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
 @outcome_options
 @model_options
@@ -120,7 +146,11 @@ def ask_command(question: str | None, sparql: str | None, as_json: bool, max_row
     ontoask --endpoint http://localhost:7878/query "How many orders were placed in 2024?"
     ontoask --ontology out/ --questions questions.yml --out answers/
     ontoask serve --ontology out/ --port 8000        an HTTP service (TEXT2SPARQL: GET /?question=&dataset=)
-    ontoask mcp --ontology out/                      an MCP server on stdio"""
+    ontoask mcp --ontology out/                      an MCP server on stdio
+
+    \b
+    The modes as commands: ontoask sparql QUERY, ontoask questions FILE, ontoask chat (ontoask COMMAND --help;
+    a question that is exactly a command's name: ontoask ask NAME)."""
     modes = [m for m, on in (("QUESTION", question is not None), ("--sparql", sparql is not None),
                              ("--questions", questions_path is not None), ("--chat", chat)) if on]
     if len(modes) > 1:
@@ -131,9 +161,7 @@ def ask_command(question: str | None, sparql: str | None, as_json: bool, max_row
     source = make_source()
     if sparql is not None:
         return print_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)
-    run = {"graph_paths": source, "out": out, "llm_options": model_choice.llm_options(),
-           "examples_path": examples_path, "force": force, "keep_partial": keep_partial,
-           "second_plans": second_plans}
+    run = run_settings(source, out, model_choice, examples_path, force, keep_partial, second_plans)
     if chat:
         return converse(run)
     if question is not None:
@@ -141,7 +169,16 @@ def ask_command(question: str | None, sparql: str | None, as_json: bool, max_row
     answer_batch(questions_path, run, quiet=quiet or bool(verbose))
 
 
-# ---- the ask command's modes: one function each -----------------------------------------------------------------
+# ---- the ask command's modes: one function each (also the commands sparql, questions and chat) ------------------
+
+def run_settings(source: Source, out: Path | None, model_choice: ModelChoice, examples_path: Path | None,
+                 force: bool, keep_partial: bool, second_plans: int) -> dict[str, Any]:
+    """The keywords that runs.run_question, run_batch and run_chat share (the graph, the outcome folder, the model,
+    the examples, second plans)."""
+    return {"graph_paths": source, "out": out, "llm_options": model_choice.llm_options(),
+            "examples_path": examples_path, "force": force, "keep_partial": keep_partial,
+            "second_plans": second_plans}
+
 
 def print_sparql(source: Source, query: str, as_json: bool, max_rows: int, timeout_s: float) -> None:
     """--sparql: run one query over the graph and print its result (a table, or SPARQL JSON results)."""
@@ -149,8 +186,7 @@ def print_sparql(source: Source, query: str, as_json: bool, max_rows: int, timeo
 
 
 def answer_question(question: str, run: dict[str, Any], as_json: bool) -> None:
-    """QUESTION: answer it and print the answer (or its record as JSON). `run`: the keywords of runs.run_question
-    but the question (the graph, the outcome folder, the model, the examples, second plans)."""
+    """QUESTION: answer it and print the answer (or its record as JSON). `run`: run_settings."""
     from .runs import answer_json, run_question  # local import: the model stack is only needed here
 
     ans = run_question(question=question, **run)
@@ -217,25 +253,6 @@ def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int 
     return format_table(result)
 
 
-def source_options(fn):
-    """Where the graph is, for `serve` and `mcp` (the same options as for a question)."""
-    options = [
-        click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
-                     help="An ontobuild outcome folder or an RDF file; repeatable."),
-        click.option("--endpoint", default=None, metavar="URL", help="A SPARQL 1.1 endpoint's query URL instead."),
-        click.option("--graph", "graph_iri", default=None, metavar="IRI", help="With --endpoint: this named graph."),
-        click.option("--store", "store_kind", type=click.Choice(["oxigraph", "memory"]), default="oxigraph",
-                     show_default=True, help="Where local files are held."),
-        click.option("--store-path", type=click.Path(path_type=Path), default=None,
-                     help="Keep the Oxigraph store of the --ontology files in this folder."),
-        click.option("--examples", "examples_path", type=click.Path(path_type=Path), default=None,
-                     help="Example questions with their SQL plans (JSON/YAML list of {question, sql})."),
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
-
-
 def open_public_answerer(source: Source, examples_path: Path | None, model_choice: ModelChoice) -> Any:
     """The library's answerer (ontouse.Answerer) from the command-line options."""
     from .api import Answerer
@@ -243,8 +260,61 @@ def open_public_answerer(source: Source, examples_path: Path | None, model_choic
     return Answerer(source=source, examples=examples_path, **model_choice.keywords())
 
 
+@main.command("sparql", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("query")
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="Print SPARQL JSON results.")
+@click.option("--max-rows", default=50, show_default=True, type=click.IntRange(1), help="Rows shown.")
+@click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds before the query is abandoned.")
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def sparql_command(query: str, make_source: Callable[[], Source], as_json: bool, max_rows: int, timeout_s: float,
+                   verbose: int) -> None:
+    """Run the SPARQL SELECT/ASK QUERY and print its result ('-': read it from stdin, '@FILE': from a file); the
+    same as ontoask --sparql QUERY."""
+    print_sparql(make_source(), read_query(query), as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)
+
+
+@main.command("questions", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("questions_path", metavar="FILE", type=click.Path(path_type=Path))
+@source_options
+@EXAMPLES
+@OUT
+@SECOND_PLANS
+@click.option("-q", "--quiet", is_flag=True, help="No progress display (shown only on a terminal).")
+@outcome_options
+@model_options
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def questions_command(questions_path: Path, make_source: Callable[[], Source], examples_path: Path | None,
+                      out: Path | None, second_plans: int, quiet: bool, force: bool, keep_partial: bool,
+                      model_choice: ModelChoice, verbose: int) -> None:
+    """Answer the questions of FILE in a batch; the same as ontoask --questions FILE."""
+    run = run_settings(make_source(), out, model_choice, examples_path, force, keep_partial, second_plans)
+    answer_batch(questions_path, run, quiet=quiet or bool(verbose))
+
+
+@main.command("chat", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@source_options
+@EXAMPLES
+@OUT
+@SECOND_PLANS
+@outcome_options
+@model_options
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def chat_command(make_source: Callable[[], Source], examples_path: Path | None, out: Path | None,
+                 second_plans: int, force: bool, keep_partial: bool, model_choice: ModelChoice,
+                 verbose: int) -> None:
+    """A conversation: questions from the terminal (or one per line from a pipe); follow-ups are rewritten into
+    standalone questions. The same as ontoask --chat."""
+    converse(run_settings(make_source(), out, model_choice, examples_path, force, keep_partial, second_plans))
+
+
 @main.command("serve", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
+@EXAMPLES
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every "
                                                                      "interface; there is no authentication).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
@@ -259,7 +329,6 @@ def open_public_answerer(source: Source, examples_path: Path | None, model_choic
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log requests and progress to stderr.")
 @friendly_errors
-@SOURCE
 def serve_command(make_source: Callable[[], Source], examples_path: Path | None, host: str, port: int,
                   dataset_iri: str | None, queue_size: int, request_timeout: float, model_choice: ModelChoice,
                   verbose: int) -> None:
@@ -285,12 +354,12 @@ def serve_command(make_source: Callable[[], Source], examples_path: Path | None,
 
 @main.command("mcp", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
+@EXAMPLES
 @click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds before a query of the sparql tool is abandoned.")
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log to stderr (standard output carries the protocol).")
 @friendly_errors
-@SOURCE
 def mcp_command(make_source: Callable[[], Source], examples_path: Path | None, timeout_s: float,
                 model_choice: ModelChoice, verbose: int) -> None:
     """Serve the answerer as an MCP server on stdio (tools: ask, sparql, describe_schema).
