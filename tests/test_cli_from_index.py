@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,21 @@ def test_missing_index_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no such file" in result.stderr
 
 
+def test_the_from_index_subcommand_writes_what_the_flag_writes(tiny_index, tmp_path: Path) -> None:
+    path = tmp_path / "idx.json"
+    path.write_text(tiny_index.to_json())
+    printed = []
+    for args in (["--from-index", str(path)], ["from-index", str(path)]):
+        out = tmp_path / f"out{len(printed)}"
+        result = CliRunner().invoke(main, [*args, "--out", str(out), "--no-reason", "--json"])
+        assert result.exit_code == 0, result.output
+        stats = json.loads(result.stdout)
+        printed.append((stats["counts"], (out / "ontology.ttl").exists()))
+    assert printed[0] == printed[1] and printed[0][1]
+    result = CliRunner().invoke(main, ["from-index", str(path), "--load-graph", "urn:g"])
+    assert result.exit_code == 2 and "--load-graph and --load-replace go with --load-into URL" in result.output
+
+
 def test_usage_errors(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, []).exit_code == 2
@@ -101,10 +117,13 @@ def test_usage_errors(tmp_path: Path) -> None:
 
 
 def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("ONTOBUILD_MAX_INPUT_MB", raising=False)
     calls = {}
 
     def fake_run_build(**kwargs):
-        calls.update(kwargs)
+        from ontobuild.ingest import max_input_bytes
+
+        calls.update(kwargs, max_input_bytes=max_input_bytes())
         return {"outcome": "x", "counts": {"classes": 1}}
 
     import types
@@ -113,9 +132,12 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.setitem(sys.modules, "ontobuild.build", fake)
     result = CliRunner().invoke(main, ["a.json", "b.md", "--out", "o", "--no-reason", "--backend", "openai",
                                        "--model", "m", "--base-url", "http://h/v1", "--api-key", "k",
-                                       "--model-timeout", "5", "--model-retries", "0", "--force"])
+                                       "--model-timeout", "5", "--model-retries", "0", "--force",
+                                       "--max-input-mb", "7"])
     assert result.exit_code == 0, result.output
     assert type(calls.pop("progress")).__name__ == "Progress"  # not a terminal: silent
+    assert calls.pop("max_input_bytes") == 7_000_000  # an argument of the build, not an environment variable
+    assert "ONTOBUILD_MAX_INPUT_MB" not in os.environ
     assert calls == {"files": [Path("a.json"), Path("b.md")], "out": Path("o"), "index_path": None,
                      "reason": False, "force": True, "keep_partial": False, "schema": [], "ontology_iri": None,
                      "big_graph_triples": None, "sample_per_class": None, "stream_rows": None, "resume": False,

@@ -99,3 +99,21 @@ def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
     assert plan["total"]["calls"] <= stats["llm"]["calls"] <= plan["total"]["calls_at_most"]
     asked = plan["calls"]["read_sentence"]["calls_at_most"]  # one per sentence with something to decide
     assert plan["calls"]["map_records"]["calls"] == 1 and 2 <= stats["llm"]["calls"] <= 1 + asked
+
+
+def test_the_dry_run_subcommand_prints_what_the_flag_prints(files: list[Path], monkeypatch) -> None:
+    """`ontobuild dry-run FILE...` is `ontobuild --dry-run FILE...`; --max-input-mb reaches the reading as an
+    argument and leaves the environment as it was."""
+    monkeypatch.delenv("ONTOBUILD_MAX_INPUT_MB", raising=False)
+    flag = CliRunner().invoke(main, ["--dry-run", *map(str, files)])
+    command = CliRunner().invoke(main, ["dry-run", *map(str, files)])
+    assert command.exit_code == flag.exit_code == 0 and command.stdout == flag.stdout
+    big = files[0].with_name("many_mechanics.csv")
+    big.write_text("mechanic_id,name\n" + "".join(f"M{i},Ola\n" for i in range(300)), "utf-8")
+    for args in (["dry-run"], ["--dry-run"]):
+        refused = CliRunner().invoke(main, [*args, "--max-input-mb", "0.001", str(big)])
+        assert refused.exit_code == 2 and "more than the 0.001 MB an input may have" in refused.output
+    import os
+
+    assert "ONTOBUILD_MAX_INPUT_MB" not in os.environ
+    assert "dry-run" in CliRunner().invoke(main, ["--help"]).stdout  # the subcommands are listed

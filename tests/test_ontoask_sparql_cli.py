@@ -76,3 +76,18 @@ def test_console_script(ttl: Path) -> None:
     proc = subprocess.run([exe, "--ontology", str(ttl), "--sparql", "SELECT ?p WHERE { ?p a :Product }"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "(2 rows)" in proc.stdout
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--max-rows", "1"]])
+def test_the_sparql_command_prints_what_the_flag_prints(ttl: Path, extra: list[str]) -> None:
+    query = "SELECT ?p ?l WHERE { ?p a :Product ; rdfs:label ?l } ORDER BY ?l"
+    flag = CliRunner().invoke(main, ["--ontology", str(ttl), *extra, "--sparql", query])
+    command = CliRunner().invoke(main, ["sparql", "--ontology", str(ttl), *extra, query])
+    assert command.exit_code == flag.exit_code == 0 and command.stdout == flag.stdout
+
+
+def test_the_mode_commands_refuse_what_the_flags_refuse(tmp_path: Path) -> None:
+    """Without a graph each mode command stops where the flag does, before any model is opened."""
+    for args in (["sparql", "ASK { ?s ?p ?o }"], ["questions", str(tmp_path / "q.yml")], ["chat"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and "no ontology given" in result.output, args

@@ -67,7 +67,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
           model: "str | ChatModel | None" = None, progress: "Progress | None" = None,
           ontology_iri: str | None = None, big_graph_triples: int | None = None,
           sample_per_class: int | None = None, stream_rows: int | None = None, resume: bool = False,
-          encoding: str | None = None, **model_options: Any) -> BuildResult:
+          encoding: str | None = None, max_input_mb: float | None = None, **model_options: Any) -> BuildResult:
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown, text, PDF, Word, PowerPoint and HTML files
@@ -90,6 +90,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
       (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
     - `encoding`: the encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. "cp1250"; by default each
       file's is told (UTF-8, UTF-16, or the Windows code page its letters tell, line by line when lines mix them).
+    - `max_input_mb`: the largest input file, in MB (default: ONTOBUILD_MAX_INPUT_MB, else 100).
     - `resume`: go on with a failed or interrupted build into `out` (its unfinished folder): the model calls it
       made are not asked again; a streamed build also goes on from its last committed batch.
 
@@ -113,6 +114,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
 
         encoding = check_encoding(encoding)
     from .build import run_build  # the model stack is imported only for a build with the model
+    from .ingest import input_size_limit
 
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
@@ -121,7 +123,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
                               "stream_rows": stream_rows, "resume": resume, "encoding": encoding}
     if chat_model is not None:
         kwargs["model"] = chat_model
-    return _result(run_build(**kwargs))
+    with input_size_limit(max_input_mb):
+        return _result(run_build(**kwargs))
 
 
 def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,

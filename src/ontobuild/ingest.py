@@ -25,6 +25,8 @@ import logging
 import os
 import re
 import datetime as dt
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -431,14 +433,29 @@ def read_json_lines(path: Path, encoding: str | None = None) -> list[Any]:
 
 
 DEFAULT_MAX_INPUT_MB = 100.0
+_max_input_mb: ContextVar[float | None] = ContextVar("max_input_mb", default=None)
+
+
+@contextmanager
+def input_size_limit(mb: float | None) -> Iterator[None]:
+    """Within this block an input file may have at most `mb` MB (a build's or a dry run's `max_input_mb`; None:
+    ONTOBUILD_MAX_INPUT_MB, else 100)."""
+    token = _max_input_mb.set(mb)
+    try:
+        yield
+    finally:
+        _max_input_mb.reset(token)
 
 
 def max_input_bytes() -> int:
-    """The largest input file accepted: --max-input-mb / ONTOBUILD_MAX_INPUT_MB (default 100 MB)."""
-    try:
-        mb = float(os.environ.get("ONTOBUILD_MAX_INPUT_MB") or DEFAULT_MAX_INPUT_MB)
-    except ValueError:
-        raise InputError("ONTOBUILD_MAX_INPUT_MB must be a number of megabytes.") from None
+    """The largest input file accepted: the `input_size_limit` in force (--max-input-mb), else
+    ONTOBUILD_MAX_INPUT_MB (default 100 MB)."""
+    mb = _max_input_mb.get()
+    if mb is None:
+        try:
+            mb = float(os.environ.get("ONTOBUILD_MAX_INPUT_MB") or DEFAULT_MAX_INPUT_MB)
+        except ValueError:
+            raise InputError("ONTOBUILD_MAX_INPUT_MB must be a number of megabytes.") from None
     return int(mb * 1e6)
 
 

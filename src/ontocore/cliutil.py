@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import traceback
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, TypeVar
 
 import click
@@ -220,6 +221,45 @@ def llm_options(backend: str | None, model: str | None, base_url: str | None, ap
             "threads": threads, "timeout": timeout, "retries": retries}
 
 
+@dataclass(frozen=True)
+class ModelChoice:
+    """The language model the command-line options chose (model_options); None: the environment's, else the
+    default."""
+
+    backend: str = "auto"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    model_path: str | None = None
+    threads: int | None = None
+    model_timeout: float | None = None
+    model_retries: int | None = None
+
+    def llm_options(self) -> dict[str, Any]:
+        """As the `llm_options` dict that the runs and the model check take."""
+        return llm_options(self.backend, self.model, self.base_url, self.api_key, self.model_path, self.threads,
+                           self.model_timeout, self.model_retries)
+
+    def keywords(self) -> dict[str, Any]:
+        """As the keywords of the libraries' `build()` and `Answerer` (model, backend, ..., model_retries)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def gather(name: str, make: Callable[..., Any], *keys: str) -> Callable[[F], F]:
+    """Decorator for a click command body: the values of the options (parameters) `keys` reach it as one
+    keyword `name`, `make(**those values)` (e.g. the five options that say where the graph is, as one Source)."""
+
+    def decorator(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            kwargs[name] = make(**{key: kwargs.pop(key) for key in keys})
+            return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorator
+
+
 def outcome_options(fn: F) -> F:
     """--force and --keep-partial: how a run treats its outcome folder (folders.outcome_folder)."""
     options = [
@@ -234,7 +274,8 @@ def outcome_options(fn: F) -> F:
 
 
 def model_options(fn: F) -> F:
-    """The click options that choose the language model (shared by ontobuild and ontoask)."""
+    """The click options that choose the language model (shared by ontobuild and ontoask); the command body gets
+    them as one keyword, `model_choice` (a ModelChoice)."""
     options = [
         click.option("--backend", type=click.Choice(["auto", "openai", "local"]), default="auto", show_default=True,
                      help="Which model to use: an OpenAI-compatible server (openai), the embedded local "
@@ -259,6 +300,7 @@ def model_options(fn: F) -> F:
                      help="Retries of a failed or timed-out model server call (default: ONTOBUILD_MODEL_RETRIES, "
                           "else 2)."),
     ]
+    fn = gather("model_choice", ModelChoice, *(f.name for f in fields(ModelChoice)))(fn)
     for option in reversed(options):
         fn = option(fn)
     return fn

@@ -1,16 +1,23 @@
-"""`ontoask`: answer questions about an ontology through SPARQL (or run a SPARQL query directly)."""
+"""`ontoask`: answer questions about an ontology through SPARQL (or run a SPARQL query directly).
+
+Commands: `ask` (the default: `ontoask QUESTION`), `serve` and `mcp`. The `ask` command's four modes (QUESTION,
+--sparql, --questions, --chat) are one function each (answer_question, print_sparql, answer_batch, converse), and
+the last three are also commands (`ontoask sparql QUERY`, `ontoask questions FILE`, `ontoask chat`); the click
+layer only checks and gathers the options and calls them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import click
 
 from ontocore import __version__
-from ontocore.cliutil import environment_help, friendly_errors, llm_options, model_options, outcome_options
+from ontocore.cliutil import ModelChoice, environment_help, friendly_errors, gather, model_options, outcome_options
 from ontocore.errors import InputError
 from ontocore.terminal import safe
 
@@ -34,9 +41,49 @@ def read_query(text: str) -> str:
     return text
 
 
+def source_from_options(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
+                        store_kind: str, store_path: Path | None) -> Callable[[], Source]:
+    """The graph the options name, --ontology files (held as --store says) or an --endpoint, as a function that
+    gives it: a command checks its own options first (a Source refuses wrong ones when it is made)."""
+    return functools.partial(Source, paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
+                             store_path=store_path)
+
+
+SOURCE = gather("make_source", source_from_options, "ontologies", "endpoint", "graph_iri", "store_kind",
+                "store_path")
+
+
+def source_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Where the graph is, for the commands but `ask` (the same options as for a question, shorter help); the
+    command body gets `make_source`."""
+    options = [
+        click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
+                     help="An ontobuild outcome folder or an RDF file; repeatable."),
+        click.option("--endpoint", default=None, metavar="URL", help="A SPARQL 1.1 endpoint's query URL instead."),
+        click.option("--graph", "graph_iri", default=None, metavar="IRI", help="With --endpoint: this named graph."),
+        click.option("--store", "store_kind", type=click.Choice(["oxigraph", "memory"]), default="oxigraph",
+                     show_default=True, help="Where local files are held."),
+        click.option("--store-path", type=click.Path(path_type=Path), default=None,
+                     help="Keep the Oxigraph store of the --ontology files in this folder."),
+    ]
+    fn = SOURCE(fn)
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+EXAMPLES = click.option("--examples", "examples_path", type=click.Path(path_type=Path), default=None,
+                        help="Example questions with their SQL plans (JSON/YAML list of {question, sql}).")
+OUT = click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
+SECOND_PLANS = click.option(
+    "--second-plans", type=click.IntRange(0, 2), default=2, show_default=True,
+    help="How many second plans, asked another way, an answer must agree with before it is stated (within 3 model "
+         "calls per question); 0: one call for a plan that passes, faster, and more wrong answers stated.")
+
+
 class _AskByDefault(click.Group):
-    """`ontoask [OPTIONS] QUESTION` runs the `ask` command; `ontoask serve ...` and `ontoask mcp ...` the
-    others (a question that is exactly a command's name: `ontoask ask serve`)."""
+    """`ontoask [OPTIONS] QUESTION` runs the `ask` command; `ontoask sparql ...`, `questions`, `chat`, `serve` and
+    `mcp` the others (a question that is exactly a command's name: `ontoask ask serve`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or args[0] not in self.commands:
@@ -78,25 +125,19 @@ def main() -> None:
               help="A file of questions to answer in a batch.")
 @click.option("--chat", is_flag=True, help="A conversation: questions from the terminal (or one per line from a "
                                            "pipe); follow-ups are rewritten into standalone questions.")
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder for answers and traces.")
-@click.option("--second-plans", type=click.IntRange(0, 2), default=2, show_default=True,
-              help="How many second plans, asked another way, an answer must agree with before it is stated "
-                   "(within 3 model calls per question); 0: one call for a plan that passes, faster, and more "
-                   "wrong answers stated.")
+@OUT
+@SECOND_PLANS
 @click.option("-q", "--quiet", is_flag=True, help="No progress display for --questions (shown only on a terminal).")
 @outcome_options
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
 @click.version_option(__version__, prog_name="ontoask")
 @friendly_errors
-def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None,
-         store_kind: str, store_path: Path | None, sparql: str | None, as_json: bool, max_rows: int,
-         timeout_s: float, examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None,
-         second_plans: int, quiet: bool,
-         force: bool, keep_partial: bool, backend: str,
-         model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-         threads: int | None, model_timeout: float | None, model_retries: int | None,
-         verbose: int) -> None:
+@SOURCE
+def ask_command(question: str | None, sparql: str | None, as_json: bool, max_rows: int, timeout_s: float,
+                examples_path: Path | None, questions_path: Path | None, chat: bool, out: Path | None,
+                second_plans: int, quiet: bool, force: bool, keep_partial: bool, make_source: Callable[[], Source],
+                model_choice: ModelChoice, verbose: int) -> None:
     """Answer QUESTION about an ontology, from SPARQL results only.
 
     \b
@@ -105,7 +146,11 @@ def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: st
     ontoask --endpoint http://localhost:7878/query "How many orders were placed in 2024?"
     ontoask --ontology out/ --questions questions.yml --out answers/
     ontoask serve --ontology out/ --port 8000        an HTTP service (TEXT2SPARQL: GET /?question=&dataset=)
-    ontoask mcp --ontology out/                      an MCP server on stdio"""
+    ontoask mcp --ontology out/                      an MCP server on stdio
+
+    \b
+    The modes as commands: ontoask sparql QUERY, ontoask questions FILE, ontoask chat (ontoask COMMAND --help;
+    a question that is exactly a command's name: ontoask ask NAME)."""
     modes = [m for m, on in (("QUESTION", question is not None), ("--sparql", sparql is not None),
                              ("--questions", questions_path is not None), ("--chat", chat)) if on]
     if len(modes) > 1:
@@ -113,40 +158,66 @@ def ask_command(question: str | None, ontologies: tuple[Path, ...], endpoint: st
                                f"{' and '.join(modes)}).")
     if not modes:
         raise click.UsageError("give a QUESTION, --sparql QUERY, --questions FILE or --chat.")
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
+    source = make_source()
     if sparql is not None:
-        click.echo(safe(run_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows,
-                                   timeout_s=timeout_s)))
-        return
-    from .runs import answer_json, run_batch, run_question  # local import: the model stack is only needed here
-
-    options = llm_options(backend, model, base_url, api_key, model_path, threads, model_timeout, model_retries)
-    kept = {"force": force, "keep_partial": keep_partial, "second_plans": second_plans}
+        return print_sparql(source, read_query(sparql), as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)
+    run = run_settings(source, out, model_choice, examples_path, force, keep_partial, second_plans)
     if chat:
-        from .runs import run_chat
-
-        outdir = run_chat(graph_paths=source, lines=_chat_lines(), out=out, llm_options=options,
-                          examples_path=examples_path, show=lambda text: click.echo(safe(text) + "\n"), **kept)
-        click.echo(f"transcript: {outdir}", err=True)
-        return
+        return converse(run)
     if question is not None:
-        ans = run_question(graph_paths=source, question=question, out=out, llm_options=options,
-                           examples_path=examples_path, **kept)
-        click.echo(safe(answer_json(ans) if as_json else ans.render()))
-    else:
-        from ontocore.progress import open_progress
-
-        progress = open_progress(quiet=quiet or bool(verbose))
-        try:
-            summary = run_batch(graph_paths=source, questions_path=questions_path, out=out, llm_options=options,
-                                examples_path=examples_path, progress=progress, **kept)
-        finally:
-            progress.close()
-        click.echo(safe(summary))
+        return answer_question(question, run, as_json)
+    answer_batch(questions_path, run, quiet=quiet or bool(verbose))
 
 
-def _chat_lines():
+# ---- the ask command's modes: one function each (also the commands sparql, questions and chat) ------------------
+
+def run_settings(source: Source, out: Path | None, model_choice: ModelChoice, examples_path: Path | None,
+                 force: bool, keep_partial: bool, second_plans: int) -> dict[str, Any]:
+    """The keywords that runs.run_question, run_batch and run_chat share (the graph, the outcome folder, the model,
+    the examples, second plans)."""
+    return {"graph_paths": source, "out": out, "llm_options": model_choice.llm_options(),
+            "examples_path": examples_path, "force": force, "keep_partial": keep_partial,
+            "second_plans": second_plans}
+
+
+def print_sparql(source: Source, query: str, as_json: bool, max_rows: int, timeout_s: float) -> None:
+    """--sparql: run one query over the graph and print its result (a table, or SPARQL JSON results)."""
+    click.echo(safe(run_sparql(source, query, as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)))
+
+
+def answer_question(question: str, run: dict[str, Any], as_json: bool) -> None:
+    """QUESTION: answer it and print the answer (or its record as JSON). `run`: run_settings."""
+    from .runs import answer_json, run_question  # local import: the model stack is only needed here
+
+    ans = run_question(question=question, **run)
+    click.echo(safe(answer_json(ans) if as_json else ans.render()))
+
+
+def answer_batch(questions_path: Path | None, run: dict[str, Any], quiet: bool) -> None:
+    """--questions: answer every question of the file (progress shown on a terminal unless `quiet`) and print the
+    batch's summary."""
+    from ontocore.progress import open_progress
+
+    from .runs import run_batch
+
+    progress = open_progress(quiet=quiet)
+    try:
+        summary = run_batch(questions_path=questions_path, progress=progress, **run)
+    finally:
+        progress.close()
+    click.echo(safe(summary))
+
+
+def converse(run: dict[str, Any]) -> None:
+    """--chat: a conversation over the graph, questions from the terminal (or stdin); the transcript's folder is
+    named on stderr at the end."""
+    from .runs import run_chat
+
+    outdir = run_chat(lines=chat_lines(), show=lambda text: click.echo(safe(text) + "\n"), **run)
+    click.echo(f"transcript: {outdir}", err=True)
+
+
+def chat_lines() -> Iterator[str]:
     """Questions: typed at a prompt with line editing and history on a terminal, else one per line of stdin."""
     if not sys.stdin.isatty():
         yield from sys.stdin
@@ -182,38 +253,68 @@ def run_sparql(source: Source, query: str, as_json: bool = False, max_rows: int 
     return format_table(result)
 
 
-def source_options(fn):
-    """Where the graph is, for `serve` and `mcp` (the same options as for a question)."""
-    options = [
-        click.option("--ontology", "ontologies", multiple=True, type=click.Path(path_type=Path),
-                     help="An ontobuild outcome folder or an RDF file; repeatable."),
-        click.option("--endpoint", default=None, metavar="URL", help="A SPARQL 1.1 endpoint's query URL instead."),
-        click.option("--graph", "graph_iri", default=None, metavar="IRI", help="With --endpoint: this named graph."),
-        click.option("--store", "store_kind", type=click.Choice(["oxigraph", "memory"]), default="oxigraph",
-                     show_default=True, help="Where local files are held."),
-        click.option("--store-path", type=click.Path(path_type=Path), default=None,
-                     help="Keep the Oxigraph store of the --ontology files in this folder."),
-        click.option("--examples", "examples_path", type=click.Path(path_type=Path), default=None,
-                     help="Example questions with their SQL plans (JSON/YAML list of {question, sql})."),
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
-
-
-def open_public_answerer(source: Source, examples_path: Path | None, backend: str,
-                         model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                         threads: int | None, model_timeout: float | None, model_retries: int | None):
+def open_public_answerer(source: Source, examples_path: Path | None, model_choice: ModelChoice) -> Any:
     """The library's answerer (ontouse.Answerer) from the command-line options."""
     from .api import Answerer
 
-    return Answerer(source=source, examples=examples_path, model=model, backend=backend, base_url=base_url,
-                    api_key=api_key, model_path=model_path, threads=threads, model_timeout=model_timeout,
-                    model_retries=model_retries)
+    return Answerer(source=source, examples=examples_path, **model_choice.keywords())
+
+
+@main.command("sparql", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("query")
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="Print SPARQL JSON results.")
+@click.option("--max-rows", default=50, show_default=True, type=click.IntRange(1), help="Rows shown.")
+@click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds before the query is abandoned.")
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def sparql_command(query: str, make_source: Callable[[], Source], as_json: bool, max_rows: int, timeout_s: float,
+                   verbose: int) -> None:
+    """Run the SPARQL SELECT/ASK QUERY and print its result ('-': read it from stdin, '@FILE': from a file); the
+    same as ontoask --sparql QUERY."""
+    print_sparql(make_source(), read_query(query), as_json=as_json, max_rows=max_rows, timeout_s=timeout_s)
+
+
+@main.command("questions", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("questions_path", metavar="FILE", type=click.Path(path_type=Path))
+@source_options
+@EXAMPLES
+@OUT
+@SECOND_PLANS
+@click.option("-q", "--quiet", is_flag=True, help="No progress display (shown only on a terminal).")
+@outcome_options
+@model_options
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def questions_command(questions_path: Path, make_source: Callable[[], Source], examples_path: Path | None,
+                      out: Path | None, second_plans: int, quiet: bool, force: bool, keep_partial: bool,
+                      model_choice: ModelChoice, verbose: int) -> None:
+    """Answer the questions of FILE in a batch; the same as ontoask --questions FILE."""
+    run = run_settings(make_source(), out, model_choice, examples_path, force, keep_partial, second_plans)
+    answer_batch(questions_path, run, quiet=quiet or bool(verbose))
+
+
+@main.command("chat", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@source_options
+@EXAMPLES
+@OUT
+@SECOND_PLANS
+@outcome_options
+@model_options
+@click.option("-v", "--verbose", count=True, help="Log progress to stderr (-vv: also library debug logs).")
+@friendly_errors
+def chat_command(make_source: Callable[[], Source], examples_path: Path | None, out: Path | None,
+                 second_plans: int, force: bool, keep_partial: bool, model_choice: ModelChoice,
+                 verbose: int) -> None:
+    """A conversation: questions from the terminal (or one per line from a pipe); follow-ups are rewritten into
+    standalone questions. The same as ontoask --chat."""
+    converse(run_settings(make_source(), out, model_choice, examples_path, force, keep_partial, second_plans))
 
 
 @main.command("serve", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
+@EXAMPLES
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every "
                                                                      "interface; there is no authentication).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
@@ -228,11 +329,8 @@ def open_public_answerer(source: Source, examples_path: Path | None, backend: st
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log requests and progress to stderr.")
 @friendly_errors
-def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None, store_kind: str,
-                  store_path: Path | None, examples_path: Path | None, host: str, port: int,
-                  dataset_iri: str | None, queue_size: int, request_timeout: float, backend: str,
-                  model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                  threads: int | None, model_timeout: float | None, model_retries: int | None,
+def serve_command(make_source: Callable[[], Source], examples_path: Path | None, host: str, port: int,
+                  dataset_iri: str | None, queue_size: int, request_timeout: float, model_choice: ModelChoice,
                   verbose: int) -> None:
     """Serve the answerer over HTTP, with the TEXT2SPARQL contract.
 
@@ -243,10 +341,7 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
     One model answers one question at a time; requests wait in a bounded queue."""
     from .serve import serve
 
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
-    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
-                                    model_timeout, model_retries)
+    answerer = open_public_answerer(make_source(), examples_path, model_choice)
     try:
         serve(answerer, host=host, port=port, dataset=dataset_iri, queue_size=queue_size,
               timeout_s=request_timeout,
@@ -259,16 +354,14 @@ def serve_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri:
 
 @main.command("mcp", epilog=environment_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @source_options
+@EXAMPLES
 @click.option("--timeout", "timeout_s", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds before a query of the sparql tool is abandoned.")
 @model_options
 @click.option("-v", "--verbose", count=True, help="Log to stderr (standard output carries the protocol).")
 @friendly_errors
-def mcp_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: str | None, store_kind: str,
-                store_path: Path | None, examples_path: Path | None, timeout_s: float, backend: str,
-                model: str | None, base_url: str | None, api_key: str | None, model_path: str | None,
-                threads: int | None, model_timeout: float | None, model_retries: int | None,
-                verbose: int) -> None:
+def mcp_command(make_source: Callable[[], Source], examples_path: Path | None, timeout_s: float,
+                model_choice: ModelChoice, verbose: int) -> None:
     """Serve the answerer as an MCP server on stdio (tools: ask, sparql, describe_schema).
 
     \b
@@ -276,11 +369,9 @@ def mcp_command(ontologies: tuple[Path, ...], endpoint: str | None, graph_iri: s
     from .mcpserver import protect_stdout, require_sdk, run_stdio
 
     require_sdk()  # before the graph and the model are loaded
-    source = Source(paths=tuple(ontologies), endpoint=endpoint, graph=graph_iri, kind=store_kind,
-                    store_path=store_path)
+    source = make_source()
     protect_stdout()  # from here on, standard output carries only the protocol
-    answerer = open_public_answerer(source, examples_path, backend, model, base_url, api_key, model_path, threads,
-                                    model_timeout, model_retries)
+    answerer = open_public_answerer(source, examples_path, model_choice)
     try:
         run_stdio(answerer, timeout_s=timeout_s)
     finally:
