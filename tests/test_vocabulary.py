@@ -174,3 +174,23 @@ def test_a_build_with_a_vocabulary_imports_it_and_protege_finds_a_local_copy(tmp
     if stats["reasoner"]["status"] == "not checked":  # only without Java
         assert "Java" in stats["reasoner"]["reason"]
     assert '"imports"' in (tmp_path / "entities_index.json").read_text("utf-8")
+
+
+def test_a_vocabulary_is_read_in_the_same_order_in_every_process() -> None:
+    """rdflib yields a graph's matches in an order that changes between processes (hash seeds); the terms, their
+    domains and ranges come out in one order, since that order decides what a build shows the model first."""
+    import os
+    import subprocess
+    import sys
+
+    vocab = Path(__file__).parent / "data" / "vocabularies" / "org.ttl"
+    code = ("import sys; from ontobuild.vocabulary import load_vocabulary; "
+            "v = load_vocabulary([sys.argv[1]]); "
+            "print([(k, t.kind, t.domain, t.range, t.classes) for k, t in v.terms.items()])")
+    outs = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run([sys.executable, "-c", code, str(vocab)], capture_output=True, text=True, env=env,
+                             check=True)
+        outs.add(run.stdout)
+    assert len(outs) == 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,6 +183,12 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
     return g
 
 
+def _in_order(nodes: Iterable[Any]) -> list[Any]:
+    """Nodes (or tuples of nodes) in one order on every run: rdflib yields a graph's matches in an order that changes
+    from process to process, and the order of the terms decides what a build shows the model first."""
+    return sorted(nodes, key=lambda n: tuple(map(str, n)) if isinstance(n, tuple) else (str(n),))
+
+
 def _core(iri: str) -> bool:
     return iri.startswith(_CORE) or iri.startswith(tuple(ns + t for ns in _SCHEMA_NS for t in _SCHEMA_AS))
 
@@ -335,9 +341,9 @@ def _read_classes(g, term: Callable[[Any, str], Term | None]) -> None:  # noqa: 
     from rdflib.namespace import OWL, RDF, RDFS
 
     for cls in (OWL.Class, RDFS.Class):
-        for node in g.subjects(RDF.type, cls):
+        for node in _in_order(g.subjects(RDF.type, cls)):
             term(node, "class")
-    for a, b in g.subject_objects(RDFS.subClassOf):
+    for a, b in _in_order(g.subject_objects(RDFS.subClassOf)):
         for node in (a, b):
             if isinstance(node, URIRef):
                 term(node, "class")
@@ -355,12 +361,12 @@ def _read_properties(g, term: Callable[[Any, str], Term | None],  # noqa: ANN001
                         ("datatype", (OWL.DatatypeProperty,)),
                         ("", (RDF.Property, OWL.FunctionalProperty))):
         for t in types:
-            for node in g.subjects(RDF.type, t):
+            for node in _in_order(g.subjects(RDF.type, t)):
                 if isinstance(node, URIRef) and not _core(str(node)):
                     props.setdefault(node, kind or props.get(node, ""))
     for node, kind in props.items():
-        ranges = [str(r) for r in g.objects(node, RDFS.range) if isinstance(r, URIRef)]
-        ranges += [str(r) for p in schema for r in g.objects(node, p[1]) if isinstance(r, URIRef)]
+        ranges = [str(r) for r in _in_order(g.objects(node, RDFS.range)) if isinstance(r, URIRef)]
+        ranges += [str(r) for p in schema for r in _in_order(g.objects(node, p[1])) if isinstance(r, URIRef)]
         datatypes = [d for d in map(_datatype, ranges) if d is not None]
         if not kind:  # rdf:Property: its range says which
             kind = "datatype" if datatypes or not ranges else "object"
@@ -373,8 +379,8 @@ def _read_properties(g, term: Callable[[Any, str], Term | None],  # noqa: ANN001
         else:
             classes = [r for r in ranges if _datatype(r) is None]
             t.range = classes[0] if len(classes) == 1 else ""
-        doms = [m for d in g.objects(node, RDFS.domain) for m in _members(g, d)]
-        doms += [str(d) for p in schema for d in g.objects(node, p[0]) if isinstance(d, URIRef)]
+        doms = [m for d in _in_order(g.objects(node, RDFS.domain)) for m in _members(g, d)]
+        doms += [str(d) for p in schema for d in _in_order(g.objects(node, p[0])) if isinstance(d, URIRef)]
         t.domain = list(dict.fromkeys(d for d in doms if not _core(d)))
         t.functional = (node, RDF.type, OWL.FunctionalProperty) in g
         t.unit = _unit(g, node)
@@ -397,8 +403,8 @@ def _read_class_relations(g, vocab: Vocabulary, classes: set[str]) -> None:  # n
         t.superclasses = sorted({str(s) for s in g.objects(node, RDFS.subClassOf) if str(s) in classes and str(s) != iri})
         t.disjoint = sorted({str(s) for s in g.objects(node, OWL.disjointWith) if str(s) in classes} |
                             {str(s) for s in g.subjects(OWL.disjointWith, node) if str(s) in classes})
-    for group in g.subjects(RDF.type, OWL.AllDisjointClasses):
-        for lst in g.objects(group, OWL.members):
+    for group in _in_order(g.subjects(RDF.type, OWL.AllDisjointClasses)):
+        for lst in _in_order(g.objects(group, OWL.members)):
             members = [str(x) for x in Collection(g, lst) if str(x) in classes]
             for m in members:
                 vocab.terms[m].disjoint = sorted(set(vocab.terms[m].disjoint) | (set(members) - {m}))
@@ -410,12 +416,12 @@ def _read_individuals(g, vocab: Vocabulary, term: Callable[[Any, str], Term | No
     from rdflib import URIRef
     from rdflib.namespace import OWL, RDF
 
-    for s, c in g.subject_objects(RDF.type):
+    for s, c in _in_order(g.subject_objects(RDF.type)):
         if str(c) in classes and isinstance(s, URIRef) and str(s) not in vocab.terms and not _core(str(s)):
             t = term(s, "individual")
             if t is not None:
                 t.classes.append(str(c))
-    for s in g.subjects(RDF.type, OWL.NamedIndividual):
+    for s in _in_order(g.subjects(RDF.type, OWL.NamedIndividual)):
         term(s, "individual")
 
 
