@@ -31,14 +31,14 @@ def datasets() -> dict[str, list[Path]]:
 
 
 def fingerprint() -> tuple[int, str]:
-    from ontobuild.ingest import load_inputs
-    from ontobuild.keys import find_references, ordered_for_mapping
-    from ontobuild.mapping import find_records, group_shapes
+    from ontobuild.inputs.readers import load_inputs
+    from ontobuild.tables.references.proposing import find_references, ordered_for_mapping
+    from ontobuild.tables.mapping import find_records, group_shapes
     try:
-        from ontobuild.recordstep import mapping_messages
+        from ontobuild.tables.recordstep import mapping_messages
     except ImportError:  # a tree from before the builder steps had homes of their own
-        from ontobuild.build import mapping_messages  # type: ignore[attr-defined,no-redef]
-    from ontobuild.references import reference_messages
+        from ontobuild.pipeline import mapping_messages  # type: ignore[attr-defined,no-redef]
+    from ontobuild.tables.references.confirming import reference_messages
     try:
         from ontobuild.text.quantities import find_quantities
     except ImportError:  # a tree from before the text step had its own package

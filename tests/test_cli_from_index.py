@@ -108,9 +108,9 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         return {"outcome": "x", "counts": {"classes": 1}}
 
     import types
-    fake = types.ModuleType("ontobuild.build")
+    fake = types.ModuleType("ontobuild.pipeline")
     fake.run_build = fake_run_build
-    monkeypatch.setitem(sys.modules, "ontobuild.build", fake)
+    monkeypatch.setitem(sys.modules, "ontobuild.pipeline", fake)
     result = CliRunner().invoke(main, ["a.json", "b.md", "--out", "o", "--no-reason", "--backend", "openai",
                                        "--model", "m", "--base-url", "http://h/v1", "--api-key", "k",
                                        "--model-timeout", "5", "--model-retries", "0", "--force"])

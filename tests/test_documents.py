@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.ingest import load_inputs
+from ontobuild.inputs.readers import load_inputs
 
 DATA = Path(__file__).parent / "data" / "documents"
 
@@ -216,9 +216,9 @@ def test_a_tab_separated_utf16_text_is_a_table(tmp_path: Path) -> None:
 
 
 def test_sources_of_text_facts_name_the_page_and_section() -> None:
-    from ontobuild.build import place_sources
-    from ontobuild.index import EntitiesIndex, Fact
-    from ontobuild.ingest import Chunk
+    from ontobuild.pipeline import place_sources
+    from ontobuild.ontology.index import EntitiesIndex, Fact
+    from ontobuild.inputs.readers import Chunk
     from ontocore.html import source_text
 
     idx = EntitiesIndex()

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild import ingest
-from ontobuild.ingest import READERS, Inputs, Reader, input_formats, load_inputs, reader_for
+from ontobuild.inputs import readers as ingest
+from ontobuild.inputs.readers import READERS, Inputs, Reader, input_formats, load_inputs, reader_for
 
 
 def test_every_suffix_has_one_reader_and_other_suffixes_are_refused() -> None:

@@ -10,9 +10,9 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 import rdflib.namespace as ns
 
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.indexfile import load_index
-from ontobuild.owl import make_literal, serialize, to_graph, to_rdfxml
+from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.indexfile import load_index
+from ontobuild.ontology.owl import make_literal, serialize, to_graph, to_rdfxml
 
 from conftest import REPO
 

@@ -19,10 +19,10 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 from conftest import cassette_model
-from ontobuild import tablestream
-from ontobuild.build import run_build
-from ontobuild.keys import find_references
-from ontobuild.mapping import find_records, group_shapes
+from ontobuild.tables import streaming as tablestream
+from ontobuild.pipeline import run_build
+from ontobuild.tables.references.proposing import find_references
+from ontobuild.tables.mapping import find_records, group_shapes
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "build_tables_stream.json"
@@ -111,7 +111,7 @@ def test_keys_and_references_on_hashes_agree_with_the_records(tmp_path: Path) ->
     files = _write_tables(tmp_path / "data")
     tables = [tablestream.profile_table(p) for p in files]
     streamed = find_references([t.shape for t in tables], columns=tablestream.StreamColumns(tables))
-    from ontobuild.ingest import read_table
+    from ontobuild.inputs.readers import read_table
 
     shapes = [group_shapes(find_records(p.name, read_table(p)))[0] for p in files]
     normal = find_references(shapes)
@@ -138,8 +138,8 @@ import sys, time
 sys.path.insert(0, {tests!r})
 from pathlib import Path
 from conftest import cassette_model
-from ontobuild import tablestream
-from ontobuild.build import run_build
+from ontobuild.tables import streaming as tablestream
+from ontobuild.pipeline import run_build
 
 tablestream.BATCH_ROWS = 10
 commit = tablestream._commit
@@ -206,7 +206,7 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     ("cp1252.csv", "id,n\n1,\u00e9\n".encode("cp1252")),
 ])
 def test_a_streamed_table_reads_as_the_whole_file_does(tmp_path: Path, name: str, raw: bytes) -> None:
-    from ontobuild.ingest import count_table_rows, iter_table, read_table
+    from ontobuild.inputs.readers import count_table_rows, iter_table, read_table
 
     path = tmp_path / name
     path.write_bytes(raw)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.vocabulary import load_vocabulary
+from ontobuild.ontology.vocabulary import load_vocabulary
 
 from conftest import HIVES_PREFIXES
 
@@ -139,9 +139,9 @@ def test_a_build_with_a_vocabulary_imports_it_and_protege_finds_a_local_copy(tmp
     from rdflib import Graph, URIRef
     from rdflib.namespace import OWL, RDF
 
-    from ontobuild.alignment import align
-    from ontobuild.index import EntitiesIndex, Fact
-    from ontobuild.outcome import write_index_outcome
+    from ontobuild.ontology.alignment import align
+    from ontobuild.ontology.index import EntitiesIndex, Fact
+    from ontobuild.outputs.outcome import write_index_outcome
 
     class NeverAsked:
         backend, model = "scripted", "none"

@@ -112,7 +112,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
         from ontocore.files import check_encoding
 
         encoding = check_encoding(encoding)
-    from .build import run_build  # the model stack is imported only for a build with the model
+    from .pipeline import run_build  # the model stack is imported only for a build with the model
 
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
@@ -129,10 +129,10 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
                      big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
-    from .indexfile import load_index
+    from .ontology.indexfile import load_index
     from ontocore.folders import outcome_folder
 
-    from .outcome import write_index_outcome
+    from .outputs.outcome import write_index_outcome
 
     t = time.monotonic()
     idx = load_index(path)

@@ -15,7 +15,7 @@ from ontocore.cliutil import environment_help, friendly_errors, llm_options, mod
 from ontocore.errors import InputError
 
 from . import __version__
-from .ingest import input_formats
+from .inputs.readers import input_formats
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if max_input_mb is not None:
         os.environ["ONTOBUILD_MAX_INPUT_MB"] = str(max_input_mb)
     if ontology_iri is not None:
-        from .outcome import base_iri_for
+        from .outputs.outcome import base_iri_for
 
         base_iri_for(ontology_iri)  # refused before any work
     if encoding is not None:
@@ -216,7 +216,7 @@ def main(files: tuple[Path, ...], from_index: Path | None, index_path: Path | No
     if load_url:
         from ontocore.credentials import split_credentials
 
-        from .loadinto import load_into
+        from .outputs.loadinto import load_into
 
         click.echo(f"outcome: {summary.get('outcome')} (complete; now loading it into "
                    f"{split_credentials(load_url)[0]})", err=True)

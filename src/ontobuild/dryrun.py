@@ -22,12 +22,12 @@ from typing import Any
 from ontocore.cliutil import held_warnings
 from ontocore.prompts import build as prompts
 
-from .ingest import load_inputs
-from .keys import find_references, ordered_for_mapping, weigh
-from .recordstep import mapping_messages
-from .references import reference_messages
-from .mapping import find_records, group_shapes
-from .index import EntitiesIndex
+from .inputs.readers import load_inputs
+from .tables.references.proposing import find_references, ordered_for_mapping, weigh
+from .tables.recordstep import mapping_messages
+from .tables.references.confirming import reference_messages
+from .tables.mapping import find_records, group_shapes
+from .ontology.index import EntitiesIndex
 from .text.step import new_state, plan_chunk
 from .text.quantities import find_quantities
 
@@ -53,7 +53,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
             inputs.warnings.append(message)
     vocab = None
     if schema:
-        from .vocabulary import load_vocabulary
+        from .ontology.vocabulary import load_vocabulary
 
         vocab = load_vocabulary(schema)
     shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ontocore.errors import InputError
-from ontocore.units import canonical
+from ..values.units import canonical
 
 from .names import safe_name
 
@@ -152,7 +152,7 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
 
     from ontocore.inputguard import check_file, jsonld_text
 
-    from .ingest import check_input_size
+    from ..inputs.readers import check_input_size
 
     if not path.is_file():
         raise InputError(f"{path}: no such vocabulary file.")

@@ -21,8 +21,8 @@ from ontocore import __version__
 from ontocore.errors import InputError
 from ontocore.folders import atomic_write, write_json
 
-from .index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
-from .owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
+from ..ontology.index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
+from ..ontology.owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why.
     `streamed`: the tablestream.StreamResult of streamed tables, whose rows are in ontology.nt already: always a big
     graph, the schema and the index's own individuals appended to it."""
-    from .reason import ReasonerReport, check  # local: keeps `import outcome` light
+    from ..ontology.reason import ReasonerReport, check  # local: keeps `import outcome` light
     from .report import write_build_report
 
     outdir = Path(outdir)

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from ontocore.drawing import MAX_NODES, Diagram, engine, to_svg
 from ontocore.html import REPORT_FILE, cards, page, picture, section, source_text, table
 
-from .index import EntitiesIndex
+from ..ontology.index import EntitiesIndex
 
 log = logging.getLogger(__name__)
 

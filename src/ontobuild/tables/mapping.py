@@ -17,11 +17,11 @@ from typing import Any, Callable
 
 from ontocore.errors import InputError
 
-from .index import EntitiesIndex, Fact
-from .names import safe_name, thing_name, unique_name
-from ontocore.datatypes import XSD
-from ontocore.numbers import decimal_comma, read_number
-from ontocore.units import canonical, currency
+from ..ontology.index import EntitiesIndex, Fact
+from ..ontology.names import safe_name, thing_name, unique_name
+from ..values.datatypes import XSD
+from ..values.numbers import decimal_comma, read_number
+from ..values.units import canonical, currency
 from ontocore.text import singular
 
 _URL = re.compile(r"^(https?|ftp)://\S+$", re.I)

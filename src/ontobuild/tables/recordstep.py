@@ -21,10 +21,10 @@ from ontocore.tools import Tool
 from ontocore.trace import Trace
 
 from .decisions import check_decision, default_levels, proposed_name_key, proposed_record_class, repair_decision
-from .index import EntitiesIndex
-from .keys import Plan, find_references, ordered_for_mapping
+from ..ontology.index import EntitiesIndex
+from .references.proposing import Plan, find_references, ordered_for_mapping
 from .mapping import TYPES, Coverage, Decision, Shape, apply_mapping, find_records, group_shapes, is_leaf
-from .names import safe_name
+from ..ontology.names import safe_name
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from ontocore.embeddings import split_name
 from ontocore.text import singular
-from .index import EntitiesIndex, Fact
-from .mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
-from .names import safe_name
+from ...ontology.index import EntitiesIndex, Fact
+from ..mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
+from ...ontology.names import safe_name
 
 _ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
 

@@ -45,7 +45,7 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS, XSD
 from rdflib.term import Node
 
-from ontocore.units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
+from ..values.units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
 
 from .index import EntitiesIndex, Fact, Individual, PropertyDef
 

@@ -20,10 +20,10 @@ from typing import Any, Iterator
 
 import jsonschema
 
-from ontocore.datatypes import widen
+from ..values.datatypes import widen
 from ontocore.errors import InputError, ToolArgumentError
-from ontocore.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
-from ontocore.units import dimension_of
+from ..values.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
+from ..values.units import dimension_of
 
 from .names import safe_name, similarity
 

@@ -25,7 +25,7 @@ import logging
 import re
 from typing import Any
 
-from ontocore.datatypes import literal_type, widen
+from ..values.datatypes import literal_type, widen
 from ontocore.errors import InputError, ToolArgumentError
 
 from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME

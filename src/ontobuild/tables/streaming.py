@@ -50,15 +50,15 @@ from ontocore.llm import ChatModel
 from ontocore.progress import Progress
 from ontocore.trace import Trace
 
-from .index import EntitiesIndex, Fact, Individual
-from .ingest import count_table_rows, iter_table
-from .keys import (_FEW, _ID_NAME, Evidence, Plan, Reference, _value, drop_emptied, find_references, link_properties,
+from ..ontology.index import EntitiesIndex, Fact, Individual
+from ..inputs.readers import count_table_rows, iter_table
+from .references.proposing import (_FEW, _ID_NAME, Evidence, Plan, Reference, _value, drop_emptied, find_references, link_properties,
                    link_table_property, link_tables, ordered_for_mapping, settle_links)
 from .mapping import (CountingCoverage, Coverage, Decision, FieldPlan, Record, Shape, _individual_name, apply_mapping,
                       find_records, group_shapes, pointer, split_key)
-from .names import unique_name
-from .bigoutput import STORE_DIR, StoreLoader
-from .owl import _individual_triples, qudt_iri, text_literal
+from ..ontology.names import unique_name
+from ..outputs.bigoutput import STORE_DIR, StoreLoader
+from ..ontology.owl import _individual_triples, qudt_iri, text_literal
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ _PATTERN = "$[*]"  # the pattern of the records of a table (mapping.find_records
 def stream_threshold(paths: list[Path], threshold: int | None) -> tuple[list[Path], int]:
     """The CSV/TSV inputs a build streams (all of them when their rows in all exceed `threshold`; None: the default
     STREAM_ROWS, 0: never) and their rows in all."""
-    from .ingest import STREAMED_SUFFIXES
+    from ..inputs.readers import STREAMED_SUFFIXES
 
     limit = STREAM_ROWS if threshold is None else threshold
     tables = [p for p in paths if p.suffix.lower() in STREAMED_SUFFIXES]
@@ -264,8 +264,8 @@ def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path]
     `resume`: the checkpoint of an interrupted run over the same inputs (its decisions are taken, not asked).
     `decided`: called once the model's decisions are made (the build gives the model's memory back there when
     nothing after needs it). `encoding`: the codec the user named for the tables (--encoding), else told per file."""
-    from .bigoutput import NT_FILE
-    from .references import confirm_all
+    from ..outputs.bigoutput import NT_FILE
+    from .references.confirming import confirm_all
 
     t0 = time.monotonic()
     result = StreamResult(outdir / NT_FILE)

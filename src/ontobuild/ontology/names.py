@@ -8,7 +8,7 @@ from typing import Callable
 
 from ontocore.text import LINK_WORDS as _STOP
 from ontocore.text import ascii_fold, name_tokens
-from ontocore.units import currency, unit
+from ..values.units import currency, unit
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\([^)]*\)")

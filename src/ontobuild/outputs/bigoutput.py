@@ -27,8 +27,8 @@ from rdflib.term import Node
 from ontocore.localmodel import sha256_of
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH, record_verified
 
-from .index import EntitiesIndex
-from .owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
+from ..ontology.index import EntitiesIndex
+from ..ontology.owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ The reasoner runs in a child Python process in its own process group, so that a 
 time limit can be stopped together with its Java process, and so that owlready2's state and temporary
 files never outlive the check. The child prints one JSON object on stdout.
 
-    python -m ontobuild.reason FILE        # the child entry point; prints the report as JSON
+    python -m ontobuild.ontology.reason FILE        # the child entry point; prints the report as JSON
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def check(owl_path: Path, timeout_s: float = 120) -> ReasonerReport:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([src_dir, *filter(None, [env.get("PYTHONPATH")])])
     with tempfile.TemporaryDirectory(prefix="ontobuild-reason-") as tmpdir:
-        cmd = [sys.executable, "-m", "ontobuild.reason", str(owl_path.resolve()), tmpdir]
+        cmd = [sys.executable, "-m", "ontobuild.ontology.reason", str(owl_path.resolve()), tmpdir]
         return _run_child(cmd, env, timeout_s, start)
 
 
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     """Child entry point: print the report of one file as JSON."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (1, 2):
-        print("usage: python -m ontobuild.reason FILE [TMPDIR]", file=sys.stderr)
+        print("usage: python -m ontobuild.ontology.reason FILE [TMPDIR]", file=sys.stderr)
         return 2
     print(json.dumps(run_in_process(Path(args[0]), args[1] if len(args) == 2 else None)))
     return 0

@@ -10,7 +10,7 @@ from ontocore.embeddings import split_name
 from ontocore.text import singular
 
 from .mapping import Shape, file_stem, file_stem_as_written, parse_number, part_groups, split_key
-from .names import safe_name
+from ..ontology.names import safe_name
 
 
 _NAME_WORDS = ("name", "title", "label")

@@ -24,9 +24,9 @@ from ontocore.progress import Progress
 from ontocore.prompts import build as prompts
 from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
-from ontocore.units import dimension_of
+from ..values.units import dimension_of
 
-from .text.concepts import name_bound
+from ..text.concepts import name_bound
 from .index import EntitiesIndex, check_literal
 from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .index import EntitiesIndex, Individual
-from .reason import CONSISTENT, INCONSISTENT, NOT_CHECKED, ReasonerReport, check
+from ..ontology.index import EntitiesIndex, Individual
+from ..ontology.reason import CONSISTENT, INCONSISTENT, NOT_CHECKED, ReasonerReport, check
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +181,7 @@ def check_big(idx: EntitiesIndex, store_db: str | Path, triples: int, per_class:
     """HermiT on the TBox and a sample of the ABox, then the constraint queries on the whole store; one report
     whose `checks` say which check ran on what. Inconsistent when either finds a contradiction. `sample`: the
     sample when the individuals are not in `idx` (streamed rows, tablestream.py), of `individuals` in all."""
-    from .owl import serialize
+    from ..ontology.owl import serialize
 
     start = time.monotonic()
     if sample is not None:

@@ -12,11 +12,11 @@ from typing import Any, Callable
 
 from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
-from .index import EntitiesIndex
-from .keys import Plan, Reference, apply_references, column_values, weigh
-from .mapping import Coverage, Shape, split_key
+from ...ontology.index import EntitiesIndex
+from .proposing import Plan, Reference, apply_references, column_values, weigh
+from ..mapping import Coverage, Shape, split_key
 from ontocore.llm import ChatModel
-from .names import safe_name
+from ...ontology.names import safe_name
 from ontocore.progress import Progress
 from ontocore.tools import Tool
 from ontocore.trace import Trace

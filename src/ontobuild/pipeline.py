@@ -27,21 +27,21 @@ from ontocore.progress import Progress
 from ontocore.savedcalls import SAVED_CALLS_FILE, SavedCalls, SavingChat
 from ontocore.trace import Trace
 
-from .alignment import align_vocabulary
-from .consistency import needs_repair, repair_round
-from .index import EntitiesIndex
-from .indexfile import load_index
-from .ingest import Chunk, check_inputs, load_inputs
-from .keys import COVERAGE_FIELDS, LINK_FIELDS
-from .mapping import Coverage
-from .outcome import STATS_FILE, settle_base_iri, write_index_outcome
-from .recordstep import read_records
-from .references import link_tables
-from .scalecheck import SAMPLE_PER_CLASS
-from .tablestream import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
-from .report import write_build_report
+from .ontology.alignment import align_vocabulary
+from .ontology.consistency import needs_repair, repair_round
+from .ontology.index import EntitiesIndex
+from .ontology.indexfile import load_index
+from .inputs.readers import Chunk, check_inputs, load_inputs
+from .tables.references.proposing import COVERAGE_FIELDS, LINK_FIELDS
+from .tables.mapping import Coverage
+from .outputs.outcome import STATS_FILE, settle_base_iri, write_index_outcome
+from .tables.recordstep import read_records
+from .tables.references.confirming import link_tables
+from .outputs.scalecheck import SAMPLE_PER_CLASS
+from .tables.streaming import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
+from .outputs.report import write_build_report
 from .text.step import read_texts
-from .vocabulary import Vocabulary, load_vocabulary
+from .ontology.vocabulary import Vocabulary, load_vocabulary
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from ontocore.codepages import guess_codepage
 from ontocore.files import (MIXED, decode_text, encoding_name, is_utf8, read_json_file, read_text, read_text_file,
                             unique_keys)
 
-from .mapping import check_fields
+from ..tables.mapping import check_fields
 
 log = logging.getLogger(__name__)
 
