@@ -1,15 +1,16 @@
 """`ontobuild FILE...`: the builder agent, in small steps the LLM can take reliably. This module runs the steps, one
 function each, and writes the outcome:
 
-1. structured data (recordstep.read_records): every record shape, the LLM decides the mapping (one `map_records`
-   call), code applies it to all records;
-2. references (references.link_tables): candidate links between tables, decided by code or confirmed by the LLM;
+1. structured data (tables.recordstep.read_records): every record shape, the LLM decides the mapping (one
+   `map_records` call), code applies it to all records;
+2. references (tables.references.confirming.link_references): candidate links between tables, decided by code or
+   confirmed by the LLM;
 3. text (text.step.read_texts): every text chunk, code finds the numbers and known entities, the LLM assigns them
    (one `read_sentence` call per sentence with something to decide); then properties that may be one concept are
    reviewed;
-4. vocabulary, with --schema (alignment.align_vocabulary): built terms become the user's terms where one fits;
+4. vocabulary, with --schema (ontology.alignment.align_vocabulary): built terms become the user's terms where one fits;
 5. output (`_finish`): the reasoner checks the result and the outcome is written; on a problem, a bounded repair
-   round (consistency.repair_round) and the outcome written again.
+   round (ontology.consistency.repair_round) and the outcome written again.
 LLM cost grows with the number of shapes and chunks, not with the number of records."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .tables.references.proposing import COVERAGE_FIELDS, LINK_FIELDS
 from .tables.mapping import Coverage
 from .outputs.outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .tables.recordstep import read_records
-from .tables.references.confirming import link_tables
+from .tables.references.confirming import link_references
 from .outputs.scalecheck import SAMPLE_PER_CLASS
 from .tables.streaming import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
 from .outputs.report import write_build_report
@@ -172,7 +173,7 @@ def _build(files: list[Path], inputs: Any, idx: EntitiesIndex, model: ChatModel,
     trace.write("start", files=[str(f) for f in files], backend=model.backend, model=model.model)
     t = time.perf_counter()
     shapes, keys = read_records(model, idx, inputs.json_docs, cov, trace, progress)
-    references = link_tables(model, idx, keys, shapes, cov, trace, progress)
+    references = link_references(model, idx, keys, shapes, cov, trace, progress)
     idx.track(references, *LINK_FIELDS)
     seconds["json"] = time.perf_counter() - t
     scale = dict(scale or {})

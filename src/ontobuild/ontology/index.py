@@ -33,9 +33,9 @@ FORMAT = "ontobuild-index/1"
 DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
 DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
              "xsd:dateTime", "xsd:anyURI", "xsd:time", "xsd:gYear", "xsd:gMonthDay")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+ENTITY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 _MANY_FACTS = 64  # an individual with this many facts or more has their keys kept in a set (EntitiesIndex._has_fact)
-_BASE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
+BASE_IRI_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
 
 
 @dataclass
@@ -235,7 +235,7 @@ class EntitiesIndex:
     # ---- changes -------------------------------------------------------------------------------
     @staticmethod
     def _check_name(name: str) -> None:
-        if not _NAME.match(name or ""):
+        if not ENTITY_NAME.match(name or ""):
             raise ToolArgumentError(
                 f"'{name}' is not a valid name: use letters, digits and '_' only, starting with a letter "
                 f"(for example '{safe_name(name or 'Thing')}')."
@@ -619,7 +619,7 @@ class EntitiesIndex:
     def from_dict(cls, data: dict[str, Any], origin: str = "<index>") -> "EntitiesIndex":
         """Build from our own format, validated against the JSON Schema and for dangling references."""
         base = data.get("base_iri", DEFAULT_BASE_IRI) if isinstance(data, dict) else DEFAULT_BASE_IRI
-        if not isinstance(base, str) or not _BASE_IRI.fullmatch(base):
+        if not isinstance(base, str) or not BASE_IRI_PATTERN.fullmatch(base):
             raise InputError(f"{origin} is not a valid entities index: base_iri {base!r} is not an absolute IRI "
                              "ending in '#' or '/' (e.g. http://example.org/onto#); spaces and <>\"{{}}|\\^` "
                              "are not allowed in IRIs.")

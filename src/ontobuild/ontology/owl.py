@@ -177,7 +177,7 @@ def _property_triples(idx: EntitiesIndex, p: PropertyDef, iri) -> Iterable[tuple
 _TYPE, _NAMED, _ALT = RDF.type, OWL.NamedIndividual, SKOS.altLabel  # looked up once, not per individual
 
 
-def _individual_triples(idx: EntitiesIndex, ind: Individual, iri) -> Iterable[tuple[Node, Node, Node]]:
+def individual_triples(idx: EntitiesIndex, ind: Individual, iri) -> Iterable[tuple[Node, Node, Node]]:
     s = iri(ind.name)
     yield s, _TYPE, _NAMED
     for c in ind.classes:
@@ -236,7 +236,7 @@ def to_graph(idx: EntitiesIndex, header: OntologyHeader | None = None) -> Graph:
         triples.extend(_property_triples(idx, p, iri))
         annotate(name, p.label, p.roles)
     for name, ind in sorted(idx.individuals.items()):
-        triples.extend(_individual_triples(idx, ind, iri))
+        triples.extend(individual_triples(idx, ind, iri))
         annotate(name, ind.label, ind.roles)
 
     used = {t[1] for t in triples}

@@ -28,7 +28,7 @@ from typing import Any
 from ..values.datatypes import literal_type, widen
 from ontocore.errors import InputError, ToolArgumentError
 
-from .index import DEFAULT_BASE_IRI, EntitiesIndex, Fact, _NAME
+from .index import DEFAULT_BASE_IRI, ENTITY_NAME, EntitiesIndex, Fact
 from .names import safe_name
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class _Namer:
         known = self.by_kind[kind].get(original)
         if known:
             return known
-        base = original if _NAME.match(original) else safe_name(original, lower_first=kind == "property")
+        base = original if ENTITY_NAME.match(original) else safe_name(original, lower_first=kind == "property")
         candidate, n = base, 1
         while candidate in self.taken:
             n += 1

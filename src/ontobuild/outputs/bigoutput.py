@@ -28,12 +28,18 @@ from ontocore.localmodel import sha256_of
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH, record_verified
 
 from ..ontology.index import EntitiesIndex
-from ..ontology.owl import OB, QUDT, OntologyHeader, _individual_triples, text_literal, to_graph
+from ..ontology.owl import OB, QUDT, OntologyHeader, individual_triples, text_literal, to_graph
 
 log = logging.getLogger(__name__)
 
 BIG_GRAPH_TRIPLES = 200_000
 NT_FILE = "ontology.nt"
+
+
+def nt_row(triple: tuple[Node, Node, Node]) -> str:
+    """One N-Triples line of a triple, by rdflib's own row writer (the line its N-Triples serializer writes); the
+    one use of that rdflib-private writer in the builder."""
+    return _nt_row(triple)
 
 
 def estimate_triples(idx: EntitiesIndex) -> int:
@@ -74,7 +80,7 @@ def iter_triples(idx: EntitiesIndex, header: OntologyHeader | None = None, also_
     used: set[Node] = {{"unit": OB.unit, "qudt": QUDT.unit, "altLabel": SKOS.altLabel}[u] for u in also_used}
     for name in sorted(idx.individuals):
         ind = idx.individuals[name]
-        for t in _individual_triples(idx, ind, iri):
+        for t in individual_triples(idx, ind, iri):
             if t[1] in (OB.unit, QUDT.unit, SKOS.altLabel):
                 used.add(t[1])
             yield t
@@ -101,7 +107,7 @@ def write_ntriples(idx: EntitiesIndex, path: str | Path, header: OntologyHeader 
         with open(tmp, "a" if append else "w", encoding="utf-8", newline="\n") as fh:
             batch: list[str] = []
             for t in iter_triples(idx, header, also_used):
-                batch.append(_nt_row(t))
+                batch.append(nt_row(t))
                 if len(batch) >= 10_000:
                     fh.write("".join(batch))
                     n += len(batch)

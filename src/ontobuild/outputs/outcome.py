@@ -21,7 +21,7 @@ from ontocore import __version__
 from ontocore.errors import InputError
 from ontocore.folders import atomic_write, write_json
 
-from ..ontology.index import _BASE_IRI, DEFAULT_BASE_IRI, EntitiesIndex
+from ..ontology.index import BASE_IRI_PATTERN, DEFAULT_BASE_IRI, EntitiesIndex
 from ..ontology.owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def base_iri_for(iri: str) -> str:
     base = iri.strip()
     if base and not base.endswith(("#", "/")):
         base += "#"
-    if not _BASE_IRI.fullmatch(base):
+    if not BASE_IRI_PATTERN.fullmatch(base):
         raise InputError(f"--ontology-iri {iri!r} is not an absolute IRI (e.g. http://example.org/my-ontology); "
                          "spaces and <>\"{}|\\^` are not allowed in IRIs.")
     return base

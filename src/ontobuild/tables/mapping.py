@@ -276,7 +276,7 @@ class CountingCoverage(Coverage):
         self.tally(file, column, status, where.get("property") or where.get("reason") or "")
 
 
-def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozenset()) -> tuple[str, str]:
+def individual_name(rec: Record, decision: Decision, shared: set[str] = frozenset()) -> tuple[str, str]:
     """(name, label) of the record's individual; a name that several records of the shape share (`shared`) takes
     the record's key value in its IRI name, the label stays the name."""
     label = ""
@@ -294,6 +294,9 @@ def _individual_name(rec: Record, decision: Decision, shared: set[str] = frozens
     if not label:
         label = f"{decision.record_class} {rec.path[-1] if rec.path else 1}"
     return thing_name(label, decision.record_class), label
+
+
+_individual_name = individual_name  # the name apply_mapping's body calls (that body is shortened in a parallel change)
 
 
 def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any, domain: str, src: dict[str, str],
@@ -322,7 +325,7 @@ def apply_mapping(idx: EntitiesIndex, shape: Shape, decision: Decision, cov: Cov
                   names: Callable[[Record], tuple[str, str]] | None = None) -> int:
     """Apply a decided mapping to every record of `shape`; returns the number of individuals made. `names`: the
     (name, label) of each record's individual when they were settled already (a streamed table's batch,
-    tablestream.py), else they are decided here (`_individual_name`, two records never one individual)."""
+    tables/streaming.py), else they are decided here (`individual_name`, two records never one individual)."""
     cls = idx.ensure_class(decision.record_class, decision.record_role, decision.superclass)
     level_info: list[tuple[str, str] | None] = []
     for i, lv in enumerate(decision.levels[: shape.n_levels]):

@@ -44,7 +44,6 @@ from typing import Any, Callable, Iterator
 import numpy as np
 from rdflib import URIRef
 from rdflib.namespace import RDFS
-from rdflib.plugins.serializers.nt import _nt_row
 
 from ontocore.llm import ChatModel
 from ontocore.progress import Progress
@@ -52,13 +51,13 @@ from ontocore.trace import Trace
 
 from ..ontology.index import EntitiesIndex, Fact, Individual
 from ..inputs.readers import count_table_rows, iter_table
-from .references.proposing import (_FEW, _ID_NAME, Evidence, Plan, Reference, _value, drop_emptied, find_references, link_properties,
-                   link_table_property, link_tables, ordered_for_mapping, settle_links)
-from .mapping import (CountingCoverage, Coverage, Decision, FieldPlan, Record, Shape, _individual_name, apply_mapping,
+from .references.proposing import (FEW_VALUES, ID_NAME, Evidence, Plan, Reference, key_value, drop_emptied, find_references, link_properties,
+                   link_table_property, confirmed_link_tables, ordered_for_mapping, settle_links)
+from .mapping import (CountingCoverage, Coverage, Decision, FieldPlan, Record, Shape, individual_name, apply_mapping,
                       find_records, group_shapes, pointer, split_key)
 from ..ontology.names import unique_name
-from ..outputs.bigoutput import STORE_DIR, StoreLoader
-from ..ontology.owl import _individual_triples, qudt_iri, text_literal
+from ..outputs.bigoutput import STORE_DIR, StoreLoader, nt_row
+from ..ontology.owl import individual_triples, qudt_iri, text_literal
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +122,7 @@ def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict
             if col is None:  # a column first seen here: empty in the rows before
                 col = cols[k] = array("q", [_NONE]) * n
                 first[k], few[k] = [], set()
-            val = _value(v)
+            val = key_value(v)
             if val is None:
                 col.append(_NONE)
                 continue
@@ -133,7 +132,7 @@ def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict
             seen = few[k]
             if seen is not None:
                 seen.add(val)
-                if len(seen) >= _FEW:
+                if len(seen) >= FEW_VALUES:
                     few[k] = None
         n += 1
         for k, col in cols.items():
@@ -161,7 +160,7 @@ class StreamColumns:
                 for position, column in enumerate(t.shape.keys):
                     h = t.hashes.get(column)
                     if h is not None and not (h == _NONE).any() and len(t.distinct[column]) == t.rows:
-                        found.append((not _ID_NAME.search(split_key(column)[0]), position, column))
+                        found.append((not ID_NAME.search(split_key(column)[0]), position, column))
             self._keys[id(t.shape)] = [c for *_, c in sorted(found)]
 
     def keys(self, shape: Shape) -> list[str]:
@@ -226,7 +225,7 @@ def _batch_index(idx: EntitiesIndex) -> EntitiesIndex:
 
 
 class _HashSet:
-    """Membership of texts by their hash, for the names several records share (mapping._individual_name)."""
+    """Membership of texts by their hash, for the names several records share (mapping.individual_name)."""
 
     def __init__(self, hashes: np.ndarray) -> None:
         self.hashes = set(hashes.tolist())
@@ -291,7 +290,7 @@ def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path]
         references = _decide(model, idx, order, plan, sample_cov, trace, progress, confirm_all)
     classes = {id(s): s.record_class for s in shapes}
     links, linked_out = _link_schema(idx, plan, classes, sample_cov, order)
-    pairs = [(shape, a, b, link_table_property(idx, shape, a, b, classes)) for shape, a, b in link_tables(plan)]
+    pairs = [(shape, a, b, link_table_property(idx, shape, a, b, classes)) for shape, a, b in confirmed_link_tables(plan)]
     result.seconds["decide"] = time.monotonic() - t
     decided()
     checkpoint = outdir / CHECKPOINT_FILE
@@ -315,7 +314,7 @@ def stream_tables(model: ChatModel | None, idx: EntitiesIndex, paths: list[Path]
 
 def _decide(model: ChatModel, idx: EntitiesIndex, order: list[Table], plan: Plan, sample_cov: CountingCoverage,
             trace: Trace, progress: Progress, confirm_all: Callable) -> list[dict[str, Any]]:
-    """The model's decisions (as recordstep.read_records and references.link_tables ask them, on the samples), the
+    """The model's decisions (as recordstep.read_records and references.confirming.link_references ask them, on the samples), the
     schema made from the samples."""
     from .recordstep import decide_mapping
 
@@ -373,7 +372,7 @@ def _link_schema(idx: EntitiesIndex, plan: Plan, classes: dict[int, str], sample
 def _name_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, cov: Coverage, progress: Progress
                ) -> tuple[dict[str, dict[int, str]], dict[tuple[str, str], dict[str, str]]]:
     """Every row's individual named as apply_mapping names it, table by table in mapping order. Returns the names
-    that are not the row's own (`_individual_name`), by table and row, and key value -> name of every key that a
+    that are not the row's own (`individual_name`), by table and row, and key value -> name of every key that a
     confirmed reference points to."""
     wanted = {(ref.target.file, ref.key) for ref in plan.references if ref.confirmed}
     taken = {hash(n) for n in (*cov.records, *idx.individuals)}
@@ -386,7 +385,7 @@ def _name_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, cov: Coverage
         own = renamed[table.file] = {}
         keys = [k for f, k in wanted if f == table.file]
         for row, fields in _rows(table):
-            name, label = _individual_name(_record(table.file, row, fields), decision, shared)
+            name, label = individual_name(_record(table.file, row, fields), decision, shared)
             final = name
             if hash(final) in taken:  # two records never become one individual
                 final = unique_name(name, lambda n: hash(n) in taken or n in idx.individuals)
@@ -398,7 +397,7 @@ def _name_rows(idx: EntitiesIndex, order: list[Table], plan: Plan, cov: Coverage
             if final != name:
                 own[row] = final
             for key in keys:
-                maps[(table.file, key)][_value(fields.get(key))] = final
+                maps[(table.file, key)][key_value(fields.get(key))] = final
         progress.advance("names", f"named the rows of {table.file}")
     progress.end("names")
     for table in order:
@@ -526,11 +525,11 @@ def _write_batch(idx: EntitiesIndex, table: Table, batch: list[tuple[int, dict[s
     link_facts: list[tuple[int, str, str, str, str]] = []  # (row, column, link, target, inverse)
     extra: list[str] = []
     for row, fields in batch:
-        name, label = _individual_name(_record(table.file, row, fields), decision, shared)
+        name, label = individual_name(_record(table.file, row, fields), decision, shared)
         names[row] = (own.get(row, name), label)
         kept = dict(fields)
         for i, ref, prop, inverse in out_links:
-            value = _value(fields.get(ref.column))
+            value = key_value(fields.get(ref.column))
             target = maps[(ref.target.file, ref.key)].get(value) if value is not None else None
             if target is None:
                 linked_out[i]["unmatched"] += value is not None
@@ -539,10 +538,10 @@ def _write_batch(idx: EntitiesIndex, table: Table, batch: list[tuple[int, dict[s
             link_facts.append((row, ref.column, prop, target, inverse))
             linked_out[i]["linked"] += 1
         for i, a, b, prop in out_pairs:
-            x = maps[(a.target.file, a.key)].get(_value(fields.get(a.column)))
-            y = maps[(b.target.file, b.key)].get(_value(fields.get(b.column)))
+            x = maps[(a.target.file, a.key)].get(key_value(fields.get(a.column)))
+            y = maps[(b.target.file, b.key)].get(key_value(fields.get(b.column)))
             if x and y:
-                extra.append(_nt_row((URIRef(base + x), URIRef(idx.iri_of(prop)), URIRef(base + y))))
+                extra.append(nt_row((URIRef(base + x), URIRef(idx.iri_of(prop)), URIRef(base + y))))
                 pair_counts[i] += 1
         records.append(_record(table.file, row, kept))
     shape = Shape(table.file, _PATTERN, records, table.shape.keys, table.shape.plans, 0,
@@ -555,7 +554,7 @@ def _write_batch(idx: EntitiesIndex, table: Table, batch: list[tuple[int, dict[s
         batch_idx.individuals[subject].facts.append(Fact(prop, object=target, source=src))
         cov.tally(table.file, column, "covered", prop)
         if inverse:
-            extra.append(_nt_row((URIRef(base + target), URIRef(idx.iri_of(inverse)), URIRef(base + subject))))
+            extra.append(nt_row((URIRef(base + target), URIRef(idx.iri_of(inverse)), URIRef(base + subject))))
     record_names = {n for n, _ in names.values()}
     lines: list[str] = []
     terms: dict[str, URIRef] = {}  # the schema's IRIs, made once a batch
@@ -573,10 +572,10 @@ def _write_batch(idx: EntitiesIndex, table: Table, batch: list[tuple[int, dict[s
             value_individuals.add(name)
         result.facts += len(ind.facts)
         _note_used(idx, ind, result.used)
-        lines.extend(_nt_row(t) for t in _individual_triples(batch_idx, ind, iri))
+        lines.extend(nt_row(t) for t in individual_triples(batch_idx, ind, iri))
         subject = iri(name)
-        lines.append(_nt_row((subject, _LABEL, text_literal(ind.label or name))))
-        lines.extend(_nt_row((subject, _COMMENT, text_literal(r))) for r in ind.roles)
+        lines.append(nt_row((subject, _LABEL, text_literal(ind.label or name))))
+        lines.extend(nt_row((subject, _COMMENT, text_literal(r))) for r in ind.roles)
         if any(sampled.get(c, 0) < per_class for c in ind.classes) and name not in sample.individuals:
             sample.individuals[name] = ind
             for c in ind.classes:
@@ -597,7 +596,7 @@ _LABEL, _COMMENT = RDFS.label, RDFS.comment
 
 
 def _note_used(idx: EntitiesIndex, ind: Individual, used: set[str]) -> None:
-    """The annotation properties the triples of `ind` use (owl._individual_triples): a unit other than its
+    """The annotation properties the triples of `ind` use (owl.individual_triples): a unit other than its
     property's (ob:unit, and qudt:unit when the unit has a QUDT IRI), aliases (skos:altLabel)."""
     if ind.aliases:
         used.add("altLabel")

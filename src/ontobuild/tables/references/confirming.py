@@ -1,4 +1,4 @@
-"""The model confirms or rejects each candidate reference between record shapes (keys.py finds them): one
+"""The model confirms or rejects each candidate reference between record shapes (`proposing` finds them): one
 small `confirm_reference` call per pair (yes or no), with the two tables' names, classes, the column and example
 records; the link is named by code from the column (`link_names`).
 A call that fails leaves the candidate unconfirmed (its values stay as plain values; nothing is lost)."""
@@ -78,7 +78,7 @@ def link_names(ref: Reference, classes: dict[int, str]) -> tuple[str, str]:
 
 def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Trace,
                 done: Callable[[], None] = lambda: None) -> list[dict[str, Any]]:
-    """Every candidate decided once: by code when the evidence decides (`keys.weigh`), else by the model; what
+    """Every candidate decided once: by code when the evidence decides (`proposing.weigh`), else by the model; what
     was decided and why (for coverage.json)."""
     out = []
     for ref in plan.references:
@@ -98,10 +98,10 @@ def confirm_all(model: ChatModel, plan: Plan, classes: dict[int, str], trace: Tr
     return out
 
 
-def link_tables(model: ChatModel, idx: EntitiesIndex, plan: Plan, shapes: list[Shape], cov: Coverage, trace: Trace,
+def link_references(model: ChatModel, idx: EntitiesIndex, plan: Plan, shapes: list[Shape], cov: Coverage, trace: Trace,
                 progress: Progress) -> list[dict[str, Any]]:
     """The references step of a build, after the records are mapped: every candidate reference decided
-    (`confirm_all`), the confirmed ones linked in the index (`keys.apply_references`); what was decided and linked,
+    (`confirm_all`), the confirmed ones linked in the index (`proposing.apply_references`); what was decided and linked,
     for coverage.json (nothing when there is no candidate)."""
     if not plan.references:
         return []

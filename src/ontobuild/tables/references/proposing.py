@@ -6,7 +6,7 @@ Code proposes, from the values alone:
   (customers.json `id` and orders.json `customer_id`), the usual foreign key;
 - link tables: shapes whose records are made of references only (a table of pairs), which become direct
   links between the things they pair.
-The model confirms or rejects each candidate reference once per pair of shapes (references.py); code then links
+The model confirms or rejects each candidate reference once per pair of shapes (`confirming`); code then links
 every record (`apply_references`)."""
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from ...ontology.index import EntitiesIndex, Fact
 from ..mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
 from ...ontology.names import safe_name
 
-_ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
+ID_NAME = re.compile(r"(^|[^a-z])(id|code|key|no|nr|num|number)$|id$", re.I)
 
 
-def _value(v: Any) -> str | None:
+def key_value(v: Any) -> str | None:
     """A cell as a key value: numbers and text compare by their text ('7' and 7 are the same key)."""
     if v is None or isinstance(v, bool) or not is_leaf(v):
         return None
@@ -35,7 +35,7 @@ def _value(v: Any) -> str | None:
 
 
 def column_values(shape: Shape, column: str) -> list[str | None]:
-    return [_value(r.fields.get(column)) for r in shape.records]
+    return [key_value(r.fields.get(column)) for r in shape.records]
 
 
 def candidate_keys(shape: Shape) -> list[str]:
@@ -46,7 +46,7 @@ def candidate_keys(shape: Shape) -> list[str]:
     for position, column in enumerate(shape.keys):
         values = column_values(shape, column)
         if all(v is not None for v in values) and len(set(values)) == len(values):
-            out.append((not _ID_NAME.search(split_key(column)[0]), position, column))
+            out.append((not ID_NAME.search(split_key(column)[0]), position, column))
     return [c for *_, c in sorted(out)]
 
 
@@ -189,9 +189,9 @@ def _ids_own(column: str, shape: Shape) -> bool:
     """The column's name says it numbers the shape's own records: an id word alone or after the table's name or
     its start ('id', 'site_id' of sites, 'loc_id' of locations), not after another thing's name."""
     name = split_key(column)[0]
-    if not _ID_NAME.search(name):
+    if not ID_NAME.search(name):
         return False
-    bare, stem = _norm(_ID_NAME.sub("", name)), _norm(file_stem(shape.file))
+    bare, stem = _norm(ID_NAME.sub("", name)), _norm(file_stem(shape.file))
     return not bare or stem.startswith(bare) or _norm(singular(file_stem(shape.file))).startswith(bare)
 
 
@@ -204,7 +204,7 @@ def _names_target(column: str, key: str, target: Shape) -> bool:
         return True
     words = split_name(file_stem(target.file)).split()
     head = _norm(singular(words[-1])) if len(words) > 1 else ""
-    bare = _norm(_ID_NAME.sub("", split_key(column)[0]) or column)
+    bare = _norm(ID_NAME.sub("", split_key(column)[0]) or column)
     return len(head) > 2 and (bare == head or bare.endswith(head))
 
 
@@ -217,7 +217,7 @@ _MEASURE = {"age", "distance", "count", "amount", "price", "cost", "weight", "he
             "value", "income", "revenue", "profit", "spent", "paid", "due", "begin", "end", "start", "effective",
             "expiry", "born", "birth", "since", "until", "latitude", "longitude", "lat", "lon", "share", "ratio", "version"}
 _ID_WORDS = {"id", "code", "key", "no", "nr", "ref", "uid", "uuid", "fk"}
-_FEW = 10  # fewer distinct numbers than this are no evidence of a reference by themselves
+FEW_VALUES = 10  # fewer distinct numbers than this are no evidence of a reference by themselves
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}")
 
 
@@ -255,7 +255,7 @@ class Evidence:
 
     first: list[str]
     distinct: int
-    few: set[str] | None  # the distinct values when fewer than _FEW, else None
+    few: set[str] | None  # the distinct values when fewer than FEW_VALUES, else None
     same: Any
 
 
@@ -265,7 +265,7 @@ def evidence(shape: Shape, column: str) -> Evidence:
         return shape.profiles[column]
     values = [v for v in column_values(shape, column) if v is not None]
     distinct = frozenset(values)
-    return Evidence(values[:200], len(distinct), set(distinct) if len(distinct) < _FEW else None, distinct)
+    return Evidence(values[:200], len(distinct), set(distinct) if len(distinct) < FEW_VALUES else None, distinct)
 
 
 def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
@@ -288,7 +288,7 @@ def weigh(ref: Reference, plan: Plan) -> tuple[str, str]:
         return "no", (f"{ref.column!r} numbers the records of {file_stem(ref.source.file)}, is not named after "
                       f"{file_stem(ref.target.file)}, and the two tables hold other ids ({col.distinct} and "
                       f"{key.distinct}): tables numbered alike are not each other's records")
-    if (not named and ref.source is not ref.target and not _ID_NAME.search(split_key(ref.column)[0])
+    if (not named and ref.source is not ref.target and not ID_NAME.search(split_key(ref.column)[0])
             and col.few is not None and all(re.fullmatch(r"-?\d+", v) for v in col.few)):
         return "no", (f"{ref.column!r} neither names {file_stem(ref.target.file)} nor says it is an identifier, and "
                       f"its {col.distinct} small numbers fall among any numbered table's ids by chance")
@@ -339,10 +339,10 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
     targets: dict[str, str] = {}  # link -> the class it links to
     for ref, prop, inverse in link_properties(idx, plan, classes):
         targets[prop] = classes.get(id(ref.target), "")
-        by_key = {_value(r.fields.get(ref.key)): r.individual for r in ref.target.records if r.individual}
+        by_key = {key_value(r.fields.get(ref.key)): r.individual for r in ref.target.records if r.individual}
         linked = missing = 0
         for rec in ref.source.records:
-            target = by_key.get(_value(rec.fields.get(ref.column)))
+            target = by_key.get(key_value(rec.fields.get(ref.column)))
             if not rec.individual or not target:
                 missing += rec.fields.get(ref.column) not in (None, "")
                 continue
@@ -361,13 +361,13 @@ def apply_references(idx: EntitiesIndex, plan: Plan, cov: Coverage, classes: dic
                 users.setdefault(f.property, set()).update(ind.classes)
         drop_emptied(idx, emptied, users)
     settle_links(idx, out, targets)
-    for shape, a, b in link_tables(plan):
+    for shape, a, b in confirmed_link_tables(plan):
         prop = link_table_property(idx, shape, a, b, classes)
-        keys_a = {_value(r.fields.get(a.key)): r.individual for r in a.target.records}
-        keys_b = {_value(r.fields.get(b.key)): r.individual for r in b.target.records}
+        keys_a = {key_value(r.fields.get(a.key)): r.individual for r in a.target.records}
+        keys_b = {key_value(r.fields.get(b.key)): r.individual for r in b.target.records}
         pairs = 0
         for rec in shape.records:
-            x, y = keys_a.get(_value(rec.fields.get(a.column))), keys_b.get(_value(rec.fields.get(b.column)))
+            x, y = keys_a.get(key_value(rec.fields.get(a.column))), keys_b.get(key_value(rec.fields.get(b.column)))
             if x and y:
                 idx.add_fact(x, Fact(prop, object=y, source={"file": rec.file, "path": pointer(rec.path)}))
                 pairs += 1
@@ -407,7 +407,7 @@ LINK_FIELDS = ("property", "inverse")  # the fields of a link record that name p
 COVERAGE_FIELDS = ("individual", "property", "object", "class")  # ... and of a coverage entry
 
 
-def link_tables(plan: Plan) -> list[tuple[Shape, Reference, Reference]]:
+def confirmed_link_tables(plan: Plan) -> list[tuple[Shape, Reference, Reference]]:
     """The link tables of the plan with their two confirmed references."""
     out = []
     for shape in {id(r.source): r.source for r in plan.references}.values():
