@@ -39,7 +39,8 @@ from .outputs.outcome import STATS_FILE, settle_base_iri, write_index_outcome
 from .tables.recordstep import read_records
 from .tables.references.confirming import link_references
 from .outputs.scalecheck import SAMPLE_PER_CLASS
-from .tables.streaming import CHECKPOINT_FILE, read_checkpoint, stream_tables, stream_threshold
+from .tables.streaming.checkpoint import CHECKPOINT_FILE, read_checkpoint
+from .tables.streaming.step import stream_tables, stream_threshold
 from .outputs.report import write_build_report
 from .text.step import read_texts
 from .ontology.vocabulary import Vocabulary, load_vocabulary
@@ -61,8 +62,8 @@ def run_build(files: list[Path], out: str | Path | None = None, index_path: str 
     (alignment.align) before the ontology is written.
     The outcome folder appears only when the build succeeded (ontocore.folders.outcome_folder); `force` lets `out` be a
     non-empty folder, replaced at the end; `keep_partial` keeps a failed run's folder as NAME.incomplete.
-    `stream_rows`: above this many rows in all CSV/TSV inputs (tablestream.STREAM_ROWS when None; 0: never) they
-    are read as streams (tablestream.py) and the outcome is a big graph.
+    `stream_rows`: above this many rows in all CSV/TSV inputs (streaming.step.STREAM_ROWS when None; 0: never) they
+    are read as streams (tables/streaming/) and the outcome is a big graph.
     `encoding`: the codec of every text input (files.check_encoding), else told per file (and per line).
     The model calls of each decision are saved in the unfinished folder as it is taken (`_saving_model`): a build
     that fails or is interrupted after one keeps that folder as NAME.incomplete, and its error says how to go on;
