@@ -218,7 +218,7 @@ def test_a_tab_separated_utf16_text_is_a_table(tmp_path: Path) -> None:
 def test_sources_of_text_facts_name_the_page_and_section() -> None:
     from ontobuild.pipeline import place_sources
     from ontobuild.ontology.index import EntitiesIndex, Fact
-    from ontobuild.inputs.readers import Chunk
+    from ontobuild.inputs.chunks import Chunk
     from ontocore.html import source_text
 
     idx = EntitiesIndex()

@@ -206,7 +206,7 @@ def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: P
 def test_dirty_headers_keep_every_column_and_rfc4180_quotes_are_read(tmp_path: Path) -> None:
     """A repeated or empty header name keeps both columns under distinct names; a quoted cell with an escaped
     quote and a comma is one cell."""
-    from ontobuild.inputs.readers import read_table
+    from ontobuild.inputs.tabular import read_table
 
     path = tmp_path / "parts.csv"
     path.write_text('name,name,,note\nbolt,M8,7,"1"" pipe, steel"\nnut,M6,9,plain\n', "utf-8")

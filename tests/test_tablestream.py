@@ -111,7 +111,7 @@ def test_keys_and_references_on_hashes_agree_with_the_records(tmp_path: Path) ->
     files = _write_tables(tmp_path / "data")
     tables = [profile.profile_table(p) for p in files]
     streamed = find_references([t.shape for t in tables], columns=profile.StreamColumns(tables))
-    from ontobuild.inputs.readers import read_table
+    from ontobuild.inputs.tabular import read_table
 
     shapes = [group_shapes(find_records(p.name, read_table(p)))[0] for p in files]
     normal = find_references(shapes)
@@ -206,7 +206,7 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     ("cp1252.csv", "id,n\n1,\u00e9\n".encode("cp1252")),
 ])
 def test_a_streamed_table_reads_as_the_whole_file_does(tmp_path: Path, name: str, raw: bytes) -> None:
-    from ontobuild.inputs.readers import count_table_rows, iter_table, read_table
+    from ontobuild.inputs.tabular import count_table_rows, iter_table, read_table
 
     path = tmp_path / name
     path.write_bytes(raw)

@@ -157,7 +157,7 @@ def test_each_clause_of_a_sentence_has_its_own_subject(text: str, first: str, se
 ])
 def test_an_apposition_says_what_a_name_is_and_its_measure_is_the_names(text: str, owner: str) -> None:
     from ontobuild.ontology.index import EntitiesIndex
-    from ontobuild.inputs.readers import Chunk
+    from ontobuild.inputs.chunks import Chunk
     from ontobuild.text.proposals import proposals
     from ontobuild.text.resolving import resolve_things
     from ontobuild.text.step import new_state

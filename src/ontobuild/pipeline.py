@@ -32,7 +32,8 @@ from .ontology.alignment import align_vocabulary
 from .ontology.consistency import needs_repair, repair_round
 from .ontology.index import EntitiesIndex
 from .ontology.indexfile import load_index
-from .inputs.readers import Chunk, check_inputs, load_inputs
+from .inputs.chunks import Chunk
+from .inputs.readers import check_inputs, load_inputs
 from .tables.references.proposing import COVERAGE_FIELDS, LINK_FIELDS
 from .tables.mapping import Coverage
 from .outputs.outcome import STATS_FILE, settle_base_iri, write_index_outcome

@@ -152,7 +152,7 @@ def _parse(path: Path):  # noqa: ANN202 - an rdflib Graph
 
     from ontocore.inputguard import check_file, jsonld_text
 
-    from ..inputs.readers import check_input_size
+    from ..inputs.limits import check_input_size
 
     if not path.is_file():
         raise InputError(f"{path}: no such vocabulary file.")

@@ -9,14 +9,12 @@ leaf value: mapped into the ontology, or skipped with a reason."""
 from __future__ import annotations
 
 import logging
-import os
 from collections import Counter
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ontocore.errors import InputError
-
+from ..inputs.limits import check_fields
 from ..ontology.index import EntitiesIndex, Fact
 from ..ontology.names import safe_name, thing_name, unique_name
 from ..values.datatypes import XSD
@@ -181,29 +179,6 @@ def find_records(file: str, data: Any) -> list[Record]:
 
     walk(data, [], "$", [], None, None, None)
     return out
-
-
-MAX_FIELDS = 1000  # fields of one record shape (columns of a table) at most: ONTOBUILD_MAX_COLUMNS
-
-
-def max_fields() -> int:
-    """The most fields a record shape may have (the columns of a table): ONTOBUILD_MAX_COLUMNS, else MAX_FIELDS.
-    Every field is a line of the shape's one mapping prompt and a property of the ontology: a table of a hundred
-    thousand columns is not a table a model can map, and each of its rows would be one individual of that many facts."""
-    raw = os.environ.get("ONTOBUILD_MAX_COLUMNS", "").strip()
-    try:
-        return int(raw) if raw else MAX_FIELDS
-    except ValueError:
-        raise InputError(f"ONTOBUILD_MAX_COLUMNS={raw!r} is not a whole number.") from None
-
-
-def check_fields(where: str, n: int) -> None:
-    """InputError when a table or record shape has more fields than max_fields()."""
-    limit = max_fields()
-    if n > limit:
-        raise InputError(f"{where} has {n} columns (fields); a table may have at most {limit}, each of them a line "
-                         "of the one prompt that maps it and a property of the ontology. Leave out the columns you "
-                         "do not need or split the table (ONTOBUILD_MAX_COLUMNS raises the limit).")
 
 
 def group_shapes(records: list[Record]) -> list[Shape]:

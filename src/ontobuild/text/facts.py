@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ..ontology.index import EntitiesIndex, Fact
-from ..inputs.readers import Chunk
+from ..inputs.chunks import Chunk
 from ..ontology.names import normalize, safe_name, unique_name
 from .choosing import NONE, Decision, Link, ValueAsk
 from .concepts import resolve, unit_key, with_unit

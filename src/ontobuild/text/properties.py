@@ -17,7 +17,7 @@ from ontocore.tools import Tool
 from ontocore.trace import Trace
 
 from ..ontology.index import EntitiesIndex
-from ..inputs.readers import Chunk
+from ..inputs.chunks import Chunk
 from .concepts import GENERIC, concept_words, modifier_words
 
 

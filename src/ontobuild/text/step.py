@@ -23,7 +23,7 @@ from ontocore.progress import Progress
 from ontocore.trace import Trace
 
 from ..ontology.index import EntitiesIndex
-from ..inputs.readers import Chunk
+from ..inputs.chunks import Chunk
 from ..ontology.vocabulary import Vocabulary
 from . import grammar
 from .choosing import Decision, Link, ValueAsk, choose

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...inputs.readers import iter_table
+from ...inputs.tabular import iter_table
 from ..mapping import Decision, Shape, find_records, group_shapes, split_key
 from ..references.proposing import FEW_VALUES, ID_NAME, Evidence, key_value
 

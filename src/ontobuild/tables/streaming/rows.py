@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ...inputs.readers import iter_table
+from ...inputs.tabular import iter_table
 from ...ontology.index import EntitiesIndex
 from ..mapping import Decision, Record
 from .profile import EMPTY_HASH, Table

@@ -13,7 +13,7 @@ from ontocore.llm import ChatModel
 from ontocore.progress import Progress
 from ontocore.trace import Trace
 
-from ...inputs.readers import count_table_rows
+from ...inputs.tabular import count_table_rows
 from ...ontology.index import EntitiesIndex
 from ...ontology.names import unique_name
 from ..mapping import CountingCoverage, Coverage, apply_mapping, individual_name, pointer
@@ -33,7 +33,7 @@ STREAM_ROWS = 50_000  # rows in all CSV/TSV inputs above which a build streams t
 def stream_threshold(paths: list[Path], threshold: int | None) -> tuple[list[Path], int]:
     """The CSV/TSV inputs a build streams (all of them when their rows in all exceed `threshold`; None: the default
     STREAM_ROWS, 0: never) and their rows in all."""
-    from ...inputs.readers import STREAMED_SUFFIXES
+    from ...inputs.tabular import STREAMED_SUFFIXES
 
     limit = STREAM_ROWS if threshold is None else threshold
     tables = [p for p in paths if p.suffix.lower() in STREAMED_SUFFIXES]
