@@ -71,7 +71,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown, text, PDF, Word, PowerPoint and HTML files
-      (`ingest.READERS`, by suffix; another suffix is an InputError); all
+      (`inputs.readers.READERS`, by suffix; another suffix is an InputError); all
       of them form one dataset.
     - `out`: the outcome folder (default `outcomes/YYYYmmdd_HHMMSS`); refused when not empty unless `force`.
     - `from_index`: write the ontology of an existing entities index instead (no model; no `files`).
@@ -87,7 +87,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
       class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
     - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
-      (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
+      (ontobuild.tables.streaming): memory bounded by tables and keys, not rows; the outcome is a big graph.
     - `encoding`: the encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. "cp1250"; by default each
       file's is told (UTF-8, UTF-16, or the Windows code page its letters tell, line by line when lines mix them).
     - `resume`: go on with a failed or interrupted build into `out` (its unfinished folder): the model calls it

@@ -1,9 +1,9 @@
 """`ontobuild --dry-run FILES`: read the inputs as a build would, without the model, and say what the build finds
 (record shapes, tables and their rows, text chunks) and which model calls it will make.
 
-The calls follow from how the build works (build.py and its steps): one `map_records` call per record shape; one
+The calls follow from how the build works (pipeline.py and its steps): one `map_records` call per record shape; one
 `confirm_reference` call per candidate reference between tables that code cannot decide from the evidence
-(keys.weigh decides the others); at most one `read_sentence` call per sentence of the text that gives a value
+(proposing.weigh decides the others); at most one `read_sentence` call per sentence of the text that gives a value
 with a thing to hold it or joins two things (text/step.py); after the text, one `same_concept` call per group of properties
 that may be one concept, and with --schema one `align_term` call per built class or property with candidates in
 the vocabulary; a repair round (at most five calls) only when the reasoner finds a problem. The last three depend

@@ -1,6 +1,6 @@
 """Documents as inputs: PDF (its text layer), Word (.docx), HTML pages and PowerPoint slides (.pptx), read into one
 shape, a list of `Block`s in reading order: headings (with their level), paragraphs and tables (rows of cells), each
-with the page (PDF) or slide (PPTX) it is on. `ingest` turns the blocks into the same text chunks a Markdown file
+with the page (PDF) or slide (PPTX) it is on. `readers` turns the blocks into the same text chunks a Markdown file
 gives (each chunk starts with the path of the headings above it) and the tables into records (the table path).
 
 Readers, all from the package registry: pypdf (PDF, pure Python), python-docx (.docx), python-pptx (.pptx) and the

@@ -41,7 +41,7 @@ class Inputs:
     encodings: dict[str, str] = field(default_factory=dict)  # file name -> codec, for text read in another than UTF-8
     tables: dict[str, int] = field(default_factory=dict)  # table (file, or book.xlsx/Sheet) -> rows
     warnings: list[str] = field(default_factory=list)  # what was read differently from what the file says
-    streamed: list[Path] = field(default_factory=list)  # tables read as streams by the build (tablestream.py)
+    streamed: list[Path] = field(default_factory=list)  # tables read as streams by the build (tables/streaming/)
     encoding: str | None = None  # the codec the user named for every text input (--encoding), else told per file
 
     def report(self) -> dict[str, Any]:

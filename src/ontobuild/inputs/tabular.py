@@ -90,7 +90,7 @@ def _record(path: Path | str, header: list[str], row: list[str], line: int) -> d
     return dict(zip(header, cells))
 
 
-STREAMED_SUFFIXES = (".csv", ".tsv", ".tab")  # the tables a build can read as streams (tablestream.py)
+STREAMED_SUFFIXES = (".csv", ".tsv", ".tab")  # the tables a build can read as streams (tables/streaming/)
 _HEAD = 1 << 20  # bytes of a streamed table read first, to tell its encoding and dialect
 
 

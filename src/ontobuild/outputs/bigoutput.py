@@ -221,7 +221,7 @@ def write_store(nt_path: str | Path, folder: str | Path, prefixes: dict[str, str
 def write_big_outputs(idx: EntitiesIndex, outdir: Path, header: OntologyHeader, streamed: Any = None
                       ) -> dict[str, Any]:
     """Write ontology.nt and store/ into `outdir`; what was written, with the seconds of each. `streamed`: the
-    tablestream.StreamResult whose rows are in ontology.nt already (the rest is appended)."""
+    streaming.writing.StreamResult whose rows are in ontology.nt already (the rest is appended)."""
     t = time.monotonic()
     lines = write_ntriples(idx, outdir / NT_FILE, header, append=streamed is not None,
                            also_used=streamed.used if streamed is not None else ())

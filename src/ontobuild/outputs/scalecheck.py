@@ -180,7 +180,7 @@ def check_big(idx: EntitiesIndex, store_db: str | Path, triples: int, per_class:
               ) -> ReasonerReport:
     """HermiT on the TBox and a sample of the ABox, then the constraint queries on the whole store; one report
     whose `checks` say which check ran on what. Inconsistent when either finds a contradiction. `sample`: the
-    sample when the individuals are not in `idx` (streamed rows, tablestream.py), of `individuals` in all."""
+    sample when the individuals are not in `idx` (streamed rows, tables/streaming/), of `individuals` in all."""
     from ..ontology.owl import serialize
 
     start = time.monotonic()

@@ -147,7 +147,7 @@ class Shape:
     plans: dict[str, FieldPlan]
     n_levels: int
     record_class: str = ""  # once mapped: the class of its records
-    profiles: dict[str, Any] | None = None  # a streamed table's columns as a whole (keys.Evidence by column)
+    profiles: dict[str, Any] | None = None  # a streamed table's columns as a whole (proposing.Evidence by column)
 
 
 def find_records(file: str, data: Any) -> list[Record]:
@@ -244,7 +244,7 @@ class Coverage:
 
 class CountingCoverage(Coverage):
     """Coverage that counts the cells of a table's column (its path [row, column]) instead of listing each one:
-    what a streamed table keeps (tablestream.py)."""
+    what a streamed table keeps (tables/streaming/)."""
 
     def add(self, file: str, path: list[str | int], value: Any, status: str, **where: Any) -> None:
         column = next((str(p) for p in reversed(path) if isinstance(p, str)), "")

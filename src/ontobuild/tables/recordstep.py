@@ -1,5 +1,5 @@
 """The structured-data step of a build: the records of every input are grouped by shape (mapping.py), the shapes
-put in mapping order (parents before children, referenced tables before referring ones, keys.py); per shape, one
+put in mapping order (parents before children, referenced tables before referring ones, `proposing`); per shape, one
 `map_records` call decides the meaning (record class, name key, grouping levels, corrections of code's plan),
 checked and repaired by code (decisions.py); code applies the decision to every record of the shape
 (mapping.apply_mapping). `read_records` is the step as a build runs it; `mapping_messages` is also what

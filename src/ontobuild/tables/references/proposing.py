@@ -89,7 +89,7 @@ class Columns:
     """What the reference finder needs to know of the columns of a set of shapes: their candidate keys, the
     distinct values of a column, and which keys hold every value of a column. This one reads the records of the
     shapes (an inverted index value -> keys holding it: near-linear in cells, never a comparison of every column
-    with every key); tablestream.StreamColumns answers from hashes of whole streamed tables."""
+    with every key); streaming.profile.StreamColumns answers from hashes of whole streamed tables."""
 
     def __init__(self, shapes: list[Shape]) -> None:
         self.shapes = shapes

@@ -8,10 +8,10 @@ decide (one `confirm_reference` call). Everything else is code, in passes over t
 1. profile: each table read once; its first rows become the sample shape the model sees, and every cell's key value
    a 64-bit hash in a column array. Candidate keys (a value in every row, all different) and candidate references (a
    column whose distinct values all occur among another table's key values) come from the sorted distinct hashes of
-   whole columns (`StreamColumns`, the counterpart of keys.Columns): one pass per table, never quadratic.
+   whole columns (`StreamColumns`, the counterpart of proposing.Columns): one pass per table, never quadratic.
 2. decide: per table in mapping order, the `map_records` call, then the mapping applied to the sample only, which
    makes the schema (classes, properties, datatypes) exactly as the whole table would; then the references
-   (references.confirm_all) and their links (keys.link_properties, drop_emptied, settle_links).
+   (references.confirming.confirm_all) and their links (proposing.link_properties, drop_emptied, settle_links).
 3. names: each row's individual named as mapping.apply_mapping names it (two records never one individual: a set of
    name hashes); the tables that are referenced keep key value -> name.
 4. write: each table streamed again in batches of `BATCH_ROWS` records, each batch mapped by mapping.apply_mapping

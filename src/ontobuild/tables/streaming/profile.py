@@ -42,7 +42,7 @@ class Table:
 def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict[str, str] | None = None,
                   encoding: str | None = None) -> Table:
     """Read a table once: its sample shape (the first SAMPLE_ROWS records), the hash of every cell's key value per
-    column, and per column the evidence keys.weigh reads (keys.Evidence). `encoding`: the codec the user named."""
+    column, and per column the evidence proposing.weigh reads (`Evidence`). `encoding`: the codec the user named."""
     sample: list[dict[str, Any]] = []
     cols: dict[str, array] = {}
     first: dict[str, list[str]] = {}
@@ -83,7 +83,7 @@ def profile_table(path: Path, warnings: list[str] | None = None, encodings: dict
 
 
 class StreamColumns:
-    """keys.Columns for streamed tables: keys and references from the hashes of whole columns."""
+    """proposing.Columns for streamed tables: keys and references from the hashes of whole columns."""
 
     def __init__(self, tables: list[Table]) -> None:
         self.tables = tables

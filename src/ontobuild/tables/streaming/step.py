@@ -134,7 +134,7 @@ def _decide(model: ChatModel, idx: EntitiesIndex, order: list[Table], plan: Plan
 
 def _link_schema(idx: EntitiesIndex, plan: Plan, classes: dict[int, str], sample_cov: CountingCoverage,
                  order: list[Table]) -> tuple[list[tuple[Reference, str, str]], list[dict[str, Any]]]:
-    """The links of the confirmed references, made in the schema as keys.apply_references makes them: a linked
+    """The links of the confirmed references, made in the schema as proposing.apply_references makes them: a linked
     column's value property goes when no other column keeps values in it (every value of a candidate reference's
     column is one of the target's keys, so every cell links). [(reference, link, inverse)] with the final names, and
     the coverage entries of the links (their counts filled as the rows are written)."""
