@@ -71,7 +71,9 @@ def reference_index():
     measures the answering agent apart from the builder (`--ontology reference`)."""
     import re as _re
 
-    from ontobuild.ontology.index import EntitiesIndex, Fact
+    from ontobuild.ontology.entries import Fact
+
+    from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.ontology.names import safe_name
 
     catalog = json.loads(BUILD_INPUTS[0].read_text("utf-8"))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
 
 FOLDER = Path(__file__).resolve().parent / "data" / "orchard"
 DATASET = "https://orchard.example/datasets/trees"

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ontobuild.ontology.alignment import align, iri_share, property_problem
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.ontology.owl import to_graph
 from ontobuild.outputs.report import build_report
 from ontocore.trace import Trace

@@ -82,7 +82,8 @@ def test_build_with_the_model_passes_the_settings_on(monkeypatch: pytest.MonkeyP
 
 
 def test_public_functions_survive_their_submodules_import() -> None:
-    """`ontobuild.build` and `ontouse.ask` are functions, also after the submodules of the same names load."""
+    """`ontobuild.build` and `ontouse.ask` are functions, also after the builder's steps and the question loop's
+    module (of the same name) load."""
     import ontobuild
     import ontobuild.pipeline  # noqa: F401 - the builder's steps
     import ontouse

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from ontobuild.ontology.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.outputs.report import build_report
 from ontocore.trace import Trace
 

@@ -23,7 +23,8 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAI, dead_url
 from ontobuild.cli import main as build_main
 from ontocore.files import read_json_file
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.outputs.outcome import write_index_outcome
 from ontouse.cli import main as ask_main
 

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError, ToolArgumentError
-from ontobuild.ontology.index import FORMAT, EntitiesIndex, Fact, check_literal
+from ontobuild.ontology.entries import Fact, check_literal
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.indexformat import FORMAT
 from ontobuild.ontology.indexfile import load_index
 from ontobuild.ontology.names import normalize, safe_name, similarity
 

@@ -47,7 +47,7 @@ def test_markdown_is_chunked_by_heading_and_paragraph(tmp_path) -> None:
 def test_xsd_lexical_forms_have_one_home() -> None:
     """A value already in xsd notation: its number type (a leading zero marks a code), and the same patterns
     check literals in the index (one source for both)."""
-    from ontobuild.ontology.index import check_literal
+    from ontobuild.ontology.entries import check_literal
     from ontobuild.values.numbers import xsd_number_type
 
     assert [xsd_number_type(v) for v in ("0", "-12", "+3", "0.5", "-0.25", "10.", ".5")] == [

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.tables.references.proposing import apply_references, find_references, weigh
 from ontobuild.tables.mapping import Coverage
 from ontobuild.tables.references.confirming import link_names

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ontocore import drawing
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.outputs.outcome import write_index_outcome
 from ontouse.provenance import Provenance, describe
 from ontouse.report import evidence_diagram, write_answers_report

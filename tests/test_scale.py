@@ -17,7 +17,8 @@ from rdflib.compare import isomorphic
 from ontobuild.outputs.bigoutput import estimate_triples, write_ntriples
 from ontocore.storefolder import outcome_store
 from ontobuild.cli import main as ontobuild
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.ontology.owl import OntologyHeader, to_graph
 from ontobuild.outputs.scalecheck import sample_index
 from ontouse.cli import main as ontoask

@@ -140,7 +140,8 @@ def test_a_build_with_a_vocabulary_imports_it_and_protege_finds_a_local_copy(tmp
     from rdflib.namespace import OWL, RDF
 
     from ontobuild.ontology.alignment import align
-    from ontobuild.ontology.index import EntitiesIndex, Fact
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.outputs.outcome import write_index_outcome
 
     class NeverAsked:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from fake_openai import dead_url
-from ontobuild.ontology.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.inputs.readers import load_inputs
 from ontocore.errors import InputError
 

@@ -85,7 +85,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     - `ontology_iri`: the ontology's IRI (default: derived from the outcome folder's name).
     - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
-      class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
+      class, default 50) plus SPARQL constraint queries on every individual (see outputs.bigoutput, scalecheck).
     - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
       (ontobuild.tables.streaming): memory bounded by tables and keys, not rows; the outcome is a big graph.
     - `encoding`: the encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. "cp1250"; by default each

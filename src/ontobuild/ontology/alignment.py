@@ -27,7 +27,8 @@ from ontocore.trace import Trace
 from ..values.units import dimension_of
 
 from ..text.concepts import name_bound
-from .index import EntitiesIndex, check_literal
+from .entries import check_literal
+from .index import EntitiesIndex
 from .names import normalize, safe_name, similarity, unique_name
 from .vocabulary import Term, Vocabulary
 

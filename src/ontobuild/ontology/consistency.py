@@ -24,7 +24,9 @@ from ontocore.llm import ChatModel
 from ontocore.prompts import build as prompts
 from ontocore.trace import Trace
 
-from .index import EntitiesIndex, Fact, check_literal
+from .entries import Fact, check_literal
+
+from .index import EntitiesIndex
 from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
 
 log = logging.getLogger(__name__)

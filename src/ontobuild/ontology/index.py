@@ -1,4 +1,5 @@
-"""The EntitiesIndex: the in-memory model of an ontology under construction, and its JSON file format.
+"""The EntitiesIndex: the in-memory model of an ontology under construction, its edits, and its JSON document
+(the entries it holds are in `entries`, the document's schema and check in `indexformat`).
 
 Classes, properties and individuals are kept by name (a safe OWL local name); `label` keeps the original
 text; `roles` are descriptive texts (they become rdfs:comment). Every fact carries its provenance.
@@ -12,159 +13,27 @@ import copy
 import json
 import logging
 import re
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator
-
-import jsonschema
 
 from ..values.datatypes import widen
 from ontocore.errors import InputError, ToolArgumentError
-from ..values.numbers import XSD_DECIMAL, XSD_DOUBLE, XSD_INTEGER
 from ..values.units import dimension_of
 
+from .entries import DATATYPES, ClassDef, Fact, Individual, PropertyDef, check_literal
+from .indexformat import FORMAT, check_document
 from .names import safe_name, similarity
 
 log = logging.getLogger(__name__)
 
-FORMAT = "ontobuild-index/1"
 DEFAULT_BASE_IRI = "http://example.org/ontobuild#"
-DATATYPES = ("xsd:string", "xsd:integer", "xsd:decimal", "xsd:double", "xsd:boolean", "xsd:date",
-             "xsd:dateTime", "xsd:anyURI", "xsd:time", "xsd:gYear", "xsd:gMonthDay")
 ENTITY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 _MANY_FACTS = 64  # an individual with this many facts or more has their keys kept in a set (EntitiesIndex._has_fact)
-BASE_IRI_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*[#/]")
-
-
-@dataclass
-class ClassDef:
-    name: str
-    label: str = ""
-    superclasses: list[str] = field(default_factory=list)
-    roles: list[str] = field(default_factory=list)
-    iri: str = ""  # its own IRI when it is not base_iri + name (a vocabulary's term)
-    disjoint: list[str] = field(default_factory=list)  # classes nothing can be a member of together with this one
-
-
-@dataclass
-class PropertyDef:
-    name: str
-    kind: str  # "object" | "datatype"
-    label: str = ""
-    domain: list[str] = field(default_factory=list)
-    range: str = ""  # a class name (object) or an xsd datatype (datatype)
-    unit: str = ""
-    dimension: str = ""  # what its values measure (mass, time, money, ...): a value of another is refused
-    roles: list[str] = field(default_factory=list)
-    iri: str = ""
-    functional: bool = False  # at most one value per subject
-    inverse_of: str = ""  # an object property that states the same pairs the other way (owl:inverseOf)
-
-
-@dataclass
-class Fact:
-    property: str
-    object: str | None = None  # individual name, for object properties
-    literal: str | None = None  # lexical form, for datatype properties
-    datatype: str = ""
-    unit: str = ""
-    qualifier: str = ""  # what qualifies the value as the text says it: "at most", "about", "on average"
-    source: dict[str, str] = field(default_factory=dict)
-
-    def key(self) -> tuple:
-        return (self.property, self.object, self.literal, self.datatype)
-
-
-@dataclass
-class Individual:
-    name: str
-    label: str = ""
-    classes: list[str] = field(default_factory=list)
-    aliases: list[str] = field(default_factory=list)
-    roles: list[str] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-    source: dict[str, str] = field(default_factory=dict)
-    iri: str = ""
 
 
 def _add_unique(items: list[str], new: list[str] | tuple[str, ...]) -> None:
     for item in new:
         if item and item not in items:
             items.append(item)
-
-
-# the lexical forms of the date and time datatypes
-_LEXICAL = {
-    "xsd:date": re.compile(r"\d{4}-\d{2}-\d{2}"),
-    "xsd:time": re.compile(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?"),
-    "xsd:gYear": re.compile(r"-?\d{4,}"),
-    "xsd:gMonthDay": re.compile(r"--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"),
-    "xsd:dateTime": re.compile(r"-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?"),
-}
-
-
-def check_literal(lexical: str, datatype: str) -> str | None:
-    """None when `lexical` is a valid value of `datatype`, else the reason."""
-    dt = datatype or "xsd:string"
-    if dt not in DATATYPES:
-        return f"unknown datatype '{dt}' (use one of {', '.join(DATATYPES)})"
-    try:
-        if dt == "xsd:integer":
-            if not XSD_INTEGER.fullmatch(lexical.strip()):
-                raise ValueError
-        elif dt == "xsd:decimal":
-            if not XSD_DECIMAL.fullmatch(lexical.strip()):
-                raise ValueError
-            Decimal(lexical)
-        elif dt == "xsd:double":
-            if not XSD_DOUBLE.fullmatch(lexical.strip()):
-                raise ValueError
-        elif dt == "xsd:boolean":
-            if lexical not in ("true", "false", "1", "0"):
-                raise ValueError
-        elif dt in _LEXICAL and not _LEXICAL[dt].fullmatch(lexical):
-            raise ValueError
-    except (ValueError, InvalidOperation):
-        return f"'{lexical}' is not a valid {dt}"
-    return None
-
-
-@lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    text = resources.files("ontobuild.schemas").joinpath("entities_index.schema.json").read_text("utf-8")
-    return json.loads(text)
-
-
-@lru_cache(maxsize=1)
-def _fast_validator() -> Any:
-    """The schema compiled by fastjsonschema (draft-07 semantics: the schema uses no 2020-12-only keyword), or None
-    when it is not installed. It says valid or not ~100x faster than jsonschema on a big index; jsonschema then
-    words the error of an invalid one."""
-    try:
-        import fastjsonschema
-    except ImportError:
-        return None
-    data = dict(schema(), **{"$schema": "http://json-schema.org/draft-07/schema#"})
-    try:
-        return fastjsonschema.compile(data)
-    except Exception as e:  # noqa: BLE001 - fall back to jsonschema alone
-        log.debug("fastjsonschema cannot compile the index schema: %s", e)
-        return None
-
-
-def _valid_fast(data: Any) -> bool:
-    fast = _fast_validator()
-    if fast is None:
-        return False
-    import fastjsonschema
-
-    try:
-        fast(data)
-    except fastjsonschema.JsonSchemaException:
-        return False
-    return True
 
 
 def _copy1(entry: dict[str, Any]) -> dict[str, Any]:
@@ -618,18 +487,7 @@ class EntitiesIndex:
     @classmethod
     def from_dict(cls, data: dict[str, Any], origin: str = "<index>") -> "EntitiesIndex":
         """Build from our own format, validated against the JSON Schema and for dangling references."""
-        base = data.get("base_iri", DEFAULT_BASE_IRI) if isinstance(data, dict) else DEFAULT_BASE_IRI
-        if not isinstance(base, str) or not BASE_IRI_PATTERN.fullmatch(base):
-            raise InputError(f"{origin} is not a valid entities index: base_iri {base!r} is not an absolute IRI "
-                             "ending in '#' or '/' (e.g. http://example.org/onto#); spaces and <>\"{{}}|\\^` "
-                             "are not allowed in IRIs.")
-        errors = [] if _valid_fast(data) else sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data),
-                                                    key=lambda e: list(e.absolute_path))
-        if errors:
-            e = errors[0]
-            where = "/" + "/".join(str(p) for p in e.absolute_path)
-            more = f" ({len(errors) - 1} more problem(s) after this one)" if len(errors) > 1 else ""
-            raise InputError(f"{origin} is not a valid entities index: at {where}: {e.message}{more}.")
+        base = check_document(data, origin, DEFAULT_BASE_IRI)
         idx = cls(base_iri=base)  # entries are copied one level deep (they hold strings): the data stays the caller's
         for n, c in data["classes"].items():
             idx.classes[n] = ClassDef(**{**_copy1(c), "name": n})

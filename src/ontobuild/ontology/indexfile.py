@@ -8,7 +8,9 @@ from pathlib import Path
 from ontocore.errors import InputError
 from ontocore.files import read_json_file
 
-from .index import FORMAT, EntitiesIndex
+from .index import EntitiesIndex
+
+from .indexformat import FORMAT
 from .poc import from_poc
 
 

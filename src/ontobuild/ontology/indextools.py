@@ -6,7 +6,9 @@ from typing import Literal
 
 from ontocore.tools import Tool, tool
 
-from .index import EntitiesIndex, Fact
+from .entries import Fact
+
+from .index import EntitiesIndex
 
 PAGE = 15
 Kind = Literal["class", "property", "individual"]

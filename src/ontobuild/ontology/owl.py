@@ -47,7 +47,9 @@ from rdflib.term import Node
 
 from ..values.units import QUDT_CURRENCY, QUDT_UNIT, qudt_iri
 
-from .index import EntitiesIndex, Fact, Individual, PropertyDef
+from .entries import Fact, Individual, PropertyDef
+
+from .index import EntitiesIndex
 
 log = logging.getLogger(__name__)
 

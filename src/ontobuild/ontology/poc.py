@@ -28,7 +28,9 @@ from typing import Any
 from ..values.datatypes import literal_type, widen
 from ontocore.errors import InputError, ToolArgumentError
 
-from .index import DEFAULT_BASE_IRI, ENTITY_NAME, EntitiesIndex, Fact
+from .entries import Fact
+
+from .index import DEFAULT_BASE_IRI, ENTITY_NAME, EntitiesIndex
 from .names import safe_name
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,9 @@ from ontocore import __version__
 from ontocore.errors import InputError
 from ontocore.folders import atomic_write, write_json
 
-from ..ontology.index import BASE_IRI_PATTERN, DEFAULT_BASE_IRI, EntitiesIndex
+from ..ontology.index import DEFAULT_BASE_IRI, EntitiesIndex
+
+from ..ontology.indexformat import BASE_IRI_PATTERN
 from ..ontology.owl import OntologyHeader, ontology_iri, serialize_graph, to_graph, to_jsonld
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..ontology.index import EntitiesIndex, Individual
+from ..ontology.entries import Individual
+
+from ..ontology.index import EntitiesIndex
 from ..ontology.reason import CONSISTENT, INCONSISTENT, NOT_CHECKED, ReasonerReport, check
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..inputs.limits import check_fields
-from ..ontology.index import EntitiesIndex, Fact
+from ..ontology.entries import Fact
+from ..ontology.index import EntitiesIndex
 from ..ontology.names import safe_name, thing_name, unique_name
 from ..values.datatypes import XSD
 from ..values.numbers import decimal_comma, read_number

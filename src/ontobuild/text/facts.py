@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..ontology.index import EntitiesIndex, Fact
+from ..ontology.entries import Fact
+
+from ..ontology.index import EntitiesIndex
 from ..inputs.chunks import Chunk
 from ..ontology.names import normalize, safe_name, unique_name
 from .choosing import NONE, Decision, Link, ValueAsk

@@ -17,7 +17,8 @@ from typing import Any
 
 from ontocore.embeddings import split_name
 from ontocore.text import singular
-from ...ontology.index import EntitiesIndex, Fact
+from ...ontology.entries import Fact
+from ...ontology.index import EntitiesIndex
 from ..mapping import Coverage, Shape, file_stem, is_leaf, pointer, split_key
 from ...ontology.names import safe_name
 

@@ -16,7 +16,9 @@ from rdflib.namespace import RDFS
 
 from ontocore.progress import Progress
 
-from ...ontology.index import EntitiesIndex, Fact, Individual
+from ...ontology.entries import Fact, Individual
+
+from ...ontology.index import EntitiesIndex
 from ...ontology.owl import individual_triples, qudt_iri, text_literal
 from ...outputs.bigoutput import STORE_DIR, StoreLoader, nt_row
 from ..mapping import CountingCoverage, Coverage, Record, Shape, apply_mapping, individual_name, pointer
