@@ -71,8 +71,10 @@ def reference_index():
     measures the answering agent apart from the builder (`--ontology reference`)."""
     import re as _re
 
-    from ontobuild.index import EntitiesIndex, Fact
-    from ontobuild.names import safe_name
+    from ontobuild.ontology.entries import Fact
+
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.ontology.names import safe_name
 
     catalog = json.loads(BUILD_INPUTS[0].read_text("utf-8"))
     idx = EntitiesIndex(base_iri="http://example.org/northwind#")
@@ -168,7 +170,7 @@ def reference_index():
 
 
 def reference_outcome(path: Path) -> Path:
-    from ontobuild.outcome import write_index_outcome
+    from ontobuild.outputs.outcome import write_index_outcome
 
     write_index_outcome(reference_index(), path, reason=False)
     return path

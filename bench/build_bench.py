@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ontobuild.build import run_build
+from ontobuild.pipeline import run_build
 from ontocore.llm import open_model
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -31,14 +31,21 @@ def datasets() -> dict[str, list[Path]]:
 
 
 def fingerprint() -> tuple[int, str]:
-    from ontobuild.ingest import load_inputs
-    from ontobuild.keys import find_references, ordered_for_mapping
-    from ontobuild.mapping import find_records, group_shapes
-    try:
-        from ontobuild.recordstep import mapping_messages
-    except ImportError:  # a tree from before the builder steps had homes of their own
-        from ontobuild.build import mapping_messages  # type: ignore[attr-defined,no-redef]
-    from ontobuild.references import reference_messages
+    try:  # the builder in wings
+        from ontobuild.inputs.readers import load_inputs
+        from ontobuild.tables.mapping import find_records, group_shapes
+        from ontobuild.tables.recordstep import mapping_messages
+        from ontobuild.tables.references.confirming import reference_messages
+        from ontobuild.tables.references.proposing import find_references, ordered_for_mapping
+    except ImportError:  # a tree from before the wings: flat modules
+        from ontobuild.ingest import load_inputs  # type: ignore[no-redef]
+        from ontobuild.keys import find_references, ordered_for_mapping  # type: ignore[no-redef]
+        from ontobuild.mapping import find_records, group_shapes  # type: ignore[no-redef]
+        from ontobuild.references import reference_messages  # type: ignore[no-redef]
+        try:
+            from ontobuild.recordstep import mapping_messages  # type: ignore[no-redef]
+        except ImportError:  # a tree from before the builder steps had homes of their own
+            from ontobuild.build import mapping_messages  # type: ignore[attr-defined,no-redef]
     try:
         from ontobuild.text.quantities import find_quantities
     except ImportError:  # a tree from before the text step had its own package

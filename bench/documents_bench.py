@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
     import ontobuild
-    from ontobuild.ingest import load_inputs
+    from ontobuild.inputs.readers import load_inputs
 
     from ontocore.llm import open_model
 

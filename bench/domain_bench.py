@@ -466,13 +466,13 @@ def schema_share(outcome: Path, schema: Path) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------------------- runs
 
 def schema_supported() -> bool:
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
 
     return "schema" in inspect.signature(run_build).parameters
 
 
 def build_domain(name: str, gold: dict[str, Any], model: Any, out: Path, schema: bool) -> dict[str, Any]:
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
 
     files = [DOMAINS / name / f for f in gold["files"]]
     extra = {"schema": [DOMAINS / name / "schema.ttl"]} if schema else {}

@@ -91,7 +91,7 @@ def build_model(export: Export, record: bool) -> Any:
 
 def run_export(export: Export, out_root: Path, record: bool = False, reason: bool = False) -> dict[str, Any]:
     """Build one export; its row of the results."""
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
     from ontocore.errors import OntoError
 
     model = build_model(export, record)

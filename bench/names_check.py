@@ -66,7 +66,7 @@ def _known(word: str, extra: set[str]) -> bool:
 
 
 def _is_unit(word: str) -> bool:
-    from ontocore.units import unit as unit_of, currency
+    from ontobuild.values.units import unit as unit_of, currency
     return bool(unit_of(word) or unit_of(word.lower()) or currency(word.upper()) or currency(word))
 
 

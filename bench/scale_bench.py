@@ -34,7 +34,8 @@ FACTS_PER_ORDER = 11.7  # an order (2), three lines (9), a fifth of a customer (
 def generate_index(facts: int, seed: int = 11):
     """An EntitiesIndex of about `facts` facts: Customer, Product, Order, OrderLine (disjoint classes), functional
     datatype properties, links by object properties, and a source per fact as a table export would give."""
-    from ontobuild.index import EntitiesIndex, Fact
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
 
     rnd = random.Random(seed)
     idx = EntitiesIndex(base_iri="http://example.org/shop#")

@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ontobuild.alignment import align, iri_share
-from ontobuild.indexfile import load_index
+from ontobuild.ontology.alignment import align, iri_share
+from ontobuild.ontology.indexfile import load_index
 from ontocore.llm import open_model
 from ontocore.folders import atomic_write
-from ontobuild.vocabulary import load_vocabulary
+from ontobuild.ontology.vocabulary import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "schema.json"

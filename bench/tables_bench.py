@@ -42,7 +42,7 @@ def _parse_reference(text: str) -> tuple[str, str, str, str]:
 
 def cells(files: list[Path]) -> int:
     """Non-empty cells of the exports, counted independently of the builder."""
-    from ontobuild.ingest import load_inputs
+    from ontobuild.inputs.readers import load_inputs
 
     n = 0
     for _, rows in load_inputs(files).json_docs:
@@ -51,7 +51,7 @@ def cells(files: list[Path]) -> int:
 
 
 def build(db: str, fmt: str, model: Any) -> dict[str, Any]:
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
 
     files = sorted((TABLES / db / fmt).iterdir())
     out = OUT / f"{db}_{fmt}"

@@ -61,7 +61,7 @@ def _load_scorer(path: Path, name: str) -> Any:
 
 
 def _build(files: list[Path], out: Path, model: Any, schema: list[Path] | None) -> dict[str, Any]:
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
     t0 = time.perf_counter()
     try:
         stats = run_build(files, out=out, model=model, force=True, schema=schema, reason=False)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ontobuild.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
 
 FOLDER = Path(__file__).resolve().parent / "data" / "orchard"
 DATASET = "https://orchard.example/datasets/trees"
@@ -46,7 +48,7 @@ def orchard_index() -> EntitiesIndex:
 
 def write_fixture(folder: Path = FOLDER) -> Path:
     """The outcome folder: entities_index.json and ontology.ttl (no reasoner, no report)."""
-    from ontobuild.owl import serialize
+    from ontobuild.ontology.owl import serialize
 
     idx = orchard_index()
     _, turtle = serialize(idx)

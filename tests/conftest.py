@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
 
 REPO = Path(__file__).resolve().parents[1]
 # the prefixes of the made-up beekeeping vocabularies of the vocabulary tests (Turtle)

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.alignment import align, iri_share, property_problem
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.owl import to_graph
-from ontobuild.report import build_report
+from ontobuild.ontology.alignment import align, iri_share, property_problem
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.owl import to_graph
+from ontobuild.outputs.report import build_report
 from ontocore.trace import Trace
-from ontobuild.vocabulary import Term, load_vocabulary
+from ontobuild.ontology.vocabulary import Term, load_vocabulary
 
 from conftest import HIVES_PREFIXES, cassette_model
 

@@ -70,9 +70,9 @@ def test_build_with_the_model_passes_the_settings_on(monkeypatch: pytest.MonkeyP
         calls.update(kwargs)
         return {"outcome": str(tmp_path / "o"), "counts": {"classes": 3}}
 
-    fake = types.ModuleType("ontobuild.build")
+    fake = types.ModuleType("ontobuild.pipeline")
     fake.run_build = fake_run_build
-    monkeypatch.setitem(sys.modules, "ontobuild.build", fake)
+    monkeypatch.setitem(sys.modules, "ontobuild.pipeline", fake)
     result = ontobuild.build(["a.json"], out=tmp_path / "o", model="m", backend="openai", model_timeout=5)
     assert result.outcome == tmp_path / "o" and result.counts == {"classes": 3}
     assert calls["files"] == [Path("a.json")] and calls["llm_options"]["model"] == "m"
@@ -82,19 +82,20 @@ def test_build_with_the_model_passes_the_settings_on(monkeypatch: pytest.MonkeyP
 
 
 def test_public_functions_survive_their_submodules_import() -> None:
-    """`ontobuild.build` and `ontouse.ask` are functions, also after the submodules of the same names load."""
+    """`ontobuild.build` and `ontouse.ask` are functions, also after the builder's steps and the question loop's
+    module (of the same name) load."""
     import ontobuild
-    import ontobuild.build  # noqa: F401 - the builder's module
+    import ontobuild.pipeline  # noqa: F401 - the builder's steps
     import ontouse
     import ontouse.ask  # noqa: F401 - the question loop's module
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
     from ontouse.ask import open_answerer
 
     assert callable(run_build) and callable(open_answerer)
     assert isinstance(ontobuild.build, types.FunctionType) and ontobuild.build.__module__ == "ontobuild.api"
     assert isinstance(ontouse.ask, types.FunctionType) and ontouse.ask.__module__ == "ontouse.api"
     assert ontouse.Answerer.__module__ == "ontouse.api" and ontouse.Answer.__name__ == "Answer"
-    assert sys.modules["ontobuild.build"].run_build is run_build
+    assert sys.modules["ontobuild.pipeline"].run_build is run_build
 
 
 # ---- ontouse.Answerer ----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.build import run_build
+from ontobuild.pipeline import run_build
 from ontocore.cassette import ReplayChat
 
 from conftest import cassette_model

@@ -121,15 +121,15 @@ def test_files_path_calls_run_build(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     calls = {}
 
     def fake_run_build(**kwargs):
-        from ontobuild.ingest import max_input_bytes
+        from ontobuild.inputs.limits import max_input_bytes
 
         calls.update(kwargs, max_input_bytes=max_input_bytes())
         return {"outcome": "x", "counts": {"classes": 1}}
 
     import types
-    fake = types.ModuleType("ontobuild.build")
+    fake = types.ModuleType("ontobuild.pipeline")
     fake.run_build = fake_run_build
-    monkeypatch.setitem(sys.modules, "ontobuild.build", fake)
+    monkeypatch.setitem(sys.modules, "ontobuild.pipeline", fake)
     result = CliRunner().invoke(main, ["a.json", "b.md", "--out", "o", "--no-reason", "--backend", "openai",
                                        "--model", "m", "--base-url", "http://h/v1", "--api-key", "k",
                                        "--model-timeout", "5", "--model-retries", "0", "--force",

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.report import build_report
+from ontobuild.ontology.consistency import apply_fix, check_index, find_problems, needs_repair, repair_round
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.outputs.report import build_report
 from ontocore.trace import Trace
 
 from conftest import cassette_model
@@ -112,7 +113,7 @@ def test_repair_round_is_bounded_and_says_what_remains() -> None:
             return ChatReply(content="I cannot decide.", tool_calls=[])
 
     def never_fixed(_: EntitiesIndex):
-        from ontobuild.reason import ReasonerReport
+        from ontobuild.ontology.reason import ReasonerReport
 
         return ReasonerReport("inconsistent")
 

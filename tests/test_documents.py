@@ -1,4 +1,4 @@
-"""Documents as inputs (`ontobuild.documents`, `ingest`): PDF, Word, PowerPoint and HTML files made by real writers
+"""Documents as inputs (`ontobuild.inputs`): PDF, Word, PowerPoint and HTML files made by real writers
 (fpdf2 and LibreOffice for PDF, python-docx and LibreOffice for Word, python-pptx for slides) are read into the same
 chunks a Markdown file of the same content gives (headings as sections), with their page or slide; tables inside
 documents become tables; a page without a text layer is left out with its reason; an unknown suffix is refused
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.ingest import load_inputs
+from ontobuild.inputs.readers import load_inputs
 
 DATA = Path(__file__).parent / "data" / "documents"
 
@@ -216,9 +216,10 @@ def test_a_tab_separated_utf16_text_is_a_table(tmp_path: Path) -> None:
 
 
 def test_sources_of_text_facts_name_the_page_and_section() -> None:
-    from ontobuild.build import place_sources
-    from ontobuild.index import EntitiesIndex, Fact
-    from ontobuild.ingest import Chunk
+    from ontobuild.pipeline import place_sources
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.inputs.chunks import Chunk
     from ontocore.html import source_text
 
     idx = EntitiesIndex()

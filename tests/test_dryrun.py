@@ -89,7 +89,7 @@ def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
     """The cassette build (real exchanges of the embedded model, replayed: one map_records, a read_sentence per
     sentence) makes the calls the dry run predicts."""
     from conftest import cassette_model
-    from ontobuild.build import run_build
+    from ontobuild.pipeline import run_build
 
     here = Path(__file__).parent
     files = [here / "data" / "mini_fleet.json", here / "data" / "mini_fleet_notes.txt"]

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from ontobuild.cli import main as build_main
-from ontobuild.ingest import iter_table, load_inputs, read_table
+from ontobuild.inputs.readers import load_inputs
+from ontobuild.inputs.tabular import iter_table, read_table
 from ontocore.errors import InputError
 
 MIXED = [

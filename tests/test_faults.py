@@ -23,8 +23,9 @@ from click.testing import CliRunner
 from fake_openai import FakeOpenAI, dead_url
 from ontobuild.cli import main as build_main
 from ontocore.files import read_json_file
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.outcome import write_index_outcome
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.outputs.outcome import write_index_outcome
 from ontouse.cli import main as ask_main
 
 KEY = "sk-fault-suite-0123456789abcdef"
@@ -348,13 +349,13 @@ def test_sigterm_during_the_reasoner_leaves_no_process(work: Path, poc_index_pat
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(
-            pid != proc.pid for pid in _processes_mentioning("ontobuild.reason")):
+            pid != proc.pid for pid in _processes_mentioning("ontobuild.ontology.reason")):
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143, err
     time.sleep(0.5)
-    assert _processes_mentioning("ontobuild.reason") == [] and _processes_mentioning("ontobuild-reason-") == []
+    assert _processes_mentioning("ontobuild.ontology.reason") == [] and _processes_mentioning("ontobuild-reason-") == []
     assert not out.exists() and not list(work.glob(".reasoned.partial-*"))
 
 
@@ -366,12 +367,12 @@ def test_sigkill_during_the_reasoner(work: Path, poc_index_path: Path) -> None:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(
-            pid != proc.pid for pid in _processes_mentioning("ontobuild.reason")):
+            pid != proc.pid for pid in _processes_mentioning("ontobuild.ontology.reason")):
         time.sleep(0.05)
     proc.kill()
     proc.wait(timeout=10)
     time.sleep(1.0)
-    assert _processes_mentioning("ontobuild.reason") == []
+    assert _processes_mentioning("ontobuild.ontology.reason") == []
     assert len(list(work.glob(".killed.partial-*"))) == 1
     r = CliRunner().invoke(build_main, ["--from-index", str(work / "onto" / "entities_index.json"), "--out",
                                         str(work / "next"), "--no-reason"])

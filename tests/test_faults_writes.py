@@ -20,7 +20,7 @@ from typing import Any, Callable
 import pytest
 from click.testing import CliRunner
 
-import ontobuild.build  # noqa: F401 - the modules a child that gave up root runs, imported while they can be read
+import ontobuild.pipeline  # noqa: F401 - the modules a child that gave up root runs, imported while they can be read
 import ontouse.storage.persist  # noqa: F401
 from ontobuild.cli import main as build_main
 from ontouse.cli import main as ask_main

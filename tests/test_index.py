@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError, ToolArgumentError
-from ontobuild.index import FORMAT, EntitiesIndex, Fact, check_literal
-from ontobuild.indexfile import load_index
-from ontobuild.names import normalize, safe_name, similarity
+from ontobuild.ontology.entries import Fact, check_literal
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.indexformat import FORMAT
+from ontobuild.ontology.indexfile import load_index
+from ontobuild.ontology.names import normalize, safe_name, similarity
 
 
 def test_roundtrip(tiny_index: EntitiesIndex, tmp_path: Path) -> None:

@@ -8,9 +8,11 @@ from pathlib import Path
 from rdflib import Graph, URIRef
 from rdflib.namespace import OWL, RDF, RDFS
 
-from ontobuild.index import ClassDef, EntitiesIndex, Fact, PropertyDef
-from ontobuild.outcome import write_index_outcome
-from ontobuild.owl import serialize, to_graph
+from ontobuild.ontology.entries import ClassDef, Fact, PropertyDef
+
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.outputs.outcome import write_index_outcome
+from ontobuild.ontology.owl import serialize, to_graph
 from ontouse.provenance import Provenance
 
 HX = "https://hives.example/voc#"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ontocore.errors import ToolArgumentError
-from ontobuild.index import EntitiesIndex
-from ontobuild.indextools import make_index_tools
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.indextools import make_index_tools
 
 
 def tools_for(idx: EntitiesIndex) -> dict:

@@ -1,4 +1,4 @@
-"""The reader registry of the inputs (`ingest.READERS`): one entry per suffix decides how a file is read, a file of
+"""The reader registry of the inputs (`READERS`): one entry per suffix decides how a file is read, a file of
 another suffix is refused naming the formats read, and the messages naming the formats come from it. Made-up domain:
 beehives."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild import ingest
-from ontobuild.ingest import READERS, Inputs, Reader, input_formats, load_inputs, reader_for
+from ontobuild.inputs.chunks import Chunk
+from ontobuild.inputs.readers import READERS, Inputs, Reader, input_formats, load_inputs, reader_for
 
 
 def test_every_suffix_has_one_reader_and_other_suffixes_are_refused() -> None:
@@ -49,7 +49,7 @@ def test_each_kind_of_file_is_read_by_its_entry(tmp_path: Path) -> None:
 
 def test_a_new_format_is_one_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def read_lines_as_text(path: Path, inputs: Inputs, max_chars: int) -> None:
-        inputs.chunks.append(ingest.Chunk(f"{path.name}#1", path.name, path.read_text("utf-8")))
+        inputs.chunks.append(Chunk(f"{path.name}#1", path.name, path.read_text("utf-8")))
 
     monkeypatch.setitem(READERS, ".log", Reader("logs", read_lines_as_text))
     (tmp_path / "swarm.log").write_text("The South hive swarmed at noon.", encoding="utf-8")

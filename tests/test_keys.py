@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.index import EntitiesIndex
-from ontobuild.ingest import load_inputs
-from ontobuild.keys import apply_references, candidate_keys, find_references, ordered_for_mapping
-from ontobuild.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.inputs.readers import load_inputs
+from ontobuild.tables.references.proposing import apply_references, candidate_keys, find_references, ordered_for_mapping
+from ontobuild.tables.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes
 
 LIBRARY = {
     "members.csv": "member_id,name,joined\n1,Ada Byron,2019\n2,Alan Grey,2020\n3,Ada Byron,2021\n",
@@ -118,7 +118,7 @@ def test_confirmed_references_become_links(tmp_path: Path) -> None:
     from rdflib import Namespace
     from rdflib.namespace import OWL
 
-    from ontobuild.owl import to_graph
+    from ontobuild.ontology.owl import to_graph
 
     assert idx.properties["basedAt"].inverse_of == "hosts"
     ns = Namespace(idx.base_iri)
@@ -166,7 +166,7 @@ def test_records_never_merge(tmp_path: Path) -> None:
 def test_a_name_column_whose_values_repeat_names_records_when_the_table_has_a_key(tmp_path: Path) -> None:
     """People may share a name: with a key column the name column still names the records (and is proposed);
     without one it is refused. The name column is never also turned into individuals of another class."""
-    from ontobuild.decisions import check_decision, proposed_name_key, repair_decision
+    from ontobuild.tables.decisions import check_decision, proposed_name_key, repair_decision
 
     members = next(s for s in dataset(tmp_path, LIBRARY) if s.file == "members.csv")
     args = {"record_class": "Member", "name_key": "name", "changes": []}
@@ -190,7 +190,7 @@ APIARY = {
 def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: Path) -> None:
     """Evidence code weighs: "nearest_yard_miles" shares values with yard ids but is a distance; a column
     named after the target, into its own key, is a reference without asking the model."""
-    from ontobuild.keys import measurement, weigh
+    from ontobuild.tables.references.proposing import measurement, weigh
 
     plan = find_references(dataset(tmp_path, APIARY))
     verdicts = {r.column: weigh(r, plan) for r in plan.references}
@@ -206,7 +206,7 @@ def test_a_measurement_is_never_a_link_and_a_named_id_needs_no_model(tmp_path: P
 def test_dirty_headers_keep_every_column_and_rfc4180_quotes_are_read(tmp_path: Path) -> None:
     """A repeated or empty header name keeps both columns under distinct names; a quoted cell with an escaped
     quote and a comma is one cell."""
-    from ontobuild.ingest import read_table
+    from ontobuild.inputs.tabular import read_table
 
     path = tmp_path / "parts.csv"
     path.write_text('name,name,,note\nbolt,M8,7,"1"" pipe, steel"\nnut,M6,9,plain\n', "utf-8")
@@ -240,7 +240,7 @@ def test_a_link_takes_the_name_its_id_column_had_and_link_tables_get_no_inverse(
 
 
 def test_a_link_decided_by_code_is_named_after_its_target_when_the_column_abbreviates_it(tmp_path: Path) -> None:
-    from ontobuild.references import confirm_all
+    from ontobuild.tables.references.confirming import confirm_all
     from ontocore.trace import Trace
 
     shapes = dataset(tmp_path, {"members.csv": "mem_id,name\n1,Ana\n2,Bo\n3,Cy\n",
@@ -266,7 +266,7 @@ def test_ids_of_tables_numbered_alike_and_small_counts_are_not_links(tmp_path: P
     """A table's own numbering is not a reference to another table numbered 1..n, unless both hold the same
     ids (a one-to-one pair, kept in one direction only); a column of a few small numbers that neither names the
     target nor says it is an identifier ("benches") is not a link; "kind" names plant_kinds by its head word."""
-    from ontobuild.keys import weigh
+    from ontobuild.tables.references.proposing import weigh
 
     plan = find_references(dataset(tmp_path, NURSERY))
     verdicts = {(r.source.file, r.column, r.target.file): weigh(r, plan)[0] for r in plan.references}
@@ -281,7 +281,7 @@ def test_ids_of_tables_numbered_alike_and_small_counts_are_not_links(tmp_path: P
 def test_code_proposes_the_column_that_names_a_tables_records(tmp_path: Path) -> None:
     """name/title first; then a name called after the table's own word or 'full'; then a text column called as
     the table's thing itself; never the key column, a number or a column whose values repeat too often."""
-    from ontobuild.decisions import proposed_name_key
+    from ontobuild.tables.decisions import proposed_name_key
 
     shapes = {s.file: s for s in dataset(tmp_path, {
         "harbours.csv": "harbour_id,harbour_name,depth_m\n1,Kellby,12\n2,Ostmoor,9\n3,Riva,7\n",

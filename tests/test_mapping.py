@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from ontobuild.index import EntitiesIndex
-from ontobuild.decisions import check_decision, repair_decision
-from ontobuild.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes, infer_field, split_key
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.tables.decisions import check_decision, repair_decision
+from ontobuild.tables.mapping import Coverage, Decision, apply_mapping, find_records, group_shapes, infer_field, split_key
 
 from conftest import REPO
 
@@ -141,7 +141,7 @@ def test_a_field_name_that_wraps_every_record_is_no_category() -> None:
 def test_a_record_description_copied_from_the_instructions_is_dropped() -> None:
     """The model sometimes copies the prompt's wording into a class description ("one short sentence saying
     what a record is", "(the table's own name)", the "@key" placeholder): those parts describe the prompt."""
-    from ontobuild.recordstep import clean_role
+    from ontobuild.tables.recordstep import clean_role
 
     assert clean_role("one short sentence saying what a record is") == ""
     assert clean_role("A rowing boat of the club (the table's own name).") == "A rowing boat of the club."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ontobuild.mapping import infer_field
-from ontocore.numbers import datatype_of, decimal_comma, read_number
+from ontobuild.tables.mapping import infer_field
+from ontobuild.values.numbers import datatype_of, decimal_comma, read_number
 
 
 @pytest.mark.parametrize("text,comma,expected", [
@@ -35,7 +35,7 @@ def test_a_column_decides_its_decimal_mark() -> None:
 
 
 def test_markdown_is_chunked_by_heading_and_paragraph(tmp_path) -> None:
-    from ontobuild.ingest import load_inputs
+    from ontobuild.inputs.readers import load_inputs
 
     (tmp_path / "guide.md").write_text("# Depots\n\nNorthport holds 40 trucks.\n\n## Rules\n\nTrucks rest 11 h.\nEvery "
                                        "night.\n\n# Books\n\nDune has 412 pages.\n", "utf-8")
@@ -47,8 +47,8 @@ def test_markdown_is_chunked_by_heading_and_paragraph(tmp_path) -> None:
 def test_xsd_lexical_forms_have_one_home() -> None:
     """A value already in xsd notation: its number type (a leading zero marks a code), and the same patterns
     check literals in the index (one source for both)."""
-    from ontobuild.index import check_literal
-    from ontocore.numbers import xsd_number_type
+    from ontobuild.ontology.entries import check_literal
+    from ontobuild.values.numbers import xsd_number_type
 
     assert [xsd_number_type(v) for v in ("0", "-12", "+3", "0.5", "-0.25", "10.", ".5")] == [
         "xsd:integer", "xsd:integer", "xsd:integer", "xsd:decimal", "xsd:decimal", "xsd:decimal", "xsd:decimal"]

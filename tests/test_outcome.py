@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.outcome import write_index_outcome
+from ontobuild.outputs.outcome import write_index_outcome
 from ontocore.folders import atomic_write, new_outcome_dir, write_json
 
 

@@ -10,9 +10,11 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 import rdflib.namespace as ns
 
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.indexfile import load_index
-from ontobuild.owl import make_literal, serialize, to_graph, to_rdfxml
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.indexfile import load_index
+from ontobuild.ontology.owl import make_literal, serialize, to_graph, to_rdfxml
 
 from conftest import REPO
 
@@ -107,8 +109,8 @@ def test_deterministic_in_process(tiny_index: EntitiesIndex) -> None:
 
 _SCRIPT = """
 import hashlib, sys
-from ontobuild.indexfile import load_index
-from ontobuild.owl import serialize
+from ontobuild.ontology.indexfile import load_index
+from ontobuild.ontology.owl import serialize
 x, t = serialize(load_index(sys.argv[1]))
 print(hashlib.sha256(x).hexdigest(), hashlib.sha256(t).hexdigest())
 """

@@ -261,7 +261,7 @@ def test_ontoask_reads_schema_org_jsonld(tmp_path: Path) -> None:
 
 def test_a_vocabulary_with_the_schema_org_context_is_read_for_schema(tmp_path: Path) -> None:
     """ontobuild --schema reads a schema.org-style vocabulary whose context is schema.org's (the bundled copy)."""
-    from ontobuild.vocabulary import load_vocabulary
+    from ontobuild.ontology.vocabulary import load_vocabulary
 
     path = tmp_path / "puppetry-terms.jsonld"
     path.write_text(json.dumps({"@context": "https://schema.org/", "@graph": [
@@ -277,7 +277,7 @@ def test_a_vocabulary_with_the_schema_org_context_is_read_for_schema(tmp_path: P
 @pytest.mark.parametrize("name", ["observatory.owx", "observatory.owl"])
 def test_an_owlxml_vocabulary_is_read_for_schema(tmp_path: Path, name: str) -> None:
     """ontobuild --schema reads a vocabulary Protégé saved as OWL/XML."""
-    from ontobuild.vocabulary import load_vocabulary
+    from ontobuild.ontology.vocabulary import load_vocabulary
 
     path = tmp_path / name
     path.write_text(OWX, "utf-8")

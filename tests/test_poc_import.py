@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.index import EntitiesIndex
-from ontobuild.indexfile import load_index
-from ontobuild.poc import from_poc
-from ontocore.datatypes import literal_type, widen
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.indexfile import load_index
+from ontobuild.ontology.poc import from_poc
+from ontobuild.values.datatypes import literal_type, widen
 
 
 def test_reference_index(poc_index_path: Path) -> None:

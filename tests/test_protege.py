@@ -16,9 +16,10 @@ from rdflib.namespace import DCTERMS, OWL, RDF, XSD
 from conftest import make_tiny_index
 from ontobuild import __version__
 from ontobuild.cli import main
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.owl import QUDT, OntologyHeader, to_graph, to_jsonld
-from ontocore.units import qudt_iri
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.owl import QUDT, OntologyHeader, to_graph, to_jsonld
+from ontobuild.values.units import qudt_iri
 from ontouse.storage.graph import load_graph
 
 UNIT = "http://qudt.org/vocab/unit/"

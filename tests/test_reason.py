@@ -7,8 +7,8 @@ import pytest
 from rdflib import Graph
 
 from ontocore.errors import InputError
-from ontobuild.owl import to_graph, to_rdfxml
-from ontobuild.reason import JAVA_MISSING, ReasonerReport, check
+from ontobuild.ontology.owl import to_graph, to_rdfxml
+from ontobuild.ontology.reason import JAVA_MISSING, ReasonerReport, check
 
 needs_java = pytest.mark.skipif(shutil.which("java") is None, reason="no Java runtime")
 

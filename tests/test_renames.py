@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.keys import apply_references, find_references, weigh
-from ontobuild.mapping import Coverage
-from ontobuild.references import link_names
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.tables.references.proposing import apply_references, find_references, weigh
+from ontobuild.tables.mapping import Coverage
+from ontobuild.tables.references.confirming import link_names
 
 from test_keys import _map, dataset
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from ontocore import drawing
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.outcome import write_index_outcome
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.outputs.outcome import write_index_outcome
 from ontouse.provenance import Provenance, describe
 from ontouse.report import evidence_diagram, write_answers_report
 from ontouse.storage.store import Source

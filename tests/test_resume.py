@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ontobuild.build import run_build
+from ontobuild.pipeline import run_build
 from ontocore.cassette import ReplayChat
 from ontocore.savedcalls import SAVED_CALLS_FILE, SavedCalls, SavingChat, call_key, refuse_to_ask
 
@@ -60,7 +60,7 @@ def test_a_build_that_failed_after_its_model_calls_resumes_with_no_new_call(tmp_
 
     import importlib
 
-    build = importlib.import_module("ontobuild.build")  # the module (ontobuild.build is also the API's function)
+    build = importlib.import_module("ontobuild.pipeline")  # the builder's steps
     def internal_error(*args, **kwargs):
         raise KeyError("something after the model calls")
 
@@ -88,7 +88,7 @@ def test_a_killed_build_resumes_with_no_new_call(tmp_path: Path) -> None:
         pytest.skip("no cassette recorded yet (ONTOBUILD_RECORD=1)")
     files = tables(tmp_path / "in")
     out = tmp_path / "out"
-    script = ("import sys; from pathlib import Path; from ontobuild.build import run_build; "
+    script = ("import sys; from pathlib import Path; from ontobuild.pipeline import run_build; "
               "from ontocore.cassette import ReplayChat; "
               "run_build([Path(p) for p in sys.argv[3:]], out=Path(sys.argv[2]), model=ReplayChat(sys.argv[1]))")
     env = {**os.environ, "PYTHONPATH": str(HERE.parent / "src")}

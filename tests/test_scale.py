@@ -14,12 +14,13 @@ from click.testing import CliRunner
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
-from ontobuild.bigoutput import estimate_triples, write_ntriples
+from ontobuild.outputs.bigoutput import estimate_triples, write_ntriples
 from ontocore.storefolder import outcome_store
 from ontobuild.cli import main as ontobuild
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.owl import OntologyHeader, to_graph
-from ontobuild.scalecheck import sample_index
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.owl import OntologyHeader, to_graph
+from ontobuild.outputs.scalecheck import sample_index
 from ontouse.cli import main as ontoask
 from ontouse.storage.endpoint import wait_ready
 from oxigraph_server import free_port, oxigraph_cli

@@ -110,7 +110,7 @@ def test_shorten() -> None:
 
 
 def test_load_graph_files_and_folder(tmp_path: Path, tiny_index) -> None:
-    from ontobuild.outcome import write_index_outcome
+    from ontobuild.outputs.outcome import write_index_outcome
 
     ttl = tmp_path / "a.ttl"
     ttl.write_text(DATA)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.index import EntitiesIndex
-from ontobuild.ingest import load_inputs
-from ontobuild.keys import find_references, ordered_for_mapping
-from ontobuild.mapping import Coverage, Decision, apply_mapping, file_stem, find_records, group_shapes
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.inputs.readers import load_inputs
+from ontobuild.tables.references.proposing import find_references, ordered_for_mapping
+from ontobuild.tables.mapping import Coverage, Decision, apply_mapping, file_stem, find_records, group_shapes
 
 HEADER = ["tree_id", "variety", "planted", "height_m", "pruned", "note"]
 ROWS = [
@@ -202,7 +202,7 @@ def test_text_in_cp1252_is_read_with_a_warning(tmp_path: Path) -> None:
 
 
 def test_the_build_report_shows_the_input_warnings(tmp_path: Path) -> None:
-    from ontobuild.report import build_report
+    from ontobuild.outputs.report import build_report
 
     path = tmp_path / "trees.csv"
     path.write_bytes(CSV.encode("cp1252"))

@@ -1,4 +1,4 @@
-"""Streamed tables (ontobuild.tablestream): small related tables forced through the streaming path give the same
+"""Streamed tables (ontobuild.tables.streaming): small related tables forced through the streaming path give the same
 graph as the normal path (rdflib.compare.isomorphic), every cell kept, every reference linked; keys and
 references found on hashes of whole columns agree with keys.find_references; an interrupted streamed build resumes
 from its last committed batch.
@@ -19,10 +19,10 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 from conftest import cassette_model
-from ontobuild import tablestream
-from ontobuild.build import run_build
-from ontobuild.keys import find_references
-from ontobuild.mapping import find_records, group_shapes
+from ontobuild.pipeline import run_build
+from ontobuild.tables.references.proposing import find_references
+from ontobuild.tables.mapping import find_records, group_shapes
+from ontobuild.tables.streaming import checkpoint, profile, writing
 
 HERE = Path(__file__).parent
 CASSETTE = HERE / "cassettes" / "build_tables_stream.json"
@@ -97,9 +97,9 @@ def test_streamed_tables_give_the_graph_of_the_normal_path(tmp_path: Path) -> No
     assert not index["individuals"] and index["classes"]
     import gzip
 
-    rows = gzip.open(tmp_path / "b" / "lending" / tablestream.SOURCES_FILE, "rt").read().splitlines()
+    rows = gzip.open(tmp_path / "b" / "lending" / writing.SOURCES_FILE, "rt").read().splitlines()
     assert len(rows) == 110 and all(len(r.split("\t")) == 3 for r in rows)
-    assert not (tmp_path / "b" / "lending" / tablestream.CHECKPOINT_FILE).exists()
+    assert not (tmp_path / "b" / "lending" / checkpoint.CHECKPOINT_FILE).exists()
 
 
 def s_refs(stats: dict) -> list[dict]:
@@ -109,9 +109,9 @@ def s_refs(stats: dict) -> list[dict]:
 
 def test_keys_and_references_on_hashes_agree_with_the_records(tmp_path: Path) -> None:
     files = _write_tables(tmp_path / "data")
-    tables = [tablestream.profile_table(p) for p in files]
-    streamed = find_references([t.shape for t in tables], columns=tablestream.StreamColumns(tables))
-    from ontobuild.ingest import read_table
+    tables = [profile.profile_table(p) for p in files]
+    streamed = find_references([t.shape for t in tables], columns=profile.StreamColumns(tables))
+    from ontobuild.inputs.tabular import read_table
 
     shapes = [group_shapes(find_records(p.name, read_table(p)))[0] for p in files]
     normal = find_references(shapes)
@@ -122,13 +122,13 @@ def test_keys_and_references_on_hashes_agree_with_the_records(tmp_path: Path) ->
 
 def test_keys_on_hashes_see_the_whole_table_not_the_sample(tmp_path: Path, monkeypatch) -> None:
     # a key value repeated after the sample: not a key; a reference to a row after the sample: found
-    monkeypatch.setattr(tablestream, "SAMPLE_ROWS", 3)
+    monkeypatch.setattr(profile, "SAMPLE_ROWS", 3)
     (tmp_path / "a.csv").write_text("a_id,v\n" + "".join(f"{20 + i},{i % 2}\n" for i in range(1, 9)) + "23,x\n")
     (tmp_path / "b.csv").write_text("b_id,note\n" + "".join(f"{i},n\n" for i in range(1, 9)))
     (tmp_path / "c.csv").write_text("c_id,b_id\n1,1\n2,2\n3,8\n")
-    tables = [tablestream.profile_table(tmp_path / n) for n in ("a.csv", "b.csv", "c.csv")]
+    tables = [profile.profile_table(tmp_path / n) for n in ("a.csv", "b.csv", "c.csv")]
     assert len(tables[0].shape.records) == 3 and tables[0].rows == 9
-    plan = find_references([t.shape for t in tables], columns=tablestream.StreamColumns(tables))
+    plan = find_references([t.shape for t in tables], columns=profile.StreamColumns(tables))
     assert plan.keys[id(tables[0].shape)] == []
     assert [r.describe() for r in plan.references] == ["c.csv 'b_id' -> b.csv 'b_id'"]
 
@@ -138,17 +138,17 @@ import sys, time
 sys.path.insert(0, {tests!r})
 from pathlib import Path
 from conftest import cassette_model
-from ontobuild import tablestream
-from ontobuild.build import run_build
+from ontobuild.pipeline import run_build
+from ontobuild.tables.streaming import writing
 
-tablestream.BATCH_ROWS = 10
-commit = tablestream._commit
+writing.BATCH_ROWS = 10
+commit = writing.commit_batch
 
 def slow_commit(path, done):  # a batch at a time, slowly enough for the parent to kill the build midway
     commit(path, done)
     time.sleep(0.4)
 
-tablestream._commit = slow_commit
+writing.commit_batch = slow_commit
 run_build([Path(p) for p in {files!r}], out=Path({out!r}), model=cassette_model(Path({cassette!r})), reason=False,
           ontology_iri={iri!r}, stream_rows=1)
 """
@@ -171,7 +171,7 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     while time.monotonic() < deadline and child.poll() is None:
         for partial in out.parent.glob(".lending.partial-*"):
             try:
-                committed = (json.loads((partial / tablestream.CHECKPOINT_FILE).read_text()).get("done")
+                committed = (json.loads((partial / checkpoint.CHECKPOINT_FILE).read_text()).get("done")
                              or {}).get("rows", 0)
             except (OSError, ValueError):
                 continue
@@ -184,7 +184,7 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     assert not out.exists()  # nothing half-written is shown as done
     assert list(out.parent.glob(".lending.partial-*"))
 
-    monkeypatch.setattr(tablestream, "BATCH_ROWS", 10)
+    monkeypatch.setattr(writing, "BATCH_ROWS", 10)
     resumed = run_build(files, out=out, model=cassette_model(CASSETTE), reason=False, ontology_iri=IRI,
                         stream_rows=1, resume=True)
     assert resumed["outputs"]["streamed"]["resumed_from_row"] >= 30
@@ -206,7 +206,7 @@ def test_an_interrupted_streamed_build_resumes_from_its_last_batch(tmp_path: Pat
     ("cp1252.csv", "id,n\n1,\u00e9\n".encode("cp1252")),
 ])
 def test_a_streamed_table_reads_as_the_whole_file_does(tmp_path: Path, name: str, raw: bytes) -> None:
-    from ontobuild.ingest import count_table_rows, iter_table, read_table
+    from ontobuild.inputs.tabular import count_table_rows, iter_table, read_table
 
     path = tmp_path / name
     path.write_bytes(raw)

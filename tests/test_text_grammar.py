@@ -156,8 +156,8 @@ def test_each_clause_of_a_sentence_has_its_own_subject(text: str, first: str, se
     ("The seedlings grow in Tray 4, a tray of 48 cells.", "Tray 4"),
 ])
 def test_an_apposition_says_what_a_name_is_and_its_measure_is_the_names(text: str, owner: str) -> None:
-    from ontobuild.index import EntitiesIndex
-    from ontobuild.ingest import Chunk
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.inputs.chunks import Chunk
     from ontobuild.text.proposals import proposals
     from ontobuild.text.resolving import resolve_things
     from ontobuild.text.step import new_state
@@ -193,7 +193,7 @@ def test_a_currency_code_and_pct_are_whole_words_of_a_name() -> None:
 @pytest.mark.parametrize("text", ["Both vans must be charged before each trip.",
                                   "Gloves are changed after every shift."])
 def test_each_of_a_kind_nothing_names_is_no_individual(text: str) -> None:
-    from ontobuild.index import EntitiesIndex
+    from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.text.resolving import resolve_things
 
     r = _read(text)
@@ -206,7 +206,7 @@ def test_each_of_a_kind_nothing_names_is_no_individual(text: str) -> None:
     ("The Mira lamp is sold in packs of 4, and a pack weighs 2 kg.", "Mira lamp"),
 ])
 def test_a_package_is_no_thing_of_its_own_its_values_are_the_packed_things(text: str, holder: str) -> None:
-    from ontobuild.index import EntitiesIndex
+    from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.text.resolving import resolve_things
 
     r = _read(text)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ontobuild.index import EntitiesIndex, Fact
+from ontobuild.ontology.entries import Fact
+
+from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.text.concepts import concept_problem, propose, with_unit
 from ontobuild.text.properties import merge_synonyms, synonym_groups
 from ontobuild.text.quantities import find_quantities, unit_text

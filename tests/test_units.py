@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ontobuild.mapping import split_key
-from ontobuild.names import normalize
+from ontobuild.tables.mapping import split_key
+from ontobuild.ontology.names import normalize
 from ontobuild.text.concepts import propose
 from ontobuild.text.quantities import find_quantities, unit_text
-from ontocore.units import canonical, currency, property_suffix
+from ontobuild.values.units import canonical, currency, property_suffix
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ontocore.errors import InputError
-from ontobuild.vocabulary import load_vocabulary
+from ontobuild.ontology.vocabulary import load_vocabulary
 
 from conftest import HIVES_PREFIXES
 
@@ -139,9 +139,10 @@ def test_a_build_with_a_vocabulary_imports_it_and_protege_finds_a_local_copy(tmp
     from rdflib import Graph, URIRef
     from rdflib.namespace import OWL, RDF
 
-    from ontobuild.alignment import align
-    from ontobuild.index import EntitiesIndex, Fact
-    from ontobuild.outcome import write_index_outcome
+    from ontobuild.ontology.alignment import align
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.outputs.outcome import write_index_outcome
 
     class NeverAsked:
         backend, model = "scripted", "none"
@@ -184,7 +185,7 @@ def test_a_vocabulary_is_read_in_the_same_order_in_every_process() -> None:
     import sys
 
     vocab = Path(__file__).parent / "data" / "vocabularies" / "org.ttl"
-    code = ("import sys; from ontobuild.vocabulary import load_vocabulary; "
+    code = ("import sys; from ontobuild.ontology.vocabulary import load_vocabulary; "
             "v = load_vocabulary([sys.argv[1]]); "
             "print([(k, t.kind, t.domain, t.range, t.classes) for k, t in v.terms.items()])")
     outs = set()

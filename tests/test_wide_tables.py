@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from fake_openai import dead_url
-from ontobuild.index import EntitiesIndex, Fact
-from ontobuild.ingest import load_inputs
+from ontobuild.ontology.entries import Fact
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.inputs.readers import load_inputs
 from ontocore.errors import InputError
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -44,7 +45,7 @@ def test_the_column_limit_holds_for_json_records_and_can_be_raised(tmp_path: Pat
     monkeypatch.setenv("ONTOBUILD_MAX_COLUMNS", "5")
     with pytest.raises(InputError, match="crates.csv has 6 columns"):
         load_inputs([crates])
-    from ontobuild.mapping import find_records, group_shapes
+    from ontobuild.tables.mapping import find_records, group_shapes
 
     data = load_inputs([kilns]).json_docs[0][1]
     with pytest.raises(InputError, match="kilns.json has 8 columns"):

@@ -16,8 +16,7 @@ from __future__ import annotations
 from ontocore import __version__
 from ontocore.lazy import lazy_exports
 
-# Public names defined in a submodule, imported on first use. `build` is also the name of the submodule
-# `ontobuild.build` (the builder's steps); the package keeps the function under that name (see ontocore.lazy).
+# Public names defined in a submodule, imported on first use (the builder's steps are `ontobuild.pipeline`).
 _LAZY = {"build": "api", "BuildResult": "api", "build_from_index": "api"}
 
 

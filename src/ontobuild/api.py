@@ -71,7 +71,7 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     """Build an OWL ontology from data files into an outcome folder; returns its `BuildResult`.
 
     - `files`: JSON, JSON Lines, CSV/TSV, spreadsheet, Markdown, text, PDF, Word, PowerPoint and HTML files
-      (`ingest.READERS`, by suffix; another suffix is an InputError); all
+      (`inputs.readers.READERS`, by suffix; another suffix is an InputError); all
       of them form one dataset.
     - `out`: the outcome folder (default `outcomes/YYYYmmdd_HHMMSS`); refused when not empty unless `force`.
     - `from_index`: write the ontology of an existing entities index instead (no model; no `files`).
@@ -85,9 +85,9 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
     - `ontology_iri`: the ontology's IRI (default: derived from the outcome folder's name).
     - `big_graph_triples`: above this many triples (default 200000; 0: never) the ontology is written as
       ontology.nt and a persisted Oxigraph store, and reasoned on a sample (`sample_per_class` individuals per
-      class, default 50) plus SPARQL constraint queries on every individual (see ontobuild.bigoutput, scalecheck).
+      class, default 50) plus SPARQL constraint queries on every individual (see outputs.bigoutput, scalecheck).
     - `stream_rows`: above this many rows in all CSV/TSV files (default 50000; 0: never) they are read as streams
-      (ontobuild.tablestream): memory bounded by tables and keys, not rows; the outcome is a big graph.
+      (ontobuild.tables.streaming): memory bounded by tables and keys, not rows; the outcome is a big graph.
     - `encoding`: the encoding of every text input (CSV/TSV, JSON, Markdown, text), e.g. "cp1250"; by default each
       file's is told (UTF-8, UTF-16, or the Windows code page its letters tell, line by line when lines mix them).
     - `max_input_mb`: the largest input file, in MB (default: ONTOBUILD_MAX_INPUT_MB, else 100).
@@ -113,8 +113,8 @@ def build(files: Iterable[str | Path] = (), out: str | Path | None = None, *,
         from ontocore.files import check_encoding
 
         encoding = check_encoding(encoding)
-    from .build import run_build  # the model stack is imported only for a build with the model
-    from .ingest import input_size_limit
+    from .inputs.limits import input_size_limit
+    from .pipeline import run_build  # the model stack is imported only for a build with the model
 
     kwargs: dict[str, Any] = {"files": files, "out": _path(out), "index_path": _path(index), "reason": reason,
                               "llm_options": options, "progress": progress, "force": force,
@@ -132,10 +132,10 @@ def build_from_index(path: Path, out: Path | None = None, reason: bool = True, f
                      big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
     """Load an index file and write its outcome folder (transactionally); the stats dict. The ontology's header
     names as sources the files its facts came from (else the index file itself)."""
-    from .indexfile import load_index
+    from .ontology.indexfile import load_index
     from ontocore.folders import outcome_folder
 
-    from .outcome import write_index_outcome
+    from .outputs.outcome import write_index_outcome
 
     t = time.monotonic()
     idx = load_index(path)

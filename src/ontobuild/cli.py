@@ -20,7 +20,7 @@ from ontocore.cliutil import ModelChoice, environment_help, friendly_errors, gat
 from ontocore.errors import InputError
 
 from . import __version__
-from .ingest import input_formats
+from .inputs.readers import input_formats
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class OutcomeSettings:
     def check(self) -> None:
         """InputError for an --ontology-iri that is no IRI, before any work."""
         if self.ontology_iri is not None:
-            from .outcome import base_iri_for
+            from .outputs.outcome import base_iri_for
 
             base_iri_for(self.ontology_iri)
 
@@ -153,7 +153,7 @@ def print_dry_run(files: tuple[Path, ...], schema: tuple[Path, ...], encoding: s
                   max_input_mb: float | None, as_json: bool) -> None:
     """The dry-run mode: print what a build of `files` would read and ask, without the model; nothing is written."""
     from .dryrun import dry_run, format_plan
-    from .ingest import input_size_limit
+    from .inputs.limits import input_size_limit
 
     with input_size_limit(max_input_mb):
         plan = dry_run(list(files), schema=list(schema), encoding=encoding)
@@ -203,7 +203,7 @@ def load_and_print(summary: dict[str, Any], load: LoadTarget, as_json: bool, sta
     if load.url:
         from ontocore.credentials import split_credentials
 
-        from .loadinto import load_into
+        from .outputs.loadinto import load_into
 
         click.echo(f"outcome: {summary.get('outcome')} (complete; now loading it into "
                    f"{split_credentials(load.url)[0]})", err=True)

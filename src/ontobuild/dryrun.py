@@ -1,9 +1,9 @@
 """`ontobuild --dry-run FILES`: read the inputs as a build would, without the model, and say what the build finds
 (record shapes, tables and their rows, text chunks) and which model calls it will make.
 
-The calls follow from how the build works (build.py and its steps): one `map_records` call per record shape; one
+The calls follow from how the build works (pipeline.py and its steps): one `map_records` call per record shape; one
 `confirm_reference` call per candidate reference between tables that code cannot decide from the evidence
-(keys.weigh decides the others); at most one `read_sentence` call per sentence of the text that gives a value
+(proposing.weigh decides the others); at most one `read_sentence` call per sentence of the text that gives a value
 with a thing to hold it or joins two things (text/step.py); after the text, one `same_concept` call per group of properties
 that may be one concept, and with --schema one `align_term` call per built class or property with candidates in
 the vocabulary; a repair round (at most five calls) only when the reasoner finds a problem. The last three depend
@@ -22,12 +22,12 @@ from typing import Any
 from ontocore.cliutil import held_warnings
 from ontocore.prompts import build as prompts
 
-from .ingest import load_inputs
-from .keys import find_references, ordered_for_mapping, weigh
-from .recordstep import mapping_messages
-from .references import reference_messages
-from .mapping import find_records, group_shapes
-from .index import EntitiesIndex
+from .inputs.readers import load_inputs
+from .tables.references.proposing import find_references, ordered_for_mapping, weigh
+from .tables.recordstep import mapping_messages
+from .tables.references.confirming import reference_messages
+from .tables.mapping import find_records, group_shapes
+from .ontology.index import EntitiesIndex
 from .text.step import new_state, plan_chunk
 from .text.quantities import find_quantities
 
@@ -53,7 +53,7 @@ def dry_run(files: list[Path], schema: list[Path] | None = None, encoding: str |
             inputs.warnings.append(message)
     vocab = None
     if schema:
-        from .vocabulary import load_vocabulary
+        from .ontology.vocabulary import load_vocabulary
 
         vocab = load_vocabulary(schema)
     shapes = [s for file, data in inputs.json_docs for s in group_shapes(find_records(file, data))]

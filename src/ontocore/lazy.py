@@ -1,7 +1,7 @@
 """Public names of a package that live in its submodules, imported on first use (`import ontobuild` and
-`import ontouse` stay cheap). A name may also be the name of a submodule (`ontobuild.build`, `ontouse.ask`): the
+`import ontouse` stay cheap). A name may also be the name of a submodule (`ontouse.ask`): the
 import system sets a package attribute for each submodule it loads, which must not replace the function; the
-submodule stays in sys.modules, where `from ontobuild.build import ...` finds it."""
+submodule stays in sys.modules, where `from ontouse.ask import ...` finds it."""
 
 from __future__ import annotations
 

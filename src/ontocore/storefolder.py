@@ -1,6 +1,6 @@
 """The store folder: a persisted Oxigraph store (`db/`, RocksDB) and its `manifest.json`, as `ontoask
 --store-path` keeps it (ontouse.storage.persist) and as a big-graph build leaves it in its outcome (`store/`, written by
-ontobuild.bigoutput): the one format both tools read and write."""
+ontobuild.outputs.bigoutput): the one format both tools read and write."""
 
 from __future__ import annotations
 

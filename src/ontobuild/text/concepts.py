@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 
 from ontocore.text import name_tokens, singular
-from ontocore.units import property_suffix
+from ..values.units import property_suffix
 
-from ..index import EntitiesIndex
-from ..names import participle_noun, safe_name
+from ..ontology.index import EntitiesIndex
+from ..ontology.names import participle_noun, safe_name
 from .quantities import Quantity
 
 # nouns that name a quantity, whatever the domain

@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..index import EntitiesIndex, Fact
-from ..ingest import Chunk
-from ..names import normalize, safe_name, unique_name
+from ..ontology.entries import Fact
+
+from ..ontology.index import EntitiesIndex
+from ..inputs.chunks import Chunk
+from ..ontology.names import normalize, safe_name, unique_name
 from .choosing import NONE, Decision, Link, ValueAsk
 from .concepts import resolve, unit_key, with_unit
 from .quantities import unit_text

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..index import EntitiesIndex
-from ..names import normalize
+from ..ontology.index import EntitiesIndex
+from ..ontology.names import normalize
 
 
 def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12) -> list[str]:

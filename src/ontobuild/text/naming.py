@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 from ontocore.text import singular
-from ontocore.units import ISO_CODES, unit as unit_of
+from ..values.units import ISO_CODES, unit as unit_of
 
 from .concepts import GENERIC, candidates, concept_problem, propose, unit_suffix, with_unit
-from ..index import EntitiesIndex
+from ..ontology.index import EntitiesIndex
 from .quantities import Quantity
-from ..names import safe_name
+from ..ontology.names import safe_name
 from .grammar import known_word
 from .reading import MEASURE_NOUNS, Reading, Value
 

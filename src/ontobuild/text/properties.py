@@ -16,8 +16,8 @@ from ontocore.text import singular
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
-from ..index import EntitiesIndex
-from ..ingest import Chunk
+from ..ontology.index import EntitiesIndex
+from ..inputs.chunks import Chunk
 from .concepts import GENERIC, concept_words, modifier_words
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from ontocore.text import singular
 
-from ..index import EntitiesIndex
-from ..names import normalize, safe_name
+from ..ontology.index import EntitiesIndex
+from ..ontology.names import normalize, safe_name
 from .choosing import Link, ValueAsk
 from .naming import modifier_name, relation_name, value_names
 from .quantities import unit_text
@@ -275,7 +275,7 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
         score += 0.5 * float(state.embedder.similarity(said, f"{r['domain_label'] or 'a thing'} {label} "
                                                              f"{r['range_label'] or 'a thing'}"))
     else:
-        from ..names import similarity
+        from ..ontology.names import similarity
         score += max(similarity(words, label), similarity(said, label))
     return score
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ontocore.datatypes import XSD
-from ontocore.numbers import read_number
+from ..values.datatypes import XSD
+from ..values.numbers import read_number
 from ontocore.text import singular
-from ontocore.units import PREFIX_CURRENCY, RATE_FORMS, SUFFIX_FORMS, currency, unit as unit_of
+from ..values.units import PREFIX_CURRENCY, RATE_FORMS, SUFFIX_FORMS, currency, unit as unit_of
 
 # words ending in "s" that are not plural nouns, so not what a number counts
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"

@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass, field
 
 from ontocore.text import singular
-from ontocore.units import unit as unit_of
+from ..values.units import unit as unit_of
 
-from ..names import normalize, safe_name
+from ..ontology.names import normalize, safe_name
 from .concepts import QUANTITY_NOUNS
 from .quantities import Quantity
 from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..index import EntitiesIndex
-from ..names import normalize, safe_name
+from ..ontology.index import EntitiesIndex
+from ..ontology.names import normalize, safe_name
 from .mentions import members
 from .reading import Reading, Thing
 from .state import Known

@@ -10,7 +10,7 @@ from typing import Any
 
 from ontocore.prompts import build as prompts
 
-from ..vocabulary import Vocabulary
+from ..ontology.vocabulary import Vocabulary
 
 
 @dataclass

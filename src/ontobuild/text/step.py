@@ -22,9 +22,9 @@ from ontocore.llm import ChatModel
 from ontocore.progress import Progress
 from ontocore.trace import Trace
 
-from ..index import EntitiesIndex
-from ..ingest import Chunk
-from ..vocabulary import Vocabulary
+from ..ontology.index import EntitiesIndex
+from ..inputs.chunks import Chunk
+from ..ontology.vocabulary import Vocabulary
 from . import grammar
 from .choosing import Decision, Link, ValueAsk, choose
 from .facts import keep_chunk, write_facts

@@ -1,0 +1,76 @@
+"""Text as the text step reads it: chunks of at most a few hundred characters, cut at paragraphs and sentence ends,
+Markdown by heading (each chunk keeps the path of the headings above it), with where each chunk is in its file."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass
+class Chunk:
+    id: str  # "file#N"
+    file: str
+    text: str
+    lead: int = 0  # characters at the start that are the path of headings above it (context, not content)
+    section: str = ""  # the path of the headings above it ("Returns > Refunds"), as the lead says it
+    page: int | None = None  # the page (PDF) or slide (PPTX) it is on; None for formats without pages
+    page_unit: str = "page"  # what `page` counts: "page" or "slide"
+
+    def place(self) -> dict[str, str]:
+        """Where the chunk is in its file, for a fact's source: {"page": "3", "section": "Returns > Refunds"}
+        (only what is known; "slide" instead of "page" for a slide)."""
+        out: dict[str, str] = {}
+        if self.page is not None:
+            out[self.page_unit] = str(self.page)
+        if self.section:
+            out["section"] = self.section
+        return out
+
+
+def split_text(text: str, max_chars: int = 900) -> list[str]:
+    """Paragraphs (blank-line separated), long ones cut at sentence ends to at most `max_chars`."""
+    out: list[str] = []
+    for para in re.split(r"\n\s*\n", text):
+        para = " ".join(para.split())
+        while len(para) > max_chars:
+            cut = para.rfind(". ", 0, max_chars)
+            cut = cut + 1 if cut > max_chars // 3 else max_chars
+            out.append(para[:cut].strip())
+            para = para[cut:].strip()
+        if para:
+            out.append(para)
+    return out
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def split_markdown(text: str, max_chars: int = 900) -> list[str]:
+    """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
+    ("Returns > Refunds: ..."), so that a paragraph keeps what it is about."""
+    return [f"{head}: {piece}" if head else piece for head, piece in markdown_parts(text, max_chars)]
+
+
+def markdown_parts(text: str, max_chars: int = 900) -> list[tuple[str, str]]:
+    """(path of the headings above it, text) of each chunk of a Markdown text."""
+    out: list[tuple[str, str]] = []
+    path: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        if block:
+            head = " > ".join(path)
+            out.extend((head, piece) for piece in split_text("\n".join(block), max_chars))
+            block.clear()
+
+    for line in text.splitlines():
+        m = _HEADING.match(line)
+        if m:
+            flush()
+            level = len(m.group(1))
+            path[:] = path[:level - 1] + [m.group(2).strip()]
+        else:
+            block.append(line)
+    flush()
+    return out
