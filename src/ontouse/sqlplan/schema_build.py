@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, field
 
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
@@ -69,44 +70,83 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
 
     if counts is None:
         counts = class_counts(store, timeout_s)
-    counts = dict(counts)
-    kinds = [k for ks in TBOX_TABLES.values() for k in ks]
-    typed = {r[0]: int(r[1]) for r in rows(_Q_KINDS % iri_list(kinds)) if isinstance(r[0], URIRef)}
-    subs: dict[URIRef, set[URIRef]] = {}
-    parents: dict[URIRef, set[URIRef]] = {}
-    for c, d in rows(_Q_SUB):
-        if c != d and not is_meta(d):
-            subs.setdefault(d, set()).add(c)
-            parents.setdefault(c, set()).add(d)
-    classes = set(counts) | {c for c in subs if not is_meta(c)}
-    tbox: set[URIRef] = set()
-    if typed and sum(counts.values()) < max(typed.get(OWL.Class, 0), typed.get(RDFS.Class, 0)):
-        # mostly a schema (a TBox, few or no individuals): its classes and properties are things to ask about too,
-        # in two tables, Class (owl:Class and rdfs:Class) and Property (rdf:Property and OWL's kinds of property)
-        for top, kinds in TBOX_TABLES.items():
-            found = [k for k in kinds if typed.get(k)]
-            if found:
-                counts.update({k: typed[k] for k in found})
-                subs.setdefault(top, set()).update(k for k in found if k != top)
-                counts.setdefault(top, 0)
-                classes.add(top)
-                tbox.add(top)
+    classes = _read_classes(rows, counts)
+    schema = Schema()
+    schema.languages = label_languages(rows)
+    by_cls = _add_tables(schema, rows, classes)
+    _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows, schema.label_order)
+    schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
+        c.prop == p for t in schema.tables.values() for c in t.columns.values()))
+    add_inverse_columns(schema, rows)
+    pair_inverse_links(schema, rows)
+    add_same_as_columns(schema, rows)
+    mark_labels(schema, rows)
+    add_english(schema, rows)
+    _add_values(schema, rows, max_values)
+    _add_samples(schema, rows)
+    find_keys(schema, rows)
+    list_values(schema, rows)
+    log.info("relational view: %d tables, %d columns", len(schema.tables),
+             sum(len(t.columns) for t in schema.tables.values()))
+    return schema
 
-    def closure(c: URIRef) -> tuple[URIRef, ...]:
+
+@dataclass
+class _Classes:
+    """The classes that may have tables: the instances of each, their subclasses and superclasses, and the tables
+    of a TBox (its kinds of thing: owl:Class, rdf:Property) when the ontology is mostly a schema."""
+
+    counts: dict[URIRef, int]  # instances per class
+    subs: dict[URIRef, set[URIRef]] = field(default_factory=dict)
+    parents: dict[URIRef, set[URIRef]] = field(default_factory=dict)
+    classes: set[URIRef] = field(default_factory=set)
+    tbox: set[URIRef] = field(default_factory=set)
+
+    def closure(self, c: URIRef) -> tuple[URIRef, ...]:
+        """`c` and its subclasses, all the way down."""
         out, todo = [c], [c]
         while todo:
-            for s in sorted(subs.get(todo.pop(), ())):
+            for s in sorted(self.subs.get(todo.pop(), ())):
                 if s not in out:
                     out.append(s)
                     todo.append(s)
         return tuple(out)
 
-    schema = Schema()
-    schema.languages = label_languages(rows)
+
+def _read_classes(rows, counts: dict[URIRef, int]) -> _Classes:
+    """The classes with instances (`counts`) or subclasses, and the subclass links between them."""
+    found = _Classes(dict(counts))
+    counts = found.counts
+    kinds = [k for ks in TBOX_TABLES.values() for k in ks]
+    typed = {r[0]: int(r[1]) for r in rows(_Q_KINDS % iri_list(kinds)) if isinstance(r[0], URIRef)}
+    subs, parents = found.subs, found.parents
+    for c, d in rows(_Q_SUB):
+        if c != d and not is_meta(d):
+            subs.setdefault(d, set()).add(c)
+            parents.setdefault(c, set()).add(d)
+    found.classes = set(counts) | {c for c in subs if not is_meta(c)}
+    if typed and sum(counts.values()) < max(typed.get(OWL.Class, 0), typed.get(RDFS.Class, 0)):
+        # mostly a schema (a TBox, few or no individuals): its classes and properties are things to ask about too,
+        # in two tables, Class (owl:Class and rdfs:Class) and Property (rdf:Property and OWL's kinds of property)
+        for top, kinds in TBOX_TABLES.items():
+            present = [k for k in kinds if typed.get(k)]
+            if present:
+                counts.update({k: typed[k] for k in present})
+                subs.setdefault(top, set()).update(k for k in present if k != top)
+                counts.setdefault(top, 0)
+                found.classes.add(top)
+                found.tbox.add(top)
+    return found
+
+
+def _add_tables(schema: Schema, rows, found: _Classes) -> dict[URIRef, Table]:
+    """A table per class with instances (its own or its subclasses'), most instances first, with its label, comment
+    and parent tables; the tables by class (a TBox table also by each of its kinds)."""
+    counts, tbox = found.counts, found.tbox
     taken: set[str] = set()
-    texts = texts_of(rows, sorted(classes), schema.label_order)
-    for c in sorted(classes, key=lambda x: (-counts.get(x, 0), str(x))):
-        cl = closure(c)
+    texts = texts_of(rows, sorted(found.classes), schema.label_order)
+    for c in sorted(found.classes, key=lambda x: (-counts.get(x, 0), str(x))):
+        cl = found.closure(c)
         inst = [x for x in cl if counts.get(x)]
         if not inst:
             continue
@@ -124,15 +164,12 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
     by_cls = {t.cls: t for t in schema.tables.values()}
     by_cls.update({k: t for t in schema.tables.values() if t.named_only for k in t.classes})  # a TBox's kinds
     for t in schema.tables.values():
-        t.parents = [by_cls[p].name for p in sorted(parents.get(t.cls, ())) if p in by_cls]
-    _add_columns(schema, rows(_Q_PROPS), rows(_Q_TARGETS), by_cls, rows, schema.label_order)
-    schema.label_props = tuple(p for p in LABEL_PROPERTIES if any(
-        c.prop == p for t in schema.tables.values() for c in t.columns.values()))
-    add_inverse_columns(schema, rows)
-    pair_inverse_links(schema, rows)
-    add_same_as_columns(schema, rows)
-    mark_labels(schema, rows)
-    add_english(schema, rows)
+        t.parents = [by_cls[p].name for p in sorted(found.parents.get(t.cls, ())) if p in by_cls]
+    return by_cls
+
+
+def _add_values(schema: Schema, rows, max_values: int) -> None:
+    """The most frequent values of each property that value columns hold (for value linking), with their counts."""
     for prop in sorted({c.prop for t in schema.tables.values() for c in t.columns.values() if c.kind == "value"}):
         try:
             vals = rows(_Q_VALUES % (prop, max_values), max_values)
@@ -141,6 +178,11 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
             max_values = SORT_LIMIT_FALLBACK
             vals = rows(_Q_VALUES % (prop, max_values), max_values)
         schema.values[prop] = {str(v): int(n) for v, n in vals}
+
+
+def _add_samples(schema: Schema, rows) -> None:
+    """The three most frequent values of each value column of each table, for the prompt (of labels in several
+    languages, those of the view's own language first)."""
     several = sum(1 for code in schema.languages.counts if code) > 1
     for t in schema.tables.values():
         for col in t.columns.values():
@@ -149,11 +191,6 @@ def build_schema(store: Store, max_values: int = MAX_VALUES, timeout_s: float = 
                 if several:  # labels in several languages: the view shows those of its own language first
                     found.sort(key=lambda v: rank_of(getattr(v, "language", None), schema.label_order))
                 col.samples = [str(v) for v in found[:3]]
-    find_keys(schema, rows)
-    list_values(schema, rows)
-    log.info("relational view: %d tables, %d columns", len(schema.tables),
-             sum(len(t.columns) for t in schema.tables.values()))
-    return schema
 
 
 def _add_columns(schema: Schema, prop_rows: list, target_rows: list, by_cls: dict, rows,
