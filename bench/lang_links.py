@@ -59,7 +59,7 @@ class Ontology:
 
     def __init__(self, path: Path) -> None:
         from ontocore.embeddings import split_name
-        from ontouse.sqlplan.schema import build_schema
+        from ontouse.sqlplan.schema_build import build_schema
         from ontouse.storage.store import GraphStore
         from ontouse.translate import MAX_VALUE_ROWS
 

@@ -108,7 +108,7 @@ def measure(kind: str, files: list[str], endpoint: str | None, store_path: str |
                         store_path=Path(store_path) if store_path else None)
     store = source.open()
     out["load_s"] = round(time.perf_counter() - t, 2)
-    from ontouse.sqlplan.schema import build_schema
+    from ontouse.sqlplan.schema_build import build_schema
 
     t = time.perf_counter()
     try:

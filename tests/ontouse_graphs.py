@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ontouse.storage.graph import new_graph
-from ontouse.sqlplan.schema import Schema, build_schema
+from ontouse.sqlplan.schema import Schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 
 HEAD = """

@@ -19,7 +19,7 @@ from ontouse import storeview
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan import bigschema
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore, Source
 from test_tablestream import _build, _write_tables
 

@@ -14,7 +14,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse.verify import class_read_problem
 

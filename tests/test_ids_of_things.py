@@ -43,7 +43,7 @@ def test_the_id_column_of_a_table() -> None:
 
 
 def test_the_id_column_of_a_table_named_in_the_plural() -> None:
-    from ontouse.sqlplan.schema import build_schema
+    from ontouse.sqlplan.schema_build import build_schema
 
     store = store_of(HEAD + """@prefix : <http://example.org/kennel#> .
     :b1 a :Boxes ; :boxId 7 ; :size "large" . :b2 a :Boxes ; :boxId 9 ; :size "small" .

@@ -37,7 +37,7 @@ rw:Hemp a rw:Fibre ; rdfs:label "hemp" .
 
 def _answerer(tmp_path: Path, name: str, text: str):
     from ontouse.ask import Answerer
-    from ontouse.sqlplan.schema import build_schema
+    from ontouse.sqlplan.schema_build import build_schema
     from ontouse.storage.store import GraphStore
 
     from ontouse_graphs import NoModel

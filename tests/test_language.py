@@ -18,7 +18,8 @@ from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
 from ontouse.ask import Answerer
 from ontouse.scoring import is_correct
-from ontouse.sqlplan.schema import build_schema, english_covered
+from ontouse.sqlplan.schema import english_covered
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse.translate import (Translation, glossary, guard_problem, label_glossary, missing_words,
                               model_reading_counts, ontology_terms, restore_quoted, same_word, swapped_words,

@@ -9,7 +9,7 @@ from rdflib import URIRef
 
 from ontouse.linking import Mention, ValueIndex
 from ontouse.question import parse_question
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view
 
 PARTS = HEAD + """@prefix : <http://example.org/parts#> .

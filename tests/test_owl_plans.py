@@ -12,7 +12,7 @@ import pytest
 
 from bench.score import is_correct
 from ontouse.ask import Answerer
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse_graphs import NoModel
 

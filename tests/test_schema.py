@@ -8,7 +8,8 @@ from rdflib import URIRef
 from rdflib.namespace import RDFS
 
 from ontouse.sqlplan.joins import join_edges, join_steps
-from ontouse.sqlplan.schema import build_schema, local_name, sql_ident, sql_type
+from ontouse.sqlplan.schema import local_name, sql_ident, sql_type
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.view_prompt import schema_ddl
 from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view
 

@@ -19,7 +19,7 @@ from ontouse.sqlplan.compile import compile_plan
 from ontouse.storage.endpoint import EndpointError, EndpointStore
 from ontouse.storage.graph import load_graph
 from ontouse.storage.persist import open_persisted
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.sparql import QueryError
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore, Source

@@ -16,7 +16,7 @@ from ontouse_graphs import NoModel
 from ontouse.ask import Answerer
 from ontouse.sqlplan.plan import Query
 from ontouse.question import parse_question
-from ontouse.sqlplan.schema import build_schema
+from ontouse.sqlplan.schema_build import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
 from ontouse.verify import (counted_phrase, flip_direction, join_problem, plan_direction, superlative_direction)

@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 FORMAT = 1
 VIEW_FILE = "view.json"
 # the modules whose code decides what a view holds (relative to src/): a change in one makes saved views stale
-VIEW_MODULES = ("ontouse/sqlplan/schema.py", "ontouse/sqlplan/bigschema.py", "ontouse/storeview.py",
+VIEW_MODULES = ("ontouse/sqlplan/schema.py", "ontouse/sqlplan/schema_build.py", "ontouse/sqlplan/schema_labels.py",
+                "ontouse/sqlplan/schema_links.py", "ontouse/sqlplan/bigschema.py", "ontouse/storeview.py",
                 "ontocore/language.py", "ontocore/text.py")
 
 

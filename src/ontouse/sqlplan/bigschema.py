@@ -1,6 +1,6 @@
 """The relational view of a big graph, made with a bounded number of bounded queries.
 
-schema.build_schema reads the view with aggregate queries over every typed triple (properties, link targets,
+schema_build.build_schema reads the view with aggregate queries over every typed triple (properties, link targets,
 values, samples per column): minutes on millions of triples. Above `SAMPLE_ABOVE` instances of a class, the view is
 made instead from a sample graph, then corrected with what the sample cannot say:
 
@@ -12,7 +12,7 @@ made instead from a sample graph, then corrected with what the sample cannot say
 4. corrections: each table's rows are the whole store's; a column's triples and rows are scaled from the sample
    (a column every sampled row has is taken as a column every row has; one whose sampled values all differ is
    taken as unique); the values of a repetitive text column (fewer distinct values than half its sampled rows:
-   statuses, towns, categories) are listed whole from the store, up to schema.MAX_VALUES (its distinct count is
+   statuses, towns, categories) are listed whole from the store, up to schema_build.MAX_VALUES (its distinct count is
    then exact); plain-string and canonical-integer columns are checked on the whole store (a comparison with a
    value then binds it: compile_expr); the values of the other text columns (names, codes, ids: many, mostly different) are those of
    the sample, and the column is marked open (Schema.open_values): the value index looks the question's words up
@@ -31,7 +31,8 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from ..storage.sparql import QueryError
 from ..storage.store import Store
-from .schema import _Q_CLOSURE, _Q_TYPES, MAX_VALUES, Schema, _is_meta, _iri_list, build_schema
+from .schema import Schema, iri_list, is_meta
+from .schema_build import MAX_VALUES, Q_INSTANCES, build_schema, class_counts
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +55,11 @@ _Q_ALL_VALUES = """SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <%s> ?o . FILTER(isLite
 GROUP BY ?o ORDER BY DESC(?n) LIMIT %d"""
 
 
-def class_counts(store: Store, timeout_s: float = 60.0) -> dict[URIRef, int]:
-    """Instances per class over the whole store (classes of the RDF, RDFS, OWL and XSD vocabularies left out)."""
-    rows = store.select(_Q_TYPES, max_rows=1_000_000, timeout_s=timeout_s).rows
-    return {r[0]: int(r[1]) for r in rows if isinstance(r[0], URIRef) and not _is_meta(r[0])}
-
-
 def build_view(store: Store, timeout_s: float = 60.0, sample_above: int | None = None,
                sample_rows: int | None = None) -> Schema:
-    """The relational view of `store`: schema.build_schema's, or above `sample_above` (SAMPLE_ABOVE) instances of a
-    class, the view made from a sample of `sample_rows` (SAMPLE_ROWS) instances per class (module docstring)."""
+    """The relational view of `store`: schema_build.build_schema's, or above `sample_above` (SAMPLE_ABOVE)
+    instances of a class, the view made from a sample of `sample_rows` (SAMPLE_ROWS) instances per class (module
+    docstring)."""
     sample_above = SAMPLE_ABOVE if sample_above is None else sample_above
     sample_rows = SAMPLE_ROWS if sample_rows is None else sample_rows
     started = time.perf_counter()
@@ -120,9 +116,9 @@ def _add_triples(graph: Graph, select, subjects: list[URIRef], seen: set[URIRef]
     for i in range(0, len(subjects), CHUNK):
         part = subjects[i:i + CHUNK]
         seen.update(part)
-        for s, p, o in select(_Q_OF % _iri_list(part), 1_000_000):
+        for s, p, o in select(_Q_OF % iri_list(part), 1_000_000):
             graph.add((s, p, o))
-            if isinstance(o, URIRef) and p != RDF.type and not _is_meta(o):
+            if isinstance(o, URIRef) and p != RDF.type and not is_meta(o):
                 linked.append(o)
     return linked
 
@@ -136,7 +132,7 @@ def _correct(schema: Schema, store: Store, counts: dict[URIRef, int], timeout_s:
         inst = [c for c in table.classes if counts.get(c)]
         if len(inst) > 1 and not table.typed_all:
             try:
-                table.count = int(store.select(_Q_CLOSURE % _iri_list(inst), timeout_s=timeout_s).rows[0][0])
+                table.count = int(store.select(Q_INSTANCES % iri_list(inst), timeout_s=timeout_s).rows[0][0])
             except QueryError as e:  # the instances of its classes, counted apiece, bound it from above
                 log.info("rows of %s not counted (%s): summed per class", table.name, e)
                 table.count = sum(counts[c] for c in inst)

@@ -74,11 +74,7 @@ class Compiler:
     def _query(self, q: Query, prefix: str, outer: dict[str, str] | None, out_names: list[str] | None = None):
         """(pattern, projection terms, output columns, grouped?, solution modifiers text)."""
         pat = Pattern()
-        alias_var: dict[str, str] = dict(outer or {})
-        for s in q.sources:
-            v = sparql_var(prefix + s.alias)
-            alias_var[s.alias.lower()] = v
-            self._type_pattern(pat, v, s.table, group=s.alias.lower() if s.optional else None)
+        alias_var = self._typed_sources(q, pat, prefix, outer)
         ex = ExprCompiler(self, pat, alias_var)
         left_joined = {s.alias.lower() for s in q.sources if s.optional}
         ex.left_joined = left_joined
@@ -88,9 +84,33 @@ class Compiler:
         aggregated = bool(q.group_by) or q.having is not None or any(is_aggregate(it.expr) for it in q.select)
         grouped = aggregated or any(is_aggregate(o.expr) for o in q.order_by)
         ex.one_label = aggregated or q.limit is not None or bool(q.offset)
-        optional_cols = _optional_columns(q)
         # a column the answer only shows: a thing without the value is still a row (SQL shows NULL), not dropped
         shown = _shown_only(q) if out_names is None and not prefix and not grouped else set()
+        self._column_triples(q, ex, left_joined, shown)
+        self._join_conditions(q, pat, ex, left_joined)
+        if q.where is not None:
+            pat.filters += [f for f in ex.conditions(q.where) if f]
+        keys = [ex.value(g) for g in q.group_by]
+        outputs, cols = self._projection(q, pat, ex, alias_var, keys, grouped, out_names)
+        tail = pat.rename_text(_modifiers(q, ex, keys, grouped))
+        outputs = [pat.rename_text(o) for o in outputs]
+        return pat, outputs, cols, grouped, tail
+
+    def _typed_sources(self, q: Query, pat: Pattern, prefix: str, outer: dict[str, str] | None) -> dict[str, str]:
+        """The variable of each source (alias -> variable, with the `outer` query's), typed with its table's class
+        (a LEFT JOINed source's type in its OPTIONAL group)."""
+        alias_var: dict[str, str] = dict(outer or {})
+        for s in q.sources:
+            v = sparql_var(prefix + s.alias)
+            alias_var[s.alias.lower()] = v
+            self._type_pattern(pat, v, s.table, group=s.alias.lower() if s.optional else None)
+        return alias_var
+
+    @staticmethod
+    def _column_triples(q: Query, ex: ExprCompiler, left_joined: set[str], shown: set[tuple[str, str]]) -> None:
+        """The triple of every column the query uses, required or optional: in its LEFT JOIN's group, in a group of
+        its own when the answer only shows it, optional where _optional_columns says so."""
+        optional_cols = _optional_columns(q)
         # a column of the kept side used only in a LEFT JOIN's ON (e.hasManager = m.iri) belongs to the OPTIONAL
         # group: a row without that value is kept (its LEFT JOINed row unbound)
         elsewhere = {(c.alias.lower(), c.column.lower())
@@ -99,7 +119,7 @@ class Compiler:
                    for c in (j.left, j.right)} - elsewhere
         for c in _all_columns(q):
             if (c.alias.lower(), c.column.lower()) in only_on:
-                continue  # made in its LEFT JOIN's group below
+                continue  # made in its LEFT JOIN's group (_join_conditions)
             if c.alias.lower() in left_joined:
                 ex.column_var(c, group=c.alias.lower())
             elif (c.alias.lower(), c.column.lower()) in shown and ex.column(c).kind != "id":
@@ -108,6 +128,9 @@ class Compiler:
                 ex.column_var(c, optional=True)
             else:
                 ex.column_var(c)
+
+    def _join_conditions(self, q: Query, pat: Pattern, ex: ExprCompiler, left_joined: set[str]) -> None:
+        """Each join condition, a LEFT JOIN's in its OPTIONAL group."""
         for j in q.joins:
             group = next((c.alias.lower() for c in (j.left, j.right) if c.alias.lower() in left_joined), None)
             if j.optional and group:
@@ -118,9 +141,12 @@ class Compiler:
                 self._join(pat, ex, j.left, j.right)
             finally:
                 ex.group = None
-        if q.where is not None:
-            pat.filters += [f for f in ex.conditions(q.where) if f]
-        keys = [ex.value(g) for g in q.group_by]
+
+    def _projection(self, q: Query, pat: Pattern, ex: ExprCompiler, alias_var: dict[str, str], keys: list[str],
+                    grouped: bool, out_names: list[str] | None) -> tuple[list[str], list[OutColumn]]:
+        """The projection terms and the output columns: the selected items (named `out_names`, else ?o1, ?o2...);
+        for the outermost query, the measure a ranking of groups was ranked by and the thing behind each selected
+        name, as hidden outputs after the visible ones."""
         outputs, cols = [], []
         names = out_names or [f"?o{i + 1}" for i in range(len(q.select))]
         for i, it in enumerate(q.select):
@@ -141,23 +167,7 @@ class Compiler:
                     in_keys = pat.find(var) in [pat.find(k) for k in keys]
                     outputs.append(f"({var if not grouped or in_keys else f'SAMPLE({var})'} AS ?e{i + 1})")
                     cols[i].entity = len(outputs) - 1
-        tail = ""
-        if keys:
-            tail += "\nGROUP BY " + " ".join(k if k.startswith("?") else f"({k})" for k in keys)
-        if q.having is not None:
-            tail += f"\nHAVING ({ex.condition(q.having)})"
-        if q.order_by:
-            terms = [f"{'DESC' if o.desc else 'ASC'}"
-                     f"({_in_time_order(ex, o.expr, ex.value(o.expr, grouped=grouped, keys=keys))})"
-                     for o in q.order_by]
-            tail += "\nORDER BY " + " ".join(terms)
-        if q.limit is not None:
-            tail += f"\nLIMIT {max(q.limit, 0)}"
-        if q.offset:
-            tail += f"\nOFFSET {max(q.offset, 0)}"
-        tail = pat._rename_text(tail)
-        outputs = [pat._rename_text(o) for o in outputs]
-        return pat, outputs, cols, grouped, tail
+        return outputs, cols
 
     def _type_pattern(self, pat: Pattern, var: str, table_name: str, group: str | None = None) -> None:
         table = self.schema.table(table_name)
@@ -326,7 +336,7 @@ class Compiler:
             return []
         body = "\n".join(f"  {s} {p} {o} ." for s, p, o in triples)
         out = []
-        named = [f for f in (pat._rename_text(f) for f in pat.filters)
+        named = [f for f in (pat.rename_text(f) for f in pat.filters)
                  if len(set(re.findall(r"\?[A-Za-z_][A-Za-z0-9_]*", f))) == 1]
         if named:
             filters = "\n".join(f"  FILTER({f})" for f in named)
@@ -347,7 +357,7 @@ class Compiler:
             if q.order_by:
                 ex = pat.exprs  # the query's own column variables (a fresh compiler knows no alias)
                 try:
-                    tail += "\nORDER BY " + " ".join(f"{'DESC' if o.desc else 'ASC'}({pat._rename_text(ex.value(o.expr))})"
+                    tail += "\nORDER BY " + " ".join(f"{'DESC' if o.desc else 'ASC'}({pat.rename_text(ex.value(o.expr))})"
                                                      for o in q.order_by)
                 except PlanError:
                     tail = ""
@@ -444,6 +454,25 @@ def compile_plan(schema: Schema, plan: Plan, labels: tuple[str, ...] = ()) -> Co
 
 
 __all__ = ["Compiled", "Compiler", "OutColumn", "compile_plan", "RDF", "XSD", "Literal"]
+
+
+def _modifiers(q: Query, ex: ExprCompiler, keys: list[str], grouped: bool) -> str:
+    """The solution modifiers of a query: GROUP BY, HAVING, ORDER BY, LIMIT and OFFSET."""
+    tail = ""
+    if keys:
+        tail += "\nGROUP BY " + " ".join(k if k.startswith("?") else f"({k})" for k in keys)
+    if q.having is not None:
+        tail += f"\nHAVING ({ex.condition(q.having)})"
+    if q.order_by:
+        terms = [f"{'DESC' if o.desc else 'ASC'}"
+                 f"({_in_time_order(ex, o.expr, ex.value(o.expr, grouped=grouped, keys=keys))})"
+                 for o in q.order_by]
+        tail += "\nORDER BY " + " ".join(terms)
+    if q.limit is not None:
+        tail += f"\nLIMIT {max(q.limit, 0)}"
+    if q.offset:
+        tail += f"\nOFFSET {max(q.offset, 0)}"
+    return tail
 
 
 def _in_time_order(ex: ExprCompiler, e, term: str) -> str:

@@ -34,17 +34,17 @@ class Pattern:
         lines = [f"{indent}{r(s)} {r(p)} {r(o)} ." for s, p, o in dedupe(self.triples)]
         lines += [f"{indent}OPTIONAL {{ {r(s)} {r(p)} {r(o)} . }}" for s, p, o in dedupe(self.optional)]
         for triples in self.groups.values():
-            body = " ".join(self._rename_text(t) if isinstance(t, str) else f"{r(t[0])} {r(t[1])} {r(t[2])} ."
+            body = " ".join(self.rename_text(t) if isinstance(t, str) else f"{r(t[0])} {r(t[1])} {r(t[2])} ."
                             for t in dedupe(triples))
             lines.append(f"{indent}OPTIONAL {{ {body} }}")
-        lines += [indent + self._rename_text(b) for b in self.blocks]
-        lines += [f"{indent}FILTER({self._rename_text(f)})" for f in self.filters]
+        lines += [indent + self.rename_text(b) for b in self.blocks]
+        lines += [f"{indent}FILTER({self.rename_text(f)})" for f in self.filters]
         return "\n".join(lines)
 
     def _rename(self, term: str) -> str:
         return self.find(term) if term.startswith("?") else term
 
-    def _rename_text(self, text: str) -> str:
+    def rename_text(self, text: str) -> str:
         return re.sub(r"\?[A-Za-z_][A-Za-z0-9_]*", lambda m: self.find(m.group(0)), text)
 
 

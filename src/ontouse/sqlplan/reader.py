@@ -69,7 +69,7 @@ class Reader:
         trees = [t for t in trees if t is not None]
         if len(trees) != 1:
             raise PlanError("Write exactly one SQL query (one SELECT statement).")
-        return self._plan(self._exists_as_count(trees[0]), None)
+        return self.read_plan(self._exists_as_count(trees[0]), None)
 
     def _exists_as_count(self, node: exp.Expression) -> exp.Expression:
         """`exists_count`: `SELECT EXISTS (SELECT ... FROM t WHERE c)`, a yes/no asked as a query with no FROM,
@@ -93,12 +93,12 @@ class Reader:
         self._fix("exists_count")
         return counted
 
-    def _plan(self, node: exp.Expression, parent: Scope | None) -> Plan:
+    def read_plan(self, node: exp.Expression, parent: Scope | None) -> Plan:
         if isinstance(node, exp.Subquery):
             node = node.this
         if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
             op = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}[type(node)]
-            left, right = self._plan(node.this, parent), self._plan(node.expression, parent)
+            left, right = self.read_plan(node.this, parent), self.read_plan(node.expression, parent)
             from .plan import output_width
             if output_width(left) != output_width(right):
                 raise PlanError(f"The two sides of {op.upper()} select a different number of columns "
@@ -142,7 +142,7 @@ class Reader:
                 self._in_join = True
                 try:
                     swapped = self.rules.link_direction(c.this, c.expression, scope)
-                    left, right = swapped or (self._col(c.this, scope), self._col(c.expression, scope))
+                    left, right = swapped or (self.read_column(c.this, scope), self.read_column(c.expression, scope))
                 finally:
                     self._in_join = False
                 if left.alias.lower() != right.alias.lower() and {left.alias.lower(), right.alias.lower()} <= {
@@ -264,7 +264,7 @@ class Reader:
             return Order(Lit([n.lower() for n in names].index(e.name.lower())), bool(o.args.get("desc")))
         raise PlanError("ORDER BY after UNION / INTERSECT / EXCEPT must name a selected column.")
 
-    def _col(self, c: exp.Column, scope: Scope) -> Col:
+    def read_column(self, c: exp.Column, scope: Scope) -> Col:
         name, qual = c.name, c.table
         if qual:
             src = scope.find(qual)
