@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import pytest
 
-from ontocore.prompts import build as prompts
+from ontobuild.prompts import prompts
 from ontocore.agent import run_agent
 from ontocore.cassette import CassetteMismatch, RecordingChat, ReplayChat
 from ontocore.errors import OntoError, ToolArgumentError, TurnLimitExceeded

@@ -138,3 +138,11 @@ def test_the_circles_found_are_real() -> None:
     """The checker sees a circle where there is one (so that the test above cannot pass by seeing nothing)."""
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
     assert all(c in _circles(_graph()) for c in KNOWN_CIRCLES)
+
+
+def test_each_tool_holds_its_own_prompts() -> None:
+    """The kernel holds the prompt loader (ontocore.prompts) and no prompt file; each tool's prompts are the `*.md`
+    files of its own `prompts` package."""
+    assert sorted(p.relative_to(SRC).as_posix() for p in (SRC / "ontocore").rglob("*.md")) == []
+    for tool in ("ontobuild", "ontouse"):
+        assert list((SRC / tool / "prompts").glob("*.md")), tool

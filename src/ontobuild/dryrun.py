@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.cliutil import held_warnings
-from ontocore.prompts import build as prompts
 
 from .ingest import load_inputs
 from .keys import find_references, ordered_for_mapping, weigh
@@ -28,6 +27,7 @@ from .recordstep import mapping_messages
 from .references import reference_messages
 from .mapping import find_records, group_shapes
 from .index import EntitiesIndex
+from .prompts import prompts
 from .text.step import new_state, plan_chunk
 from .text.quantities import find_quantities
 

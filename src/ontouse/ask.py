@@ -35,7 +35,6 @@ from ontocore.errors import InputError, ModelBehaviorError, ModelServerError, On
 from ontocore.language import DEFAULT as ENGLISH
 from ontocore.language import Detection, detect, preference
 from ontocore.llm import ChatModel, open_model
-from ontocore.prompts import ask as prompts
 from ontocore.text import fold
 from ontocore.trace import Trace
 
@@ -51,6 +50,7 @@ from .sqlplan.plan import PlanError, Query, excludes_rows, is_aggregate, nested,
 from .question import Question, asks_several, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
+from .prompts import prompts
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
 from .sqlplan.bigschema import build_view
 from .sqlplan.schema import Schema, english_covered

@@ -37,9 +37,10 @@ from ontocore.errors import OntoError, ToolArgumentError
 from ontocore.folders import atomic_write
 from ontocore.language import DEFAULT, NAMES, SUPPORTED, detect
 from ontocore.llm import ChatModel
-from ontocore.prompts import ask as prompts
 from ontocore.tools import Tool
 from ontocore.trace import Trace
+
+from .prompts import prompts
 
 log = logging.getLogger(__name__)
 

@@ -45,11 +45,11 @@ from ontocore.errors import ToolArgumentError
 from ontocore.language import DEFAULT as ENGLISH_CODE
 from ontocore.language import NAMES, SUPPORTED, Detection, base_code, detect
 from ontocore.llm import ChatModel
-from ontocore.prompts import ask as prompts
 from ontocore.text import QUOTED, STOP, fold, quoted
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
+from .prompts import prompts
 from .storage.querycheck import QueryError
 
 log = logging.getLogger(__name__)

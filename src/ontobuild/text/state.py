@@ -8,8 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ontocore.prompts import build as prompts
-
+from ..prompts import prompts
 from ..vocabulary import Vocabulary
 
 
