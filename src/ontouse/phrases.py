@@ -149,7 +149,7 @@ def folder() -> Path:
     """$ONTOBUILD_PHRASE_CACHE_DIR, else `phrases` in the cache folder."""
     if os.environ.get("ONTOBUILD_PHRASE_CACHE_DIR"):
         return Path(os.environ["ONTOBUILD_PHRASE_CACHE_DIR"]).expanduser()
-    from ontocore.localmodel import cache_dir
+    from ontocore.folders import cache_dir
 
     return cache_dir() / "phrases"
 
