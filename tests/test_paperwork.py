@@ -30,7 +30,7 @@ def test_notices_name_files_that_exist_and_only_the_checks_made() -> None:
     from ontocore.llm import localmodel
 
     assert localmodel.SHA256 in notices and embeddings.WEIGHTS_SHA256 in notices
-    crosslingual = (ROOT / "src" / "ontocore" / "crosslingual.py").read_text("utf-8")
+    crosslingual = (ROOT / "src" / "ontouse" / "language" / "crosslingual.py").read_text("utf-8")
     assert "sha256" not in crosslingual.lower() and "not by this code" in notices  # no claim the code does not make
     for library in ("pypdf", "python-docx", "python-pptx"):
         assert library in notices

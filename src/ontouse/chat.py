@@ -10,10 +10,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from ontocore.language import NAMES, detect
 
 from .answer import Answer
 from .ask import Answerer, reuse_counts
+from .language.detection import NAMES, detect
 from .prompts import prompts
 
 log = logging.getLogger(__name__)

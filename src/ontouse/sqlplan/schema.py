@@ -19,9 +19,9 @@ from typing import Iterable
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from ontocore.language import DEFAULT, LabelLanguages, pick_label, preference, rank_of
 from ontocore.text import fold, singular
 
+from ..language.detection import DEFAULT, LabelLanguages, pick_label, preference, rank_of
 from ..storage.sparql import QueryError
 from ..storage.store import Store
 
