@@ -13,7 +13,7 @@ format on both sides (interface.py)."""
 
 from __future__ import annotations
 
-from .choosing import LLMOptions, local_chat, model_identity, model_settings, open_model
+from .choosing import model_identity, model_settings, open_model
 from .interface import ChatModel, ChatReply, ToolCall, Usage
 from .localchat import LocalChat
 from .lockqueue import inference_lock
@@ -21,5 +21,5 @@ from .openai_compatible import OpenAIChat
 from .templates import opened_calls
 from .xllamachat import XLlamaChat
 
-__all__ = ["ChatModel", "ChatReply", "LLMOptions", "LocalChat", "OpenAIChat", "ToolCall", "Usage", "XLlamaChat",
-           "inference_lock", "local_chat", "model_identity", "model_settings", "open_model", "opened_calls"]
+__all__ = ["ChatModel", "ChatReply", "LocalChat", "OpenAIChat", "ToolCall", "Usage", "XLlamaChat", "inference_lock",
+           "model_identity", "model_settings", "open_model", "opened_calls"]
