@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default="")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
-    from ontocore.localmodel import default_model_path
+    from ontocore.llm.localmodel import default_model_path
 
     model = args.model or str(default_model_path())
     runs: list[dict] = []

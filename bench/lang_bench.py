@@ -15,7 +15,7 @@ replaces only that label's run). Per language and per question type: right / con
 each language's points behind (or ahead of) English on the same base questions.
 
 The language of a question is detected by a language identifier when one is installed (py3langid); without one
-the detection falls back on the ontology's labels and English function words (ontocore.language), so a run
+the detection falls back on the ontology's labels and English function words (ontouse.language.detection), so a run
 records which identifier it had (`identifier` in the results).
 
 How it scores (every rule is in bench.owl_bench.score): an answer is *stated* when its state is "answered" (an
@@ -150,22 +150,22 @@ def render_md(results: dict[str, Any]) -> str:
 
 def crosslingual_available() -> bool:
     """The optional multilingual embedding model is installed (the translation prompt then gets a glossary)."""
-    from ontocore.crosslingual import available
+    from ontouse.language.crosslingual import available
 
     return available()
 
 
 def dictionaries_installed() -> list[str]:
-    """The languages with a bilingual dictionary into English installed (ontocore.bilingual)."""
-    from ontocore.bilingual import open_dictionary
-    from ontocore.language import SUPPORTED
+    """The languages with a bilingual dictionary into English installed (ontouse.language.bilingual)."""
+    from ontouse.language.bilingual import open_dictionary
+    from ontouse.language.detection import SUPPORTED
 
     return [lang for lang in SUPPORTED if open_dictionary(lang) is not None]
 
 
 def identifier_name() -> str:
     """The language identifier this run has ("" for none: clues only)."""
-    from ontocore.language import _identifier
+    from ontouse.language.detection import _identifier
 
     ident = _identifier()
     return "" if ident is None else type(ident).__module__.split(".")[0]

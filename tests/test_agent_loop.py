@@ -8,11 +8,12 @@ from typing import Any, Literal
 
 import pytest
 
-from ontocore.prompts import build as prompts
+from ontobuild.prompts import prompts
 from ontocore.agent import run_agent
 from ontocore.cassette import CassetteMismatch, RecordingChat, ReplayChat
 from ontocore.errors import OntoError, ToolArgumentError, TurnLimitExceeded
-from ontocore.llm import ChatReply, ToolCall, Usage, call_schema, render_qwen
+from ontocore.llm import ChatReply, ToolCall, Usage
+from ontocore.llm.templates import call_schema, render_qwen
 from ontocore.tools import tool
 
 

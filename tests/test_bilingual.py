@@ -1,4 +1,4 @@
-"""Bilingual dictionaries (ontocore.bilingual) and what the translation is told from them (ontouse.translate,
+"""Bilingual dictionaries (ontouse.language.bilingual) and what the translation is told from them (ontouse.language.glossary,
 ontouse.ask): dictionaries in FreeDict's dictd format written here, with entries of a made-up garden-tool shop, and
 the installed FreeDict dictionaries when the machine has them."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from rdflib import Graph
 
-from ontocore import bilingual
-from ontocore.bilingual import Dictionary, open_dictionary, translations_of
+from ontouse.language import bilingual
+from ontouse.language.bilingual import Dictionary, open_dictionary, translations_of
 from ontouse.ask import Answerer
 from ontouse.storage.store import GraphStore
-from ontouse.translate import Term, dictionary_glossary
+from ontouse.language.glossary import Term, dictionary_glossary
 from test_language import ScriptedModel, phrases
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -141,7 +141,7 @@ def test_the_installed_dictionaries_read_in_their_own_format() -> None:
 
 
 def test_a_translation_that_leaves_out_a_told_word_is_told_it_once() -> None:
-    from ontouse.translate import translate_text
+    from ontouse.language.translation import translate_text
 
     model = ScriptedModel("Which cans are red?", "Which watering cans are red?")
     found = translate_text(model, "Quais regadores são vermelhos?", "pt", "en", told=[("regadores", "watering can")])
@@ -153,7 +153,7 @@ def test_a_translation_that_leaves_out_a_told_word_is_told_it_once() -> None:
 def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monkeypatch) -> None:
     """A class labelled "pelle de jardin"@fr is said by a Portuguese "pás de jardim": each of the label's words
     (not "de", a function word) has a translation that a word of the question has too, near each other."""
-    from ontouse.translate import label_glosses
+    from ontouse.language.glossary import label_glosses
 
     pytest.importorskip("simplemma")
     write_dictionary(tmp_path, "por", ENTRIES + [("jardim", "jardim\ngarden"), ("de", "de\nof, from")])
@@ -176,7 +176,7 @@ def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monk
 def test_a_dictionary_contradicts_a_word_none_of_whose_translations_say_it(shop_dictionary) -> None:
     """A weak hint of the multilingual model that a value is named is set aside only when the dictionary knows
     every word of it and none of their translations shares a word with the value (ontouse.ask._doubtful)."""
-    from ontouse.translate import contradicted
+    from ontouse.language.glossary import contradicted
 
     dictionary = open_dictionary("pt")
     assert contradicted(dictionary, "caro", "fragile")
@@ -187,7 +187,7 @@ def test_a_dictionary_contradicts_a_word_none_of_whose_translations_say_it(shop_
 
 def test_the_dictionaries_tell_words_in_a_second_domain(tmp_path, monkeypatch) -> None:
     """The same two readings over a bakery: a Dutch question, a class labelled in Spanish and English."""
-    from ontouse.translate import label_glosses
+    from ontouse.language.glossary import label_glosses
 
     pytest.importorskip("simplemma")
     write_dictionary(tmp_path, "nld", [("brood", "brood\n1. bread\n2. loaf"), ("rogge", "rogge\nrye"),
@@ -211,7 +211,7 @@ def test_a_damaged_dictionary_is_left_unused_with_a_warning(tmp_path, monkeypatc
 
 
 def test_a_translation_that_leaves_out_a_told_word_twice_is_used_only_when_it_keeps_part_of_it() -> None:
-    from ontouse.translate import translate_text
+    from ontouse.language.translation import translate_text
 
     told = [("pás de jardim", "garden shovel")]
     model = ScriptedModel("Which shovels are red?", "Which shovels are red?")
@@ -238,7 +238,7 @@ def test_a_word_no_dictionary_has_is_linked_to_the_class_it_spells(tmp_path, mon
     """A word the dictionary lacks that spells a class's label in another language ("veleros": "veleiro", labelled
     "sailboat" in English) is named with that class's word; a known word, a name written with a capital, a word
     spelled alike two classes, and a word the question says as it is, are not."""
-    from ontouse.translate import spelling_glossary
+    from ontouse.language.glossary import spelling_glossary
 
     write_dictionary(tmp_path, "spa", [("barco", "barco\nboat"), ("lago", "lago\nlake"), ("hay", "hay\nthere is")])
     monkeypatch.setenv(bilingual.ENV, str(tmp_path))
@@ -260,7 +260,7 @@ def test_a_run_of_words_is_linked_to_the_label_of_as_many_words_it_spells(tmp_pa
     """A second domain, a clinic: "vacinas antigripais" (the dictionary knows "vacina", not "antigripais") spells
     the Spanish label "vacuna antigripal" of the flu vaccine; the known word alone names nothing by spelling, and a
     run whose unknown word spells no word of the label ("vacinas gripadas") is not linked by the run's likeness."""
-    from ontouse.translate import spelling_glossary
+    from ontouse.language.glossary import spelling_glossary
 
     write_dictionary(tmp_path, "por", [("vacina", "vacina\nvaccine"), ("clínica", "clínica\nclinic")])
     monkeypatch.setenv(bilingual.ENV, str(tmp_path))

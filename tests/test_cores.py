@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ontocore import cores
+from ontocore.llm import cores
 STAT = "cpu  {a} 0 0 {i} 0 0 0 0 0 0\ncpu0 {a0} 0 0 {i0} 0 0 0 0 0 0\ncpu1 {a1} 0 0 {i1} 0 0 0 0 0 0\nintr 1 2 3\n"
 
 
@@ -68,7 +68,7 @@ def test_busy_cores_leaves_out_this_process_own_time(tmp_path: Path, monkeypatch
 def test_the_local_model_keeps_its_thread_choice_for_a_call_right_after_the_previous_one(monkeypatch) -> None:
     """Sampling the cores costs a sixth of a second inside the inference lock: a call that follows the previous one
     within THREADS_RECHECK_S keeps its choice; a later one samples again; the user's count is never replaced."""
-    from ontocore import llm
+    from ontocore.llm import localchat as llm
 
     sampled: list[int] = []
     monkeypatch.setattr(cores, "choose_threads", lambda requested=None: sampled.append(1) or 2)

@@ -154,7 +154,7 @@ def test_escape_sequences_in_data_never_reach_the_terminal(tmp_path) -> None:
     import subprocess
     import sys
 
-    from ontocore.terminal import safe
+    from ontouse.terminal import safe
 
     assert safe("a\x1b]0;owned\x07b\x1b[2Jc\x9bd\ne\tf") == "a\\x1b]0;owned\\x07b\\x1b[2Jc\\x9bd\ne\tf"
     onto = tmp_path / "evil.ttl"

@@ -1,5 +1,5 @@
-"""Questions in other languages, without a model: the language of a question (ontocore.language), the label chosen
-by language (the view, display names), the translation step's guard and fallback (ontouse.translate) with a
+"""Questions in other languages, without a model: the language of a question (ontouse.language.detection), the label chosen
+by language (the view, display names), the translation step's guard and fallback (ontouse.language.translation) with a
 scripted model for the loop mechanics only, and the multilingual question set's gold answers checked against the
 data with hand-written plans (Answerer.answer_sql, no model call)."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ontocore.crosslingual import CrossLingual, spans
-from ontocore.crosslingual import available as crosslingual_available
-from ontocore.language import Detection, LabelLanguages, detect, pick_label, preference
+from ontouse.language.crosslingual import CrossLingual, spans
+from ontouse.language.crosslingual import available as crosslingual_available
+from ontouse.language.detection import Detection, LabelLanguages, detect, pick_label, preference
 from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
 from ontouse.ask import Answerer
@@ -21,9 +21,9 @@ from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import english_covered
 from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
-from ontouse.translate import (Translation, glossary, guard_problem, label_glossary, missing_words,
-                              model_reading_counts, ontology_terms, restore_quoted, same_word, swapped_words,
-                              translate, vocabulary)
+from ontouse.language.glossary import (glossary, label_glossary, missing_words, ontology_terms, same_word,
+                                       swapped_words, vocabulary)
+from ontouse.language.translation import Translation, guard_problem, model_reading_counts, restore_quoted, translate
 from ontouse.view_prompt import schema_ddl
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -55,7 +55,7 @@ def phrases(lang: str) -> list[ChatReply]:
     """The embedded model's recorded replies to the call that translates the answer's phrases into `lang` (once per
     language: tests/test_phrases.py replays the same cassette); none for a language whose phrases are written
     (ontouse.phrases.CATALOG): no such call is made."""
-    from ontocore.language import NAMES
+    from ontouse.language.detection import NAMES
     from ontouse.phrases import CATALOG
 
     if lang in CATALOG:
@@ -133,7 +133,7 @@ def test_words_of_one_label_language_name_it(aquarium, lighthouses) -> None:
 
 
 def test_a_question_without_english_words_is_not_english(monkeypatch) -> None:
-    import ontocore.language as language
+    import ontouse.language.detection as language
 
     assert detect("Quanti squali ci sono?").lang == "it"  # the installed identifier knows
     monkeypatch.setattr(language, "identify", lambda text: None)  # without one: not English, language unknown
@@ -142,7 +142,7 @@ def test_a_question_without_english_words_is_not_english(monkeypatch) -> None:
 
 
 def test_the_identifier_is_asked_only_for_questions_of_some_words(monkeypatch) -> None:
-    import ontocore.language as language
+    import ontouse.language.detection as language
 
     asked = []
     monkeypatch.setattr(language, "identify", lambda text: asked.append(text) or ("nl", 0.99))
@@ -378,7 +378,7 @@ def test_a_translation_left_in_the_questions_language_is_asked_again_once() -> N
     model = ScriptedModel(copied, echoed)  # the re-ask written back is no translation either
     found = translate(model, "Welche Tiere pflegt der Tierpfleger \"Jonas Reef\"?", "de", ["en"])
     assert found.texts == {} and found.rejected
-    from ontouse.translate import not_in
+    from ontouse.language.translation import not_in
 
     assert not_in("Error: english is not English: write it in English. Translate the words; keep names and quoted "
                   "texts.", "en", "Welche Tiere pflegt der Tierpfleger?")
@@ -599,7 +599,7 @@ def test_the_tools_own_description_written_back_is_no_translation() -> None:
 
 # ---- plain translations (one known language into one other) -----------------------------------------------------
 def test_a_plain_reply_is_read_as_the_translation() -> None:
-    from ontouse.translate import reply_text
+    from ontouse.language.translation import reply_text
 
     assert reply_text("English: Which animals are endangered?\nNote: ...", "en") == "Which animals are endangered?"
     assert reply_text('"Which animals are endangered?"', "en") == "Which animals are endangered?"
@@ -610,7 +610,7 @@ def test_a_plain_reply_is_read_as_the_translation() -> None:
 def test_a_translation_that_is_no_question_is_asked_again_once() -> None:
     """The question's kind is kept: a question mark lost (an answer written instead: "Kira."), a question copied
     or the prompt written back are told once; a second failure leaves the question as asked."""
-    from ontouse.translate import translate_text
+    from ontouse.language.translation import translate_text
 
     asked = 'Lebt Kira im Becken "Coral Reef"?'
     assert "question mark" in guard_problem(asked, 'Kira lives in the "Coral Reef".')
@@ -626,7 +626,7 @@ def test_a_translation_that_is_no_question_is_asked_again_once() -> None:
 
 
 def test_a_plain_translation_is_told_the_ontologys_word_it_swapped(aquarium) -> None:
-    from ontouse.translate import translate_text
+    from ontouse.language.translation import translate_text
 
     schema = build_schema(aquarium)
     classes = [t for t in ontology_terms(aquarium, schema) if t.iri in {c.cls for c in schema.tables.values()}]

@@ -1,8 +1,9 @@
 """The package layout, read from the source with ast (nothing imported): the shared kernel `ontocore` imports
 neither tool, `ontouse` imports from `ontobuild` only the builder formats it reads, `ontobuild` imports nothing
-from `ontouse`, the wings of `ontouse` import downwards only (the store wing `ontouse.storage`, the SQL plan wing
-`ontouse.sqlplan`, the answerer on top), and no module imports itself back through others (no import cycle),
-except the known circles listed below (none today)."""
+from `ontouse`, the wings of `ontouse` import downwards only (the answerer's prompt files `ontouse.prompts`, the
+store wing `ontouse.storage`, the language wing `ontouse.language`, the SQL plan wing `ontouse.sqlplan`, the
+answerer on top), each tool holds its own prompt files, and no module imports itself back through others (no
+import cycle), except the known circles listed below (none today)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ ONTOUSE_MAY_READ: frozenset[str] = frozenset()
 # compiler states what it needs of the plan compiler as a Protocol); a new circle fails the test below
 KNOWN_CIRCLES: list[set[str]] = []
 # the wings of ontouse, lowest first: a wing imports from its own package and the wings below it, never above
-ONTOUSE_WINGS = ("ontouse.storage", "ontouse.sqlplan", "ontouse")
+ONTOUSE_WINGS = ("ontouse.prompts", "ontouse.storage", "ontouse.language", "ontouse.sqlplan", "ontouse")
 
 
 def _modules() -> dict[str, Path]:
@@ -122,8 +123,9 @@ def _wing(module: str) -> int:
 
 
 def test_the_wings_of_the_answerer_import_downwards() -> None:
-    """`ontouse.storage` imports nothing else of ontouse, `ontouse.sqlplan` only the store wing, and the answerer on
-    top (the modules of `ontouse` itself) both."""
+    """`ontouse.prompts` (the prompt files) imports nothing else of ontouse, `ontouse.storage` neither,
+    `ontouse.language` those two, `ontouse.sqlplan` those three, and the answerer on top (the modules of `ontouse`
+    itself) all of them."""
     wrong = {name: sorted(t for t in targets if _top(t) == "ontouse" and _wing(t) > _wing(name))
              for name, targets in _graph().items() if _top(name) == "ontouse"}
     assert not {k: v for k, v in wrong.items() if v}
@@ -162,15 +164,24 @@ def _builder_wing(module: str) -> str | None:
 
 def test_the_wings_of_the_builder_import_only_the_wings_they_stand_on() -> None:
     """`inputs` and `values` import no other wing, `tables` and `text` not each other, `ontology` neither of them
-    nor the outputs, and no wing imports the pipeline on top (`ontobuild.pipeline`, `api`, `cli`, ...)."""
+    nor the outputs, and no wing imports the pipeline on top (`ontobuild.pipeline`, `api`, `cli`, ...); the
+    builder's prompt files (`ontobuild.prompts`) lie below every wing."""
     wrong = {}
     for name, targets in _graph().items():
         wing = _builder_wing(name)
         if wing is None:
             continue
-        bad = sorted(t for t in targets if _top(t) == "ontobuild" and t != "ontobuild"
+        bad = sorted(t for t in targets if _top(t) == "ontobuild" and t not in ("ontobuild", "ontobuild.prompts")
                      and _builder_wing(t) != wing and _builder_wing(t) not in BUILDER_WING_MAY_IMPORT[wing]
                      and (name, t) not in BUILDER_WING_EXCEPTIONS)
         if bad:
             wrong[name] = bad
     assert not wrong
+
+
+def test_each_tool_holds_its_own_prompts() -> None:
+    """The kernel holds the prompt loader (ontocore.prompts) and no prompt file; each tool's prompts are the `*.md`
+    files of its own `prompts` package."""
+    assert sorted(p.relative_to(SRC).as_posix() for p in (SRC / "ontocore").rglob("*.md")) == []
+    for tool in ("ontobuild", "ontouse"):
+        assert list((SRC / tool / "prompts").glob("*.md")), tool

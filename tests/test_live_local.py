@@ -54,12 +54,12 @@ def test_same_code_against_an_openai_compatible_server() -> None:
     pytest.importorskip("uvicorn")
     _local_model_or_skip()
     from ontocore.llm import OpenAIChat
-    from ontocore.localmodel import default_model_path
+    from ontocore.llm.localmodel import default_model_path
 
     port = _free_port()
     server = subprocess.Popen(
         # llama_cpp.server's own main, with the model loaded as ontobuild loads it (llm.llama_load_settings)
-        [sys.executable, "-c", "import runpy, sys; from ontocore.llm import llama_load_settings; "
+        [sys.executable, "-c", "import runpy, sys; from ontocore.llm.localchat import llama_load_settings; "
          "sys.argv[0] = 'llama_cpp.server'; ctx = llama_load_settings(); ctx.__enter__(); "
          "runpy.run_module('llama_cpp.server', run_name='__main__')", "--model", str(default_model_path()), "--host", "127.0.0.1",
          "--port", str(port), "--chat_format", "chatml-function-calling", "--n_ctx", "4096",
@@ -100,7 +100,7 @@ def test_check_model_command_without_a_key(monkeypatch) -> None:
 
 def test_load_settings_skip_extra_buffers_when_asked_and_restore_the_library(monkeypatch) -> None:
     lib = pytest.importorskip("llama_cpp.llama").llama_cpp
-    from ontocore.llm import llama_load_settings
+    from ontocore.llm.localchat import llama_load_settings
 
     if not any(name == "use_extra_bufts" for name, *_ in lib.llama_model_default_params()._fields_):
         pytest.skip("this llama.cpp has no extra buffer types setting")

@@ -18,7 +18,7 @@ SYSTEM = ("You answer questions about a small orchard database with one SQLite q
 def _model(cache_dir: Path):
     from ontocore.errors import ModelUnavailable
     from ontocore.llm import LocalChat
-    from ontocore.prefixcache import PrefixCache
+    from ontocore.llm.prefixcache import PrefixCache
 
     try:
         return LocalChat(n_ctx=2048, prefix_cache=PrefixCache(cache_dir, max_bytes=1 << 30))

@@ -1,5 +1,5 @@
 """`--model-path`: a local model of another family is prompted in its own chat format, its GGUF's
-`tokenizer.chat_template` (ontocore.llm.GGUFTemplate), not the embedded model's ChatML. The live test gives the real
+`tokenizer.chat_template` (ontocore.llm.templates.GGUFTemplate), not the embedded model's ChatML. The live test gives the real
 llama.cpp a copy of the embedded GGUF whose template is another family's (written with the `gguf` package, llama.cpp's
 own GGUF writer) and checks the prompt it was given and the tool call it made. Made-up domain: a pottery's kilns."""
 
@@ -26,7 +26,7 @@ MESSAGES = [{"role": "system", "content": "You record facts by calling tools."},
 
 
 def test_a_template_renders_the_conversation_in_its_own_format() -> None:
-    from ontocore.llm import GGUFTemplate
+    from ontocore.llm.templates import GGUFTemplate
 
     template = GGUFTemplate(HEADERS, "<|eot_id|>", "<|begin_of_text|>")
     conversation = MESSAGES + [
@@ -54,7 +54,7 @@ def test_model_path_prompts_the_model_in_its_own_template(tmp_path: Path) -> Non
 
     from ontocore.errors import ModelUnavailable
     from ontocore.llm import LocalChat
-    from ontocore.localmodel import default_model_path
+    from ontocore.llm.localmodel import default_model_path
 
     try:
         source = default_model_path()

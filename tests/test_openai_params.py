@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fake_openai import FakeOpenAI
 
-from ontocore.llm import REASONING_TOKENS, OpenAIChat
+from ontocore.llm import OpenAIChat
+from ontocore.llm.openai_compatible import REASONING_TOKENS
 
 
 def test_a_reasoning_model_gets_the_parameters_it_accepts() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import local_model_or_skip
 from ontocore.cassette import RecordingChat
-from ontocore.llm import Usage, call_opening, opened_calls
+from ontocore.llm import Usage, opened_calls
+from ontocore.llm.templates import call_opening
 
 
 def test_the_call_opening_is_what_the_model_writes_before_the_arguments() -> None:
@@ -55,7 +56,8 @@ def test_an_opened_call_gives_the_arguments_of_a_call_written_whole() -> None:
 
 
 def test_a_step_whose_free_calls_mostly_fail_is_asked_under_the_grammar_first() -> None:
-    from ontocore.llm import GRAMMAR_FIRST_AFTER, ChatReply, LocalChat
+    from ontocore.llm import ChatReply, LocalChat
+    from ontocore.llm.localchat import GRAMMAR_FIRST_AFTER
 
     model = LocalChat.__new__(LocalChat)  # the decision alone: no model file loaded
     model._free_fits = {"map_rows": [False], "pick": [True, False, False, True]}

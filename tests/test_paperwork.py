@@ -26,10 +26,11 @@ def test_notices_name_files_that_exist_and_only_the_checks_made() -> None:
     notices = (ROOT / "THIRD_PARTY_NOTICES.md").read_text("utf-8")
     for path in re.findall(r"`((?:src|tests|constraints)/[^`]+)`", notices):
         assert list(ROOT.glob(path)), path
-    from ontocore import embeddings, localmodel
+    from ontocore import embeddings
+    from ontocore.llm import localmodel
 
     assert localmodel.SHA256 in notices and embeddings.WEIGHTS_SHA256 in notices
-    crosslingual = (ROOT / "src" / "ontocore" / "crosslingual.py").read_text("utf-8")
+    crosslingual = (ROOT / "src" / "ontouse" / "language" / "crosslingual.py").read_text("utf-8")
     assert "sha256" not in crosslingual.lower() and "not by this code" in notices  # no claim the code does not make
     for library in ("pypdf", "python-docx", "python-pptx"):
         assert library in notices
@@ -39,7 +40,7 @@ def test_install_hints_name_the_local_checkout() -> None:
     for path in (ROOT / "src").rglob("*.py"):
         text = path.read_text("utf-8")
         assert not re.search(r"pip install ['\"]?ontobuild\[", text), path
-    from ontocore.localmodel import INSTALL_HINT
+    from ontocore.llm.localmodel import INSTALL_HINT
 
     assert "pip install -e '.[local]'" in INSTALL_HINT
 

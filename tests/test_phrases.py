@@ -156,7 +156,7 @@ def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) 
     """The embedded model: a German question and a German follow-up; the follow-up is rewritten in German and the
     answer's phrases are the written German ones, with the same machine fields as any answer."""
     from conftest import local_model_or_skip
-    from ontocore.language import detect
+    from ontouse.language.detection import detect
     from ontouse.chat import Conversation
 
     monkeypatch.setenv("ONTOBUILD_PHRASE_CACHE_DIR", str(tmp_path))
@@ -175,7 +175,7 @@ def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) 
 def test_the_written_phrases_need_no_model_call() -> None:
     """Every supported language but English has its phrases written (CATALOG): each phrase of the English set,
     with the same `{n}` places, on one line, and "yes" and "no" apart; the book gives them without a model call."""
-    from ontocore.language import SUPPORTED
+    from ontouse.language.detection import SUPPORTED
 
     book = PhraseBook(NoModel())
     for lang in SUPPORTED[1:]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ontocore import prefixcache
-from ontocore.prefixcache import PrefixCache, PrefixState, atomic_write, decode, encode, prefix_key
+from ontocore.llm import prefixcache
+from ontocore.llm.prefixcache import PrefixCache, PrefixState, atomic_write, decode, encode, prefix_key
 
 SETTINGS = {"llama_cpp": "0.3.x", "n_ctx": 8192, "type_k": "1", "type_v": "1"}
 TOKENS = [151644, 8948, 198, 2610, 525, 264, 10950, 17847, 13, 151645]
@@ -92,7 +92,7 @@ def test_a_damaged_file_is_ignored_logged_and_removed(tmp_path: Path, caplog, da
         raw = bytearray(encode(other))
     path.write_bytes(bytes(raw))
     cache = PrefixCache(tmp_path, max_bytes=10 << 20)
-    with caplog.at_level(logging.WARNING, logger="ontocore.prefixcache"):
+    with caplog.at_level(logging.WARNING, logger="ontocore.llm.prefixcache"):
         assert cache.get(state.key, TOKENS) is None
     assert cache.corrupt == 1 and cache.misses == 1
     assert any("damaged" in r.getMessage() for r in caplog.records)
@@ -125,7 +125,7 @@ def test_a_failed_write_is_logged_not_raised(tmp_path: Path, monkeypatch, caplog
 
     monkeypatch.setattr(prefixcache, "atomic_write", failing)
     cache = PrefixCache(tmp_path, max_bytes=10 << 20)
-    with caplog.at_level(logging.WARNING, logger="ontocore.prefixcache"):
+    with caplog.at_level(logging.WARNING, logger="ontocore.llm.prefixcache"):
         cache.put(_state())
     assert cache.saved == 0 and "cannot write" in caplog.text
     assert cache.get(_state().key, TOKENS) == _state()  # still kept in memory

@@ -1,4 +1,4 @@
-"""Prompt-lookup drafts (ontocore.promptlookup): what a draft is made of, and, on the real embedded model (marked
+"""Prompt-lookup drafts (ontocore.llm.promptlookup): what a draft is made of, and, on the real embedded model (marked
 `live`), that greedy decoding with drafts gives llama-cpp-python's own greedy reply, or parts from it only at a near
 tie of the greedy choice (the turn promptlookup documents), and leaves the context as llama-cpp-python does."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import local_model_or_skip
-from ontocore.promptlookup import draft
+from ontocore.llm.promptlookup import draft
 
 
 def test_a_draft_is_what_followed_the_latest_earlier_run_of_the_last_tokens() -> None:
@@ -54,8 +54,9 @@ def _turn(llm, prompt: list[int], got: str, want: str) -> float:
 
 @pytest.mark.live
 def test_greedy_completion_with_drafts_is_llama_cpp_greedy_reply() -> None:
-    from ontocore.llm import inference_lock, render_qwen
-    from ontocore.promptlookup import greedy_completion
+    from ontocore.llm import inference_lock
+    from ontocore.llm.templates import render_qwen
+    from ontocore.llm.promptlookup import greedy_completion
 
     model = local_model_or_skip()
     llm = model._llm

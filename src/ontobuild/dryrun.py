@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from ontocore.cliutil import held_warnings
-from ontocore.prompts import build as prompts
 
 from .inputs.readers import load_inputs
 from .tables.references.proposing import find_references, ordered_for_mapping, weigh
@@ -28,6 +27,7 @@ from .tables.recordstep import mapping_messages
 from .tables.references.confirming import reference_messages
 from .tables.mapping import find_records, group_shapes
 from .ontology.index import EntitiesIndex
+from .prompts import prompts
 from .text.step import new_state, plan_chunk
 from .text.quantities import find_quantities
 

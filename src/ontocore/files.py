@@ -11,6 +11,7 @@ Only a file that is none of these is refused. The user may name the encoding (`-
 from __future__ import annotations
 
 import codecs
+import hashlib
 import json
 import logging
 from pathlib import Path
@@ -144,6 +145,15 @@ def _not_utf8(raw: bytes, path: Path, first: UnicodeDecodeError) -> tuple[str, s
 
 def is_utf8(codec: str) -> bool:
     return codec in (UTF8, "utf-8-sig")
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in blocks (hex)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def read_text(path: Path, encoding: str | None = None) -> tuple[str, str]:

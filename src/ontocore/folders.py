@@ -2,7 +2,8 @@
 
 A run writes into a hidden sibling folder that is renamed into place only when the run succeeded, and removed
 when it failed or was interrupted (`outcome_folder`); a file is replaced in one step (`atomic_write`), so a
-reader sees the old file or the whole new one."""
+reader sees the old file or the whole new one. The tools' cache folder (`cache_dir`: the embedded model, kept
+prompt states, view caches, the inference lock) is named here too."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ log = logging.getLogger(__name__)
 
 OWNER_FILE = ".owner-pid"  # in a partial folder: the process writing it
 RESUMABLE = ".resumable"  # in a partial folder: a run can go on from it (`plan_outcome(resume=True)`)
+
+
+def cache_dir() -> Path:
+    """$ONTOBUILD_CACHE, else $XDG_CACHE_HOME/ontobuild, else ~/.cache/ontobuild."""
+    base = os.environ.get("ONTOBUILD_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ontobuild")
+    return Path(base)
 
 
 def atomic_write(path: str | Path, data: bytes | str) -> Path:

@@ -1,6 +1,6 @@
-"""Prompts are files under ontocore/prompt_files/ (package data), loaded in one place: the builder's in build/,
-the answerer's in ask/. Each tool holds its own set (`from ontocore.prompts import build as prompts`), so neither
-reads the other's prompts.
+"""The prompt loader: a tool's prompts are `*.md` files (package data) in a package of its own, which the tool names
+(`ontobuild.prompts`, `ontouse.prompts`: each holds `prompts = PromptSet(__name__)`). The kernel loads them and
+knows neither tool, so neither reads the other's prompts.
 
 A prompt refers to variables as {name}; rendering fails loudly on a missing or an unused variable."""
 
@@ -16,21 +16,22 @@ _VAR = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 @lru_cache(maxsize=None)
-def _read(side: str, name: str) -> str:
+def _read(package: str, name: str) -> str:
     try:
-        return resources.files("ontocore").joinpath("prompt_files", side, f"{name}.md").read_text("utf-8")
+        return resources.files(package).joinpath(f"{name}.md").read_text("utf-8")
     except FileNotFoundError:
-        raise OntoError(f"Prompt file prompt_files/{side}/{name}.md is missing from the installation.") from None
+        raise OntoError(f"Prompt file {name}.md of {package} is missing from the installation.") from None
 
 
 class PromptSet:
-    """The prompts of one tool: `load(name)` the text, `render(name, **values)` it with its variables filled."""
+    """The prompts of one tool, the `*.md` files of `package`: `load(name)` the text, `render(name, **values)` it
+    with its variables filled."""
 
-    def __init__(self, side: str) -> None:
-        self.side = side
+    def __init__(self, package: str) -> None:
+        self.package = package
 
     def load(self, name: str) -> str:
-        return _read(self.side, name)
+        return _read(self.package, name)
 
     def render(self, name: str, **values: object) -> str:
         text = self.load(name)
@@ -39,7 +40,3 @@ class PromptSet:
         if missing or unused:
             raise OntoError(f"Prompt {name}: missing variables {sorted(missing)}, unused {sorted(unused)}.")
         return _VAR.sub(lambda m: str(values[m.group(1)]), text).strip()
-
-
-build = PromptSet("build")  # the builder's prompts (ontobuild)
-ask = PromptSet("ask")  # the answerer's prompts (ontouse)

@@ -8,7 +8,7 @@ import json
 import logging
 from pathlib import Path
 
-from .localmodel import sha256_of
+from .files import sha256_of
 
 log = logging.getLogger(__name__)
 

@@ -98,12 +98,12 @@ class Answer:
     truncated: bool = False  # the result had more rows than are kept
     asked: str = ""  # in a conversation: the standalone question answered, when the question was rewritten
     sources: list[dict[str, str]] = field(default_factory=list)  # per support triple, where it came from ({}: unknown)
-    language: str = ""  # the language the question is written in (ISO 639-1; ontocore.language)
+    language: str = ""  # the language the question is written in (ISO 639-1; ontouse.language.detection)
     # the language of the answer text's fixed phrases (ontouse.phrases), when the question is not in English: the
     # question's, or "en" when no phrase could be translated. The text is for people: read the machine fields
     # `state` (answered | unsure | no_data | error) and `boolean` (a yes/no answer) instead of parsing it
     text_language: str = ""
-    # the translation made for the question (ontouse.translate): {"used": the text linked and planned ("": the
+    # the translation made for the question (ontouse.language.translation): {"used": the text linked and planned ("": the
     # question as asked), "from": its language, "texts": language -> translation, "rejected": why not used}
     translation: dict[str, Any] | None = None
 

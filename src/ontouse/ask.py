@@ -26,16 +26,10 @@ from typing import Any, Callable
 
 from rdflib import URIRef
 
-from ontocore.bilingual import open_dictionary
-from ontocore.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
-from ontocore.crosslingual import available as crosslingual_available
 from ontocore.embeddings import Embedder
 from ontocore.embeddings import available as lexicon_available
 from ontocore.errors import InputError, ModelBehaviorError, ModelServerError, OntoError
-from ontocore.language import DEFAULT as ENGLISH
-from ontocore.language import Detection, detect, preference
 from ontocore.llm import ChatModel, open_model
-from ontocore.prompts import ask as prompts
 from ontocore.text import fold
 from ontocore.trace import Trace
 
@@ -51,6 +45,7 @@ from .sqlplan.plan import PlanError, Query, excludes_rows, is_aggregate, nested,
 from .question import Question, asks_several, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
+from .prompts import prompts
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
 from .sqlplan.bigschema import build_view
 from .sqlplan.schema import Schema, english_covered
@@ -58,8 +53,14 @@ from .storage.sparql import QueryError
 from .sqlplan.reader import read_sql
 from .storage.store import GraphStore, Store
 from .support import support_set
-from .translate import (Term, Translation, contradicted, dictionary_glossary, glossary, label_glossary, label_glosses,
-                        model_reading_counts, ontology_terms, spelling_glossary, translate, translate_text, vocabulary)
+from .language.bilingual import open_dictionary
+from .language.crosslingual import MARGIN, MIN_SIMILARITY, CrossLingual
+from .language.crosslingual import available as crosslingual_available
+from .language.detection import DEFAULT as ENGLISH
+from .language.detection import Detection, detect, preference
+from .language.glossary import (Term, contradicted, dictionary_glossary, glossary, label_glossary, label_glosses,
+                                ontology_terms, spelling_glossary, vocabulary)
+from .language.translation import Translation, model_reading_counts, translate, translate_text
 from .relevance import Relevance
 from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
                      name_probes, narrowed_to_named, ranked_by_values, tie_probes, tied_rows, verify,
@@ -320,7 +321,7 @@ class Answerer:
         return glossary(self._linker, text, terms, lang, self.schema.languages.main)
 
     def _told(self, text: str, lang: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        """(what the bilingual dictionaries tell, when installed (ontocore.bilingual): the English word of a class
+        """(what the bilingual dictionaries tell, when installed (language/bilingual.py): the English word of a class
         or named value that a word of the question translates to, for words the multilingual model gave no hint
         for (`dictionary_glossary`), and of one labelled in several words that the question says in other words
         (`label_glosses`); the multilingual model's hints, `_hints`, and the class a word the dictionary lacks

@@ -10,11 +10,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from ontocore.language import NAMES, detect
-from ontocore.prompts import ask as prompts
 
 from .answer import Answer
 from .ask import Answerer, reuse_counts
+from .language.detection import NAMES, detect
+from .prompts import prompts
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ import click
 from ontocore import __version__
 from ontocore.cliutil import ModelChoice, environment_help, friendly_errors, gather, model_options, outcome_options
 from ontocore.errors import InputError
-from ontocore.terminal import safe
 
 from .storage.store import Source
+from .terminal import safe
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The fixed phrases of an answer text in the question's language: "Yes", "No", "No data available", "Unsure",
 "best candidate", "looked for", "and N more", and the gist of why there is no answer.
 
-The phrases are written here in English (`PHRASES`) and, by people, in every other language ontocore.language
+The phrases are written here in English (`PHRASES`) and, by people, in every other language ontouse.language.detection
 supports (`CATALOG`): those are used as written. For a language without them the model translates the whole set
 in one call held to a JSON Schema through the tool rails (ontocore.agent: one string field per phrase), and the
 result is kept on disk, so each language costs one model call per model and phrase set, ever (a reply mostly left in
@@ -35,11 +35,12 @@ from typing import Any
 from ontocore.agent import run_agent
 from ontocore.errors import OntoError, ToolArgumentError
 from ontocore.folders import atomic_write
-from ontocore.language import DEFAULT, NAMES, SUPPORTED, detect
 from ontocore.llm import ChatModel
-from ontocore.prompts import ask as prompts
 from ontocore.tools import Tool
 from ontocore.trace import Trace
+
+from .language.detection import DEFAULT, NAMES, SUPPORTED, detect
+from .prompts import prompts
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ PHRASES: dict[str, str] = {
 # phrases written for the catalog's languages only: another language shows them in English (the model's set above
 # stays as its kept translations were made)
 CATALOG_ONLY: dict[str, str] = {"tied": "tied: {n} share the ranked value"}
-# the same phrases written by people for the languages ontocore.language supports: used as they are, no model
+# the same phrases written by people for the languages ontouse.language.detection supports: used as they are, no model
 # call (the model translates the set only for a language missing here)
 CATALOG: dict[str, dict[str, str]] = {
     "de": {"yes": "Ja", "no": "Nein", "no_data": "Keine Daten vorhanden", "unsure": "Unsicher",
@@ -148,7 +149,7 @@ def folder() -> Path:
     """$ONTOBUILD_PHRASE_CACHE_DIR, else `phrases` in the cache folder."""
     if os.environ.get("ONTOBUILD_PHRASE_CACHE_DIR"):
         return Path(os.environ["ONTOBUILD_PHRASE_CACHE_DIR"]).expanduser()
-    from ontocore.localmodel import cache_dir
+    from ontocore.folders import cache_dir
 
     return cache_dir() / "phrases"
 

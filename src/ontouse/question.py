@@ -29,7 +29,7 @@ class Question:
     grouped: bool = False  # asks for one answer per group ("each", "per", "every")
     asks_names: bool = False  # asks for the names of things (then a selected name is a value, not the thing)
     head: str = ""  # the noun a "which ..." / "what ..." question asks for ("which beekeepers" -> "beekeeper")
-    labels: tuple[str, ...] = ()  # label languages in order of preference (ontocore.language.preference)
+    labels: tuple[str, ...] = ()  # label languages in order of preference (ontouse.language.detection.preference)
 
     @property
     def content_words(self) -> list[str]:

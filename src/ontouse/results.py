@@ -8,9 +8,9 @@ from typing import Sequence
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
-from ontocore.language import pick_label, rank_of
 
 from .answer import Cell
+from .language.detection import pick_label, rank_of
 from .phrases import ENGLISH, Phrases
 from .sqlplan.compile import OutColumn
 from .question import Question

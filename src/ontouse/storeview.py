@@ -24,9 +24,9 @@ from typing import Any
 from rdflib import URIRef
 
 from ontocore.folders import atomic_write
-from ontocore.language import LabelLanguages
 from ontocore.storefolder import MANIFEST
 
+from .language.detection import LabelLanguages
 from .sqlplan.schema import Column, Schema, Table
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ VIEW_FILE = "view.json"
 # the modules whose code decides what a view holds (relative to src/): a change in one makes saved views stale
 VIEW_MODULES = ("ontouse/sqlplan/schema.py", "ontouse/sqlplan/schema_build.py", "ontouse/sqlplan/schema_labels.py",
                 "ontouse/sqlplan/schema_links.py", "ontouse/sqlplan/bigschema.py", "ontouse/storeview.py",
-                "ontocore/language.py", "ontocore/text.py")
+                "ontouse/language/detection.py", "ontocore/text.py")
 
 
 @lru_cache(maxsize=1)

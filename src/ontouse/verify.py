@@ -1207,7 +1207,7 @@ def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, emb
     ontology labelled in another language than English the plan's constants are labels in that language while the
     question is read in English: a constant is named when it is another label of a thing the question names
     (`aliases`: linking.ValueIndex.aliases; without it such an ontology is not judged)."""
-    from ontocore.language import DEFAULT
+    from .language.detection import DEFAULT
 
     if schema.languages.main != DEFAULT:
         if aliases is None:

@@ -173,7 +173,7 @@ def shown_tables(schema: Schema, small_parts: bool = False) -> list[Table]:
 def examples_prompt(schema: Schema) -> str:
     """Worked examples on made-up tables of the same shape as this view: things with labels joined by links, or
     database rows joined by key values."""
-    from ontocore.prompts import ask as prompts
+    from .prompts import prompts
     rows = sum(t.count for t in schema.tables.values()) or 1
     labelled = sum(t.count for t in schema.tables.values() if t.label_column() is not None)
     return prompts.load("ask_sql_examples_things" if labelled * 2 >= rows else "ask_sql_examples_keys").strip()

@@ -38,7 +38,7 @@ def folder() -> Path:
     """$ONTOBUILD_VIEW_CACHE_DIR, else `views` in the cache folder."""
     if os.environ.get("ONTOBUILD_VIEW_CACHE_DIR"):
         return Path(os.environ["ONTOBUILD_VIEW_CACHE_DIR"]).expanduser()
-    from ontocore.localmodel import cache_dir
+    from ontocore.folders import cache_dir
 
     return cache_dir() / "views"
 

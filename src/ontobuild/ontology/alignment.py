@@ -21,7 +21,6 @@ from typing import Any
 from ontocore.agent import choose_one
 from ontocore.llm import ChatModel
 from ontocore.progress import Progress
-from ontocore.prompts import build as prompts
 from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
 from ..values.units import dimension_of
@@ -30,6 +29,7 @@ from ..text.concepts import name_bound
 from .entries import check_literal
 from .index import EntitiesIndex
 from .names import normalize, safe_name, similarity, unique_name
+from ..prompts import prompts
 from .vocabulary import Term, Vocabulary
 
 log = logging.getLogger(__name__)

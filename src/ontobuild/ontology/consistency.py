@@ -21,12 +21,12 @@ from typing import Any, Callable
 
 from ontocore.agent import choose_one
 from ontocore.llm import ChatModel
-from ontocore.prompts import build as prompts
 from ontocore.trace import Trace
 
 from .entries import Fact, check_literal
 
 from .index import EntitiesIndex
+from ..prompts import prompts
 from .reason import CONSISTENT, INCONSISTENT, ReasonerReport
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SKOS
 from rdflib.plugins.serializers.nt import _nt_row
 from rdflib.term import Node
 
-from ontocore.localmodel import sha256_of
+from ontocore.files import sha256_of
 from ontocore.storefolder import MANIFEST, MANIFEST_VERSION, STORE_DIR, STORE_GRAPH, record_verified
 
 from ..ontology.index import EntitiesIndex

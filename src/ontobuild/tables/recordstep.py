@@ -16,7 +16,6 @@ from ontocore.agent import run_agent
 from ontocore.errors import ModelBehaviorError, ToolArgumentError
 from ontocore.llm import ChatModel
 from ontocore.progress import Progress
-from ontocore.prompts import build as prompts
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
@@ -25,6 +24,7 @@ from ..ontology.index import EntitiesIndex
 from .references.proposing import Plan, find_references, ordered_for_mapping
 from .mapping import TYPES, Coverage, Decision, Shape, apply_mapping, find_records, group_shapes, is_leaf
 from ..ontology.names import safe_name
+from ..prompts import prompts
 
 log = logging.getLogger(__name__)
 

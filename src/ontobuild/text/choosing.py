@@ -13,10 +13,10 @@ from typing import Any
 from ontocore.agent import run_agent
 from ontocore.errors import ToolArgumentError
 from ontocore.llm import ChatModel
-from ontocore.prompts import build as prompts
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
+from ..prompts import prompts
 from .reading import Reading, Thing
 
 log = logging.getLogger(__name__)

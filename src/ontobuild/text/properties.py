@@ -11,13 +11,13 @@ from typing import Any
 
 from ontocore.agent import run_agent
 from ontocore.llm import ChatModel
-from ontocore.prompts import build as prompts
 from ontocore.text import singular
 from ontocore.tools import Tool
 from ontocore.trace import Trace
 
 from ..ontology.index import EntitiesIndex
 from ..inputs.chunks import Chunk
+from ..prompts import prompts
 from .concepts import GENERIC, concept_words, modifier_words
 
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ontocore.prompts import build as prompts
+from ..prompts import prompts
 
 from ..ontology.vocabulary import Vocabulary
 

@@ -19,8 +19,9 @@ from typing import Iterable
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from ontocore.language import LabelLanguages, preference
 from ontocore.text import fold, singular
+
+from ..language.detection import LabelLanguages, preference
 
 META_NAMESPACES = (str(RDF), str(RDFS), str(OWL), str(XSD))
 # Standard label properties of the RDF world, most preferred first (what a thing is called, in any domain).

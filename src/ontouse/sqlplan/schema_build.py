@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from rdflib import URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
-from ontocore.language import rank_of
+from ..language.detection import rank_of
 from ontocore.text import singular
 
 from ..storage.sparql import QueryError

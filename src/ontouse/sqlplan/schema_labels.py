@@ -9,7 +9,7 @@ import logging
 from rdflib import URIRef
 from rdflib.namespace import RDFS, SKOS
 
-from ontocore.language import DEFAULT, LabelLanguages, pick_label, rank_of
+from ..language.detection import DEFAULT, LabelLanguages, pick_label, rank_of
 
 from ..storage.sparql import QueryError
 from .schema import LABEL_PROPERTIES, Column, Schema, Table, iri_list

@@ -10,11 +10,11 @@ import logging
 import re
 from typing import Any, Callable
 
-from ontocore.prompts import build as prompts
 from ontocore.agent import run_agent
 from ...ontology.index import EntitiesIndex
 from .proposing import Plan, Reference, apply_references, column_values, weigh
 from ..mapping import Coverage, Shape, split_key
+from ...prompts import prompts
 from ontocore.llm import ChatModel
 from ...ontology.names import safe_name
 from ontocore.progress import Progress

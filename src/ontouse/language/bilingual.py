@@ -8,7 +8,7 @@ and, when simplemma (a lemmatizer whose data ships in its PyPI package) is insta
 "regadores" as "regador". Nothing is downloaded, and without the dictionaries nothing changes: `open_dictionary`
 gives None and translations go on without them.
 
-What it is for (ontouse.translate.dictionary_glossary): code proposes the ontology's word that a question's word
+What it is for (glossary.dictionary_glossary): code proposes the ontology's word that a question's word
 translates to, and sets aside a guess of the multilingual embedding model that the dictionary contradicts."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
-from .text import fold
+from ontocore.text import fold
 
 log = logging.getLogger(__name__)
 

