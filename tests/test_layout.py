@@ -144,8 +144,7 @@ def test_the_circles_found_are_real() -> None:
 
 # the wings of ontobuild; the modules of `ontobuild` itself (pipeline, api, cli, dryrun, ...) sit on top of them
 BUILDER_WINGS = ("inputs", "tables", "text", "ontology", "outputs", "values")
-# what each wing may import of the others (its own modules always); known exception: ontology.alignment reads a
-# property's bound from text.concepts.name_bound (to move into ontology.names once text/concepts.py is free)
+# what each wing may import of the others (its own modules always)
 BUILDER_WING_MAY_IMPORT = {
     "values": set(),
     "inputs": set(),
@@ -154,7 +153,7 @@ BUILDER_WING_MAY_IMPORT = {
     "tables": {"inputs", "ontology", "values", "outputs"},
     "text": {"inputs", "ontology", "values"},
 }
-BUILDER_WING_EXCEPTIONS = {("ontobuild.ontology.alignment", "ontobuild.text.concepts")}
+BUILDER_WING_EXCEPTIONS: set[tuple[str, str]] = set()  # none left
 
 
 def _builder_wing(module: str) -> str | None:

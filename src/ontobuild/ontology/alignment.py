@@ -25,10 +25,9 @@ from ontocore.text import name_tokens, singular
 from ontocore.trace import Trace
 from ..values.units import dimension_of
 
-from ..text.concepts import name_bound
 from .entries import check_literal
 from .index import EntitiesIndex
-from .names import normalize, safe_name, similarity, unique_name
+from .names import name_bound, normalize, safe_name, similarity, unique_name
 from ..prompts import prompts
 from .vocabulary import Term, Vocabulary
 

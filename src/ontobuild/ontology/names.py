@@ -91,3 +91,13 @@ def participle_noun(participle: str) -> str:
             re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", stem) and len(stem) <= 5:
         return stem + "e"
     return stem
+
+
+def name_bound(name: str) -> str:
+    """"min" or "max" when a property's name says it is a lower or an upper bound (minX, xStart, xFrom / maxX,
+    xEnd, xUntil), else ""."""
+    if name.startswith("min") and name[3:4].isupper() or re.search(r"[a-z](?:Start|From)$", name):
+        return "min"
+    if name.startswith("max") and name[3:4].isupper() or re.search(r"[a-z](?:End|Until)$", name):
+        return "max"
+    return ""

@@ -13,7 +13,7 @@ from ontocore.text import name_tokens, singular
 from ..values.units import property_suffix
 
 from ..ontology.index import EntitiesIndex
-from ..ontology.names import participle_noun, safe_name
+from ..ontology.names import name_bound, participle_noun, safe_name
 from .quantities import Quantity
 
 # nouns that name a quantity, whatever the domain
@@ -297,16 +297,6 @@ def signature(idx: EntitiesIndex, prop: str) -> tuple[str, str, str]:
     """(dimension, unit, bound) of a property: properties that differ in these never mean the same."""
     p = idx.properties[prop]
     return (p.dimension, p.unit, name_bound(prop))
-
-
-def name_bound(name: str) -> str:
-    """"min" or "max" when a property's name says it is a lower or an upper bound (minX, xStart, xFrom / maxX,
-    xEnd, xUntil), else ""."""
-    if name.startswith("min") and name[3:4].isupper() or re.search(r"[a-z](?:Start|From)$", name):
-        return "min"
-    if name.startswith("max") and name[3:4].isupper() or re.search(r"[a-z](?:End|Until)$", name):
-        return "max"
-    return ""
 
 
 def candidates(idx: EntitiesIndex, q: Quantity, proposed: str, packages: set[str], limit: int = 4) -> list[str]:
