@@ -19,7 +19,8 @@ from ontouse.question import parse_question
 from ontouse.sqlplan.schema import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
-from ontouse.verify import (counted_phrase, flip_direction, join_problem, plan_direction, superlative_direction)
+from ontouse.question import counted_phrase, superlative_direction
+from ontouse.verify import flip_direction, join_problem, plan_direction
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"

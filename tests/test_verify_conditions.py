@@ -10,7 +10,8 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import asks_per_group, both_named, unasked_values, unused_flags
+from ontouse.question import asks_per_group, both_named
+from ontouse.verify import unasked_values, unused_flags
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .

@@ -389,7 +389,7 @@ def time_rank(q: Query, schema: Schema, question: Question) -> tuple[Query, bool
     """SELECT MAX(y) / MIN(y) FROM one table, for a question ranked by time, as SELECT y ... ORDER BY the table's
     one date or time column (DESC for recent / latest / newest, ASC for earliest) LIMIT 1."""
     from .sqlplan.plan import Order
-    from .verify import TIME_SUPERLATIVE, ranks_itself
+    from .question import TIME_SUPERLATIVE, ranks_itself
 
     words = set(question.words) & TIME_SUPERLATIVE
     if not words or ("earliest" in words and len(words) > 1):
@@ -418,7 +418,8 @@ _TIMES = ("DATE", "TIMESTAMP", "TIME")
 
 def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query, bool]:
     """COUNT(*) over one table whose rows each refer to one thing of the counted table, as COUNT(DISTINCT link)."""
-    from .verify import _related, counted_phrase, tables_named
+    from .question import counted_phrase
+    from .verify import _related, tables_named
 
     if len(q.sources) != 1 or q.group_by or len(q.select) != 1:
         return q, False

@@ -39,17 +39,11 @@ from .checks import (echo_problem, exists_problem, fixed_names, is_number, shape
                      value_echo_problem)
 from .sqlplan.plan import (Agg, And, Arith, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join, Like, Lit, Not,
                            Or, Order, Plan, Query, Scalar, SetQuery, Source, columns_in, is_aggregate, nodes_in)
-from .question import Question
+from .question import (AMOUNT, AVERAGED, DOWN, NUMBER_WORDS, ORDER_WORDS, ORDINAL, QUANTITY, ROUND,
+                       SECOND_ASK, TIME_SUPERLATIVE, TIME_WORDS, UP, WHICH, Question, asked_phrase, asks_per_group,
+                       both_named, counted_phrase, excludes, named_sides, noun_phrase, ranks_itself,
+                       superlative_direction, verb_negated)
 from .sqlplan.schema import Schema, Table
-
-# superlative words whose direction does not depend on the column (no "oldest": an age or a date)
-UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top costliest priciest".split())
-DOWN = frozenset("least lowest smallest fewest minimum lightest shortest cheapest".split())
-QUANTITY = frozenset({"maximum", "minimum"})  # superlatives that name the amount itself, not a thing
-# the first or last in time ("the first ship launched", "the oldest bridge"): which thing, when a thing follows
-ORDINAL = frozenset("first last earliest latest oldest newest".split())
-COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
-                        "older younger cheaper".split())
 
 
 @dataclass(frozen=True)
@@ -67,41 +61,6 @@ class Check:
 
 def _check(name: str, problem: str) -> Check:
     return Check(name, not problem, problem)
-
-
-# ---- the question's words ----------------------------------------------------------------------------------
-def superlative_direction(q: Question) -> str:
-    """"up" (most, highest, ...), "down" (least, lowest, ...) or "" (none, or both)."""
-    words = q.words
-    up = down = False
-    for i, w in enumerate(words):
-        if i > 0 and words[i - 1] == "at" and w in ("least", "most"):
-            continue  # "at least 3", "at most 5": bounds, not superlatives
-        up |= w in UP
-        down |= w in DOWN
-    return "up" if up and not down else "down" if down and not up else ""
-
-
-def counted_phrase(q: Question) -> list[str]:
-    """The words a "how many" question counts, singular ("how many reagent packs does" -> [reagent, pack])."""
-    words = q.words
-    for i in range(len(words) - 1):
-        if words[i] == "how" and words[i + 1] == "many":
-            out = []
-            for w in words[i + 2:]:
-                if w in STOP:
-                    break
-                out.append(w)
-            return [singular(w) for w in out]
-    m = re.search(r"\bnumber of ((?:[^\W\d_]+ ?){1,3})", fold(q.text))
-    if m:
-        out = []
-        for w in m.group(1).split():
-            if w in STOP:
-                break
-            out.append(singular(w))
-        return out
-    return []
 
 
 def _term(text: str) -> str:
@@ -254,7 +213,7 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
                 "you like.")
     # "the height of the tallest X" asks for a value of the top thing: only a superlative not after "of" asks for it
     # ("maximum" / "minimum" name a quantity: "the maximum death toll" asks for the number)
-    phrases = [_noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in (UP | DOWN | ORDINAL) - QUANTITY
+    phrases = [noun_phrase(words[i + 1:]) for i, w in enumerate(words[:-1]) if w in (UP | DOWN | ORDINAL) - QUANTITY
                and "of" not in words[max(0, i - 2):i]]
     if (asks_per_group(q) or "per" in words) and not q.head:  # "per depot, the heaviest parcel": not the depots
         keys = {g.alias.lower() for g in plan.group_by if isinstance(g, Col)}
@@ -277,11 +236,6 @@ def superlative_thing_problem(q: Question, plan: Plan, schema: Schema, table_tex
     return ""
 
 
-WHICH = frozenset({"which", "what"})
-# words by which a which/what question asks for an amount ("what is the number of ...", "what total ...")
-AMOUNT = frozenset("number numbers count total amount quantity many much sum size".split())
-
-
 def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
     """"Which rooms have a projector?", "What open kiosks are there?", "What are omnivores?": a
     question that starts with which / what asks for things (those of the table its next words name, when they
@@ -298,7 +252,7 @@ def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: A
     at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
     if at is None or set(words) & AMOUNT:
         return ""
-    tables = _phrase_tables(schema, _noun_phrase(words[at + 1:]), table_texts)
+    tables = _phrase_tables(schema, noun_phrase(words[at + 1:]), table_texts)
     if tables:
         return (f"the question asks which {tables[0].name} rows, but the query returns only how many: select "
                 f"the {tables[0].name} rows themselves (their iri or label), not COUNT(...).")
@@ -327,16 +281,6 @@ def listed_things(q: Question, plan: Plan, schema: Schema, table_texts: Any = No
     else:
         return None
     return replace(plan, select=(Item(listed),), order_by=(), limit=None, offset=None, distinct=True)
-
-
-def asked_phrase(q: Question) -> list[str]:
-    """The noun phrase after which / what / how many (singular words: "which coastal vehicles" gives coastal,
-    vehicle), empty when the question starts otherwise."""
-    words = q.words
-    at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
-    if at is None:
-        at = next((i + 1 for i, w in enumerate(words[:3]) if w == "how" and words[i + 1:i + 2] == ["many"]), None)
-    return _noun_phrase(words[at + 1:]) if at is not None else []
 
 
 def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[Table]:
@@ -522,16 +466,6 @@ def widened_to_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any =
     return _read_as(plan, narrow[0].alias, wide)
 
 
-def _noun_phrase(words: list[str], limit: int = 3) -> list[str]:
-    """The first words (singular, at most `limit`) up to the first function word: the noun phrase that follows."""
-    out = []
-    for w in words[:limit]:
-        if w in STOP:
-            break
-        out.append(singular(w))
-    return out
-
-
 def _phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
     """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
     names or labels (in any language, by `table_texts`), else a word that is the last word of one ("pump" of
@@ -626,29 +560,6 @@ def _ranks(plan: Plan) -> bool:
                or (isinstance(n, Agg) and n.func in ("max", "min")) for n in nodes_in(plan))
 
 
-NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
-                     "wasn't weren't haven't hasn't hadn't cannot can't won't".split())
-
-
-def excludes(q: Question, names: list[str] | None = None) -> bool:
-    """Does the question exclude something? A negation that bounds a comparison ("no more than 40", "not higher
-    than 2": a bound, not an exclusion) does not count, nor one inside a name the question says (`names`: the
-    values it names whole, such as a title "Nobody Knows")."""
-    words = q.words
-    inside: set[int] = set()
-    for name in names or ():
-        span = [w for w in fold(name).split() if w]
-        for i in range(len(words) - len(span) + 1):
-            if span and words[i:i + len(span)] == span:
-                inside.update(range(i, i + len(span)))
-    for i, w in enumerate(words):
-        if i in inside:
-            continue
-        if w in NEGATION and not any(x == "than" or x in COMPARATIVE for x in words[i + 1:i + 6]):
-            return True
-    return False
-
-
 def _excludes(n: Any) -> bool:
     if isinstance(n, Not) or (isinstance(n, Cmp) and n.op == "!="):
         return True
@@ -717,11 +628,11 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
-    if schema is not None and _verb_negated(q):
+    if schema is not None and verb_negated(q):
         pairs = _excluded_over_rows(plan, schema)
         if pairs:
             return pairs
-    if schema is None or not isinstance(plan, Query) or len(plan.sources) < 2 or not _verb_negated(q):
+    if schema is None or not isinstance(plan, Query) or len(plan.sources) < 2 or not verb_negated(q):
         return ""
     top = [c for c in _top_conditions(plan.where)]
     joined = {s.alias.lower() for s in plan.sources[1:] if not s.optional}
@@ -757,20 +668,6 @@ def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
                         f"other {table.name} row: to exclude the ones that have it, use NOT IN (SELECT "
                         f"{sel.column} ... WHERE {c.left.column} = ...).")
     return ""
-
-
-def _verb_negated(q: Question) -> bool:
-    """Is the negation on the verb of the things asked about ("that do not have", "does not use", "with no",
-    "without", "never"), rather than on a thing joined to them ("visits that are not on a Monday", "other than")?"""
-    words = q.words
-    for i, w in enumerate(words):
-        if w in ("without", "never") or (w == "no" and i > 0 and words[i - 1] in ("with", "have", "has", "had")):
-            return True
-        if w == "not" and i > 0 and words[i - 1] in ("do", "does", "did"):
-            return True
-        if w in ("don't", "doesn't", "didn't", "dont", "doesnt", "didnt"):
-            return True
-    return False
 
 
 def _top_conditions(e: Any) -> list[Any]:
@@ -820,7 +717,6 @@ def join_problem(plan: Plan, schema: Schema) -> str:
                     f"link or key relates ({j.left.table}.{j.left.column} does not refer to {j.right.table}): join "
                     f"on the column that refers to the other table (REFERENCES), or on its link.")
     return ""
-
 
 
 def _detours(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> list[tuple[Source, list[str]]]:
@@ -920,9 +816,6 @@ def without_detour(q: Question, plan: Plan, schema: Schema, table_texts: Any = N
                    **{f: swap(getattr(plan, f)) for f in ("select", "where", "group_by", "having", "order_by")})
 
 
-AVERAGED = frozenset({"average", "averages", "averaged", "mean", "avg"})  # the words that ask for an average
-
-
 def _ranked_average(q: Question, plan: Plan) -> Agg | None:
     """The AVG(...) a plan ranks its groups by when the question asks for no average (none of AVERAGED) and the
     plan returns none (AVG only in ORDER BY): "which X has the most reliable Y" asks for the X of the top Y,
@@ -998,19 +891,6 @@ def flip_direction(plan: Plan) -> Plan | None:
 
     flipped = replace(plan, select=swap(plan.select), where=swap(plan.where))
     return flipped if flipped != plan else None
-
-
-def named_sides(q: Question, mentions: list) -> list[str]:
-    """The things a comparison question names ("does A have more X than B", "which of A or B"): values the
-    question names whole, two or more."""
-    words = set(q.words)
-    if not ((words & COMPARATIVE and "than" in words) or ("or" in words and q.head)):
-        return []
-    # only names the question writes as names (capitalised or quoted), not common words that happen to be values
-    proper = {fold(n) for n in q.names + q.quoted}
-    names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)
-                               and any(fold(m.text) in p for p in proper)))
-    return names if len(names) >= 2 else []
 
 
 def _literals(e: Any, out: list[str]) -> list[str]:
@@ -1149,11 +1029,6 @@ def _squeezed(text: str) -> str:
     return re.sub(r"[\W_]+", "", text)
 
 
-# English number and time words (closed classes): a question that writes a number or a period in words
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-                         "hundred thousand million billion dozen half quarter once twice single double".split())
-TIME_WORDS = frozenset("day days week weeks month months year years today yesterday tomorrow ago since last past "
-                       "next recent recently current this".split())
 _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 NAMED_SIMILARITY = 0.6  # from this similarity (all-MiniLM-L6-v2), a question's word means a value (a place's adjective: 'Norwegian')
 
@@ -1221,30 +1096,6 @@ def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, emb
             "ask for: drop that condition, or compare with the value the question names.")
 
 
-def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:
-    n = len(phrase)
-    return [(i, i + n) for i in range(len(words) - n + 1) if n and words[i:i + n] == phrase]
-
-
-def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
-    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"):
-    the things asked have both, not either."""
-    from ontocore.text import tokens
-
-    exact = [m for m in mentions if getattr(m, "exact", False)]
-    words = q.words
-    pairs = []
-    for a in exact:
-        for b in exact:
-            if a is b or fold(a.value) == fold(b.value) or (a.table, a.column) != (b.table, b.column):
-                continue
-            for _, end in _spans(words, tokens(a.text)):
-                if end < len(words) and words[end] == "and" and _spans(words[end + 1:], tokens(b.text))[:1] == [
-                        (0, len(tokens(b.text)))]:
-                    pairs.append((a.value, b.value))
-    return list(dict.fromkeys(pairs))
-
-
 def _either(e: Any) -> list[tuple[Col, set[str]]]:
     """The columns a condition lets hold any of several texts (IN (...), or = ... OR = ... on one column)."""
     if isinstance(e, InList) and not e.negated and isinstance(e.expr, Col):
@@ -1310,13 +1161,6 @@ def names_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
             return ""
     return ("the question asks for names, but the query returns only an aggregate (one number): select the names "
             "(with GROUP BY for a value per thing, or ORDER BY ... LIMIT for the top one).")
-
-
-def asks_per_group(q: Question) -> bool:
-    """Does the question ask for one answer per group ("for each X", "in every X", "for the different X")? Not
-    `Question.grouped` alone: "miles per gallon" and "each time" group nothing."""
-    return bool(re.search(r"\b(?:for|in|of|by) (?:each|every)\b|\bfor (?:all )?(?:of )?(?:the )?different\b",
-                          fold(q.text)))
 
 
 def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
@@ -1425,24 +1269,6 @@ def unread_problem(q: Question, plan: Plan, schema: Schema) -> str:
             "condition it belongs to.") if missing else ""
 
 
-# superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
-TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
-
-
-def ranks_itself(q: Question, column: str, table: str = "") -> bool:
-    """Does the question put the column right after its time superlative ("the latest year", "the earliest
-    start"): then that column is what is ranked, whatever its type. The words the column shares with its table's
-    name are the table's ("the most recent visit" does not name visit_fee)."""
-    from itertools import pairwise
-
-    from ontocore.embeddings import split_name
-
-    names = ({singular(w) for w in split_name(column).split()} - {singular(w) for w in split_name(table).split()}
-             - STOP)
-    words = q.words
-    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in pairwise(words))
-
-
 def _ranked(plan: Query) -> list[Any]:
     """What the plan picks the top or bottom of: ORDER BY ... LIMIT's first key, and MAX / MIN's arguments."""
     out = [plan.order_by[0].expr] if plan.order_by and plan.limit is not None else []
@@ -1470,9 +1296,6 @@ def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
     return ""
 
 
-_SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
-
-
 def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A question that asks a second thing ("the highest X, and what Y is it?", "... as well as ...", "... along
     with ...") answered by one column answers only the first; one that asks how many and then a second amount
@@ -1481,7 +1304,7 @@ def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
     if q.kind == "yesno" or not isinstance(plan, Query):
         return ""
     text = fold(q.text)
-    m = _SECOND_ASK.search(text)
+    m = SECOND_ASK.search(text)
     if not m:
         return ""
     if len(plan.select) == 1:
@@ -1498,14 +1321,6 @@ def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
             "number: select both (a COUNT and the other amount).")
 
 
-_ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
-
-
-# "round to two decimals", "rounded", "round it off", "round sensibly": the question asks for rounded numbers
-# ("a round trip", "the first round" do not)
-_ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w+ly)\b")
-
-
 def _rounds(e: Any) -> bool:
     return any(isinstance(n, Func) and n.name == "round" for n in nodes_in(e))
 
@@ -1513,7 +1328,7 @@ def _rounds(e: Any) -> bool:
 def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A question that asks for rounded numbers ("the average price, rounded to cents") answered with numbers that
     no ROUND touched."""
-    if not isinstance(plan, Query) or not _ROUND.search(fold(q.text)):
+    if not isinstance(plan, Query) or not ROUND.search(fold(q.text)):
         return ""
     numbers = [it.expr for it in plan.select if _numeric(schema, it.expr) or isinstance(it.expr, Arith)]
     if not numbers or any(_rounds(e) for e in numbers):
@@ -1538,7 +1353,7 @@ def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A superlative ("the rarest", "the most", "the cheapest") answered by the top row of an alphabetical order
     (ORDER BY a text column ... LIMIT) ranks by spelling, not by an amount, unless the question asks for an order
     of names."""
-    if not isinstance(plan, Query) or not plan.order_by or plan.limit is None or _ORDER_WORDS.search(fold(q.text)):
+    if not isinstance(plan, Query) or not plan.order_by or plan.limit is None or ORDER_WORDS.search(fold(q.text)):
         return ""
     if not any(w in UP or w in DOWN or (len(w) > 5 and w.endswith("est")) for w in q.words):
         return ""  # no superlative ("the first three names"): an order of names may be meant
@@ -1781,9 +1596,9 @@ def verify(q: Question, plan: Plan, rows: list[list[Cell]], schema: Schema, ment
         out.append(_check("one_top_value", one_top_problem(q, plan, rows)))
     if set(q.words) & TIME_SUPERLATIVE:
         out.append(_check("time_ranked", time_rank_problem(q, plan, schema)))
-    if _ROUND.search(fold(q.text)):
+    if ROUND.search(fold(q.text)):
         out.append(_check("rounded_as_asked", rounding_problem(q, plan, schema)))
-    if _SECOND_ASK.search(fold(q.text)):
+    if SECOND_ASK.search(fold(q.text)):
         out.append(_check("second_ask_answered", second_ask_problem(q, plan, schema)))
     if isinstance(plan, Query) and plan.order_by and plan.limit is not None:
         out.append(_check("ranked_by_amount", text_rank_problem(q, plan, schema)))
