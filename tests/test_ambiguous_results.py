@@ -1,7 +1,7 @@
 """Results that the data leaves ambiguous are "Unsure", never stated: a result that keeps the first k things by a
 ranking (ORDER BY ... LIMIT k) when more things share the k-th's ranked value, with every tied thing shown
-(ontouse.ask.Answerer._tie, ontouse.verify.tie_probes / tied_rows), and a part of a name the question says that
-matches several people (Answerer._mixed_names, verify.name_probes). On a tiny graph of a made-up domain (a bicycle
+(ontouse.ask.Answerer._tie, ontouse.ambiguity.tie_probes / tied_rows), and a part of a name the question says that
+matches several people (Answerer._mixed_names, ambiguity.name_probes). On a tiny graph of a made-up domain (a bicycle
 workshop: mechanics and the repairs they did), without a model: `Answerer.answer_sql` runs a given plan through
 the same steps as a plan the model wrote."""
 
@@ -13,7 +13,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.answer import Cell
 from ontouse.ask import Answerer
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import MAX_TIED, tie_probes, tied_rows
+from ontouse.ambiguity import MAX_TIED, tie_probes, tied_rows
 
 WORKSHOP = HEAD + """
 @prefix : <http://example.org/workshop#> .

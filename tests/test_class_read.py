@@ -1,4 +1,4 @@
-"""The class the question asks about, read whole (ontouse.verify.class_read_problem, check asked_class_read): a
+"""The class the question asks about, read whole (ontouse.checks.asked.class_read_problem, check asked_class_read): a
 plan that reads a subclass the question does not name answers about some of the things asked, and a plan that
 reads a whole class where the asked words name a subclass answers about more. Code repairs both when every column
 the plan reads is the other table's too (widened_to_asked, narrowed_to_named). Two made-up domains: a fleet
@@ -16,7 +16,7 @@ from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
 from ontouse.sqlplan.schema import build_schema
 from ontouse.storage.store import GraphStore
-from ontouse.verify import class_read_problem
+from ontouse.checks.asked import class_read_problem
 
 FLEET = HEAD + """
 @prefix : <http://example.org/fleet#> .

@@ -1,4 +1,4 @@
-"""A table joined only to come back (ontouse.verify.detour_problem, check joins_asked): a plan that reads its
+"""A table joined only to come back (ontouse.checks.joins.detour_problem, check joins_asked): a plan that reads its
 answer through the rows of a table the question never mentions - joined by that table's one link to rows the plan
 reads already - repeats those rows once per linking row and drops the ones nothing links to. Code leaves the table
 out (without_detour) and keeps the repair only when every check passes. Two made-up domains written inline: a
@@ -12,7 +12,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import detour_problem, without_detour
+from ontouse.checks.joins import detour_problem, without_detour
 
 WORKSHOP = HEAD + """
 @prefix : <http://example.org/workshop#> .

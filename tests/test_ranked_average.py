@@ -1,4 +1,4 @@
-"""A superlative ranked by an average nobody asked for (ontouse.verify.average_rank_problem, check
+"""A superlative ranked by an average nobody asked for (ontouse.checks.rankings.average_rank_problem, check
 ranked_as_asked): "which X has the most reliable Y" asks for the X of the top Y; a plan that ranks the Xs by the
 average of their Ys answers another question. Code ranks by the values themselves (ranked_by_values): the rows
 without GROUP BY for the top one, each group's top value for the top k. Two made-up domains written inline: an
@@ -12,7 +12,7 @@ from ontouse_graphs import HEAD, NoModel, view
 from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import average_rank_problem
+from ontouse.checks.rankings import average_rank_problem
 
 ORCHARD = HEAD + """
 @prefix : <http://example.org/orchard#> .

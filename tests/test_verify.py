@@ -1,4 +1,4 @@
-"""Answers you can bet on (ontouse.verify and the answer step of ontouse.ask), model-free over a small OWL
+"""Answers you can bet on (ontouse.checks and the answer step of ontouse.ask), model-free over a small OWL
 ontology written for these tests (tests/data/owl_aquarium.ttl: a hierarchy four levels deep, named individuals
 as values, inverse properties stated one way, owl:sameAs, labels in English and German).
 
@@ -20,7 +20,8 @@ from ontouse.sqlplan.schema import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
 from ontouse.question import counted_phrase, superlative_direction
-from ontouse.verify import flip_direction, join_problem, plan_direction
+from ontouse.checks.joins import join_problem
+from ontouse.checks.rankings import flip_direction, plan_direction
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"
@@ -688,7 +689,7 @@ def test_the_listed_things_of_a_count_are_those_the_query_selected(answerer: Ans
     """The repair keeps the count's sources, joins and conditions: only what is returned changes."""
     from ontouse.question import parse_question
     from ontouse.sqlplan.plan import Agg, Cmp, Col, Item, Lit, Query, Source
-    from ontouse.verify import listed_things
+    from ontouse.checks.amounts import listed_things
 
     schema = answerer.schema
     where = Cmp(">", Col("s", "Shark", "weightKg"), Lit(50))
@@ -729,7 +730,7 @@ def test_what_are_things_answered_by_a_count_lists_them(answerer: Answerer) -> N
 def test_a_value_made_from_a_word_of_the_question_is_asked() -> None:
     """A value whose word is made from one the question writes ("loaded": 'overloaded', too unlike in spelling
     for the likeness rule) is a condition the question asks for, not one the plan made up."""
-    from ontouse.verify import _word_asked
+    from ontouse.checks.named import word_asked
 
-    assert _word_asked("overloaded", {"loaded", "truck"}) and _word_asked("automated", {"automat"})
-    assert not _word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem
+    assert word_asked("overloaded", {"loaded", "truck"}) and word_asked("automated", {"automat"})
+    assert not word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem

@@ -1,4 +1,4 @@
-"""Checks of the amounts an answer returns (ontouse.verify): a price held as an object of its own (a value, a
+"""Checks of the amounts an answer returns (ontouse.checks): a price held as an object of its own (a value, a
 unit) is a number to the checks, so "the cheapest X" answered with the price object is the price and not the
 X (superlative_thing_returned); rounded numbers asked and none rounded (rounded_as_asked); how many and a second
 amount asked and one number returned (second_ask_answered). Model-free: `Answerer.answer_sql` runs each plan

@@ -1,4 +1,4 @@
-"""The checks of ontouse.verify that compare a plan's conditions and shape with the question, on a tiny graph of
+"""The checks of ontouse.checks that compare a plan's conditions and shape with the question, on a tiny graph of
 a made-up domain (windmills on rivers, their millers and the storms they logged), without a model:
 `Answerer.answer_sql` runs a given plan through the same reading, repairs and checks as a plan the model wrote."""
 
@@ -11,7 +11,8 @@ from ontouse.ask import Answerer
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
 from ontouse.question import asks_per_group, both_named
-from ontouse.verify import unasked_values, unused_flags
+from ontouse.checks.conditions import unused_flags
+from ontouse.checks.named import unasked_values
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .

@@ -24,7 +24,7 @@ from ontocore.text import STOP, fold, singular, tokens
 
 from .agreement import same_answer
 from .answer import Cell
-from .checks import is_number
+from .checks.shape import is_number
 from .question import Question
 from .sqlplan.plan import Lit, Plan, columns_in, nodes_in, sources_in
 

@@ -61,9 +61,9 @@ from .support import support_set
 from .translate import (Term, Translation, contradicted, dictionary_glossary, glossary, label_glossary, label_glosses,
                         model_reading_counts, ontology_terms, spelling_glossary, translate, translate_text, vocabulary)
 from .relevance import Relevance
-from .verify import (Check, first_problem, flip_direction, listed_things, things_of_named, things_with_value,
-                     name_probes, narrowed_to_named, ranked_by_values, tie_probes, tied_rows, verify,
-                     widened_to_asked, without_detour)
+from .ambiguity import name_probes, tie_probes, tied_rows
+from .checks import Candidate, Outcome, first_problem, registry, repair_for, verify
+from .checks.asked import ASKED_CLASS_READ, widened_to_asked
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -77,10 +77,9 @@ RETRY_TEMPERATURE = 0.7
 # the first request sampled, then the request worded another way (the model first says what the answer is about)
 SECOND_PLANS = ("sampled", "reworded")
 SECOND_TEMPERATURE = 0.8
-# the repairs by code that change what a plan reads (verify.py's, kept when every check then passes): a result that
-# needed one is worth a second plan
-CODE_REPAIRS = frozenset({"superlative_direction", "not_the_value_itself", "things_not_counted", "asked_table",
-                          "asked_class_read", "ranked_as_asked", "joins_asked", "both_joined"})
+# the repairs by code that change what a plan reads (the checks' repairs, kept when every check then passes, and
+# repairs.py's both_joined): a result that needed one is worth a second plan
+CODE_REPAIRS = frozenset({c.name for c in registry() if c.repair is not None} | {"both_joined"})
 REASON_TOKENS = 80  # the reworded request's one line before the query
 FULL_VIEW_TOKENS = 3400  # a system prompt up to this size holds the whole view (cached across questions)
 # ... and up to this size when the model keeps an announced prompt start (the local model, llm.LocalChat.keep_prefix):
@@ -119,7 +118,7 @@ class _Run:
     fixes: tuple[str, ...] = ()
     zero: bool = False  # an aggregate of nothing (a count of 0)
     raw: list = None  # type: ignore[assignment]  # the result rows as RDF terms
-    checks: list = None  # type: ignore[assignment]  # the verify.Check list of this result
+    checks: list = None  # type: ignore[assignment]  # the checks.Outcome list of this result
     missing: tuple[str, ...] = ()  # the tables / columns the plan names that the view does not have
 
 
@@ -266,7 +265,7 @@ class Answerer:
 
         Any language is planned as the same question in English would be, so that it differs from English only by
         its translation: a question in another language than English is first translated into English (the kind of
-        question is read from English grammar by question.py and verify.py); when the ontology is labelled in
+        question is read from English grammar by question.py and ontouse.checks); when the ontology is labelled in
         English (its main label language, or every class and property it shows has an English label, shown in the
         prompt beside its name) that English question is planned, else it goes on exactly as an English question
         would: into the ontology's main label language (`_from_english`). A question asked in the main label
@@ -492,7 +491,7 @@ class Answerer:
             return run  # "is there ...?" with nothing found: the answer is no
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(
-                q, run, mentions, "asked_class_read", widened_to_asked(q, plan, self.schema, texts),
+                q, run, mentions, ASKED_CLASS_READ.name, widened_to_asked(q, plan, self.schema, texts),
                 "repaired: read from the class the question names, not from a subclass of it"):
             run.problem = "the query ran but found no rows: " + (diagnose_empty(self.schema, self.store, plan) or (
                 "check that each condition compares the right column with a value the data holds, and that the "
@@ -501,25 +500,10 @@ class Answerer:
         if not run.checks:  # (a repair of the empty result above has checked its own rows)
             run.checks = verify(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index)
             run.problem = first_problem(run.checks)
-        failed = {c.name for c in run.checks if not c.passed}
-        # the failed check that code can repair, the first of these: (check, the repaired plan, the note it leaves)
-        repairs = (("superlative_direction", lambda: flip_direction(plan), "ORDER BY / MAX-MIN turned around"),
-                   ("not_the_value_itself", lambda: things_with_value(q, plan, self.schema, texts),
-                    "the things that have the value, not the value itself"),
-                   ("things_not_counted", lambda: listed_things(q, plan, self.schema, texts),
-                    "the counted things listed instead of their count"),
-                   ("asked_table", lambda: things_of_named(q, plan, self.schema, mentions, texts),
-                    "the asked things linked to the thing the question names"),
-                   ("asked_class_read", lambda: widened_to_asked(q, plan, self.schema, texts)
-                    or narrowed_to_named(q, plan, self.schema, texts),
-                    "read from the class the question's words name"),
-                   ("ranked_as_asked", lambda: ranked_by_values(q, plan), "ranked by the values, not an average"),
-                   ("joins_asked", lambda: without_detour(q, plan, self.schema, texts),
-                    "left out a table the question does not mention, joined only to come back"))
-        for check, repaired, note in repairs:
-            if check in failed:
-                self._code_repair(q, run, mentions, check, repaired(), "repaired: " + note)
-                break
+        check = repair_for(run.checks)  # the failed check whose bounded repair code tries
+        if check is not None:
+            candidate = Candidate(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index)
+            self._code_repair(q, run, mentions, check.name, check.repair(candidate), "repaired: " + check.repair_note)
         aggregate_only = _aggregate_only(run.plan)
         if not run.problem and aggregate_only and not boolean_of(run.rows) and q.kind != "yesno":
             run.zero = True
@@ -564,9 +548,9 @@ class Answerer:
         run.plan, run.compiled, run.raw, run.rows = repaired, trial.compiled, trial.raw, trial.rows
         run.total, run.truncated = trial.total, trial.truncated
         run.fixes = run.fixes + (check,)
-        run.checks = [Check(c.name, c.passed, note if c.name == check else c.detail) for c in checks]
+        run.checks = [Outcome(c.name, c.passed, note if c.name == check else c.detail) for c in checks]
         if check not in {c.name for c in checks}:
-            run.checks.append(Check(check, True, note))
+            run.checks.append(Outcome(check, True, note))
         run.problem = ""
         return True
 
@@ -776,10 +760,10 @@ class Answerer:
         if q.kind != "yesno" and not best.zero:
             ranks, tie, tied = self._tie(q, best)
             if ranks:
-                ans.checks.append(Check("ranking_unique", not tie, tie).to_dict())
+                ans.checks.append(Outcome("ranking_unique", not tie, tie).to_dict())
             named, mixed = self._mixed_names(q, best)
             if named:
-                ans.checks.append(Check("one_name_matched", not mixed, mixed).to_dict())
+                ans.checks.append(Outcome("one_name_matched", not mixed, mixed).to_dict())
             if tie and not mixed and tied and isinstance(best.plan, Query) and best.plan.limit == 1 \
                     and not best.plan.offset and asks_several(q):
                 # a ranking whose top is tied, and the question asks for things, not exactly one ("which rangers
@@ -787,7 +771,7 @@ class Answerer:
                 widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
                 if widened is not None and len(widened.rows) == len(tied):
                     widened.fixes, widened.checks = best.fixes, best.checks
-                    said = Check("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
+                    said = Outcome("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
                     stated = self._answer(q, widened, runs, words)
                     if stated.state == "answered":
                         stated.checks = [c for c in stated.checks if c["check"] != "ranking_unique"] + [said]
@@ -801,7 +785,7 @@ class Answerer:
                 return ans
         ans.support = support_set(self.store, best.compiled.evidence, answer_rows=best.raw)
         if best.zero:  # an aggregate over no matching rows: nothing to state, and no other things' triples
-            ans.checks.append(Check("rows_matched", bool(ans.support),
+            ans.checks.append(Outcome("rows_matched", bool(ans.support),
                                     "" if ans.support else "the aggregate ran over no matching rows").to_dict())
         if not ans.support and ans.boolean is False:  # what was checked and did not match: the named things first
             for candidates in best.compiled.candidates:
@@ -818,7 +802,7 @@ class Answerer:
                     if agrees is not None]
         verdict = self._verdict if any(agrees is False for _, _, agrees in compared) else None
         if compared and verdict is None:
-            ans.checks.append(Check("second_plan_agrees", True,
+            ans.checks.append(Outcome("second_plan_agrees", True,
                                     f"{len(compared)} second plan(s) give the same answer").to_dict())
         elif verdict is not None:  # plans that disagree: decided by what code can check, or "Unsure" with both
             hows = ["first"] + [how for how, _, agrees in compared][-(len(self._readings) - 1):]
@@ -827,7 +811,7 @@ class Answerer:
                            "plans": [{"how": h, "sql": r.sql,
                                       "rows": [[c.to_dict() for c in row] for row in r.rows[:20]]}
                                      for h, r in zip(hows, self._readings)]}
-            check = Check("plans_arbitrated", verdict.chosen is not None, f"{verdict.rule}: {verdict.detail}")
+            check = Outcome("plans_arbitrated", verdict.chosen is not None, f"{verdict.rule}: {verdict.detail}")
             if verdict.chosen is None:  # two readings of the question, no rule decides: neither is stated
                 candidate = answer_text(q, ans.columns, best.rows, ans.boolean, best.total, words)
                 ans.checks.append(check.to_dict())

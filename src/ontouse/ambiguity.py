@@ -1,0 +1,69 @@
+"""What the data leaves ambiguous in a result that passed the checks, read by the answerer and never sent back to
+the model (no plan can fix it): a ranking whose k-th value more things share (`tie_probes`, `tied_rows`), and a part
+of a name that matches several values (`name_probes`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ontocore.text import fold
+
+from .answer import Cell
+from .checks.plan_parts import top_conditions
+from .question import Question
+from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, nodes_in
+
+
+MAX_TIED = 50  # the most rows a probe reads: past a ranked query's limit, or of a name's matching values
+
+
+def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
+    """The queries of a plan that keep their first k rows by a ranking (ORDER BY ... LIMIT k: the plan itself, or
+    a subquery that picks a thing by rank), each as a probe: the same query that also returns its ranking keys and
+    reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
+    itself)."""
+    out = []
+    for n in nodes_in(plan):
+        if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
+            keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
+            out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
+                        n is plan))
+    return out
+
+
+def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
+    """The plan's LIKE '%N%' conditions whose N is a name the question says (capitalised or quoted: "Mr. Lind"),
+    each as a probe of the distinct values of that column it matches (up to MAX_TIED): when a part of a name
+    matches two people, the answer mixes theirs. (probe, N)."""
+    said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
+    out = []
+    for n in nodes_in(plan):
+        if not isinstance(n, Query):
+            continue
+        for c in top_conditions(n.where):
+            if not isinstance(c, Like) or c.negated or not isinstance(c.expr, Col):
+                continue
+            text = c.pattern.strip("%")
+            source = next((s for s in n.sources if s.alias.lower() == c.expr.alias.lower()), None)
+            if source is None or not text or "%" in text or "_" in text or fold(text) not in said:
+                continue
+            out.append((Query(select=(Item(c.expr),), sources=(source,), where=c, distinct=True,
+                              limit=MAX_TIED), text))
+    return out
+
+
+def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
+    """How many rows of a tie probe's result past the k-th share the k-th row's ranking keys (the columns past
+    `width`) but not its values (the first `width`): 0 when the first k rows are the only top k."""
+    if len(rows) <= k or k < 1:
+        return 0
+    def values(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.key("entity") for c in row[:width])
+    def keys(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.value for c in row[width:])
+    last, kept, tied = rows[k - 1], {values(r) for r in rows[:k]}, set()
+    for row in rows[k:]:
+        if keys(row) != keys(last):
+            break
+        tied.add(values(row))
+    return len(tied - kept)
