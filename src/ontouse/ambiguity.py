@@ -11,7 +11,7 @@ from ontocore.text import fold
 from .answer import Cell
 from .checks.plan_parts import top_conditions
 from .question import Question
-from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, nodes_in
+from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, walk
 
 
 MAX_TIED = 50  # the most rows a probe reads: past a ranked query's limit, or of a name's matching values
@@ -23,7 +23,7 @@ def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
     reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
     itself)."""
     out = []
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
             keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
             out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
@@ -37,7 +37,7 @@ def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
     matches two people, the answer mixes theirs. (probe, N)."""
     said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
     out = []
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if not isinstance(n, Query):
             continue
         for c in top_conditions(n.where):

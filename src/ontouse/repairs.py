@@ -335,13 +335,13 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
-    from .sqlplan.plan import nodes_in as _nodes
+    from .sqlplan.plan import walk
     from .checks.plan_parts import aggregates_in, excluding, top_conditions
     from .checks.tables import refers
 
     def _only_of(c: Any, alias: str) -> bool:
         """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""
-        inner = {s.alias.lower() for n in _nodes(c) if isinstance(n, Query) for s in n.sources}
+        inner = {s.alias.lower() for n in walk(c) if isinstance(n, Query) for s in n.sources}
         outer = columns_in(c)
         return bool(outer) and all(x.alias.lower() == alias for x in outer) and all(
             x.alias.lower() in inner | {alias} for x in columns_in(c, deep=True))
@@ -363,7 +363,7 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
         # a total's conditions on the joined rows alone go with them into EXISTS: the depots that have a van
         # bought after 2020, each once (a list keeps its join: one row per joined row, as before)
         own = [c for c in top_conditions(q.where) if summed and _only_of(c, alias)]
-        if any(excluding(n) for c in own for n in _nodes(c)):
+        if any(excluding(n) for c in own for n in walk(c)):
             continue  # "!= X" over the joined rows keeps the things that have any other row: the check says so
         if own:
             kept = [c for c in top_conditions(q.where) if not any(c is o for o in own)]

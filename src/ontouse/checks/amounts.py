@@ -12,7 +12,7 @@ from ontocore.text import STOP, fold, singular
 
 from ..answer import Cell
 from ..question import AMOUNT, ROUND, WHICH, Question, asks_per_group, counted_phrase, noun_phrase
-from ..sqlplan.plan import Agg, Arith, Col, Func, Item, Plan, Query, nodes_in
+from ..sqlplan.plan import Agg, Arith, Col, Func, Item, Plan, Query, walk
 from ..sqlplan.schema import Schema, Table
 from .check import Check
 from .plan_parts import aggregates_in, fixed_names, has_aggregate
@@ -152,7 +152,7 @@ def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None
     if embedder is None:
         return ""
     asked = {singular(w) for w in q.words if w not in STOP}
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if isinstance(n, Agg) and n.func in ("sum", "avg") and isinstance(n.arg, Col):
             words = column_words(schema, n.arg)
             texts = sorted(names(n.arg.table, n.arg.column)) if names is not None else []
@@ -181,7 +181,7 @@ def per_group_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
 
 
 def _rounds(e: Any) -> bool:
-    return any(isinstance(n, Func) and n.name == "round" for n in nodes_in(e))
+    return any(isinstance(n, Func) and n.name == "round" for n in walk(e))
 
 
 def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:

@@ -131,7 +131,7 @@ def class_read_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any
         if narrow:
             return (f"the question asks about {wide.name} things, but the query reads only {narrow[0].name}, a "
                     f"subclass of it (some of them): read from {wide.name}.")
-    said = {w for lit in literals_in(plan, []) for w in as_term(lit).split()}
+    said = {w for lit in literals_in(plan) for w in as_term(lit).split()}
     for t in read:
         sub, added = named_subclass(phrase, t, schema, table_texts)
         if sub is None or added & said or any(r.name == sub.name or is_subclass(r, sub) for r in read):

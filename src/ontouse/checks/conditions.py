@@ -10,7 +10,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from ..question import Question, both_named, excludes, verb_negated
-from ..sqlplan.plan import Cmp, Col, InList, Lit, Or, Plan, Query, SetQuery, Source, columns_in, nodes_in
+from ..sqlplan.plan import Cmp, Col, InList, Lit, Or, Plan, Query, SetQuery, Source, columns_in, walk
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import excluding, top_conditions
@@ -53,7 +53,7 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
     orders, its visits) keeps every thing that has any other such row."""
-    found = [n for n in nodes_in(plan) if excluding(n)]
+    found = [n for n in walk(plan) if excluding(n)]
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
@@ -82,7 +82,7 @@ def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
     """A query over one table whose rows refer to the things it returns (several rows per thing: a table of
     pairs), selecting that reference and excluding with != on another column, returns every thing that has any
     other row ("the workshops that do not lend X" from rows (workshop, tool) with tool != X)."""
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if not isinstance(n, Query) or len(n.sources) != 1 or len(n.select) != 1 or not isinstance(
                 n.select[0].expr, Col):
             continue
@@ -138,11 +138,11 @@ def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str
     counts or lists the things that have one of them. A plan that intersects (INTERSECT, two joined rows) or counts
     the matches per thing (HAVING) is not judged."""
     pairs = both_named(q, mentions)
-    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in nodes_in(plan)):
+    if not pairs or any(isinstance(n, SetQuery) and n.op == "intersect" for n in walk(plan)):
         return ""
-    if any(isinstance(n, Query) and n.having is not None for n in nodes_in(plan)):
+    if any(isinstance(n, Query) and n.having is not None for n in walk(plan)):
         return ""
-    for query in (n for n in nodes_in(plan) if isinstance(n, Query)):
+    for query in (n for n in walk(plan) if isinstance(n, Query)):
         for col, values in (x for c in top_conditions(query.where) for x in _either(c)):
             for a, b in pairs:
                 if fold(a) in values and fold(b) in values and _several_per_thing(query, col, schema):
@@ -188,7 +188,7 @@ def unused_flags(q: Question, plan: Plan, schema: Schema) -> list[tuple[str, str
     asked = {singular(w) for w in q.words if w not in STOP} | {w for w in q.words if w not in STOP}
     used = {(c.table.lower(), c.column.lower()) for c in columns_in(plan, deep=True)}
     out = []
-    for table_name in dict.fromkeys(n.table.lower() for n in nodes_in(plan) if isinstance(n, Source)):
+    for table_name in dict.fromkeys(n.table.lower() for n in walk(plan) if isinstance(n, Source)):
         table = schema.table(table_name)
         for col in table.columns.values() if table else ():
             if col.kind != "value" or not _yes_no(col) or (table.name.lower(), col.name.lower()) in used:

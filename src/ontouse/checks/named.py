@@ -11,7 +11,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from ..question import NUMBER_WORDS, TIME_WORDS, Question, named_sides
-from ..sqlplan.plan import Between, Cmp, Col, InList, Like, Lit, Plan, Query, SetQuery, columns_in, nodes_in
+from ..sqlplan.plan import Between, Cmp, Col, InList, Like, Lit, Plan, Query, SetQuery, columns_in, walk
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import literals_in
@@ -23,7 +23,7 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
     sides = named_sides(q, mentions)
     if not sides:
         return ""
-    lits = literals_in(plan, [])
+    lits = literals_in(plan)
     missing = [s for s in sides if not any(fold(s) == x or fold(s) in x.split("  ") or fold(s) in x for x in lits)]
     if not missing:
         return ""
@@ -40,8 +40,8 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
     """Values the question names whole (its exact mentions) that no condition of the plan uses; a value that names
     a table ("frames" of a table of frames) is the table, not a condition. `aliases(mention)`: the other texts of
     the named things (a label in another language names the same thing)."""
-    lits = literals_in(plan, [])
-    numbers = {number_text(n.value) for n in nodes_in(plan)
+    lits = literals_in(plan)
+    numbers = {number_text(n.value) for n in walk(plan)
                if isinstance(n, Lit) and isinstance(n.value, (int, float))
                and not isinstance(n.value, bool)}
     tables = {term for t in schema.tables.values() for term in table_terms(t)}
@@ -109,7 +109,7 @@ def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
     subqueries too), with that constant; a comparison of an aggregate (HAVING COUNT(*) > 1) is no condition on a
     value and is left out."""
     out: list[tuple[Col, Lit]] = []
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if isinstance(n, Cmp):
             for a, b in ((n.left, n.right), (n.right, n.left)):
                 if isinstance(a, Col) and isinstance(b, Lit):
@@ -208,7 +208,7 @@ def unasked_problem(q: Question, plan: Plan, schema: Schema, mentions: list, emb
 def _numbers_in(plan: Plan) -> set[float]:
     """Every number the plan holds: literals (numbers, and texts that read as numbers), LIMIT and OFFSET."""
     out: set[float] = set()
-    for n in nodes_in(plan):
+    for n in walk(plan):
         if isinstance(n, Lit) and not isinstance(n.value, bool) and n.value is not None:
             try:
                 out.add(float(n.value))
@@ -246,7 +246,7 @@ def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
                 before and squeezed(before[-1] + m.group(1)).lower() in columns):
             continue
         missing.append(m.group(1))
-    texts = " ".join(literals_in(plan, []))
+    texts = " ".join(literals_in(plan))
     missing += [c for c in CODE.findall(q.text) if fold(c) not in texts]
     if not missing:
         return ""
@@ -261,7 +261,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     if not isinstance(plan, (Query, SetQuery)):
         return []
     cols = columns_in(plan, deep=True)
-    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in nodes_in(plan) if isinstance(n, Query)
+    tables = {c.table.lower() for c in cols} | {s.table.lower() for n in walk(plan) if isinstance(n, Query)
                                                  for s in n.sources}
     read = {(c.table.lower(), c.column.lower()) for c in cols}
     words = re.findall(r"[^\W_]+", q.text.lower())

@@ -9,33 +9,17 @@ from typing import Any
 from ontocore.text import fold
 
 from ..sqlplan.plan import (Agg, And, Cmp, Col, Exists, InList, InQuery, IsNull, Join, Like, Lit, Not, Plan, Query,
-                            Scalar, SetQuery, Source, nodes_in)
+                            Scalar, SetQuery, Source, walk)
 
 
 def aggregates_in(e: Any) -> list[Agg]:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(e, Agg):
-        return [e]
-    if isinstance(e, Scalar):
-        return []
-    if is_dataclass(e) and not isinstance(e, type):
-        return [a for f in fields(e) if f.name != "query" for a in aggregates_in(getattr(e, f.name))]
-    if isinstance(e, tuple):
-        return [a for x in e for a in aggregates_in(x)]
-    return []
+    """The aggregates of an expression, outside subqueries and outside other aggregates."""
+    return [n for n in walk(e, subqueries=False, enter=lambda n: not isinstance(n, Agg)) if isinstance(n, Agg)]
 
 
 def scalars_in(e: Any) -> list[Scalar]:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(e, Scalar):
-        return [e]
-    if is_dataclass(e) and not isinstance(e, type):
-        return [s for f in fields(e) if f.name != "query" for s in scalars_in(getattr(e, f.name))]
-    if isinstance(e, tuple):
-        return [s for x in e for s in scalars_in(x)]
-    return []
+    """The scalar subqueries of an expression, outside other subqueries."""
+    return [n for n in walk(e, subqueries=False) if isinstance(n, Scalar)]
 
 
 def excluding(n: Any) -> bool:
@@ -58,35 +42,19 @@ def top_conditions(e: Any) -> list[Any]:
 
 
 def joins_in(plan: Plan) -> list[Join]:
-    return [n for n in nodes_in(plan) if isinstance(n, Join)]
+    return [n for n in walk(plan) if isinstance(n, Join)]
 
 
-def literals_in(e: Any, out: list[str]) -> list[str]:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(e, Lit) and isinstance(e.value, str):
-        out.append(fold(e.value))
-    elif isinstance(e, Like):
-        out.append(fold(e.pattern.replace("%", " ").replace("_", " ")))
-    if is_dataclass(e) and not isinstance(e, type):
-        for f in fields(e):
-            literals_in(getattr(e, f.name), out)
-    elif isinstance(e, tuple):
-        for x in e:
-            literals_in(x, out)
-    return out
+def literals_in(e: Any) -> list[str]:
+    """The texts a plan compares anywhere (its text constants, and LIKE patterns with their wildcards as spaces),
+    folded, in order."""
+    return [fold(n.value) if isinstance(n, Lit) else fold(n.pattern.replace("%", " ").replace("_", " "))
+            for n in walk(e) if (isinstance(n, Lit) and isinstance(n.value, str)) or isinstance(n, Like)]
 
 
 def has_aggregate(e: Any, func: str) -> bool:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(e, Agg) and e.func == func:
-        return True
-    if is_dataclass(e) and not isinstance(e, type):
-        return any(has_aggregate(getattr(e, f.name), func) for f in fields(e))
-    if isinstance(e, tuple):
-        return any(has_aggregate(x, func) for x in e)
-    return False
+    """Does the expression hold the aggregate `func` anywhere (in subqueries too)?"""
+    return any(isinstance(n, Agg) and n.func == func for n in walk(e))
 
 
 def fixed_names(plan: Query, names: set[str]) -> list[str]:

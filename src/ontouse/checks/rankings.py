@@ -13,7 +13,7 @@ from ontocore.text import fold, singular
 from ..answer import Cell
 from ..question import (AVERAGED, DOWN, ORDER_WORDS, ORDINAL, QUANTITY, TIME_SUPERLATIVE, UP, WHICH, Question,
                         asks_per_group, noun_phrase, ranks_itself, superlative_direction)
-from ..sqlplan.plan import Agg, Col, Order, Plan, Query, Scalar, SetQuery, nodes_in
+from ..sqlplan.plan import Agg, Col, Order, Plan, Query, Scalar, SetQuery, walk
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import aggregates_in, scalars_in
@@ -94,7 +94,7 @@ def plan_direction(plan: Plan) -> str:
 def _ranks(plan: Plan) -> bool:
     """Does any part of the plan pick a top or bottom (ORDER BY ... LIMIT, MAX, MIN), at any depth?"""
     return any((isinstance(n, Query) and bool(n.order_by) and n.limit is not None)
-               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in nodes_in(plan))
+               or (isinstance(n, Agg) and n.func in ("max", "min")) for n in walk(plan))
 
 
 def direction_problem(q: Question, plan: Plan) -> str:

@@ -147,7 +147,7 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
         return ""
     cell = rows[0][0]
     said = {fold(t).strip() for t in (cell.value, cell.label) if t and not (t == cell.value and cell.is_iri)}
-    filtered = {x.strip() for x in literals_in(plan.where, [])}
+    filtered = {x.strip() for x in literals_in(plan.where)}
     if "or" in q.words and sum(1 for x in filtered if x and x in fold(q.text)) >= 2:
         return ""  # a choice between things the question names ("which came first, A or B?"): one of them
     if said & filtered:
