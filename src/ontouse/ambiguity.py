@@ -9,6 +9,7 @@ from dataclasses import replace
 from ontocore.text import fold
 
 from .answer import Cell
+from .attempt import Attempt
 from .checks.plan_parts import top_conditions
 from .question import Question
 from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, walk
@@ -67,3 +68,51 @@ def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
             break
         tied.add(values(row))
     return len(tied - kept)
+
+
+class AmbiguityProbes:
+    """The probes run on a result that passed, for the answer loop (uses its `_trial`)."""
+
+    def _tie(self, q: Question, run: Attempt) -> tuple[bool, str, list | None]:
+        """Does the result keep k things by a ranking that more things share (the question asks for the one with
+        the most, and two have it)? (whether the plan ranks at all, the reason of a tie or "", and the rows of all
+        the tied things when the tie is in the plan's own result: None when it is in a subquery's pick)."""
+        probes = tie_probes(run.plan)
+        for probe, width, k, whole in probes:
+            # (a subquery that reads its outer query's rows runs only inside it: no probe)
+            trial = self._trial(q, run, probe, "a tie probe")
+            if trial is None:
+                continue
+            extra = tied_rows(trial.rows, width, k)
+            if extra:
+                value = "; ".join(c.text() for c in trial.rows[k - 1][width:])
+                if whole and k == 1:
+                    reason = (f"the ranking ties: {1 + extra} results share the top ranked value ({value}), and "
+                              "LIMIT 1 keeps one of them at random")
+                elif whole:
+                    reason = (f"the ranking ties: {extra} more result(s) share the ranked value ({value}) of the "
+                              f"last of the top {k}, and LIMIT {k} keeps some of them at random")
+                else:
+                    reason = (f"the ranking in a subquery ties: {k + extra} things share its ranked value "
+                              f"({value}), and its LIMIT {k} picks among them at random")
+                return True, reason, [r[:width] for r in trial.rows[:k + extra]] if whole else None
+        return bool(probes), "", None
+
+    def _mixed_names(self, q: Question, run: Attempt) -> tuple[bool, str]:
+        """Does a part of a name the question says (LIKE '%Lind%') match several different values, while the
+        result has several rows (the answer may mix two people's)? (whether the plan matches a name by a part,
+        the reason or "")."""
+        probes = name_probes(q, run.plan)
+        if len(run.rows) < 2:
+            return bool(probes), ""
+        for probe, text in probes:
+            trial = self._trial(q, run, probe, "a name probe")
+            if trial is None:
+                continue
+            values = sorted({r[0].text() for r in trial.rows if r})
+            if len(values) > 1:
+                col = probe.select[0].expr
+                return True, (f"'{text}' matches {len(values)} different values of {col.table}.{col.column} "
+                              f"({'; '.join(values[:5])}{'; ...' if len(values) > 5 else ''}), and the answer may "
+                              "mix theirs: say which one")
+        return bool(probes), ""

@@ -14,7 +14,7 @@ from ontocore.language import NAMES, detect
 from ontocore.prompts import ask as prompts
 
 from .answer import Answer
-from .ask import Answerer, reuse_counts
+from .answerer import AnswerLoop, reuse_counts
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class Turn:
 
 @dataclass
 class Conversation:
-    answerer: Answerer
+    answerer: AnswerLoop
     turns: list[Turn] = field(default_factory=list)
 
     def _history(self) -> str:
