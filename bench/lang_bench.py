@@ -48,14 +48,14 @@ def base_id(question: dict[str, Any]) -> str:
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
     """Every question through one answerer per ontology (the view of each is built once)."""
     from bench.owl_bench import score
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.storage.store import GraphStore
 
-    answerers: dict[str, Answerer] = {}
+    answerers: dict[str, AnswerLoop] = {}
     rows = []
     for i, q in enumerate(questions, 1):
         if q["ontology"] not in answerers:
-            answerers[q["ontology"]] = Answerer(GraphStore.from_paths([DATA / q["ontology"]]), model)
+            answerers[q["ontology"]] = AnswerLoop(GraphStore.from_paths([DATA / q["ontology"]]), model)
         started = time.perf_counter()
         ans = answerers[q["ontology"]].ask(q["question"])
         row = {"id": q["id"], "base": base_id(q), "lang": q["lang"], "question": q["question"],

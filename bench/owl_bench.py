@@ -42,10 +42,10 @@ def score(ans: Any, expected: Any) -> dict[str, Any]:
 
 
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.storage.store import GraphStore
 
-    answerer = Answerer(GraphStore.from_paths([ONTOLOGY]), model)
+    answerer = AnswerLoop(GraphStore.from_paths([ONTOLOGY]), model)
     rows = []
     for i, q in enumerate(questions, 1):
         started = time.perf_counter()

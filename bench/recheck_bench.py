@@ -1,6 +1,6 @@
 """The answer checks on recorded plans, without a model: every Spider4SPARQL question's final plan (the SQL in
 bench/results/ask_spider.json, written by the embedded model in that run) is answered again through the code on
-PYTHONPATH (`Answerer.answer_sql`, or the same steps in a tree without it), once, and scored like
+PYTHONPATH (`AnswerLoop.answer_sql`, or the same steps in a tree without it), once, and scored like
 bench.ask_bench --only spider (execution accuracy against the gold table).
 
     PYTHONPATH=/path/to/main/src python -m bench.recheck_bench --label before
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from bench.report import run_info
     from bench.spider import execution_match, kg_path, load_questions
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.storage.store import GraphStore
 
     recorded = json.loads((RESULTS / "ask_spider.json").read_text("utf-8"))
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"id": r["id"], "stated": False, "right": False, "state": "no plan"})
             continue
         if q["db"] not in answerers:
-            answerers[q["db"]] = Answerer(GraphStore.from_paths([kg_path(q["db"])]), _NoModel())
+            answerers[q["db"]] = AnswerLoop(GraphStore.from_paths([kg_path(q["db"])]), _NoModel())
         try:
             ans = answer_plan(answerers[q["db"]], q["question"], r["sql"])
         except Exception as e:  # noqa: BLE001 - a plan that no longer reads is recorded, not fatal

@@ -67,7 +67,7 @@ def trace_dir(name: str) -> Path:
 
 def open_answerer_for(graph_paths: list[Path], model: Any, trace_path: Path | None) -> Any:
     """An answerer over `graph_paths` that uses the already loaded `model` (loaded once per run)."""
-    from ontouse.ask import open_answerer
+    from ontouse.answerer import open_answerer
 
     return open_answerer(graph_paths=graph_paths, model=model, llm_options=None, examples_path=None,
                          trace_path=trace_path)

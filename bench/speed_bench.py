@@ -94,7 +94,7 @@ def child(args: argparse.Namespace) -> None:
     """Runs in its own process: open the answerer over the outcome and answer the questions; prints one JSON line."""
     started = float(args.t0)
     from ontocore.llm import open_model
-    from ontouse.ask import open_answerer
+    from ontouse.answerer import open_answerer
 
     t = time.monotonic()
     model = open_model({"backend": "local"})

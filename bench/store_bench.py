@@ -91,7 +91,7 @@ def generate(triples: int, path: Path, seed: int = 7) -> int:
 # ---- one store, in its own process --------------------------------------------------------------------------
 def measure(kind: str, files: list[str], endpoint: str | None, store_path: str | None,
             questions: list[tuple[str, str]]) -> dict[str, Any]:
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.sqlplan.compile import compile_plan
     from ontouse.question import parse_question
     from ontouse.storage.sparql import QueryError
@@ -113,14 +113,14 @@ def measure(kind: str, files: list[str], endpoint: str | None, store_path: str |
     t = time.perf_counter()
     try:
         schema = build_schema(store, timeout_s=VIEW_QUERY_LIMIT_S)
-        answerer = Answerer(store, model=None, schema=schema)  # type: ignore[arg-type] - no model before a question
+        answerer = AnswerLoop(store, model=None, schema=schema)  # type: ignore[arg-type] - no model before a question
         out["catalog_s"] = round(time.perf_counter() - t, 2)
         out["ready_s"] = round(out["load_s"] + out["catalog_s"], 2)
     except QueryError:  # a query of the view is over the limit: the questions still run, on the view built
         # over an Oxigraph copy, so that the answer queries are compared side by side
         out["catalog_s"] = out["ready_s"] = f"a view query over {VIEW_QUERY_LIMIT_S:.0f} s"
         schema = build_schema(Source(paths=tuple(Path(f) for f in files)).open())
-        answerer = Answerer(store, model=None, schema=schema)  # type: ignore[arg-type]
+        answerer = AnswerLoop(store, model=None, schema=schema)  # type: ignore[arg-type]
     out["tables"] = len(answerer.schema.tables)
     per_question, query_times = [], []
     for text, sql in questions:

@@ -165,12 +165,12 @@ def oracle_plans(questions: list[dict[str, Any]], answerer: Any) -> dict[str, st
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
         replay: dict[str, str] | None = None, oracle: bool = False) -> list[dict[str, Any]]:
     from bench.report import ask
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.storage.store import GraphStore
 
     judge = scorer().judge
     started = time.perf_counter()
-    answerer = Answerer(GraphStore.from_paths([GRAPH]), model)
+    answerer = AnswerLoop(GraphStore.from_paths([GRAPH]), model)
     print(f"view: {len(answerer.schema.tables)} tables in {time.perf_counter() - started:.1f} s", file=sys.stderr,
           flush=True)
     if oracle:

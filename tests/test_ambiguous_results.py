@@ -1,8 +1,8 @@
 """Results that the data leaves ambiguous are "Unsure", never stated: a result that keeps the first k things by a
 ranking (ORDER BY ... LIMIT k) when more things share the k-th's ranked value, with every tied thing shown
-(ontouse.ask.Answerer._tie, ontouse.verify.tie_probes / tied_rows), and a part of a name the question says that
-matches several people (Answerer._mixed_names, verify.name_probes). On a tiny graph of a made-up domain (a bicycle
-workshop: mechanics and the repairs they did), without a model: `Answerer.answer_sql` runs a given plan through
+(ontouse.ambiguity.AmbiguityProbes._tie, ontouse.ambiguity.tie_probes / tied_rows), and a part of a name the question says that
+matches several people (AnswerLoop._mixed_names, ambiguity.name_probes). On a tiny graph of a made-up domain (a bicycle
+workshop: mechanics and the repairs they did), without a model: `AnswerLoop.answer_sql` runs a given plan through
 the same steps as a plan the model wrote."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from ontouse_graphs import HEAD, NoModel, view
 
 from ontouse.answer import Cell
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import MAX_TIED, tie_probes, tied_rows
+from ontouse.ambiguity import MAX_TIED, tie_probes, tied_rows
 
 WORKSHOP = HEAD + """
 @prefix : <http://example.org/workshop#> .
@@ -36,16 +36,16 @@ MOST_REPAIRS = ("SELECT m.label FROM Mechanic AS m JOIN Repair AS r ON r.doneBy 
 
 
 @pytest.fixture(scope="module")
-def answerer() -> Answerer:
+def answerer() -> AnswerLoop:
     store, schema = view(WORKSHOP)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
 def checks(ans) -> dict[str, bool]:
     return {c["check"]: c["passed"] for c in ans.checks}
 
 
-def test_a_tie_at_the_top_is_unsure_and_shows_every_tied_thing(answerer: Answerer) -> None:
+def test_a_tie_at_the_top_is_unsure_and_shows_every_tied_thing(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which mechanic did the most repairs?", MOST_REPAIRS.format("DESC"))
     assert ans.state == "unsure" and checks(ans)["ranking_unique"] is False
     assert "2 results share the top ranked value (2)" in ans.error
@@ -53,13 +53,13 @@ def test_a_tie_at_the_top_is_unsure_and_shows_every_tied_thing(answerer: Answere
     assert ans.rows == [] and ans.support == []  # nothing stated, so no evidence of a statement
 
 
-def test_a_single_top_thing_is_stated_and_the_check_is_recorded(answerer: Answerer) -> None:
+def test_a_single_top_thing_is_stated_and_the_check_is_recorded(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which mechanic did the fewest repairs?", MOST_REPAIRS.format("ASC"))
     assert ans.state == "answered" and ans.rows[0][0].text() == "Sanna Lie"
     assert checks(ans)["ranking_unique"] is True
 
 
-def test_a_tie_at_the_last_of_the_top_k(answerer: Answerer) -> None:
+def test_a_tie_at_the_last_of_the_top_k(answerer: AnswerLoop) -> None:
     sql = "SELECT label FROM Mechanic ORDER BY years DESC LIMIT 2"
     ans = answerer.answer_sql("Which 2 mechanics have worked the longest?", sql)
     assert ans.state == "unsure" and "1 more result(s) share the ranked value (4) of the last of the top 2" in ans.error
@@ -68,14 +68,14 @@ def test_a_tie_at_the_last_of_the_top_k(answerer: Answerer) -> None:
     assert ans.state == "answered" and len(ans.rows) == 3  # the tie is inside the top 3: nothing left out
 
 
-def test_a_subquery_that_picks_one_of_a_tie(answerer: Answerer) -> None:
+def test_a_subquery_that_picks_one_of_a_tie(answerer: AnswerLoop) -> None:
     sql = ("SELECT label FROM Mechanic WHERE iri = (SELECT doneBy FROM Repair GROUP BY doneBy "
            "ORDER BY COUNT(*) DESC LIMIT 1)")
     ans = answerer.answer_sql("What is the name of the mechanic with the most repairs?", sql)
     assert ans.state == "unsure" and ans.error.startswith("the ranking in a subquery ties: 2 things")
 
 
-def test_the_same_value_from_two_things_is_no_tie_when_only_the_value_is_asked(answerer: Answerer) -> None:
+def test_the_same_value_from_two_things_is_no_tie_when_only_the_value_is_asked(answerer: AnswerLoop) -> None:
     # two repairs cost the most (120): the price asked is the same whichever is kept
     ans = answerer.answer_sql("What is the highest price paid for a repair?",
                               "SELECT price FROM Repair ORDER BY price DESC LIMIT 1")
@@ -85,7 +85,7 @@ def test_the_same_value_from_two_things_is_no_tie_when_only_the_value_is_asked(a
     assert ans.state == "unsure"
 
 
-def test_probes_of_a_plan(answerer: Answerer) -> None:
+def test_probes_of_a_plan(answerer: AnswerLoop) -> None:
     plan, _ = read_sql(answerer.schema, "SELECT label FROM Mechanic ORDER BY years DESC LIMIT 2")
     [(probe, width, k, whole)] = tie_probes(plan)
     assert (width, k, whole, probe.limit) == (1, 2, True, 2 + MAX_TIED) and len(probe.select) == 2
@@ -102,7 +102,7 @@ def test_tied_rows_counts_other_things_with_the_kth_value() -> None:
     assert tied_rows(rows[:2], 1, 2) == 0
 
 
-def test_a_part_of_a_name_that_two_people_share(answerer: Answerer) -> None:
+def test_a_part_of_a_name_that_two_people_share(answerer: AnswerLoop) -> None:
     join = "SELECT r.label FROM Repair AS r JOIN Mechanic AS m ON r.doneBy = m.iri WHERE m.label LIKE '{}'"
     ans = answerer.answer_sql("Which repairs did Berg do?", join.format("%Berg%"))
     assert ans.state == "unsure" and checks(ans)["one_name_matched"] is False

@@ -87,9 +87,9 @@ def test_public_functions_survive_their_submodules_import() -> None:
     import ontobuild
     import ontobuild.pipeline  # noqa: F401 - the builder's steps
     import ontouse
-    import ontouse.ask  # noqa: F401 - the question loop's module
+    import ontouse.answerer  # noqa: F401 - the question loop's module
     from ontobuild.pipeline import run_build
-    from ontouse.ask import open_answerer
+    from ontouse.answerer import open_answerer
 
     assert callable(run_build) and callable(open_answerer)
     assert isinstance(ontobuild.build, types.FunctionType) and ontobuild.build.__module__ == "ontobuild.api"

@@ -40,7 +40,7 @@ def _paths(files: tuple[str, ...]) -> list[Path]:
 
 
 def _run(model) -> list:
-    from ontouse.ask import open_answerer
+    from ontouse.answerer import open_answerer
 
     answers, answerers = [], {}
     for files, question, _ in CASES:
@@ -86,7 +86,7 @@ def _numbered(queries: list[str]) -> list[str]:
 def test_replay_over_a_sparql_endpoint_gives_the_same_answers(tmp_path: Path) -> None:
     """The last ontology's cases again, with the graph behind a real Oxigraph server: the same requests to the model (so the
     same recorded replies serve), the same answers and support."""
-    from ontouse.ask import open_answerer
+    from ontouse.answerer import open_answerer
     from ontouse.storage.store import Source
     from oxigraph_server import oxigraph_server
 

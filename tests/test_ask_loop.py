@@ -1,4 +1,4 @@
-"""The Answerer loop (ontouse.ask) with a scripted fake model: errors and empty results go back to the model with
+"""The answer loop (ontouse.answerer.AnswerLoop) with a scripted fake model: errors and empty results go back to the model with
 the precise problem, the attempts are bounded, and what the answer says (rows, yes/no, counts, support triples,
 SPARQL) is computed by code from the graph; `runs.run_batch` writes the outcome folder."""
 
@@ -13,7 +13,8 @@ from rdflib import Literal, URIRef
 from ontocore.errors import InputError
 from ontocore.llm import ChatReply, Usage
 from ontouse.answer import NO_DATA
-from ontouse.ask import MAX_ATTEMPTS, Answerer, extract_sql
+from ontouse.answerer import MAX_ATTEMPTS, AnswerLoop
+from ontouse.attempt import extract_sql
 from ontouse.runs import read_questions, run_batch
 from ontouse_graphs import GROVE, PARKS, store_of, view
 
@@ -45,7 +46,7 @@ def sql(text: str) -> str:
 def ask(ttl: str, question: str, *replies: str):
     store, schema = view(ttl)
     model = ScriptedModel(*replies)
-    return Answerer(store, model, schema=schema, second_plans=0).ask(question), model, store
+    return AnswerLoop(store, model, schema=schema, second_plans=0).ask(question), model, store
 
 
 def in_graph(store, triple: list[str]) -> bool:
@@ -123,7 +124,7 @@ def test_empty_result_message_names_the_failing_join() -> None:
 def test_attempts_are_bounded_by_max_attempts() -> None:
     store, schema = view(GROVE)
     model = ScriptedModel(*[sql("SELECT nothing FROM Tree")] * 5)
-    ans = Answerer(store, model, schema=schema, max_attempts=2, second_plans=0).ask("Which trees are there?")
+    ans = AnswerLoop(store, model, schema=schema, max_attempts=2, second_plans=0).ask("Which trees are there?")
     # no usable plan, every one naming a column the view lacks: the data has no answer (what was looked for is said)
     assert len(model.conversations) == 2 and ans.state == "no_data" and ans.sparql == []
     assert "nothing" in ans.answer and ans.view_misses == ["nothing"]
@@ -199,7 +200,7 @@ def test_graph_without_individuals_is_an_input_error() -> None:
     """(A graph of classes without individuals is asked about its classes: tests/test_inputs_questions.py.)"""
     store = store_of("@prefix : <http://example.org/x#> . :a :p :b .")
     with pytest.raises(InputError, match="no typed individuals"):
-        Answerer(store, ScriptedModel())
+        AnswerLoop(store, ScriptedModel())
 
 
 # ---- batches -----------------------------------------------------------------------------------------------

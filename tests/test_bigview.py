@@ -16,14 +16,14 @@ import pytest
 
 from ontouse_graphs import NoModel
 from ontouse import storeview
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.question import parse_question
 from ontouse.sqlplan import bigschema
 from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore, Source
 from test_tablestream import _build, _write_tables
 
-ask_module = importlib.import_module("ontouse.ask")  # the module (the package exports a function `ask`)
+ask_module = importlib.import_module("ontouse.answerer")  # the module (the package exports a function `ask`)
 SAMPLE_ABOVE, SAMPLE_ROWS = 20, 8  # the loan lines (60) and loans (30) are above: the view is made from a sample
 
 PLANS = [
@@ -82,8 +82,8 @@ def _no_view_queries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-def _open(outcome: Path) -> Answerer:
-    return Answerer(Source(paths=(outcome,)).open(), NoModel())
+def _open(outcome: Path) -> AnswerLoop:
+    return AnswerLoop(Source(paths=(outcome,)).open(), NoModel())
 
 
 def test_the_saved_view_is_opened_and_answers_as_the_whole_view(outcomes, monkeypatch) -> None:
@@ -95,7 +95,7 @@ def test_the_saved_view_is_opened_and_answers_as_the_whole_view(outcomes, monkey
     assert big.store.folder == streamed / "store"
     assert big.schema.sampled == SAMPLE_ROWS and big.schema.open_values
     whole_store = GraphStore.from_paths([normal])
-    whole = Answerer(whole_store, NoModel(), schema=build_schema(whole_store))
+    whole = AnswerLoop(whole_store, NoModel(), schema=build_schema(whole_store))
     assert {t.name: t.count for t in big.schema.tables.values()} == \
         {t.name: t.count for t in whole.schema.tables.values()}
     for name, table in whole.schema.tables.items():
@@ -181,7 +181,7 @@ MILLS = """@prefix : <http://example.org/mill#> .
 def test_a_text_value_is_bound_only_where_every_value_is_a_plain_string(tmp_path: Path) -> None:
     ttl = tmp_path / "mills.ttl"
     ttl.write_text(MILLS, encoding="utf-8")
-    answerer = Answerer(GraphStore.from_paths([ttl]), NoModel())
+    answerer = AnswerLoop(GraphStore.from_paths([ttl]), NoModel())
     mill = answerer.schema.table("Mill")
     assert mill.column("power").plain and not mill.column("town").plain
     by_power = answerer.answer_sql("How many mills run on wind?", "SELECT COUNT(*) FROM Mill WHERE power = 'wind'")

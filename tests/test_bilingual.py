@@ -1,5 +1,5 @@
 """Bilingual dictionaries (ontouse.language.bilingual) and what the translation is told from them (ontouse.language.glossary,
-ontouse.ask): dictionaries in FreeDict's dictd format written here, with entries of a made-up garden-tool shop, and
+ontouse.reading): dictionaries in FreeDict's dictd format written here, with entries of a made-up garden-tool shop, and
 the installed FreeDict dictionaries when the machine has them."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rdflib import Graph
 
 from ontouse.language import bilingual
 from ontouse.language.bilingual import Dictionary, open_dictionary, translations_of
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.storage.store import GraphStore
 from ontouse.language.glossary import Term, dictionary_glossary
 from test_language import ScriptedModel, phrases
@@ -128,7 +128,7 @@ def test_the_translation_is_told_the_class_a_question_word_translates_to(shop_di
     store = GraphStore(Graph().parse(data=TOOLS, format="turtle"))
     model = ScriptedModel("How many watering cans are there?", "```sql\nSELECT COUNT(*) FROM WateringCan\n```",
                           *phrases("pt"))
-    ans = Answerer(store, model, second_plans=0).ask("Quantos regadores existem?")
+    ans = AnswerLoop(store, model, second_plans=0).ask("Quantos regadores existem?")
     assert '"regadores": "watering can"' in model.sent[0]["messages"][0]["content"]
     assert ans.answer.startswith("2") and ans.translation["texts"]["en"] == "How many watering cans are there?"
 
@@ -175,7 +175,7 @@ def test_a_label_of_several_words_is_found_by_what_its_words_mean(tmp_path, monk
 
 def test_a_dictionary_contradicts_a_word_none_of_whose_translations_say_it(shop_dictionary) -> None:
     """A weak hint of the multilingual model that a value is named is set aside only when the dictionary knows
-    every word of it and none of their translations shares a word with the value (ontouse.ask._doubtful)."""
+    every word of it and none of their translations shares a word with the value (ontouse.reading.QuestionReading._doubtful)."""
     from ontouse.language.glossary import contradicted
 
     dictionary = open_dictionary("pt")
@@ -280,7 +280,7 @@ def test_the_translation_is_told_the_class_a_word_spells(tmp_path, monkeypatch) 
     store = GraphStore(Graph().parse(data=BOATS, format="turtle"))
     model = ScriptedModel("How many sailboats are there?", "```sql\nSELECT COUNT(*) FROM Sailboat\n```",
                           *phrases("es"))
-    answerer = Answerer(store, model, second_plans=0)
+    answerer = AnswerLoop(store, model, second_plans=0)
     answerer._linker = None  # the spelling alone, without the multilingual model's hints
     ans = answerer.ask("¿Cuántos veleros hay?")
     assert '"veleros": "sailboat"' in model.sent[0]["messages"][0]["content"]

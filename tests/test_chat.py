@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.chat import Conversation
 from ontouse.runs import run_chat
 from ontouse_graphs import GROVE, PARKS, view
@@ -19,7 +19,7 @@ def test_follow_up_is_rewritten_from_the_history_and_answered() -> None:
     model = ScriptedModel(sql("SELECT label FROM Ranger ORDER BY salary ASC LIMIT 1"),
                           "What is the salary of Dan Ferro?",
                           sql("SELECT salary FROM Ranger WHERE label = 'Dan Ferro'"))
-    chat = Conversation(Answerer(store, model, schema=schema, second_plans=0))
+    chat = Conversation(AnswerLoop(store, model, schema=schema, second_plans=0))
     first = chat.ask("Who earns the least?")
     assert first.asked == "Who earns the least?" and first.answer.values() == ["Dan Ferro"]
     assert len(model.conversations) == 1  # no rewrite without history
@@ -58,7 +58,7 @@ def test_a_follow_up_is_rewritten_in_the_users_language() -> None:
 
     store, schema = view(PARKS)
     model = ScriptedModel("What is the salary of Dan Ferro?", "Wie hoch ist das Gehalt von Dan Ferro?")
-    chat = Conversation(Answerer(store, model, schema=schema, second_plans=0))
+    chat = Conversation(AnswerLoop(store, model, schema=schema, second_plans=0))
     first = Answer(question="Wer verdient am wenigsten?", answer="Dan Ferro.", state="answered", language="de")
     chat.turns.append(Turn(question=first.question, asked=first.question, answer=first))
     assert chat.language("und sein Gehalt?") == "de"
@@ -66,4 +66,4 @@ def test_a_follow_up_is_rewritten_in_the_users_language() -> None:
     prompt = model.conversations[0][-1]["content"]
     assert "Write it in German, the language of the next question." in prompt and "A: Dan Ferro." in prompt
     assert model.conversations[1][-1]["content"] == "Write it in German, on one line."  # the English one, re-asked
-    assert Conversation(Answerer(store, model, schema=schema, second_plans=0)).language("How many rangers are there?") == "en"
+    assert Conversation(AnswerLoop(store, model, schema=schema, second_plans=0)).language("How many rangers are there?") == "en"

@@ -1,4 +1,4 @@
-"""A table joined only to come back (ontouse.verify.detour_problem, check joins_asked): a plan that reads its
+"""A table joined only to come back (ontouse.checks.joins.detour_problem, check joins_asked): a plan that reads its
 answer through the rows of a table the question never mentions - joined by that table's one link to rows the plan
 reads already - repeats those rows once per linking row and drops the ones nothing links to. Code leaves the table
 out (without_detour) and keeps the repair only when every check passes. Two made-up domains written inline: a
@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from ontouse_graphs import HEAD, NoModel, view
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import detour_problem, without_detour
+from ontouse.checks.joins import detour_problem, without_detour
 
 WORKSHOP = HEAD + """
 @prefix : <http://example.org/workshop#> .
@@ -53,18 +53,18 @@ LIBRARY = HEAD + """
 
 
 @pytest.fixture(scope="module")
-def workshop() -> Answerer:
+def workshop() -> AnswerLoop:
     store, schema = view(WORKSHOP)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
 @pytest.fixture(scope="module")
-def library() -> Answerer:
+def library() -> AnswerLoop:
     store, schema = view(LIBRARY)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
-def problem(a: Answerer, question: str, sql: str) -> str:
+def problem(a: AnswerLoop, question: str, sql: str) -> str:
     plan, _ = read_sql(a.schema, sql)
     return detour_problem(parse_question(question), plan, a.schema, a.index.table_texts)
 
@@ -77,7 +77,7 @@ THROUGH_LINES = ("SELECT M.label FROM Maker AS M JOIN Lamp AS L ON L.madeBy = M.
                  "JOIN OrderLine AS O ON O.ofLamp = L.iri WHERE M.city = 'Lyon'")
 
 
-def test_a_table_joined_only_to_come_back_fails(workshop: Answerer) -> None:
+def test_a_table_joined_only_to_come_back_fails(workshop: AnswerLoop) -> None:
     assert "joins OrderLine (O), which the question does not mention" in problem(
         workshop, "Which makers in Lyon make lamps?", THROUGH_LINES)
     # the question names the order lines: they are asked about
@@ -95,7 +95,7 @@ HUB = ("SELECT M.label FROM Maker AS M JOIN Lamp AS L2 ON L2.madeBy = M.iri JOIN
        "JOIN Lamp AS L ON O.ofLamp = L.iri WHERE L.priceEur > 50")
 
 
-def test_the_detour_is_left_out(workshop: Answerer) -> None:
+def test_the_detour_is_left_out(workshop: AnswerLoop) -> None:
     """The order lines joined to two lamp sources by one link (as code writes a column reached through them): both
     are one lamp. Left out, the makers of every lamp over 50 are listed, not only of those that were ordered."""
     plan, _ = read_sql(workshop.schema, HUB)
@@ -109,7 +109,7 @@ def test_the_detour_is_left_out(workshop: Answerer) -> None:
     assert checked(ans)["joins_asked"] and "joins_asked" in ans.repairs
 
 
-def test_a_ranking_through_the_detour_counts_each_thing_once(library: Answerer) -> None:
+def test_a_ranking_through_the_detour_counts_each_thing_once(library: AnswerLoop) -> None:
     """A second domain: the loans joined to two book sources; through them the longest book came once per loan and
     filled the top two alone."""
     sql = ("SELECT A.label FROM Author AS A JOIN Book AS B2 ON B2.writtenBy = A.iri "

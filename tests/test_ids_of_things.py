@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.linking import ValueIndex
 from ontouse.question import parse_question
 from ontouse.repairs import repair_plan
@@ -26,8 +26,8 @@ CLUB = HEAD + """@prefix : <http://example.org/club#> .
 
 
 @lru_cache(maxsize=None)
-def _answerer() -> Answerer:
-    return Answerer(store_of(CLUB), NoModel())
+def _answerer() -> AnswerLoop:
+    return AnswerLoop(store_of(CLUB), NoModel())
 
 
 def table(question: str, sql: str) -> tuple[set[tuple[str, ...]], list[str]]:

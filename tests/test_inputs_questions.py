@@ -36,7 +36,7 @@ rw:Hemp a rw:Fibre ; rdfs:label "hemp" .
 
 
 def _answerer(tmp_path: Path, name: str, text: str):
-    from ontouse.ask import Answerer
+    from ontouse.answerer import AnswerLoop
     from ontouse.sqlplan.schema_build import build_schema
     from ontouse.storage.store import GraphStore
 
@@ -45,7 +45,7 @@ def _answerer(tmp_path: Path, name: str, text: str):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     store = GraphStore.from_paths([path])
-    return Answerer(store, NoModel(), schema=build_schema(store))
+    return AnswerLoop(store, NoModel(), schema=build_schema(store))
 
 
 @pytest.mark.parametrize("name,text,question,sql,expected", [

@@ -1,6 +1,6 @@
 """Question shapes of real knowledge graphs, on graphs shaped like them (individuals as values, links that hold
 several values per thing, years beside full dates, several unconnected vocabularies in one graph), each rule in two
-made-up domains, through `Answerer.answer_sql` (no model):
+made-up domains, through `AnswerLoop.answer_sql` (no model):
 
 - a link joined to two rows reads two of its values (compile `_join`: "both X and Y"), and one joined row's name
   required to be two names at once is read as "both" (repairs `both_joined`);
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ontouse.ask import FULL_VIEW_TOKENS, Answerer
+from ontouse.answerer import FULL_VIEW_TOKENS, AnswerLoop
 from ontouse.question import parse_question
 from ontouse.relevance import Relevance
 from ontouse.view_prompt import estimate_tokens, parts, shown_tables
@@ -53,8 +53,8 @@ TRAILS = HEAD + """@prefix : <http://example.org/trails#> .
 
 
 @lru_cache(maxsize=None)
-def _answerer(ttl: str) -> Answerer:
-    return Answerer(store_of(ttl), NoModel())
+def _answerer(ttl: str) -> AnswerLoop:
+    return AnswerLoop(store_of(ttl), NoModel())
 
 
 def _names(ans) -> list[str]:
@@ -142,7 +142,7 @@ def test_what_the_view_lacks_is_no_data_with_what_was_looked_for() -> None:
 
 
 def test_a_graph_of_unconnected_vocabularies_is_shown_part_by_part() -> None:
-    answerer = Answerer(store_of(KITCHEN + TRAILS.replace(HEAD, "")), NoModel())
+    answerer = AnswerLoop(store_of(KITCHEN + TRAILS.replace(HEAD, "")), NoModel())
     # (a view this small is shown whole; its parts are set here as a larger view's would be)
     assert not answerer.parts and estimate_tokens(answerer.system) <= FULL_VIEW_TOKENS
     tables = shown_tables(answerer.schema, small_parts=True)  # (a small part is shown too, on its own)
@@ -280,7 +280,7 @@ def test_a_negation_word_inside_a_name_is_no_exclusion() -> None:
         "SELECT label FROM Book WHERE label IN ('Nobody Waits', 'Low Tide') ORDER BY printed LIMIT 1")
     assert ans.state == "answered" and _names(ans) == ["Nobody Waits"], ans.error
     kitchen = KITCHEN + ':r5 a :Recipe ; rdfs:label "No Bake Bars" ; :uses :mint ; :firstServed "1995"^^xsd:gYear .\n'
-    ans = Answerer(store_of(kitchen), NoModel()).answer_sql(
+    ans = AnswerLoop(store_of(kitchen), NoModel()).answer_sql(
         "Which was first served earlier, Summer Salad or No Bake Bars?",
         "SELECT label FROM Recipe WHERE label IN ('Summer Salad', 'No Bake Bars') ORDER BY firstServed LIMIT 1")
     assert ans.state == "answered" and _names(ans) == ["No Bake Bars"], ans.error

@@ -1,7 +1,7 @@
 """Questions in other languages, without a model: the language of a question (ontouse.language.detection), the label chosen
 by language (the view, display names), the translation step's guard and fallback (ontouse.language.translation) with a
 scripted model for the loop mechanics only, and the multilingual question set's gold answers checked against the
-data with hand-written plans (Answerer.answer_sql, no model call)."""
+data with hand-written plans (AnswerLoop.answer_sql, no model call)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ontouse.language.crosslingual import available as crosslingual_available
 from ontouse.language.detection import Detection, LabelLanguages, detect, pick_label, preference
 from ontocore.llm import ChatReply, ToolCall, Usage
 from ontocore.text import quoted
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.scoring import is_correct
 from ontouse.sqlplan.schema import english_covered
 from ontouse.sqlplan.schema_build import build_schema
@@ -191,12 +191,12 @@ def test_over_a_view_named_in_english_too_a_question_is_planned_in_english(light
     """Every class and property of the lighthouses has an English label: an English question is planned as asked
     (no translation call), and a German one is translated into English only."""
     model = ScriptedModel(sql("SELECT COUNT(*) FROM PhareEnMer"))
-    ans = Answerer(lighthouses, model, second_plans=0).ask("How many offshore lighthouses are there?")
+    ans = AnswerLoop(lighthouses, model, second_plans=0).ask("How many offshore lighthouses are there?")
     assert ans.answer == "3." and ans.translation is None and len(model.sent) == 1
     assert "-- English: offshore lighthouse;" in model.sent[0]["messages"][0]["content"]
     model = ScriptedModel("How many offshore lighthouses are there?", sql("SELECT COUNT(*) FROM PhareEnMer"),
                           *phrases("de"))
-    ans = Answerer(lighthouses, model, second_plans=0).ask("Wie viele Leuchttürme stehen im Meer?")
+    ans = AnswerLoop(lighthouses, model, second_plans=0).ask("Wie viele Leuchttürme stehen im Meer?")
     assert ans.answer == "3." and ans.translation["texts"] == {"en": "How many offshore lighthouses are there?"}
     assert model.sent[1]["messages"][-1]["content"].endswith("Question: How many offshore lighthouses are there?")
 
@@ -207,7 +207,7 @@ def test_display_names_in_the_question_language(aquarium) -> None:
     model = ScriptedModel("Which exhibits have signs in Spanish?",
                           sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
                               "WHERE l.label = 'Spanish'"), *phrases("de"))
-    ans = Answerer(aquarium, model, second_plans=0).ask("Welche Becken haben Schilder auf Spanisch?")
+    ans = AnswerLoop(aquarium, model, second_plans=0).ask("Welche Becken haben Schilder auf Spanisch?")
     assert ans.state == "answered" and ans.language == "de"
     assert sorted(c.text() for r in ans.rows for c in r) == ["Offener Ozean", "Streichelbecken"]
     assert ans.question == "Welche Becken haben Schilder auf Spanisch?"
@@ -219,13 +219,13 @@ def test_display_names_in_the_question_language(aquarium) -> None:
     model = ScriptedModel("Which exhibits have signs in Spanish?",
                           sql("SELECT e.label FROM Exhibit e JOIN Language l ON e.signLanguage = l.iri "
                               "WHERE l.label = 'Spanish'"), *phrases("fr"))
-    ans = Answerer(aquarium, model, second_plans=0).ask("Quels bassins ont des panneaux en espagnol ?")
+    ans = AnswerLoop(aquarium, model, second_plans=0).ask("Quels bassins ont des panneaux en espagnol ?")
     assert ans.language == "fr" and sorted(c.text() for r in ans.rows for c in r) == ["Open Ocean", "Touch Pool"]
 
 
 def test_english_question_over_english_labels_makes_no_translation_call(aquarium) -> None:
     model = ScriptedModel(sql("SELECT COUNT(*) FROM Shark"))
-    ans = Answerer(aquarium, model, second_plans=0).ask("How many sharks are there?")
+    ans = AnswerLoop(aquarium, model, second_plans=0).ask("How many sharks are there?")
     assert ans.answer == "3." and ans.llm_calls == 1 and ans.translation is None and ans.language == "en"
     assert "translation" not in ans.to_dict()
 
@@ -245,7 +245,7 @@ def test_a_translation_that_loses_a_quoted_value_is_not_used(lighthouses_fr) -> 
     model = ScriptedModel("Combien de phares sont sur la côte ?", "Combien de phares sont sur la côte ?",
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
-    ans = Answerer(lighthouses_fr, model, second_plans=0).ask('How many lighthouses are on the "Côte Sauvage"?')
+    ans = AnswerLoop(lighthouses_fr, model, second_plans=0).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == ""
     assert "Côte Sauvage" in ans.translation["rejected"]
     assert "quoted value(s) changed" in model.sent[1]["messages"][-1]["content"].lower()  # asked again once
@@ -268,7 +268,7 @@ def test_quoted_values_changed_by_the_translation_are_put_back_by_code(lighthous
     model = ScriptedModel('Combien de phares sont sur la "Côte sauvage" ?',
                           sql("SELECT COUNT(*) FROM Phare p JOIN Cote c ON p.surCote = c.iri "
                               "WHERE c.label = 'Côte Sauvage'"))
-    ans = Answerer(lighthouses_fr, model, second_plans=0).ask('How many lighthouses are on the "Côte Sauvage"?')
+    ans = AnswerLoop(lighthouses_fr, model, second_plans=0).ask('How many lighthouses are on the "Côte Sauvage"?')
     assert ans.answer == "3." and ans.translation["used"] == 'Combien de phares sont sur la "Côte Sauvage" ?'
 
 
@@ -302,7 +302,7 @@ def test_a_translation_without_the_ontologys_word_is_asked_again_once(aquarium) 
     """Seen with the embedded model: "Kraken" (labelled "Krake"@de) translated "sharks"; the call is told the word."""
     model = ScriptedModel("How many sharks are there?", "How many octopuses are there?",
                           sql("SELECT COUNT(*) FROM Octopus"), *phrases("de"))
-    answerer = Answerer(aquarium, model, second_plans=0)
+    answerer = AnswerLoop(aquarium, model, second_plans=0)
     answerer._linker = None  # the ontology's own labels alone (the multilingual extra would name the word at once)
     ans = answerer.ask("Wie viele Kraken gibt es?")
     assert "Kraken" not in model.sent[0]["messages"][0]["content"].split("Question:")[0]  # told only when missing
@@ -335,7 +335,7 @@ def test_the_translation_prompt_names_the_ontologys_words_in_each_target_languag
     assert set(terms[0].texts()) == {"phare", "lighthouse"}  # its labels and its name in the view
     model = ScriptedModel("How many lighthouses are there?", "Combien de phares y a-t-il ?",
                           sql("SELECT COUNT(*) FROM Phare"), *phrases("de"))
-    answerer = Answerer(lighthouses_fr, model, second_plans=0)
+    answerer = AnswerLoop(lighthouses_fr, model, second_plans=0)
     ans = answerer.ask("Wie viele Leuchttürme gibt es?")
     # into English first, then on as the English question would go: into French, the ontology's label language
     assert "own words in English: automated, white" in model.sent[0]["messages"][0]["content"]  # its values
@@ -353,7 +353,7 @@ def test_a_question_in_the_label_language_is_read_for_its_kind_in_english(lighth
     model = ScriptedModel('Is the lighthouse "Beg Loar" kept by "Lucie Marec"?',
                           sql("SELECT p.iri FROM Phare p JOIN Gardien g ON p.gardePar = g.iri "
                               "WHERE p.label = 'Beg Loar' AND g.label = 'Lucie Marec'"), *phrases("fr"))
-    answerer = Answerer(lighthouses, model, second_plans=0)
+    answerer = AnswerLoop(lighthouses, model, second_plans=0)
     ans = answerer.ask('Le phare "Beg Loar" est-il gardé par "Lucie Marec" ?')
     assert ans.boolean is True and ans.translation["used"] == ""
     assert ans.answer == f"{answerer.phrases.get('fr').get('yes')}." != "Yes."  # said in French
@@ -391,9 +391,9 @@ def test_unknown_language_is_named_by_the_model(aquarium, monkeypatch) -> None:
     """A language not told apart (no identifier installed): the translation call also names it."""
     model = ScriptedModel(translated(language="it", english="How many sharks are there?"),
                           sql("SELECT COUNT(*) FROM Shark"), *phrases("it"))
-    monkeypatch.setattr(importlib.import_module("ontouse.ask"), "detect",
+    monkeypatch.setattr(importlib.import_module("ontouse.reading"), "detect",
                         lambda text, labels=None: Detection("", "no_english_words"))
-    ans = Answerer(aquarium, model, second_plans=0).ask("Quanti squali ci sono?")
+    ans = AnswerLoop(aquarium, model, second_plans=0).ask("Quanti squali ci sono?")
     assert ans.language == "it" and ans.answer == "3." and ans.translation["used"] == "How many sharks are there?"
 
 
@@ -468,7 +468,7 @@ def test_gold_answers_are_what_the_data_says(base, aquarium, lighthouses, huts) 
     questions = [q for q in json.loads(QUESTIONS.read_text("utf-8")) if q["id"].startswith(base + "-")]
     english = next(q for q in questions if q["lang"] == "en")
     store = {"owl_aquarium.ttl": aquarium, "owl_lighthouses.ttl": lighthouses, "owl_huts.ttl": huts}[english["ontology"]]
-    ans = Answerer(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
+    ans = AnswerLoop(store, ScriptedModel()).answer_sql(english["question"], PLANS[base])
     assert ans.state == "answered" and is_correct(ans.answer, english["gold"]), (ans.answer, english["gold"])
 
 
@@ -645,6 +645,6 @@ def test_values_are_linked_in_the_question_as_asked_and_in_its_english_reading(l
     model = ScriptedModel("Which lighthouses have a red light?", "Quels phares ont une luz vermelha ?",
                           sql("SELECT p.label FROM Phare p JOIN Couleur c ON p.couleurFeu = c.iri "
                               "WHERE c.label = 'red'"), *phrases("pt"))
-    ans = Answerer(lighthouses_fr, model, second_plans=0).ask("Quais faróis têm uma luz vermelha?")
+    ans = AnswerLoop(lighthouses_fr, model, second_plans=0).ask("Quais faróis têm uma luz vermelha?")
     assert "'red' is the label of a Couleur row" in model.sent[2]["messages"][-1]["content"]
     assert sorted(c.text() for r in ans.rows for c in r) == ["Enez Tan", "Men Du"]

@@ -131,6 +131,18 @@ def test_the_wings_of_the_answerer_import_downwards() -> None:
     assert not {k: v for k, v in wrong.items() if v}
 
 
+# what the answer checks (ontouse.checks) may read: the question and its grammar words, the result's cells, the plan
+# and the view; never the loop that runs them (it asks them through the registry), nor the store
+CHECKS_MAY_READ = ("ontouse.checks", "ontouse.question", "ontouse.answer", "ontouse.sqlplan", "ontouse.language",
+                   "ontocore")
+
+
+def test_the_checks_read_only_the_question_the_plan_and_the_view() -> None:
+    wrong = {name: sorted(t for t in targets if not any(t == p or t.startswith(p + ".") for p in CHECKS_MAY_READ))
+             for name, targets in _graph().items() if name == "ontouse.checks" or name.startswith("ontouse.checks.")}
+    assert any(wrong) and not {k: v for k, v in wrong.items() if v}
+
+
 def test_no_import_circles_between_modules() -> None:
     circles = _circles(_graph())
     assert [c for c in circles if c not in KNOWN_CIRCLES] == []

@@ -1,5 +1,5 @@
 """Every question of the OWL bench (tests/data/owl_aquarium_questions.json) has a plan over the view that gives
-its gold answer, through the same reading, checks and support as a plan the model writes (Answerer.answer_sql,
+its gold answer, through the same reading, checks and support as a plan the model writes (AnswerLoop.answer_sql,
 no model): what the view of a non-database-shaped OWL ontology lets a plan express (hierarchies at any depth,
 named individuals as values, inverse properties, owl:sameAs, ratios, comparisons, "both", most common)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.score import is_correct
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse_graphs import NoModel
@@ -68,9 +68,9 @@ PLANS = {
 
 
 @pytest.fixture(scope="module")
-def answerer() -> Answerer:
+def answerer() -> AnswerLoop:
     store = GraphStore.from_paths([DATA / "owl_aquarium.ttl"])
-    return Answerer(store, NoModel(), schema=build_schema(store))
+    return AnswerLoop(store, NoModel(), schema=build_schema(store))
 
 
 def test_every_question_has_a_plan() -> None:
@@ -78,7 +78,7 @@ def test_every_question_has_a_plan() -> None:
 
 
 @pytest.mark.parametrize("question", sorted(PLANS))
-def test_plan_gives_the_gold_answer_with_support(answerer: Answerer, question: str) -> None:
+def test_plan_gives_the_gold_answer_with_support(answerer: AnswerLoop, question: str) -> None:
     ans = answerer.answer_sql(question, PLANS[question])
     assert ans.state == "answered", (ans.answer, ans.error)
     assert is_correct(ans.answer, QUESTIONS[question]["expected"]), ans.answer

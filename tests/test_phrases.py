@@ -14,7 +14,7 @@ import pytest
 from conftest import cassette_model
 from ontouse_graphs import NoModel
 from ontouse import phrases as phrases_mod
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.phrases import ENGLISH, PHRASES, PhraseBook, Phrases, cache_key, phrase_problem
 from ontouse.storage.store import GraphStore
 
@@ -105,7 +105,7 @@ def test_kept_on_disk_and_read_back(book, tmp_path, monkeypatch) -> None:
 
 
 def test_answers_in_the_questions_language_with_the_datas_own_values(book, kennel) -> None:
-    answerer = Answerer(kennel, model=None)  # type: ignore[arg-type]  # no model call: plans are given
+    answerer = AnswerLoop(kennel, model=None)  # type: ignore[arg-type]  # no model call: plans are given
     answerer.phrases = book
     german = book.get("de")
     yes = answerer.answer_sql("Gibt es Hunde im Nordauslauf?",
@@ -161,7 +161,7 @@ def test_live_a_german_conversation_stays_german(kennel, tmp_path, monkeypatch) 
 
     monkeypatch.setenv("ONTOBUILD_PHRASE_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("ONTOBUILD_PHRASE_CACHE", "1")
-    answerer = Answerer(kennel, local_model_or_skip(n_ctx=8192))
+    answerer = AnswerLoop(kennel, local_model_or_skip(n_ctx=8192))
     chat = Conversation(answerer)
     first = chat.ask("Wie viel wiegt der Hund Pepper?").answer
     assert first.language == "de" and first.text_language in ("de", "en")

@@ -1,4 +1,4 @@
-"""A superlative ranked by an average nobody asked for (ontouse.verify.average_rank_problem, check
+"""A superlative ranked by an average nobody asked for (ontouse.checks.rankings.average_rank_problem, check
 ranked_as_asked): "which X has the most reliable Y" asks for the X of the top Y; a plan that ranks the Xs by the
 average of their Ys answers another question. Code ranks by the values themselves (ranked_by_values): the rows
 without GROUP BY for the top one, each group's top value for the top k. Two made-up domains written inline: an
@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from ontouse_graphs import HEAD, NoModel, view
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import average_rank_problem
+from ontouse.checks.rankings import average_rank_problem
 
 ORCHARD = HEAD + """
 @prefix : <http://example.org/orchard#> .
@@ -46,18 +46,18 @@ COURIER = HEAD + """
 
 
 @pytest.fixture(scope="module")
-def orchard() -> Answerer:
+def orchard() -> AnswerLoop:
     store, schema = view(ORCHARD)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
 @pytest.fixture(scope="module")
-def courier() -> Answerer:
+def courier() -> AnswerLoop:
     store, schema = view(COURIER)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
-def problem(a: Answerer, question: str, sql: str) -> str:
+def problem(a: AnswerLoop, question: str, sql: str) -> str:
     plan, _ = read_sql(a.schema, sql)
     return average_rank_problem(parse_question(question), plan)
 
@@ -70,7 +70,7 @@ BY_AVERAGE = ("SELECT F.label FROM Farm AS F JOIN Tree AS T ON T.grownAt = F.iri
               "ORDER BY AVG(T.yieldKg) DESC LIMIT 1")
 
 
-def test_a_top_thing_ranked_by_an_average_fails(orchard: Answerer) -> None:
+def test_a_top_thing_ranked_by_an_average_fails(orchard: AnswerLoop) -> None:
     assert "ranks groups by an average" in problem(orchard, "Which farm grows the most productive tree?",
                                                      BY_AVERAGE)
     # an average asked for is ranked by it
@@ -81,7 +81,7 @@ def test_a_top_thing_ranked_by_an_average_fails(orchard: Answerer) -> None:
                    "ORDER BY T.yieldKg DESC LIMIT 1") == ""
 
 
-def test_the_top_thing_is_ranked_by_its_own_value(orchard: Answerer) -> None:
+def test_the_top_thing_is_ranked_by_its_own_value(orchard: AnswerLoop) -> None:
     """By average, Riverbend (71 kg) comes first; the most productive tree (100 kg) grows at Hillside."""
     ans = orchard.answer_sql("Which farm grows the most productive tree?", BY_AVERAGE)
     assert ans.state == "answered" and first_column(ans) == ["Hillside"]
@@ -90,7 +90,7 @@ def test_the_top_thing_is_ranked_by_its_own_value(orchard: Answerer) -> None:
         "Riverbend", "71"]
 
 
-def test_the_top_groups_are_ranked_by_their_top_value(courier: Answerer) -> None:
+def test_the_top_groups_are_ranked_by_their_top_value(courier: AnswerLoop) -> None:
     """A second domain, top two: by average East (600) and North (553) come first; the depots of the vans with the
     longest range are North (700) and South (690)."""
     sql = ("SELECT D.label FROM Depot AS D JOIN Van AS V ON V.basedAt = D.iri GROUP BY D.iri "

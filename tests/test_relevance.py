@@ -6,14 +6,14 @@ import importlib
 
 import pytest
 
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.question import parse_question
 from ontouse.relevance import Relevance
 from ontouse.view_prompt import estimate_tokens, schema_ddl, shown_tables
 
 from ontouse_graphs import CATALOG, PARKS, view
 
-ask_mod = importlib.import_module("ontouse.ask")  # the module: `ontouse.ask` itself is the library's function
+ask_mod = importlib.import_module("ontouse.answerer")  # the answer loop's module
 
 
 def _select(ttl: str, question: str, budget_tables: int, mentioned: set[str] = frozenset()):
@@ -47,12 +47,12 @@ def test_a_mentioned_table_is_always_shown() -> None:
 
 def test_answerer_cuts_a_view_over_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     store, schema = view(PARKS)
-    whole = Answerer(store, model=None, schema=schema)
+    whole = AnswerLoop(store, model=None, schema=schema)
     assert whole.relevance is None and "CREATE TABLE Hut" in whole.system
     monkeypatch.setattr(ask_mod, "FULL_VIEW_TOKENS", 10)
     small = estimate_tokens(schema_ddl(schema, [schema.table("Hut")]))
     monkeypatch.setattr(ask_mod, "PART_VIEW_TOKENS", small + 5)
-    cut = Answerer(store, model=None, schema=schema)
+    cut = AnswerLoop(store, model=None, schema=schema)
     assert cut.relevance is not None
     question = "What is the budget of the Reeds hut?"
     text = cut._system_for(question, cut.index.mentions(parse_question(question)))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ontouse.agreement import same_answer
 from ontouse.answer import Cell
-from ontouse.ask import MAX_ATTEMPTS, SECOND_TEMPERATURE, Answerer
+from ontouse.answerer import MAX_ATTEMPTS, AnswerLoop
+from ontouse.second_plans import SECOND_TEMPERATURE
 from ontouse.question import parse_question
 from ontouse_graphs import PARKS, view
 from test_ask_loop import ScriptedModel, assert_supported, sql
@@ -75,7 +76,7 @@ REEDS = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
 def answer(*replies: str, second_plans: int = 2, max_attempts: int = MAX_ATTEMPTS, asked: str = ASKED):
     store, schema = view(PARKS)
     model = ScriptedModel(*replies)
-    ans = Answerer(store, model, schema=schema, max_attempts=max_attempts,
+    ans = AnswerLoop(store, model, schema=schema, max_attempts=max_attempts,
                    second_plans=second_plans).ask(asked)
     return ans, model, store
 
@@ -107,7 +108,7 @@ def test_plans_that_disagree_are_decided_by_the_shape_the_question_asks_for() ->
     from ontouse.arbitration import Reading, arbitrate, shape_fits
 
     store, schema = view(PARKS)
-    a = Answerer(store, ScriptedModel(), schema=schema)
+    a = AnswerLoop(store, ScriptedModel(), schema=schema)
     which, many = parse_question(ASKED), parse_question("How many rangers work in Reeds?")
     names = a._run(which, "SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
     number = a._run(many, "SELECT COUNT(*) FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri "
@@ -129,7 +130,7 @@ def test_plans_that_disagree_are_decided_by_what_the_question_names() -> None:
     from ontouse.arbitration import Reading, arbitrate
 
     store, schema = view(PARKS)
-    a = Answerer(store, ScriptedModel(), schema=schema)
+    a = AnswerLoop(store, ScriptedModel(), schema=schema)
     q = parse_question("Which rangers were hired at the hut Reeds?")
     hut = a._run(q, "SELECT r.label, r.hired FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri "
                     "WHERE h.label = 'Reeds'")
@@ -169,7 +170,7 @@ def test_the_sampled_plan_is_asked_with_a_temperature() -> None:
             temperatures.append(temperature)
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
-    Answerer(store, Recording(JOINED, WITH_WARDEN, JOINED), schema=schema).ask(ASKED)
+    AnswerLoop(store, Recording(JOINED, WITH_WARDEN, JOINED), schema=schema).ask(ASKED)
     assert temperatures == [0.0, SECOND_TEMPERATURE, 0.0]
 
 
@@ -215,7 +216,7 @@ def test_a_model_failure_in_a_second_plan_keeps_the_first_answer() -> None:
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
     model = FailingSecond(JOINED)
-    ans = Answerer(store, model, schema=schema).ask(ASKED)
+    ans = AnswerLoop(store, model, schema=schema).ask(ASKED)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS
     assert len(model.conversations) == 2  # one second plan tried, none after the failure
     assert check(ans, "second_plan_agrees") is None
@@ -226,7 +227,7 @@ def test_which_ranger_has_the_top_salary_and_is_there_a_warden_at_a_hut() -> Non
     from ontouse_graphs import NoModel
 
     store, schema = view(PARKS)
-    answerer = Answerer(store, NoModel(), schema=schema)
+    answerer = AnswerLoop(store, NoModel(), schema=schema)
     ans = answerer.answer_sql("Which ranger has the highest salary?", "SELECT MAX(salary) FROM Ranger")
     assert ans.state == "unsure" and "asks which Ranger" in ans.error
     ans = answerer.answer_sql("Which ranger has the highest salary?",
@@ -267,10 +268,10 @@ def test_a_ranked_plan_agrees_with_its_top_value() -> None:
     store, schema = view(PARKS)
     asked = "Who earns the highest salary?"
     ranked = sql("SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1")
-    ans = Answerer(store, ScriptedModel(ranked, sql("SELECT MAX(salary) FROM Ranger")), schema=schema,
+    ans = AnswerLoop(store, ScriptedModel(ranked, sql("SELECT MAX(salary) FROM Ranger")), schema=schema,
                    second_plans=1).ask(asked)
     assert ans.state == "answered" and ans.values() == ["Mira Stone"]
-    a = Answerer(store, ScriptedModel(), schema=schema)
+    a = AnswerLoop(store, ScriptedModel(), schema=schema)
     q = parse_question(asked)
     first = a._run(q, "SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1")
     assert a._agree(q, first, a._run(q, "SELECT MAX(salary) FROM Ranger"))

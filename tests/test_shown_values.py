@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.results import MISSING
 from ontouse_graphs import HEAD, NoModel, store_of
 
@@ -20,8 +20,8 @@ LENDING = HEAD + """@prefix : <http://example.org/lending#> .
 
 
 @lru_cache(maxsize=None)
-def _answerer() -> Answerer:
-    return Answerer(store_of(LENDING), NoModel())
+def _answerer() -> AnswerLoop:
+    return AnswerLoop(store_of(LENDING), NoModel())
 
 
 def test_a_member_without_a_parking_bay_is_in_the_list() -> None:
@@ -52,7 +52,7 @@ def test_rows_with_nothing_to_show_are_not_counted_twice() -> None:
     """The "and N more" of a long list counts the rows left after the empty ones are dropped, once."""
     members = "\n".join(f':n{i} a :Member ; rdfs:label "Member {i}" ; :joinedYear 2020'
                         + (f' ; :parkingBay "Bay {i}" .' if i < 28 else " .") for i in range(31))
-    answerer = Answerer(store_of(HEAD + "@prefix : <http://example.org/lending#> .\n" + members), NoModel())
+    answerer = AnswerLoop(store_of(HEAD + "@prefix : <http://example.org/lending#> .\n" + members), NoModel())
     ans = answerer.answer_sql("Which parking bays are used?", "SELECT parkingBay FROM Member")
     assert ans.state == "answered", ans.error
     assert len(ans.rows) == 28 and ans.answer.endswith("(and 3 more).")

@@ -1,8 +1,8 @@
-"""Answers you can bet on (ontouse.verify and the answer step of ontouse.ask), model-free over a small OWL
+"""Answers you can bet on (ontouse.checks and the answer step of ontouse.answerer), model-free over a small OWL
 ontology written for these tests (tests/data/owl_aquarium.ttl: a hierarchy four levels deep, named individuals
 as values, inverse properties stated one way, owl:sameAs, labels in English and German).
 
-`Answerer.answer_sql` runs a given plan through the same reading, repairs, checks and support set as a plan the
+`AnswerLoop.answer_sql` runs a given plan through the same reading, repairs, checks and support set as a plan the
 model wrote, so every construct's support set is asserted here without a model: the support holds exactly the
 triples of the things in the answer, the constraints that selected them and the values counted or compared."""
 
@@ -13,29 +13,31 @@ from pathlib import Path
 import pytest
 
 from ontouse_graphs import NoModel
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.sqlplan.plan import Query
 from ontouse.question import parse_question
 from ontouse.sqlplan.schema_build import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
-from ontouse.verify import (counted_phrase, flip_direction, join_problem, plan_direction, superlative_direction)
+from ontouse.question import counted_phrase, superlative_direction
+from ontouse.checks.joins import join_problem
+from ontouse.checks.rankings import flip_direction, plan_direction
 
 DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"
 
 
 @pytest.fixture(scope="module")
-def answerer() -> Answerer:
+def answerer() -> AnswerLoop:
     store = GraphStore.from_paths([DATA])
-    return Answerer(store, NoModel(), schema=build_schema(store))
+    return AnswerLoop(store, NoModel(), schema=build_schema(store))
 
 
 @pytest.fixture(scope="module")
-def huts() -> Answerer:
+def huts() -> AnswerLoop:
     """A second domain: mountain huts labelled in Italian first (tests/data/owl_huts.ttl)."""
     store = GraphStore.from_paths([DATA.parent / "owl_huts.ttl"])
-    return Answerer(store, NoModel(), schema=build_schema(store))
+    return AnswerLoop(store, NoModel(), schema=build_schema(store))
 
 
 def subjects(ans) -> set[str]:
@@ -71,7 +73,7 @@ def test_counted_phrase(text: str, want: list[str]) -> None:
     assert counted_phrase(parse_question(text)) == want
 
 
-def test_plan_direction_and_its_flip(answerer: Answerer) -> None:
+def test_plan_direction_and_its_flip(answerer: AnswerLoop) -> None:
     plan, _ = read_sql(answerer.schema, "SELECT label FROM Animal ORDER BY weightKg ASC LIMIT 1")
     assert plan_direction(plan) == "down"
     assert plan_direction(flip_direction(plan)) == "up"
@@ -83,7 +85,7 @@ def test_plan_direction_and_its_flip(answerer: Answerer) -> None:
 
 
 # ---- support sets, one construct each ---------------------------------------------------------------------------
-def test_count_support_is_the_counted_things_and_their_constraint(answerer: Answerer) -> None:
+def test_count_support_is_the_counted_things_and_their_constraint(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("How many animals are endangered?",
                               "SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s "
                               "ON a.conservationStatus = s.iri WHERE s.label = 'endangered'")
@@ -92,7 +94,7 @@ def test_count_support_is_the_counted_things_and_their_constraint(answerer: Answ
     assert checks(ans)["counted_class"] is True
 
 
-def test_hierarchy_counts_subclasses_at_any_depth(answerer: Answerer) -> None:
+def test_hierarchy_counts_subclasses_at_any_depth(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("How many invertebrates are there?", "SELECT COUNT(*) FROM Invertebrate")
     assert ans.values() == ["4"]  # an octopus is a cephalopod is an invertebrate
     assert subjects(ans) == {"otto", "inka", "sepp", "stella"}
@@ -100,20 +102,20 @@ def test_hierarchy_counts_subclasses_at_any_depth(answerer: Answerer) -> None:
     assert ans.values() == ["7"]
 
 
-def test_min_support_is_the_compared_values_only(answerer: Answerer) -> None:
+def test_min_support_is_the_compared_values_only(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What is the lowest weight of a shark?", "SELECT MIN(weightKg) FROM Shark")
     assert ans.state == "answered" and float(ans.values()[0]) == 48
     assert subjects(ans) == {"bruno", "kira", "finn"}  # the sharks compared, no other animal
     assert {p for _, p, _ in ans.support} <= {"rdf:type", ":weightKg"}
 
 
-def test_filter_support_is_the_selected_things(answerer: Answerer) -> None:
+def test_filter_support_is_the_selected_things(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animals weigh more than 80 kg?", "SELECT label FROM Animal WHERE weightKg > 80")
     assert sorted(ans.values()) == ["Bruno", "Moss", "Tula"]
     assert subjects(ans) == {"bruno", "moss", "tula"}
 
 
-def test_join_support_is_the_things_and_the_thing_that_selected_them(answerer: Answerer) -> None:
+def test_join_support_is_the_things_and_the_thing_that_selected_them(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animals live in the Kelp Forest?",
                               "SELECT a.label FROM Animal AS a JOIN Exhibit AS e ON a.livesIn = e.iri "
                               "WHERE e.label = 'Kelp Forest'")
@@ -121,27 +123,27 @@ def test_join_support_is_the_things_and_the_thing_that_selected_them(answerer: A
     assert subjects(ans) == {"otto", "inka", "sepp", "kelpForest"}
 
 
-def test_superlative_support_is_the_top_thing_only(answerer: Answerer) -> None:
+def test_superlative_support_is_the_top_thing_only(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animal has the greatest weight?",
                               "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
     assert ans.values() == ["Tula"] and subjects(ans) == {"tula"}
     assert checks(ans)["superlative_direction"] is True
 
 
-def test_inverse_direction_through_the_stated_property(answerer: Answerer) -> None:
+def test_inverse_direction_through_the_stated_property(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which keeper cares for Tula?",
                               "SELECT k.label FROM Keeper AS k JOIN Animal AS a ON k.caresFor = a.iri "
                               "WHERE a.label = 'Tula'")
     assert ans.values() == ["Anna Berg"] and subjects(ans) == {"anna", "tula"}
 
 
-def test_named_individual_value_matched_by_its_label(answerer: Answerer) -> None:
+def test_named_individual_value_matched_by_its_label(answerer: AnswerLoop) -> None:
     hints = [m.hint() for m in answerer.index.mentions(parse_question("Which animals are herbivores?"))]
     assert any("'herbivore'" in h and "Diet" in h for h in hints), hints
 
 
 # ---- checks that stop a wrong statement -------------------------------------------------------------------------
-def test_aggregate_over_no_rows_is_no_data_without_support(answerer: Answerer) -> None:
+def test_aggregate_over_no_rows_is_no_data_without_support(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What is the lowest weight of the sharks over 500 kg?",
                               "SELECT MIN(weightKg) FROM Shark WHERE weightKg > 500")
     assert ans.state == "no_data" and ans.answer.startswith("No data available")
@@ -156,14 +158,14 @@ def test_aggregate_over_no_rows_is_no_data_without_support(answerer: Answerer) -
     assert ans.state == "no_data" and not ans.support  # never the triples of the sharks that were not counted
 
 
-def test_wrong_superlative_direction_is_repaired_by_code(answerer: Answerer) -> None:
+def test_wrong_superlative_direction_is_repaired_by_code(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animal weighs the most?", "SELECT label FROM Animal ORDER BY weightKg ASC LIMIT 1")
     assert ans.state == "answered" and ans.values() == ["Tula"]
     assert "superlative_direction" in ans.repairs and checks(ans)["superlative_direction"] is True
     assert subjects(ans) == {"tula"}
 
 
-def test_superlative_whose_plan_ranks_nothing_is_never_stated(answerer: Answerer) -> None:
+def test_superlative_whose_plan_ranks_nothing_is_never_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animal weighs the most?", "SELECT label FROM Animal WHERE weightKg > 1")
     assert ans.state == "unsure" and checks(ans)["superlative_ranked"] is False and not ans.support
     ans = answerer.answer_sql("Which animal weighs the most?",
@@ -171,7 +173,7 @@ def test_superlative_whose_plan_ranks_nothing_is_never_stated(answerer: Answerer
     assert ans.state == "answered" and ans.values() == ["Tula"]
 
 
-def test_an_exclusion_the_plan_drops_is_never_stated(answerer: Answerer) -> None:
+def test_an_exclusion_the_plan_drops_is_never_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animals are not endangered?",
                               "SELECT a.label FROM Animal AS a JOIN ConservationStatus AS s "
                               "ON a.conservationStatus = s.iri WHERE s.label = 'endangered'")
@@ -196,7 +198,7 @@ def test_a_join_of_values_nothing_relates_is_found() -> None:
         assert join_problem(read_sql(schema, sql)[0], schema) == "", sql
 
 
-def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer: Answerer) -> None:
+def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer: AnswerLoop) -> None:
     """"How many sharks are endangered?" planned as a count of the status itself (1) is repaired by code into the
     count of the sharks linked to it; "which staff members speak X?" planned as the language itself lists the staff
     members who speak it. Each stated only when every check passes."""
@@ -212,7 +214,7 @@ def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer
     assert ans.state == "unsure" and "best candidate: 1" in ans.answer and not ans.support
 
 
-def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: Answerer) -> None:
+def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: AnswerLoop) -> None:
     """A plan over the value's own table ("Deutsch" is a language that staff members speak) returns the value the
     question names, or counts it (1), whatever words the question uses: caught from the plan and the graph alone,
     and the error names the columns that hold the value."""
@@ -228,7 +230,7 @@ def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: A
     assert checks(ans)["not_the_value_itself"] is True and ans.answer == "1."
 
 
-def test_a_value_restated_in_another_domain_and_language_is_never_stated(huts: Answerer) -> None:
+def test_a_value_restated_in_another_domain_and_language_is_never_stated(huts: AnswerLoop) -> None:
     """The same over huts labelled in Italian first: a service the huts offer, named in the question."""
     ans = huts.answer_sql("Dove posso lasciare gli sci?", "SELECT iri FROM Servizio WHERE label = 'deposito sci'")
     assert ans.state == "unsure" and checks(ans)["not_the_value_itself"] is False and "Rifugio.offre" in ans.error
@@ -236,7 +238,7 @@ def test_a_value_restated_in_another_domain_and_language_is_never_stated(huts: A
     assert checks(ans)["not_the_value_itself"] is True and ans.state == "answered"
 
 
-def test_a_condition_on_a_value_not_asked_is_found_in_an_ontology_labelled_in_another_language(huts: Answerer) -> None:
+def test_a_condition_on_a_value_not_asked_is_found_in_an_ontology_labelled_in_another_language(huts: AnswerLoop) -> None:
     """Over huts labelled in Italian first, the plan compares Italian labels while the question is read in English:
     the label of a value the question names in English is asked; a value it does not name is not."""
     asked = "What is the total number of beds of the huts with a ski room?"
@@ -247,7 +249,7 @@ def test_a_condition_on_a_value_not_asked_is_found_in_an_ontology_labelled_in_an
     assert checks(ans)["conditions_asked"] is False and ans.state == "unsure" and "'ristorante'" in ans.error
 
 
-def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
+def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: AnswerLoop, huts: AnswerLoop) -> None:
     """"How many X does the named thing have" answered by counting that thing by its own name (1), in two domains;
     counting the things that refer to it, or a count above 1 (names that repeat), stands."""
     ans = answerer.answer_sql("How many creatures can visitors touch in the Touch Pool?",
@@ -265,7 +267,7 @@ def test_a_count_of_the_one_thing_the_question_names_is_never_stated(answerer: A
     assert ans.state == "answered" and ans.answer == "60."
 
 
-def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
+def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: AnswerLoop, huts: AnswerLoop) -> None:
     """One value returned that is the plan's own constant restates the question, in two domains; the value
     asked for stands."""
     ans = answerer.answer_sql("Who looks after Kira?",
@@ -282,7 +284,7 @@ def test_an_answer_that_is_only_the_value_filtered_by_is_never_stated(answerer: 
     assert checks(ans)["not_the_question_restated"] is True and ans.answer == "Giulia Fontana."
 
 
-def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: Answerer, huts: Answerer) -> None:
+def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: AnswerLoop, huts: AnswerLoop) -> None:
     """"What is the heaviest ray?" asks for the ray, "what is the heaviest weight" for the number; over huts
     labelled in Italian first, the English noun is found among the class's labels in every language."""
     ans = answerer.answer_sql("What is the heaviest ray?", "SELECT MAX(weightKg) FROM Ray")
@@ -297,7 +299,7 @@ def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: An
     assert checks(ans)["superlative_thing_returned"] is True and ans.state == "answered"
 
 
-def test_comparison_needs_both_sides(answerer: Answerer) -> None:
+def test_comparison_needs_both_sides(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")
     assert ans.state == "unsure" and checks(ans)["comparison_sides"] is False and "Tula" in ans.error
@@ -307,7 +309,7 @@ def test_comparison_needs_both_sides(answerer: Answerer) -> None:
     assert checks(ans)["comparison_sides"] is True and ans.boolean is False and ans.answer == "No."
 
 
-def test_plan_on_the_prompts_example_tables_is_refused(answerer: Answerer) -> None:
+def test_plan_on_the_prompts_example_tables_is_refused(answerer: AnswerLoop) -> None:
     # a table the view does not have never reaches the store: the data has no answer, and the text says what was
     # looked for (not an error: the batch goes on)
     ans = answerer.answer_sql("How many books are there?", "SELECT COUNT(*) FROM Book")
@@ -315,7 +317,7 @@ def test_plan_on_the_prompts_example_tables_is_refused(answerer: Answerer) -> No
     assert ans.view_misses == ["Book"] and not ans.sparql
 
 
-def test_checks_are_in_the_answer_record(answerer: Answerer) -> None:
+def test_checks_are_in_the_answer_record(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which animal has the greatest weight?",
                               "SELECT label FROM Animal ORDER BY weightKg DESC LIMIT 1")
     record = ans.to_dict()
@@ -324,7 +326,7 @@ def test_checks_are_in_the_answer_record(answerer: Answerer) -> None:
 
 
 # ---- the view of an OWL ontology ---------------------------------------------------------------------------------
-def test_declared_inverse_never_stated_is_a_column_read_backwards(answerer: Answerer) -> None:
+def test_declared_inverse_never_stated_is_a_column_read_backwards(answerer: AnswerLoop) -> None:
     houses = answerer.schema.table("Exhibit").column("houses")
     assert houses is not None and houses.via == "inverse" and houses.target == "Animal"
     cared = answerer.schema.table("Animal").column("caredForBy")
@@ -340,7 +342,7 @@ def test_declared_inverse_never_stated_is_a_column_read_backwards(answerer: Answ
     assert ans.values() == ["Anna Berg"] and [":anna", ":caresFor", ":tula"] in ans.support
 
 
-def test_facts_of_a_same_as_record_are_columns_of_the_thing(answerer: Answerer) -> None:
+def test_facts_of_a_same_as_record_are_columns_of_the_thing(answerer: AnswerLoop) -> None:
     col = answerer.schema.table("Shark").column("registryCode")
     assert col is not None and col.via == "same"
     ans = answerer.answer_sql("What is the registry code of Bruno?",
@@ -349,19 +351,19 @@ def test_facts_of_a_same_as_record_are_columns_of_the_thing(answerer: Answerer) 
     assert [":bruno", "owl:sameAs", "reg:A-17"] in ans.support and ["reg:A-17", ":registryCode", "A-17"] in ans.support
 
 
-def test_link_target_in_a_hierarchy_typed_at_the_leaves(answerer: Answerer) -> None:
+def test_link_target_in_a_hierarchy_typed_at_the_leaves(answerer: AnswerLoop) -> None:
     # keepers care for sharks, rays, octopuses, ...: the linked rows are Animal rows, not the largest leaf's
     assert answerer.schema.table("Keeper").column("caresFor").target == "Animal"
 
 
-def test_a_thing_named_in_two_languages_is_one_row(answerer: Answerer) -> None:
+def test_a_thing_named_in_two_languages_is_one_row(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which exhibits have signs in Spanish?",
                               "SELECT e.label FROM Exhibit AS e JOIN Language AS l ON e.signLanguage = l.iri "
                               "WHERE l.label = 'Spanish'")
     assert sorted(ans.values()) == ["Open Ocean", "Touch Pool"]  # not also 'Offener Ozean', 'Streichelbecken'
 
 
-def test_a_count_over_things_named_in_two_languages_counts_each_thing_once(answerer: Answerer) -> None:
+def test_a_count_over_things_named_in_two_languages_counts_each_thing_once(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What percentage of the animals are endangered?",
                               "SELECT CAST(SUM(CASE WHEN s.label = 'endangered' THEN 1 ELSE 0 END) AS REAL) * 100 / "
                               "COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s ON a.conservationStatus = s.iri")
@@ -372,7 +374,7 @@ def test_a_count_over_things_named_in_two_languages_counts_each_thing_once(answe
     assert ans.values() == ["3"]
 
 
-def test_a_case_without_else_is_null_in_count_sum_and_avg(answerer: Answerer) -> None:
+def test_a_case_without_else_is_null_in_count_sum_and_avg(answerer: AnswerLoop) -> None:
     """CASE WHEN c THEN x END is NULL where c does not hold: COUNT and AVG skip those rows (as SQL does), and no
     engine's reading of an aggregate over an unbound value is relied on."""
     join = "FROM Animal AS a JOIN ConservationStatus AS s ON a.conservationStatus = s.iri"
@@ -390,7 +392,7 @@ def test_a_case_without_else_is_null_in_count_sum_and_avg(answerer: Answerer) ->
     assert ans.state == "error" and "without ELSE is only supported inside COUNT, SUM or AVG" in ans.error
 
 
-def test_both_x_and_y_by_intersection(answerer: Answerer) -> None:
+def test_both_x_and_y_by_intersection(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which keepers speak both English and German?",
                               "SELECT k.iri FROM Keeper AS k JOIN Language AS l ON k.speaks = l.iri WHERE "
                               "l.label = 'English' INTERSECT SELECT k.iri FROM Keeper AS k JOIN Language AS l "
@@ -398,7 +400,7 @@ def test_both_x_and_y_by_intersection(answerer: Answerer) -> None:
     assert [c.label for r in ans.rows for c in r] == ["Anna Berg"]
 
 
-def test_most_common_per_group(answerer: Answerer) -> None:
+def test_most_common_per_group(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which ocean are most of the sharks native to?",
                               "SELECT o.label, COUNT(*) FROM Shark AS s JOIN Ocean AS o ON s.nativeTo = o.iri "
                               "GROUP BY o.label ORDER BY COUNT(*) DESC LIMIT 1")
@@ -406,14 +408,14 @@ def test_most_common_per_group(answerer: Answerer) -> None:
     assert subjects(ans) <= {"kira", "finn", "pacific"}
 
 
-def test_percentage(answerer: Answerer) -> None:
+def test_percentage(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What percentage of the animals are endangered?",
                               "SELECT 100.0 * (SELECT COUNT(*) FROM Animal AS a JOIN ConservationStatus AS s ON "
                               "a.conservationStatus = s.iri WHERE s.label = 'endangered') / COUNT(*) FROM Animal")
     assert ans.state == "answered" and abs(float(ans.values()[0]) - 300 / 13) < 0.01
 
 
-def test_an_average_answered_with_a_list_is_never_stated(answerer: Answerer) -> None:
+def test_an_average_answered_with_a_list_is_never_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT weightKg FROM SeaTurtle")
     assert ans.state == "unsure" and checks(ans)["average_asked"] is False
     ans = answerer.answer_sql("What is the average weight of the sea turtles?", "SELECT AVG(weightKg) FROM SeaTurtle")
@@ -421,14 +423,14 @@ def test_an_average_answered_with_a_list_is_never_stated(answerer: Answerer) -> 
 
 
 @pytest.fixture(scope="module")
-def harbour() -> Answerer:
+def harbour() -> AnswerLoop:
     from ontouse_graphs import HARBOUR, view
 
     store, schema = view(HARBOUR)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
-def test_a_value_the_question_names_must_be_used(harbour: Answerer) -> None:
+def test_a_value_the_question_names_must_be_used(harbour: AnswerLoop) -> None:
     question = "Which sailings of the Morgenrot left from the North quay?"
     ans = harbour.answer_sql(question, "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri "
                                        "WHERE v.vessel = 'Morgenrot'")
@@ -440,7 +442,7 @@ def test_a_value_the_question_names_must_be_used(harbour: Answerer) -> None:
 
 
 def test_the_asked_things_of_a_named_thing_are_read_by_code_when_the_plan_returns_another_table(
-        harbour: Answerer) -> None:
+        harbour: AnswerLoop) -> None:
     """"Which sailings left from the berth Ferry steps?" answered by the berth itself (no Sailing column): code
     reads the sailings linked to the one thing the question names, by the one link between the two tables, and
     states them only when every check passes."""
@@ -452,7 +454,7 @@ def test_the_asked_things_of_a_named_thing_are_read_by_code_when_the_plan_return
     assert ans.state == "unsure" and checks(ans)["asked_table"] is False  # no one thing named: left to the model
 
 
-def test_a_sum_of_a_column_the_question_is_not_about_is_never_stated(harbour: Answerer) -> None:
+def test_a_sum_of_a_column_the_question_is_not_about_is_never_stated(harbour: AnswerLoop) -> None:
     if harbour.index.embedder is None:
         pytest.skip("the sentence-embedding model is not installed")
     ans = harbour.answer_sql("Which vessel has the most sailings?",
@@ -465,14 +467,14 @@ def test_a_sum_of_a_column_the_question_is_not_about_is_never_stated(harbour: An
     assert checks(ans)["summed_column_named"] is True and ans.values()[0] == "Morgenrot"
 
 
-def test_a_count_of_rows_that_refer_to_the_counted_things_counts_each_thing_once(harbour: Answerer) -> None:
+def test_a_count_of_rows_that_refer_to_the_counted_things_counts_each_thing_once(harbour: AnswerLoop) -> None:
     ans = harbour.answer_sql("How many vessels have sailed?", "SELECT COUNT(*) FROM Sailing")
     assert ans.answer == "2." and "count_referred" in ans.repairs  # three sailings of two vessels
     ans = harbour.answer_sql("How many sailings are there?", "SELECT COUNT(*) FROM Sailing")
     assert ans.answer == "3." and "count_referred" not in ans.repairs
 
 
-def test_a_join_only_for_having_one_lists_each_thing_once(harbour: Answerer) -> None:
+def test_a_join_only_for_having_one_lists_each_thing_once(harbour: AnswerLoop) -> None:
     ans = harbour.answer_sql("Which vessels have sailed?",
                              "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri")
     assert sorted(ans.values()) == ["Kittiwake", "Morgenrot"] and "semi_join" in ans.repairs
@@ -488,12 +490,12 @@ def test_a_number_that_names_a_column_with_the_word_before_it_is_no_condition() 
     store, schema = view("""@prefix : <http://example.org/launch#> .
     :r1 a :Rocket ; :stage_1 "solid" ; :stage_2 "liquid" .
     :r2 a :Rocket ; :stage_1 "liquid" ; :stage_2 "liquid" .""")
-    ans = Answerer(store, NoModel(), schema=schema).answer_sql(
+    ans = AnswerLoop(store, NoModel(), schema=schema).answer_sql(
         "Which fuel does each rocket burn in stage 1 and in stage 2?", "SELECT stage_1, stage_2 FROM Rocket")
     assert ans.state == "answered" and len(ans.rows) == 2
 
 
-def test_a_total_over_a_join_only_for_having_one_counts_each_thing_once(harbour: Answerer) -> None:
+def test_a_total_over_a_join_only_for_having_one_counts_each_thing_once(harbour: AnswerLoop) -> None:
     join = "FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri"
     ans = harbour.answer_sql("What is the total crew of the vessels that have sailed?", f"SELECT SUM(v.crew) {join}")
     assert ans.values() == ["19"] and "semi_join" in ans.repairs  # 12 + 7, not 12 twice (two sailings) + 7
@@ -521,7 +523,7 @@ def test_a_condition_on_the_asked_things_column_read_from_another_table_is_never
     :p2 a :Mason ; :mason_name "Rhea" ; :town "Lowmarsh" ; :worksAt :o2 .
     """
     store, schema = view(ttl)
-    guild = Answerer(store, NoModel(), schema=schema)
+    guild = AnswerLoop(store, NoModel(), schema=schema)
     question = "Which masons live in Highcliff?"
     ans = guild.answer_sql(question, "SELECT m.mason_name FROM Mason m JOIN Office o ON m.worksAt = o.iri "
                                      "WHERE o.town = 'Highcliff'")
@@ -534,7 +536,7 @@ def test_a_condition_on_the_asked_things_column_read_from_another_table_is_never
     assert ans.values() == ["Rhea"]  # the question names the office: its town is meant
 
 
-def test_a_left_join_of_the_same_things_in_a_subclass_is_bound_only_for_its_members(answerer: Answerer) -> None:
+def test_a_left_join_of_the_same_things_in_a_subclass_is_bound_only_for_its_members(answerer: AnswerLoop) -> None:
     """Fish LEFT JOIN Shark ON the same thing: a shark row exists only for the fish that are sharks (3 of 7)."""
     for sql in ("SELECT COUNT(S.iri) * 100.0 / COUNT(F.iri) FROM Fish AS F LEFT JOIN Shark AS S ON F.iri = S.iri",
                 "SELECT CAST(SUM(CASE WHEN S.iri IS NOT NULL THEN 1 ELSE 0 END) AS REAL) * 100 / COUNT(*) "
@@ -543,7 +545,7 @@ def test_a_left_join_of_the_same_things_in_a_subclass_is_bound_only_for_its_memb
         assert ans.state == "answered" and ans.answer.startswith("42.857"), (sql, ans.answer)
 
 
-def test_an_exclusion_by_not_equal_over_each_things_joined_rows_is_never_stated(harbour: Answerer) -> None:
+def test_an_exclusion_by_not_equal_over_each_things_joined_rows_is_never_stated(harbour: AnswerLoop) -> None:
     question = "Which vessels do not have a sailing of 40 minutes?"
     ans = harbour.answer_sql(question, "SELECT v.vessel FROM Vessel v JOIN Sailing s ON s.ref_vessel = v.iri "
                                        "WHERE s.minutes != 40")  # the Morgenrot's other sailing would keep it
@@ -565,7 +567,7 @@ def test_a_value_every_row_holds_is_a_unit_not_a_condition() -> None:
     :s2 a :Stall ; :stall_name "Old books" ; :fee 25 ; :currency "CHF" .
     """
     store, schema = view(ttl)
-    ans = Answerer(store, NoModel(), schema=schema).answer_sql("What is the average fee of a stall (in CHF)?",
+    ans = AnswerLoop(store, NoModel(), schema=schema).answer_sql("What is the average fee of a stall (in CHF)?",
                                                                "SELECT AVG(fee) FROM Stall")
     assert ans.state == "answered" and ans.answer == "32.5." and checks(ans).get("named_values_used") is not False
 
@@ -586,7 +588,7 @@ def test_a_value_named_only_by_the_words_of_a_column_read_is_no_condition() -> N
     :p9 a :Pump ; rdfs:label "P-9" ; :yearsInOperation 30 ; :hasStatus :retired .
     """
     store, schema = view(ttl)
-    pumps = Answerer(store, NoModel(), schema=schema)
+    pumps = AnswerLoop(store, NoModel(), schema=schema)
     ans = pumps.answer_sql('How many years has the pump "P-7" been in operation?',
                            "SELECT yearsInOperation FROM Pump WHERE label = 'P-7'")
     assert ans.state == "answered" and ans.answer == "12." and checks(ans).get("named_values_used") is not False
@@ -595,7 +597,7 @@ def test_a_value_named_only_by_the_words_of_a_column_read_is_no_condition() -> N
     assert ans.state == "unsure" and checks(ans)["named_values_used"] is False
 
 
-def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(answerer: Answerer) -> None:
+def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(answerer: AnswerLoop) -> None:
     """"Which animals weigh over 100 kg?" planned over the fish finds none; the question names the animals, so code
     reads the same conditions from the animal table (stated only when every check passes). A plan over a class
     the question names itself is left to the model."""
@@ -606,7 +608,7 @@ def test_a_subclass_that_found_nothing_is_read_as_the_class_the_question_names(a
     assert ans.state == "no_data" and not ans.repairs
 
 
-def test_the_top_row_of_all_for_a_question_per_group_is_never_stated(answerer: Answerer) -> None:
+def test_the_top_row_of_all_for_a_question_per_group_is_never_stated(answerer: AnswerLoop) -> None:
     """"For each sign language, which exhibit holds the most water?" asks one exhibit per language: the largest of
     all (LIMIT 1) answers another question; without "for each" it is the answer."""
     sql = "SELECT e.label FROM Exhibit e ORDER BY e.volumeLitres DESC LIMIT 1"
@@ -616,7 +618,7 @@ def test_the_top_row_of_all_for_a_question_per_group_is_never_stated(answerer: A
     assert ans.state == "answered" and ans.rows[0][0].text() == "Open Ocean" and "value_per_group" not in checks(ans)
 
 
-def test_limit_keeps_as_many_things_as_it_says_in_a_graph_labelled_in_two_languages(answerer: Answerer) -> None:
+def test_limit_keeps_as_many_things_as_it_says_in_a_graph_labelled_in_two_languages(answerer: AnswerLoop) -> None:
     """Exhibits are labelled in English and German: the two largest are two exhibits, each under the label of the
     question's language, not one exhibit under both of its labels."""
     ans = answerer.answer_sql("Which two exhibits hold the most water?",
@@ -628,7 +630,7 @@ def test_limit_keeps_as_many_things_as_it_says_in_a_graph_labelled_in_two_langua
     assert [r[0].text() for r in ans.rows] == ["Offener Ozean", "Kelpwald"]
 
 
-def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: Answerer) -> None:
+def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one(answerer: AnswerLoop) -> None:
     """Shark and Animal hold the same things: `S.iri = A.livesIn` (a link to exhibits) can only mean S is A."""
     ans = answerer.answer_sql("Is Finn a shark?", "SELECT COUNT(*) FROM Shark AS S JOIN Animal AS A "
                                                   "ON S.iri = A.livesIn WHERE A.label = 'Finn'")
@@ -642,7 +644,7 @@ def test_a_join_of_the_same_things_on_columns_that_never_match_reads_them_as_one
     assert "same_thing" not in ans.repairs  # a link to other things: a real join
 
 
-def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: Answerer) -> None:
+def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: AnswerLoop) -> None:
     """An aggregate keeps one label per thing (its main language's, so each is counted once); a condition on the
     name still matches any of its labels: the service labelled "deposito sci"@it is "ski room"@en."""
     ans = huts.answer_sql("Does Pian Lungo have a room for skis?",
@@ -660,7 +662,7 @@ def test_a_count_tests_every_label_of_a_thing_named_in_another_language(huts: An
     assert counted == [("Corno Nero", 1), ("Lares", 2), ("Pian Lungo", 2), ("Sasso Rosso", 1)]  # no ski room
 
 
-def test_which_things_answered_by_their_count_are_listed_instead(answerer: Answerer, huts: Answerer) -> None:
+def test_which_things_answered_by_their_count_are_listed_instead(answerer: AnswerLoop, huts: AnswerLoop) -> None:
     """"What staffed huts are there ...?" asks for the huts: their count alone answers "how many" (seen when a
     translation or the plan turned one question into the other). Code lists the counted things instead - of the
     table the question's words name when the query reads it - and states them only when every check passes; the
@@ -683,11 +685,11 @@ def test_which_things_answered_by_their_count_are_listed_instead(answerer: Answe
     assert not any(r[0].text().isdigit() for r in ans.rows)
 
 
-def test_the_listed_things_of_a_count_are_those_the_query_selected(answerer: Answerer) -> None:
+def test_the_listed_things_of_a_count_are_those_the_query_selected(answerer: AnswerLoop) -> None:
     """The repair keeps the count's sources, joins and conditions: only what is returned changes."""
     from ontouse.question import parse_question
     from ontouse.sqlplan.plan import Agg, Cmp, Col, Item, Lit, Query, Source
-    from ontouse.verify import listed_things
+    from ontouse.checks.amounts import listed_things
 
     schema = answerer.schema
     where = Cmp(">", Col("s", "Shark", "weightKg"), Lit(50))
@@ -700,7 +702,7 @@ def test_the_listed_things_of_a_count_are_those_the_query_selected(answerer: Ans
     assert listed_things(parse_question("Which sharks are heavy?"), grouped, schema) is None
 
 
-def test_the_first_thing_answered_by_its_year_is_never_stated(huts: Answerer) -> None:
+def test_the_first_thing_answered_by_its_year_is_never_stated(huts: AnswerLoop) -> None:
     """"What was the first staffed hut built?" asks which hut: the year alone answers "when"; "how much" or
     "in which year" questions ask for the value."""
     ans = huts.answer_sql("What was the last staffed hut opened?",
@@ -714,7 +716,7 @@ def test_the_first_thing_answered_by_its_year_is_never_stated(huts: Answerer) ->
     assert ans.answer == "1905."  # the year is asked for (the head "year" names a column)
 
 
-def test_what_are_things_answered_by_a_count_lists_them(answerer: Answerer) -> None:
+def test_what_are_things_answered_by_a_count_lists_them(answerer: AnswerLoop) -> None:
     """"What are omnivores?" (a value, not a table) asks for the things that have it: the count is replaced by the
     things counted; "what is the number of ..." asks for one."""
     ans = answerer.answer_sql("What are omnivores?", "SELECT COUNT(*) FROM Animal a JOIN Diet d ON a.diet = d.iri "
@@ -728,7 +730,7 @@ def test_what_are_things_answered_by_a_count_lists_them(answerer: Answerer) -> N
 def test_a_value_made_from_a_word_of_the_question_is_asked() -> None:
     """A value whose word is made from one the question writes ("loaded": 'overloaded', too unlike in spelling
     for the likeness rule) is a condition the question asks for, not one the plan made up."""
-    from ontouse.verify import _word_asked
+    from ontouse.checks.named import word_asked
 
-    assert _word_asked("overloaded", {"loaded", "truck"}) and _word_asked("automated", {"automat"})
-    assert not _word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem
+    assert word_asked("overloaded", {"loaded", "truck"}) and word_asked("automated", {"automat"})
+    assert not word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem

@@ -1,7 +1,7 @@
-"""Checks of the amounts an answer returns (ontouse.verify): a price held as an object of its own (a value, a
+"""Checks of the amounts an answer returns (ontouse.checks): a price held as an object of its own (a value, a
 unit) is a number to the checks, so "the cheapest X" answered with the price object is the price and not the
 X (superlative_thing_returned); rounded numbers asked and none rounded (rounded_as_asked); how many and a second
-amount asked and one number returned (second_ask_answered). Model-free: `Answerer.answer_sql` runs each plan
+amount asked and one number returned (second_ask_answered). Model-free: `AnswerLoop.answer_sql` runs each plan
 through the same checks as a plan the model wrote. Made-up domains: a stationery shop and a bike rental written
 inline here, and the parks and grove graphs of ontouse_graphs."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ontouse_graphs import GROVE, HEAD, PARKS, NoModel, view
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 
 STATIONERY = HEAD + """
 @prefix : <http://example.org/stationery#> .
@@ -43,9 +43,9 @@ RENTAL = HEAD + """
 """
 
 
-def answerer(ttl: str) -> Answerer:
+def answerer(ttl: str) -> AnswerLoop:
     store, schema = view(ttl)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
 def failed(ans) -> list[str]:

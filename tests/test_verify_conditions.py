@@ -1,16 +1,18 @@
-"""The checks of ontouse.verify that compare a plan's conditions and shape with the question, on a tiny graph of
+"""The checks of ontouse.checks that compare a plan's conditions and shape with the question, on a tiny graph of
 a made-up domain (windmills on rivers, their millers and the storms they logged), without a model:
-`Answerer.answer_sql` runs a given plan through the same reading, repairs and checks as a plan the model wrote."""
+`AnswerLoop.answer_sql` runs a given plan through the same reading, repairs and checks as a plan the model wrote."""
 
 from __future__ import annotations
 
 import pytest
 from ontouse_graphs import HEAD, NoModel, view
 
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.question import parse_question
 from ontouse.sqlplan.reader import read_sql
-from ontouse.verify import asks_per_group, both_named, unasked_values, unused_flags
+from ontouse.question import asks_per_group, both_named
+from ontouse.checks.conditions import unused_flags
+from ontouse.checks.named import unasked_values
 
 LIGHTS = HEAD + """
 @prefix : <http://example.org/lights#> .
@@ -51,23 +53,23 @@ LIGHTS = HEAD + """
 
 
 @pytest.fixture(scope="module")
-def answerer() -> Answerer:
+def answerer() -> AnswerLoop:
     store, schema = view(LIGHTS)
-    return Answerer(store, NoModel(), schema=schema)
+    return AnswerLoop(store, NoModel(), schema=schema)
 
 
 def failed(ans) -> list[str]:
     return [c["check"] for c in ans.checks if not c["passed"]]
 
 
-def extra(answerer: Answerer, question: str, sql: str) -> list[str]:
+def extra(answerer: AnswerLoop, question: str, sql: str) -> list[str]:
     q = parse_question(question)
     plan, _ = read_sql(answerer.schema, sql)
     return unasked_values(q, plan, answerer.schema, answerer.index.mentions(q), answerer.index.embedder)
 
 
 # ---- conditions_asked: a constant the question never writes -----------------------------------------------------
-def test_a_condition_nobody_asked_for_is_not_stated(answerer: Answerer) -> None:
+def test_a_condition_nobody_asked_for_is_not_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which windmills are taller than 30 m?",
                               "SELECT label FROM Windmill WHERE heightM > 30 AND built = 1871")
     assert ans.state == "unsure" and "conditions_asked" in failed(ans)
@@ -77,7 +79,7 @@ def test_a_condition_nobody_asked_for_is_not_stated(answerer: Answerer) -> None:
     assert ans.state == "unsure" and "conditions_asked" in failed(ans)
 
 
-def test_the_asked_conditions_pass(answerer: Answerer) -> None:
+def test_the_asked_conditions_pass(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which windmills are taller than 30 m?",
                               "SELECT label FROM Windmill WHERE heightM > 30")
     assert ans.state == "answered" and "conditions_asked" not in failed(ans)
@@ -106,18 +108,18 @@ def test_the_asked_conditions_pass(answerer: Answerer) -> None:
     ("Which windmills were built between 1870 and 1900?",
      "SELECT label FROM Windmill WHERE built BETWEEN 1870 AND 1900"),
 ])
-def test_conditions_the_question_names(answerer: Answerer, question: str, sql: str) -> None:
+def test_conditions_the_question_names(answerer: AnswerLoop, question: str, sql: str) -> None:
     assert extra(answerer, question, sql) == []
 
 
-def test_unasked_values_lists_each_constant_once(answerer: Answerer) -> None:
+def test_unasked_values_lists_each_constant_once(answerer: AnswerLoop) -> None:
     assert extra(answerer, "Which millers have kept a light for more than 5 years?",
                  "SELECT K.label FROM Miller AS K JOIN Windmill AS L ON K.keeps = L.iri "
                  "WHERE K.years > 5 AND L.country = 'Ireland' AND L.country = 'Ireland'") == ["Ireland"]
 
 
 # ---- both_values: "A and B" of one column asked, either kept ----------------------------------------------------
-def test_both_values_asked_but_either_kept(answerer: Answerer) -> None:
+def test_both_values_asked_but_either_kept(answerer: AnswerLoop) -> None:
     q = parse_question("Which windmills show red and green?")
     assert both_named(q, answerer.index.mentions(q)) == [("red", "green")]
     ans = answerer.answer_sql("Which windmills show red and green?",
@@ -129,7 +131,7 @@ def test_both_values_asked_but_either_kept(answerer: Answerer) -> None:
     assert ans.state == "unsure" and failed(ans) == ["both_values"]
 
 
-def test_both_values_kept_by_intersecting(answerer: Answerer) -> None:
+def test_both_values_kept_by_intersecting(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which windmills show red and green?",
                               "SELECT L.label FROM Windmill AS L JOIN Signal AS S ON S.shownBy = L.iri "
                               "WHERE S.colour = 'red' INTERSECT SELECT L.label FROM Windmill AS L "
@@ -138,7 +140,7 @@ def test_both_values_kept_by_intersecting(answerer: Answerer) -> None:
     assert [c.value for row in ans.rows for c in row] == ["Gullrock"]
 
 
-def test_one_value_per_thing_means_either(answerer: Answerer) -> None:
+def test_one_value_per_thing_means_either(answerer: AnswerLoop) -> None:
     # a windmill stands in one country: "in Norway and Iceland" can only mean the windmills of either
     ans = answerer.answer_sql("What is the total height of the windmills in Norway and Iceland?",
                               "SELECT SUM(heightM) FROM Windmill WHERE country IN ('Norway', 'Iceland')")
@@ -146,7 +148,7 @@ def test_one_value_per_thing_means_either(answerer: Answerer) -> None:
 
 
 # ---- names_returned: names asked, one number returned -----------------------------------------------------------
-def test_names_asked_but_one_number_returned(answerer: Answerer) -> None:
+def test_names_asked_but_one_number_returned(answerer: AnswerLoop) -> None:
     sql = "SELECT COUNT(*) FROM Windmill WHERE heightM > 30"
     ans = answerer.answer_sql("What are the names of the windmills that logged storms, and how many storms did "
                               "each log?", sql)
@@ -157,7 +159,7 @@ def test_names_asked_but_one_number_returned(answerer: Answerer) -> None:
     assert not any(c.text().isdigit() for row in ans.rows for c in row)
 
 
-def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
+def test_names_returned_with_their_numbers_pass(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What are the names of the windmills that logged storms, and how many storms did "
                               "each log?", "SELECT L.label, COUNT(*) FROM Windmill AS L JOIN Storm AS S "
                               "ON S.loggedAt = L.iri GROUP BY L.label")
@@ -167,7 +169,7 @@ def test_names_returned_with_their_numbers_pass(answerer: Answerer) -> None:
 
 
 # ---- exclusion_kept: != on a thing reached through rows that refer to the asked things --------------------------
-def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: Answerer) -> None:
+def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: AnswerLoop) -> None:
     question = "Which millers do not work at a windmill in Ireland?"
     ans = answerer.answer_sql(question, "SELECT DISTINCT K.label FROM Miller AS K JOIN Posting AS P ON "
                                         "P.postedMiller = K.iri JOIN Windmill AS L ON P.postedLight = L.iri "
@@ -187,17 +189,17 @@ def test_exclusion_on_a_thing_behind_several_rows_per_asked_thing(answerer: Answ
     # the column's words that name its table are the table's: "the most recent storm" is not its damage
     ("How much damage did the most recent storm do?", "SELECT MAX(storm_damage) FROM Storm", "4"),
 ])
-def test_time_superlative_ranks_by_the_date(answerer: Answerer, question: str, sql: str, value: str) -> None:
+def test_time_superlative_ranks_by_the_date(answerer: AnswerLoop, question: str, sql: str, value: str) -> None:
     ans = answerer.answer_sql(question, sql)
     assert ans.state == "answered" and "time_rank" in ans.repairs and ans.answer.startswith(value)
 
 
-def test_a_time_superlative_on_the_column_itself_is_kept(answerer: Answerer) -> None:
+def test_a_time_superlative_on_the_column_itself_is_kept(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What is the latest season of a storm?", "SELECT MAX(season) FROM Storm")
     assert ans.state == "answered" and "time_rank" not in ans.repairs and ans.answer.startswith("2023")
 
 
-def test_time_superlative_ranked_by_a_number_is_not_stated(answerer: Answerer) -> None:
+def test_time_superlative_ranked_by_a_number_is_not_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What was the force of the most recent storm at Gullrock?",
                               "SELECT MAX(S.force) FROM Storm AS S JOIN Windmill AS L ON S.loggedAt = L.iri "
                               "WHERE L.label = 'Gullrock'")
@@ -216,7 +218,7 @@ def test_asks_per_group(text: str, want: bool) -> None:
     assert asks_per_group(parse_question(text)) is want
 
 
-def test_one_value_for_a_question_per_group_is_not_stated(answerer: Answerer) -> None:
+def test_one_value_for_a_question_per_group_is_not_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("What is the highest storm force for each windmill?", "SELECT MAX(force) FROM Storm")
     assert ans.state == "unsure" and failed(ans) == ["value_per_group"]
     ans = answerer.answer_sql("What is the highest storm force for each windmill?",
@@ -226,7 +228,7 @@ def test_one_value_for_a_question_per_group_is_not_stated(answerer: Answerer) ->
 
 
 # ---- second_ask_answered: a second thing asked, one column returned ---------------------------------------------
-def test_a_second_thing_asked_needs_its_column(answerer: Answerer) -> None:
+def test_a_second_thing_asked_needs_its_column(answerer: AnswerLoop) -> None:
     question = "What is the height of the tallest windmill, and which river is it on?"
     ans = answerer.answer_sql(question, "SELECT MAX(heightM) FROM Windmill")
     assert ans.state == "unsure" and failed(ans) == ["second_ask_answered"]
@@ -235,7 +237,7 @@ def test_a_second_thing_asked_needs_its_column(answerer: Answerer) -> None:
 
 
 # ---- ranked_by_amount: a superlative answered by alphabetical order ---------------------------------------------
-def test_a_superlative_is_not_an_alphabetical_order(answerer: Answerer) -> None:
+def test_a_superlative_is_not_an_alphabetical_order(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("Which windmill logged the most storms?",
                               "SELECT label FROM Windmill ORDER BY river DESC LIMIT 1")
     assert ans.state == "unsure" and failed(ans) == ["ranked_by_amount"]
@@ -246,7 +248,7 @@ def test_a_superlative_is_not_an_alphabetical_order(answerer: Answerer) -> None:
     ("Which miller started earliest?", "SELECT label FROM Miller ORDER BY since ASC LIMIT 1"),  # a date as text
     ("Show the first two windmills by name.", "SELECT label FROM Windmill ORDER BY label LIMIT 2"),
 ])
-def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: str, sql: str) -> None:
+def test_orders_of_names_and_dates_as_text_pass(answerer: AnswerLoop, question: str, sql: str) -> None:
     assert "ranked_by_amount" not in failed(answerer.answer_sql(question, sql))
 
 
@@ -261,12 +263,12 @@ def test_orders_of_names_and_dates_as_text_pass(answerer: Answerer, question: st
     # a word inside a longer name is no flag's name ("count" in "country")
     ("Count the windmills of each country.", "SELECT country, COUNT(*) FROM Windmill GROUP BY country", []),
 ])
-def test_unused_flags(answerer: Answerer, question: str, sql: str, want: list) -> None:
+def test_unused_flags(answerer: AnswerLoop, question: str, sql: str, want: list) -> None:
     plan, _ = read_sql(answerer.schema, sql)
     assert unused_flags(parse_question(question), plan, answerer.schema) == want
 
 
-def test_a_named_flag_left_out_is_not_stated(answerer: Answerer) -> None:
+def test_a_named_flag_left_out_is_not_stated(answerer: AnswerLoop) -> None:
     ans = answerer.answer_sql("How many staffed windmills are in Norway?",
                               "SELECT COUNT(*) FROM Windmill WHERE country = 'Norway'")
     assert ans.state == "unsure" and failed(ans) == ["flag_used"] and "is_staffed" in ans.error
@@ -275,7 +277,7 @@ def test_a_named_flag_left_out_is_not_stated(answerer: Answerer) -> None:
     assert ans.state == "answered" and ans.answer.startswith("1")
 
 
-def test_exclusion_over_a_table_of_pairs(answerer: Answerer) -> None:
+def test_exclusion_over_a_table_of_pairs(answerer: AnswerLoop) -> None:
     # a windmill shows several colours: != over the signal rows keeps one that shows green and red
     ans = answerer.answer_sql("Which windmills do not show green?",
                               "SELECT shownBy FROM Signal WHERE colour != 'green'")
@@ -287,7 +289,7 @@ def test_exclusion_over_a_table_of_pairs(answerer: Answerer) -> None:
     assert {c.value for row in ans.rows for c in row} == {"Whitecap", "Dunmore Head", "Ashfall"}
 
 
-def test_a_number_the_question_says_must_be_used(answerer: Answerer) -> None:
+def test_a_number_the_question_says_must_be_used(answerer: AnswerLoop) -> None:
     sql = "SELECT k.label FROM Miller k JOIN Posting p ON p.postedMiller = k.iri GROUP BY k.label"
     ans = answerer.answer_sql("Which millers were posted to 2 windmills?", sql)
     assert ans.state == "unsure" and failed(ans) == ["numbers_used"] and "says 2" in ans.error
@@ -297,7 +299,7 @@ def test_a_number_the_question_says_must_be_used(answerer: Answerer) -> None:
     from ontouse_graphs import CATALOG
 
     store, schema = view(CATALOG)
-    shop = Answerer(store, NoModel(), schema=schema)
+    shop = AnswerLoop(store, NoModel(), schema=schema)
     ans = shop.answer_sql("What does the S-10 spade cost?", "SELECT price FROM Product WHERE label LIKE '%spade%'")
     assert ans.state == "unsure" and failed(ans) == ["numbers_used"] and "says S-10" in ans.error
     ans = shop.answer_sql("What does the S-10 spade cost?", "SELECT price FROM Product WHERE label LIKE '%S-10%'")
@@ -309,7 +311,7 @@ def test_a_number_the_question_says_must_be_used(answerer: Answerer) -> None:
     assert "numbers_used" not in failed(ans)
 
 
-def test_one_top_value_asked_and_the_top_of_each_group_returned(answerer: Answerer) -> None:
+def test_one_top_value_asked_and_the_top_of_each_group_returned(answerer: AnswerLoop) -> None:
     question = "What is the highest windmill height, and on which river is it?"
     ans = answerer.answer_sql(question, "SELECT river, MAX(heightM) FROM Windmill GROUP BY river")
     assert ans.state == "unsure" and failed(ans) == ["one_top_value"]
@@ -318,7 +320,7 @@ def test_one_top_value_asked_and_the_top_of_each_group_returned(answerer: Answer
     assert "one_top_value" not in failed(ans)
 
 
-def test_a_column_the_question_names_in_words_must_be_read(answerer: Answerer) -> None:
+def test_a_column_the_question_names_in_words_must_be_read(answerer: AnswerLoop) -> None:
     question = "What was the storm damage of storm 1?"
     ans = answerer.answer_sql(question, "SELECT force FROM Storm WHERE label = 'storm 1'")
     assert ans.state == "unsure" and failed(ans) == ["named_columns_read"] and "Storm.storm_damage" in ans.error
@@ -326,11 +328,11 @@ def test_a_column_the_question_names_in_words_must_be_read(answerer: Answerer) -
     assert ans.state == "answered" and ans.values() == ["8"]
 
 
-def test_a_superlative_thing_asked_by_a_value_and_per_group(answerer: Answerer) -> None:
+def test_a_superlative_thing_asked_by_a_value_and_per_group(answerer: AnswerLoop) -> None:
     from ontouse_graphs import CATALOG
 
     store, schema = view(CATALOG)
-    shop = Answerer(store, NoModel(), schema=schema)
+    shop = AnswerLoop(store, NoModel(), schema=schema)
     sql = ("SELECT p.price FROM Product AS p JOIN Category AS c ON p.inCategory = c.iri "
            "WHERE c.label = 'Garden tools' ORDER BY p.price ASC LIMIT 1")
     # the words after "cheapest" name a category (a value), so a product is asked, not its price

@@ -1,4 +1,4 @@
-"""The view of an ontology kept between processes (ontouse.viewcache): a second Answerer over the same files
+"""The view of an ontology kept between processes (ontouse.viewcache): a second AnswerLoop over the same files
 starts from the kept view and answers the same; a changed file gets a new view; a damaged entry is rebuilt."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from ontouse_graphs import NoModel
 from ontouse import viewcache
-from ontouse.ask import Answerer
+from ontouse.answerer import AnswerLoop
 from ontouse.storage.store import GraphStore
 
 TTL = """@prefix : <http://example.org/mill#> .
@@ -26,8 +26,8 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache" / "views"
 
 
-def answerer(path: Path) -> Answerer:
-    return Answerer(GraphStore.from_paths([path]), NoModel())
+def answerer(path: Path) -> AnswerLoop:
+    return AnswerLoop(GraphStore.from_paths([path]), NoModel())
 
 
 def test_second_answerer_starts_from_the_kept_view(tmp_path: Path, kept: Path) -> None:

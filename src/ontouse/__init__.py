@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from ontocore.lazy import lazy_exports
 
-# Public names defined in a submodule, imported on first use. `ask` is also the name of the submodule
-# `ontouse.ask` (the question loop); the package keeps the function under that name (see ontocore.lazy).
+# Public names defined in a submodule, imported on first use (the question loop itself is `ontouse.answerer`).
 _LAZY = {"Answerer": "api", "ask": "api", "Answer": "answer", "describe_schema": "api"}
 
 

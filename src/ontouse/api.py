@@ -29,7 +29,7 @@ from .storage.store import Source
 if TYPE_CHECKING:
     from ontocore.llm import ChatModel
 
-    from .ask import Answerer as Core
+    from .answerer import AnswerLoop
     from .sqlplan.schema import Schema
     from .storage.sparql import QueryResult
     from .storage.store import Store
@@ -60,7 +60,8 @@ class Answerer:
                  source: Source | None = None, model: "str | ChatModel | None" = None,
                  examples: str | Path | None = None, trace: str | Path | None = None,
                  second_plans: int | None = None, **model_options: Any) -> None:
-        from .ask import SECOND_PLANS, open_answerer
+        from .answerer import open_answerer
+        from .second_plans import SECOND_PLANS
 
         if source is None:
             paths = [ontology] if isinstance(ontology, (str, Path)) else list(ontology or ())
@@ -72,7 +73,7 @@ class Answerer:
         self.source = source
         opened = source.open()
         try:
-            self.core: Core = open_answerer(store=opened, model=chat_model, llm_options=options,
+            self.core: AnswerLoop = open_answerer(store=opened, model=chat_model, llm_options=options,
                                             examples_path=examples, trace_path=trace,
                                             second_plans=len(SECOND_PLANS) if second_plans is None else second_plans)
         except BaseException:
@@ -119,6 +120,11 @@ class Answerer:
         return answer
 
     # ---- without the model ---------------------------------------------------------------------------------
+    def answer_sql(self, question: str, sql: str, *, lang: str = "", english: str = "") -> Answer:
+        """The answer a given plan (SQL over the relational view) gives to the question, with no model call: the
+        same reading, repairs, checks and support as a plan the model wrote (`AnswerLoop.answer_sql`)."""
+        return self.add_sources(self.core.answer_sql(question, sql, lang=lang, english=english))
+
     def sparql(self, query: str, max_rows: int = 50, timeout_s: float = 10.0) -> "QueryResult":
         """Run one read-only SPARQL query (SELECT or ASK; checked and sandboxed like every query). A refused,
         malformed or too slow query raises `InputError` with the reason."""

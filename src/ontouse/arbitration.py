@@ -24,9 +24,9 @@ from ontocore.text import STOP, fold, singular, tokens
 
 from .agreement import same_answer
 from .answer import Cell
-from .checks import is_number
+from .checks.shape import is_number
 from .question import Question
-from .sqlplan.plan import Lit, Plan, columns_in, nodes_in, sources_in
+from .sqlplan.plan import Lit, Plan, columns_in, sources_in, walk
 
 MAX_ROWS = 200  # results compared cell by cell through the things' identifiers (larger ones as they are)
 STEM = 5  # words are compared by their first letters ("enrolled" ~ "enrolment")
@@ -145,7 +145,7 @@ def plan_stems(plan: Plan, schema: Any) -> set[str]:
         table = schema.table(c.table)
         col = table.column(c.column) if table is not None else None
         out |= _stems(c.column) | (_stems(col.label) if col is not None and col.label else set())
-    for lit in (n.value for n in nodes_in(plan) if isinstance(n, Lit) and isinstance(n.value, str)):
+    for lit in (n.value for n in walk(plan) if isinstance(n, Lit) and isinstance(n.value, str)):
         out |= {singular(w)[:STEM] for w in tokens(fold(lit)) if w not in STOP}
     return out
 

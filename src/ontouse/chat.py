@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 
 from .answer import Answer
-from .ask import Answerer, reuse_counts
+from .answerer import AnswerLoop, reuse_counts
 from .language.detection import NAMES, detect
 from .prompts import prompts
 
@@ -31,7 +31,7 @@ class Turn:
 
 @dataclass
 class Conversation:
-    answerer: Answerer
+    answerer: AnswerLoop
     turns: list[Turn] = field(default_factory=list)
 
     def _history(self) -> str:

@@ -1,7 +1,11 @@
 """A question, parsed once: its words, the numbers and quoted or capitalised names it mentions, and the kind of
 answer it wants. The kinds come from English grammar (interrogatives, auxiliaries, quantifiers), not from any
 domain: a yes/no question opens with an auxiliary verb, a count asks "how many", a per-group answer says "each",
-"per" or "every"."""
+"per" or "every".
+
+The grammar words the answer checks read live here too (ontouse.checks): superlatives and their direction,
+ordinals, comparatives, negations, what a "how many" counts, the noun phrase a which / what asks for, a second
+question joined by "and what", and the words that ask for an average, a rounding or an order."""
 
 from __future__ import annotations
 
@@ -92,3 +96,206 @@ def asks_several(q: Question) -> bool:
             noun = q.words[i + 1]
             return noun not in STOP and singular(noun) != noun
     return False
+
+
+# ---- the question's grammar words: English closed classes the answer checks read (ontouse.checks) ----------
+# superlative words whose direction does not depend on the column (no "oldest": an age or a date)
+UP = frozenset("most highest largest biggest greatest maximum heaviest longest tallest top costliest priciest".split())
+
+
+DOWN = frozenset("least lowest smallest fewest minimum lightest shortest cheapest".split())
+
+
+QUANTITY = frozenset({"maximum", "minimum"})  # superlatives that name the amount itself, not a thing
+
+
+# the first or last in time ("the first ship launched", "the oldest bridge"): which thing, when a thing follows
+ORDINAL = frozenset("first last earliest latest oldest newest".split())
+
+
+COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
+                        "older younger cheaper".split())
+
+
+WHICH = frozenset({"which", "what"})
+
+
+# words by which a which/what question asks for an amount ("what is the number of ...", "what total ...")
+AMOUNT = frozenset("number numbers count total amount quantity many much sum size".split())
+
+
+NEGATION = frozenset("no not never without none nobody nothing neither nor don't doesn't didn't isn't aren't "
+                     "wasn't weren't haven't hasn't hadn't cannot can't won't".split())
+
+
+AVERAGED = frozenset({"average", "averages", "averaged", "mean", "avg"})  # the words that ask for an average
+
+
+# English number and time words (closed classes): a question that writes a number or a period in words
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+                         "hundred thousand million billion dozen half quarter once twice single double".split())
+
+
+TIME_WORDS = frozenset("day days week weeks month months year years today yesterday tomorrow ago since last past "
+                       "next recent recently current this".split())
+
+
+# superlatives of time: what they rank is a date or a time ("the most recent visit", "the earliest order")
+TIME_SUPERLATIVE = frozenset("recent recently latest earliest newest".split())
+
+
+SECOND_ASK = re.compile(r"\band (?:what|which|who|how many)\b|\bas well as\b|\balong with\b")
+
+
+ORDER_WORDS = re.compile(r"\b(?:alphabetic\w*|lexicographic\w*|order|ordered|sort|sorted)\b")
+
+
+# "round to two decimals", "rounded", "round it off", "round sensibly": the question asks for rounded numbers
+# ("a round trip", "the first round" do not)
+ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w+ly)\b")
+
+
+# ---- the question's words ----------------------------------------------------------------------------------
+def superlative_direction(q: Question) -> str:
+    """"up" (most, highest, ...), "down" (least, lowest, ...) or "" (none, or both)."""
+    words = q.words
+    up = down = False
+    for i, w in enumerate(words):
+        if i > 0 and words[i - 1] == "at" and w in ("least", "most"):
+            continue  # "at least 3", "at most 5": bounds, not superlatives
+        up |= w in UP
+        down |= w in DOWN
+    return "up" if up and not down else "down" if down and not up else ""
+
+
+def counted_phrase(q: Question) -> list[str]:
+    """The words a "how many" question counts, singular ("how many reagent packs does" -> [reagent, pack])."""
+    words = q.words
+    for i in range(len(words) - 1):
+        if words[i] == "how" and words[i + 1] == "many":
+            out = []
+            for w in words[i + 2:]:
+                if w in STOP:
+                    break
+                out.append(w)
+            return [singular(w) for w in out]
+    m = re.search(r"\bnumber of ((?:[^\W\d_]+ ?){1,3})", fold(q.text))
+    if m:
+        out = []
+        for w in m.group(1).split():
+            if w in STOP:
+                break
+            out.append(singular(w))
+        return out
+    return []
+
+
+def noun_phrase(words: list[str], limit: int = 3) -> list[str]:
+    """The first words (singular, at most `limit`) up to the first function word: the noun phrase that follows."""
+    out = []
+    for w in words[:limit]:
+        if w in STOP:
+            break
+        out.append(singular(w))
+    return out
+
+
+def asked_phrase(q: Question) -> list[str]:
+    """The noun phrase after which / what / how many (singular words: "which coastal vehicles" gives coastal,
+    vehicle), empty when the question starts otherwise."""
+    words = q.words
+    at = next((i for i, w in enumerate(words[:3]) if w in WHICH), None)
+    if at is None:
+        at = next((i + 1 for i, w in enumerate(words[:3]) if w == "how" and words[i + 1:i + 2] == ["many"]), None)
+    return noun_phrase(words[at + 1:]) if at is not None else []
+
+
+def excludes(q: Question, names: list[str] | None = None) -> bool:
+    """Does the question exclude something? A negation that bounds a comparison ("no more than 40", "not higher
+    than 2": a bound, not an exclusion) does not count, nor one inside a name the question says (`names`: the
+    values it names whole, such as a title "Nobody Knows")."""
+    words = q.words
+    inside: set[int] = set()
+    for name in names or ():
+        span = [w for w in fold(name).split() if w]
+        for i in range(len(words) - len(span) + 1):
+            if span and words[i:i + len(span)] == span:
+                inside.update(range(i, i + len(span)))
+    for i, w in enumerate(words):
+        if i in inside:
+            continue
+        if w in NEGATION and not any(x == "than" or x in COMPARATIVE for x in words[i + 1:i + 6]):
+            return True
+    return False
+
+
+def verb_negated(q: Question) -> bool:
+    """Is the negation on the verb of the things asked about ("that do not have", "does not use", "with no",
+    "without", "never"), rather than on a thing joined to them ("visits that are not on a Monday", "other than")?"""
+    words = q.words
+    for i, w in enumerate(words):
+        if w in ("without", "never") or (w == "no" and i > 0 and words[i - 1] in ("with", "have", "has", "had")):
+            return True
+        if w == "not" and i > 0 and words[i - 1] in ("do", "does", "did"):
+            return True
+        if w in ("don't", "doesn't", "didn't", "dont", "doesnt", "didnt"):
+            return True
+    return False
+
+
+def asks_per_group(q: Question) -> bool:
+    """Does the question ask for one answer per group ("for each X", "in every X", "for the different X")? Not
+    `Question.grouped` alone: "miles per gallon" and "each time" group nothing."""
+    return bool(re.search(r"\b(?:for|in|of|by) (?:each|every)\b|\bfor (?:all )?(?:of )?(?:the )?different\b",
+                          fold(q.text)))
+
+
+def ranks_itself(q: Question, column: str, table: str = "") -> bool:
+    """Does the question put the column right after its time superlative ("the latest year", "the earliest
+    start"): then that column is what is ranked, whatever its type. The words the column shares with its table's
+    name are the table's ("the most recent visit" does not name visit_fee)."""
+    from itertools import pairwise
+
+    from ontocore.embeddings import split_name
+
+    names = ({singular(w) for w in split_name(column).split()} - {singular(w) for w in split_name(table).split()}
+             - STOP)
+    words = q.words
+    return any(w in TIME_SUPERLATIVE and singular(n) in names for w, n in pairwise(words))
+
+
+def named_sides(q: Question, mentions: list) -> list[str]:
+    """The things a comparison question names ("does A have more X than B", "which of A or B"): values the
+    question names whole, two or more."""
+    words = set(q.words)
+    if not ((words & COMPARATIVE and "than" in words) or ("or" in words and q.head)):
+        return []
+    # only names the question writes as names (capitalised or quoted), not common words that happen to be values
+    proper = {fold(n) for n in q.names + q.quoted}
+    names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)
+                               and any(fold(m.text) in p for p in proper)))
+    return names if len(names) >= 2 else []
+
+
+def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:
+    n = len(phrase)
+    return [(i, i + n) for i in range(len(words) - n + 1) if n and words[i:i + n] == phrase]
+
+
+def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
+    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"):
+    the things asked have both, not either."""
+    from ontocore.text import tokens
+
+    exact = [m for m in mentions if getattr(m, "exact", False)]
+    words = q.words
+    pairs = []
+    for a in exact:
+        for b in exact:
+            if a is b or fold(a.value) == fold(b.value) or (a.table, a.column) != (b.table, b.column):
+                continue
+            for _, end in _spans(words, tokens(a.text)):
+                if end < len(words) and words[end] == "and" and _spans(words[end + 1:], tokens(b.text))[:1] == [
+                        (0, len(tokens(b.text)))]:
+                    pairs.append((a.value, b.value))
+    return list(dict.fromkeys(pairs))

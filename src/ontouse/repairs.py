@@ -302,12 +302,12 @@ def _link_to(schema: Schema, many: Col, one: Col) -> Col | None:
 
 def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
     """Joins of a row's iri with a column of a table of the same things that can never hold it, as iri = iri."""
-    from .verify import _related
+    from .checks.tables import related
 
     joins, changed = list(q.joins), False
     for i, j in enumerate(joins):
         ta, tb = schema.table(j.left.table), schema.table(j.right.table)
-        if ta is None or tb is None or j.optional or not _related(ta, tb):
+        if ta is None or tb is None or j.optional or not related(ta, tb):
             continue
         if j.left.alias.lower() == j.right.alias.lower():
             continue
@@ -317,7 +317,7 @@ def same_thing(q: Query, schema: Schema) -> tuple[Query, bool]:
                 continue
             if col.kind == "link":
                 target = schema.table(col.target) if col.target else None
-                if target is None or _related(target, thing_table):
+                if target is None or related(target, thing_table):
                     continue  # a link to these things: a real join (a part of a part)
             elif col.key_of:
                 continue  # a key value: joined through the key
@@ -335,17 +335,18 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
     MAX, MIN and COUNT(DISTINCT), with the conditions on the joined rows alone moved into the EXISTS. A COUNT(*)
     over the join counts the referring rows, as asked: left as it is."""
     from .sqlplan.plan import And, Exists, Item, columns_in
-    from .sqlplan.plan import nodes_in as _nodes
-    from .verify import _aggs, _excludes, _refers, _top_conditions
+    from .sqlplan.plan import walk
+    from .checks.plan_parts import aggregates_in, excluding, top_conditions
+    from .checks.tables import refers
 
     def _only_of(c: Any, alias: str) -> bool:
         """A condition on the columns of one source alone (its subqueries read their own sources or that one)."""
-        inner = {s.alias.lower() for n in _nodes(c) if isinstance(n, Query) for s in n.sources}
+        inner = {s.alias.lower() for n in walk(c) if isinstance(n, Query) for s in n.sources}
         outer = columns_in(c)
         return bool(outer) and all(x.alias.lower() == alias for x in outer) and all(
             x.alias.lower() in inner | {alias} for x in columns_in(c, deep=True))
 
-    aggs = [a for it in q.select for a in _aggs(it.expr)] + [a for o in q.order_by for a in _aggs(o.expr)]
+    aggs = [a for it in q.select for a in aggregates_in(it.expr)] + [a for o in q.order_by for a in aggregates_in(o.expr)]
     summed = any(a.func in ("sum", "avg") and not a.distinct for a in aggs)
     if q.having is not None or len(q.sources) < 2 or (aggs and not summed) or (q.group_by and not aggs) or any(
             a.func == "count" and not a.distinct for a in aggs):
@@ -361,18 +362,18 @@ def semi_join(q: Query, schema: Schema) -> tuple[Query, bool]:
                        sources=tuple(s for s in q.sources if s is not source))
         # a total's conditions on the joined rows alone go with them into EXISTS: the depots that have a van
         # bought after 2020, each once (a list keeps its join: one row per joined row, as before)
-        own = [c for c in _top_conditions(q.where) if summed and _only_of(c, alias)]
-        if any(_excludes(n) for c in own for n in _nodes(c)):
+        own = [c for c in top_conditions(q.where) if summed and _only_of(c, alias)]
+        if any(excluding(n) for c in own for n in walk(c)):
             continue  # "!= X" over the joined rows keeps the things that have any other row: the check says so
         if own:
-            kept = [c for c in _top_conditions(q.where) if not any(c is o for o in own)]
+            kept = [c for c in top_conditions(q.where) if not any(c is o for o in own)]
             rest = replace(rest, where=None if not kept else kept[0] if len(kept) == 1 else And(tuple(kept)))
         used = columns_in((rest.select, rest.where, rest.order_by, rest.joins, rest.group_by), deep=True)
         if any(c.alias.lower() == alias for c in used):
             continue
         j = joins[0]
         many, one = (j.left, j.right) if j.left.alias.lower() == alias else (j.right, j.left)
-        if not _refers(schema, many, one):
+        if not refers(schema, many, one):
             continue
         link = _link_to(schema, many, one)
         if link is None:
@@ -389,7 +390,7 @@ def time_rank(q: Query, schema: Schema, question: Question) -> tuple[Query, bool
     """SELECT MAX(y) / MIN(y) FROM one table, for a question ranked by time, as SELECT y ... ORDER BY the table's
     one date or time column (DESC for recent / latest / newest, ASC for earliest) LIMIT 1."""
     from .sqlplan.plan import Order
-    from .verify import TIME_SUPERLATIVE, ranks_itself
+    from .question import TIME_SUPERLATIVE, ranks_itself
 
     words = set(question.words) & TIME_SUPERLATIVE
     if not words or ("earliest" in words and len(words) > 1):
@@ -418,7 +419,8 @@ _TIMES = ("DATE", "TIMESTAMP", "TIME")
 
 def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query, bool]:
     """COUNT(*) over one table whose rows each refer to one thing of the counted table, as COUNT(DISTINCT link)."""
-    from .verify import _related, counted_phrase, tables_named
+    from .question import counted_phrase
+    from .checks.tables import related, tables_named
 
     if len(q.sources) != 1 or q.group_by or len(q.select) != 1:
         return q, False
@@ -428,7 +430,7 @@ def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query,
     source = q.sources[0]
     table = schema.table(source.table)
     wanted = tables_named(schema, counted_phrase(question))
-    if table is None or not wanted or any(_related(table, w) for w in wanted):
+    if table is None or not wanted or any(related(table, w) for w in wanted):
         return q, False
     links = []
     for col in table.columns.values():
@@ -437,7 +439,7 @@ def count_referred(q: Query, schema: Schema, question: Question) -> tuple[Query,
         target = schema.table(col.target) if col.kind == "link" and col.target else None
         if target is None and col.key_of:
             target = schema.table(col.key_of.split(".", 1)[0])
-        if target is not None and any(_related(target, w) for w in wanted):
+        if target is not None and any(related(target, w) for w in wanted):
             links.append((col.kind != "link", target.name, col))
     if len({name for _, name, _ in links}) != 1:
         return q, False  # no link to the counted things, or to several (which one is meant is the model's choice)

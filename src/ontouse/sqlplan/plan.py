@@ -19,7 +19,7 @@ The constructs, and the questions they serve:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Union
+from typing import Any, Callable, Iterator, Union
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
 COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
@@ -200,16 +200,7 @@ def is_aggregate(e: Any) -> bool:
 def columns_in(e: Any, out: list[Col] | None = None, deep: bool = False) -> list[Col]:
     """The column references in an expression, in order (inside subqueries too when `deep`)."""
     out = [] if out is None else out
-    if isinstance(e, Col):
-        out.append(e)
-    elif is_dataclass(e) and not isinstance(e, type):
-        for f in fields(e):
-            if f.name == "query" and not deep:
-                continue
-            columns_in(getattr(e, f.name), out, deep)
-    elif isinstance(e, tuple):
-        for x in e:
-            columns_in(x, out, deep)
+    out.extend(n for n in walk(e, subqueries=deep) if isinstance(n, Col))
     return out
 
 
@@ -268,15 +259,24 @@ class PlanError(Exception):
         return self.message + (f" {self.hint}" if self.hint else "")
 
 
-def nodes_in(e: Any):
-    """Every node of a plan (or of an expression), depth first: subqueries and set operations included."""
+def walk(e: Any, subqueries: bool = True, enter: Callable[[Any], bool] | None = None) -> Iterator[Any]:
+    """Every node of a plan (or of an expression) once, depth first, each before its parts: subqueries and set
+    operations included. `subqueries=False`: the subquery of a Scalar, IN (SELECT ...) or EXISTS is not entered;
+    `enter(node)`: whether to go into that node's parts (the node itself is yielded either way)."""
     if isinstance(e, tuple):
         for x in e:
-            yield from nodes_in(x)
+            yield from walk(x, subqueries, enter)
     elif is_dataclass(e) and not isinstance(e, type):
         yield e
-        for f in fields(e):
-            yield from nodes_in(getattr(e, f.name))
+        if enter is None or enter(e):
+            for f in fields(e):
+                if subqueries or f.name != "query":
+                    yield from walk(getattr(e, f.name), subqueries, enter)
+
+
+def nodes_in(e: Any) -> Iterator[Any]:
+    """Every node of a plan (or of an expression), depth first: subqueries and set operations included (`walk`)."""
+    return walk(e)
 
 
 def sources_in(e: Any) -> list[Source]:

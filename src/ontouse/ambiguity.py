@@ -1,0 +1,118 @@
+"""What the data leaves ambiguous in a result that passed the checks, read by the answerer and never sent back to
+the model (no plan can fix it): a ranking whose k-th value more things share (`tie_probes`, `tied_rows`), and a part
+of a name that matches several values (`name_probes`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ontocore.text import fold
+
+from .answer import Cell
+from .attempt import Attempt
+from .checks.plan_parts import top_conditions
+from .question import Question
+from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, walk
+
+
+MAX_TIED = 50  # the most rows a probe reads: past a ranked query's limit, or of a name's matching values
+
+
+def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
+    """The queries of a plan that keep their first k rows by a ranking (ORDER BY ... LIMIT k: the plan itself, or
+    a subquery that picks a thing by rank), each as a probe: the same query that also returns its ranking keys and
+    reads up to MAX_TIED rows past k. Each is (probe, the query's own column count, k, whether it is the plan
+    itself)."""
+    out = []
+    for n in walk(plan):
+        if isinstance(n, Query) and n.order_by and n.limit and not any(isinstance(o.expr, Lit) for o in n.order_by):
+            keys = tuple(Item(o.expr, f"ranking_key_{i + 1}") for i, o in enumerate(n.order_by))
+            out.append((replace(n, select=n.select + keys, limit=n.limit + MAX_TIED), len(n.select), n.limit,
+                        n is plan))
+    return out
+
+
+def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
+    """The plan's LIKE '%N%' conditions whose N is a name the question says (capitalised or quoted: "Mr. Lind"),
+    each as a probe of the distinct values of that column it matches (up to MAX_TIED): when a part of a name
+    matches two people, the answer mixes theirs. (probe, N)."""
+    said = {w for n in q.names + q.quoted for w in [fold(n)] + fold(n).split()}
+    out = []
+    for n in walk(plan):
+        if not isinstance(n, Query):
+            continue
+        for c in top_conditions(n.where):
+            if not isinstance(c, Like) or c.negated or not isinstance(c.expr, Col):
+                continue
+            text = c.pattern.strip("%")
+            source = next((s for s in n.sources if s.alias.lower() == c.expr.alias.lower()), None)
+            if source is None or not text or "%" in text or "_" in text or fold(text) not in said:
+                continue
+            out.append((Query(select=(Item(c.expr),), sources=(source,), where=c, distinct=True,
+                              limit=MAX_TIED), text))
+    return out
+
+
+def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
+    """How many rows of a tie probe's result past the k-th share the k-th row's ranking keys (the columns past
+    `width`) but not its values (the first `width`): 0 when the first k rows are the only top k."""
+    if len(rows) <= k or k < 1:
+        return 0
+    def values(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.key("entity") for c in row[:width])
+    def keys(row: list[Cell]) -> tuple[str, ...]:
+        return tuple(c.value for c in row[width:])
+    last, kept, tied = rows[k - 1], {values(r) for r in rows[:k]}, set()
+    for row in rows[k:]:
+        if keys(row) != keys(last):
+            break
+        tied.add(values(row))
+    return len(tied - kept)
+
+
+class AmbiguityProbes:
+    """The probes run on a result that passed, for the answer loop (uses its `_trial`)."""
+
+    def _tie(self, q: Question, run: Attempt) -> tuple[bool, str, list | None]:
+        """Does the result keep k things by a ranking that more things share (the question asks for the one with
+        the most, and two have it)? (whether the plan ranks at all, the reason of a tie or "", and the rows of all
+        the tied things when the tie is in the plan's own result: None when it is in a subquery's pick)."""
+        probes = tie_probes(run.plan)
+        for probe, width, k, whole in probes:
+            # (a subquery that reads its outer query's rows runs only inside it: no probe)
+            trial = self._trial(q, run, probe, "a tie probe")
+            if trial is None:
+                continue
+            extra = tied_rows(trial.rows, width, k)
+            if extra:
+                value = "; ".join(c.text() for c in trial.rows[k - 1][width:])
+                if whole and k == 1:
+                    reason = (f"the ranking ties: {1 + extra} results share the top ranked value ({value}), and "
+                              "LIMIT 1 keeps one of them at random")
+                elif whole:
+                    reason = (f"the ranking ties: {extra} more result(s) share the ranked value ({value}) of the "
+                              f"last of the top {k}, and LIMIT {k} keeps some of them at random")
+                else:
+                    reason = (f"the ranking in a subquery ties: {k + extra} things share its ranked value "
+                              f"({value}), and its LIMIT {k} picks among them at random")
+                return True, reason, [r[:width] for r in trial.rows[:k + extra]] if whole else None
+        return bool(probes), "", None
+
+    def _mixed_names(self, q: Question, run: Attempt) -> tuple[bool, str]:
+        """Does a part of a name the question says (LIKE '%Lind%') match several different values, while the
+        result has several rows (the answer may mix two people's)? (whether the plan matches a name by a part,
+        the reason or "")."""
+        probes = name_probes(q, run.plan)
+        if len(run.rows) < 2:
+            return bool(probes), ""
+        for probe, text in probes:
+            trial = self._trial(q, run, probe, "a name probe")
+            if trial is None:
+                continue
+            values = sorted({r[0].text() for r in trial.rows if r})
+            if len(values) > 1:
+                col = probe.select[0].expr
+                return True, (f"'{text}' matches {len(values)} different values of {col.table}.{col.column} "
+                              f"({'; '.join(values[:5])}{'; ...' if len(values) > 5 else ''}), and the answer may "
+                              "mix theirs: say which one")
+        return bool(probes), ""
