@@ -11,7 +11,7 @@ gold in gold.json and the domain's own vocabulary in schema.ttl), then ontoask o
 Outcome folders: outcomes/domains/<name> (outcomes/domains_schema/<name> with --schema). Results:
 bench/results/domains.json and domains.md (domains_schema.json / .md with --schema).
 
-How it scores (every rule is here; the functions are tested in tests/test_domain_score.py):
+How it scores (every rule is here; the functions are tested in tests/bench/test_domain_score.py):
 
 * Text facts are the datatype facts whose provenance is a text chunk, except those on the TextChunk individuals
   that keep each chunk verbatim. One stated fact is one (chunk, sentence, property, value) put on one or more

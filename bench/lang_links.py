@@ -5,7 +5,7 @@ linker sees it, point at the classes, properties and named values its gold plan 
     python -m bench.lang_links                                          # every question, as asked only (option b)
 
 For every question of tests/data/multilingual_questions.json that the named bench.lang_bench run answered, the gold
-items are read from its base question's hand-written plan (tests/test_language.py PLANS: the tables, the columns
+items are read from its base question's hand-written plan (tests/ontouse/language/test_language.py PLANS: the tables, the columns
 other than iri and label, the individuals whose label a condition names). The candidates are every class, shown
 property, and member of a small class (at most translate.MAX_VALUE_ROWS) of the ontology, each with all its labels
 (any language) and its name in the view. A linker scores a candidate by its best cosine between any 1- to 3-word
@@ -46,12 +46,12 @@ MAX_SPAN = 3
 
 
 def gold_plans() -> dict[str, str]:
-    """PLANS of tests/test_language.py, read from its source (no test import)."""
+    """PLANS of tests/ontouse/language/test_language.py, read from its source (no test import)."""
     tree = ast.parse((REPO / "tests" / "test_language.py").read_text("utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "PLANS" for t in node.targets):
             return ast.literal_eval(node.value)
-    raise SystemExit("no PLANS in tests/test_language.py")
+    raise SystemExit("no PLANS in tests/ontouse/language/test_language.py")
 
 
 class Ontology:

@@ -6,7 +6,7 @@ bench/exports (shared reference names: several tables referring to one table und
 composite keys; a repeated header). Code decides what it can (keys, references named after their target, names); the
 model decides the rest (each table's mapping, the references code cannot decide) and its real replies are recorded in
 bench/recordings/multitable/EXPORT.jsonl (ontocore.savedcalls: keyed by the whole request), so the benchmark runs
-without a model, in CI (tests/test_multitable_bench.py): a request that was not recorded fails the export as clearly
+without a model, in CI (tests/bench/test_multitable_bench.py): a request that was not recorded fails the export as clearly
 as an internal error does.
 
     python -m bench.multitable_bench                 # replay every export; bench/results/multitable.{json,md}

@@ -10,7 +10,7 @@ comparisons of two named things, "both", most common, superlatives).
 
 Results: bench/results/owl.json and owl.md; each label's run is kept beside the others (re-running a label
 replaces only that label's run). With --record, every model exchange is written to a cassette that
-tests/test_owl_answers.py replays.
+tests/ontouse/test_owl_answers.py replays.
 
 How it scores (every rule is here): an answer is *stated* when its state is "answered" (an "Unsure: ..." answer,
 "No data available" and an error are not). A stated answer is right when bench.score.answer_is_correct accepts it

@@ -21,9 +21,9 @@ HIVES_PREFIXES = """@prefix hx: <https://hives.example/voc#> .
 @prefix unit: <http://qudt.org/vocab/unit/> .
 """
 POC_INDEX = REPO / "../shared/data/poc/reference_outcome/entities_index.json"
-# every test builds the views it asks over (tests/test_viewcache.py turns the kept views on for itself)
+# every test builds the views it asks over (tests/ontouse/test_viewcache.py turns the kept views on for itself)
 os.environ.setdefault("ONTOBUILD_VIEW_CACHE", "0")
-# ... and keeps the answer phrases it translates in memory (tests/test_phrases.py turns the disk cache on for itself)
+# ... and keeps the answer phrases it translates in memory (tests/ontouse/test_phrases.py turns the disk cache on for itself)
 os.environ.setdefault("ONTOBUILD_PHRASE_CACHE", "0")
 
 

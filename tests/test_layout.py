@@ -196,3 +196,22 @@ def test_each_tool_holds_its_own_prompts() -> None:
     assert sorted(p.relative_to(SRC).as_posix() for p in (SRC / "ontocore").rglob("*.md")) == []
     for tool in ("ontobuild", "ontouse"):
         assert list((SRC / tool / "prompts").glob("*.md")), tool
+
+
+def test_the_tests_mirror_the_packages() -> None:
+    """A test file sits in the folder of what it tests: tests/<package>/<wing>/ for a wing's tests, tests/<package>/
+    for a package's own modules, tests/bench/ for the benchmarks' code; at the top only what spans the project (the
+    layout, the paperwork, the library API of both tools) and the shared fixtures."""
+    tests = SRC.parent / "tests"
+    wrong = []
+    for path in tests.rglob("test_*.py"):
+        folder = path.parent.relative_to(tests)
+        if folder.parts and folder.parts[0] in ("data", "cassettes"):
+            continue
+        if folder.parts == () or folder.parts == ("bench",):
+            continue
+        if not (SRC / folder).is_dir() or not any((SRC / folder).glob("*.py")):
+            wrong.append(path.relative_to(tests).as_posix())
+    assert not wrong, f"test files in a folder that mirrors no package: {wrong}"
+    top = sorted(p.name for p in tests.glob("test_*.py"))
+    assert top == ["test_api.py", "test_layout.py", "test_paperwork.py"], top

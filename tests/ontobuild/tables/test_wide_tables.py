@@ -18,7 +18,7 @@ from ontobuild.ontology.index import EntitiesIndex
 from ontobuild.inputs.readers import load_inputs
 from ontocore.errors import InputError
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 def test_a_table_of_100000_columns_is_refused_at_once_with_the_limit(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from ontouse.sqlplan.schema_build import build_schema
 from ontouse.storage.store import GraphStore
 from ontouse_graphs import NoModel
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 QUESTIONS = {q["query"]: q for q in json.loads((DATA / "owl_aquarium_questions.json").read_text("utf-8"))}
 STATUS = "JOIN ConservationStatus AS s ON a.conservationStatus = s.iri"
 PLANS = {

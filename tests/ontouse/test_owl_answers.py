@@ -16,7 +16,7 @@ import pytest
 
 from ontocore.cassette import ReplayChat
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CASSETTE = REPO / "tests" / "cassettes" / "ask_owl_aquarium.json"
 RESULTS = REPO / "bench" / "results" / "owl.json"
 

@@ -91,7 +91,7 @@ def test_the_prediction_holds_for_a_recorded_build(tmp_path: Path) -> None:
     from conftest import cassette_model
     from ontobuild.pipeline import run_build
 
-    here = Path(__file__).parent
+    here = Path(__file__).resolve().parents[1]
     files = [here / "data" / "mini_fleet.json", here / "data" / "mini_fleet_notes.txt"]
     plan = dry_run(files)
     stats = run_build(files, out=tmp_path / "out", model=cassette_model(here / "cassettes" / "build_mini.json"),

@@ -15,7 +15,7 @@ import pytest
 from ontocore.errors import InputError
 from ontobuild.inputs.readers import load_inputs
 
-DATA = Path(__file__).parent / "data" / "documents"
+DATA = Path(__file__).resolve().parents[2] / "data" / "documents"
 
 TITLE = "Lindqvist Glassworks: Furnace Handbook"
 INTRO = "For furnace crews and the batch house. Checked in May 2031."

@@ -43,7 +43,7 @@ def fleet() -> AnswerLoop:
 
 @pytest.fixture(scope="module")
 def aquarium() -> AnswerLoop:
-    store = GraphStore.from_paths([Path(__file__).parent / "data" / "owl_aquarium.ttl"])
+    store = GraphStore.from_paths([Path(__file__).resolve().parents[1] / "data" / "owl_aquarium.ttl"])
     return AnswerLoop(store, NoModel(), schema=build_schema(store))
 
 

@@ -147,7 +147,7 @@ def test_a_store_keeps_its_lock_inside_its_own_folder_also_after_sigterm(shared:
     with open(big, "w", encoding="utf-8") as fh:
         for i in range(400_000):
             fh.write(f"<http://example.org/kiln#k{i}> <http://example.org/kiln#firing> \"{i}\" .\n")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     proc = subprocess.Popen([sys.executable, "-m", "ontouse", "--ontology", str(big), "--store-path",
                              str(shared / "big-store"), "--sparql", COUNT], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)

@@ -19,7 +19,7 @@ from ontobuild.ontology.vocabulary import Term, load_vocabulary
 
 from conftest import HIVES_PREFIXES, cassette_model
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2]
 CASSETTE = HERE / "cassettes" / "align_vocabulary.json"
 HX = "https://hives.example/voc#"
 VOCAB = HIVES_PREFIXES + """hx:Colony a owl:Class ; rdfs:label "bee colony" ; rdfs:comment "The bees that live together in one hive." .

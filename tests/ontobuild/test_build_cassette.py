@@ -14,7 +14,7 @@ from ontocore.cassette import ReplayChat
 
 from conftest import cassette_model
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]
 CASSETTE = HERE / "cassettes" / "build_mini.json"
 FILES = [HERE / "data" / "mini_fleet.json", HERE / "data" / "mini_fleet_notes.txt"]
 

@@ -92,7 +92,7 @@ def test_unusable_vocabularies_are_refused(tmp_path: Path, name: str, text: str,
 
 # ---- public vocabularies (tests/data/vocabularies/README.md: what they are and their licences) ----------------
 
-VOCABS = Path(__file__).parent / "data" / "vocabularies"
+VOCABS = Path(__file__).resolve().parents[2] / "data" / "vocabularies"
 ORG = "http://www.w3.org/ns/org#"
 FOAF = "http://xmlns.com/foaf/0.1/"
 SDO = "http://schema.org/"
@@ -184,7 +184,7 @@ def test_a_vocabulary_is_read_in_the_same_order_in_every_process() -> None:
     import subprocess
     import sys
 
-    vocab = Path(__file__).parent / "data" / "vocabularies" / "org.ttl"
+    vocab = Path(__file__).resolve().parents[2] / "data" / "vocabularies" / "org.ttl"
     code = ("import sys; from ontobuild.ontology.vocabulary import load_vocabulary; "
             "v = load_vocabulary([sys.argv[1]]); "
             "print([(k, t.kind, t.domain, t.range, t.classes) for k, t in v.terms.items()])")

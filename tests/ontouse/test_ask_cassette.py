@@ -3,7 +3,7 @@
 The cassette holds the model's real replies to the real prompts; replay checks that every request is the one
 recorded, so a change to the prompts, the view or the linking shows up as a CassetteMismatch: then re-record with
 
-    .venv/bin/python tests/test_ask_cassette.py --record
+    .venv/bin/python tests/ontouse/test_ask_cassette.py --record
 
 What is asserted is what code computed from those replies: the answer values, the support triples (each one in
 the graph), the SPARQL that ran.
@@ -19,7 +19,7 @@ import pytest
 
 from ontocore.cassette import RecordingChat, ReplayChat
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 CASSETTE = REPO / "tests" / "cassettes" / "ask_two_domains.json"
 

@@ -18,7 +18,7 @@ from ontouse.answerer import AnswerLoop
 from ontouse.phrases import ENGLISH, PHRASES, PhraseBook, Phrases, cache_key, phrase_problem
 from ontouse.storage.store import GraphStore
 
-CASSETTE = Path(__file__).resolve().parent / "cassettes" / "answer_phrases.json"
+CASSETTE = Path(__file__).resolve().parents[1] / "cassettes" / "answer_phrases.json"
 LANGUAGES = ("de", "fr", "es", "it", "nl", "pt")  # the order the cassette was recorded in
 
 # a made-up kennel, labelled in English and (partly) in German

@@ -197,7 +197,7 @@ def test_cells_name_things_by_their_label() -> None:
 
 
 def test_graph_without_individuals_is_an_input_error() -> None:
-    """(A graph of classes without individuals is asked about its classes: tests/test_inputs_questions.py.)"""
+    """(A graph of classes without individuals is asked about its classes: tests/ontouse/test_inputs_questions.py.)"""
     store = store_of("@prefix : <http://example.org/x#> . :a :p :b .")
     with pytest.raises(InputError, match="no typed individuals"):
         AnswerLoop(store, ScriptedModel())

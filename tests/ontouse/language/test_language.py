@@ -26,7 +26,7 @@ from ontouse.language.glossary import (glossary, label_glossary, missing_words, 
 from ontouse.language.translation import Translation, guard_problem, model_reading_counts, restore_quoted, translate
 from ontouse.view_prompt import schema_ddl
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 QUESTIONS = DATA / "multilingual_questions.json"
 
 
@@ -48,12 +48,12 @@ class ScriptedModel:
         return reply
 
 
-PHRASES_CASSETTE = Path(__file__).resolve().parent / "cassettes" / "answer_phrases.json"
+PHRASES_CASSETTE = Path(__file__).resolve().parents[2] / "cassettes" / "answer_phrases.json"
 
 
 def phrases(lang: str) -> list[ChatReply]:
     """The embedded model's recorded replies to the call that translates the answer's phrases into `lang` (once per
-    language: tests/test_phrases.py replays the same cassette); none for a language whose phrases are written
+    language: tests/ontouse/test_phrases.py replays the same cassette); none for a language whose phrases are written
     (ontouse.phrases.CATALOG): no such call is made."""
     from ontouse.language.detection import NAMES
     from ontouse.phrases import CATALOG

@@ -24,7 +24,7 @@ from ontobuild.tables.references.proposing import find_references
 from ontobuild.tables.mapping import find_records, group_shapes
 from ontobuild.tables.streaming import checkpoint, profile, writing
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2]
 CASSETTE = HERE / "cassettes" / "build_tables_stream.json"
 IRI = "http://example.org/test/lending"
 

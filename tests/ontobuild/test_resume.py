@@ -24,7 +24,7 @@ from ontocore.savedcalls import SAVED_CALLS_FILE, SavedCalls, SavingChat, call_k
 
 from conftest import cassette_model
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]
 CASSETTE = HERE / "cassettes" / "build_resume.json"
 TABLES = {
     "looms.csv": "loom_code,maker,width_cm\nLM-A,Harrow,120\nLM-B,Harrow,90\nLM-C,Ostby,150\n",

@@ -19,7 +19,7 @@ from ontocore.trace import Trace
 
 from conftest import cassette_model
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2]
 CASSETTE = HERE / "cassettes" / "repair_round.json"
 
 

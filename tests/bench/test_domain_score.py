@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # bench/ is a package at the repository root, not an installed one
     sys.path.insert(0, str(ROOT))
 

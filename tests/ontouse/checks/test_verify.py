@@ -23,7 +23,7 @@ from ontouse.question import counted_phrase, superlative_direction
 from ontouse.checks.joins import join_problem
 from ontouse.checks.rankings import flip_direction, plan_direction
 
-DATA = Path(__file__).parent / "data" / "owl_aquarium.ttl"
+DATA = Path(__file__).resolve().parents[2] / "data" / "owl_aquarium.ttl"
 AQ = "http://example.org/aquarium#"
 
 
