@@ -289,7 +289,7 @@ def _gerund_subject(text: str, phrases: list[Phrase], things: dict[int, Thing]
 
 
 def _aliases(phrases: list[Phrase], things: dict[int, Thing]) -> None:
-    """A name alone in parentheses right after a thing is another name of it ("Artificial Intelligence (AI)",
+    """A name alone in parentheses right after a thing is another name of it ("Goods Received Note (GRN)",
     "the pump house (PH-2)"): an alias, not a thing of its own."""
     for i in range(len(phrases) - 3):
         a, open_, b, close = phrases[i:i + 4]

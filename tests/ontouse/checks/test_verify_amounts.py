@@ -33,7 +33,7 @@ RENTAL = HEAD + """
 :Bike a owl:Class . :Station a owl:Class . :Fee a owl:Class .
 :dayFee a owl:ObjectProperty . :dockedAt a owl:ObjectProperty .
 :east a :Station ; rdfs:label "East Gate" ; :docks 12 .
-:west a :Station ; rdfs:label "West Pier" ; :docks 8 .
+:west a :Station ; rdfs:label "Kiln Lane" ; :docks 8 .
 :b1 a :Bike ; rdfs:label "Cargo One" ; :dockedAt :east ; :dayFee :f1 .
 :b2 a :Bike ; rdfs:label "City Two" ; :dockedAt :east ; :dayFee :f2 .
 :b3 a :Bike ; rdfs:label "Tandem Three" ; :dockedAt :west ; :dayFee :f3 .
