@@ -215,3 +215,30 @@ def test_the_tests_mirror_the_packages() -> None:
     assert not wrong, f"test files in a folder that mirrors no package: {wrong}"
     top = sorted(p.name for p in tests.glob("test_*.py"))
     assert top == ["test_api.py", "test_layout.py", "test_paperwork.py"], top
+
+
+MAX_MODULE_LINES = 600  # a module holds one idea; a larger idea is a small package
+MAX_FUNCTION_LINES = 80  # a longer function has steps that want names
+# third-party private names the project cannot do without (each wrapped once; see docs/architecture.md)
+FOREIGN_PRIVATE = {("ontobuild.outputs.bigoutput", "rdflib.plugins.serializers.nt", "_nt_row")}
+
+
+def test_modules_and_functions_stay_small_and_no_private_name_crosses_a_module() -> None:
+    """No module over MAX_MODULE_LINES, no function over MAX_FUNCTION_LINES, and no `_private` name imported from
+    another module (a shared name is public, or lives where it belongs)."""
+    big, long, private = [], [], []
+    modules = _modules()
+    for name, path in modules.items():
+        text = path.read_text("utf-8")
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            big.append(name)
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES:
+                long.append(f"{name}.{node.name}")
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__") and \
+                            (name, node.module, alias.name) not in FOREIGN_PRIVATE:
+                        private.append(f"{name}: {alias.name} from {'.' * node.level}{node.module}")
+    assert not big and not long and not private, {"modules": big, "functions": long, "private imports": private}
