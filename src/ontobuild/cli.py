@@ -427,13 +427,3 @@ def from_index_command(index: Path, settings: OutcomeSettings, load: LoadTarget,
 def check_model_command(as_json: bool, model_choice: ModelChoice, verbose: int) -> None:
     """One real tool call with the configured model, with timings (= --check-model)."""
     print_model_check(model_choice, as_json)
-
-
-def build_from_index(path: Path, out: Path | None = None, reason: bool = True, force: bool = False,
-                     keep_partial: bool = False, ontology_iri: str | None = None,
-                     big_graph_triples: int | None = None, sample_per_class: int | None = None) -> dict[str, Any]:
-    """Load an index file and write its outcome folder (transactionally); the stats dict (ontobuild.api)."""
-    from .api import build_from_index as write
-
-    return write(path, out=out, reason=reason, force=force, keep_partial=keep_partial, ontology_iri=ontology_iri,
-                 big_graph_triples=big_graph_triples, sample_per_class=sample_per_class)
