@@ -47,7 +47,7 @@ MAX_SPAN = 3
 
 def gold_plans() -> dict[str, str]:
     """PLANS of tests/ontouse/language/test_language.py, read from its source (no test import)."""
-    tree = ast.parse((REPO / "tests" / "test_language.py").read_text("utf-8"))
+    tree = ast.parse((REPO / "tests" / "ontouse" / "language" / "test_language.py").read_text("utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "PLANS" for t in node.targets):
             return ast.literal_eval(node.value)
