@@ -24,7 +24,9 @@ REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 
 
-class _NoModel:
+class NoModel:
+    """A model that is never called: the checks are replayed on recorded plans (also bench.replay_plans)."""
+
     backend, model = "none", "none"
 
     def __init__(self) -> None:
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"id": r["id"], "stated": False, "right": False, "state": "no plan"})
             continue
         if q["db"] not in answerers:
-            answerers[q["db"]] = AnswerLoop(GraphStore.from_paths([kg_path(q["db"])]), _NoModel())
+            answerers[q["db"]] = AnswerLoop(GraphStore.from_paths([kg_path(q["db"])]), NoModel())
         try:
             ans = answer_plan(answerers[q["db"]], q["question"], r["sql"])
         except Exception as e:  # noqa: BLE001 - a plan that no longer reads is recorded, not fatal

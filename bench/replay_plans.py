@@ -27,18 +27,6 @@ RESULTS = REPO / "bench" / "results"
 DATA = REPO / "tests" / "data"
 
 
-class _NoModel:
-    backend, model = "none", "none"
-
-    def __init__(self) -> None:
-        from ontocore.llm import Usage
-
-        self.usage = Usage(backend="none", model="none")
-
-    def chat(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("a replay never calls a model")
-
-
 def _loop_class() -> Any:
     """The question loop of the tree on the path (its module was renamed by issue 50)."""
     try:
@@ -95,6 +83,7 @@ SETS: dict[str, Callable[[], Iterator[Plan]]] = {
 
 def replay(name: str) -> dict[str, Any]:
     """Every recorded plan of one set answered by this tree's code: counts of states and one fingerprint."""
+    from bench.recheck_bench import NoModel
     from ontouse.storage.store import GraphStore
 
     loop = _loop_class()
@@ -108,7 +97,7 @@ def replay(name: str) -> dict[str, Any]:
                 from bench.ck25 import register_integer_casts
 
                 register_integer_casts()
-            answerers[key] = loop(GraphStore.from_paths(graphs), _NoModel())
+            answerers[key] = loop(GraphStore.from_paths(graphs), NoModel())
         try:
             ans = answerers[key].answer_sql(question, sql, **options)
             state, text = ans.state, ans.answer

@@ -111,7 +111,7 @@ def write_index_outcome(idx: EntitiesIndex, outdir: str | Path, reason: bool = T
     the ontology is written as N-Triples and a persisted Oxigraph store instead of RDF/XML, Turtle and JSON-LD, and
     checked by HermiT on the TBox and a sample (`sample_per_class` individuals per class) plus SPARQL constraint
     queries on the whole store (scalecheck.py). stats["outputs"] says which files were written and why.
-    `streamed`: the tablestream.StreamResult of streamed tables, whose rows are in ontology.nt already: always a big
+    `streamed`: the tables.streaming.writing.StreamResult of streamed tables, whose rows are in ontology.nt already: always a big
     graph, the schema and the index's own individuals appended to it."""
     from .report import write_build_report
 

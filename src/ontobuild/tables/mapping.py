@@ -272,7 +272,6 @@ def individual_name(rec: Record, decision: Decision, shared: set[str] = frozense
     return thing_name(label, decision.record_class), label
 
 
-_individual_name = individual_name  # the name apply_mapping's body calls (that body is shortened in a parallel change)
 
 
 def _literal_fact(idx: EntitiesIndex, subject: str, plan: FieldPlan, value: Any, domain: str, src: dict[str, str],
@@ -341,7 +340,7 @@ def _grouping_levels(idx: EntitiesIndex, shape: Shape, decision: Decision, cls: 
 def _record_name(idx: EntitiesIndex, rec: Record, decision: Decision, shared: set[str],
                  cov: Coverage) -> tuple[str, str]:
     """The (name, label) of a record's individual, made unique when another record has the name already."""
-    name, label = _individual_name(rec, decision, shared)
+    name, label = individual_name(rec, decision, shared)
     here = f"{rec.file} {pointer(rec.path)}"
     if cov.records.get(name, here) != here:  # two records never become one individual
         taken_by = cov.records[name]

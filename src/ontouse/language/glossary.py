@@ -277,7 +277,7 @@ def dictionary_glossary(dictionary: Any, question: str, terms: list[Term], targe
     (bilingual.py): a run of one to three words of the question whose entry (or its dictionary form's) gives
     one of the ontology's words in `target` as a translation ("regadores": watering can, when a class is
     labelled "watering can"). Longer runs first; a word of the question names one word at most; in the question's
-    order. `terms`: the words it may name (ontouse.ask gives the classes and named values: a dictionary's
+    order. `terms`: the words it may name (the answer loop gives the classes and named values: a dictionary's
     translations of a verb, or of a word that is also a verb's form - "era", was or an age - too often look like a
     property's word)."""
     if dictionary is None:

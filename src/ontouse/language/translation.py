@@ -3,9 +3,9 @@
 A question asked in a known language other than English is translated into English by one plain chat call whose
 reply is the translation (`translate_text`); an English question, and the English translation of any other, is
 translated the same way into the ontology's main label language when that is not English and the ontology does not
-name its classes and properties in English too (ontouse.ask._language: every language goes the English question's
+name its classes and properties in English too (ontouse.reading: every language goes the English question's
 way; with English names the view shows them and the English question is planned). The question's kind - a count, a yes/no, a superlative - is read
-from English grammar by question.py and verify.py. A question whose language was not told apart (no identifier
+from English grammar by question.py and the checks (ontouse/checks/). A question whose language was not told apart (no identifier
 installed) goes through `translate`, one call held to a JSON Schema through the tool rails (ontocore.agent), which
 also names the language the question is written in, one of ontouse.language.detection.SUPPORTED.
 

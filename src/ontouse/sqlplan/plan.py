@@ -274,14 +274,9 @@ def walk(e: Any, subqueries: bool = True, enter: Callable[[Any], bool] | None = 
                     yield from walk(getattr(e, f.name), subqueries, enter)
 
 
-def nodes_in(e: Any) -> Iterator[Any]:
-    """Every node of a plan (or of an expression), depth first: subqueries and set operations included (`walk`)."""
-    return walk(e)
-
-
 def sources_in(e: Any) -> list[Source]:
     """Every source (FROM / JOIN table) of a plan, subqueries and set operations included."""
-    return [n for n in nodes_in(e) if isinstance(n, Source)]
+    return [n for n in walk(e) if isinstance(n, Source)]
 
 
 def view_misses(plan: Plan, schema: Any) -> list[str]:
