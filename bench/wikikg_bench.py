@@ -24,7 +24,8 @@ repaired by code, re-asked, or ended in "No data available").
 
 Results: bench/results/wikikg.json and wikikg.md (each label's run beside the others), and the answers in the
 scorer's format in outcomes/wikikg_<label>/answers.json (`python3 ../shared/data/wikikg/score.py FILE
-../shared/data/wikikg/dev/questions.json -v`). A development figure: the answerer was improved on this set."""
+../shared/data/wikikg/dev/questions.json -v`), the answerer's trace beside them (trace.jsonl). A development
+figure: the answerer was improved on this set."""
 
 from __future__ import annotations
 
@@ -163,14 +164,17 @@ def oracle_plans(questions: list[dict[str, Any]], answerer: Any) -> dict[str, st
 
 
 def run(model: Any, questions: list[dict[str, Any]], after_each: Any = None,
-        replay: dict[str, str] | None = None, oracle: bool = False) -> list[dict[str, Any]]:
+        replay: dict[str, str] | None = None, oracle: bool = False, trace: Path | None = None) -> list[dict[str, Any]]:
     from bench.report import ask
+    from ontocore.trace import Trace
     from ontouse.answerer import AnswerLoop
     from ontouse.storage.store import GraphStore
 
     judge = scorer().judge
     started = time.perf_counter()
-    answerer = AnswerLoop(GraphStore.from_paths([GRAPH]), model)
+    if trace is not None and trace.exists():
+        trace.unlink()
+    answerer = AnswerLoop(GraphStore.from_paths([GRAPH]), model, trace=Trace(trace) if trace else None)
     print(f"view: {len(answerer.schema.tables)} tables in {time.perf_counter() - started:.1f} s", file=sys.stderr,
           flush=True)
     if oracle:
@@ -273,9 +277,14 @@ def render_md(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def outcome(label: str) -> Path:
+    """The folder of a run's answers and trace (outcomes/wikikg_<label>)."""
+    return REPO / "outcomes" / f"wikikg_{label.replace(' ', '_').replace('/', '_')}"
+
+
 def write_answers(rows: list[dict[str, Any]], label: str) -> Path:
     """The answers in the scorer's input format (outcomes/wikikg_<label>/answers.json)."""
-    out = REPO / "outcomes" / f"wikikg_{label.replace(' ', '_').replace('/', '_')}"
+    out = outcome(label)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "answers.json"
     path.write_text(json.dumps([{"id": r["id"], "question": r["question"], "answer": r["answer"], "rows": r["rows"],
@@ -316,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     def run_and_keep(model: Any, qs: list[dict[str, Any]], after_each: Any = None) -> list[dict[str, Any]]:
-        rows = run(model, qs, after_each=after_each)
+        rows = run(model, qs, after_each=after_each, trace=outcome(args.label) / "trace.jsonl")
         print(f"answers: {write_answers(rows, args.label)}", file=sys.stderr)
         return rows
 

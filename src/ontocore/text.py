@@ -1,5 +1,5 @@
 """Text helpers for both tools, in one place: fold (lower case without accents), the words of a text, the
-singular of an English noun, and the English function words that carry no topic (stop words).
+singular of an English noun, a word's stem, and the English function words that carry no topic (stop words).
 
 Two stop lists, one built from the other: `LINK_WORDS`, the few articles, prepositions and conjunctions that do
 not tell two names apart ("Box of Pens" ~ "Pens Box"), and `STOP`, those plus the function words of a question
@@ -16,6 +16,7 @@ STOP = LINK_WORDS | frozenset(
     "where why how many much that this these those there their its it they them we our us you your i me my all any "
     "some give show list find tell return get also as than then into about".split())
 
+STEM = 5  # words are compared by their first letters ("enrolled" ~ "enrolment", "illustrated" ~ "illustrator")
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)  # a word or a number, in any script
 _NAME_WORD = re.compile(r"[A-Za-z0-9]+")
 # a quoted name or value in a question: '...', "...", “...”, ‘...’, „...“, «...»; a quote mark inside a word is an
@@ -64,3 +65,8 @@ def singular(word: str) -> str:
     if low.endswith("s") and not low.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def stem(word: str) -> str:
+    """A word's first `STEM` letters in the singular, for comparing words of one root."""
+    return singular(word)[:STEM]

@@ -42,6 +42,7 @@ from ontocore.trace import Trace
 from .arbitration import Verdict
 from .answer import Answer
 from .sqlplan.compile import compile_plan
+from .empty_results import empty_repairs
 from .sqlplan.diagnose import diagnose_empty
 from .examples import Examples
 from . import storeview, viewcache
@@ -305,8 +306,8 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         run = Attempt(sql=sql)
         mentions = mentions or []
         try:
-            plan, fixes = read_sql(self.schema, sql, self.index.embedder)
-            plan, more = repair_plan(plan, self.schema, self.index, q)
+            read, fixes = read_sql(self.schema, sql, self.index.embedder)
+            plan, more = repair_plan(read, self.schema, self.index, q)
             run.plan, run.fixes = plan, tuple(fixes + more)
             self._execute(q, run, plan)
         except PlanError as e:
@@ -321,7 +322,9 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(
                 q, run, mentions, ASKED_CLASS_READ.name, widened_to_asked(q, plan, self.schema, texts),
-                "repaired: read from the class the question names, not from a subclass of it"):
+                "repaired: read from the class the question names, not from a subclass of it") and not any(
+                self._code_repair(q, run, mentions, name, self._repaired(repaired, q), note)
+                for name, repaired, note in empty_repairs(read, self.schema, q, mentions, texts)):
             run.problem = "the query ran but found no rows: " + (diagnose_empty(self.schema, self.store, plan) or (
                 "check that each condition compares the right column with a value the data holds, and that the "
                 "joins follow the REFERENCES columns."))
@@ -382,6 +385,14 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
             run.checks.append(Outcome(check, True, note))
         run.problem = ""
         return True
+
+    def _repaired(self, plan: Any, q: Question) -> Any:
+        """`plan` with the repairs code makes before a plan runs (repairs.py); None when one finds it cannot be
+        right."""
+        try:
+            return repair_plan(plan, self.schema, self.index, q)[0]
+        except PlanError:
+            return None
 
     def _trial(self, q: Question, run: Attempt, plan: Any, what: str) -> Attempt | None:
         """`plan` (a repair of the run's plan, or a probe beside it) run on its own; None when it does not run."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import STOP, fold, stem, tokens
 
 from .agreement import same_answer
 from .answer import Cell
@@ -29,7 +29,6 @@ from .question import Question
 from .sqlplan.plan import Lit, Plan, columns_in, sources_in, walk
 
 MAX_ROWS = 200  # results compared cell by cell through the things' identifiers (larger ones as they are)
-STEM = 5  # words are compared by their first letters ("enrolled" ~ "enrolment")
 
 
 @dataclass
@@ -126,11 +125,11 @@ def shape_fits(q: Question, rows: Sequence[Sequence[Cell]]) -> bool:
 def _stems(text: str) -> set[str]:
     from ontocore.embeddings import split_name
 
-    return {singular(w)[:STEM] for w in tokens(split_name(text)) if w not in STOP and len(w) > 1}
+    return {stem(w) for w in tokens(split_name(text)) if w not in STOP and len(w) > 1}
 
 
 def question_stems(q: Question) -> set[str]:
-    return {singular(w)[:STEM] for w in q.words if w not in STOP and len(w) > 1 and not w.isdigit()}
+    return {stem(w) for w in q.words if w not in STOP and len(w) > 1 and not w.isdigit()}
 
 
 def plan_stems(plan: Plan, schema: Any) -> set[str]:
@@ -146,7 +145,7 @@ def plan_stems(plan: Plan, schema: Any) -> set[str]:
         col = table.column(c.column) if table is not None else None
         out |= _stems(c.column) | (_stems(col.label) if col is not None and col.label else set())
     for lit in (n.value for n in walk(plan) if isinstance(n, Lit) and isinstance(n.value, str)):
-        out |= {singular(w)[:STEM] for w in tokens(fold(lit)) if w not in STOP}
+        out |= {stem(w) for w in tokens(fold(lit)) if w not in STOP}
     return out
 
 

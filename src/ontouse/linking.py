@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
 
-from ontocore.text import STOP, fold, singular, tokens
+from ontocore.text import STOP, fold, singular, stem, tokens
 from ontocore.text import WORD as _WORD_RE
 
 from .question import Question
@@ -34,6 +34,13 @@ PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Vellow"
 MAX_HINTS = 8
 MAX_PHRASE_WORDS = 4  # the longest run of question words looked up as a value in the store (open properties)
 LOOKUP_CHUNK = 400  # literals per lookup query
+
+
+def _within_narrower(table: Table, tables: list[Table], things: dict[URIRef, set[URIRef]]) -> bool:
+    """Whether every thing `table` holds is also held by another of `tables` that is narrower (a subclass's table)."""
+    mine = [cs for cs in things.values() if cs & set(table.classes)]
+    narrower = [o for o in tables if set(o.classes) < set(table.classes)]
+    return bool(mine and narrower) and all(any(cs & set(o.classes) for o in narrower) for cs in mine)
 
 
 def _key(words: list[str]) -> tuple[str, ...]:
@@ -119,10 +126,35 @@ class ValueIndex:
                 continue
             taken |= set(range(i, j))
             kept.append((i, j, value, prop))
-            out += self._placed(" ".join(q.words[i:j]), value, prop, True)
+            text = " ".join(q.words[i:j])
+            out += self._placed(text, value, prop, True) or self._as_link_value(text, value, prop)
         out += self._partial(words, taken, q)
         out += self._misspelt(words, taken, q)
         return _dedupe(out)[:MAX_HINTS]
+
+    def _as_link_value(self, text: str, value: str, prop: URIRef) -> list[Mention]:
+        """A name of things that are rows of no table but values of links (an individual with a name and no class
+        of the view: "piano" as a work's instrumentation): the name as a value of the link columns that hold them."""
+        if prop not in self.schema.label_props:
+            return []
+        things = [t for t, classes in self.things_with(prop, value).items() if not self._typed(classes)]
+        holders: dict[tuple[URIRef, URIRef], set[URIRef]] = {}  # (link, subject) -> the subject's classes
+        for thing in things[:5]:
+            query = "SELECT ?o ?p ?s ?t WHERE { ?s ?p ?o . ?s a ?t }"
+            for _, link, subject, cls in self.store.select(query, max_rows=200, bindings={"o": thing}).rows:
+                holders.setdefault((link, subject), set()).add(cls)
+        out = []
+        for link in sorted({link for link, _ in holders}):
+            subjects = {s: cs for (p, s), cs in holders.items() if p == link}
+            tables = [t for t, c in self.schema.columns_of(link) if c.kind == "link" and not c.hidden
+                      and set(t.classes) & set().union(*subjects.values()) and (not self.shown or t.name in self.shown)]
+            out += [Mention(text, value, t.name, t.column_for(link).name, True)
+                    for t in tables if not _within_narrower(t, tables, subjects)][:2]
+        return out
+
+    def _typed(self, classes: set[URIRef]) -> bool:
+        """Whether a thing of these classes is a row of some table."""
+        return any(set(t.classes) & classes for t in self.schema.tables.values())
 
     def _open_props(self) -> list[URIRef]:
         """The text properties whose values the index holds a part of (a big graph's names and codes)."""
@@ -269,9 +301,12 @@ class ValueIndex:
 
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
         """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name
-        of a thing also says which links point at its table."""
-        holding = self.tables_with(prop, value)
+        of a thing also says which links point at its table. A table that includes the rows of another holding table
+        (a superclass's) is left out: the thing is named once, by its most specific table."""
+        things = self.things_with(prop, value)
+        holding = self.tables_with(prop, value, set().union(*things.values()))
         tables = [t for t in holding if not self.shown or t.name in self.shown]
+        tables = [t for t in tables if not _within_narrower(t, tables, things)] or tables
         if not tables and exact:  # only a table the prompt leaves out holds it (a small part of the graph, such as
             tables = holding      # a thing only the text speaks of): the question names it, so it is shown
         out = []
@@ -293,6 +328,10 @@ class ValueIndex:
             asked = {singular(w) for w in tokens(self._question)}
             named = [(o, c) for o, c in links if {singular(w) for w in split_name(o.name).lower().split()} <= asked]
             links = named or links
+            # "Which films received X?": a link whose own name has words of the question (awardReceived)
+            roots = {stem(w) for w in asked - STOP}
+            said = [(o, c) for o, c in links if {stem(w) for w in split_name(c.name).lower().split()} & roots]
+            links = said or links
         if len(links) <= 1 or self.embedder is None or not self._question:
             return links[0] if links else None
 
@@ -300,18 +339,32 @@ class ValueIndex:
         best = self.embedder.rank(self._question, texts, top=1)
         return links[best[0][0]] if best else links[0]
 
-    def tables_with(self, prop: URIRef, value: str) -> list[Table]:
-        # the value as stored (plain or tagged: an index lookup), else any literal of that text (a scan of the
-        # property's values: not on a big graph)
-        query = ("SELECT DISTINCT ?t WHERE { VALUES ?o { %s } ?s %s ?o . ?s a ?t }"
-                 % (" ".join(x.n3() for x in self._variants([value])), prop.n3()))
-        classes = {r[0] for r in self.store.select(query, max_rows=50).rows}
-        if not classes and not self.schema.sampled:
-            query = ("SELECT DISTINCT ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) ?s a ?t }"
-                     % (prop.n3(), Literal(value).n3()))
-            classes = {r[0] for r in self.store.select(query, max_rows=50).rows}
+    def tables_with(self, prop: URIRef, value: str, classes: set[URIRef] | None = None) -> list[Table]:
+        """The tables whose rows carry `value` as their `prop` (of the things' `classes`, when already known), the
+        most specific first."""
+        classes = self.classes_with(prop, value) if classes is None else classes
         tables = [t for t in self.schema.tables.values() if set(t.classes) & classes and t.column_for(prop)]
         return sorted(tables, key=lambda t: (t.count, t.name))
+
+    def classes_with(self, prop: URIRef, value: str) -> set[URIRef]:
+        """The classes of the things whose `prop` is `value`."""
+        return set().union(*self.things_with(prop, value).values())
+
+    def things_with(self, prop: URIRef, value: str) -> dict[URIRef, set[URIRef]]:
+        """The things whose `prop` is `value` (at most 50), each with its classes."""
+        # the value as stored (plain or tagged: an index lookup), else any literal of that text (a scan of the
+        # property's values: not on a big graph)
+        query = ("SELECT DISTINCT ?s ?t WHERE { VALUES ?o { %s } ?s %s ?o . OPTIONAL { ?s a ?t } }"
+                 % (" ".join(x.n3() for x in self._variants([value])), prop.n3()))
+        rows = self.store.select(query, max_rows=200).rows
+        if not rows and not self.schema.sampled:
+            query = ("SELECT DISTINCT ?s ?t WHERE { ?s %s ?o . FILTER(isLiteral(?o) && STR(?o) = %s) "
+                     "OPTIONAL { ?s a ?t } }" % (prop.n3(), Literal(value).n3()))
+            rows = self.store.select(query, max_rows=200).rows
+        things: dict[URIRef, set[URIRef]] = {}
+        for thing, cls in rows:
+            things.setdefault(thing, set()).update([cls] if cls is not None else [])
+        return things
 
     def values_of(self, prop: URIRef, table: Table | None = None) -> dict[str, int]:
         """The values of `prop` (on the rows of `table` only, when given and the property spans other tables)."""

@@ -5,12 +5,14 @@ the question names by its word left unused."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ontocore.text import STOP, fold, singular
 
 from ..question import Question, both_named, excludes, verb_negated
-from ..sqlplan.plan import Cmp, Col, InList, Lit, Or, Plan, Query, SetQuery, Source, columns_in, walk
+from ..sqlplan.plan import (And, Cmp, Col, InList, Lit, Or, Plan, Query, SetQuery, Source, columns_in, is_aggregate,
+                            walk)
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import excluding, top_conditions
@@ -152,6 +154,30 @@ def both_problem(q: Question, plan: Plan, mentions: list, schema: Schema) -> str
     return ""
 
 
+def both_intersected(q: Question, plan: Plan, mentions: list) -> Plan | None:
+    """The bounded repair of both_problem: the query that keeps rows with either of the two named values (IN, OR
+    of exactly those two) becomes the rows with the first INTERSECT the rows with the second; only for a query
+    that lists things (no aggregate, no grouping). None when it does not apply."""
+    if not isinstance(plan, Query) or plan.group_by or plan.having is not None or any(
+            is_aggregate(it.expr) for it in plan.select):
+        return None
+    conds = top_conditions(plan.where)
+    for i, c in enumerate(conds):
+        for col, values in _either(c):
+            for a, b in both_named(q, mentions):
+                if values != {fold(a), fold(b)}:
+                    continue
+                rest = conds[:i] + conds[i + 1:]
+
+                def having(value: str) -> Query:
+                    items = rest + [Cmp("=", col, Lit(value))]
+                    return replace(plan, where=items[0] if len(items) == 1 else And(tuple(items)), order_by=(),
+                                   limit=None, offset=None)
+
+                return SetQuery("intersect", having(a), having(b))
+    return None
+
+
 _FLAG_VERBS = ("is", "has", "have", "was", "are", "can")  # "is_automated", "hasGarden": a yes/no column's verb
 
 
@@ -214,5 +240,7 @@ EXCLUSION_KEPT = Check("exclusion_kept", 200, lambda a: negation_problem(a.q, a.
                        lambda a: excludes(a.q, [m.text for m in a.mentions if getattr(m, "exact", False)])
                        and a.q.kind != "yesno")
 BOTH_VALUES = Check("both_values", 230, lambda a: both_problem(a.q, a.plan, a.mentions, a.schema),
-                    lambda a: bool(both_named(a.q, a.mentions)))
+                    lambda a: bool(both_named(a.q, a.mentions)),
+                    repair=lambda a: both_intersected(a.q, a.plan, a.mentions),
+                    repair_note="the rows with each named value intersected", repair_rank=2)
 FLAG_USED = Check("flag_used", 330, lambda a: flag_problem(a.q, a.plan, a.schema))

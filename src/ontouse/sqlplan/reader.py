@@ -37,6 +37,13 @@ def _close(name: str, options: list[str], n: int = 3) -> list[str]:
     return [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
 
 
+def _escape_inner_apostrophes(sql: str) -> str:
+    """`escaped_apostrophe`: an apostrophe between two letters is inside a text value ('Everybody's Favorite',
+    'O'Brien'), never a quote of SQL (a quote follows `=`, a space, `(` or `,`, and is followed by one of them), so
+    it is doubled as SQL writes it."""
+    return re.sub(r"(?<=[^\W\d_])'(?=[^\W\d_])", "''", sql)
+
+
 class Reader:
     """One SQL text -> one plan; `fixes` lists the rules that changed it."""
 
@@ -61,15 +68,28 @@ class Reader:
             self._fix("quoted a table whose name is an SQL word")
         try:
             trees = sqlglot.parse(text, read="sqlite")
+        except sqlglot.errors.SqlglotError:
+            escaped = _escape_inner_apostrophes(text)
+            if escaped == text:
+                trees = self._parse_or_say(text)
+            else:
+                trees = self._parse_or_say(escaped)
+                self._fix("escaped an apostrophe inside a text value")
+        trees = [t for t in trees if t is not None]
+        if len(trees) != 1:
+            raise PlanError("Write exactly one SQL query (one SELECT statement).")
+        return self.read_plan(self._exists_as_count(trees[0]), None)
+
+    @staticmethod
+    def _parse_or_say(text: str) -> list:
+        """The parsed statements of `text`, or the PlanError that says why it cannot be read."""
+        try:
+            return sqlglot.parse(text, read="sqlite")
         except sqlglot.errors.ParseError as e:
             raise PlanError(f"The SQL does not parse: {_parse_message(e)}.") from None
         except sqlglot.errors.SqlglotError as e:  # e.g. TokenError: prose or an unclosed quote where SQL should be
             raise PlanError(f"The SQL cannot be read: {' '.join(str(e).split())[:200]}. Write only the SQL "
                             "query in the ```sql block.") from None
-        trees = [t for t in trees if t is not None]
-        if len(trees) != 1:
-            raise PlanError("Write exactly one SQL query (one SELECT statement).")
-        return self.read_plan(self._exists_as_count(trees[0]), None)
 
     def _exists_as_count(self, node: exp.Expression) -> exp.Expression:
         """`exists_count`: `SELECT EXISTS (SELECT ... FROM t WHERE c)`, a yes/no asked as a query with no FROM,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ontouse.sqlplan.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
-                          Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict)
+                          Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict, walk)
 from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, GROVE, HARBOUR, PARKS, view
 
@@ -384,3 +384,14 @@ def test_group_by_a_name_keeps_things_that_share_the_name_apart() -> None:
                                                              Col("Vessel", "Vessel", "iri"))
     plan, fixes = harbour("SELECT minutes, COUNT(*) FROM Sailing GROUP BY minutes")  # a value rows share
     assert fixes == [] and plan.group_by == (Col("Sailing", "Sailing", "minutes"),)
+
+
+def test_an_apostrophe_inside_a_text_value_is_escaped() -> None:
+    """`escaped_apostrophe`: a model writes 'O'Neill's Hut' unescaped; an apostrophe between two letters is never a
+    quote of SQL, so it is doubled and the query reads; a query that already doubles it is read as it is."""
+    plan, fixes = pk("SELECT budget FROM Hut WHERE label = 'O'Neill's Hut'")
+    assert "escaped an apostrophe inside a text value" in fixes
+    assert "O'Neill's Hut" in [n.value for n in walk(plan) if isinstance(n, Lit)]
+    plan, fixes = pk("SELECT budget FROM Hut WHERE label = 'O''Neill''s Hut'")
+    assert "O'Neill's Hut" in [n.value for n in walk(plan) if isinstance(n, Lit)] and not fixes
+    assert "cannot be read" in error(PARKS, "SELECT budget FROM Hut WHERE label = 'Reeds")

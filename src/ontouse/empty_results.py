@@ -1,0 +1,105 @@
+"""Repairs by code of a plan that ran and found no rows, tried before the model is told (each is kept only when it
+finds rows and every answer check passes: AnswerLoop._code_repair).
+
+- `named_on_its_table`: a name the question gives, compared with the label of one table of the plan, while the
+  question's linking says the named thing is a row of another table of the plan (`Album A JOIN Song S ON
+  A.iri = S.album WHERE S.label = 'X'` where X is an album): the condition moves to that table's alias.
+- `unasked_join_dropped`: a joined table none of whose columns the plan selects or compares, which the question
+  does not name, and which leaves no rows: it only required a relation the question never states (a person's
+  club, for "in which league did X play?"), so it is left out.
+
+Both apply only to a plain query (no set operation); neither adds a condition."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ontocore.text import STOP, fold, singular, tokens
+
+from .question import Question
+from .sqlplan.plan import And, Cmp, Col, Lit, Plan, Query, columns_in
+from .sqlplan.schema import Schema
+
+
+def _conditions(q: Query) -> list[Any]:
+    return list(q.where.items) if isinstance(q.where, And) else [q.where] if q.where is not None else []
+
+
+def _where(items: list[Any]) -> Any:
+    return None if not items else items[0] if len(items) == 1 else And(tuple(items))
+
+
+def named_on_its_table(plan: Plan, schema: Schema, mentions: list) -> Query | None:
+    """`named_on_its_table` (module docstring); None when no condition moves."""
+    if not isinstance(plan, Query):
+        return None
+    items, moved = _conditions(plan), False
+    for i, c in enumerate(items):
+        if not (isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit)
+                and isinstance(c.right.value, str)):
+            continue
+        named = {m.table.lower() for m in mentions if getattr(m, "exact", False)
+                 and fold(m.value) == fold(c.right.value)}
+        if not named or c.left.table.lower() in named:
+            continue
+        others = [s for s in plan.sources if s.table.lower() in named and s.alias.lower() != c.left.alias.lower()]
+        table = schema.table(others[0].table) if len(others) == 1 else None
+        if table is None or table.column(c.left.column) is None:
+            continue
+        items[i] = Cmp("=", Col(others[0].alias, others[0].table, c.left.column), c.right)
+        moved = True
+    return replace(plan, where=_where(items)) if moved else None
+
+
+def _used_aliases(q: Query) -> set[str]:
+    """The aliases of the sources whose columns are used anywhere but in the join conditions."""
+    cols: list[Col] = []
+    for it in q.select:
+        columns_in(it.expr, cols, deep=True)
+    for e in (q.where, q.having, *q.group_by, *(o.expr for o in q.order_by)):
+        if e is not None:
+            columns_in(e, cols, deep=True)
+    return {c.alias.lower() for c in cols}
+
+
+def unasked_join_dropped(plan: Plan, q: Question, table_texts: Any = None) -> Query | None:
+    """`unasked_join_dropped` (module docstring): the plan without the joined tables it does not use and the
+    question does not name (each left with its one join); None when there is none."""
+    if not isinstance(plan, Query) or len(plan.sources) < 2:
+        return None
+    used = _used_aliases(plan)
+    said = {singular(w) for w in q.words}
+    out = plan
+    for src in plan.sources[1:]:
+        alias = src.alias.lower()
+        joins = [j for j in out.joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
+        if alias in used or src.optional or len(joins) != 1 or _named(src.table, said, table_texts):
+            continue
+        out = replace(out, sources=tuple(s for s in out.sources if s is not src),
+                      joins=tuple(j for j in out.joins if j is not joins[0]))
+    return out if out is not plan else None
+
+
+def _named(table: str, said: set[str], table_texts: Any) -> bool:
+    """Whether the question names the table by a word of its name or of one of its labels."""
+    from ontocore.embeddings import split_name
+
+    texts = {split_name(table)} | set(table_texts(table) if table_texts else ())
+    return any({singular(w) for w in tokens(t)} - STOP & said for t in texts if t)
+
+
+def empty_repairs(plan: Plan, schema: Schema, q: Question, mentions: list,
+                  table_texts: Any = None) -> list[tuple[str, Query, str]]:
+    """The repairs to try, in order, as (name, plan, note): the condition moved to its table (and a join that
+    leaves unused dropped with it), then the unasked join dropped alone."""
+    out = []
+    moved = named_on_its_table(plan, schema, mentions)
+    if moved is not None:
+        out.append(("named_on_its_table", unasked_join_dropped(moved, q, table_texts) or moved,
+                    "repaired: the name compared on the table whose row it names"))
+    dropped = unasked_join_dropped(plan, q, table_texts)
+    if dropped is not None:
+        out.append(("unasked_join_dropped", dropped,
+                    "repaired: a joined table the question does not name, which left no rows, left out"))
+    return out
