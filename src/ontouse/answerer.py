@@ -206,7 +206,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
         budget = min(self.second_plans, self.max_attempts - len(runs))
         reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
-        doubt = self._doubt(best, runs) if best is not None else ""
+        doubt = self._doubt(best, runs, mentions) if best is not None else ""
         ans = self._answer(q, best, runs, words, second=lambda: self._second_plans(
             q, best, messages[:2], reworded, mentions, budget) if best is not None and doubt else [])
         ans.question, ans.language = text, detection.lang
@@ -306,7 +306,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         run = Attempt(sql=sql)
         mentions = mentions or []
         try:
-            read, fixes = read_sql(self.schema, sql, self.index.embedder)
+            read, fixes = read_sql(self.schema, _names_quoted(sql, mentions), self.index.embedder)
             plan, more = repair_plan(read, self.schema, self.index, q)
             run.plan, run.fixes = plan, tuple(fixes + more)
             self._execute(q, run, plan)
@@ -324,7 +324,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
                 q, run, mentions, ASKED_CLASS_READ.name, widened_to_asked(q, plan, self.schema, texts),
                 "repaired: read from the class the question names, not from a subclass of it") and not any(
                 self._code_repair(q, run, mentions, name, self._repaired(repaired, q), note)
-                for name, repaired, note in empty_repairs(read, self.schema, q, mentions, texts)):
+                for name, repaired, note in empty_repairs(read, self.schema, q, mentions, texts, self.index)):
             run.problem = "the query ran but found no rows: " + (diagnose_empty(self.schema, self.store, plan) or (
                 "check that each condition compares the right column with a value the data holds, and that the "
                 "joins follow the REFERENCES columns."))
@@ -368,11 +368,12 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         """A bounded repair by code of the plan that failed `check` (the superlative turned the way the question
         asks, the things that have a value rather than the value, the counted things listed, the asked things of a
         named thing, a subclass read as the class the question names when it found nothing): kept only when it
-        finds rows and every check passes. Whether it was kept."""
+        finds rows (or answers a yes/no question, where nothing found is "no") and every check passes. Whether it
+        was kept."""
         if repaired is None:
             return False
         trial = self._trial(q, run, repaired, f"the plan repaired for {check}")
-        if trial is None or not trial.rows:
+        if trial is None or (not trial.rows and q.kind != "yesno"):  # (nothing found is a yes/no's "no")
             return False
         checks = verify(q, repaired, trial.rows, self.schema, mentions, _aggregate_only(repaired), self.index)
         if first_problem(checks):
@@ -581,3 +582,12 @@ def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: S
 
 
 __all__ = ["AnswerLoop", "open_answerer", "extract_sql", "OntoError"]
+
+
+def _names_quoted(sql: str, mentions: list) -> str:
+    """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Roll', written by the model
+    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Roll'), when the SQL has it so."""
+    for value in sorted({m.value for m in mentions if getattr(m, "exact", False) and "'" in m.value}, key=len,
+                        reverse=True):
+        sql = sql.replace(f"'{value}'", "'" + value.replace("'", "''") + "'")
+    return sql

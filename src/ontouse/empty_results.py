@@ -1,14 +1,20 @@
 """Repairs by code of a plan that ran and found no rows, tried before the model is told (each is kept only when it
 finds rows and every answer check passes: AnswerLoop._code_repair).
 
+(Before them, repairs.py's `named_on_its_source` is made on the plan as read.)
+
 - `named_on_its_table`: a name the question gives, compared with the label of one table of the plan, while the
   question's linking says the named thing is a row of another table of the plan (`Album A JOIN Song S ON
   A.iri = S.album WHERE S.label = 'X'` where X is an album): the condition moves to that table's alias.
 - `unasked_join_dropped`: a joined table none of whose columns the plan selects or compares, which the question
   does not name, and which leaves no rows: it only required a relation the question never states (a person's
-  club, for "in which league did X play?"), so it is left out.
+  club, for "in which league did X play?"), so it is left out;
+- `joined_by_the_link`: two tables of different things (no class in common) joined as one thing (`A.iri = B.iri`),
+  which no row can satisfy, between which the view has exactly one link, are joined by that link; two tables
+  joined by one of their two links, which pairs no rows (a work's `partOf` album, where the data states the
+  album's `tracklist`), are joined by the other.
 
-Both apply only to a plain query (no set operation); neither adds a condition."""
+Each applies only to a plain query (no set operation); none adds a condition."""
 
 from __future__ import annotations
 
@@ -18,7 +24,9 @@ from typing import Any
 from ontocore.text import STOP, fold, singular, tokens
 
 from .question import Question
-from .sqlplan.plan import And, Cmp, Col, Lit, Plan, Query, columns_in
+from .repairs import named_on_its_source
+from .sqlplan.joins import join_edges
+from .sqlplan.plan import And, Cmp, Col, Join, Lit, Plan, Query, columns_in
 from .sqlplan.schema import Schema
 
 
@@ -50,6 +58,30 @@ def named_on_its_table(plan: Plan, schema: Schema, mentions: list) -> Query | No
         items[i] = Cmp("=", Col(others[0].alias, others[0].table, c.left.column), c.right)
         moved = True
     return replace(plan, where=_where(items)) if moved else None
+
+
+def joined_by_the_link(plan: Plan, schema: Schema) -> Query | None:
+    """`joined_by_the_link` (module docstring); None when no join changes."""
+    if not isinstance(plan, Query):
+        return None
+    joins, changed = list(plan.joins), False
+    for i, j in enumerate(joins):
+        a, b = schema.table(j.left.table), schema.table(j.right.table)
+        if j.optional or a is None or b is None or a.name == b.name:
+            continue
+        now = (j.left.column.lower(), j.right.column.lower())
+        ways = {(x, y) for x, t, y in join_edges(schema, a) if t.lower() == b.name.lower()}
+        if now == ("iri", "iri") and not set(a.classes) & set(b.classes):
+            other = ways
+        elif now in {(x.lower(), y.lower()) for x, y in ways}:  # a link the data does not state this way round
+            other = {(x, y) for x, y in ways if (x.lower(), y.lower()) != now}
+        else:
+            continue
+        if len(other) == 1:
+            x, y = other.pop()
+            joins[i] = Join(Col(j.left.alias, a.name, x), Col(j.right.alias, b.name, y))
+            changed = True
+    return replace(plan, joins=tuple(joins)) if changed else None
 
 
 def _used_aliases(q: Query) -> set[str]:
@@ -89,15 +121,23 @@ def _named(table: str, said: set[str], table_texts: Any) -> bool:
     return any({singular(w) for w in tokens(t)} - STOP & said for t in texts if t)
 
 
-def empty_repairs(plan: Plan, schema: Schema, q: Question, mentions: list,
-                  table_texts: Any = None) -> list[tuple[str, Query, str]]:
+def empty_repairs(plan: Plan, schema: Schema, q: Question, mentions: list, table_texts: Any = None,
+                  index: Any = None) -> list[tuple[str, Query, str]]:
     """The repairs to try, in order, as (name, plan, note): the condition moved to its table (and a join that
-    leaves unused dropped with it), then the unasked join dropped alone."""
+    leaves unused dropped with it), then the unasked join dropped alone. `plan`: the plan as read, before the
+    repairs of repairs.py (of which a text compared on the query's other table, `named_on_its_source`, is made
+    first, given the `index` of the data)."""
+    if index is not None and isinstance(plan, Query):
+        plan = named_on_its_source(plan, schema, index)[0]
     out = []
     moved = named_on_its_table(plan, schema, mentions)
     if moved is not None:
         out.append(("named_on_its_table", unasked_join_dropped(moved, q, table_texts) or moved,
                     "repaired: the name compared on the table whose row it names"))
+    linked = joined_by_the_link(plan, schema)
+    if linked is not None:
+        out.append(("joined_by_the_link", linked, "repaired: two tables joined by the link between them the data "
+                    "states"))
     dropped = unasked_join_dropped(plan, q, table_texts)
     if dropped is not None:
         out.append(("unasked_join_dropped", dropped,

@@ -25,6 +25,9 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
   points at a thing of another class (or of none) with that name (links of one property that point at things of
   several kinds: `JOIN Place P ON F.subject = P.iri WHERE P.label = 'X'` where X is no place): the link is
   compared with the name instead (`F.subject = 'X'`: the linked thing's name), and the table is left out;
+- `named_on_its_source`: a text compared with a column of one table of the query that holds no such value, while
+  exactly one other table of the query holds it in its own column of that name (`JOIN Tool T ... WHERE
+  T.label = 'X'` where X is the name of the query's other table's row), is compared there;
 - `both_joined`: one joined row's column required to equal two different values at once (`JOIN Tool T ON
   W.uses = T.iri WHERE T.label = 'saw' AND T.label = 'drill'`), which no row can, has one reading: the things
   linked to a row of each value ("both"); the joined table is joined once more for the second value.
@@ -162,6 +165,9 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
                 question: Question | None = None) -> tuple[Any, list[str]]:
     r = Repairer(schema, index)
     if isinstance(plan, Query):
+        plan, changed = named_on_its_source(plan, schema, index)
+        if changed:
+            r._note("named_on_its_source")
         for _ in range(4):  # one name at a time ("both A and B": two)
             plan, changed = linked_elsewhere(plan, schema, index)
             if not changed:
@@ -210,6 +216,36 @@ def links_to_named(index: ValueIndex, schema: Schema, prop: URIRef, text: str) -
         return bool(index.store.select(_Q_LINKED_NAMED % (prop, props, Literal(text).n3()), max_rows=1).rows)
     except QueryError:  # a store that cannot tell
         return False
+
+
+def named_on_its_source(q: Query, schema: Schema, index: ValueIndex) -> tuple[Query, bool]:
+    """`named_on_its_source` (module docstring): each top condition `a.c = 'text'` whose table holds no such value
+    of `c`, where exactly one other source of the query holds it in its own column `c`, moves to that source."""
+    from .sqlplan.plan import And
+
+    items = list(q.where.items) if isinstance(q.where, And) else [q.where] if q.where is not None else []
+    changed = False
+    for i, c in enumerate(items):
+        if not (isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and _text(c.right)):
+            continue
+        col = _column(schema, c.left)
+        if col is None or col.prop is None or col.kind != "value" or index.holds(
+                col.prop, str(c.right.value), schema.table(c.left.table)):
+            continue
+        holders = [s for s in q.sources if s.alias.lower() != c.left.alias.lower() and (t := schema.table(s.table))
+                   and (other := t.column(c.left.column)) is not None and other.prop == col.prop
+                   and index.holds(col.prop, str(c.right.value), t)]
+        if len(holders) == 1:
+            items[i] = Cmp("=", Col(holders[0].alias, holders[0].table, c.left.column), c.right)
+            changed = True
+    if not changed:
+        return q, False
+    return replace(q, where=items[0] if len(items) == 1 else And(tuple(items))), True
+
+
+def _column(schema: Schema, col: Col) -> Any:
+    table = schema.table(col.table)
+    return table.column(col.column) if table is not None else None
 
 
 def linked_elsewhere(q: Query, schema: Schema, index: ValueIndex) -> tuple[Query, bool]:

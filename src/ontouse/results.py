@@ -69,10 +69,11 @@ def make_cells(rows: list[list[Node | None]], columns: list[OutColumn], store: S
 
 
 def boolean_of(rows: list[list[Cell]]) -> bool:
-    """A yes/no reading of a result: some row whose values are not all zero / false / empty."""
+    """A yes/no reading of a result: some row whose values are not all zero / false / no / empty (a plan that
+    answers with CASE ... THEN 'Yes' ELSE 'No' END says no with the word)."""
     for row in rows:
         vals = [c.value.strip().lower() for c in row]
-        if any(v not in ("", "0", "0.0", "false") for v in vals):
+        if any(v not in ("", "0", "0.0", "false", "no") for v in vals):
             return True
     return False
 

@@ -295,3 +295,15 @@ def test_a_table_of_text_passages_is_left_out_of_the_view() -> None:
     _, model, _ = ask(ttl, "Which crane lifts the most?", sql("SELECT iri FROM Crane ORDER BY liftT DESC LIMIT 1"))
     system = model.conversations[0][0]["content"]
     assert "CREATE TABLE Crane" in system and "CREATE TABLE Passage" not in system
+
+
+def test_a_named_value_with_apostrophes_written_unquoted_is_quoted() -> None:
+    """A name the question gives ("Rock 'N' Sons") written by the model between quotes as it is."""
+    from ontouse_graphs import HEAD, NoModel
+
+    store, schema = view(HEAD + """@prefix : <http://example.org/shops#> .
+        :Shop a owl:Class . :s1 a :Shop ; rdfs:label "Rock 'N' Sons" ; :opened 1999 .
+        :s2 a :Shop ; rdfs:label "Mill Lane" ; :opened 2004 .""")
+    a = AnswerLoop(store, NoModel(), schema=schema)
+    ans = a.answer_sql("When did Rock 'N' Sons open?", "SELECT opened FROM Shop WHERE label = 'Rock 'N' Sons'")
+    assert ans.state == "answered" and ans.answer.startswith("1999")

@@ -59,11 +59,16 @@ def test_yes_no_answers_agree_by_their_reading() -> None:
     assert same_answer([[num("4")]], [[num("1")]], yesno=True)  # two counts above 0: both "yes"
     assert not same_answer([[num("4")]], [[num("0")]], yesno=True)
     assert same_answer([], [[num("0")]], yesno=True)
+    assert same_answer([[num("0")]], [[Cell("No")]], yesno=True)  # CASE ... ELSE 'No' END says no in a word
+    assert not same_answer([[num("2")]], [[Cell("No")]], yesno=True)
 
 
 # ---- the loop ----------------------------------------------------------------------------------------------
 POSTED_AT_REEDS = sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds'")
-JOINED = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
+# the same rangers, read from the hut (a join that does more than name the hut a link points at leaves a doubt;
+# `FROM Ranger r JOIN Hut h ON r.postedAt = h.iri WHERE h.label = 'Reeds'` only names it, and leaves none)
+JOINED = sql("SELECT r.label FROM Hut AS h JOIN Ranger AS r ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
+NAMED_BY_JOIN = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
 # two other readings that pass every check: the rangers whose warden works there, the two best paid there
 WITH_WARDEN = sql("SELECT r.label FROM Ranger AS r JOIN Ranger AS w ON r.hasWarden = w.iri JOIN Hut AS h "
                   "ON w.postedAt = h.iri WHERE h.label = 'Reeds'")
@@ -90,6 +95,11 @@ def test_a_plain_plan_that_passes_is_stated_after_one_call() -> None:
     ans, model, store = answer(POSTED_AT_REEDS)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 1
     assert_supported(ans, store)
+
+
+def test_a_join_that_only_names_the_linked_thing_leaves_no_doubt() -> None:
+    ans, model, _ = answer(NAMED_BY_JOIN)
+    assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 1
 
 
 def test_a_second_plan_that_agrees_lets_the_answer_stand() -> None:

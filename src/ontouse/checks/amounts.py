@@ -17,7 +17,8 @@ from ..sqlplan.schema import Schema, Table
 from .check import Check
 from .plan_parts import aggregates_in, fixed_names, has_aggregate
 from .shape import is_number
-from .tables import asked_tables, column_words, is_numeric, phrase_tables, refers_to, related, tables_named
+from .tables import (asked_tables, column_words, is_numeric, links_named, phrase_tables, refers_to, related,
+                     tables_named)
 
 
 def average_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
@@ -86,6 +87,20 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
     return (f"the query counts the {table.name} named {fixed[0]!r} itself (one thing, so 1), not a number about "
             f"it: select the column of {table.name} that holds the number asked, or count the rows of a table that "
             "refer to it; if the data holds no such number, the answer is that it has none.")
+
+
+def own_link_counted(q: Question, plan: Plan, schema: Schema) -> Plan | None:
+    """The bounded repair of named_count_problem: the named thing's own link that the question names by a word's
+    root, counted ("how many characters does X have": COUNT(DISTINCT characters) of the row named X); None when
+    not exactly one of its links is named so."""
+    if not isinstance(plan, Query) or len(plan.sources) != 1:
+        return None
+    table = schema.table(plan.sources[0].table)
+    own = links_named(q, [(table, c) for c in table.columns.values()], besides=table.name) if table else []
+    if len(own) != 1:
+        return None
+    col = Col(plan.sources[0].alias, table.name, own[0][1].name)
+    return replace(plan, select=(Item(Agg("count", col, distinct=True)),))
 
 
 def listed_count_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
@@ -202,7 +217,10 @@ COUNTED_CLASS = Check("counted_class", 90, lambda a: counted_class_problem(a.q, 
                       lambda a: a.q.kind == "count")
 NOT_THE_NAMED_THING_COUNTED = Check("not_the_named_thing_counted", 100,
                                     lambda a: named_count_problem(a.q, a.plan, a.schema, a.rows),
-                                    lambda a: a.q.kind == "count")
+                                    lambda a: a.q.kind == "count", repair=lambda a: own_link_counted(a.q, a.plan,
+                                                                                                    a.schema),
+                                    repair_note="the named thing's own link the question names, counted",
+                                    repair_rank=2)
 THINGS_NOT_COUNTED = Check(
     "things_not_counted", 110, lambda a: listed_count_problem(a.q, a.plan, a.schema, a.table_texts),
     lambda a: a.q.kind == "other" and bool(WHICH & set(a.q.words[:3])),

@@ -11,7 +11,7 @@ from typing import Any
 from ontocore.text import STOP, fold, singular
 
 from ..question import NUMBER_WORDS, TIME_WORDS, Question, named_sides
-from ..sqlplan.plan import Between, Cmp, Col, InList, Like, Lit, Plan, Query, SetQuery, columns_in, walk
+from ..sqlplan.plan import And, Between, Cmp, Col, InList, Like, Lit, Plan, Query, SetQuery, columns_in, walk
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import literals_in
@@ -102,6 +102,29 @@ def named_values_problem(q: Question, plan: Plan, mentions: list, schema: Schema
     return (f"the question names {' and '.join(repr(s) for s in missing)}, but the query does not use "
             f"{'it' if len(missing) == 1 else 'them'}: add the condition on the column that holds "
             f"{'it' if len(missing) == 1 else 'them'}.")
+
+
+def named_value_added(q: Question, plan: Plan, mentions: list, schema: Schema, aliases: Any = None) -> Plan | None:
+    """The bounded repair of named_values_problem: the one value the question names and the plan leaves out,
+    compared on the one table of the plan whose rows the question's linking says hold it, when no condition of the
+    plan fixes that column already; None otherwise."""
+    if not isinstance(plan, Query) or plan.group_by or plan.having is not None:
+        return None
+    missing = unused_names(q, plan, mentions, schema, aliases=aliases)
+    if len(missing) != 1:
+        return None
+    places = {(m.table.lower(), m.column) for m in mentions if getattr(m, "exact", False) and m.value == missing[0]}
+    found = [(s, c) for s in plan.sources for t, c in places if s.table.lower() == t]
+    if len(found) != 1:
+        return None
+    source, column = found[0]
+    col = Col(source.alias, source.table, column)
+    conds = list(plan.where.items) if isinstance(plan.where, And) else [plan.where] if plan.where is not None else []
+    if any(isinstance(c, Cmp) and isinstance(c.left, Col) and c.left.alias.lower() == source.alias.lower()
+           and c.left.column.lower() == column.lower() for c in conds):
+        return None
+    conds.append(Cmp("=", col, Lit(missing[0])))
+    return replace(plan, where=conds[0] if len(conds) == 1 else And(tuple(conds)))
 
 
 def _compared_literals(plan: Plan) -> list[tuple[Col, Lit]]:
@@ -290,7 +313,9 @@ COMPARISON_SIDES = Check("comparison_sides", 210, lambda a: sides_problem(a.q, a
                          lambda a: bool(named_sides(a.q, a.mentions)))
 NAMED_VALUES_USED = Check("named_values_used", 220,
                           lambda a: named_values_problem(a.q, a.plan, a.mentions, a.schema, a.aliases),
-                          lambda a: not named_sides(a.q, a.mentions) and bool(a.mentions))
+                          lambda a: not named_sides(a.q, a.mentions) and bool(a.mentions),
+                          repair=lambda a: named_value_added(a.q, a.plan, a.mentions, a.schema, a.aliases),
+                          repair_note="the value the question names compared where it is", repair_rank=3)
 NAMED_COLUMNS_READ = Check("named_columns_read", 260, lambda a: unread_problem(a.q, a.plan, a.schema))
 NUMBERS_USED = Check("numbers_used", 270, lambda a: number_problem(a.q, a.plan, a.schema),
                      lambda a: bool(a.q.numbers or CODE.search(a.q.text)))

@@ -12,11 +12,11 @@ from rdflib.namespace import DCTERMS, RDFS, SKOS
 
 from ..answer import Cell
 from ..question import AMOUNT, SECOND_ASK, Question
-from ..sqlplan.plan import Agg, And, Cmp, Col, InList, Item, Like, Lit, Plan, Query, Source
+from ..sqlplan.plan import Agg, And, Cmp, Col, InList, Item, Join, Like, Lit, Plan, Query, Source
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import fixed_names, literals_in
-from .tables import asked_tables, is_numeric, one_link
+from .tables import asked_tables, is_numeric, links_named, one_link
 
 
 def is_number(cell: Cell) -> bool:
@@ -129,12 +129,34 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
     table = schema.table(value.table)
     alias = next(a for a in ("things", "things_1", "things_2") if a != value.alias)
     join = one_link(asked[0], alias, table, value.alias) if asked and table is not None else None
+    if join is None and asked and table is not None:  # several links between them: the one the question names
+        join = _link_named(q, [asked[0]], table, alias, value.alias)[0]
+    elif join is None and table is not None:
+        own = links_named(q, [(table, c) for c in table.columns.values()], besides=table.name)
+        if len(own) == 1:  # "how many tributaries does the river X have": X's own link the question names
+            col = Col(value.alias, table.name, own[0][1].name)
+            select = Item(Agg("count", col, distinct=True)) if q.kind == "count" else Item(col)
+            return Query(select=(select,), sources=(value,), where=plan.where, distinct=q.kind != "count")
+        join, asked = _link_named(q, list(schema.tables.values()), table, alias, value.alias)
     if join is None:
         return None
     thing = Col(alias, asked[0].name, "iri")
     select = Item(Agg("count", thing, distinct=True)) if q.kind == "count" else Item(thing)
     return Query(select=(select,), sources=(Source(asked[0].name, alias), value), joins=(join,), where=plan.where,
                  distinct=q.kind != "count")
+
+
+def _link_named(q: Question, tables: list[Any], table: Any, alias: str, value_alias: str) -> tuple[Any, list]:
+    """The join of the things of `tables` that link to `table`'s rows by the one link the question names by a
+    word's root ("how many people held the rank X": `militaryRank`), or by the only link there is; (None, [])
+    otherwise."""
+    referring = [(t, c) for t in tables if t.name != table.name for c in t.columns.values()
+                 if c.kind == "link" and not c.hidden and c.target.lower() == table.name.lower()]
+    pick = links_named(q, referring) or (referring if len(referring) == 1 else [])
+    if len(pick) != 1:
+        return None, []
+    t, c = pick[0]
+    return Join(Col(alias, t.name, c.name), Col(value_alias, table.name, "iri")), [t]
 
 
 def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:

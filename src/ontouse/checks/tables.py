@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ontocore.text import STOP, fold, singular
+from ontocore.text import STOP, fold, singular, stem
 
 from ..question import Question, asked_phrase
 from ..sqlplan.plan import Agg, Col, Join, Query, SetQuery, Source, columns_in
@@ -217,3 +217,16 @@ def one_link(wide: Table, alias: str, other: Table, other_alias: str) -> Join | 
     if not out and len(back) == 1:
         return Join(Col(alias, wide.name, back[0].name), Col(other_alias, other.name, "iri"))
     return None
+
+
+def links_named(q: Question, links: list[tuple[Any, Any]], besides: str = "") -> list[tuple[Any, Any]]:
+    """The (table, column) of `links` that are links whose name shares a word's root with the question, those whose
+    every word it says first (a word that names the table `besides`, "the rank X" of a table of ranks, names no
+    link of that table's own)."""
+    from ontocore.embeddings import split_name
+
+    said = {stem(w) for w in q.words if w not in STOP} - {stem(w) for w in split_name(besides).lower().split()}
+    words = {(t.name, c.name): {stem(w) for w in split_name(c.name).lower().split()} for t, c in links}
+    named = [(t, c) for t, c in links if c.kind == "link" and not c.hidden and words[(t.name, c.name)] & said]
+    whole = [(t, c) for t, c in named if words[(t.name, c.name)] <= said]  # every word of its name said
+    return whole or named

@@ -143,6 +143,7 @@ class Reader:
             raise PlanError("The query has no FROM clause: select from one of the tables.")
         joins_ = node.args.get("joins") or []
         scope.sources.append(self._source(from_.this, scope))
+        self._unknown_joined_as_targets(from_.this, joins_)
         for j in joins_:
             side = (j.args.get("side") or "").upper()
             if side in ("RIGHT", "FULL"):
@@ -212,6 +213,38 @@ class Reader:
         return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
+
+    def _unknown_joined_as_targets(self, first: exp.Expression, joins_: list[exp.Expression]) -> None:
+        """`unknown_table_as_link_target`: a joined table the view does not have, joined only by `x.link = t.iri`
+        where `link` is a link column of a table of the query (`JOIN Author A ON W.author = A.iri`, where the
+        view has a link `author` and no table `Author`), is the table that link points at."""
+        tables = {}  # alias -> Table, of the sources the view has
+        for t in [first, *(j.this for j in joins_)]:
+            if isinstance(t, exp.Table) and self.schema.table(t.name) is not None:
+                tables[(t.alias or t.name).lower()] = self.schema.table(t.name)
+        for j in joins_:
+            t = j.this
+            if not isinstance(t, exp.Table) or self.schema.table(t.name) is not None or j.args.get("on") is None:
+                continue
+            alias = (t.alias or t.name).lower()
+            targets = set()
+            for c in conjuncts(j.args["on"]):
+                if not (isinstance(c, exp.EQ) and isinstance(c.this, exp.Column)
+                        and isinstance(c.expression, exp.Column)):
+                    continue
+                for mine, other in ((c.this, c.expression), (c.expression, c.this)):
+                    owner = tables.get(other.table.lower())
+                    col = owner.column(other.name) if owner is not None else None
+                    if mine.table.lower() == alias and mine.name.lower() == "iri" and col is not None and \
+                            col.kind == "link" and col.target:
+                        targets.add(col.target)
+            if len(targets) == 1:
+                target = targets.pop()
+                t.set("this", exp.to_identifier(target))
+                if not t.alias:
+                    t.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+                tables[alias] = self.schema.table(target)
+                self._fix("unknown_table_as_link_target")
 
     def _things_of_names(self, group: tuple[Expr, ...]) -> tuple[Expr, ...]:
         """`group_by_thing`: a group by a column that names the rows (`name`, `title`, the label, `<table>_name`)

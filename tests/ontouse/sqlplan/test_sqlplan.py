@@ -395,3 +395,13 @@ def test_an_apostrophe_inside_a_text_value_is_escaped() -> None:
     plan, fixes = pk("SELECT budget FROM Hut WHERE label = 'O''Neill''s Hut'")
     assert "O'Neill's Hut" in [n.value for n in walk(plan) if isinstance(n, Lit)] and not fixes
     assert "cannot be read" in error(PARKS, "SELECT budget FROM Hut WHERE label = 'Reeds")
+
+
+def test_an_unknown_table_joined_by_a_link_is_the_table_the_link_points_at() -> None:
+    """`unknown_table_as_link_target`: no table Station, but Ranger.postedAt links to Hut rows."""
+    plan, fixes = pk("SELECT S.budget FROM Ranger AS R JOIN Station AS S ON R.postedAt = S.iri "
+                     "WHERE R.label = 'Ada Quill'")
+    assert "unknown_table_as_link_target" in fixes
+    assert [s.table for s in plan.sources] == ["Ranger", "Hut"]
+    assert "There is no table `Station`" in error(PARKS, "SELECT S.budget FROM Ranger AS R JOIN Station AS S "
+                                                         "ON R.label = S.iri")
