@@ -56,11 +56,13 @@ class Mention:
     exact: bool  # the question names the whole value (else the value contains the words)
     count: int = 1  # for partial mentions: how many values contain the words
     links: tuple[str, ...] = ()  # for a thing's name: the link columns (table.column) that point at its table
+    link_target: str = ""  # the table that link points at, when it is a wider one (a superclass's) than `table`
 
     def hint(self) -> str:
         if self.exact and self.links:
+            among = f", {self.table} rows among them" if self.link_target else ""
             return (f"'{self.value}' is the {self.column} of a {self.table} row (a link column such as "
-                    f"{self.links[0]} points to {self.table} rows)")
+                    f"{self.links[0]} points to {self.link_target or self.table} rows{among})")
         if self.exact:
             return f"'{self.value}' is a value of {self.table}.{self.column}"
         return (f"'{self.text}' occurs inside {self.count} value(s) of {self.table}.{self.column}, "
@@ -312,12 +314,22 @@ class ValueIndex:
         out = []
         for t in tables[:2]:
             col = next(c for c in t.columns.values() if c.prop == prop)
-            links = [(o, c) for o in self.schema.tables.values() if not self.shown or o.name in self.shown
-                     for c in o.columns.values() if c.kind == "link" and c.target == t.name and not c.hidden]
+            links = self._links_to(t.name)
+            if not links:  # none to its own table: the links to a table that includes its rows (a superclass's)
+                wider = sorted((w for w in self.schema.tables.values() if set(t.classes) < set(w.classes)),
+                               key=lambda w: (w.count, w.name))
+                links = next((found for w in wider if (found := self._links_to(w.name))), [])
             best = self._closest_link(links)
             out.append(Mention(text, value, t.name, col.name, exact,
-                               links=(f"{best[0].name}.{best[1].name}",) if best and col.is_label else ()))
+                               links=(f"{best[0].name}.{best[1].name}",) if best and col.is_label else (),
+                               link_target=best[1].target if best and col.is_label and best[1].target != t.name
+                               else ""))
         return out
+
+    def _links_to(self, table: str) -> list:
+        """The (table, column) of the shown links that point at `table`'s rows."""
+        return [(o, c) for o in self.schema.tables.values() if not self.shown or o.name in self.shown
+                for c in o.columns.values() if c.kind == "link" and c.target == table and not c.hidden]
 
     def _closest_link(self, links: list) -> tuple | None:
         """Of the links that point at a thing's table, the one closest in meaning to the question being linked

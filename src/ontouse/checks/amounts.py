@@ -16,7 +16,7 @@ from ..sqlplan.plan import Agg, Arith, Col, Func, Item, Plan, Query, walk
 from ..sqlplan.schema import Schema, Table
 from .check import Check
 from .plan_parts import aggregates_in, fixed_names, has_aggregate
-from .shape import is_number
+from .shape import is_number, things_with_value
 from .tables import (asked_tables, column_words, is_numeric, links_named, phrase_tables, refers_to, related,
                      tables_named)
 
@@ -89,16 +89,17 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
             "refer to it; if the data holds no such number, the answer is that it has none.")
 
 
-def own_link_counted(q: Question, plan: Plan, schema: Schema) -> Plan | None:
+def own_link_counted(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The bounded repair of named_count_problem: the named thing's own link that the question names by a word's
-    root, counted ("how many characters does X have": COUNT(DISTINCT characters) of the row named X); None when
-    not exactly one of its links is named so."""
+    root, counted ("how many characters does X have": COUNT(DISTINCT characters) of the row named X); else the
+    things of the table the question counts that link to it ("how many animals live in X", shape's
+    things_with_value); None when neither has one reading."""
     if not isinstance(plan, Query) or len(plan.sources) != 1:
         return None
     table = schema.table(plan.sources[0].table)
     own = links_named(q, [(table, c) for c in table.columns.values()], besides=table.name) if table else []
     if len(own) != 1:
-        return None
+        return things_with_value(q, plan, schema, table_texts)
     col = Col(plan.sources[0].alias, table.name, own[0][1].name)
     return replace(plan, select=(Item(Agg("count", col, distinct=True)),))
 
@@ -215,12 +216,11 @@ AVERAGE_ASKED = Check("average_asked", 80, lambda a: average_problem(a.q, a.plan
                       lambda a: "average" in a.q.words)
 COUNTED_CLASS = Check("counted_class", 90, lambda a: counted_class_problem(a.q, a.plan, a.schema),
                       lambda a: a.q.kind == "count")
-NOT_THE_NAMED_THING_COUNTED = Check("not_the_named_thing_counted", 100,
-                                    lambda a: named_count_problem(a.q, a.plan, a.schema, a.rows),
-                                    lambda a: a.q.kind == "count", repair=lambda a: own_link_counted(a.q, a.plan,
-                                                                                                    a.schema),
-                                    repair_note="the named thing's own link the question names, counted",
-                                    repair_rank=2)
+NOT_THE_NAMED_THING_COUNTED = Check(
+    "not_the_named_thing_counted", 100, lambda a: named_count_problem(a.q, a.plan, a.schema, a.rows),
+    lambda a: a.q.kind == "count", repair=lambda a: own_link_counted(a.q, a.plan, a.schema, a.table_texts),
+    repair_note="the number about the named thing the question asks (its link, or the things that link to it)",
+    repair_rank=2)
 THINGS_NOT_COUNTED = Check(
     "things_not_counted", 110, lambda a: listed_count_problem(a.q, a.plan, a.schema, a.table_texts),
     lambda a: a.q.kind == "other" and bool(WHICH & set(a.q.words[:3])),

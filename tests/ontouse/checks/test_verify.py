@@ -209,9 +209,13 @@ def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer
     ans = answerer.answer_sql("Which staff members speak German?", "SELECT iri FROM Language WHERE label = 'German'")
     assert ans.state == "answered" and ans.repairs == ["not_the_value_itself"]
     assert sorted(ans.answer.rstrip(".").split("; ")) == ["Anna Berg", "Jonas Reef"]
+    # a thing (not a value) counted: its count fails not_the_named_thing_counted, whose repair counts the sharks
+    # that link to it, as the direct plan does
     ans = answerer.answer_sql("How many sharks are kept in the tank called Open Ocean?",
-                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")  # a thing, not a value
-    assert ans.state == "unsure" and "best candidate: 1" in ans.answer and not ans.support
+                              "SELECT COUNT(*) FROM Exhibit WHERE label = 'Open Ocean'")
+    direct = answerer.answer_sql("How many sharks are kept in the tank called Open Ocean?",
+                                 "SELECT COUNT(*) FROM Shark WHERE livesIn = 'Open Ocean'")
+    assert ans.state == "answered" and ans.repairs == ["not_the_named_thing_counted"] and ans.answer == direct.answer
 
 
 def test_a_value_restated_or_counted_by_its_own_name_is_never_stated(answerer: AnswerLoop) -> None:
