@@ -19,16 +19,21 @@ from .tables import (as_term, asked_tables, is_subclass, named_subclass, one_lin
 
 
 def _of_table(e: Any, schema: Schema, target: Table) -> bool:
-    """Is `e` a column of `target` (or of a table of the same things), a link to it or a key of its rows?"""
+    """Is `e` a column of `target` (or of a table of the same things), a link to it or a key of its rows? A link of
+    target's rows to other things selects those things ("which exhibit houses X" answered by the exhibit's
+    `houses`: animals), not target's rows."""
     if not isinstance(e, Col):
         return False
     table = schema.table(e.table)
     col = table.column(e.column) if table else None
     if table is None or col is None:
         return False
-    if set(table.classes) & set(target.classes) or target.cls in table.classes:
-        return True
     if col.kind == "link" and col.target == target.name:
+        return True
+    linked = schema.table(col.target) if col.kind == "link" and col.target else None
+    if linked is not None and not related(linked, target):
+        return False
+    if set(table.classes) & set(target.classes) or target.cls in table.classes:
         return True
     return bool(col.key_of) and col.key_of.split(".", 1)[0] == target.name
 
