@@ -26,7 +26,7 @@ from ontocore.text import STOP, fold, singular, tokens
 from .question import Question
 from .repairs import named_on_its_source
 from .sqlplan.joins import join_edges
-from .sqlplan.plan import And, Cmp, Col, Join, Lit, Plan, Query, columns_in
+from .sqlplan.plan import And, Cmp, Col, Join, Lit, Plan, Query, used_aliases
 from .sqlplan.schema import Schema
 
 
@@ -84,23 +84,12 @@ def joined_by_the_link(plan: Plan, schema: Schema) -> Query | None:
     return replace(plan, joins=tuple(joins)) if changed else None
 
 
-def _used_aliases(q: Query) -> set[str]:
-    """The aliases of the sources whose columns are used anywhere but in the join conditions."""
-    cols: list[Col] = []
-    for it in q.select:
-        columns_in(it.expr, cols, deep=True)
-    for e in (q.where, q.having, *q.group_by, *(o.expr for o in q.order_by)):
-        if e is not None:
-            columns_in(e, cols, deep=True)
-    return {c.alias.lower() for c in cols}
-
-
 def unasked_join_dropped(plan: Plan, q: Question, table_texts: Any = None) -> Query | None:
     """`unasked_join_dropped` (module docstring): the plan without the joined tables it does not use and the
     question does not name (each left with its one join); None when there is none."""
     if not isinstance(plan, Query) or len(plan.sources) < 2:
         return None
-    used = _used_aliases(plan)
+    used = used_aliases(plan)
     said = {singular(w) for w in q.words}
     out = plan
     for src in plan.sources[1:]:

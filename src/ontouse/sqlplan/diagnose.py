@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from .compile import compile_plan
-from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source
+from .plan import And, Col, Plan, PlanError, Query, SetQuery, Source, used_aliases
 from .joins import join_edges
 from .schema import Schema
 from ..storage.sparql import QueryError
@@ -86,7 +86,7 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
     for src in plan.sources[1:]:  # a joined table the question does not use, which leaves nothing
         if probes >= MAX_PROBES:
             break
-        if _used(plan, src.alias):
+        if src.alias.lower() in used_aliases(plan):
             continue
         probes += 1
         joins = tuple(j for j in q.joins if src.alias.lower() not in (j.left.alias.lower(), j.right.alias.lower()))
@@ -107,19 +107,6 @@ def diagnose_empty(schema: Schema, store: Store, plan: Plan) -> str:
                 return (f"with the condition {_sql(c)} nothing is left (without it {n} rows match): check that it "
                         "compares the right column with a value the data holds.")
     return ""
-
-
-def _used(q: Query, alias: str) -> bool:
-    """Is a column of the source used anywhere but in its join conditions?"""
-    from .plan import columns_in
-
-    cols: list[Col] = []
-    for it in q.select:
-        columns_in(it.expr, cols, deep=True)
-    for e in (q.where, q.having, *q.group_by, *(o.expr for o in q.order_by)):
-        if e is not None:
-            columns_in(e, cols, deep=True)
-    return any(c.alias.lower() == alias.lower() for c in cols)
 
 
 def _select_of(sources: tuple[Source, ...], q: Query):

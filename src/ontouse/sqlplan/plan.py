@@ -204,6 +204,17 @@ def columns_in(e: Any, out: list[Col] | None = None, deep: bool = False) -> list
     return out
 
 
+def used_aliases(q: Query) -> set[str]:
+    """The aliases (lower case) of the sources whose columns a query uses anywhere but in its join conditions."""
+    cols: list[Col] = []
+    for it in q.select:
+        columns_in(it.expr, cols, deep=True)
+    for e in (q.where, q.having, *q.group_by, *(o.expr for o in q.order_by)):
+        if e is not None:
+            columns_in(e, cols, deep=True)
+    return {c.alias.lower() for c in cols}
+
+
 def output_width(plan: Plan) -> int:
     return len(plan.select) if isinstance(plan, Query) else output_width(plan.left)
 
