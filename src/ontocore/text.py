@@ -16,7 +16,7 @@ STOP = LINK_WORDS | frozenset(
     "where why how many much that this these those there their its it they them we our us you your i me my all any "
     "some give show list find tell return get also as than then into about".split())
 
-STEM = 5  # words are compared by their first letters ("enrolled" ~ "enrolment", "illustrated" ~ "illustrator")
+STEM = 5  # words are compared by their first letters ("enrolled" ~ "enrolment", "approved" ~ "approval")
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)  # a word or a number, in any script
 _NAME_WORD = re.compile(r"[A-Za-z0-9]+")
 # a quoted name or value in a question: '...', "...", “...”, ‘...’, „...“, «...»; a quote mark inside a word is an

@@ -585,8 +585,8 @@ __all__ = ["AnswerLoop", "open_answerer", "extract_sql", "OntoError"]
 
 
 def _names_quoted(sql: str, mentions: list) -> str:
-    """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Roll', written by the model
-    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Roll'), when the SQL has it so."""
+    """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Sons', written by the model
+    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Sons'), when the SQL has it so."""
     for value in sorted({m.value for m in mentions if getattr(m, "exact", False) and "'" in m.value}, key=len,
                         reverse=True):
         sql = sql.replace(f"'{value}'", "'" + value.replace("'", "''") + "'")

@@ -4,15 +4,15 @@ finds rows and every answer check passes: AnswerLoop._code_repair).
 (Before them, repairs.py's `named_on_its_source` is made on the plan as read.)
 
 - `named_on_its_table`: a name the question gives, compared with the label of one table of the plan, while the
-  question's linking says the named thing is a row of another table of the plan (`Album A JOIN Song S ON
-  A.iri = S.album WHERE S.label = 'X'` where X is an album): the condition moves to that table's alias.
+  question's linking says the named thing is a row of another table of the plan (`Ranger R JOIN Warden W ON
+  R.hasWarden = W.iri WHERE R.label = 'X'` where X is the warden): the condition moves to that table's alias.
 - `unasked_join_dropped`: a joined table none of whose columns the plan selects or compares, which the question
-  does not name, and which leaves no rows: it only required a relation the question never states (a person's
-  club, for "in which league did X play?"), so it is left out;
+  does not name, and which leaves no rows: it only required a relation the question never states (a ranger's
+  hut, for "what is the salary of X?"), so it is left out;
 - `joined_by_the_link`: two tables of different things (no class in common) joined as one thing (`A.iri = B.iri`),
   which no row can satisfy, between which the view has exactly one link, are joined by that link; two tables
-  joined by one of their two links, which pairs no rows (a work's `partOf` album, where the data states the
-  album's `tracklist`), are joined by the other.
+  joined by one of their two links, which pairs no rows (a sheet's `filedIn` binder, where the data states the
+  binder's `holds`), are joined by the other.
 
 Each applies only to a plain query (no set operation); none adds a condition."""
 

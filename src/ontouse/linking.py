@@ -136,7 +136,7 @@ class ValueIndex:
 
     def _as_link_value(self, text: str, value: str, prop: URIRef) -> list[Mention]:
         """A name of things that are rows of no table but values of links (an individual with a name and no class
-        of the view: "piano" as a work's instrumentation): the name as a value of the link columns that hold them."""
+        of the view: "biogas" as a truck's fuel): the name as a value of the link columns that hold them."""
         if prop not in self.schema.label_props:
             return []
         things = [t for t, classes in self.things_with(prop, value).items() if not self._typed(classes)]
@@ -340,7 +340,7 @@ class ValueIndex:
             asked = {singular(w) for w in tokens(self._question)}
             named = [(o, c) for o, c in links if {singular(w) for w in split_name(o.name).lower().split()} <= asked]
             links = named or links
-            # "Which films received X?": a link whose own name has words of the question (awardReceived)
+            # "Which trucks were approved by X?": a link whose own name has words of the question (approvedBy)
             roots = {stem(w) for w in asked - STOP}
             said = [(o, c) for o, c in links if {stem(w) for w in split_name(c.name).lower().split()} & roots]
             links = said or links

@@ -92,7 +92,7 @@ def named_count_problem(q: Question, plan: Plan, schema: Schema, rows: list[list
 def own_link_counted(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> Plan | None:
     """The bounded repair of named_count_problem: the named thing's own link that the question names by a word's
     root, counted ("how many characters does X have": COUNT(DISTINCT characters) of the row named X); else the
-    things of the table the question counts that link to it ("how many animals live in X", shape's
+    things of the table the question counts that link to it ("how many pupils are in the grade X", shape's
     things_with_value); None when neither has one reading."""
     if not isinstance(plan, Query) or len(plan.sources) != 1:
         return None

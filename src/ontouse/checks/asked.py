@@ -20,8 +20,8 @@ from .tables import (as_term, asked_tables, is_subclass, named_subclass, one_lin
 
 def _of_table(e: Any, schema: Schema, target: Table) -> bool:
     """Is `e` a column of `target` (or of a table of the same things), a link to it or a key of its rows? A link of
-    target's rows to other things selects those things ("which exhibit houses X" answered by the exhibit's
-    `houses`: animals), not target's rows."""
+    target's rows to other things selects those things ("which binder holds X" answered by the binder's
+    `holds`: sheets), not target's rows."""
     if not isinstance(e, Col):
         return False
     table = schema.table(e.table)

@@ -133,7 +133,7 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
         join = _link_named(q, [asked[0]], table, alias, value.alias)[0]
     elif join is None and table is not None:
         own = links_named(q, [(table, c) for c in table.columns.values()], besides=table.name)
-        if len(own) == 1:  # "how many tributaries does the river X have": X's own link the question names
+        if len(own) == 1:  # "how many rooms does the course X use": X's own link the question names
             col = Col(value.alias, table.name, own[0][1].name)
             select = Item(Agg("count", col, distinct=True)) if q.kind == "count" else Item(col)
             return Query(select=(select,), sources=(value,), where=plan.where, distinct=q.kind != "count")
@@ -148,7 +148,7 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
 
 def _link_named(q: Question, tables: list[Any], table: Any, alias: str, value_alias: str) -> tuple[Any, list]:
     """The join of the things of `tables` that link to `table`'s rows by the one link the question names by a
-    word's root ("how many people held the rank X": `militaryRank`), or by the only link there is; (None, [])
+    word's root ("how many pupils are in the grade X": `grade`), or by the only link there is; (None, [])
     otherwise."""
     referring = [(t, c) for t in tables if t.name != table.name for c in t.columns.values()
                  if c.kind == "link" and not c.hidden and c.target.lower() == table.name.lower()]

@@ -221,7 +221,7 @@ def one_link(wide: Table, alias: str, other: Table, other_alias: str) -> Join | 
 
 def links_named(q: Question, links: list[tuple[Any, Any]], besides: str = "") -> list[tuple[Any, Any]]:
     """The (table, column) of `links` that are links whose name shares a word's root with the question, those whose
-    every word it says first (a word that names the table `besides`, "the rank X" of a table of ranks, names no
+    every word it says first (a word that names the table `besides`, "the grade X" of a table of grades, names no
     link of that table's own)."""
     from ontocore.embeddings import split_name
 

@@ -38,8 +38,8 @@ def _close(name: str, options: list[str], n: int = 3) -> list[str]:
 
 
 def _escape_inner_apostrophes(sql: str) -> str:
-    """`escaped_apostrophe`: an apostrophe between two letters is inside a text value ('Everybody's Favorite',
-    'O'Brien'), never a quote of SQL (a quote follows `=`, a space, `(` or `,`, and is followed by one of them), so
+    """`escaped_apostrophe`: an apostrophe between two letters is inside a text value ('Miller's Dock',
+    'O'Neill'), never a quote of SQL (a quote follows `=`, a space, `(` or `,`, and is followed by one of them), so
     it is doubled as SQL writes it."""
     return re.sub(r"(?<=[^\W\d_])'(?=[^\W\d_])", "''", sql)
 
