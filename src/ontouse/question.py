@@ -268,7 +268,8 @@ def named_sides(q: Question, mentions: list) -> list[str]:
     """The things a comparison question names ("does A have more X than B", "which of A or B"): values the
     question names whole, two or more."""
     words = set(q.words)
-    if not ((words & COMPARATIVE and "than" in words) or ("or" in words and q.head)):
+    before_than = {a for a, b in zip(q.words, q.words[1:]) if b == "than" and len(a) > 4 and a.endswith("er")}
+    if not (((words & COMPARATIVE or before_than) and "than" in words) or ("or" in words and q.head)):
         return []
     # only names the question writes as names (capitalised or quoted), not common words that happen to be values
     proper = {fold(n) for n in q.names + q.quoted}

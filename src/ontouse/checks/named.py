@@ -26,9 +26,50 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
     lits = literals_in(plan)
     missing = [s for s in sides if not any(fold(s) == x or fold(s) in x.split("  ") or fold(s) in x for x in lits)]
     if not missing:
+        together = _sides_in_one_row(plan, sides)
+        if together:
+            a, b = together
+            return (f"the query asks for one row joined to both {a!r} and {b!r}, but the question compares them: "
+                    f"find each side on its own (a subquery for each, or GROUP BY over both) and compare the two.")
         return ""
     return (f"the question compares {' and '.join(repr(s) for s in sides)}, but the query does not look at "
             f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")
+
+
+def _sides_in_one_row(plan: Plan, sides: list[str]) -> tuple[str, str] | None:
+    """Two sides of a comparison that one query's conditions require of things joined to each other (`A.label =
+    'X' AND B.label = 'Y'` with A and B linked by the query's joins, or one alias equal to both): the rows found are
+    a path from one side to the other, never the two sides side by side. Two sides read from unjoined sources
+    (a comparison of two rows) or in subqueries of their own are apart."""
+    folded = {fold(s): s for s in sides}
+    for node in walk(plan):
+        if not isinstance(node, Query) or node.where is None:
+            continue
+        conds = node.where.items if isinstance(node.where, And) else (node.where,)
+        named: dict[str, str] = {}  # side -> alias
+        for c in conds:
+            if isinstance(c, Cmp) and c.op == "=" and isinstance(c.left, Col) and isinstance(c.right, Lit) and \
+                    isinstance(c.right.value, str) and fold(c.right.value) in folded:
+                named.setdefault(fold(c.right.value), c.left.alias)
+        if len(named) < 2:
+            continue
+        links: dict[str, set[str]] = {}
+        pairs = [(j.left.alias, j.right.alias) for j in node.joins] + \
+            [(c.left.alias, c.right.alias) for c in conds if isinstance(c, Cmp) and c.op == "=" and
+             isinstance(c.left, Col) and isinstance(c.right, Col)]
+        for x, y in pairs:
+            links.setdefault(x, set()).add(y)
+            links.setdefault(y, set()).add(x)
+        (a, first), (b, second) = list(named.items())[:2]
+        reached, todo = {first}, [first]
+        while todo:
+            for y in links.get(todo.pop(), ()):
+                if y not in reached:
+                    reached.add(y)
+                    todo.append(y)
+        if second in reached:
+            return folded[a], folded[b]
+    return None
 
 
 def _used(value: str, lits: list[str]) -> bool:

@@ -388,3 +388,24 @@ def test_is_there_a_thing_reads_that_things_table(answerer) -> None:
     assert ans.state == "answered" and ans.boolean is True
     ans = answerer.answer_sql("Are there storms of force 11?", "SELECT COUNT(*) FROM Storm WHERE force = 11")
     assert ans.state == "answered" and ans.boolean is True
+
+
+def test_a_comparison_of_two_named_things_is_never_a_path_from_one_to_the_other(answerer: AnswerLoop) -> None:
+    """"Did A log more storms than B?" names two windmills: a query that needs one storm logged at both (the two
+    names on two copies of the table, joined through the storms) finds a path, not the two sides; each side counted
+    on its own compares them, and two rows read side by side (no join between them) compare them too."""
+    q = "Did Gullrock log more storms than Dunmore Head?"
+    ans = answerer.answer_sql(q, "SELECT COUNT(*) FROM Windmill AS w1 JOIN Storm AS s ON s.loggedAt = w1.iri "
+                                 "JOIN Windmill AS w2 ON s.loggedAt = w2.iri "
+                                 "WHERE w1.label = 'Gullrock' AND w2.label = 'Dunmore Head'")
+    outcome = {c["check"]: c for c in ans.checks}["comparison_sides"]
+    assert ans.state != "answered" and not outcome["passed"] and "on its own" in outcome["detail"]
+    ans = answerer.answer_sql(q, "SELECT (SELECT COUNT(*) FROM Storm AS s JOIN Windmill AS w ON s.loggedAt = w.iri "
+                                 "WHERE w.label = 'Gullrock') > (SELECT COUNT(*) FROM Storm AS t JOIN Windmill AS v "
+                                 "ON t.loggedAt = v.iri WHERE v.label = 'Dunmore Head') "
+                                 "FROM Windmill AS x WHERE x.label = 'Gullrock'")
+    assert {c["check"]: c["passed"] for c in ans.checks}["comparison_sides"] and ans.answer == "Yes."
+    ans = answerer.answer_sql("Is Gullrock taller than Dunmore Head?",
+                              "SELECT a.heightM > b.heightM FROM Windmill AS a, Windmill AS b "
+                              "WHERE a.label = 'Gullrock' AND b.label = 'Dunmore Head'")
+    assert {c["check"]: c["passed"] for c in ans.checks}["comparison_sides"] and ans.answer == "No."
