@@ -297,7 +297,7 @@ def _phrases(words: list[Word]) -> list[Phrase]:
             continue
         out.append(Phrase("ADVP" if w.tag.startswith("RB") else "O", [w]))
         i += 1
-    out = _titles(out)
+    out = _names(_titles(out))
     for a, b in zip(out, out[1:]):
         if a.kind == "PP" and b.kind == "NP":
             b.pp = a
@@ -323,6 +323,88 @@ def _titles(phrases: list[Phrase]) -> list[Phrase]:
         out.append(p)
         i += 1
     return out
+
+
+# lower-case words that may stand inside a name of capitalized words ("Bank of the North", "Comte de Vries")
+NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "by", "with", "from", "de", "la", "le",
+                "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "&", "'s", "’s", ":", "-"}
+_QUOTES = {'"': '"', "“": "”", "„": "“"}
+
+
+def _merged(phrases: list[Phrase]) -> Phrase:
+    """Phrases that together write one name: one noun phrase, every word a proper noun (the joiners and marks
+    keep their own tag)."""
+    words = [w for p in phrases for w in p.words]
+    return Phrase("NP", [Word(w.text, "NNP" if w.text[:1].isalnum() and (w.text[:1].isupper() or w.tag in NOUN_TAGS
+                                                                            or w.tag == "CD") else w.tag,
+                              w.start, w.end) for w in words])
+
+
+def _capitalized(w: Word) -> bool:
+    return w.text[:1].isupper() or w.tag == "CD" or bool(re.match(r"\d", w.text))
+
+
+def _names(phrases: list[Phrase]) -> list[Phrase]:
+    """Names whose words the tagger splits into several phrases, each one noun phrase:
+    - a quoted title of capitalized words ("The Long Night" in quotes, "We Ride at Dawn");
+    - a name of capitalized words joined by "of" ("Bank of the North", "Museum of Fine Arts");
+    - the name a sentence opens with, before its first finite verb, when every word of it is capitalized or a
+      joiner and a joiner other than "and" holds it together ("The Year of the Flood was written ...", "Songs to
+      Sing at Night is ..."): one title, not a list of things (not "Ann Lee and Bo Park wrote ...")."""
+    out = list(phrases)
+    # quoted titles
+    i = 0
+    while i < len(out):
+        p = out[i]
+        if p.kind == "O" and p.words[0].text in _QUOTES:
+            close = _QUOTES[p.words[0].text]
+            j = i + 1
+            while j < len(out) and j - i <= 14 and not (out[j].kind == "O" and out[j].words[0].text in (close, '"')):
+                j += 1
+            inner = out[i + 1:j]
+            words = [w for q in inner for w in q.words]
+            if j < len(out) and words and 1 < len(words) <= 12 and words[0].text[:1].isupper() and \
+                    not any(w.text in (".", ";") for w in words) and \
+                    all(_capitalized(w) or w.lower in NAME_JOINERS or w.tag in ("PRP", "MD", "RB", "VB", "VBZ",
+                                                                               "VBP", "VBD", "VBN", "IN", "TO",
+                                                                               "DT", ",", "POS")
+                        or not w.text[:1].isalnum() for w in words):
+                out[i + 1:j] = [_merged(inner)]
+                i += 3
+                continue
+        i += 1
+    # "X of (the) Y", both capitalized
+    i = 0
+    while i + 2 < len(out):
+        a, of, b = out[i], out[i + 1], out[i + 2]
+        if a.kind == "NP" and of.kind == "PP" and of.words[0].lower == "of" and b.kind == "NP" and \
+                a.words[-1].tag in ("NNP", "NNPS") and all(_capitalized(w) or w.lower in NAME_JOINERS
+                                                           for w in _content(a.words)) and \
+                _content(b.words) and all(_capitalized(w) or w.lower in NAME_JOINERS for w in _content(b.words)) \
+                and b.words[-1].tag in ("NNP", "NNPS"):
+            out[i:i + 3] = [_merged([a, of, b])]
+            continue
+        i += 1
+    # the name a sentence opens with
+    words = [w for p in out for w in p.words]
+    verb = next((k for k, w in enumerate(words) if w.tag in FINITE_TAGS), None)
+    if verb is not None and 1 < verb <= 16 and _capitalized(words[0]):
+        run = words[:verb]
+        joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)}
+        if all(_capitalized(w) or w.lower in NAME_JOINERS for w in run) and _capitalized(run[-1]) and \
+                joiners - {"and", "&", "the", "a", "an"} and not any(w.text in (",", "(", ";") for w in run):
+            end = run[-1].end
+            k = 0
+            while k < len(out) and out[k].end <= end:
+                k += 1
+            if k > 1:
+                out[:k] = [_merged(out[:k])]
+    return out
+
+
+def _content(words: list[Word]) -> list[Word]:
+    """The words of a noun phrase without its leading determiner."""
+    return words[1:] if words and words[0].tag == "DT" else words
 
 
 def _np_continues(words: list[Word], i: int) -> bool:

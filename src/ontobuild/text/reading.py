@@ -68,6 +68,7 @@ class Thing:
     named: bool = False  # a word of its phrase is a name or a code ("the P-200 printer", "room 3")
     aliases: list[str] = field(default_factory=list)  # other names the sentence gives it in parentheses
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
+    title: str = ""  # a common noun written before the name it is a title of ("composer" in "the composer Ann Lee")
 
     @property
     def kind(self) -> str:
@@ -75,11 +76,12 @@ class Thing:
         function word the tagger took for one)."""
         if self.proper or not self.head or not self.head[:1].isalpha():
             return ""
-        head = singular(self.head)
-        classes = word_classes(head)
-        if classes and "NOUN" not in classes and "PROPN" not in classes:
-            return ""
-        return safe_name(head)
+        return noun_kind(self.head)
+
+    @property
+    def title_kind(self) -> str:
+        """The class a name's title names ("the composer Ann Lee" -> Composer), or ""."""
+        return noun_kind(self.title) if self.title else ""
 
     def describe(self) -> str:
         """How the prompt shows it: its words and its role."""
@@ -92,6 +94,29 @@ class Thing:
         if self.condition:
             role += ", in a condition"
         return role
+
+
+def noun_kind(noun: str) -> str:
+    """The class a head noun names: singular, CamelCase ("bags" -> Bag); "" for a word that is no noun (a verb or
+    a function word the tagger took for one)."""
+    head = singular(noun)
+    classes = word_classes(head)
+    if classes and "NOUN" not in classes and "PROPN" not in classes:
+        return ""
+    return safe_name(head)
+
+
+def _titled_name(words: list[Word]) -> tuple[list[Word], str]:
+    """A name written after the common nouns that say what it is ("the Russian composer Ann Lee", "artist Bo Park"):
+    the name's words and that title noun; the words themselves and "" when the phrase is not so written."""
+    k = len(words)
+    while k > 0 and words[k - 1].tag in ("NNP", "NNPS") and words[k - 1].text[:1].isupper():
+        k -= 1
+    if k == 0 or k == len(words) or words[k - 1].tag not in NOUN_TAGS or not words[k - 1].text.islower() or \
+            "NOUN" not in word_classes(words[k - 1].text) or \
+            not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]):
+        return words, ""
+    return words[k:], words[k - 1].text
 
 
 @dataclass
@@ -206,6 +231,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         if len(words) == 1 and p.pp is not None and (p.pp.words[-1].lower, head.lower) in _IDIOMS:
             continue  # "on average", "in stock": a way of saying, no thing
         label_words = words[:words.index(head) + 1] if head in words else words
+        label_words, title = _titled_name(label_words)
         label = text[label_words[0].start:label_words[-1].end]
         plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
         proper = _proper(label_words)
@@ -224,7 +250,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                   prep=p.pp.words[0].lower if p.pp else "", proper=proper, plural=plural, generic=generic,
                   individuals=_spans_of(known, p.start, p.end), in_parentheses=i in paren, condition=i in cond,
                   named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
-                  or bool(number))
+                  or bool(number), title=title)
         things[i] = t
     _aliases(phrases, things)
     gerund = _gerund_subject(text, phrases, things)

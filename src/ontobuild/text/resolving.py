@@ -119,7 +119,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
                 folded.add(inner[0].id)
         out[t.id] = Resolved([], new_name=safe_name(label), new_label=label,
-                             new_class="" if t.proper else t.kind,
+                             new_class=t.title_kind if t.proper else t.kind,
                              stated_of=t.label if t.generic else "", aliases=list(t.aliases))
     for tid in folded:
         out.pop(tid, None)

@@ -229,3 +229,33 @@ def test_a_measure_noun_joined_by_of_is_no_owner_of_its_value(text: str) -> None
     r = _read(text)
     owner = next((t for t in r.things if t.id == r.values[-1].owner), None)
     assert owner is None or owner.head.lower() not in ("cost", "capacity")
+
+
+@pytest.mark.parametrize("text,name", [
+    ('"Rain Over the Harbour" is a painting by Ada Voss.', "Rain Over the Harbour"),
+    ("The guide \u201cKeeping Bees in Cold Valleys\u201d was printed in 2019.", "Keeping Bees in Cold Valleys"),
+    ("The Guild of Northern Glassmakers was founded by Ivo Brand.", "Guild of Northern Glassmakers"),
+    ("Songs to Sing at the Mill was recorded by the Tarn Choir.", "Songs to Sing at the Mill"),
+    ("The boilers are serviced by the Bank of the Lower Vale.", "Bank of the Lower Vale"),
+])
+def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> None:
+    labels = [t.label for t in _read(text).things]
+    assert name in labels or f"The {name}" in labels, labels
+
+
+@pytest.mark.parametrize("text,names", [
+    ("Ann Lee and Bo Park wrote the manual.", ["Ann Lee", "Bo Park"]),  # a list of names, not a title
+    ("The kettle of the canteen holds 12 litres.", ["kettle", "canteen"]),  # common nouns stay apart
+])
+def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[str]) -> None:
+    labels = [t.label for t in _read(text).things]
+    assert all(n in labels for n in names), labels
+
+
+@pytest.mark.parametrize("text,name,kind", [
+    ("The depot was designed by the Danish architect Mira Holm.", "Mira Holm", "Architect"),
+    ("Repairs are signed off by inspector Tomas Reyes.", "Tomas Reyes", "Inspector"),
+])
+def test_a_title_before_a_name_says_what_the_named_thing_is(text: str, name: str, kind: str) -> None:
+    t = _thing(_read(text), name)
+    assert t.proper and t.title_kind == kind
