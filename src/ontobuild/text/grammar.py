@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 
 # a token: a number (with its decimals, thousands and a sign), a degree unit, a word (letters, digits, inner
 # hyphens, dots of an abbreviation and apostrophes), or one other character
-_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|['’]s\b|"
+_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|(?<=[a-z] )[A-Z]\.(?= [A-Z][a-z])|"
+                    r"['’]s\b|"
                     r"[^\W\d_](?:[\w]|['’](?![sS]\b)\w|-(?=\w)|\.(?=\w))*(?:\.(?=,))?|\d+[A-Za-z]\w*|\S", re.UNICODE)
 # words after which a point does not end a sentence
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "nos", "vs", "etc", "e.g", "i.e", "approx", "ca",
@@ -190,7 +191,9 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     verb is a noun ("eight runs succeeded"); and a clause without a finite verb gets one: the first word the lexicon
     knows as a verb that the context rules had turned into a noun, followed by a number, a determiner or a
     possessive ("cartridges for the printer hold 40 mL")."""
-    tags = list(tags)
+    tags = ["NNP" if t.startswith("NNP-") else  # the lexicon's named entities ("NNP-PERS") are proper nouns
+            "NN" if t == "VBG" and not tok.lower().endswith("ing") else t  # "publication" is no gerund
+            for t, tok in zip(tags, tokens)]
     for i, (tag, own) in enumerate(zip(tags, lexical)):
         if own in ("IN", "TO", "DT", "CC") and (tag in VERB_TAGS or tag in NOUN_TAGS):
             tags[i] = own
@@ -328,6 +331,9 @@ def _titles(phrases: list[Phrase]) -> list[Phrase]:
 # lower-case words that may stand inside a name of capitalized words ("Bank of the North", "Comte de Vries")
 NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "by", "with", "from", "de", "la", "le",
                 "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "&", "'s", "’s", ":", "-"}
+# words that open a clause, not a name ("Before Ann Lee left ...")
+_CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
+                                    "without", "in", "on", "at", "from", "to", "of", "per", "via"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 
 
@@ -348,7 +354,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
     """Names whose words the tagger splits into several phrases, each one noun phrase:
     - a quoted title of capitalized words ("The Long Night" in quotes, "We Ride at Dawn");
     - a name of capitalized words joined by "of" ("Bank of the North", "Museum of Fine Arts");
-    - the name a sentence opens with, before its first finite verb, when every word of it is capitalized or a
+    - the name written right before a finite verb, as its subject, when every word of it is capitalized or a
       joiner and a joiner other than "and" holds it together ("The Year of the Flood was written ...", "Songs to
       Sing at Night is ..."): one title, not a list of things (not "Ann Lee and Bo Park wrote ...")."""
     out = list(phrases)
@@ -385,20 +391,27 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
             out[i:i + 3] = [_merged([a, of, b])]
             continue
         i += 1
-    # the name a sentence opens with
-    words = [w for p in out for w in p.words]
-    verb = next((k for k, w in enumerate(words) if w.tag in FINITE_TAGS), None)
-    if verb is not None and 1 < verb <= 16 and _capitalized(words[0]):
-        run = words[:verb]
+    # the name written right before a finite verb, as its subject
+    k = 0
+    while k < len(out):
+        p = out[k]
+        if p.kind != "VP" or not any(w.tag in FINITE_TAGS for w in p.words[:1]) or k == 0:
+            k += 1
+            continue
+        first = k
+        while first > 0 and all(_capitalized(w) or w.lower in NAME_JOINERS for w in out[first - 1].words) and \
+                out[first - 1].words[0].text not in (",", "(", ";", '"'):
+            first -= 1
+        while first < k and not _capitalized(out[first].words[0]):
+            first += 1  # a name opens with a capital
+        run = [w for q in out[first:k] for w in q.words]
         joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)}
-        if all(_capitalized(w) or w.lower in NAME_JOINERS for w in run) and _capitalized(run[-1]) and \
-                joiners - {"and", "&", "the", "a", "an"} and not any(w.text in (",", "(", ";") for w in run):
-            end = run[-1].end
-            k = 0
-            while k < len(out) and out[k].end <= end:
-                k += 1
-            if k > 1:
-                out[:k] = [_merged(out[:k])]
+        opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
+        if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
+                (joiners - {"and", "&", "the", "a", "an"} or opener):  # "Beyond the Pines is ...": a title
+            out[first:k] = [_merged(out[first:k])]
+            k = first + 1
+        k += 1
     return out
 
 

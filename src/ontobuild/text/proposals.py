@@ -84,7 +84,8 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
     for complement, subject in same.items():  # "X is a genus": X is what the genus is
         if complement in things and things[complement].kind:
             state.kinds[subject] = things[complement].kind
-    links = joined_pairs(reading, things, same, state)
+    named = {tid for tid, t in things.items() if t.named or resolved[tid].individuals}
+    links = joined_pairs(reading, things, same, state, named)
     for t in reading.things:  # the prompt shows what a pronoun or description points to
         r = resolved.get(t.id)
         if r is not None and r.referent:
@@ -147,10 +148,15 @@ def fits_value(label: str, q: Any, reading: Reading, state: TextState) -> bool:
     return state.embedder is not None and float(state.embedder.similarity(label, kind)) >= CLASS_SIMILARITY
 
 
-def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState
-                 ) -> list[Link]:
+def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState,
+                 named: set[str] | None = None) -> list[Link]:
     """Pairs of things the sentence joins: a clause's subject and each thing after its verb; a thing and a name inside
-    its phrase. Each with the relations the model may choose."""
+    its phrase. Each with the relations the model may choose.
+
+    With the user's vocabulary, a relation joins things a person can name: both ends are `named` (a name or code,
+    or a thing already known, a pronoun or description that points back to one), but for what "is" says a named
+    thing is ("X was a swimmer": the vocabulary may hold what X is). A relation between two things the text only
+    describes ("the song ... a folk song") would state a fact about individuals nobody can ask for by name."""
     out: list[Link] = []
     seen: set[tuple[str, str]] = set()
 
@@ -159,6 +165,8 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if s == o or s not in things or o not in things or (s, o) in seen or (o, s) in seen:
             return
         if things[s].role == "measure" or things[o].role == "measure" or things[o].condition:
+            return
+        if state.relations and named is not None and (s not in named or (o not in named and not as_written)):
             return
         options = link_options(things[s], things[o], words, name, state)
         if not options:
@@ -217,6 +225,8 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) ->
         if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state)) and \
                 not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)):
             continue
+        if not r["range"] and not _said(r["label"], f"{words} {o.label} {o.title}"):
+            continue  # no range to check the object against: only when the sentence's words name the relation
         fits.append(rel)
     scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
     if not scored or scored[0][0] < MIN_RELATION_SCORE:
@@ -224,6 +234,13 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) ->
     if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
         return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
     return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+def _said(label: str, words: str) -> bool:
+    """Whether a word of a relation's label shares its stem with one of `words` ("published" ~ publication date)."""
+    from ontocore.text import stem
+    said = {stem(w) for w in re.findall(r"[a-z]{4,}", words.lower())}
+    return any(stem(w) in said for w in re.findall(r"[a-z]{4,}", label.lower()))
 
 
 def orient(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:

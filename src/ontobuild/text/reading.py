@@ -69,6 +69,7 @@ class Thing:
     aliases: list[str] = field(default_factory=list)  # other names the sentence gives it in parentheses
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
     title: str = ""  # a common noun written before the name it is a title of ("composer" in "the composer Ann Lee")
+    conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
 
     @property
     def kind(self) -> str:
@@ -179,8 +180,8 @@ def _lemma(word: Word) -> str:
 def _name_words(words: list[Word]) -> list[Word]:
     """The words of a noun phrase that name the thing: without leading determiners, quantifiers and numbers."""
     i = 0
-    while i < len(words) - 1 and (words[i].lower in _DETERMINERS or words[i].tag in ("DT", "PDT", "PRP$", "POS")
-                                  or words[i].tag == "CD"):
+    while i < len(words) - 1 and (words[i].lower in _DETERMINERS and words[i].tag != "NNP" or
+                                  words[i].tag in ("DT", "PDT", "PRP$", "POS") or words[i].tag == "CD"):
         i += 1
     return words[i:]
 
@@ -260,6 +261,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                           gerund[3], "subject")
     r.things = sorted(things.values(), key=lambda t: t.start)
     _modifiers(phrases, things)
+    _conjuncts(phrases, things)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     _measures(text, phrases, things, r)
     _value_owners(phrases, things, r)
@@ -367,12 +369,35 @@ def _modifiers(phrases: list[Phrase], things: dict[int, Thing]) -> None:
             things[i].owner = owner.id
 
 
+def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:
+    """A thing listed after another with "and", "or" or a comma, with no preposition of its own, plays the same part:
+    "a guide by Ann Lee and Bo Park" (both after "by", inside the guide's phrase), "is a welder, a fitter and a
+    driver" (three things "is" says it is)."""
+    for i in sorted(things):
+        t = things[i]
+        if phrases[i].pp is not None or i < 2 or _clause_follows(phrases, i):
+            continue  # ("..., and a sack holds 60 kg": the subject of a clause of its own)
+        k, joined = i - 1, False
+        while k >= 0 and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "or"):
+            joined = joined or phrases[k].words[0].lower in ("and", "or")
+            k -= 1
+        if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
+            continue
+        first = things[k]
+        if first.proper != t.proper and first.prep:
+            continue  # "made by Kessler and the pumps ...": not one list
+        t.prep, t.owner, t.conjunct_of = first.prep, first.owner, first.conjunct_of or first.id
+        phrases[i].pp = phrases[i].pp or next((p for p in reversed(phrases[:k]) if p.kind == "PP"), None) \
+            if first.prep else phrases[i].pp
+
+
 def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values: list[Value], paren: set[int],
              cond: set[int]) -> list[Clause]:
     """Each verb group with its subject (the nearest thing before it in its clause, the antecedent of "that/which/
     who", or the sentence's subject) and what follows it up to the next verb group."""
     out: list[Clause] = []
     sentence_subject = ""
+    participles: list[str] = []  # the subjects of the participle clauses so far
     for i, p in enumerate(phrases):
         if p.kind != "VP" or i in paren or i in things:  # (a gerund subject is a thing, not a clause)
             continue
@@ -389,6 +414,11 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             phrases[i - 2].kind == "VP")  # "..., directed and written by X": the sentence's subject
         if participle and after_comma and sentence_subject:  # "X grew fast, reaching ...": the sentence's subject
             subject = sentence_subject
+        elif participle and (participles or out and out[-1].subject) and i > 0 and phrases[i - 1].kind == "O" \
+                and phrases[i - 1].words[0].lower in ("and", "or"):
+            # "a guide written by A and illustrated by B", "X was written by A and edited by B": what the verb
+            # before "and" is about
+            subject = participles[-1] if participles else out[-1].subject
         if participle and not subject:  # "a cartoon directed by X": the phrase the participle follows
             k = i - 1
             while k >= 0 and (k not in things or k in paren):
@@ -406,6 +436,8 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
                         relative_of=subject if relative else "", explicit=explicit and finite)
         _take_arguments(clause, phrases, i, things, values, paren)
         out.append(clause)
+        if participle and subject:
+            participles.append(subject)
     _give_values_a_verb(values, out)
     for t in things.values():
         if t.id == sentence_subject:
@@ -478,7 +510,9 @@ def _take_arguments(clause: Clause, phrases: list[Phrase], i: int, things: dict[
             if t.owner:
                 continue
             if not t.prep:
-                t.role = "complement" if clause.copula and not clause.arguments else "object"
+                first = next((x for x in things.values() if x.id == t.conjunct_of), None)
+                t.role = first.role if first is not None and first.role in ("complement", "object") else \
+                    "complement" if clause.copula and not clause.arguments else "object"
             else:
                 t.role = t.prep
             t.verb = clause.verb

@@ -259,3 +259,24 @@ def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[
 def test_a_title_before_a_name_says_what_the_named_thing_is(text: str, name: str, kind: str) -> None:
     t = _thing(_read(text), name)
     assert t.proper and t.title_kind == kind
+
+
+def test_things_listed_together_play_the_same_part() -> None:
+    """"by A and B": both after "by", inside the same phrase; "is a welder, a fitter and a driver": three things
+    "is" says the subject is; a clause of its own after ", and" stays a clause."""
+    r = _read("The Harbor Lift is a crane by Kessler Works and Lund Steel.")
+    crane, kessler, lund = _thing(r, "crane"), _thing(r, "Kessler Works"), _thing(r, "Lund Steel")
+    assert kessler.owner == crane.id and lund.owner == crane.id and lund.prep == "by"
+    r = _read("Ivo Brand is a welder, a fitter and a driver.")
+    assert [t.role for t in r.things if t.label in ("welder", "fitter", "driver")] == ["complement"] * 3
+
+
+@pytest.mark.parametrize("text,subject,agent", [
+    ("The Ledger Book is a register kept by Ann Lee and audited by Bo Park.", "register", "Bo Park"),
+    ("The survey was planned by Ivo Brand and checked by Mira Holm.", "survey", "Mira Holm"),
+])
+def test_a_participle_after_and_is_about_what_the_verb_before_it_is_about(text: str, subject: str,
+                                                                          agent: str) -> None:
+    r = _read(text)
+    clause = next(c for c in r.clauses if any(a == _thing(r, agent).id for _, a in c.arguments))
+    assert r.thing(clause.subject).label == subject

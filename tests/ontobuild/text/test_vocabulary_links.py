@@ -1,0 +1,66 @@
+"""With the user's vocabulary (`--schema`), which pairs of things a sentence joins are offered to the model, and
+with which of the vocabulary's relations, before any model: a relation joins things a person can name, and a
+relation whose range the vocabulary leaves open is offered only when the sentence's words name it. Made-up
+domain: a regional rail operator's rolling stock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ontobuild.ontology.index import EntitiesIndex
+from ontobuild.ontology.vocabulary import load_vocabulary
+from ontobuild.text import grammar
+from ontobuild.text.proposals import proposals
+from ontobuild.text.quantities import find_quantities
+from ontobuild.text.reading import read_sentence
+from ontobuild.text.resolving import resolve_things
+from ontobuild.text.step import new_state
+
+RAIL = """@prefix : <http://example.org/rail#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Locomotive a owl:Class ; rdfs:label "locomotive" .
+:Company a owl:Class ; rdfs:label "company" .
+:Depot a owl:Class ; rdfs:label "depot" .
+:builder a owl:ObjectProperty ; rdfs:label "builder" ; rdfs:domain :Locomotive ; rdfs:range :Company .
+:operator a owl:ObjectProperty ; rdfs:label "operator" ; rdfs:domain :Locomotive ; rdfs:range :Company .
+:homeDepot a owl:ObjectProperty ; rdfs:label "home depot" ; rdfs:domain :Locomotive ; rdfs:range :Depot .
+:servicedBy a owl:ObjectProperty ; rdfs:label "serviced by" ; rdfs:domain :Locomotive .
+"""
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    path = Path(tmp_path_factory.mktemp("vocab")) / "rail.ttl"
+    path.write_text(RAIL, encoding="utf-8")
+    vocab = load_vocabulary([path])
+    s = new_state([], vocab)
+    s.class_labels = {vocab.names.get(t.iri, ""): t.label or "" for t in vocab.of_kind("class")}
+    return s
+
+
+def _links(text: str, state) -> list[tuple[str, str, list[str]]]:  # noqa: ANN001
+    idx = EntitiesIndex()
+    out = []
+    for sentence in grammar.parse(text):
+        reading = read_sentence(text, sentence, find_quantities(text), [])
+        resolved = resolve_things(idx, reading, [], state.packages)
+        _, links, _, _ = proposals(idx, reading, resolved, state)
+        out += [(reading.thing(k.subject).label, reading.thing(k.object).label, k.options) for k in links]
+    return out
+
+
+def test_a_relation_joins_named_things(state) -> None:  # noqa: ANN001
+    links = _links("The Vale Runner is operated by Kessler Works.", state)
+    assert any(s == "Vale Runner" and o == "Kessler Works" and "operator" in opts for s, o, opts in links), links
+    # two things the text only describes: no relation of the vocabulary between them
+    assert _links("The old engine is operated by a small company.", state) == []
+
+
+def test_a_relation_with_no_range_is_offered_only_when_the_words_name_it(state) -> None:  # noqa: ANN001
+    links = _links("The Vale Runner is serviced by Lund Rail.", state)
+    assert any("servicedBy" in opts for _, _, opts in links), links
+    links = _links("The Vale Runner is operated by Kessler Works.", state)
+    assert all("servicedBy" not in opts for _, _, opts in links), links
