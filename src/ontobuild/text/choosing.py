@@ -116,8 +116,9 @@ def user_prompt(reading: Reading, values: list[ValueAsk], links: list[Link], thi
     value_lines = "".join(f"{v.line}\n" for v in values)
     link_lines = "".join(f"{k.id} {k.subject} '{k.words}' {k.object}; relation: {', '.join(k.options)} or none\n"
                          for k in links)
+    shown = set(things) | {x for k in links for x in (k.subject, k.object)}  # a link never names an unseen thing
     return prompts.render("read_sentence", context=context, sentence=reading.text,
-                          things="\n".join(thing_line(t, t.referent) for t in reading.things if t.id in things),
+                          things="\n".join(thing_line(t, t.referent) for t in reading.things if t.id in shown),
                           values=("Values:\n" + value_lines) if values else "",
                           links=("Links:\n" + link_lines) if links else "")
 
