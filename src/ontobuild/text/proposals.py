@@ -80,7 +80,7 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
             not v.owner and things[owners[0]].head.lower() not in ("it", "they", "them", "this", "these")
         asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else "",
                              fixed=v.of_phrase and len(owners) == 1))
-    state.kinds = {t.id: t.kind for t in reading.things}
+    state.kinds = {t.id: t.kind or t.title_kind for t in reading.things}
     for complement, subject in same.items():  # "X is a genus": X is what the genus is
         if complement in things and things[complement].kind:
             state.kinds[subject] = things[complement].kind
@@ -168,7 +168,13 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
             return
         if state.relations and named is not None and (s not in named or (o not in named and not as_written)):
             return
-        options = link_options(things[s], things[o], words, name, state)
+        if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
+            said = state.kinds.get(s, "")
+            state.kinds[s] = things[s].kind or things[s].title_kind
+            options = link_options(things[s], things[o], words, name, state)
+            state.kinds[s] = said
+        else:
+            options = link_options(things[s], things[o], words, name, state)
         if not options:
             return
         seen.add((s, o))
@@ -283,9 +289,9 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
     score = 0.5 if shared else 0.0
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
-    if rng and vocabulary_class(state.kinds.get(o.id, o.kind), state) == rng:
-        score += 0.5  # "X was a swimmer": a swimmer is what the relation's range is
-    if dom and vocabulary_class(state.kinds.get(s.id, s.kind), state) in dom:
+    if rng and can_be(o, [rng], state, strict=True):
+        score += 0.5  # "X was a swimmer": a swimmer is what the relation's range is (or a kind of it)
+    if dom and can_be(s, dom, state, strict=True):
         score += 0.25
     if state.embedder is not None:
         score += float(state.embedder.similarity(words or said, label))

@@ -28,6 +28,10 @@ RAIL = """@prefix : <http://example.org/rail#> .
 :operator a owl:ObjectProperty ; rdfs:label "operator" ; rdfs:domain :Locomotive ; rdfs:range :Company .
 :homeDepot a owl:ObjectProperty ; rdfs:label "home depot" ; rdfs:domain :Locomotive ; rdfs:range :Depot .
 :servicedBy a owl:ObjectProperty ; rdfs:label "serviced by" ; rdfs:domain :Locomotive .
+:Person a owl:Class ; rdfs:label "person" .
+:Role a owl:Class ; rdfs:label "role" .
+:Driver a owl:Class ; rdfs:label "driver" ; rdfs:subClassOf :Role .
+:role a owl:ObjectProperty ; rdfs:label "role" ; rdfs:domain :Person ; rdfs:range :Role .
 """
 
 
@@ -64,3 +68,11 @@ def test_a_relation_with_no_range_is_offered_only_when_the_words_name_it(state) 
     assert any("servicedBy" in opts for _, _, opts in links), links
     links = _links("The Vale Runner is operated by Kessler Works.", state)
     assert all("servicedBy" not in opts for _, _, opts in links), links
+
+
+def test_what_is_says_a_named_thing_is_may_be_its_relation(state) -> None:  # noqa: ANN001
+    """"Mira Holm is a driver": a driver is a Role, the range of `role`; that Mira Holm "is" a driver does not make
+    her a Role, which is no Person (the relation's domain), before the link is even asked."""
+    links = _links("Mira Holm is a driver.", state)
+    assert any(s == "Mira Holm" and o == "driver" and any(x.endswith("role") for x in opts)
+               for s, o, opts in links), links
