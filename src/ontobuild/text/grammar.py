@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 # a token: a number (with its decimals, thousands and a sign), a degree unit, a word (letters, digits, inner
 # hyphens, dots of an abbreviation and apostrophes), or one other character
-_TOKEN = re.compile(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|(?<=[a-z] )[A-Z]\.(?= [A-Z][a-z])|"
+_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|[+\-\u2212]?\d+(?:[.,:]\d+)*%?|°[A-Za-z]*|(?:[A-Z]\.){2,}|(?<=[a-z] )[A-Z]\.(?= [A-Z][a-z])|"
                     r"['’]s\b|"
                     r"[^\W\d_](?:[\w]|['’](?![sS]\b)\w|-(?=\w)|\.(?=\w))*(?:\.(?=,))?|\d+[A-Za-z]\w*|\S", re.UNICODE)
 # words after which a point does not end a sentence
@@ -174,6 +174,8 @@ def _tag(tokens: list[str]) -> list[str]:
     for pair, token in zip(tagged, tokens):
         if re.fullmatch(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?", token):
             pair[1] = "CD"
+        elif re.fullmatch(r"\d+(?:st|nd|rd|th)", token):  # "the 14th president": an ordinal
+            pair[1] = "JJ"
         elif token in ("'s", "’s"):  # a possessive: "the lab's freezer"
             pair[1] = "POS"
         elif token.startswith("°"):
@@ -191,7 +193,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     verb is a noun ("eight runs succeeded"); and a clause without a finite verb gets one: the first word the lexicon
     knows as a verb that the context rules had turned into a noun, followed by a number, a determiner or a
     possessive ("cartridges for the printer hold 40 mL")."""
-    tags = ["NNP" if t.startswith("NNP-") else  # the lexicon's named entities ("NNP-PERS") are proper nouns
+    tags = [t.split("-")[0] if re.fullmatch(r"NNPS?-[A-Z]+", t) else  # the lexicon's named entities ("NNP-PERS")
             "NN" if t == "VBG" and not tok.lower().endswith("ing") else t  # "publication" is no gerund
             for t, tok in zip(tags, tokens)]
     for i, (tag, own) in enumerate(zip(tags, lexical)):
@@ -334,6 +336,7 @@ NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "b
 # words that open a clause, not a name ("Before Ann Lee left ...")
 _CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
                                     "without", "in", "on", "at", "from", "to", "of", "per", "via"}
+_ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 
 
@@ -385,7 +388,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
         a, of, b = out[i], out[i + 1], out[i + 2]
         if a.kind == "NP" and of.kind == "PP" and of.words[0].lower == "of" and b.kind == "NP" and \
                 a.words[-1].tag in ("NNP", "NNPS") and all(_capitalized(w) or w.lower in NAME_JOINERS
-                                                           for w in _content(a.words)) and \
+                                                           for w in _content(a.words, modifiers=True)) and \
                 _content(b.words) and all(_capitalized(w) or w.lower in NAME_JOINERS for w in _content(b.words)) \
                 and b.words[-1].tag in ("NNP", "NNPS"):
             out[i:i + 3] = [_merged([a, of, b])]
@@ -415,9 +418,14 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
     return out
 
 
-def _content(words: list[Word]) -> list[Word]:
-    """The words of a noun phrase without its leading determiner."""
-    return words[1:] if words and words[0].tag == "DT" else words
+def _content(words: list[Word], modifiers: bool = False) -> list[Word]:
+    """The words of a noun phrase without its leading determiner (and, with `modifiers`, the lower-case adjectives
+    and ordinals before its capitalized words: "the third President")."""
+    words = words[1:] if words and words[0].tag == "DT" else words
+    while modifiers and len(words) > 1 and not _capitalized(words[0]) and (
+            words[0].tag in ("JJ", "CD") or words[0].lower in _ORDINALS):
+        words = words[1:]
+    return words
 
 
 def _np_continues(words: list[Word], i: int) -> bool:

@@ -237,6 +237,8 @@ def test_a_measure_noun_joined_by_of_is_no_owner_of_its_value(text: str) -> None
     ("The Guild of Northern Glassmakers was founded by Ivo Brand.", "Guild of Northern Glassmakers"),
     ("Songs to Sing at the Mill was recorded by the Tarn Choir.", "Songs to Sing at the Mill"),
     ("The boilers are serviced by the Bank of the Lower Vale.", "Bank of the Lower Vale"),
+    ("Bo Park was the 3rd Director of the Tarn Museum.", "3rd Director of the Tarn Museum"),
+    ("Ada Voss is the second Warden of the Eastern Marches.", "second Warden of the Eastern Marches"),
 ])
 def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> None:
     labels = [t.label for t in _read(text).things]
