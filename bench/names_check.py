@@ -40,7 +40,8 @@ def _lexicon() -> tuple[dict[str, str], set[str]]:
         if line.startswith(";;;") or " " not in line:
             continue
         word, tag = line.split(" ", 1)
-        tags.setdefault(word.lower(), tag.split()[0])
+        if word.islower() or word.lower() not in tags:  # the lower-case entry is the word's own tag; a capitalized
+            tags[word.lower()] = tag.split()[0]  # one ("Drop VB") is how it reads at a sentence's start
     words = set()
     for line in (folder / "en-spelling.txt").read_text(encoding="utf-8").splitlines():
         if line.startswith(";;;") or " " not in line:

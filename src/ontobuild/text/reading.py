@@ -22,7 +22,7 @@ from ..values.units import unit as unit_of
 from ..ontology.names import normalize, safe_name
 from .concepts import QUANTITY_NOUNS
 from .quantities import Quantity
-from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
+from .grammar import NOUN_TAGS, VERB_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
 
 # words that open a noun phrase without being part of the thing's name
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
@@ -104,6 +104,9 @@ def noun_kind(noun: str) -> str:
     classes = word_classes(head)
     if classes and "NOUN" not in classes and "PROPN" not in classes:
         return ""
+    if known_word(head.lower()) in VERB_TAGS and not any(
+            known_word(f).startswith("NN") for f in (head.lower() + "s", head.lower() + "es")):
+        return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull")
     return safe_name(head)
 
 

@@ -282,3 +282,10 @@ def test_a_participle_after_and_is_about_what_the_verb_before_it_is_about(text: 
     r = _read(text)
     clause = next(c for c in r.clauses if any(a == _thing(r, agent).id for _, a in c.arguments))
     assert r.thing(clause.subject).label == subject
+
+
+@pytest.mark.parametrize("noun,kind", [("turn", ""), ("pull", ""), ("drop", "Drop"), ("kettle", "Kettle"),
+                                       ("hinges", "Hinge")])
+def test_a_kind_is_named_by_a_noun_never_by_a_word_read_first_as_a_verb(noun: str, kind: str) -> None:
+    from ontobuild.text.reading import noun_kind
+    assert noun_kind(noun) == kind
