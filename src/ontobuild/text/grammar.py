@@ -336,6 +336,8 @@ NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "b
 # words that open a clause, not a name ("Before Ann Lee left ...")
 _CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
                                     "without", "in", "on", "at", "from", "to", "of", "per", "via"}
+# joiners that are part of a person's name ("Anna de Vries", "Jan van Dijk"): no sign of a title
+_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y"}
 _ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 
@@ -382,11 +384,12 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
                 i += 3
                 continue
         i += 1
-    # "X of (the) Y", both capitalized
+    # "X of (the) Y", both capitalized; a person's name with a particle ("Anna de Vries")
     i = 0
     while i + 2 < len(out):
         a, of, b = out[i], out[i + 1], out[i + 2]
-        if a.kind == "NP" and of.kind == "PP" and of.words[0].lower == "of" and b.kind == "NP" and \
+        if a.kind == "NP" and (of.kind == "PP" and of.words[0].lower == "of" or len(of.words) == 1 and
+                               of.words[0].text in _PARTICLES) and b.kind == "NP" and \
                 a.words[-1].tag in ("NNP", "NNPS") and all(_capitalized(w) or w.lower in NAME_JOINERS
                                                            for w in _content(a.words, modifiers=True)) and \
                 _content(b.words) and all(_capitalized(w) or w.lower in NAME_JOINERS for w in _content(b.words)) \
@@ -405,10 +408,16 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
         while first > 0 and all(_capitalized(w) or w.lower in NAME_JOINERS for w in out[first - 1].words) and \
                 out[first - 1].words[0].text not in (",", "(", ";", '"'):
             first -= 1
-        while first < k and not _capitalized(out[first].words[0]):
-            first += 1  # a name opens with a capital
+        while first < k:  # a name opens with a capital, never with a number or a preposition before one ("In 2008")
+            w = out[first].words[0]
+            nxt = out[first + 1].words[0] if first + 1 < k else None
+            if not w.text[:1].isupper() or w.lower in _CLAUSE_OPENERS and nxt is not None and \
+                    not nxt.text[:1].isupper():
+                first += 1
+                continue
+            break
         run = [w for q in out[first:k] for w in q.words]
-        joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)}
+        joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - _PARTICLES
         opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
         if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
                 (joiners - {"and", "&", "the", "a", "an"} or opener):  # "Beyond the Pines is ...": a title

@@ -247,6 +247,8 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
 
 @pytest.mark.parametrize("text,names", [
     ("Ann Lee and Bo Park wrote the manual.", ["Ann Lee", "Bo Park"]),  # a list of names, not a title
+    ("Anna de Vries and Jan Smit wrote the manual.", ["Anna de Vries", "Jan Smit"]),  # a particle is no title
+    ("In 2019 the Guild of Tanners opened a hall.", ["Guild of Tanners"]),  # a date before the name is no part
     ("The kettle of the canteen holds 12 litres.", ["kettle", "canteen"]),  # common nouns stay apart
 ])
 def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[str]) -> None:
