@@ -123,6 +123,19 @@ def _titled_name(words: list[Word]) -> tuple[list[Word], str]:
     return words[k:], words[k - 1].text
 
 
+def _office_of(words: list[Word]) -> str:
+    """The common noun a name "X of Y" opens with, when it says what the named thing is ("Bank of the North" ->
+    bank, "Warden of the Marches" -> warden); "" otherwise."""
+    low = [w.lower for w in words]
+    if "of" not in low or low.index("of") == 0:
+        return ""
+    head = words[low.index("of") - 1]
+    if not head.text[:1].isupper() or known_word(head.lower) not in ("NN", "NNS") or \
+            "NOUN" not in word_classes(head.lower):
+        return ""
+    return head.lower
+
+
 @dataclass
 class Value:
     """A value a sentence gives: a quantity read by code, with the things its phrase or clause points to."""
@@ -236,6 +249,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
             continue  # "on average", "in stock": a way of saying, no thing
         label_words = words[:words.index(head) + 1] if head in words else words
         label_words, title = _titled_name(label_words)
+        title = title or _office_of(label_words)
         label = text[label_words[0].start:label_words[-1].end]
         plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
         proper = _proper(label_words)

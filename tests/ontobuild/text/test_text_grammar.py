@@ -259,6 +259,7 @@ def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[
 @pytest.mark.parametrize("text,name,kind", [
     ("The depot was designed by the Danish architect Mira Holm.", "Mira Holm", "Architect"),
     ("Repairs are signed off by inspector Tomas Reyes.", "Tomas Reyes", "Inspector"),
+    ("The boilers are serviced by the Bank of the Lower Vale.", "Bank of the Lower Vale", "Bank"),
 ])
 def test_a_title_before_a_name_says_what_the_named_thing_is(text: str, name: str, kind: str) -> None:
     t = _thing(_read(text), name)

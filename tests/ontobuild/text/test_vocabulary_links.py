@@ -32,6 +32,9 @@ RAIL = """@prefix : <http://example.org/rail#> .
 :Role a owl:Class ; rdfs:label "role" .
 :Driver a owl:Class ; rdfs:label "driver" ; rdfs:subClassOf :Role .
 :role a owl:ObjectProperty ; rdfs:label "role" ; rdfs:domain :Person ; rdfs:range :Role .
+:Post a owl:Class ; rdfs:label "post" .
+:Inspector a owl:Class ; rdfs:label "inspector" ; rdfs:subClassOf :Post .
+:holds a owl:ObjectProperty ; rdfs:label "holds" ; rdfs:domain :Person ; rdfs:range :Post .
 """
 
 
@@ -75,4 +78,11 @@ def test_what_is_says_a_named_thing_is_may_be_its_relation(state) -> None:  # no
     her a Role, which is no Person (the relation's domain), before the link is even asked."""
     links = _links("Mira Holm is a driver.", state)
     assert any(s == "Mira Holm" and o == "driver" and any(x.endswith("role") for x in opts)
+               for s, o, opts in links), links
+
+
+def test_a_named_office_is_of_the_kind_its_first_noun_names(state) -> None:  # noqa: ANN001
+    """"Inspector of the Northern Line" is an Inspector, a Post: the relation whose range is a post fits it."""
+    links = _links("Mira Holm served as Inspector of the Northern Line.", state)
+    assert any(s == "Mira Holm" and o == "Inspector of the Northern Line" and "holds" in opts
                for s, o, opts in links), links
