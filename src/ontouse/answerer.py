@@ -66,6 +66,7 @@ from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
 from .checks.asked import ASKED_CLASS_READ, widened_to_asked
+from .checks.named import COMPARISON_SIDES
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -317,8 +318,13 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
             return run
-        if not run.rows and q.kind == "yesno":
-            return run  # "is there ...?" with nothing found: the answer is no
+        if not run.rows and q.kind == "yesno":  # "is there ...?" with nothing found: the answer is no, when the
+            run.checks = [COMPARISON_SIDES.judge(  # plan asked it (a comparison must compare its two sides)
+                Candidate(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index))] \
+                if COMPARISON_SIDES.applies(Candidate(q, plan, run.rows, self.schema, mentions,
+                                                      _aggregate_only(plan), self.index)) else []
+            run.problem = first_problem(run.checks)
+            return run
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(
                 q, run, mentions, ASKED_CLASS_READ.name, widened_to_asked(q, plan, self.schema, texts),

@@ -31,6 +31,11 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
             a, b = together
             return (f"the query asks for one row joined to both {a!r} and {b!r}, but the question compares them: "
                     f"find each side on its own (a subquery for each, or GROUP BY over both) and compare the two.")
+        if q.kind == "yesno" and "than" in q.words and not any(
+                isinstance(n, Cmp) and n.op in ("<", ">", "<=", ">=") for n in walk(plan)):
+            return (f"the question asks whether one of {sides[0]!r} and {sides[1]!r} has more or less than the "
+                    f"other, but the query never compares the two: find each side's value and compare them with > "
+                    f"or <.")
         return ""
     return (f"the question compares {' and '.join(repr(s) for s in sides)}, but the query does not look at "
             f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")

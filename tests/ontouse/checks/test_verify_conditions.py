@@ -405,6 +405,11 @@ def test_a_comparison_of_two_named_things_is_never_a_path_from_one_to_the_other(
                                  "ON t.loggedAt = v.iri WHERE v.label = 'Dunmore Head') "
                                  "FROM Windmill AS x WHERE x.label = 'Gullrock'")
     assert {c["check"]: c["passed"] for c in ans.checks}["comparison_sides"] and ans.answer == "Yes."
+    ans = answerer.answer_sql(q, "SELECT COUNT(*) FROM Storm AS s JOIN Windmill AS w ON s.loggedAt = w.iri "
+                                 "WHERE w.label = 'Gullrock' INTERSECT SELECT COUNT(*) FROM Storm AS t "
+                                 "JOIN Windmill AS v ON t.loggedAt = v.iri WHERE v.label = 'Dunmore Head'")
+    outcome = {c["check"]: c for c in ans.checks}["comparison_sides"]  # two counts side by side compare nothing
+    assert ans.state != "answered" and not outcome["passed"] and "compare" in outcome["detail"]
     ans = answerer.answer_sql("Is Gullrock taller than Dunmore Head?",
                               "SELECT a.heightM > b.heightM FROM Windmill AS a, Windmill AS b "
                               "WHERE a.label = 'Gullrock' AND b.label = 'Dunmore Head'")
