@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from ontocore.text import singular
 from ..values.units import unit as unit_of
 
-from ..ontology.names import normalize, safe_name
 from .concepts import QUANTITY_NOUNS
 from .quantities import Quantity
-from .grammar import NOUN_TAGS, VERB_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma, word_classes
+from .kinds import is_event, noun_kind, office_of, titled_name
+from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma
 
 # words that open a noun phrase without being part of the thing's name
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
@@ -95,45 +95,6 @@ class Thing:
         if self.condition:
             role += ", in a condition"
         return role
-
-
-def noun_kind(noun: str) -> str:
-    """The class a head noun names: singular, CamelCase ("bags" -> Bag); "" for a word that is no noun (a verb or
-    a function word the tagger took for one)."""
-    head = singular(noun)
-    classes = word_classes(head)
-    if classes and "NOUN" not in classes and "PROPN" not in classes:
-        return ""
-    if known_word(head.lower()) in VERB_TAGS and not any(
-            known_word(f).startswith("NN") for f in (head.lower() + "s", head.lower() + "es")):
-        return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull")
-    return safe_name(head)
-
-
-def _titled_name(words: list[Word]) -> tuple[list[Word], str]:
-    """A name written after the common nouns that say what it is ("the Russian composer Ann Lee", "artist Bo Park"):
-    the name's words and that title noun; the words themselves and "" when the phrase is not so written."""
-    k = len(words)
-    while k > 0 and words[k - 1].tag in ("NNP", "NNPS") and words[k - 1].text[:1].isupper():
-        k -= 1
-    if k == 0 or k == len(words) or words[k - 1].tag not in NOUN_TAGS or not words[k - 1].text.islower() or \
-            "NOUN" not in word_classes(words[k - 1].text) or \
-            not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]):
-        return words, ""
-    return words[k:], words[k - 1].text
-
-
-def _office_of(words: list[Word]) -> str:
-    """The common noun a name "X of Y" opens with, when it says what the named thing is ("Bank of the North" ->
-    bank, "Warden of the Marches" -> warden); "" otherwise."""
-    low = [w.lower for w in words]
-    if "of" not in low or low.index("of") == 0:
-        return ""
-    head = words[low.index("of") - 1]
-    if not head.text[:1].isupper() or known_word(head.lower) not in ("NN", "NNS") or \
-            "NOUN" not in word_classes(head.lower):
-        return ""
-    return head.lower
 
 
 @dataclass
@@ -248,8 +209,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         if len(words) == 1 and p.pp is not None and (p.pp.words[-1].lower, head.lower) in _IDIOMS:
             continue  # "on average", "in stock": a way of saying, no thing
         label_words = words[:words.index(head) + 1] if head in words else words
-        label_words, title = _titled_name(label_words)
-        title = title or _office_of(label_words)
+        label_words, title = titled_name(label_words)
+        title = title or office_of(label_words)
         label = text[label_words[0].start:label_words[-1].end]
         plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
         proper = _proper(label_words)
@@ -614,19 +575,6 @@ def _measures(text: str, phrases: list[Phrase], things: dict[int, Thing], r: Rea
         subject.role = "measure"
 
 
-_EVENT_ENDINGS = ("ing", "tion", "sion", "ure", "ment", "al", "ance", "ence", "ery", "ival")
-
-
-def is_event(noun: str, moment: bool = False) -> bool:
-    """A noun that names something that happens (a departure, an inspection, a crossing, a delivery, a removal):
-    its time is the time of the thing it happens to. For a moment (a date, a time of day), a noun that is also a
-    verb counts too ("the next overhaul is due on ..."); for a duration only the endings of an event do ("filters
-    last 6 months" is the filters' own)."""
-    low = noun.lower()
-    classes = word_classes(low)
-    return len(low) > 4 and "NOUN" in classes and (low.endswith(_EVENT_ENDINGS) or moment and "VERB" in classes)
-
-
 def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
     """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"), or
     right after it joined by "of" ("a depot of 2,400 m²"): that thing."""
@@ -650,28 +598,3 @@ def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -
                     phrases.index(p.pp) > 0 and phrases[phrases.index(p.pp) - 1].start <= q.start:
                 v.owner = t.id  # "70% of the trials"
                 break
-
-
-def known_spans(index_names: list[tuple[str, list[str]]], text: str) -> list[tuple[int, int, str]]:
-    """Where known individuals are named in `text`: (start, end, name), longest first when they overlap; a name is
-    matched on word boundaries, case-insensitively, by its label and aliases."""
-    spans: list[tuple[int, int, str]] = []
-    low = text.lower()
-    for name, forms in index_names:
-        for form in forms:
-            f = form.lower().strip()
-            if len(f) < 3:
-                continue
-            for m in re.finditer(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", low):
-                spans.append((m.start(), m.end(), name))
-    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-    kept: list[tuple[int, int, str]] = []
-    for s in spans:
-        if not any(a < s[1] and s[0] < b for a, b, _ in kept):
-            kept.append(s)
-    return kept
-
-
-def same_kind(a: str, b: str) -> bool:
-    """Whether two head nouns name one kind ("printer", "Printers")."""
-    return normalize(singular(a)) == normalize(singular(b))

@@ -1,0 +1,62 @@
+"""What kind of thing a noun phrase names, as code can tell from its words: the class a head noun names, a title
+written before a name ("the composer Ann Lee"), the office a name "X of Y" opens with, and nouns that name an event.
+The grammar (text/grammar.py) gives the words; text/reading.py asks these for each thing it reads."""
+
+from __future__ import annotations
+
+from ontocore.text import singular
+
+from ..ontology.names import safe_name
+from .grammar import NOUN_TAGS, VERB_TAGS, Word, known_word, word_classes
+
+
+def noun_kind(noun: str) -> str:
+    """The class a head noun names: singular, CamelCase ("bags" -> Bag); "" for a word that is no noun (a verb or
+    a function word the tagger took for one)."""
+    head = singular(noun)
+    classes = word_classes(head)
+    if classes and "NOUN" not in classes and "PROPN" not in classes:
+        return ""
+    if known_word(head.lower()) in VERB_TAGS and not any(
+            known_word(f).startswith("NN") for f in (head.lower() + "s", head.lower() + "es")):
+        return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull")
+    return safe_name(head)
+
+
+def titled_name(words: list[Word]) -> tuple[list[Word], str]:
+    """A name written after the common nouns that say what it is ("the Russian composer Ann Lee", "artist Bo Park"):
+    the name's words and that title noun; the words themselves and "" when the phrase is not so written."""
+    k = len(words)
+    while k > 0 and words[k - 1].tag in ("NNP", "NNPS") and words[k - 1].text[:1].isupper():
+        k -= 1
+    if k == 0 or k == len(words) or words[k - 1].tag not in NOUN_TAGS or not words[k - 1].text.islower() or \
+            "NOUN" not in word_classes(words[k - 1].text) or \
+            not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]):
+        return words, ""
+    return words[k:], words[k - 1].text
+
+
+def office_of(words: list[Word]) -> str:
+    """The common noun a name "X of Y" opens with, when it says what the named thing is ("Bank of the North" ->
+    bank, "Warden of the Marches" -> warden); "" otherwise."""
+    low = [w.lower for w in words]
+    if "of" not in low or low.index("of") == 0:
+        return ""
+    head = words[low.index("of") - 1]
+    if not head.text[:1].isupper() or known_word(head.lower) not in ("NN", "NNS") or \
+            "NOUN" not in word_classes(head.lower):
+        return ""
+    return head.lower
+
+
+_EVENT_ENDINGS = ("ing", "tion", "sion", "ure", "ment", "al", "ance", "ence", "ery", "ival")
+
+
+def is_event(noun: str, moment: bool = False) -> bool:
+    """A noun that names something that happens (a departure, an inspection, a crossing, a delivery, a removal):
+    its time is the time of the thing it happens to. For a moment (a date, a time of day), a noun that is also a
+    verb counts too ("the next overhaul is due on ..."); for a duration only the endings of an event do ("filters
+    last 6 months" is the filters' own)."""
+    low = noun.lower()
+    classes = word_classes(low)
+    return len(low) > 4 and "NOUN" in classes and (low.endswith(_EVENT_ENDINGS) or moment and "VERB" in classes)
