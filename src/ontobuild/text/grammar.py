@@ -174,7 +174,7 @@ def _tag(tokens: list[str]) -> list[str]:
     for pair, token in zip(tagged, tokens):
         if re.fullmatch(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?", token):
             pair[1] = "CD"
-        elif re.fullmatch(r"\d+(?:st|nd|rd|th)", token):  # "the 14th president": an ordinal
+        elif re.fullmatch(r"\d+(?:st|nd|rd|th)", token):  # "the 3rd floor": an ordinal
             pair[1] = "JJ"
         elif token in ("'s", "’s"):  # a possessive: "the lab's freezer"
             pair[1] = "POS"
@@ -420,7 +420,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
         joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - _PARTICLES
         opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
         if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
-                (joiners - {"and", "&", "the", "a", "an"} or opener):  # "Beyond the Pines is ...": a title
+                (joiners - {"and", "&", "the", "a", "an"} or opener):  # "Across the Ice Fields is ...": a title
             out[first:k] = [_merged(out[first:k])]
             k = first + 1
         k += 1
@@ -429,7 +429,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
 
 def _content(words: list[Word], modifiers: bool = False) -> list[Word]:
     """The words of a noun phrase without its leading determiner (and, with `modifiers`, the lower-case adjectives
-    and ordinals before its capitalized words: "the third President")."""
+    and ordinals before its capitalized words: "the second Warden")."""
     words = words[1:] if words and words[0].tag == "DT" else words
     while modifiers and len(words) > 1 and not _capitalized(words[0]) and (
             words[0].tag in ("JJ", "CD") or words[0].lower in _ORDINALS):

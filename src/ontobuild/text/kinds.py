@@ -1,5 +1,5 @@
 """What kind of thing a noun phrase names, as code can tell from its words: the class a head noun names, a title
-written before a name ("the composer Ann Lee"), the office a name "X of Y" opens with, and nouns that name an event.
+written before a name ("the surveyor Ann Lee"), the office a name "X of Y" opens with, and nouns that name an event.
 The grammar (text/grammar.py) gives the words; text/reading.py asks these for each thing it reads."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def noun_kind(noun: str) -> str:
 
 
 def titled_name(words: list[Word]) -> tuple[list[Word], str]:
-    """A name written after the common nouns that say what it is ("the Russian composer Ann Lee", "artist Bo Park"):
+    """A name written after the common nouns that say what it is ("the Danish architect Ann Lee", "surveyor Bo Park"):
     the name's words and that title noun; the words themselves and "" when the phrase is not so written."""
     k = len(words)
     while k > 0 and words[k - 1].tag in ("NNP", "NNPS") and words[k - 1].text[:1].isupper():

@@ -155,7 +155,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
 
     With the user's vocabulary, a relation joins things a person can name: both ends are `named` (a name or code,
     or a thing already known, a pronoun or description that points back to one), but for what "is" says a named
-    thing is ("X was a swimmer": the vocabulary may hold what X is). A relation between two things the text only
+    thing is ("X was a welder": the vocabulary may hold what X is). A relation between two things the text only
     describes ("the song ... a folk song") would state a fact about individuals nobody can ask for by name."""
     out: list[Link] = []
     seen: set[tuple[str, str]] = set()
@@ -290,7 +290,7 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     score = 0.5 if shared else 0.0
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     if rng and can_be(o, [rng], state, strict=True):
-        score += 0.5  # "X was a swimmer": a swimmer is what the relation's range is (or a kind of it)
+        score += 0.5  # "X was a welder": a welder is what the relation's range is (or a kind of it)
     if dom and can_be(s, dom, state, strict=True):
         score += 0.25
     if state.embedder is not None:

@@ -68,7 +68,7 @@ class Thing:
     named: bool = False  # a word of its phrase is a name or a code ("the P-200 printer", "room 3")
     aliases: list[str] = field(default_factory=list)  # other names the sentence gives it in parentheses
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
-    title: str = ""  # a common noun written before the name it is a title of ("composer" in "the composer Ann Lee")
+    title: str = ""  # a common noun written before the name it is a title of ("surveyor" in "the surveyor Ann Lee")
     conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
 
     @property
@@ -81,7 +81,7 @@ class Thing:
 
     @property
     def title_kind(self) -> str:
-        """The class a name's title names ("the composer Ann Lee" -> Composer), or ""."""
+        """The class a name's title names ("the surveyor Ann Lee" -> Surveyor), or ""."""
         return noun_kind(self.title) if self.title else ""
 
     def describe(self) -> str:
@@ -394,7 +394,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             subject = sentence_subject
         elif participle and (participles or out and out[-1].subject) and i > 0 and phrases[i - 1].kind == "O" \
                 and phrases[i - 1].words[0].lower in ("and", "or"):
-            # "a guide written by A and illustrated by B", "X was written by A and edited by B": what the verb
+            # "a guide written by A and checked by B", "X was drawn up by A and signed by B": what the verb
             # before "and" is about
             subject = participles[-1] if participles else out[-1].subject
         if participle and not subject:  # "a cartoon directed by X": the phrase the participle follows
