@@ -319,11 +319,9 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
             run.problem = f"the query could not run ({e}). Write a simpler query."
             return run
         if not run.rows and q.kind == "yesno":  # "is there ...?" with nothing found: the answer is no, when the
-            run.checks = [COMPARISON_SIDES.judge(  # plan asked it (a comparison must compare its two sides)
-                Candidate(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index))] \
-                if COMPARISON_SIDES.applies(Candidate(q, plan, run.rows, self.schema, mentions,
-                                                      _aggregate_only(plan), self.index)) else []
-            run.problem = first_problem(run.checks)
+            candidate = Candidate(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index)
+            run.checks = [COMPARISON_SIDES.judge(candidate)] if COMPARISON_SIDES.applies(candidate) else []
+            run.problem = first_problem(run.checks)  # (plan asked it: a comparison must compare its two sides)
             return run
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(

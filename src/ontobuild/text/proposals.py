@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ontocore.text import singular
+from ontocore.text import singular, stem
 
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize, safe_name
@@ -244,7 +244,6 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) ->
 
 def _said(label: str, words: str) -> bool:
     """Whether a word of a relation's label shares its stem with one of `words` ("published" ~ publication date)."""
-    from ontocore.text import stem
     said = {stem(w) for w in re.findall(r"[a-z]{4,}", words.lower())}
     return any(stem(w) in said for w in re.findall(r"[a-z]{4,}", label.lower()))
 
