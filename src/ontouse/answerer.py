@@ -207,7 +207,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
         budget = min(self.second_plans, self.max_attempts - len(runs))
         reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
-        doubt = self._doubt(best, runs, mentions) if best is not None else ""
+        doubt = self._doubt(best) if best is not None else ""
         ans = self._answer(q, best, runs, words, second=lambda: self._second_plans(
             q, best, messages[:2], reworded, mentions, budget) if best is not None and doubt else [])
         ans.question, ans.language = text, detection.lang

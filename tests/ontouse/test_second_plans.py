@@ -65,8 +65,9 @@ def test_yes_no_answers_agree_by_their_reading() -> None:
 
 # ---- the loop ----------------------------------------------------------------------------------------------
 POSTED_AT_REEDS = sql("SELECT label FROM Ranger WHERE postedAt = 'Reeds'")
-# the same rangers, read from the hut (a join that does more than name the hut a link points at leaves a doubt;
-# `FROM Ranger r JOIN Hut h ON r.postedAt = h.iri WHERE h.label = 'Reeds'` only names it, and leaves none)
+# the same rangers, the hut found by a query inside the plan: a nested reading leaves a doubt (a second plan); a join,
+# a grouping or a ranking is read by the checks and leaves none
+NESTED = sql("SELECT label FROM Ranger WHERE postedAt IN (SELECT iri FROM Hut WHERE label = 'Reeds')")
 JOINED = sql("SELECT r.label FROM Hut AS h JOIN Ranger AS r ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
 NAMED_BY_JOIN = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds'")
 # two other readings that pass every check: the rangers whose warden works there, the two best paid there
@@ -74,6 +75,8 @@ WITH_WARDEN = sql("SELECT r.label FROM Ranger AS r JOIN Ranger AS w ON r.hasWard
                   "ON w.postedAt = h.iri WHERE h.label = 'Reeds'")
 HIRED = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri WHERE h.label = 'Reeds' "
             "ORDER BY r.salary DESC LIMIT 2")
+WARDEN_AT_REEDS = sql("SELECT r.label FROM Ranger AS r JOIN Ranger AS w ON r.hasWarden = w.iri "
+                      "WHERE w.postedAt IN (SELECT iri FROM Hut WHERE label = 'Reeds')")
 ASKED = "Which rangers work in Reeds?"
 REEDS = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
 
@@ -97,13 +100,18 @@ def test_a_plain_plan_that_passes_is_stated_after_one_call() -> None:
     assert_supported(ans, store)
 
 
-def test_a_join_that_only_names_the_linked_thing_leaves_no_doubt() -> None:
-    ans, model, _ = answer(NAMED_BY_JOIN)
-    assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 1
+def test_a_join_a_grouping_or_a_ranking_leaves_no_doubt() -> None:
+    """What the checks read (which tables a join relates, what a ranking ranks by, its ties) is not asked again."""
+    for plan in (NAMED_BY_JOIN, JOINED):
+        ans, model, _ = answer(plan)
+        assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 1
+    ans, model, _ = answer(sql("SELECT label FROM Ranger ORDER BY salary DESC LIMIT 1"),
+                           asked="Which ranger has the highest salary?")
+    assert ans.state == "answered" and ans.values() == ["Mira Stone"] and len(model.conversations) == 1
 
 
 def test_a_second_plan_that_agrees_lets_the_answer_stand() -> None:
-    ans, model, store = answer(JOINED, POSTED_AT_REEDS)
+    ans, model, store = answer(NESTED, POSTED_AT_REEDS)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS
     assert_supported(ans, store)
     assert len(model.conversations) == 2 and ans.llm_calls == 2
@@ -152,20 +160,20 @@ def test_plans_that_disagree_are_decided_by_what_the_question_names() -> None:
 
 
 def test_a_third_plan_decides_by_majority_when_no_rule_does() -> None:
-    ans, model, store = answer(JOINED, WITH_WARDEN, POSTED_AT_REEDS)
+    ans, model, store = answer(NESTED, WITH_WARDEN, POSTED_AT_REEDS)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS and len(model.conversations) == 3
     assert ans.arbitration["rule"] == "majority" and ans.arbitration["chosen"] == "first"
     reworded = model.conversations[2]
     assert reworded[0] == model.conversations[0][0] and "First say in one line" in reworded[1]["content"]
     # the first plan outvoted: the second and third agree, and theirs is stated
-    ans, model, store = answer(WITH_WARDEN, JOINED, POSTED_AT_REEDS)
+    ans, model, store = answer(WARDEN_AT_REEDS, NESTED, POSTED_AT_REEDS)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS
     assert ans.arbitration["rule"] == "majority" and ans.arbitration["chosen"] == "sampled"
     assert_supported(ans, store)
 
 
 def test_three_plans_that_all_differ_make_the_answer_unsure_with_two_readings() -> None:
-    ans, model, _ = answer(JOINED, WITH_WARDEN, HIRED)
+    ans, model, _ = answer(NESTED, WITH_WARDEN, HIRED)
     assert ans.state == "unsure" and ans.rows == [] and ans.support == [] and len(model.conversations) == 3
     assert "two readings: first: " in ans.answer and "; sampled: Cleo Vance;" in ans.answer
     assert ans.arbitration["rule"] == "undecided" and not check(ans, "plans_arbitrated")["passed"]
@@ -180,16 +188,16 @@ def test_the_sampled_plan_is_asked_with_a_temperature() -> None:
             temperatures.append(temperature)
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
-    AnswerLoop(store, Recording(JOINED, WITH_WARDEN, JOINED), schema=schema).ask(ASKED)
+    AnswerLoop(store, Recording(NESTED, WITH_WARDEN, JOINED), schema=schema).ask(ASKED)
     assert temperatures == [0.0, SECOND_TEMPERATURE, 0.0]
 
 
 def test_a_second_plan_without_a_result_is_no_evidence() -> None:
     """A second plan that does not run, or finds nothing, says nothing about the first: the next one is asked."""
-    ans, model, _ = answer(JOINED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
+    ans, model, _ = answer(NESTED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
     assert ans.state == "answered" and len(model.conversations) == 3
     assert check(ans, "second_plan_agrees")["detail"] == "1 second plan(s) give the same answer"
-    ans, model, _ = answer(JOINED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
+    ans, model, _ = answer(NESTED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
                            sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'"))
     assert ans.state == "answered" and len(model.conversations) == 3
     assert check(ans, "second_plan_agrees") is None  # nothing was compared
@@ -198,12 +206,12 @@ def test_a_second_plan_without_a_result_is_no_evidence() -> None:
 def test_second_plans_count_toward_the_same_budget_of_calls() -> None:
     """A first plan that needed a second attempt leaves one call for one second plan; none when it needed all."""
     wrong = sql("SELECT label FROM Ranger WHERE shoe_size = 'Reeds'")
-    ans, model, _ = answer(wrong, POSTED_AT_REEDS, POSTED_AT_REEDS)
+    ans, model, _ = answer(wrong, NESTED, POSTED_AT_REEDS)
     assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
-    ans, model, _ = answer(wrong, wrong, POSTED_AT_REEDS)
+    ans, model, _ = answer(wrong, wrong, NESTED)
     assert ans.state == "answered" and len(model.conversations) == MAX_ATTEMPTS
     assert check(ans, "second_plan_agrees") is None
-    ans, model, _ = answer(JOINED, second_plans=0)
+    ans, model, _ = answer(NESTED, second_plans=0)
     assert ans.state == "answered" and len(model.conversations) == 1
 
 
@@ -225,7 +233,7 @@ def test_a_model_failure_in_a_second_plan_keeps_the_first_answer() -> None:
                 raise ModelServerError("the model server answered 503")
             return super().chat(messages, tools, tool_choice, max_tokens, temperature)
 
-    model = FailingSecond(JOINED)
+    model = FailingSecond(NESTED)
     ans = AnswerLoop(store, model, schema=schema).ask(ASKED)
     assert ans.state == "answered" and sorted(ans.values()) == REEDS
     assert len(model.conversations) == 2  # one second plan tried, none after the failure
