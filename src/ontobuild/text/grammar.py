@@ -460,3 +460,18 @@ def parse(text: str) -> list[Sentence]:
 def is_subordinate(word: Word) -> bool:
     """A word that opens a clause inside a sentence ("that", "which", "because", ...)."""
     return word.lower in _SUBORDINATORS and word.tag in ("IN", "WDT", "WP", "WP$", "WRB")
+
+
+# words that open a noun phrase without being part of the thing's name
+DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
+               "its", "their", "his", "her", "our", "your", "my", "no", "another", "other", "such", "either",
+               "neither", "several", "many", "most", "few", "much", "more", "less"}
+
+
+def name_words(words: list[Word]) -> list[Word]:
+    """The words of a noun phrase that name the thing: without leading determiners, quantifiers and numbers."""
+    i = 0
+    while i < len(words) - 1 and (words[i].lower in DETERMINERS and words[i].tag != "NNP" or
+                                  words[i].tag in ("DT", "PDT", "PRP$", "POS") or words[i].tag == "CD"):
+        i += 1
+    return words[i:]

@@ -16,7 +16,8 @@ from ..ontology.index import EntitiesIndex
 from .quantities import Quantity
 from ..ontology.names import safe_name
 from .grammar import known_word
-from .reading import MEASURE_NOUNS, Reading, Value
+from .measures import MEASURE_NOUNS
+from .reading import Reading, Value
 
 # words of a measure's phrase that qualify the value, not what it measures ("the average storage time")
 _HEDGES = {"average", "estimated", "approximate", "typical", "mean", "overall", "current", "usual", "actual",

@@ -19,15 +19,11 @@ from dataclasses import dataclass, field
 from ontocore.text import singular
 from ..values.units import unit as unit_of
 
-from .concepts import QUANTITY_NOUNS
 from .quantities import Quantity
-from .kinds import is_event, noun_kind, office_of, titled_name
-from .grammar import NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, verb_lemma
+from .kinds import noun_kind, office_of, titled_name
+from .measures import measures, value_owners
+from .grammar import DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, name_words, verb_lemma
 
-# words that open a noun phrase without being part of the thing's name
-_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "each", "every", "all", "both", "any", "some",
-                "its", "their", "his", "her", "our", "your", "my", "no", "another", "other", "such", "either",
-                "neither", "several", "many", "most", "few", "much", "more", "less"}
 _PRONOUNS = {"it": "one", "they": "several", "them": "several", "its": "one", "their": "several", "this": "one",
              "these": "several", "those": "several", "he": "one", "she": "one", "him": "one", "her": "one",
              "his": "one", "both": "several", "each": "several"}
@@ -36,13 +32,7 @@ _QUANTIFIERS = {"one", "two", "three", "four", "five", "some", "many", "most", "
 _COPULAS = {"is", "are", "was", "were", "be", "been", "being", "becomes", "became", "remains", "remained"}
 _CONDITIONS = {"if", "when", "whenever", "unless", "once", "while", "until", "before", "after", "although",
                "though", "because", "since"}
-# nouns that name what a value measures rather than a thing ("a capacity of 900 pallets", "the storage time is
-# 12 days"): the value belongs to the thing that has that measure
-MEASURE_NOUNS = (QUANTITY_NOUNS - {"draft", "draught", "head", "stay", "stock", "term", "window"}) | {
-    "coefficient", "conductivity", "constant", "current", "energy", "factor", "fluence", "fraction", "gain", "gap",
-    "growth", "hardness", "index", "loss", "margin", "mobility", "modulus", "overhead", "percentage", "permeability",
-    "population", "porosity", "proportion", "ratio", "resistance", "return", "strain", "stress", "tension",
-    "viscosity", "wavelength"}
+
 
 
 @dataclass
@@ -154,15 +144,6 @@ def _lemma(word: Word) -> str:
     return verb_lemma(word.text)
 
 
-def _name_words(words: list[Word]) -> list[Word]:
-    """The words of a noun phrase that name the thing: without leading determiners, quantifiers and numbers."""
-    i = 0
-    while i < len(words) - 1 and (words[i].lower in _DETERMINERS and words[i].tag != "NNP" or
-                                  words[i].tag in ("DT", "PDT", "PRP$", "POS") or words[i].tag == "CD"):
-        i += 1
-    return words[i:]
-
-
 def _proper(words: list[Word]) -> bool:
     """A name: its head is capitalized (not only because it opens the sentence) or a code with digits."""
     head = words[-1]
@@ -195,7 +176,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     for i, p in enumerate(phrases):
         if p.kind != "NP":
             continue
-        words = _name_words(p.words)
+        words = name_words(p.words)
         if not words or all(_in_value(w, values) for w in words):
             continue
         words = [w for w in words if not _in_value(w, values)]
@@ -241,8 +222,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     _modifiers(phrases, things)
     _conjuncts(phrases, things)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
-    _measures(text, phrases, things, r)
-    _value_owners(phrases, things, r)
+    measures(text, phrases, things, r)
+    value_owners(phrases, things, r)
     for t in r.things:  # a measure word is no thing ("a capacity of 900 pallets")
         pass
     return r
@@ -258,7 +239,7 @@ def _names_part(text: str, q: Quantity) -> bool:
         return False
     word = before.group(1)
     tag = known_word(word) or known_word(word.lower())
-    return tag in ("NN", "NNP") and word.lower() not in _DETERMINERS and not word.lower().endswith("s")
+    return tag in ("NN", "NNP") and word.lower() not in DETERMINERS and not word.lower().endswith("s")
 
 
 def _describes(sentence: Sentence, q: Quantity) -> bool:
@@ -376,6 +357,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
     out: list[Clause] = []
     sentence_subject = ""
     participles: list[str] = []  # the subjects of the participle clauses so far
+    opening: list[Clause] = []  # participle clauses that open the sentence ("Built by A and painted by B, X is")
     for i, p in enumerate(phrases):
         if p.kind != "VP" or i in paren or i in things:  # (a gerund subject is a thing, not a clause)
             continue
@@ -397,7 +379,9 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             # "a guide written by A and checked by B", "X was drawn up by A and signed by B": what the verb
             # before "and" is about
             subject = participles[-1] if participles else out[-1].subject
-        if participle and not subject:  # "a cartoon directed by X": the phrase the participle follows
+        opens = participle and not subject and (all(q.kind == "O" for q in phrases[:i]) or opening and len(
+            opening) == len(out) and phrases[i - 1].kind == "O" and phrases[i - 1].words[0].lower in ("and", "or"))
+        if participle and not subject and not opens:  # "a cartoon directed by X": the phrase it follows
             k = i - 1
             while k >= 0 and (k not in things or k in paren):
                 k -= 1
@@ -414,8 +398,12 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
                         relative_of=subject if relative else "", explicit=explicit and finite)
         _take_arguments(clause, phrases, i, things, values, paren)
         out.append(clause)
+        if opens:
+            opening.append(clause)
         if participle and subject:
             participles.append(subject)
+    for c in opening:  # what an opening participle says is about the sentence's subject
+        c.subject = c.subject or sentence_subject
     _give_values_a_verb(values, out)
     for t in things.values():
         if t.id == sentence_subject:
@@ -428,6 +416,9 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
 def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], values: list[Value], paren: set[int],
                     out: list[Clause]) -> tuple[str, bool, bool]:
     """(subject, relative, explicit) of the verb group at phrase i: the thing written before it in its clause."""
+    aside = _before_aside(phrases, i, things, paren)
+    if aside:
+        return aside, False, True
     subject = ""
     k = i - 1
     relative = explicit = False
@@ -467,6 +458,32 @@ def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], val
             break  # "there is a concern": a thing exists, no subject
         k -= 1
     return subject, relative, explicit
+
+
+def _before_aside(phrases: list[Phrase], i: int, things: dict[int, Thing], paren: set[int]) -> str:
+    """The subject of a verb written right after an aside between commas that opens with a description or a
+    participle: the thing before the aside ("The Vale Runner, a tank engine built by Kessler Works, is kept at ...",
+    "The crane, built in 1990, lifts ..."), or with "which" / "who" ("The crane, which was built by Lund Steel,
+    lifts ..."). A list ("A, B and C are ...") has no comma before the verb; an aside with another verb of its own
+    ("X, and then Y was built, ...") is no aside."""
+    if i < 4 or phrases[i - 1].kind != "O" or phrases[i - 1].words[0].text != ",":
+        return ""
+    k, finite = i - 2, False
+    while k > 0 and not (phrases[k].kind == "O" and phrases[k].words[0].text == ","):
+        q = phrases[k]
+        finite = finite or q.kind == "VP" and any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in q.words) or \
+            q.kind == "O" and q.words[0].lower in ("and", "or", "but")
+        k -= 1
+    opener = phrases[k + 1] if k > 0 else None
+    relative = opener is not None and opener.kind == "O" and opener.words[0].lower in ("which", "who")
+    if opener is None or not relative and (finite or not (
+            opener.kind == "VP" and opener.words[-1].tag in ("VBN", "VBG") or
+            opener.kind == "NP" and opener.words[0].lower in ("a", "an", "the"))):
+        return ""
+    before = things.get(k - 1)
+    if before is None or before.prep or before.in_parentheses or k - 1 in paren:
+        return ""
+    return before.id
 
 
 def _take_arguments(clause: Clause, phrases: list[Phrase], i: int, things: dict[int, Thing], values: list[Value],
@@ -520,81 +537,3 @@ def _clause_follows(phrases: list[Phrase], k: int) -> bool:
         k += 1
     return k + 1 < len(phrases) and phrases[k].kind == "NP" and phrases[k + 1].kind == "VP" and \
         any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k + 1].words)
-
-
-def _measures(text: str, phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
-    """A value after "of" a measure noun ("a capacity of 900 pallets") or after "is" with a measure noun as the
-    subject ("its storage time is 20 days"): that noun names what the value measures, and the thing it belongs to
-    is the one that has it (the clause's subject, or the thing inside the measure's phrase: "the weight of a box")."""
-    for i, p in enumerate(phrases):
-        if i not in things:
-            continue
-        t = things[i]
-        head = singular(t.head.lower())
-        if head not in MEASURE_NOUNS:
-            continue
-        for v in r.values:
-            q = v.quantity
-            after = text[t.end:q.start]
-            of_value = re.fullmatch(r"\s+(?:of|at|around|about|:|=|is|are|was|were|of about|of up to|of at least|"
-                                    r"of at most|reaches|stands at|averages|equals)\s*(?:about\s+|around\s+|only\s+|"
-                                    r"up to\s+|at least\s+|at most\s+|roughly\s+|approximately\s+)?", after)
-            if not of_value:
-                continue
-            v.measure = " ".join(w.lower for w in _name_words(phrases[i].words) if w.lower not in _DETERMINERS)
-            inner = next((x for x in things.values() if x.owner == t.id), None)
-            if inner is not None:  # "the weight of a box is 3 kg": the box's
-                v.measure_of = inner.id
-            elif t.role in ("object", "complement") or t.prep:
-                clause = next((c for c in r.clauses if any(a == t.id for _, a in c.arguments)), None)
-                v.measure_of = clause.subject if clause else ""
-            else:  # the subject itself is the measure ("the storage time is 12 days"): whose, if a word says
-                owner = re.search(r"\b(its|their)\b", t.text, re.I)
-                v.measure_of = "" if owner is None else "previous"
-            t.role = "measure"
-    for v in r.values:  # "Pressure in the network must stay below 9 bar": the subject names what it measures
-        subject = r.thing(v.subject) if v.subject else None
-        if v.measure or subject is None or singular(subject.head.lower()) not in MEASURE_NOUNS or subject.named:
-            continue
-        inner = next((x for x in r.things if x.owner == subject.id), None)
-        v.measure = " ".join(w for w in subject.label.split() if w.lower() not in _DETERMINERS)
-        v.measure_of = inner.id if inner is not None else ("previous" if re.match(r"(?i)\s*(its|their)\b",
-                                                                                   subject.text) else "")
-        subject.role = "measure"
-    for v in r.values:  # "the first departure from Varnes is at 05:45": the time of the named thing's event
-        q = v.quantity
-        if v.measure or q.dimension not in ("time", "time of day", "date") or not v.subject:
-            continue
-        subject = r.thing(v.subject)
-        inner = next((x for x in r.things if subject is not None and x.owner == subject.id and
-                      (x.named or x.individuals)), None)
-        if subject is None or inner is None or subject.named or \
-                not is_event(subject.head, moment=q.dimension != "time"):
-            continue
-        v.measure, v.measure_of = subject.label, inner.id
-        subject.role = "measure"
-
-
-def _value_owners(phrases: list[Phrase], things: dict[int, Thing], r: Reading) -> None:
-    """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"), or
-    right after it joined by "of" ("a depot of 2,400 m²"): that thing."""
-    for v in r.values:
-        q = v.quantity
-        for i, p in enumerate(phrases):
-            if i not in things:
-                continue
-            t = things[i]
-            if p.start <= q.start < p.end:  # "a 40 m² cage": the value qualifies the thing it is in
-                v.owner = t.id
-                break
-            k = phrases.index(p)
-            if not q.package and t.head.lower() not in MEASURE_NOUNS and singular(t.head.lower()) not in \
-                    MEASURE_NOUNS and k + 2 < len(phrases) and phrases[k + 1].words and phrases[k + 1].words[0].lower == "of" and \
-                    len(phrases[k + 1].words) == 1 and phrases[k + 2].start <= q.start < phrases[k + 2].end and \
-                    q.end == phrases[k + 2].end:
-                v.owner, v.of_phrase = t.id, True  # "a depot of 2,400 m²": the depot's own measure
-                break
-            if q.end <= p.start and p.pp is not None and p.pp.words[0].lower == "of" and \
-                    phrases.index(p.pp) > 0 and phrases[phrases.index(p.pp) - 1].start <= q.start:
-                v.owner = t.id  # "70% of the trials"
-                break

@@ -292,3 +292,30 @@ def test_a_participle_after_and_is_about_what_the_verb_before_it_is_about(text: 
 def test_a_kind_is_named_by_a_noun_never_by_a_word_read_first_as_a_verb(noun: str, kind: str) -> None:
     from ontobuild.text.kinds import noun_kind
     assert noun_kind(noun) == kind
+
+
+@pytest.mark.parametrize("text,verb,subject", [
+    ("The Vale Runner, a tank engine built by Kessler Works, is kept at Ashford Depot.", "is kept", "Vale Runner"),
+    ("The harbor crane, built in 1990, lifts 40 tonnes.", "lifts", "harbor crane"),
+    ("In 2019 the old depot, the largest of the line, was sold to Lund Rail.", "was sold", "old depot"),
+    ("The crane, which was built by Lund Steel, lifts 40 tonnes.", "lifts", "crane"),
+])
+def test_after_an_aside_between_commas_the_verb_is_about_the_thing_before_it(text: str, verb: str,
+                                                                              subject: str) -> None:
+    r = _read(text)
+    clause = next(c for c in r.clauses if c.verb == verb)
+    assert r.thing(clause.subject).label == subject
+
+
+@pytest.mark.parametrize("text,agents,subject", [
+    ("Built by Kessler Works, the Vale Runner is kept at Ashford Depot.", ["Kessler Works"], "Vale Runner"),
+    ("Built by Kessler Works and painted by Lund Steel, the Vale Runner is kept at Ashford Depot.",
+     ["Kessler Works", "Lund Steel"], "Vale Runner"),
+    ("Founded in 1990 by Ann Lee, the guild teaches forty masons a year.", ["Ann Lee"], "guild"),
+])
+def test_a_participle_that_opens_the_sentence_is_about_its_subject(text: str, agents: list[str],
+                                                                    subject: str) -> None:
+    r = _read(text)
+    for agent in agents:
+        clause = next(c for c in r.clauses if any(a == _thing(r, agent).id for _, a in c.arguments))
+        assert r.thing(clause.subject).label == subject, (agent, r.clauses)
