@@ -72,3 +72,17 @@ def test_off_and_without_files(tmp_path: Path, kept: Path, monkeypatch: pytest.M
     answerer(ttl)
     assert not kept.exists()
     assert viewcache.view_key([]) is None
+
+
+def test_the_command_keeps_the_view_of_its_files(tmp_path: Path, kept: Path) -> None:
+    """`ontoask --ontology FILE` (a Source of local files, the default Oxigraph store) opens a store that knows its
+    files, so the second run starts from the kept view."""
+    from ontouse.storage.store import Source
+
+    ttl = tmp_path / "mills.ttl"
+    ttl.write_text(TTL, encoding="utf-8")
+    for kind in ("oxigraph", "memory"):
+        store = Source(paths=[ttl], kind=kind).open()
+        assert store.files == (ttl.resolve(),)
+    AnswerLoop(Source(paths=[ttl]).open(), NoModel())
+    assert len(list(kept.glob("*.pickle"))) == 1

@@ -126,6 +126,4 @@ class Source:
             opened = open_outcome(self.paths[0])  # a big-graph outcome's own store: no parsing
             if opened is not None:
                 return GraphStore(opened[0], folder=opened[1])
-        from .graph import load_graph
-
-        return GraphStore(load_graph(self.paths, store=self.kind))
+        return GraphStore.from_paths(self.paths, kind=self.kind)  # with its files: the view is kept between runs
