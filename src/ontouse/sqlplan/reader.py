@@ -143,7 +143,7 @@ class Reader:
             raise PlanError("The query has no FROM clause: select from one of the tables.")
         joins_ = node.args.get("joins") or []
         scope.sources.append(self._source(from_.this, scope))
-        self._joined_as_link_targets(node, from_.this, joins_)
+        self._unknown_joined_as_targets(from_.this, joins_)
         for j in joins_:
             side = (j.args.get("side") or "").upper()
             if side in ("RIGHT", "FULL"):
@@ -214,19 +214,17 @@ class Reader:
                      group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
                      offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
 
-    def _joined_as_link_targets(self, node: exp.Select, first: exp.Expression, joins_: list[exp.Expression]) -> None:
-        """A table joined only by `x.link = t.iri`, where `link` is a link column of a table of the query, is the
-        table that link points at: `unknown_table_as_link_target` when the view has no such table (`JOIN Author A
-        ON W.author = A.iri`, where the view has a link `author` and no table `Author`); `joined_table_as_link_target`
-        when the view's table is no kind of what the link points at and the target has every column the query reads
-        of it (the repair the compiler's message would ask the model for: "x.link links to rows of X, not of T")."""
+    def _unknown_joined_as_targets(self, first: exp.Expression, joins_: list[exp.Expression]) -> None:
+        """`unknown_table_as_link_target`: a joined table the view does not have, joined only by `x.link = t.iri`
+        where `link` is a link column of a table of the query (`JOIN Author A ON W.author = A.iri`, where the
+        view has a link `author` and no table `Author`), is the table that link points at."""
         tables = {}  # alias -> Table, of the sources the view has
         for t in [first, *(j.this for j in joins_)]:
             if isinstance(t, exp.Table) and self.schema.table(t.name) is not None:
                 tables[(t.alias or t.name).lower()] = self.schema.table(t.name)
         for j in joins_:
             t = j.this
-            if not isinstance(t, exp.Table) or j.args.get("on") is None:
+            if not isinstance(t, exp.Table) or self.schema.table(t.name) is not None or j.args.get("on") is None:
                 continue
             alias = (t.alias or t.name).lower()
             targets = set()
@@ -240,20 +238,13 @@ class Reader:
                     if mine.table.lower() == alias and mine.name.lower() == "iri" and col is not None and \
                             col.kind == "link" and col.target:
                         targets.add(col.target)
-            if len(targets) != 1:
-                continue
-            target = self.schema.table(next(iter(targets)))
-            joined = self.schema.table(t.name)
-            if joined is not None:
-                used = {c.name.lower() for c in node.find_all(exp.Column) if c.table.lower() == alias}
-                if target is None or set(joined.classes) & set(target.classes) or \
-                        any(target.column(c) is None for c in used - {"iri"}):
-                    continue
-            t.set("this", exp.to_identifier(target.name if target is not None else next(iter(targets))))
-            if not t.alias:
-                t.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
-            tables[alias] = self.schema.table(t.name)
-            self._fix("unknown_table_as_link_target" if joined is None else "joined_table_as_link_target")
+            if len(targets) == 1:
+                target = targets.pop()
+                t.set("this", exp.to_identifier(target))
+                if not t.alias:
+                    t.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+                tables[alias] = self.schema.table(target)
+                self._fix("unknown_table_as_link_target")
 
     def _things_of_names(self, group: tuple[Expr, ...]) -> tuple[Expr, ...]:
         """`group_by_thing`: a group by a column that names the rows (`name`, `title`, the label, `<table>_name`)

@@ -88,8 +88,7 @@ def test_self_join_through_a_link() -> None:
 
 def test_join_errors_name_the_right_table() -> None:
     _, schema = view(PARKS)
-    # (a joined table whose columns the link's table has is repaired by the reader: joined_table_as_link_target)
-    plan, _ = read_sql(schema, "SELECT d.budget FROM Ranger e JOIN Hut d ON e.hasWarden = d.iri")
+    plan, _ = read_sql(schema, "SELECT e.label FROM Ranger e JOIN Hut d ON e.hasWarden = d.iri")
     with pytest.raises(PlanError, match=r"e.hasWarden links to rows of Warden, not of Hut"):
         compile_plan(schema, plan)
     _, schema = view(GROVE)

@@ -397,20 +397,6 @@ def test_an_apostrophe_inside_a_text_value_is_escaped() -> None:
     assert "cannot be read" in error(PARKS, "SELECT budget FROM Hut WHERE label = 'Reeds")
 
 
-def test_a_table_joined_by_a_link_that_points_elsewhere_is_the_table_the_link_points_at() -> None:
-    """`joined_table_as_link_target`: Ranger.postedAt links to Hut rows, not Warden rows; the Hut has the budget the
-    query reads, so the joined table is the Hut (what the compiler's message would ask for). A column the link's
-    table lacks leaves the plan to the message; a joined table of the same kind (a Warden is a Ranger) stays."""
-    plan, fixes = pk("SELECT H.budget FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri "
-                     "WHERE R.label = 'Ada Quill'")
-    assert "joined_table_as_link_target" in fixes
-    assert [s.table for s in plan.sources] == ["Ranger", "Hut"]
-    plan, fixes = pk("SELECT H.salary FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri")
-    assert "joined_table_as_link_target" not in fixes and [s.table for s in plan.sources] == ["Ranger", "Warden"]
-    plan, fixes = pk("SELECT W.salary FROM Ranger AS R JOIN Ranger AS W ON R.hasWarden = W.iri")
-    assert not fixes and [s.table for s in plan.sources] == ["Ranger", "Ranger"]
-
-
 def test_an_unknown_table_joined_by_a_link_is_the_table_the_link_points_at() -> None:
     """`unknown_table_as_link_target`: no table Station, but Ranger.postedAt links to Hut rows."""
     plan, fixes = pk("SELECT S.budget FROM Ranger AS R JOIN Station AS S ON R.postedAt = S.iri "
