@@ -319,13 +319,24 @@ def _modifiers(phrases: list[Phrase], things: dict[int, Thing]) -> None:
         while j >= 0 and phrases[j].kind == "NP" and j not in things:
             j -= 1
         if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
-                (p.pp.words[0].lower == "of" or not things[j].proper):
+                (p.pp.words[0].lower == "of" or not things[j].proper) and not _agent_of_passive(phrases, j, p.pp):
             # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of": in "found by Ann Lee
             # at the lab", "at the lab" is where it was found)
             owner = things[j]
             if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
                 owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
             things[i].owner = owner.id
+
+
+def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
+    """Whether "by" after the phrase at j names who did what a passive verb before it says: "copied from an older
+    register by Bo Park" (Bo Park copied it), not "a crane by Lund Steel" (no passive verb before it)."""
+    if pp.words[0].lower != "by":
+        return False
+    k = j - 1
+    while k >= 0 and phrases[k].kind in ("NP", "PP"):
+        k -= 1
+    return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
 
 
 def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:

@@ -319,3 +319,19 @@ def test_a_participle_that_opens_the_sentence_is_about_its_subject(text: str, ag
     for agent in agents:
         clause = next(c for c in r.clauses if any(a == _thing(r, agent).id for _, a in c.arguments))
         assert r.thing(clause.subject).label == subject, (agent, r.clauses)
+
+
+@pytest.mark.parametrize("text,verb,agent,owner", [
+    ("The ledger was copied from an older register by Bo Park.", "was copied", "Bo Park", ""),
+    ("The Iron Wheel is a choral work by Ann Lee, arranged from a piano sketch by Bo Park.", "arranged", "Bo Park",
+     ""),
+    ("Kessler Works owns a crane by Lund Steel.", "", "Lund Steel", "crane"),
+])
+def test_by_after_a_passive_verb_names_its_agent_not_a_maker_of_the_thing_before(text: str, verb: str, agent: str,
+                                                                                  owner: str) -> None:
+    r = _read(text)
+    t = _thing(r, agent)
+    if owner:
+        assert t.owner == _thing(r, owner).id
+    else:
+        assert not t.owner and any(c.verb == verb and ("by", t.id) in c.arguments for c in r.clauses), r.clauses
