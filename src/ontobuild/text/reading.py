@@ -224,8 +224,6 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
-    for t in r.things:  # a measure word is no thing ("a capacity of 900 pallets")
-        pass
     return r
 
 
