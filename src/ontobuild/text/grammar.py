@@ -32,6 +32,7 @@ _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "nos", "vs", "etc
                   "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "gen", "col", "lt", "capt", "sgt",
                   "rev", "hon", "gov", "sen", "rep", "bros", "u.s", "u.k", "op", "no"}
 NOUN_TAGS = {"NN", "NNS", "NNP", "NNPS"}
+_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "does", "do", "did"}
 VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"}
 FINITE_TAGS = {"VBD", "VBP", "VBZ", "MD"}
 _SUBORDINATORS = {"that", "which", "who", "whom", "whose", "where", "when", "while", "because", "although",
@@ -199,6 +200,12 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     for i, (tag, own) in enumerate(zip(tags, lexical)):
         if own in ("IN", "TO", "DT", "CC") and (tag in VERB_TAGS or tag in NOUN_TAGS):
             tags[i] = own
+        elif own in FINITE_TAGS and tokens[i].lower() in _AUXILIARIES and tag not in VERB_TAGS:
+            tags[i] = own  # "the pump is made by ...": "is" is never a noun
+    for i in range(1, len(tags) - 1):  # "the pump is made": a word after a determiner, before a verb, is a noun
+        if tags[i - 1] == "DT" and tags[i] in ("VB", "JJ") and tags[i + 1] in FINITE_TAGS and \
+                tokens[i].islower() and "NOUN" in word_classes(tokens[i]):
+            tags[i] = "NN"
     if tokens and tags[0] == "NNP" and known_word(tokens[0].lower()) in ("NN", "NNS") and len(tokens) > 1 and \
             tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
         tags[0] = known_word(tokens[0].lower())
@@ -220,7 +227,8 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
                 (nxt in ("IN", "TO", ".", ",", ":", "CC") or nxt in VERB_TAGS) and tokens[i].islower():
             tags[i] = "NN"
     for i in range(1, len(tags) - 1):
-        if tags[i] == "VBZ" and tags[i - 1] in ("CD", "JJ", "DT") and tags[i + 1] in ("VBD", "VBN"):
+        if tags[i] == "VBZ" and tags[i - 1] in ("CD", "JJ", "DT") and tags[i + 1] in ("VBD", "VBN") and \
+                tokens[i].lower() not in _AUXILIARIES:
             tags[i] = "NNS"
     clause_start = 0
     for i in range(len(tags) + 1):
@@ -361,7 +369,8 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
     - a name of capitalized words joined by "of" ("Bank of the North", "Museum of Fine Arts");
     - the name written right before a finite verb, as its subject, when every word of it is capitalized or a
       joiner and a joiner other than "and" holds it together ("The Year of the Flood was written ...", "Songs to
-      Sing at Night is ..."): one title, not a list of things (not "Ann Lee and Bo Park wrote ...")."""
+      Sing at Night is ..."), or "and" before a verb in the singular ("Salt and Pepper is a diner"): one title,
+      not a list of things (not "Ann Lee and Bo Park wrote ...")."""
     out = list(phrases)
     # quoted titles
     i = 0
@@ -419,8 +428,9 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
         run = [w for q in out[first:k] for w in q.words]
         joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - _PARTICLES
         opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
+        singular = p.words[0].tag == "VBZ" or p.words[0].lower == "was"  # "Salt and Pepper is ...": one name
         if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
-                (joiners - {"and", "&", "the", "a", "an"} or opener):  # "Across the Ice Fields is ...": a title
+                (joiners - {"and", "&", "the", "a", "an"} or opener or singular and joiners & {"and", "&"}):
             out[first:k] = [_merged(out[first:k])]
             k = first + 1
         k += 1
@@ -444,15 +454,29 @@ def _np_continues(words: list[Word], i: int) -> bool:
     return i < len(words) and words[i].is_noun()
 
 
+def _abbreviations_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The token spans with the point of an abbreviation or an initial inside a sentence joined to its word ("Hale
+    Bros. Rail Works", "Dr. Lee", "Ada B. Voss"): a point the sentence goes on after is no end of a clause."""
+    out: list[tuple[int, int]] = []
+    for k, (x, y) in enumerate(spans):
+        if text[x:y] == "." and out and out[-1][1] == x and k + 1 < len(spans):
+            word = text[out[-1][0]:x]
+            if word.lower() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", word):
+                out[-1] = (out[-1][0], y)
+                continue
+        out.append((x, y))
+    return out
+
+
 def parse(text: str) -> list[Sentence]:
     """The sentences of `text` with their words and phrases (offsets into `text`)."""
     out = []
     for a, b in split_sentences(text):
-        matches = list(_TOKEN.finditer(text, a, b))
-        if not matches:
+        spans = _abbreviations_joined(text, [(m.start(), m.end()) for m in _TOKEN.finditer(text, a, b)])
+        if not spans:
             continue
-        tags = _tag([m.group(0) for m in matches])
-        words = [Word(m.group(0), t, m.start(), m.end()) for m, t in zip(matches, tags)]
+        tags = _tag([text[x:y] for x, y in spans])
+        words = [Word(text[x:y], t, x, y) for (x, y), t in zip(spans, tags)]
         out.append(Sentence(a, b, words, _phrases(words)))
     return out
 

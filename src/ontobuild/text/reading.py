@@ -179,6 +179,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         words = name_words(p.words)
         if not words or all(_in_value(w, values) for w in words):
             continue
+        if _post_nominal(phrases, i, things):
+            continue
         words = [w for w in words if not _in_value(w, values)]
         if not words or not any(w.is_noun() or w.tag == "PRP" for w in words):
             continue
@@ -225,6 +227,20 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
     return r
+
+
+def _post_nominal(phrases: list[Phrase], i: int, things: dict[int, Thing]) -> bool:
+    """Letters written after a name and its comma, before its aside or verb ("Ada Voss, OBE (born 1950) is ...",
+    "Mira Holm, PhD, leads ..."): an honour or degree of the name, no thing and no subject of its own."""
+    p = phrases[i]
+    if len(p.words) != 1 or not re.fullmatch(r"[A-Z]{2,5}|Ph\.?D\.?", p.words[0].text) or i < 2:
+        return False
+    before, after = phrases[i - 1], phrases[i + 1] if i + 1 < len(phrases) else None
+    named = things.get(i - 2)
+    return before.kind == "O" and before.words[0].text == "," and named is not None and named.proper and \
+        after is not None and (after.kind == "VP" or after.kind == "O" and after.words[0].text == "(" or
+                               after.kind == "O" and after.words[0].text == "," and i + 2 < len(phrases) and
+                               phrases[i + 2].kind == "VP")
 
 
 def _names_part(text: str, q: Quantity) -> bool:

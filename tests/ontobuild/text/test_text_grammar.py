@@ -335,3 +335,51 @@ def test_by_after_a_passive_verb_names_its_agent_not_a_maker_of_the_thing_before
         assert t.owner == _thing(r, owner).id
     else:
         assert not t.owner and any(c.verb == verb and ("by", t.id) in c.arguments for c in r.clauses), r.clauses
+
+
+@pytest.mark.parametrize("text,name,verb,agent", [
+    ("The Vale Runner is a 1931 Hale Bros. Rail Works tank engine kept by Lund Rail.",
+     "Hale Bros. Rail Works tank engine", "kept", "Lund Rail"),
+    ("The valve is fitted by Orr Tools Ltd. and opens at 2 bar.", "valve", "is fitted", "Orr Tools Ltd."),
+])
+def test_the_point_of_an_abbreviation_inside_a_sentence_ends_no_phrase(text: str, name: str, verb: str,
+                                                                       agent: str) -> None:
+    r = _read(text)
+    labels = [t.label for t in r.things]
+    assert name in labels and agent in labels, labels
+    clause = next(c for c in r.clauses if c.verb == verb)
+    assert ("by", _thing(r, agent).id) in clause.arguments
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("The pump is made by Hale Pumps Inc. and lifts 40 L per minute.", "pump"),
+    ("The press is cleaned by the night shift.", "press"),
+])
+def test_is_after_a_noun_is_a_verb_never_part_of_the_subject(text: str, subject: str) -> None:
+    r = _read(text)
+    first = r.clauses[0]
+    assert first.verb.startswith("is ") and r.thing(first.subject).label == subject, \
+        [(c.verb, c.subject) for c in r.clauses]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Salt and Pepper is a diner on Mill Road.", "Salt and Pepper"),
+    ("Marketing and Sales was moved to the east wing.", "Marketing and Sales"),
+])
+def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: str, name: str) -> None:
+    r = _read(text)
+    assert r.thing(r.clauses[0].subject).label == name, [t.label for t in r.things]
+
+
+@pytest.mark.parametrize("text,subject,gone", [
+    ("Ada Voss, OBE (born 1950) is a Welsh glass engraver.", "Ada Voss", "OBE"),
+    ("Mira Holm, PhD, leads the soil lab.", "Mira Holm", "PhD"),
+])
+def test_an_honour_after_a_name_is_no_thing_and_the_name_stays_the_subject(text: str, subject: str,
+                                                                            gone: str) -> None:
+    r = _read(text)
+    assert r.thing(r.clauses[0].subject).label == subject and gone not in [t.label for t in r.things]
+
+
+def test_letters_in_a_list_of_names_stay_a_name() -> None:
+    assert "ACME" in [t.label for t in _read("Lund Rail, ACME, and Orr Tools supply the depot.").things]
