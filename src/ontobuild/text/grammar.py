@@ -310,10 +310,24 @@ def _phrases(words: list[Word]) -> list[Phrase]:
             continue
         out.append(Phrase("ADVP" if w.tag.startswith("RB") else "O", [w]))
         i += 1
-    out = _names(_titles(out))
+    out = _names(_titles(_years_apart(out)))
     for a, b in zip(out, out[1:]):
         if a.kind == "PP" and b.kind == "NP":
             b.pp = a
+    return out
+
+
+def _years_apart(phrases: list[Phrase]) -> list[Phrase]:
+    """A year after the preposition that opens a sentence and the name written after it are two phrases ("In 2019
+    Ann Lee opened ..."): the preposition governs the year, the name is the clause's subject."""
+    out: list[Phrase] = []
+    for i, p in enumerate(phrases):
+        w = p.words
+        if p.kind == "NP" and i == 1 and phrases[0].kind == "PP" and len(w) > 1 and w[0].tag == "CD" and \
+                re.fullmatch(r"(?:1[0-9]|20)\d\d", w[0].text) and w[1].tag in ("NNP", "NNPS"):
+            out += [Phrase("NP", w[:1]), Phrase("NP", w[1:])]
+            continue
+        out.append(p)
     return out
 
 

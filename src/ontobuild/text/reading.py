@@ -162,8 +162,9 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     """The reading of one sentence of `text`: its things, values and clauses. `quantities` are the chunk's values
     (quantities), `known` the spans where known individuals are named (start, end, individual name)."""
     r = Reading(sentence.text(text), sentence.start, sentence.end)
+    opening = sentence.phrases[0] if sentence.phrases and _number_opens_name(sentence.phrases[0]) else None
     inside = [q for q in quantities if sentence.start <= q.start < sentence.end and not _names_part(text, q)
-              and not _describes(sentence, q)]
+              and not _describes(sentence, q) and not (opening is not None and q.start == opening.start)]
     for i, q in enumerate(inside, 1):
         r.values.append(Value(f"V{i}", q))
     values = r.values
@@ -176,7 +177,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     for i, p in enumerate(phrases):
         if p.kind != "NP":
             continue
-        words = name_words(p.words)
+        words = p.words if p is opening else name_words(p.words)
         if not words or all(_in_value(w, values) for w in words):
             continue
         if _post_nominal(phrases, i, things):
@@ -227,6 +228,14 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
     return r
+
+
+def _number_opens_name(p: Phrase) -> bool:
+    """A number that opens the sentence right before a name in the singular is part of the name ("4711 Cedar Court
+    houses the archive"); not before a plural ("40 Lund Rail engines are ...": a count)."""
+    w = p.words
+    return p.kind == "NP" and len(w) > 1 and w[0].tag == "CD" and re.fullmatch(r"\d+", w[0].text) is not None and \
+        w[1].tag == "NNP" and p.head.tag == "NNP"
 
 
 def _post_nominal(phrases: list[Phrase], i: int, things: dict[int, Thing]) -> bool:

@@ -383,3 +383,15 @@ def test_an_honour_after_a_name_is_no_thing_and_the_name_stays_the_subject(text:
 
 def test_letters_in_a_list_of_names_stay_a_name() -> None:
     assert "ACME" in [t.label for t in _read("Lund Rail, ACME, and Orr Tools supply the depot.").things]
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("4711 Cedar Court houses the archive.", "4711 Cedar Court"),  # a number that opens a name
+    ("40 Lund Rail engines are kept at the depot.", "Lund Rail engine"),  # a count before a plural: no name
+    ("In 2019 Ann Lee opened a hall.", "Ann Lee"),  # a year after the opening preposition: no part of the name
+    ("The depot at 1200 Oak Lane holds 40 engines.", "depot"),
+])
+def test_a_number_before_a_name_opens_it_only_where_no_preposition_or_count_claims_it(text: str,
+                                                                                     subject: str) -> None:
+    r = _read(text)
+    assert r.thing(r.clauses[0].subject).label == subject, [(t.label, t.role) for t in r.things]
