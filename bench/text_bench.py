@@ -74,6 +74,18 @@ def _build(files: list[Path], out: Path, model: Any, schema: list[Path] | None) 
             "completion_tokens": (stats.get("llm") or {}).get("completion_tokens")}
 
 
+def _built(out: Path) -> dict[str, Any]:
+    """What a build already in `out` cost, from its stats.json (for --reuse): seconds of its text step and calls."""
+    try:
+        stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    llm = stats.get("llm") or {}
+    return {"seconds": round(sum((stats.get("seconds") or {}).values()), 1), "error": "", "reused": True,
+            "llm_calls": llm.get("calls"), "prompt_tokens": llm.get("prompt_tokens"),
+            "completion_tokens": llm.get("completion_tokens")}
+
+
 def _rows(path: Path, limit: int) -> list[dict[str, Any]]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
     return rows[:limit] if limit else rows
@@ -94,6 +106,8 @@ def run_t2k(model: Any, vocabs: list[str], limit: int, reuse: bool) -> dict[str,
             text = out_root / f"{vocab}.txt"  # as the benchmark's make_text.py writes it
             text.write_text("\n\n".join(r["text"] for r in rows) + "\n", encoding="utf-8")
             build = _build([text], out, model, [folder / "ontology.ttl"])
+        else:
+            build = _built(out)
         index_path = out / "entities_index.json"
         if not index_path.is_file():
             per[vocab] = {"build": build, "error": build.get("error") or "no index"}
