@@ -28,6 +28,10 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
 - `named_on_its_source`: a text compared with a column of one table of the query that holds no such value, while
   exactly one other table of the query holds it in its own column of that name (`JOIN Tool T ... WHERE
   T.label = 'X'` where X is the name of the query's other table's row), is compared there;
+- `joined_as_link_target`: a table t joined by `x.link = t.iri` where the link points at rows of another table (of
+  no class of t's) is that other table, when the query reads columns of t, the other table has every one of them
+  and holds every text the query compares on them (the repair the compiler's message would ask for); a text only t
+  holds leaves it to the model, and a table read for nothing says what the row is (`same_thing`'s);
 - `both_joined`: one joined row's column required to equal two different values at once (`JOIN Tool T ON
   W.uses = T.iri WHERE T.label = 'saw' AND T.label = 'drill'`), which no row can, has one reading: the things
   linked to a row of each value ("both"); the joined table is joined once more for the second value.
@@ -47,7 +51,8 @@ from ontocore.text import fold
 from .linking import ValueIndex
 from .storage.sparql import QueryError
 from .question import Question
-from .sqlplan.plan import Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in
+from .sqlplan.plan import (Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in,
+                           walk)
 from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
@@ -161,10 +166,44 @@ def _text(e: Any) -> bool:
     return isinstance(e, Lit) and isinstance(e.value, str)
 
 
+def joined_as_link_target(q: Query, schema: Schema, index: ValueIndex) -> tuple[Query, bool]:
+    """`joined_as_link_target` (module docstring)."""
+    for j in q.joins:
+        for link, row in ((j.left, j.right), (j.right, j.left)):
+            c, table, target = _column(schema, link), schema.table(row.table), None
+            if c is not None and c.kind == "link" and c.target and row.column.lower() == "iri" and table is not None:
+                target = schema.table(c.target)
+            if target is None or target.name == table.name or set(target.classes) & set(table.classes):
+                continue
+            key = (row.alias.lower(), row.table)
+
+            def mine(x: Any) -> bool:
+                return (x.alias.lower(), x.table) == key
+            used = [x for x in columns_in(q, deep=True) if mine(x) and x.column.lower() != "iri"]
+            if not used or any(target.column(x.column) is None for x in used):
+                continue  # (a table read for nothing says what the row is: "is it a Shark")
+            texts = [(target.column(x.left.column), str(x.right.value)) for x in walk(q)
+                     if isinstance(x, Cmp) and isinstance(x.left, Col) and mine(x.left) and _text(x.right)]
+            if any(col.prop is None or not index.holds(col.prop, text, target) for col, text in texts):
+                continue  # a name only the joined table holds: the model's join may be what it meant
+
+            def moved(n: Any, t: str = target.name) -> Any:
+                if isinstance(n, Col) and mine(n):
+                    return Col(n.alias, t, n.column)
+                if isinstance(n, Source) and (n.alias.lower(), n.table) == key:
+                    return Source(t, n.alias, n.optional)
+                return n
+            return transform(q, moved), True
+    return q, False
+
+
 def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
                 question: Question | None = None) -> tuple[Any, list[str]]:
     r = Repairer(schema, index)
     if isinstance(plan, Query):
+        plan, changed = joined_as_link_target(plan, schema, index)
+        if changed:
+            r._note("joined_as_link_target")
         plan, changed = named_on_its_source(plan, schema, index)
         if changed:
             r._note("named_on_its_source")

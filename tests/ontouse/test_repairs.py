@@ -171,3 +171,27 @@ DEPOTS = HEAD + """
 def test_a_link_compared_with_the_linked_rows_key_is_kept() -> None:
     assert repaired_value(DEPOTS, "SELECT plate FROM Truck WHERE depot = 'NY'") == ("NY", [])
     assert repaired_value(DEPOTS, "SELECT plate FROM Truck WHERE depot = 'North Yard'") == ("North Yard", [])
+
+
+# ---- joined_as_link_target ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("sql, moved", [
+    # Ranger.postedAt links to Hut rows, not Warden rows: the Hut has the name the query reads
+    ("SELECT H.label FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri WHERE R.label = 'Ada Quill'", True),
+    ("SELECT R.label FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri WHERE H.label = 'Reeds'", True),
+    # a name only the joined table holds: the model may have meant that table, so its message decides
+    ("SELECT R.label FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri WHERE H.label = 'Mira Stone'", False),
+    # a column the link's table lacks; a joined table of the same kind (a Warden is a Ranger)
+    ("SELECT H.salary FROM Ranger AS R JOIN Warden AS H ON R.postedAt = H.iri", False),
+    ("SELECT W.salary FROM Ranger AS R JOIN Ranger AS W ON R.hasWarden = W.iri", False),
+])
+def test_a_table_joined_by_a_link_that_points_elsewhere_is_the_links_table_when_it_holds_what_is_asked(
+        sql: str, moved: bool) -> None:
+    from ontouse.sqlplan.compile import compile_plan
+
+    plan, applied = repair(PARKS, sql)
+    assert ("joined_as_link_target" in applied) == moved
+    assert [s.table for s in plan.sources][1] == ("Hut" if moved else ("Ranger" if "AS W" in sql else "Warden"))
+    if moved:
+        store, schema = view(PARKS)
+        names = sorted(str(row[0]) for row in store.select(compile_plan(schema, plan).sparql).rows)
+        assert names == (["Pinewood"] if "Ada Quill" in sql else ["Cleo Vance", "Dan Ferro", "Olaf Brand"])
