@@ -104,7 +104,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             if earlier is None:
                 cls = _class_named(idx, kind)
                 group = members(idx, cls) if cls else []
-                if len(group) == 1:
+                if len(group) == 1 and _named(idx, group[0]):
                     earlier = Known(idx.individuals[group[0]].label, kind, group, False)
             if earlier is not None:
                 out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label)
@@ -124,6 +124,14 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
     for tid in folded:
         out.pop(tid, None)
     return out
+
+
+def _named(idx: EntitiesIndex, name: str) -> bool:
+    """An individual a description can stand for without an earlier mention: one the data names (a table's or a
+    file's record, or a name in the text), not one the text made of a description ("the ballad" of another
+    paragraph is no earlier "the ballad")."""
+    ind = idx.individuals[name]
+    return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 
 
 def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -> list[str]:

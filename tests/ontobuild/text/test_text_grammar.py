@@ -395,3 +395,21 @@ def test_a_number_before_a_name_opens_it_only_where_no_preposition_or_count_clai
                                                                                      subject: str) -> None:
     r = _read(text)
     assert r.thing(r.clauses[0].subject).label == subject, [(t.label, t.role) for t in r.things]
+
+
+def test_a_description_far_from_a_thing_the_text_made_of_one_is_a_new_thing_but_a_named_one_is_meant() -> None:
+    """"the crane" with nothing of that kind in the last sentences: the only crane of the data when the data names
+    it; a crane the text made of another "the crane" paragraphs ago is no earlier mention of this one."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read("The crane lifts 40 t.")
+    crane = _thing(r, "crane")
+    idx = EntitiesIndex()
+    idx.add_class("Crane")
+    idx.add_individual("Crane_1", classes=["Crane"], label="crane", source={"chunk": "guide.txt#2"})
+    assert resolve_things(idx, r, [])[crane.id].individuals == []  # a new crane
+    idx = EntitiesIndex()
+    idx.add_class("Crane")
+    idx.add_individual("HarbourCraneK4", classes=["Crane"], label="Harbour Crane K4", source={"file": "cranes.csv"})
+    assert resolve_things(idx, r, [])[crane.id].individuals == ["HarbourCraneK4"]
