@@ -75,7 +75,8 @@ def _build(files: list[Path], out: Path, model: Any, schema: list[Path] | None) 
 
 
 def _built(out: Path) -> dict[str, Any]:
-    """What a build already in `out` cost, from its stats.json (for --reuse): seconds of its text step and calls."""
+    """What a build already in `out` cost, from its stats.json (for --reuse): seconds of all its steps, calls and
+    tokens."""
     try:
         stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -187,11 +187,9 @@ def joined_as_link_target(q: Query, schema: Schema, index: ValueIndex) -> tuple[
             if any(col.prop is None or not index.holds(col.prop, text, target) for col, text in texts):
                 continue  # a name only the joined table holds: the model's join may be what it meant
 
-            def moved(n: Any, t: str = target.name) -> Any:
-                if isinstance(n, Col) and mine(n):
-                    return Col(n.alias, t, n.column)
-                if isinstance(n, Source) and (n.alias.lower(), n.table) == key:
-                    return Source(t, n.alias, n.optional)
+            def moved(n: Any) -> Any:
+                if isinstance(n, (Col, Source)) and mine(n):
+                    return replace(n, table=target.name)
                 return n
             return transform(q, moved), True
     return q, False

@@ -470,7 +470,7 @@ def _np_continues(words: list[Word], i: int) -> bool:
 
 def _abbreviations_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The token spans with the point of an abbreviation or an initial inside a sentence joined to its word ("Hale
-    Bros. Rail Works", "Dr. Lee", "Ada B. Voss"): a point the sentence goes on after is no end of a clause."""
+    Ltd. Rail Works", "Dr. Lee", "Ada B. Voss"): a point the sentence goes on after is no end of a clause."""
     out: list[tuple[int, int]] = []
     for k, (x, y) in enumerate(spans):
         if text[x:y] == "." and out and out[-1][1] == x and k + 1 < len(spans):

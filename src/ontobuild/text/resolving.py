@@ -128,8 +128,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
 
 def _named(idx: EntitiesIndex, name: str) -> bool:
     """An individual a description can stand for without an earlier mention: one the data names (a table's or a
-    file's record, or a name in the text), not one the text made of a description ("the ballad" of another
-    paragraph is no earlier "the ballad")."""
+    file's record, or a name in the text), not one the text made of a description ("the crane" of another
+    paragraph is no earlier "the crane")."""
     ind = idx.individuals[name]
     return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 

@@ -338,8 +338,8 @@ def test_by_after_a_passive_verb_names_its_agent_not_a_maker_of_the_thing_before
 
 
 @pytest.mark.parametrize("text,name,verb,agent", [
-    ("The Vale Runner is a 1931 Hale Bros. Rail Works tank engine kept by Lund Rail.",
-     "Hale Bros. Rail Works tank engine", "kept", "Lund Rail"),
+    ("The Vale Runner is a 1931 Hale Ltd. Rail Works tank engine kept by Lund Rail.",
+     "Hale Ltd. Rail Works tank engine", "kept", "Lund Rail"),
     ("The valve is fitted by Orr Tools Ltd. and opens at 2 bar.", "valve", "is fitted", "Orr Tools Ltd."),
 ])
 def test_the_point_of_an_abbreviation_inside_a_sentence_ends_no_phrase(text: str, name: str, verb: str,
