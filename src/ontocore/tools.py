@@ -74,10 +74,15 @@ class Tool:
     parameters: dict[str, Any]
     fn: Callable[..., Any]
     terminal: bool = False  # calling it ends the agent loop with its result
+    shown: dict[str, Any] | None = None  # the parameters as a local model is shown them, when shorter than the
+    # checked ones (templates.described); its calls are still checked, and constrained, by `parameters`
 
     def spec(self) -> dict[str, Any]:
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+        out: dict[str, Any] = {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                                "parameters": self.parameters}}
+        if self.shown is not None:
+            out["shown"] = self.shown
+        return out
 
     def parse_arguments(self, raw: str | dict[str, Any]) -> dict[str, Any]:
         """Parse and validate arguments, or raise ToolArgumentError saying precisely what is wrong."""

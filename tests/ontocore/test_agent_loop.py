@@ -13,8 +13,8 @@ from ontocore.agent import run_agent
 from ontocore.cassette import CassetteMismatch, RecordingChat, ReplayChat
 from ontocore.errors import OntoError, ToolArgumentError, TurnLimitExceeded
 from ontocore.llm import ChatReply, ToolCall, Usage
-from ontocore.llm.templates import call_schema, render_qwen
-from ontocore.tools import tool
+from ontocore.llm.templates import call_schema, parse_call, render_qwen
+from ontocore.tools import Tool, tool
 
 
 class ScriptedModel:
@@ -121,6 +121,20 @@ def test_qwen_template_and_call_schema() -> None:
     assert text.endswith("<tool_response>\n1\n</tool_response><|im_end|>\n<|im_start|>assistant\n")
     schema = call_schema([add.spec(), finish.spec()])
     assert [o["properties"]["name"]["const"] for o in schema["anyOf"]] == ["add", "finish"]
+
+
+def test_a_shown_form_is_what_the_model_reads_and_the_checked_form_what_its_call_must_fit() -> None:
+    checked = {"type": "object", "additionalProperties": False, "required": ["color"],
+               "properties": {"color": {"enum": ["teal", "amber"]}}}
+    shown = {"type": "object", "properties": {"color": {"type": "string"}}}
+    paint = Tool("paint", "Paint the wall.", checked, lambda color: color, terminal=True, shown=shown)
+    text = render_qwen([{"role": "user", "content": "U"}], [paint.spec()])
+    assert '"color":{"type":"string"}' in text and "teal" not in text
+    assert call_schema([paint.spec()])["properties"]["arguments"] == checked
+    # a key the model adds beside what was asked is dropped; a choice outside the enum is still refused
+    calls = parse_call('{"name": "paint", "arguments": {"color": "amber", "coats": 2}}', [paint.spec()], "c1")
+    assert [json.loads(c.arguments) for c in calls] == [{"color": "amber"}]
+    assert parse_call('{"name": "paint", "arguments": {"color": "olive"}}', [paint.spec()], "c2") == []
 
 
 def test_cassette_replays_and_catches_changed_requests(tmp_path) -> None:

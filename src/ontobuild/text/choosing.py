@@ -60,7 +60,7 @@ def thing_line(t: Thing, referent: str = "") -> str:
     return f"{t.id} {shown}" + (f" ({role})" if role else "")
 
 
-def _schema(values: list[ValueAsk], links: list[Link], things: list[str], directed: bool) -> dict[str, Any]:
+def facts_schema(values: list[ValueAsk], links: list[Link], things: list[str], directed: bool) -> dict[str, Any]:
     """One entry per value and per link, in the order listed (the position says which): a value's thing and name;
     a link's relation, and with a vocabulary its subject and object (the relation's direction is the model's)."""
     props: dict[str, Any] = {}
@@ -80,6 +80,21 @@ def _schema(values: list[ValueAsk], links: list[Link], things: list[str], direct
                           "properties": item})
         props["links"] = {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
     return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
+
+
+def _shown(directed: bool) -> dict[str, Any]:
+    """The facts tool as the model is shown it: the same for every sentence of a build (it stays in the kept prompt
+    prefix); each sentence's own ids, things, names and relations are in its user turn, and its call is checked and
+    constrained by `facts_schema`."""
+    thing = {"type": "string", "description": "a thing's id: T1, T2, ..."}
+    link = {"relation": {"type": "string", "description": "one of the link's relations, or none"}}
+    if directed:
+        link = {"subject": thing, **link, "object": thing}
+    value = {"of": {"type": "string", "description": "a thing's id (T1, T2, ...) or none"},
+             "property": {"type": "string", "description": "one of the value's names"}}
+    return {"type": "object", "properties": {
+        "values": {"type": "array", "items": {"type": "object", "properties": value}},
+        "links": {"type": "array", "items": {"type": "object", "properties": link}}}}
 
 
 def problems(reading: Reading, values: list[ValueAsk], links: list[Link], decision: Decision) -> list[str]:
@@ -153,7 +168,7 @@ def choose(model: ChatModel, reading: Reading, values: list[ValueAsk], links: li
         return "ok"
 
     tool = Tool("facts", "The values and links this sentence states, in the order listed.",
-                _schema(values, links, things, directed), facts, terminal=True)
+                facts_schema(values, links, things, directed), facts, terminal=True, shown=_shown(directed))
     messages = [{"role": "system", "content": system},
                 {"role": "user", "content": user_prompt(reading, values, links, things, context)}]
     result = run_agent(model, messages, [tool], max_turns=2, trace=trace, label=label,

@@ -377,8 +377,9 @@ def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:
         if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
             continue
         first = things[k]
-        if first.proper != t.proper and first.prep:
-            continue  # "made by Kessler and the pumps ...": not one list
+        if first.named != t.named and first.prep:
+            continue  # "made by Kessler and the pumps ...": not one list (a name's last word may be a common
+            # word: "by Anna Maria Craft and Lars Berg" is one list)
         t.prep, t.owner, t.conjunct_of = first.prep, first.owner, first.conjunct_of or first.id
         phrases[i].pp = phrases[i].pp or next((p for p in reversed(phrases[:k]) if p.kind == "PP"), None) \
             if first.prep else phrases[i].pp

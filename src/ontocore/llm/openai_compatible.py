@@ -128,7 +128,8 @@ class OpenAIChat:
         if self._temperature_ok:
             kwargs["temperature"] = temperature
         if tools:
-            kwargs["tools"] = tools
+            kwargs["tools"] = [{k: v for k, v in t.items() if k != "shown"} for t in tools]  # checked form: a
+            # server that constrains its output (strict tools, grammars) does it with the call's own choices
             choice = tool_choice
             if choice == "required" and len(tools) == 1:
                 choice = {"type": "function", "function": {"name": tools[0]["function"]["name"]}}

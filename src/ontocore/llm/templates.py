@@ -45,13 +45,24 @@ def opened_calls(model: Any) -> Iterator[None]:
         model.open_single_calls = before
 
 
+def described(tools: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """The tools as the model is shown them: a tool's `shown` parameters (a short form, the same for every call of a
+    step, so that it stays in the kept prompt prefix) in place of the parameters its calls are checked and
+    constrained by (which may list each call's own choices as enums, already listed in the user's turn)."""
+    if not tools:
+        return tools
+    return [{"type": t.get("type", "function"), "function": {**t["function"], "parameters": t["shown"]}}
+            if "shown" in t else t for t in tools]
+
+
 def render_qwen_system(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
     """The system turn of the Qwen2.5 chat template (instructions and tool schemas): the stable start of a prompt."""
     system = ""
     if messages and messages[0]["role"] == "system":
         system = messages[0]["content"] or ""
     if tools:
-        system += _TOOLS_PREAMBLE.format(tools="\n".join(json.dumps(t, separators=(",", ":")) for t in tools))
+        system += _TOOLS_PREAMBLE.format(tools="\n".join(json.dumps(t, separators=(",", ":"))
+                                                         for t in described(tools) or []))
     return f"<|im_start|>system\n{system}<|im_end|>\n"
 
 
@@ -111,9 +122,34 @@ def parse_call(text: str, tools: list[dict[str, Any]], call_id: str) -> list[Too
         return []
     if isinstance(obj, dict) and "arguments" not in obj and isinstance(obj.get("parameters"), dict):
         obj = {"name": obj.get("name"), "arguments": obj["parameters"]}  # the Llama 3 family's way of writing it
-    if not jsonschema.Draft202012Validator(call_schema(tools)).is_valid(obj):
-        return []
+    checker = jsonschema.Draft202012Validator(call_schema(tools))
+    if not checker.is_valid(obj):
+        obj = _pruned(obj, call_schema(tools))  # keys the schema does not have ("value": "900" beside "of"): dropped
+        if not checker.is_valid(obj):
+            return []
     return [ToolCall(call_id, obj["name"], json.dumps(obj["arguments"], ensure_ascii=False))]
+
+
+def _pruned(obj: Any, schema: dict[str, Any]) -> Any:
+    """`obj` without the keys that a closed object of `schema` (additionalProperties false) does not name, at every
+    level the schema describes (properties, items, prefixItems, the first anyOf branch that names the object's
+    `name`): what the model added beside the arguments asked for. Nothing else changes; the result is checked again."""
+    if isinstance(obj, dict):
+        if "anyOf" in schema:
+            for branch in schema["anyOf"]:
+                const = branch.get("properties", {}).get("name", {}).get("const")
+                if const is None or const == obj.get("name"):
+                    return _pruned(obj, branch)
+            return obj
+        props = schema.get("properties", {})
+        closed = schema.get("additionalProperties") is False
+        return {k: _pruned(v, props.get(k, {})) for k, v in obj.items() if not closed or k in props}
+    if isinstance(obj, list):
+        first = schema.get("prefixItems", [])
+        rest = schema.get("items", {})
+        return [_pruned(v, first[i] if i < len(first) else rest if isinstance(rest, dict) else {})
+                for i, v in enumerate(obj)]
+    return obj
 
 
 class GGUFTemplate:
@@ -179,6 +215,7 @@ class GGUFTemplate:
         return out
 
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
+        tools = described(tools)
         plain = self.plain_messages(messages, tools, describe_tools=not self.takes_tools)
         given = tools if tools and self.takes_tools else None
         try:

@@ -276,6 +276,19 @@ def test_things_listed_together_play_the_same_part() -> None:
     assert [t.role for t in r.things if t.label in ("welder", "fitter", "driver")] == ["complement"] * 3
 
 
+
+@pytest.mark.parametrize("text,first,second", [
+    # a name whose last word is also a common word ("Stone", "Mill") is still a name: the list goes on after "by"
+    ("The bridge was designed by Anna Maria Craft and Lars Berg.", "Anna Maria Craft", "Lars Berg"),
+    ("The mural was painted by Ada Lind Iron and Bo Park in 1990.", "Ada Lind Iron", "Bo Park"),
+])
+def test_names_listed_after_a_preposition_share_it_when_one_ends_in_a_common_word(text: str, first: str,
+                                                                                  second: str) -> None:
+    r = _read(text)
+    a, b = _thing(r, first), _thing(r, second)
+    assert a.prep == b.prep == "by" and b.conjunct_of == a.id
+
+
 @pytest.mark.parametrize("text,subject,agent", [
     ("The Ledger Book is a register kept by Ann Lee and audited by Bo Park.", "register", "Bo Park"),
     ("The survey was planned by Ivo Brand and checked by Mira Holm.", "survey", "Mira Holm"),
@@ -413,3 +426,4 @@ def test_a_description_far_from_a_thing_the_text_made_of_one_is_a_new_thing_but_
     idx.add_class("Crane")
     idx.add_individual("HarbourCraneK4", classes=["Crane"], label="Harbour Crane K4", source={"file": "cranes.csv"})
     assert resolve_things(idx, r, [])[crane.id].individuals == ["HarbourCraneK4"]
+
