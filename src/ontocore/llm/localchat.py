@@ -73,8 +73,9 @@ def llama_load_settings() -> Iterator[None]:
 
 @dataclass
 class _Prompt:
-    """A call's prompt as the model is sent it: its tokens (for a call under the grammar), with the given opening
-    of a single tool's call (`opened`: for free generation), and what the call is generated under."""
+    """A call's prompt as the model is sent it: its tokens, with the given opening of a single tool's call
+    (`opened`: what is sent, free or under the grammar of the call's arguments), and what the call is generated
+    under."""
 
     tokens: list[int]
     opened: list[int]
@@ -309,10 +310,13 @@ class LocalChat:
         ends = [i for i, t in enumerate(tokens) if t == self._im_end][:2]
         return ends[1] + 1 if len(ends) == 2 else len(tokens)
 
-    def _grammar(self, tools: list[dict[str, Any]]) -> Any:
+    def _grammar(self, tools: list[dict[str, Any]], arguments: bool = False) -> Any:
+        """The grammar of one call to any of `tools`, or (`arguments`: the call's opening is given) of the one
+        tool's arguments."""
         from llama_cpp import LlamaGrammar
 
-        schema = json.dumps(call_schema(tools), sort_keys=True)
+        schema = json.dumps(tools[0]["function"].get("parameters") or {"type": "object"} if arguments else
+                            call_schema(tools), sort_keys=True)
         if schema not in self._grammars:
             self._grammars[schema] = LlamaGrammar.from_json_schema(schema, verbose=False)
         return self._grammars[schema]
@@ -356,8 +360,8 @@ class LocalChat:
     def _prompt(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
                 tool_choice: str) -> "_Prompt":
         """The call's prompt as tokens: rendered in the model's template (Qwen's unless it has its own), with the
-        given opening of a single tool's call (free generation only; the grammar writes the whole call), checked
-        against the context."""
+        given opening of a single tool's call (the model, free or under the grammar of its arguments, writes only
+        the arguments: about 8 tokens fewer per call), checked against the context."""
         template = getattr(self, "template", None)
         prompt = (template.render(messages, tools) if template is not None else render_qwen(messages, tools))
         stop = template.stop if template is not None else STOP
@@ -368,15 +372,15 @@ class LocalChat:
         tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
         step = ",".join(t["function"]["name"] for t in tools or [])
         grammar_first = bool(tools) and self._fits_rarely(step)
-        # one tool to call: its opening is given (free generation only; the grammar writes the whole call)
+        # one tool to call: its opening is given, the model writes the arguments
         opening = call_opening(tools[0]["function"]["name"]) if tools and self.open_single_calls and \
-            len(tools) == 1 and tool_choice == "required" and not grammar_first else ""
+            len(tools) == 1 and tool_choice == "required" else ""
         opened = self._llm.tokenize((prompt + opening).encode("utf-8"), add_bos=add_bos, special=True) \
             if opening else tokens
         return _Prompt(tokens, opened, opening, stop, step, grammar_first)
 
     def _generate(self, sent: list[int], tools: list[dict[str, Any]] | None, constrained: bool, max_tokens: int,
-                  temperature: float, stop: list[str]) -> tuple[str, int]:
+                  temperature: float, stop: list[str], opened: bool = False) -> tuple[str, int]:
         """One generation from the prompt tokens `sent`: (its text, its tokens), under the call's grammar when
         `constrained`, with prompt-lookup drafts when they are on and the call is greedy and free."""
         if self.prompt_lookup and temperature == 0.0 and not constrained:
@@ -388,7 +392,7 @@ class LocalChat:
             return gen.text, gen.completion_tokens
         out = self._llm.create_completion(
             sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=stop,
-            grammar=self._grammar(tools) if constrained else None,  # type: ignore[arg-type]
+            grammar=self._grammar(tools, arguments=opened) if constrained else None,  # type: ignore[arg-type]
         )
         return out["choices"][0]["text"], out.get("usage", {}).get("completion_tokens", 0)
 
@@ -421,14 +425,16 @@ class LocalChat:
                 if prefix and attempt == 0:
                     done, loaded = self._prepare_prefix(prefix)
                     evaluated += done
-                sent = p.tokens if constrained else p.opened
+                sent = p.opened
                 kept = self._reusable(sent)
                 evaluated += len(sent) - kept
                 if attempt == 0:
                     reused = n_prompt - evaluated
-                generated, n_generated = self._generate(sent, tools, constrained, max_tokens, temperature, p.stop)
+                generated, n_generated = self._generate(sent, tools, constrained, max_tokens, temperature, p.stop,
+                                                        opened=bool(p.opening))
                 self._last_call_end = time.monotonic()
-            text = ("" if constrained else p.opening) + generated
+            # under the grammar of the arguments the model ends with them: the call's own brace closes it
+            text = p.opening + generated + ("}" if constrained and p.opening else "")
             completion_tokens += n_generated
             if not use_tools:
                 break
