@@ -382,13 +382,19 @@ class LocalChat:
     def _generate(self, sent: list[int], tools: list[dict[str, Any]] | None, constrained: bool, max_tokens: int,
                   temperature: float, stop: list[str], opened: bool = False) -> tuple[str, int]:
         """One generation from the prompt tokens `sent`: (its text, its tokens), under the call's grammar when
-        `constrained`, with prompt-lookup drafts when they are on and the call is greedy and free."""
+        `constrained` (greedy: lazygrammar), with prompt-lookup drafts when they are on and the call is greedy and
+        free."""
         if self.prompt_lookup and temperature == 0.0 and not constrained:
             from .promptlookup import greedy_completion
 
             gen = greedy_completion(self._llm, sent, max_tokens, stop, lookup_from=self._lookup_start(sent))
             log.debug("prompt lookup: %d tokens in %d steps (%d of %d drafted tokens kept)",
                       gen.completion_tokens, gen.steps, gen.accepted, gen.drafted)
+            return gen.text, gen.completion_tokens
+        if constrained and temperature == 0.0:  # the grammar asked about the model's own choice first
+            from .lazygrammar import greedy_constrained
+
+            gen = greedy_constrained(self._llm, sent, self._grammar(tools, arguments=opened), max_tokens, stop)
             return gen.text, gen.completion_tokens
         out = self._llm.create_completion(
             sent, max_tokens=max_tokens, temperature=temperature, seed=self._seed, stop=stop,

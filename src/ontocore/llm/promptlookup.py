@@ -92,9 +92,9 @@ def _decode(llm: Any, tokens: list[int]) -> tuple[np.ndarray, np.ndarray]:
     return _choices(llm, len(tokens))
 
 
-def _prompt(llm: Any, tokens: list[int]) -> int:
-    """Evaluate the prompt after the prefix the context already holds, in the batches Llama.generate uses; the greedy
-    first token."""
+def prompt_logits(llm: Any, tokens: list[int]) -> np.ndarray:
+    """Evaluate the prompt after the prefix the context already holds, in the batches Llama.generate uses; the
+    logits of its last token (a copy)."""
     import llama_cpp
 
     held = int(llm.n_tokens)
@@ -108,8 +108,12 @@ def _prompt(llm: Any, tokens: list[int]) -> int:
     llm.n_tokens = common
     llm.eval(tokens[common:])  # logits for the last token of each batch
     ptr = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1)
-    logits = np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(llm.n_vocab(),))
-    return int(logits.argmax())
+    return np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(llm.n_vocab(),)).copy()
+
+
+def _prompt(llm: Any, tokens: list[int]) -> int:
+    """The prompt evaluated (prompt_logits); the greedy first token."""
+    return int(prompt_logits(llm, tokens).argmax())
 
 
 def greedy_completion(llm: Any, tokens: list[int], max_tokens: int, stop: Sequence[str] = (),
@@ -187,4 +191,4 @@ def greedy_completion(llm: Any, tokens: list[int], max_tokens: int, stop: Sequen
     return gen
 
 
-__all__ = ["Generation", "draft", "greedy_completion", "MAX_DRAFT", "NEAR_TIE"]
+__all__ = ["Generation", "draft", "greedy_completion", "prompt_logits", "MAX_DRAFT", "NEAR_TIE"]
