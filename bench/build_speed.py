@@ -137,6 +137,36 @@ change that turns a parts key into another type is refused to the model and drop
 890 triples, every size-S variant with its `SIZE S` name and both numbers; the same 10 calls and tokens. Quiet and
 busy builds of one commit made the same decisions (equal facts and graph digests).
 
+## 2026-11-29: the machine, and the text step's calls
+
+The machine is slower today than when the estimates above and the issue's 120 s were measured: `python -m
+bench.llm_bench` (quiet, 13:15 UTC) evaluates 39 prompt tokens/s and generates 11.5 tokens/s, where
+bench/results/llm.json (2026-11-2x) has 99 and 29; the mapping call of the example, the same 1,421 prompt and 142
+completion tokens at every commit since 82af411, takes 54-59 s today against 22 s at 8f1c86d. The rows of this
+day compare with each other, not with the earlier rows.
+
+- `f57c08c (quiet machine, recheck)`: 390.8 s, 24 calls, 7,839 prompt tokens evaluated, 1,521 completion tokens.
+  The facts tool's schema lists each sentence's own ids, names and relations as enums, and a tool's schema is
+  part of the system turn: on the example 3,380 tokens of schemas for 20 sentences (Qwen tokenizer), more than
+  their 2,296 tokens of user turns, evaluated anew per sentence.
+- `shown tool (quiet machine)` (ab5fde0 without the short descriptions of its shown form): the model is shown one
+  short form of the tool, the same for every sentence (kept in the prompt prefix: 479 tokens reused per sentence
+  instead of about 385); each call is still checked and decoded under the sentence's own schema (`Tool.shown`,
+  `templates.described`). 339.8 s, 25 calls, 5,014 evaluated, 1,501 completion tokens; 273 facts as before.
+- `44b2874 (quiet machine)`: the call's opening given under the grammar too (6a2b5b6: the grammar writes only the
+  arguments, about 20 tokens fewer per call), and greedy decoding under the grammar that checks the model's own
+  choice first (44b2874, llm/lazygrammar.py: the same replies as llama.cpp's sampler, which checks the whole
+  vocabulary at every step). 281.1 s (text step 304.6 -> 191.2 s), 25 calls, 5,232 evaluated, 1,155 completion
+  tokens. Against f57c08c's build: 273 facts both; the storage cost of "A TrailBlazer 29 box stays in stock 12 days
+  on average, at a storage cost of €0.60 per box per day" is now TrailBlazer 29's (before: an individual
+  `StorageCost` of a class `Cost`), the helmets' €0.35 per carton per day is `storageCostEurPerPackagePerDay`
+  (before: `priceEurPerPackagePerDay`), and "Standard shipping within the EU takes 3 to 5 working days" puts the
+  days on `Standard` (before: on `EU`). At this machine's speed of the days the 120 s bar was set (2.5x), about
+  112 s; measured today, 281 s.
+- Tried and not kept: reading a thing's name as its id (the model often writes "Harbor Depot" where the prompt
+  says "T1 Harbor Depot"). More free calls fitted, so the step was no longer moved to the grammar, and the free
+  calls that still failed were written twice: 359.4 s, 26 calls, 2,027 completion tokens.
+
 ## What was tried and not kept (2026-11-26, busy machine)
 
 - Each step's instructions moved first, into the system message, so that the local model keeps them evaluated (in
