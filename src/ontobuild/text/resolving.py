@@ -137,13 +137,22 @@ def _named(idx: EntitiesIndex, name: str) -> bool:
 def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -> list[str]:
     """A class's members narrowed by the names the phrase gives them: a name inside it ("roasters of the Hestia
     line", "the pumps at North Yard") or a capitalized word before the head ("the KV pumps"): the members that hold
-    that name as a value or are linked to a thing of that name. The whole group when nothing narrows it."""
-    words = [x.label for x in reading.things if x.owner == t.id and (x.named or x.individuals)]
+    that name as a value or are linked to a thing of that name. A name whose head is a common noun narrows by its
+    name words when the whole does not ("kilns of the Vega series": series Vega). The whole group when nothing
+    narrows it."""
+    words: list[str] = []
+    for x in reading.things:
+        if x.owner == t.id and (x.named or x.individuals):
+            words.append(x.label)
+            if not x.proper and x.label.endswith(x.head) and x.label != x.head:  # "Vega series" -> "Vega"
+                words.append(x.label[:-len(x.head)].strip())
     words += [w for w in re.findall(r"\b[A-Z][\w-]*", t.text) if w.lower() not in ("the", "all", "our", "these",
                                                                                    "those", "each", "every")
               and normalize(w) != normalize(t.head)]
     for word in words:
         key = normalize(word)
+        if not key:
+            continue
         kept = [m for m in group if any(
             (f.literal is not None and key in normalize(str(f.literal))) or
             (f.object is not None and f.object in idx.individuals and

@@ -427,3 +427,25 @@ def test_a_description_far_from_a_thing_the_text_made_of_one_is_a_new_thing_but_
     idx.add_individual("HarbourCraneK4", classes=["Crane"], label="Harbour Crane K4", source={"file": "cranes.csv"})
     assert resolve_things(idx, r, [])[crane.id].individuals == ["HarbourCraneK4"]
 
+
+
+@pytest.mark.parametrize("text", [
+    "All kilns of the Vega series fire at 1,200 °C.",
+    "Kilns of the Vega range are serviced every 6 months.",
+])
+def test_a_group_named_by_a_name_and_a_common_noun_is_narrowed_by_the_name(text: str) -> None:
+    """"kilns of the Vega series": the kilns whose series is Vega, not every kiln; the tables say "Vega", not
+    "Vega series"."""
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    idx = EntitiesIndex()
+    idx.add_class("Kiln")
+    idx.add_property("series", "datatype", ["Kiln"], "xsd:string")
+    for name, series in [("KilnA", "Vega"), ("KilnB", "Orion"), ("KilnC", "Vega")]:
+        idx.add_individual(name, ["Kiln"], label=name)
+        idx.add_fact(name, Fact("series", literal=series))
+    r = _read(text)
+    kilns = next(t for t in r.things if t.head.lower() == "kilns")
+    assert sorted(resolve_things(idx, r, [])[kilns.id].individuals) == ["KilnA", "KilnC"]
