@@ -14,14 +14,11 @@ context holds, and the context is left as llama-cpp-python leaves it, so the nex
 from __future__ import annotations
 
 import ctypes
-import logging
 from typing import Any, Sequence
 
 import numpy as np
 
-from .promptlookup import Generation, prompt_logits
-
-log = logging.getLogger(__name__)
+from .promptlookup import Generation, last_logits, prompt_logits
 
 SHORTLIST = 2048  # tokens checked, best first, when the model's first choice is not allowed
 
@@ -89,7 +86,7 @@ def greedy_constrained(llm: Any, tokens: list[int], grammar: Any, max_tokens: in
             llama_cpp.llama_sampler_accept(sampler, token)
             out.append(token)
             llm.eval([token])
-            logits = _last_logits(llm)
+            logits = last_logits(llm)
     finally:
         llama_cpp.llama_sampler_free(sampler)
     text = llm.detokenize(out, prev_tokens=tokens).decode("utf-8", errors="ignore")
@@ -97,13 +94,6 @@ def greedy_constrained(llm: Any, tokens: list[int], grammar: Any, max_tokens: in
     if hit:
         text, finish = text[:min(hit)], "stop"
     return Generation(text, len(out), finish, steps=len(out))
-
-
-def _last_logits(llm: Any) -> np.ndarray:
-    import llama_cpp
-
-    ptr = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1)
-    return np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(llm.n_vocab(),)).copy()
 
 
 __all__ = ["best_allowed", "greedy_constrained", "SHORTLIST"]

@@ -361,7 +361,7 @@ class LocalChat:
                 tool_choice: str) -> "_Prompt":
         """The call's prompt as tokens: rendered in the model's template (Qwen's unless it has its own), with the
         given opening of a single tool's call (the model, free or under the grammar of its arguments, writes only
-        the arguments: about 8 tokens fewer per call), checked against the context."""
+        the arguments, not the opening's tokens), checked against the context."""
         template = getattr(self, "template", None)
         prompt = (template.render(messages, tools) if template is not None else render_qwen(messages, tools))
         stop = template.stop if template is not None else STOP

@@ -95,8 +95,6 @@ def _decode(llm: Any, tokens: list[int]) -> tuple[np.ndarray, np.ndarray]:
 def prompt_logits(llm: Any, tokens: list[int]) -> np.ndarray:
     """Evaluate the prompt after the prefix the context already holds, in the batches Llama.generate uses; the
     logits of its last token (a copy)."""
-    import llama_cpp
-
     held = int(llm.n_tokens)
     common = 0
     if held > 0:
@@ -107,6 +105,13 @@ def prompt_logits(llm: Any, tokens: list[int]) -> np.ndarray:
         common = len(tokens) - 1
     llm.n_tokens = common
     llm.eval(tokens[common:])  # logits for the last token of each batch
+    return last_logits(llm)
+
+
+def last_logits(llm: Any) -> np.ndarray:
+    """The logits of the last token the context evaluated (a copy)."""
+    import llama_cpp
+
     ptr = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1)
     return np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_float)), shape=(llm.n_vocab(),)).copy()
 
@@ -191,4 +196,4 @@ def greedy_completion(llm: Any, tokens: list[int], max_tokens: int, stop: Sequen
     return gen
 
 
-__all__ = ["Generation", "draft", "greedy_completion", "prompt_logits", "MAX_DRAFT", "NEAR_TIE"]
+__all__ = ["Generation", "draft", "greedy_completion", "last_logits", "prompt_logits", "MAX_DRAFT", "NEAR_TIE"]

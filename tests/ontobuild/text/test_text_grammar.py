@@ -429,11 +429,16 @@ def test_a_description_far_from_a_thing_the_text_made_of_one_is_a_new_thing_but_
 
 
 
-@pytest.mark.parametrize("text", [
-    "All kilns of the Vega series fire at 1,200 °C.",
-    "Kilns of the Vega range are serviced every 6 months.",
+@pytest.mark.parametrize("text,kind,head,by,members", [
+    ("All kilns of the Vega series fire at 1,200 °C.", "Kiln", "kilns", "series",
+     [("KilnA", "Vega"), ("KilnB", "Orion"), ("KilnC", "Vega")]),
+    ("Kilns of the Vega range are serviced every 6 months.", "Kiln", "kilns", "series",
+     [("KilnA", "Vega"), ("KilnB", "Orion"), ("KilnC", "Vega")]),
+    ("All trams of the Nordlys line leave the depot at 05:30.", "Tram", "trams", "line",
+     [("TramA", "Nordlys"), ("TramB", "Nordlys"), ("TramC", "Sunnfjord")]),
 ])
-def test_a_group_named_by_a_name_and_a_common_noun_is_narrowed_by_the_name(text: str) -> None:
+def test_a_group_named_by_a_name_and_a_common_noun_is_narrowed_by_the_name(text: str, kind: str, head: str, by: str,
+                                                                          members: list) -> None:
     """"kilns of the Vega series": the kilns whose series is Vega, not every kiln; the tables say "Vega", not
     "Vega series"."""
     from ontobuild.ontology.entries import Fact
@@ -441,11 +446,12 @@ def test_a_group_named_by_a_name_and_a_common_noun_is_narrowed_by_the_name(text:
     from ontobuild.text.resolving import resolve_things
 
     idx = EntitiesIndex()
-    idx.add_class("Kiln")
-    idx.add_property("series", "datatype", ["Kiln"], "xsd:string")
-    for name, series in [("KilnA", "Vega"), ("KilnB", "Orion"), ("KilnC", "Vega")]:
-        idx.add_individual(name, ["Kiln"], label=name)
-        idx.add_fact(name, Fact("series", literal=series))
+    idx.add_class(kind)
+    idx.add_property(by, "datatype", [kind], "xsd:string")
+    for name, value in members:
+        idx.add_individual(name, [kind], label=name)
+        idx.add_fact(name, Fact(by, literal=value))
     r = _read(text)
-    kilns = next(t for t in r.things if t.head.lower() == "kilns")
-    assert sorted(resolve_things(idx, r, [])[kilns.id].individuals) == ["KilnA", "KilnC"]
+    group = next(t for t in r.things if t.head.lower() == head)
+    named = sorted(name for name, value in members if value == members[0][1])
+    assert sorted(resolve_things(idx, r, [])[group.id].individuals) == named
