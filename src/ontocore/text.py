@@ -52,12 +52,25 @@ def name_tokens(text: str) -> set[str]:
     return {t.lower() for t in _NAME_WORD.findall(text)} - LINK_WORDS
 
 
+# English nouns that end in "s" in the singular and take "-es" in the plural (buses, statuses, lenses): the
+# regular rules cannot tell "buses" (bus) from "fuses" (fuse); Greek "-sis" nouns whose plural is "-ses" likewise
+_S_NOUNS = frozenset(
+    "bus gas bias alias atlas canvas lens iris status campus bonus census virus circus chorus surplus apparatus "
+    "prospectus syllabus plus minus consensus corpus focus radius stimulus fungus cactus".split())
+_SIS_NOUNS = frozenset("crisis thesis hypothesis diagnosis synthesis prognosis parenthesis emphasis".split())
+
+
 def singular(word: str) -> str:
     """An English noun in the singular by the regular rules, keeping its case: Hoists -> Hoist, batteries ->
-    battery, Boxes -> Box, sizes -> size; words that look plural but are not stay (status, series, species)."""
+    battery, Boxes -> Box, sizes -> size, buses -> bus, analyses -> analysis; words that look plural but are not
+    stay (status, series, species)."""
     low = word.lower()
     if len(word) <= 3 or low.endswith(("series", "species", "news")):
         return word
+    if low.endswith("ses") and low[:-2] in _S_NOUNS:
+        return word[:-2]
+    if low.endswith("ses") and (low.endswith("yses") or low[:-2] + "is" in _SIS_NOUNS):
+        return word[:-2] + ("IS" if word[-3:].isupper() else "is")
     if low.endswith("ies") and len(word) > 4:
         return word[:-3] + ("Y" if word[-3:].isupper() else "y")
     if low.endswith(("xes", "ches", "shes", "sses", "zzes")):

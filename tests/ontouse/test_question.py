@@ -66,6 +66,10 @@ def test_fold_tokens_and_singular() -> None:
     # one singular for both tools: nouns that only look plural stay, "-zes" loses only its "s"
     assert [singular(w) for w in ("series", "species", "sizes", "Boxes", "BATTERIES")] == [
         "series", "species", "size", "Box", "BATTERY"]
+    # nouns ending in "s" take "-es" (a bus, two buses), "-sis" nouns "-ses"; a silent "e" stays (fuses, cases)
+    assert [singular(w) for w in ("buses", "Gases", "statuses", "lenses", "analyses", "crises", "fuses", "cases",
+                                  "houses", "phases", "doses", "status")] == [
+        "bus", "Gas", "status", "lens", "analysis", "crisis", "fuse", "case", "house", "phase", "dose", "status"]
 
 
 def test_asks_names() -> None:
