@@ -35,17 +35,38 @@ RAIL = """@prefix : <http://example.org/rail#> .
 :Post a owl:Class ; rdfs:label "post" .
 :Inspector a owl:Class ; rdfs:label "inspector" ; rdfs:subClassOf :Post .
 :holds a owl:ObjectProperty ; rdfs:label "holds" ; rdfs:domain :Person ; rdfs:range :Post .
+:coupledTo a owl:ObjectProperty ; rdfs:label "coupled to" ; rdfs:domain :Locomotive ; rdfs:range :Locomotive .
+"""
+# a second domain: a records office's documents
+RECORDS = """@prefix : <http://example.org/records#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Document a owl:Class ; rdfs:label "document" .
+:Report a owl:Class ; rdfs:label "report" ; rdfs:subClassOf :Document .
+:Person a owl:Class ; rdfs:label "person" .
+:supersedes a owl:ObjectProperty ; rdfs:label "supersedes" ; rdfs:domain :Document ; rdfs:range :Document .
+:appendixOf a owl:ObjectProperty ; rdfs:label "appendix of" ; rdfs:domain :Document ; rdfs:range :Report .
+:author a owl:ObjectProperty ; rdfs:label "author" ; rdfs:domain :Document ; rdfs:range :Person .
 """
 
 
-@pytest.fixture(scope="module")
-def state(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
-    path = Path(tmp_path_factory.mktemp("vocab")) / "rail.ttl"
-    path.write_text(RAIL, encoding="utf-8")
+def _state(folder: Path, ttl: str):  # noqa: ANN202
+    path = folder / "vocabulary.ttl"
+    path.write_text(ttl, encoding="utf-8")
     vocab = load_vocabulary([path])
     s = new_state([], vocab)
     s.class_labels = {vocab.names.get(t.iri, ""): t.label or "" for t in vocab.of_kind("class")}
     return s
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    return _state(Path(tmp_path_factory.mktemp("rail")), RAIL)
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    return _state(Path(tmp_path_factory.mktemp("records")), RECORDS)
 
 
 def _links(text: str, state) -> list[tuple[str, str, list[str]]]:  # noqa: ANN001
@@ -86,3 +107,13 @@ def test_a_named_office_is_of_the_kind_its_first_noun_names(state) -> None:  # n
     links = _links("Mira Holm served as Inspector of the Northern Line.", state)
     assert any(s == "Mira Holm" and o == "Inspector of the Northern Line" and "holds" in opts
                for s, o, opts in links), links
+
+
+def test_what_is_says_is_the_class_when_the_relation_goes_from_that_kind(state, records) -> None:  # noqa: ANN001
+    """"X is a locomotive" where `coupledTo` joins locomotives: a locomotive is what X is (its class), not the
+    locomotive X is coupled to; "X is a report" likewise is no `supersedes` or `appendixOf` link to a report."""
+    assert _links("The Vale Runner is a locomotive.", state) == []
+    assert _links("The Harbor Audit is a report.", records) == []
+    # a relation the sentence states between two named things is still offered
+    links = _links("The Harbor Audit supersedes the Dock Survey.", records)
+    assert any(s == "Harbor Audit" and o == "Dock Survey" and "supersedes" in opts for s, o, opts in links), links
