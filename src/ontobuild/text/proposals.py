@@ -174,7 +174,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
             said = state.kinds.get(s, "")
             state.kinds[s] = things[s].kind or things[s].title_kind
             options = [r for r in link_options(things[s], things[o], words, name, state)
-                       if not can_be(things[o], state.relations[r]["domain"], state, strict=True)]
+                       if kind_value(things[o], state.relations[r], state)]
             state.kinds[s] = said
         else:
             options = link_options(things[s], things[o], words, name, state)
@@ -214,6 +214,16 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                 modifier_name(t.prep)
             add(t.owner, t.id, f"{owner.head} {t.prep}" if of_what else t.prep, name, "modifier")
     return out[:MAX_LINKS]
+
+
+def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
+    """Whether what "is" says a thing is (`t`: "a driver" in "X is a driver") can be a value of the relation `r`:
+    when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
+    relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
+    goes from documents to documents says what X is: X's class, no value of `r`."""
+    if not vocabulary_class(t.kind, state):
+        return True
+    return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)
 
 
 RELATION_CHOICES = 3
