@@ -16,6 +16,7 @@ class Chunk:
     section: str = ""  # the path of the headings above it ("Returns > Refunds"), as the lead says it
     page: int | None = None  # the page (PDF) or slide (PPTX) it is on; None for formats without pages
     page_unit: str = "page"  # what `page` counts: "page" or "slide"
+    continues: bool = False  # it goes on with the paragraph of the chunk before it (a long paragraph cut in pieces)
 
     def place(self) -> dict[str, str]:
         """Where the chunk is in its file, for a fact's source: {"page": "3", "section": "Returns > Refunds"}
@@ -30,16 +31,22 @@ class Chunk:
 
 def split_text(text: str, max_chars: int = 900) -> list[str]:
     """Paragraphs (blank-line separated), long ones cut at sentence ends to at most `max_chars`."""
-    out: list[str] = []
+    return [piece for piece, _ in paragraph_pieces(text, max_chars)]
+
+
+def paragraph_pieces(text: str, max_chars: int = 900) -> list[tuple[str, bool]]:
+    """The pieces of `split_text`, each with whether it goes on with the paragraph of the piece before it."""
+    out: list[tuple[str, bool]] = []
     for para in re.split(r"\n\s*\n", text):
         para = " ".join(para.split())
+        first = True
         while len(para) > max_chars:
             cut = para.rfind(". ", 0, max_chars)
             cut = cut + 1 if cut > max_chars // 3 else max_chars
-            out.append(para[:cut].strip())
-            para = para[cut:].strip()
+            out.append((para[:cut].strip(), not first))
+            para, first = para[cut:].strip(), False
         if para:
-            out.append(para)
+            out.append((para, not first))
     return out
 
 
@@ -49,19 +56,20 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 def split_markdown(text: str, max_chars: int = 900) -> list[str]:
     """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
     ("Returns > Refunds: ..."), so that a paragraph keeps what it is about."""
-    return [f"{head}: {piece}" if head else piece for head, piece in markdown_parts(text, max_chars)]
+    return [f"{head}: {piece}" if head else piece for head, piece, _ in markdown_parts(text, max_chars)]
 
 
-def markdown_parts(text: str, max_chars: int = 900) -> list[tuple[str, str]]:
-    """(path of the headings above it, text) of each chunk of a Markdown text."""
-    out: list[tuple[str, str]] = []
+def markdown_parts(text: str, max_chars: int = 900) -> list[tuple[str, str, bool]]:
+    """(path of the headings above it, text, whether it goes on with the paragraph before) of each chunk of a
+    Markdown text."""
+    out: list[tuple[str, str, bool]] = []
     path: list[str] = []
     block: list[str] = []
 
     def flush() -> None:
         if block:
             head = " > ".join(path)
-            out.extend((head, piece) for piece in split_text("\n".join(block), max_chars))
+            out.extend((head, piece, goes_on) for piece, goes_on in paragraph_pieces("\n".join(block), max_chars))
             block.clear()
 
     for line in text.splitlines():

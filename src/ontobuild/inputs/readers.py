@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 from ontocore.errors import InputError
 from ontocore.files import read_json_file, read_text_file, unique_keys
 
-from .chunks import Chunk, markdown_parts, split_text
+from .chunks import Chunk, markdown_parts, paragraph_pieces
 from .limits import check_input_size, max_input_bytes
 from .tabular import read_noting_encoding, read_sheets, read_table, strict_rows, table_records
 
@@ -83,13 +83,14 @@ def _add_records(inputs: Inputs, table: str, rows: list[Any]) -> None:
     inputs.tables[table] = len(rows)
 
 
-def _add_chunks(inputs: Inputs, name: str, texts: list[str], leads: list[int] | None = None,
+def _add_chunks(inputs: Inputs, name: str, texts: list[str], continues: list[bool], leads: list[int] | None = None,
                 sections: list[str] | None = None, pages: list[int | None] | None = None,
                 page_unit: str = "page") -> None:
-    """Chunks `name#N` of a file's texts, numbered on from the file's chunks read before."""
+    """Chunks `name#N` of a file's texts, numbered on from the file's chunks read before; `continues`: whether each
+    goes on with the paragraph of the one before."""
     start = len([c for c in inputs.chunks if c.file == name])
     inputs.chunks += [Chunk(f"{name}#{start + i + 1}", name, t, leads[i] if leads else 0,
-                            sections[i] if sections else "", pages[i] if pages else None, page_unit)
+                            sections[i] if sections else "", pages[i] if pages else None, page_unit, continues[i])
                       for i, t in enumerate(texts)]
 
 
@@ -108,8 +109,9 @@ def _read_lines_into(path: Path, inputs: Inputs, max_chars: int) -> None:
 
 def _read_markdown_into(path: Path, inputs: Inputs, max_chars: int) -> None:
     parts = markdown_parts(read_noting_encoding(path, inputs.warnings, inputs.encodings, inputs.encoding), max_chars)
-    _add_chunks(inputs, path.name, [f"{head}: {piece}" if head else piece for head, piece in parts],
-                [len(head) + 2 if head else 0 for head, _ in parts], [head for head, _ in parts])
+    _add_chunks(inputs, path.name, [f"{head}: {piece}" if head else piece for head, piece, _ in parts],
+                [goes_on for _, _, goes_on in parts], [len(head) + 2 if head else 0 for head, _, _ in parts],
+                [head for head, _, _ in parts])
 
 
 def tab_table_rows(text: str) -> list[list[str]] | None:
@@ -129,7 +131,8 @@ def _read_text_into(path: Path, inputs: Inputs, max_chars: int) -> None:
     if rows is not None:  # a spreadsheet saved as tab-separated text: a table, not prose
         _add_records(inputs, path.name, table_records(path, rows, inputs.warnings))
         return
-    _add_chunks(inputs, path.name, split_text(text, max_chars))
+    pieces = paragraph_pieces(text, max_chars)
+    _add_chunks(inputs, path.name, [piece for piece, _ in pieces], [goes_on for _, goes_on in pieces])
 
 
 def _read_document_into(path: Path, inputs: Inputs, max_chars: int) -> None:
@@ -149,6 +152,7 @@ def _read_document_into(path: Path, inputs: Inputs, max_chars: int) -> None:
     leads: list[int] = []
     sections: list[str] = []
     pages: list[int | None] = []
+    continues: list[bool] = []
     names: set[str] = set()
     for block in doc.blocks:
         head = " > ".join(text for _, text in heads)
@@ -166,20 +170,22 @@ def _read_document_into(path: Path, inputs: Inputs, max_chars: int) -> None:
             _add_records(inputs, table, table_records(table, rows, inputs.warnings))
             continue
         body = block.text if block.kind == "text" else "\n".join(" ".join(r) for r in block.rows)
-        for piece in split_text(body, max_chars):
+        for piece, goes_on in paragraph_pieces(body, max_chars):
             texts.append(f"{head}: {piece}" if head else piece)
+            continues.append(goes_on)
             leads.append(len(head) + 2 if head else 0)
             sections.append(head)
             pages.append(block.page)
     if not texts and not names:
         raise InputError(f"{path} holds no text{' on any page with a text layer' if doc.skipped else ''}.")
-    _add_chunks(inputs, path.name, texts, leads, sections, pages, doc.unit)
+    _add_chunks(inputs, path.name, texts, continues, leads, sections, pages, doc.unit)
 
 
 def _read_json_into(path: Path, inputs: Inputs, max_chars: int) -> None:
     data = read_json_file(path, inputs.encoding)
     if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
-        _add_chunks(inputs, path.name, [piece for x in data for piece in split_text(x, max_chars)])
+        pieces = [piece for x in data for piece in paragraph_pieces(x, max_chars)]
+        _add_chunks(inputs, path.name, [piece for piece, _ in pieces], [goes_on for _, goes_on in pieces])
     elif isinstance(data, (dict, list)) and data:
         inputs.json_docs.append((path.name, data))
     else:

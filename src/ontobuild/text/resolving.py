@@ -8,11 +8,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..inputs.chunks import Chunk
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize, safe_name
 from .mentions import members
 from .reading import Reading, Thing
-from .state import Known
+from .state import Known, TextState
 
 
 @dataclass
@@ -159,6 +160,16 @@ def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -
              key in normalize(idx.individuals[f.object].label or f.object)) for f in idx.individuals[m].facts)]
         group = kept or group
     return group
+
+
+def paragraph_history(state: TextState, chunk: Chunk) -> list[Known]:
+    """What the sentences before this chunk's spoke of, for its pronouns and descriptions: its paragraph's earlier
+    pieces (a long paragraph cut in chunks), nothing of another paragraph ("The song was written by ..." opening a
+    paragraph is no earlier paragraph's song)."""
+    history = state.history.setdefault(chunk.file, [])
+    if not chunk.continues:
+        history.clear()
+    return history
 
 
 def remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved], history: list[Known]) -> None:

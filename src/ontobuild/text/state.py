@@ -26,7 +26,7 @@ class Known:
 class TextState:
     """What the step keeps across sentences and chunks."""
     packages: set[str] = field(default_factory=set)
-    history: dict[str, list[Known]] = field(default_factory=dict)  # file -> what it spoke of, newest last
+    history: dict[str, list[Known]] = field(default_factory=dict)  # file -> what its paragraph spoke of, newest last
     merges: list[dict[str, Any]] = field(default_factory=list)
     vocab: Vocabulary | None = None
     system: str = ""

@@ -33,7 +33,7 @@ from .properties import package_words, rename_in_coverage, review_properties
 from .proposals import orient, proposals
 from .quantities import find_quantities
 from .reading import Reading, read_sentence
-from .resolving import remember, resolve_things
+from .resolving import paragraph_history, remember, resolve_things
 from .state import TextState, system_prompt, vocabulary_relations
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,7 @@ def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace,
     known_names = [m for m in find_mentions(idx, body, limit=40) if "TextChunk" not in idx.individuals[m].classes]
     spans = mention_spans(idx, body, known_names)
     quantities = find_quantities(body, [(a, b) for a, b, _ in spans])
-    file = chunk.file
-    history = state.history.setdefault(file, [])
+    history = paragraph_history(state, chunk)
     numbers: list[dict[str, Any]] = []
     links: list[dict[str, Any]] = []
     clauses: list[dict[str, Any]] = []

@@ -455,3 +455,36 @@ def test_a_group_named_by_a_name_and_a_common_noun_is_narrowed_by_the_name(text:
     group = next(t for t in r.things if t.head.lower() == head)
     named = sorted(name for name, value in members if value == members[0][1])
     assert sorted(resolve_things(idx, r, [])[group.id].individuals) == named
+
+
+@pytest.mark.parametrize("named,other,second,kind", [
+    ("Orion 5 press", "Vega 2 press", "The press holds 40 tins.", "Press"),
+    ("Ward B", "Ward C", "The ward closes at 20:00.", "Ward"),
+])
+def test_a_description_points_back_within_its_paragraph_never_into_another(named: str, other: str, second: str,
+                                                                           kind: str) -> None:
+    """After a sentence that spoke of one of two things of a kind, in the same paragraph: the description is that
+    thing; in the next paragraph, a new thing (a paragraph that opens with "the press" speaks of a press of its
+    own). The pieces of one long paragraph cut in chunks keep what the earlier pieces spoke of."""
+    from ontobuild.inputs.chunks import Chunk, paragraph_pieces
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import paragraph_history, resolve_things
+    from ontobuild.text.state import Known
+    from ontobuild.text.step import new_state
+
+    idx = EntitiesIndex()
+    idx.add_class(kind)
+    for label in (named, other):
+        idx.add_individual(label.replace(" ", ""), classes=[kind], label=label, source={"chunk": "a.txt#1"})
+
+    def meant(continues: bool) -> list[str]:
+        first, then = Chunk("a.txt#1", "a.txt", f"{named} ..."), Chunk("a.txt#2", "a.txt", second, continues=continues)
+        state = new_state([first, then], None)
+        paragraph_history(state, first).append(Known(named, kind, [named.replace(" ", "")], False))
+        r = _read(second)
+        return resolve_things(idx, r, paragraph_history(state, then))[_thing(r, kind.lower()).id].individuals
+
+    assert meant(continues=True) == [named.replace(" ", "")]
+    assert meant(continues=False) == []
+    pieces = paragraph_pieces(" ".join([f"{named} is here."] * 30 + [second]) + "\n\nAnother one.", max_chars=300)
+    assert [goes_on for _, goes_on in pieces][:2] == [False, True] and pieces[-1] == ("Another one.", False)
