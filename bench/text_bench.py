@@ -179,6 +179,8 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
     for run in results.get("runs", []):
         lines += [f"## {run['label']}", "", f"Commit {run['commit']}; {run['date']}; machine {run['machine']}; "
                   f"model {run['model']}.", ""]
+        if run.get("note"):  # what the run's figures mean, written by hand into text.json (kept when rewritten)
+            lines += [run["note"], ""]
         t2k = run.get("t2k")
         if t2k:
             m = t2k["micro"]
