@@ -29,13 +29,9 @@ class Chunk:
         return out
 
 
-def split_text(text: str, max_chars: int = 900) -> list[str]:
-    """Paragraphs (blank-line separated), long ones cut at sentence ends to at most `max_chars`."""
-    return [piece for piece, _ in paragraph_pieces(text, max_chars)]
-
-
 def paragraph_pieces(text: str, max_chars: int = 900) -> list[tuple[str, bool]]:
-    """The pieces of `split_text`, each with whether it goes on with the paragraph of the piece before it."""
+    """Paragraphs (blank-line separated), long ones cut at sentence ends to at most `max_chars`, each piece with
+    whether it goes on with the paragraph of the piece before it."""
     out: list[tuple[str, bool]] = []
     for para in re.split(r"\n\s*\n", text):
         para = " ".join(para.split())
@@ -51,12 +47,6 @@ def paragraph_pieces(text: str, max_chars: int = 900) -> list[tuple[str, bool]]:
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-
-
-def split_markdown(text: str, max_chars: int = 900) -> list[str]:
-    """Markdown: chunks by heading and paragraph; each chunk starts with the path of the headings above it
-    ("Returns > Refunds: ..."), so that a paragraph keeps what it is about."""
-    return [f"{head}: {piece}" if head else piece for head, piece, _ in markdown_parts(text, max_chars)]
 
 
 def markdown_parts(text: str, max_chars: int = 900) -> list[tuple[str, str, bool]]:
