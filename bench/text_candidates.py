@@ -2,7 +2,10 @@
 vocabulary given, as with `--schema`): for each gold triple, whether code reads its subject and its object as things
 of the sentence (`things`), and whether code offers a link between those two things with the gold relation among the
 link's choices (`offered`). A gold triple that is not offered cannot be stated by any model: this bounds the text
-step's recall, and `links` per gold triple shows how many questions the model must answer "none" to.
+step's recall, and `links` per gold triple shows how many questions the model must answer "none" to. Per kind of link
+(what "is" says a thing is, a clause's subject and a thing after its verb, a thing and a name inside its phrase): how
+many have a gold triple among their choices and how many have none (the links a model that never says "none" would
+state wrongly, by the benchmark's gold, which misses some true facts).
 
     python -m bench.text_candidates                 # the first 50 sentences of each vocabulary
     python -m bench.text_candidates --limit 10 --no-save
@@ -65,9 +68,15 @@ def measure(vocab: str, limit: int, scorer: Any, embedder: Any, start: int = 0) 
                 out["links"] += 1
                 out["options"] += len(k.options)
                 names = {local.get(o, o) for o in k.options}
+                hit = False
                 for i, (s, r, o) in enumerate(gold):
                     if r in names and (same(a.label, s) and same(b.label, o) or same(b.label, s) and same(a.label, o)):
                         offered.add(i)
+                        hit = True
+                # per kind of link: what "is" says a thing is, a clause's subject and a thing after its verb, a
+                # thing and a name inside its phrase; whether some gold triple is among its choices
+                kind = "is" if k.kind == "clause" and k.words in ("is", "was", "are", "were") else k.kind
+                out[f"{kind}_{'gold' if hit else 'no_gold'}"] = out.get(f"{kind}_{'gold' if hit else 'no_gold'}", 0) + 1
         out["gold"] += len(gold)
         out["things"] += sum(1 for s, _, o in gold if any(same(x, s) for x in labels) and any(same(x, o) for x in labels))
         out["offered"] += len(offered)
@@ -87,12 +96,15 @@ def main(argv: list[str] | None = None) -> int:
     per, total = {}, {"gold": 0, "things": 0, "offered": 0, "links": 0, "options": 0}
     for vocab in sorted(p.name for p in (T2K / "dev").iterdir() if p.is_dir()):
         per[vocab] = measure(vocab, a.limit, scorer, embedder, a.start)
-        for k in total:
-            total[k] += per[vocab][k]
+        for k, n in per[vocab].items():
+            total[k] = total.get(k, 0) + n
         print(vocab, per[vocab], flush=True)
     g = total["gold"] or 1
     print(f"all: things read {total['things']}/{total['gold']} ({total['things'] / g:.3f}), offered with the gold "
           f"relation {total['offered']}/{total['gold']} ({total['offered'] / g:.3f}), {total['links']} links asked")
+    print("links per kind, with a gold triple among their choices / with none: " + ", ".join(
+        f"{kind} {total.get(kind + '_gold', 0)} / {total.get(kind + '_no_gold', 0)}" for kind in ("is", "clause",
+                                                                                               "modifier")))
     if a.no_save:
         return 0
     commit = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT, capture_output=True,
@@ -106,11 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# What the text step offers the model (Text2KGBench development part, no model)", "",
              "Command: `python -m bench.text_candidates`; bench/text_candidates.py says what is counted. "
              "Development figures.", "", "| run | commit | sentences of each vocabulary | gold triples | both things read | "
-             "offered with the gold relation | links asked |", "|---|---|---|---|---|---|---|"]
+             "offered with the gold relation | links asked | links of 'is', 'clause', 'modifier' with / without a gold triple among "
+             "their choices |", "|---|---|---|---|---|---|---|---|"]
     for r in saved["runs"]:
         t = r["total"]
+        kinds = " · ".join(f"{t.get(k + '_gold', 0)} / {t.get(k + '_no_gold', 0)}" for k in ("is", "clause", "modifier")) \
+            if "is_gold" in t else ""
         lines.append(f"| {r['label']} | {r['commit']} | {r.get('start', 0) + 1}-{r.get('start', 0) + r['limit']} | {t['gold']} | {t['things']} | {t['offered']} | "
-                     f"{t['links']} |")
+                     f"{t['links']} | {kinds} |")
     (RESULTS / "text_candidates.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
