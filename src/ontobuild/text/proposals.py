@@ -343,8 +343,19 @@ def vocabulary_class(kind: str, state: TextState) -> str:
                   if normalize(label) == normalize(kind) or normalize(name) == normalize(kind)), "")
     if not found and state.embedder is not None:
         names = list(state.class_labels)
-        best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=1)
-        if best and best[0][1] >= CLASS_SIMILARITY:
-            found = names[best[0][0]]
+        best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=3)
+        found = next((names[i] for i, score in best if score >= CLASS_SIMILARITY and
+                      _people(state.embedder, words) == _people(state.embedder, state.class_labels[names[i]])), "")
     state.kind_classes[kind] = found
     return found
+
+
+PEOPLE = "a person"
+PEOPLE_SIMILARITY = 0.3  # a kind word this close to PEOPLE names people (pilot, politician), else things or groups
+
+
+def _people(embedder: Any, words: str) -> bool:
+    """Whether a kind word names people. Sentence embeddings put words of one topic close ("pilot" ~ airline,
+    "politician" ~ political party): a word for people is never taken for a class of things or groups, nor the
+    other way round."""
+    return float(embedder.similarity(words, PEOPLE)) >= PEOPLE_SIMILARITY

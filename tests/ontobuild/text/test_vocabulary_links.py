@@ -117,3 +117,29 @@ def test_what_is_says_is_the_class_when_the_relation_goes_from_that_kind(state, 
     # a relation the sentence states between two named things is still offered
     links = _links("The Harbor Audit supersedes the Dock Survey.", records)
     assert any(s == "Harbor Audit" and o == "Dock Survey" and "supersedes" in opts for s, o, opts in links), links
+
+
+CREW = """@prefix : <http://example.org/crew#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Airline a owl:Class ; rdfs:label "airline" .
+:Aircraft a owl:Class ; rdfs:label "aircraft" .
+:Physician a owl:Class ; rdfs:label "physician" .
+:Ward a owl:Class ; rdfs:label "ward" .
+"""
+
+
+def test_a_word_for_people_never_names_a_class_of_things(tmp_path: Path) -> None:
+    """Sentence embeddings put one topic's words close: "pilot" is near `airline` and `aircraft`, "nurse" near
+    `ward`. A word for people is no class of things or groups; a word for people near a class of people is it."""
+    from ontocore import embeddings
+    from ontobuild.text.proposals import vocabulary_class
+
+    if not embeddings.available():
+        pytest.skip("the sentence-embedding model is not installed")
+    s = _state(tmp_path, CREW)
+    s.embedder = embeddings.Embedder()
+    assert vocabulary_class("Pilot", s) == ""
+    assert vocabulary_class("Nurse", s) == ""
+    assert vocabulary_class("Surgeon", s) == "Physician"
+    assert vocabulary_class("Jet", s) in ("", "Aircraft")
