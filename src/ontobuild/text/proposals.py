@@ -351,11 +351,10 @@ def vocabulary_class(kind: str, state: TextState) -> str:
 
 
 PEOPLE = "a person"
-PEOPLE_SIMILARITY = 0.3  # a kind word this close to PEOPLE names people (pilot, politician), else things or groups
+PEOPLE_SIMILARITY = 0.3  # a kind word this close to PEOPLE names people (pilot, nurse), else things or groups
 
 
 def _people(embedder: Any, words: str) -> bool:
     """Whether a kind word names people. Sentence embeddings put words of one topic close ("pilot" ~ airline,
-    "politician" ~ political party): a word for people is never taken for a class of things or groups, nor the
-    other way round."""
+    "nurse" ~ ward): a word for people is never taken for a class of things or groups, nor the other way round."""
     return float(embedder.similarity(words, PEOPLE)) >= PEOPLE_SIMILARITY

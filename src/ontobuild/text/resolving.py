@@ -164,8 +164,8 @@ def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -
 
 def paragraph_history(state: TextState, chunk: Chunk) -> list[Known]:
     """What the sentences before this chunk's spoke of, for its pronouns and descriptions: its paragraph's earlier
-    pieces (a long paragraph cut in chunks), nothing of another paragraph ("The song was written by ..." opening a
-    paragraph is no earlier paragraph's song)."""
+    pieces (a long paragraph cut in chunks), nothing of another paragraph ("The press was serviced by ..." opening
+    a paragraph is no earlier paragraph's press)."""
     history = state.history.setdefault(chunk.file, [])
     if not chunk.continues:
         history.clear()

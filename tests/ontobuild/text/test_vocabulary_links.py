@@ -18,10 +18,11 @@ from ontobuild.text.reading import read_sentence
 from ontobuild.text.resolving import resolve_things
 from ontobuild.text.step import new_state
 
-RAIL = """@prefix : <http://example.org/rail#> .
+_PREFIXES = """@prefix : <http://example.org/{}#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-:Locomotive a owl:Class ; rdfs:label "locomotive" .
+"""
+RAIL = _PREFIXES.format("rail") + """:Locomotive a owl:Class ; rdfs:label "locomotive" .
 :Company a owl:Class ; rdfs:label "company" .
 :Depot a owl:Class ; rdfs:label "depot" .
 :builder a owl:ObjectProperty ; rdfs:label "builder" ; rdfs:domain :Locomotive ; rdfs:range :Company .
@@ -38,10 +39,7 @@ RAIL = """@prefix : <http://example.org/rail#> .
 :coupledTo a owl:ObjectProperty ; rdfs:label "coupled to" ; rdfs:domain :Locomotive ; rdfs:range :Locomotive .
 """
 # a second domain: a records office's documents
-RECORDS = """@prefix : <http://example.org/records#> .
-@prefix owl: <http://www.w3.org/2002/07/owl#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-:Document a owl:Class ; rdfs:label "document" .
+RECORDS = _PREFIXES.format("records") + """:Document a owl:Class ; rdfs:label "document" .
 :Report a owl:Class ; rdfs:label "report" ; rdfs:subClassOf :Document .
 :Person a owl:Class ; rdfs:label "person" .
 :supersedes a owl:ObjectProperty ; rdfs:label "supersedes" ; rdfs:domain :Document ; rdfs:range :Document .
@@ -119,10 +117,7 @@ def test_what_is_says_is_the_class_when_the_relation_goes_from_that_kind(state, 
     assert any(s == "Harbor Audit" and o == "Dock Survey" and "supersedes" in opts for s, o, opts in links), links
 
 
-CREW = """@prefix : <http://example.org/crew#> .
-@prefix owl: <http://www.w3.org/2002/07/owl#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-:Airline a owl:Class ; rdfs:label "airline" .
+CREW = _PREFIXES.format("crew") + """:Airline a owl:Class ; rdfs:label "airline" .
 :Aircraft a owl:Class ; rdfs:label "aircraft" .
 :Physician a owl:Class ; rdfs:label "physician" .
 :Ward a owl:Class ; rdfs:label "ward" .
