@@ -90,6 +90,10 @@ def answer_text(q: Question, columns: list[str], rows: list[list[Cell]], boolean
     text = lambda c: c.text() or MISSING  # noqa: E731  (a value the thing lacks: shown, not dropped)
     more = f" ({words.get('more', n=total - len(shown))})" if total > len(shown) else ""
     if len(columns) <= 1 or all(len(r) == 1 for r in shown):
+        # a list of things names each thing once: rows that are the same thing (one IRI) again say nothing more;
+        # equal values of different things stay ("30; 30; 41": the ages of three people)
+        things = [r[0].entity or (r[0].value if r[0].is_iri else "") if r else "" for r in shown]
+        shown = [r for i, r in enumerate(shown) if not things[i] or things[i] not in things[:i]]
         values = [text(r[0]) if r else "" for r in shown]
         if len(values) == 1:
             return f"{values[0]}."

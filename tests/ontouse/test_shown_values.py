@@ -56,3 +56,22 @@ def test_rows_with_nothing_to_show_are_not_counted_twice() -> None:
     ans = answerer.answer_sql("Which parking bays are used?", "SELECT parkingBay FROM Member")
     assert ans.state == "answered", ans.error
     assert len(ans.rows) == 28 and ans.answer.endswith("(and 3 more).")
+
+
+
+def test_a_list_of_things_names_each_thing_once_but_keeps_equal_values() -> None:
+    """A plan that meets one welder twice (two of her jobs joined, no DISTINCT) names her once; two welders' equal
+    start years both stay."""
+    from ontouse.answer import Cell
+    from ontouse.question import parse_question
+    from ontouse.results import answer_text
+
+    ines, tom = "http://example.org/workshop#w1", "http://example.org/workshop#w2"
+    rows = [[Cell(ines, is_iri=True, entity=ines, label="Ines Varga")],
+            [Cell(ines, is_iri=True, entity=ines, label="Ines Varga")],
+            [Cell(tom, is_iri=True, entity=tom, label="Tom Reyes")]]
+    assert answer_text(parse_question("Which welders have done a job?"), ["w"], rows, None, 3) == \
+        "Ines Varga; Tom Reyes."
+    years = [[Cell("2020", datatype="http://www.w3.org/2001/XMLSchema#integer")]] * 2
+    assert answer_text(parse_question("List the start years of the welders."), ["y"], years, None, 2) == \
+        "2020; 2020."
