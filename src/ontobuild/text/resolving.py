@@ -185,4 +185,27 @@ def remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved]
         kinds = {c for n in names for c in idx.individuals[n].classes} if names else set()
         kind = t.kind or next(iter(kinds), "")
         history.append(Known(t.label if not t.refers else t.refers, kind, names, t.plural or len(names) > 1))
+    group = listed_subject(reading)
+    if group:  # "A and B belong to ...": a later "they" means the two, not an earlier group
+        names = [n for t in group for n in (resolved[t.id].individuals or resolved[t.id].made)]
+        history.append(Known(" and ".join(t.label for t in group), "", list(dict.fromkeys(names)), True))
     del history[:-12]
+
+
+def listed_subject(reading: Reading) -> list[Thing]:
+    """The things a sentence lists as its subject ("MV Lunde and MV Skarv belong to ...", "A, B and C are ..."):
+    names joined by commas and a last "and", the last of them the subject; [] when the subject is no such list."""
+    ordered = sorted(reading.things, key=lambda t: t.start)
+    for i, t in enumerate(ordered):
+        if t.role != "subject" or i == 0:
+            continue
+        run = [t]
+        for prev in reversed(ordered[:i]):
+            between = reading.text[prev.end - reading.start:run[0].start - reading.start]
+            if not re.fullmatch(r"\s*(?:,|,?\s+and)\s+", between) or not (prev.proper or prev.individuals):
+                break
+            if between.strip() == "," and run[0] is t:
+                break  # "A, B verb": an apposition or a list without "and", not read as one
+            run.insert(0, prev)
+        return run if len(run) > 1 else []
+    return []

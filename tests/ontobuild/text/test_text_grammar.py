@@ -488,3 +488,29 @@ def test_a_description_points_back_within_its_paragraph_never_into_another(named
     assert meant(continues=False) == []
     pieces = paragraph_pieces(" ".join([f"{named} is here."] * 30 + [second]) + "\n\nAnother one.", max_chars=300)
     assert [goes_on for _, goes_on in pieces][:2] == [False, True] and pieces[-1] == ("Another one.", False)
+
+
+@pytest.mark.parametrize("first,names,second", [
+    ("MV Lunde and MV Skarv belong to the Petrel class.", ["MV Lunde", "MV Skarv"], "They reach 11 knots."),
+    ("Rita Olsen and Ben Kaur work in hall 2.", ["Rita Olsen", "Ben Kaur"], "They start at 07:00."),
+])
+def test_they_after_names_listed_as_the_subject_are_those_names(first: str, names: list[str], second: str) -> None:
+    """A group spoken of before ("All vessels of the Kestrel class ...") is not what "they" means after a sentence
+    whose subject lists two names: the two are."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import Resolved, remember, resolve_things
+    from ontobuild.text.state import Known
+
+    idx = EntitiesIndex()
+    idx.add_class("Member")
+    r = _read(first)
+    resolved = {}
+    for t in r.things:
+        name = t.label.replace(" ", "")
+        idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
+        resolved[t.id] = Resolved([name])
+    history = [Known("vessels of the Kestrel class", "Vessel", ["Vessel1", "Vessel2"], True)]
+    remember(idx, r, resolved, history)
+    later = _read(second)
+    they = next(t for t in later.things if t.head.lower() == "they")
+    assert resolve_things(idx, later, history)[they.id].individuals == [n.replace(" ", "") for n in names]
