@@ -186,14 +186,14 @@ def remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved]
         kind = t.kind or next(iter(kinds), "")
         history.append(Known(t.label if not t.refers else t.refers, kind, names, t.plural or len(names) > 1))
     group = listed_subject(reading)
-    if group:  # "A and B belong to ...": a later "they" means the two, not an earlier group
+    if group:  # "A and B stand in ...": a later "they" means the two, not an earlier group
         names = [n for t in group for n in (resolved[t.id].individuals or resolved[t.id].made)]
         history.append(Known(" and ".join(t.label for t in group), "", list(dict.fromkeys(names)), True))
     del history[:-12]
 
 
 def listed_subject(reading: Reading) -> list[Thing]:
-    """The things a sentence lists as its subject ("MV Lunde and MV Skarv belong to ...", "A, B and C are ..."):
+    """The things a sentence lists as its subject ("Kiln Vesta and Kiln Brann stand in ...", "A, B and C are ..."):
     names joined by commas and a last "and", the last of them the subject; [] when the subject is no such list."""
     ordered = sorted(reading.things, key=lambda t: t.start)
     for i, t in enumerate(ordered):

@@ -491,12 +491,12 @@ def test_a_description_points_back_within_its_paragraph_never_into_another(named
 
 
 @pytest.mark.parametrize("first,names,second", [
-    ("MV Lunde and MV Skarv belong to the Petrel class.", ["MV Lunde", "MV Skarv"], "They reach 11 knots."),
+    ("Kiln Vesta and Kiln Brann stand in hall 4.", ["Kiln Vesta", "Kiln Brann"], "They fire at 1,200 °C."),
     ("Rita Olsen and Ben Kaur work in hall 2.", ["Rita Olsen", "Ben Kaur"], "They start at 07:00."),
 ])
 def test_they_after_names_listed_as_the_subject_are_those_names(first: str, names: list[str], second: str) -> None:
-    """A group spoken of before ("All vessels of the Kestrel class ...") is not what "they" means after a sentence
-    whose subject lists two names: the two are."""
+    """A group spoken of before ("All presses of hall 1 ...") is not what "they" means after a sentence whose
+    subject lists two names: the two are."""
     from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.text.resolving import Resolved, remember, resolve_things
     from ontobuild.text.state import Known
@@ -509,7 +509,7 @@ def test_they_after_names_listed_as_the_subject_are_those_names(first: str, name
         name = t.label.replace(" ", "")
         idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
         resolved[t.id] = Resolved([name])
-    history = [Known("vessels of the Kestrel class", "Vessel", ["Vessel1", "Vessel2"], True)]
+    history = [Known("presses of hall 1", "Press", ["Press1", "Press2"], True)]
     remember(idx, r, resolved, history)
     later = _read(second)
     they = next(t for t in later.things if t.head.lower() == "they")
