@@ -187,8 +187,9 @@ def remember(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved]
         history.append(Known(t.label if not t.refers else t.refers, kind, names, t.plural or len(names) > 1))
     group = listed_subject(reading)
     if group:  # "A and B stand in ...": a later "they" means the two, not an earlier group
-        names = [n for t in group for n in (resolved[t.id].individuals or resolved[t.id].made)]
-        history.append(Known(" and ".join(t.label for t in group), "", list(dict.fromkeys(names)), True))
+        names = [n for t in group if t.id in resolved for n in (resolved[t.id].individuals or resolved[t.id].made)]
+        if len(set(names)) > 1:
+            history.append(Known(" and ".join(t.label for t in group), "", list(dict.fromkeys(names)), True))
     del history[:-12]
 
 
