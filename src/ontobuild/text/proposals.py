@@ -156,7 +156,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
     With the user's vocabulary, a relation joins things a person can name: both ends are `named` (a name or code,
     or a thing already known, a pronoun or description that points back to one), but for what "is" says a named
     thing is ("X was a welder": the vocabulary may hold what X is). A relation between two things the text only
-    describes ("the song ... a folk song") would state a fact about individuals nobody can ask for by name. What
+    describes ("the pump ... a spare pump") would state a fact about individuals nobody can ask for by name. What
     "is" says X is, when it is a kind the relation's domain has ("X is a report" where a relation goes from
     documents to documents), is X's class: no value of that relation."""
     out: list[Link] = []
