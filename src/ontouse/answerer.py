@@ -66,7 +66,7 @@ from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
 from .checks.asked import ASKED_CLASS_READ, widened_to_asked
-from .checks.named import COMPARISON_SIDES
+from .checks.named import COMPARISON_SIDES, sides_compared_in
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -314,6 +314,9 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         except PlanError as e:
             run.problem = str(e)
             run.missing = tuple(e.details.get("missing", ()))
+            if self._code_repair(q, run, mentions, COMPARISON_SIDES.name, sides_compared_in(
+                    q, sql, self.schema, mentions), "repaired: " + COMPARISON_SIDES.repair_note):
+                run.missing = ()  # (a comparison of two named things, by the value the query names)
             return run
         except QueryError as e:
             run.problem = f"the query could not run ({e}). Write a simpler query."
@@ -322,6 +325,9 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
             candidate = Candidate(q, plan, run.rows, self.schema, mentions, _aggregate_only(plan), self.index)
             run.checks = [COMPARISON_SIDES.judge(candidate)] if COMPARISON_SIDES.applies(candidate) else []
             run.problem = first_problem(run.checks)  # (plan asked it: a comparison must compare its two sides)
+            if run.problem:
+                self._code_repair(q, run, mentions, COMPARISON_SIDES.name, COMPARISON_SIDES.repair(candidate),
+                                  "repaired: " + COMPARISON_SIDES.repair_note)
             return run
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(

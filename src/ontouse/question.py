@@ -113,6 +113,9 @@ QUANTITY = frozenset({"maximum", "minimum"})  # superlatives that name the amoun
 ORDINAL = frozenset("first last earliest latest oldest newest".split())
 
 
+IN_TIME = frozenset({"before", "after"})  # a comparison of two named things in time ("was A built before B?")
+
+
 COMPARATIVE = frozenset("more less fewer greater larger bigger higher lower smaller heavier lighter longer shorter "
                         "older younger cheaper".split())
 
@@ -269,7 +272,8 @@ def named_sides(q: Question, mentions: list) -> list[str]:
     question names whole, two or more."""
     words = set(q.words)
     before_than = {a for a, b in zip(q.words, q.words[1:]) if b == "than" and len(a) > 4 and a.endswith("er")}
-    if not (((words & COMPARATIVE or before_than) and "than" in words) or ("or" in words and q.head)):
+    if not (((words & COMPARATIVE or before_than) and "than" in words) or ("or" in words and q.head)
+            or (q.kind == "yesno" and words & IN_TIME)):  # "was A founded before B?"
         return []
     # only names the question writes as names (capitalised or quoted), not common words that happen to be values
     proper = {fold(n) for n in q.names + q.quoted}

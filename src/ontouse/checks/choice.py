@@ -4,10 +4,13 @@ ages) answers another question; the model is told to return the thing instead.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ontocore.text import fold
 
 from ..answer import Cell
 from ..question import Question
+from ..sqlplan.plan import Col, Item, Plan, Query
 from .check import Check
 
 ASKING = frozenset({"which", "who"})
@@ -40,5 +43,19 @@ def choice_problem(q: Question, rows: list[list[Cell]], mentions: list) -> str:
             "and keep one (LIMIT 1), not the values compared.")
 
 
+def chosen_thing(q: Question, plan: Plan, mentions: list) -> Query | None:
+    """The repair of a choice answered by the value compared: a plan that ranks the named things (ORDER BY the
+    value ... LIMIT) and selects the value selects the thing of the ranked row instead. None for a plan that
+    ranks nothing (the model is told)."""
+    if not offered(q, mentions) or not isinstance(plan, Query) or not plan.order_by or plan.limit is None:
+        return None
+    key = plan.order_by[0].expr
+    if not isinstance(key, Col) or any(isinstance(it.expr, Col) and it.expr.column == "iri" for it in plan.select):
+        return None
+    return replace(plan, select=(Item(Col(key.alias, key.table, "iri")),), distinct=False)
+
+
 ONE_OF_THE_NAMED = Check("one_of_the_named", 215, lambda a: choice_problem(a.q, a.rows, a.mentions),
-                         lambda a: bool(offered(a.q, a.mentions)))
+                         lambda a: bool(offered(a.q, a.mentions)),
+                         repair=lambda a: chosen_thing(a.q, a.plan, a.mentions),
+                         repair_note="the thing of the ranked row, not the value compared", repair_rank=2)

@@ -10,8 +10,9 @@ from typing import Any
 
 from ontocore.text import STOP, fold, singular
 
-from ..question import NUMBER_WORDS, TIME_WORDS, Question, named_sides
-from ..sqlplan.plan import And, Between, Cmp, Col, InList, Like, Lit, Plan, Query, SetQuery, columns_in, walk
+from ..question import IN_TIME, NUMBER_WORDS, TIME_WORDS, Question, named_sides
+from ..sqlplan.plan import (And, Between, Cmp, Col, InList, Item, Like, Lit, Plan, Query, SetQuery, Source,
+                             columns_in, walk)
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import literals_in
@@ -31,7 +32,7 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
             a, b = together
             return (f"the query asks for one row joined to both {a!r} and {b!r}, but the question compares them: "
                     f"find each side on its own (a subquery for each, or GROUP BY over both) and compare the two.")
-        if q.kind == "yesno" and "than" in q.words and not any(
+        if q.kind == "yesno" and ({"than"} | IN_TIME) & set(q.words) and not any(
                 isinstance(n, Cmp) and n.op in ("<", ">", "<=", ">=") for n in walk(plan)):
             return (f"the question asks whether one of {sides[0]!r} and {sides[1]!r} has more or less than the "
                     f"other, but the query never compares the two: find each side's value and compare them with > "
@@ -39,6 +40,95 @@ def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
         return ""
     return (f"the question compares {' and '.join(repr(s) for s in sides)}, but the query does not look at "
             f"{' and '.join(repr(s) for s in missing)}: the query must find both sides.")
+
+
+# the way a comparison of two named things goes: the first named has the larger value (">") or the smaller ("<")
+LARGER = frozenset("more greater larger bigger higher heavier longer taller wider deeper faster costlier pricier "
+                   "after later newer".split())
+SMALLER = frozenset("less fewer smaller lower lighter shorter narrower shallower slower cheaper before earlier "
+                    "sooner".split())
+AGE = {"older": "<", "younger": ">"}  # of a date or a year: the older thing has the smaller value
+
+
+def compared_column(plan: Plan, schema: Schema) -> Col | None:
+    """The value the plan compares two named things by: the first number or date column it reads (selected,
+    compared or ranked by), never a name or a link."""
+    for c in columns_in(plan, deep=True):
+        table = schema.table(c.table)
+        col = table.column(c.column) if table else None
+        if col is not None and col.kind == "value" and not col.is_label and (
+                col.numeric or col.sql_type in ("DATE", "DATETIME", "TIME")):
+            return c
+    return None
+
+
+def compared_way(q: Question, schema: Schema, c: Col) -> str:
+    """">" when the question asks whether the first named thing has the larger value of column `c`, "<" when the
+    smaller; "" when its words do not say (or say both)."""
+    col = schema.table(c.table).column(c.column)
+    timely = col.sql_type in ("DATE", "DATETIME", "TIME") or "year" in col.name.lower()
+    ways = set()
+    for w in q.words:
+        if w in AGE:
+            ways.add(AGE[w] if timely else {"<": ">", ">": "<"}[AGE[w]])
+        elif w in LARGER:
+            ways.add(">")
+        elif w in SMALLER:
+            ways.add("<")
+    return ways.pop() if len(ways) == 1 else ""
+
+
+def sides_source(schema: Schema, mentions: list, side: str, column: str) -> tuple[str, str] | None:
+    """The table whose rows the question's named `side` is among and that holds `column`, with the column that
+    names it: (table, name column); None when no such table."""
+    for m in mentions:
+        table = schema.table(m.table)
+        if getattr(m, "exact", False) and m.value == side and table is not None and table.column(column):
+            return table.name, m.column
+    return None
+
+
+def sides_apart(q: Question, plan: Plan, schema: Schema, mentions: list) -> Query | None:
+    """"Does A weigh more than B?", "Was A founded before B?" read by code, once the plan says which value is
+    compared (`compared_column`): see `sides_compared`."""
+    c = compared_column(plan, schema)
+    return sides_compared(q, schema, mentions, c.column) if c is not None else None
+
+
+def sides_compared_in(q: Question, sql: str, schema: Schema, mentions: list) -> Query | None:
+    """`sides_compared` by the first number or date column of the named things' tables that a query the view
+    cannot read (a join on a column it lacks) names: what the model meant to compare, when it said so."""
+    sides = named_sides(q, mentions)
+    if q.kind != "yesno" or len(sides) != 2:
+        return None
+    tables = [schema.table(m.table) for m in mentions if getattr(m, "exact", False) and m.value in sides]
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sql):
+        for table in tables:
+            col = table.column(word) if table is not None else None
+            if col is not None and col.kind == "value" and not col.is_label and (
+                    col.numeric or col.sql_type in ("DATE", "DATETIME", "TIME")):
+                return sides_compared(q, schema, mentions, col.name)
+    return None
+
+
+def sides_compared(q: Question, schema: Schema, mentions: list, column: str) -> Query | None:
+    """Each of the two named things found on its own (no join between the two), the first's value of `column`
+    compared with the second's: SELECT A.v > B.v FROM T AS A, T AS B WHERE A.name = 'A' AND B.name = 'B'. None
+    when the question is no yes/no comparison of two named things, a thing's table lacks the column, or the words
+    give no direction."""
+    sides = named_sides(q, mentions)
+    if q.kind != "yesno" or len(sides) != 2:
+        return None
+    found = [sides_source(schema, mentions, s, column) for s in sides]
+    if None in found:
+        return None
+    (ta, na), (tb, nb) = found
+    a, b = Col("A", ta, column), Col("B", tb, column)
+    way = compared_way(q, schema, a)
+    if not way:
+        return None
+    return Query(select=(Item(Cmp(way, a, b)),), sources=(Source(ta, "A"), Source(tb, "B")),
+                 where=And((Cmp("=", Col("A", ta, na), Lit(sides[0])), Cmp("=", Col("B", tb, nb), Lit(sides[1])))))
 
 
 def _sides_in_one_row(plan: Plan, sides: list[str]) -> tuple[str, str] | None:
@@ -356,7 +446,9 @@ def unread_problem(q: Question, plan: Plan, schema: Schema) -> str:
 
 
 COMPARISON_SIDES = Check("comparison_sides", 210, lambda a: sides_problem(a.q, a.plan, a.mentions),
-                         lambda a: bool(named_sides(a.q, a.mentions)))
+                         lambda a: bool(named_sides(a.q, a.mentions)),
+                         repair=lambda a: sides_apart(a.q, a.plan, a.schema, a.mentions),
+                         repair_note="each named thing found on its own and their values compared", repair_rank=2)
 NAMED_VALUES_USED = Check("named_values_used", 220,
                           lambda a: named_values_problem(a.q, a.plan, a.mentions, a.schema, a.aliases),
                           lambda a: not named_sides(a.q, a.mentions) and bool(a.mentions),

@@ -167,6 +167,26 @@ def ranked_by_values(q: Question, plan: Plan) -> Plan | None:
     return replace(plan, order_by=(Order(Agg("max" if desc else "min", agg.arg), desc),))
 
 
+FREQUENCY = frozenset({"common", "frequent", "often", "usual"})
+
+
+def ranked_by_frequency(q: Question, plan: Plan) -> Plan | None:
+    """"The most common / least frequent X" asks for the value that occurs most (least) often among the rows: a
+    plan that lists the values without ranking them (or ranks them alphabetically: ORDER BY the selected text
+    itself ... LIMIT) is ranked by code: GROUP BY the value, ORDER BY COUNT(*), LIMIT (1 unless the plan said
+    more). None when the question asks no frequency, the plan groups or aggregates, or returns more than one
+    column."""
+    direction = superlative_direction(q)
+    if (not direction or not FREQUENCY & set(q.words) or not isinstance(plan, Query) or len(plan.select) != 1
+            or plan.group_by or plan.having is not None or aggregates_in(plan.select)):
+        return None
+    value = plan.select[0].expr
+    if plan.order_by and (plan.limit is None or [o.expr for o in plan.order_by] != [value]):
+        return None  # ranked by something else: not a list of values
+    return replace(plan, group_by=(value,), order_by=(Order(Agg("count"), direction == "up"),),
+                   limit=plan.limit or 1, distinct=False)
+
+
 def ranking_problem(q: Question, plan: Plan) -> str:
     """A superlative question ("the most X") whose plan picks no top or bottom anywhere answers another question."""
     if _ranks(plan):
@@ -258,10 +278,14 @@ RANKED_AS_ASKED = Check(
     repair_rank=6)
 SUPERLATIVE_RANKED = Check("superlative_ranked", 150, lambda a: ranking_problem(a.q, a.plan),
                            lambda a: bool(superlative_direction(a.q)) and not plan_direction(a.plan)
-                           and a.q.kind != "yesno")
+                           and a.q.kind != "yesno",
+                           repair=lambda a: ranked_by_frequency(a.q, a.plan),
+                           repair_note="the values ranked by how often they occur", repair_rank=6)
 ONE_TOP_VALUE = Check("one_top_value", 280, lambda a: one_top_problem(a.q, a.plan, a.rows),
                       lambda a: bool(superlative_direction(a.q)) and a.q.kind not in ("yesno", "count"))
 TIME_RANKED = Check("time_ranked", 290, lambda a: time_rank_problem(a.q, a.plan, a.schema),
                     lambda a: bool(set(a.q.words) & TIME_SUPERLATIVE))
 RANKED_BY_AMOUNT = Check("ranked_by_amount", 320, lambda a: text_rank_problem(a.q, a.plan, a.schema),
-                         lambda a: isinstance(a.plan, Query) and bool(a.plan.order_by) and a.plan.limit is not None)
+                         lambda a: isinstance(a.plan, Query) and bool(a.plan.order_by) and a.plan.limit is not None,
+                         repair=lambda a: ranked_by_frequency(a.q, a.plan),
+                         repair_note="the values ranked by how often they occur", repair_rank=6)

@@ -21,6 +21,7 @@ from ontouse.sqlplan.reader import read_sql
 from ontouse.storage.store import GraphStore
 from ontouse.question import counted_phrase, superlative_direction
 from ontouse.checks.joins import join_problem
+from ontouse.checks.named import sides_problem
 from ontouse.checks.rankings import flip_direction, plan_direction
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "owl_aquarium.ttl"
@@ -304,9 +305,13 @@ def test_a_superlative_thing_answered_by_its_number_is_never_stated(answerer: An
 
 
 def test_comparison_needs_both_sides(answerer: AnswerLoop) -> None:
-    ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
-                              "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50")
-    assert ans.state == "unsure" and checks(ans)["comparison_sides"] is False and "Tula" in ans.error
+    one_side = "SELECT weightKg FROM Animal WHERE label = 'Bruno' AND weightKg > 50"
+    plan, _ = read_sql(answerer.schema, one_side)
+    q = parse_question("Does Bruno weigh more than Tula?")
+    assert "'Tula'" in sides_problem(q, plan, answerer.index.mentions(q))
+    # the plan says which value is compared: code finds each side on its own and compares them
+    ans = answerer.answer_sql("Does Bruno weigh more than Tula?", one_side)
+    assert ans.state == "answered" and ans.boolean is False and "comparison_sides" in ans.repairs
     ans = answerer.answer_sql("Does Bruno weigh more than Tula?",
                               "SELECT COUNT(*) FROM Animal AS a, Animal AS b WHERE a.label = 'Bruno' "
                               "AND b.label = 'Tula' AND a.weightKg > b.weightKg")
