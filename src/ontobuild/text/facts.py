@@ -17,7 +17,7 @@ from .choosing import NONE, Decision, Link, ValueAsk
 from .concepts import resolve, unit_key, with_unit
 from .quantities import unit_text
 from .reading import Reading
-from .resolving import Resolved
+from .resolving import Resolved, listed_subject
 from .state import TextState
 
 _CONDITION = re.compile(r"\b((?:if|when|unless|while|during|once)\s+[^,.;]{3,40})", re.I)
@@ -55,6 +55,21 @@ def individuals_of(idx: EntitiesIndex, r: Resolved, chunk: Chunk, cls: str = "")
     idx.add_individual(name, classes=classes, label=r.new_label, source={"chunk": chunk.id}, aliases=r.aliases)
     r.made = [name]
     return [name]
+
+
+def listed_with(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved], chunk: Chunk, tid: str,
+                subjects: list[str]) -> tuple[list[str], str]:
+    """The individuals a clause's subject stands for when the sentence lists it with others ("Kiln K1 and Kiln K2
+    reach 1,200 °C": both reach it), with the words that list them; (`subjects`, "") when `tid` is no such list's
+    last thing."""
+    group = listed_subject(reading)
+    if not group or group[-1].id != tid:
+        return subjects, ""
+    out = []
+    for t in group:
+        r = resolved.get(t.id)
+        out += subjects if t.id == tid else (individuals_of(idx, r, chunk) if r is not None else [])
+    return list(dict.fromkeys(out)), " and ".join(t.label for t in group)
 
 
 def value_qualifier(q: Any, sentence: str, state: TextState) -> str:
@@ -110,6 +125,10 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
         if r.stated_of:
             source["stated_of"] = r.stated_of
         qualifier = value_qualifier(q, reading.text, state)
+        if v.subject == owner and not v.measure_of and not v.owner:  # said of the clause's subject: of each listed
+            subjects, listed = listed_with(idx, reading, resolved, chunk, owner, subjects)
+            if listed:
+                source["stated_of"] = listed
         for s in subjects:
             idx.add_fact(s, Fact(name, literal=q.value, datatype=p.range or q.datatype, unit=unit_text(q),
                                  qualifier=qualifier, source=dict(source)))
@@ -139,6 +158,10 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
         source = {"chunk": chunk.id, "sentence": reading.text}
         if len(subjects) > 1:
             source["stated_of"] = resolved[s].stated_of or reading.thing(s).label  # type: ignore[union-attr]
+        if k.kind == "clause":  # "A and B feed C": each listed subject does
+            subjects, listed = listed_with(idx, reading, resolved, chunk, s, subjects)
+            if listed:
+                source["stated_of"] = listed
         for subj in subjects:
             if subj != obj and idx.add_fact(subj, Fact(prop, object=obj, source=dict(source))):
                 written_links.append({"chunk": chunk.id, "subject": subj, "property": prop, "object": obj,

@@ -153,6 +153,17 @@ def _proper(words: list[Word]) -> bool:
                                            not known_word(head.lower))
 
 
+def _closed(words: list[Word], label_words: list[Word]) -> int:
+    """Where a name's label ends: after its last word, or after the closing parenthesis that follows it when the
+    name opened one ("Harbour Lights (The Night Ferry)")."""
+    end = label_words[-1].end
+    rest = [w for w in words if w.start >= end]
+    if rest and rest[0].text == ")" and sum(w.text == "(" for w in label_words) > sum(
+            w.text == ")" for w in label_words):
+        return rest[0].end
+    return end
+
+
 def _spans_of(known: list[tuple[int, int, str]], a: int, b: int) -> list[str]:
     return [name for s, e, name in known if a <= s and e <= b or s <= a < e]
 
@@ -195,7 +206,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         label_words = words[:words.index(head) + 1] if head in words else words
         label_words, title = titled_name(label_words)
         title = title or office_of(label_words)
-        label = text[label_words[0].start:label_words[-1].end]
+        label = text[label_words[0].start:_closed(words, label_words)]
         plural = head.tag in ("NNS", "NNPS") or head.lower in ("they", "them", "these", "those", "both")
         proper = _proper(label_words)
         generic = plural and not proper and p.words[0].lower not in ("the", "these", "those", "its", "their") and \

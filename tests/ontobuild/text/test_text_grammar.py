@@ -239,6 +239,8 @@ def test_a_measure_noun_joined_by_of_is_no_owner_of_its_value(text: str) -> None
     ("The boilers are serviced by the Bank of the Lower Vale.", "Bank of the Lower Vale"),
     ("Bo Park was the 3rd Director of the Tarn Museum.", "3rd Director of the Tarn Museum"),
     ("Ada Voss is the second Warden of the Eastern Marches.", "second Warden of the Eastern Marches"),
+    ('"Harbour Lights (The Night Ferry)" was filmed by Ana Ruiz.', "Harbour Lights (The Night Ferry)"),
+    ("The atlas “Rivers (Second Edition)” was printed in 2011.", "Rivers (Second Edition)"),
 ])
 def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> None:
     labels = [t.label for t in _read(text).things]
@@ -514,3 +516,43 @@ def test_they_after_names_listed_as_the_subject_are_those_names(first: str, name
     later = _read(second)
     they = next(t for t in later.things if t.head.lower() == "they")
     assert resolve_things(idx, later, history)[they.id].individuals == [n.replace(" ", "") for n in names]
+
+
+@pytest.mark.parametrize("text,value_of,link", [
+    ("Kiln Vesta and Kiln Brann reach 1,200 °C.", ["Kiln Vesta", "Kiln Brann"], None),
+    ("Rita Olsen and Ben Kaur supervise the Night Shift.", None, ["Rita Olsen", "Ben Kaur"]),
+])
+def test_a_fact_said_of_names_listed_as_the_subject_holds_for_each(text: str, value_of: list[str] | None,
+                                                                      link: list[str] | None) -> None:
+    """The model names one owner (the clause's subject, the last of the list); code writes the fact on every
+    listed name, with the words that listed them."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.inputs.chunks import Chunk
+    from ontobuild.text.choosing import Decision, Link, ValueAsk
+    from ontobuild.text.facts import write_facts
+    from ontobuild.text.resolving import Resolved
+    from ontobuild.text.state import TextState
+
+    idx = EntitiesIndex()
+    idx.add_class("Member")
+    r = _read(text)
+    resolved = {}
+    for t in r.things:
+        name = t.label.replace(" ", "")
+        idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
+        resolved[t.id] = Resolved([name])
+    subject = next(t for t in r.things if t.role == "subject")
+    decision, asks, links = Decision(answered=True), [], []
+    if value_of:
+        v = r.values[0]
+        asks = [ValueAsk(v.id, [subject.id], ["temperature"], "")]
+        decision.values[v.id] = (subject.id, "temperature")
+    else:
+        obj = next(t for t in r.things if t.role == "object")
+        links = [Link("L1", subject.id, obj.id, "supervise", ["supervises"])]
+        decision.links["L1"] = (subject.id, "supervises", obj.id)
+    write_facts(idx, Chunk("a.txt#1", "a.txt", text), r, resolved, asks, links, decision, TextState())
+    holders = value_of or link
+    for label in holders:
+        facts = idx.individuals[label.replace(" ", "")].facts
+        assert len(facts) == 1 and facts[0].source["stated_of"] == " and ".join(holders), (label, facts)
