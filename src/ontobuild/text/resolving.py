@@ -45,6 +45,13 @@ def _category_of_members(idx: EntitiesIndex, t: Thing) -> bool:
         idx.individuals[i].classes for i in t.individuals if i in idx.individuals)
 
 
+def written_as_name(reading: Reading, t: Thing) -> bool:
+    """A plural whose head word is capitalized where no sentence begins ("printed by Harbour Presses", "The Four
+    Books of Rivers") is a name, not the members of the class its word names."""
+    at = reading.text.rfind(t.head, t.start - reading.start, t.end - reading.start)
+    return t.head[:1].isupper() and at > 0 and not reading.text[:at].rstrip().endswith((".", "!", "?", ":"))
+
+
 def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], packages: Iterable[str] = ()
                    ) -> dict[str, Resolved]:
     """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
@@ -68,7 +75,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 t.refers = earlier.label
             continue  # a pronoun that points to nothing is no thing
         kind = t.kind
-        if t.plural and kind and not t.owner:  # "Helmets must be kept ...": the members of a class the tables know
+        if t.plural and kind and not t.owner and not written_as_name(reading, t):
+            # "Helmets must be kept ...": the members of a class the tables know
             cls = _class_named(idx, kind)
             group = narrowed(idx, reading, t, members(idx, cls)) if cls else []
             if group:
@@ -114,6 +122,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if not t.head[:1].isalpha():
             continue
         label = t.label
+        if t.plural and written_as_name(reading, t):  # a name keeps its words as written ("Harbour Presses")
+            label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
         inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
         if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer", "the cost of repairs"
             label = f"{t.label} {inner[0].prep} {inner[0].label}"

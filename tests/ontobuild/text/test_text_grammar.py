@@ -556,3 +556,26 @@ def test_a_fact_said_of_names_listed_as_the_subject_holds_for_each(text: str, va
     for label in holders:
         facts = idx.individuals[label.replace(" ", "")].facts
         assert len(facts) == 1 and facts[0].source["stated_of"] == " and ".join(holders), (label, facts)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("The labels were designed by Bright Signs in Leeds.", "Bright Signs"),
+    ("Each order is checked by Bright Signs before dispatch.", "Bright Signs"),
+])
+def test_a_plural_written_as_a_name_is_no_class_of_things(text: str, name: str) -> None:
+    """A capitalized plural where no sentence begins names one thing (a firm, a title), not every member of the
+    class its word names; a plural that opens the sentence still means the members."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    idx = EntitiesIndex()
+    idx.add_class("Sign")
+    for label in ("Sign One", "Sign Two"):
+        idx.add_individual(label.replace(" ", ""), classes=["Sign"], label=label, source={"file": "a.csv"})
+    r = _read(text)
+    thing = next(t for t in r.things if t.head == "Signs")
+    got = resolve_things(idx, r, [])[thing.id]
+    assert got.individuals == [] and got.new_label == name
+    r = _read("Signs are checked weekly.")
+    thing = next(t for t in r.things if t.head == "Signs")
+    assert resolve_things(idx, r, [])[thing.id].individuals == ["SignOne", "SignTwo"]
