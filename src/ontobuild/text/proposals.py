@@ -291,6 +291,54 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
             decision.links[k.id] = (o, rel, s)  # "Ann Lee directed Storm Bay": director(Storm Bay, Ann Lee)
 
 
+# what a relation's label says its value is: a place ("site of discovery", "location"), or an agent ("director",
+# "discoverer or inventor", "designed by"): "by" after a verb names the agent, "at", "near", "in" a place
+PLACE_WORDS = frozenset("site place location venue locality headquarters".split())
+AGENT_LABEL = re.compile(r"^[a-z]+(?:or|er|ist|ant)\b(?!.*\bof\b)|\bby$")
+LOCATIVE = frozenset({"at", "near", "in"})
+
+
+def role_clash(words: str, label: str) -> bool:
+    """Whether the preposition that joins two things says another role than the relation's label: an agent ("found
+    by X") for a place relation, or a place ("found at X") for an agent relation."""
+    last = words.lower().split()[-1] if words.split() else ""
+    label = label.lower()
+    if last == "by":
+        return bool(PLACE_WORDS & set(re.findall(r"[a-z]+", label)))
+    return last in LOCATIVE and len(label.split()) <= 3 and AGENT_LABEL.search(label) is not None
+
+
+def one_role_per_relation(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:
+    """A clause's arguments joined by different prepositions play different parts: when the model gives one
+    vocabulary relation to several of them ("discovered by P at O near B": the site of discovery three times), code
+    keeps the arguments of the one preposition the relation fits best (relation_score; the first in the sentence on
+    a tie) and says "none" for the others. Arguments listed with "and" share their preposition and stay."""
+    groups: dict[tuple[str, str, str], dict[str, list[Link]]] = {}
+    for k in links:
+        s, rel, o = decision.links.get(k.id, (k.subject, "none", k.object))
+        if k.kind != "clause" or rel not in state.relations:
+            continue
+        arg = reading.thing(k.object)
+        if arg is None:
+            continue
+        prep = k.words.split()[-1].lower() if k.words.split() else ""
+        groups.setdefault((k.subject, rel, arg.verb), {}).setdefault(prep, []).append(k)
+    for (subject, rel, _), by_prep in groups.items():
+        if len(by_prep) < 2:
+            continue
+        r = state.relations[rel]
+        st = reading.thing(subject)
+
+        def fit(group: list[Link]) -> float:
+            return max(relation_score(k.words, st, reading.thing(k.object), r, state) for k in group)
+        best = max(by_prep.values(), key=fit)  # (max keeps the first of equal scores: the sentence's order)
+        for group in by_prep.values():
+            if group is not best:
+                for k in group:
+                    decision.links[k.id] = (k.subject, "none", k.object)
+                    decision.by[k.id] = "code"
+
+
 def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
     """How close a relation is to what the sentence says between two things: its label against the words that join
     them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
@@ -300,6 +348,8 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words + " " + o.head + " " + s.head)}
     shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
     score = 0.5 if shared else 0.0
+    if role_clash(words, label):
+        score -= 1.0  # "found by X" is no site, "found at X" no finder
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     if rng and can_be(o, [rng], state, strict=True):
         score += 0.5  # "X was a welder": a welder is what the relation's range is (or a kind of it)
