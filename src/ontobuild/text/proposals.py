@@ -171,10 +171,11 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if state.relations and named is not None and (s not in named or (o not in named and not as_written)):
             return
         if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
-            said = state.kinds.get(s, "")
-            state.kinds[s] = things[s].kind or things[s].title_kind
-            options = [r for r in link_options(things[s], things[o], words, name, state)
-                       if kind_value(things[o], state.relations[r], state)]
+            said = state.kinds.get(s, "")  # (but "X is an admiral" says X is a person, whatever else it says)
+            state.kinds[s] = things[s].kind or things[s].title_kind or person_class(things[o].kind, state)
+            options = [r for r in link_options(things[s], things[o], words, name, state)  # (X is what it is of)
+                       if kind_value(things[o], state.relations[r], state)
+                       and can_be(things[s], state.relations[r]["domain"], state)]
             state.kinds[s] = said
         else:
             options = link_options(things[s], things[o], words, name, state)
@@ -398,6 +399,15 @@ def vocabulary_class(kind: str, state: TextState) -> str:
                       _people(state.embedder, words) == _people(state.embedder, state.class_labels[names[i]])), "")
     state.kind_classes[kind] = found
     return found
+
+
+def person_class(kind: str, state: TextState) -> str:
+    """The vocabulary's class of people ("Person", "human") when a kind word names people ("admiral", "pilot"):
+    what "X is a <kind>" says X is at least; "" otherwise (no vocabulary, no embedder, or no such class)."""
+    if not kind or state.embedder is None or not state.class_labels:
+        return ""
+    head = (re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind) or [kind])[-1].lower()  # ("harbour pilot": pilot)
+    return vocabulary_class("Person", state) if _people(state.embedder, head) else ""
 
 
 PEOPLE = "a person"

@@ -176,3 +176,24 @@ def test_one_relation_takes_the_clause_argument_whose_preposition_fits(tmp_path:
     kept = sorted(reading.thing(decision.links[k.id][2]).label for k in links
                   if decision.links[k.id][1] == "siteOfDiscovery")
     assert kept == ["Kell Quarry"]
+
+
+# a fourth domain: a harbour's vessels and their crews
+HARBOUR = _PREFIXES.format("harbour") + """:Vessel a owl:Class ; rdfs:label "vessel" .
+:Human a owl:Class ; rdfs:label "human" .
+:captainedBy a owl:ObjectProperty ; rdfs:label "captained by" ; rdfs:domain :Vessel ; rdfs:range :Human .
+"""
+
+
+def test_what_is_says_of_a_name_is_a_person_when_its_word_is_for_people(tmp_path: Path) -> None:
+    """"Ole Berg is a harbour pilot" says Ole Berg is a person: never a vessel captained by the pilot. A word for
+    things leaves the name's class open."""
+    from ontocore import embeddings
+    from ontobuild.text.proposals import person_class
+
+    if not embeddings.available():
+        pytest.skip("the sentence-embedding model is not installed")
+    s = _state(tmp_path, HARBOUR)
+    s.embedder = embeddings.Embedder()
+    assert person_class("HarbourPilot", s) == "Human" and person_class("Tugboat", s) == ""
+    assert not any("captainedBy" in options for _, _, options in _links("Ole Berg is a harbour pilot.", s))
