@@ -28,6 +28,7 @@ CITY = HEAD + """
 :b1 a :Bridge ; rdfs:label "Mill Bridge" ; :opened "1887-05-01"^^xsd:date .
 :b2 a :Bridge ; rdfs:label "Harbour Bridge" ; :opened "1932-03-19"^^xsd:date .
 :b3 a :Bridge ; rdfs:label "Canal Bridge" ; :opened "1901-09-12"^^xsd:date .
+:b4 a :Bridge ; rdfs:label "Old Harbour Swing Bridge" ; :opened "1950"^^xsd:gYear .
 """
 
 
@@ -64,6 +65,11 @@ def test_a_comparison_in_time_is_compared_by_its_dates(city: AnswerLoop) -> None
                           "SELECT opened FROM Bridge WHERE label = 'Mill Bridge' EXCEPT "
                           "SELECT opened FROM Bridge WHERE label = 'Harbour Bridge'")
     assert ans.state == "answered" and ans.boolean is True
+    # the first named is the first compared, whichever name is the longer (a year against a date)
+    ans = city.answer_sql("Was Mill Bridge opened before Old Harbour Swing Bridge?",
+                          "SELECT opened FROM Bridge WHERE label = 'Mill Bridge' EXCEPT "
+                          "SELECT opened FROM Bridge WHERE label = 'Old Harbour Swing Bridge'")
+    assert ans.state == "answered" and ans.boolean is True and "comparison_sides" in ans.repairs
 
 
 def test_a_choice_ranked_by_its_value_names_the_thing(city: AnswerLoop) -> None:

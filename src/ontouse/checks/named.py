@@ -78,6 +78,16 @@ def compared_way(q: Question, schema: Schema, c: Col) -> str:
     return ways.pop() if len(ways) == 1 else ""
 
 
+def in_question_order(q: Question, sides: list[str], mentions: list) -> list[str]:
+    """The named things as the question names them, first to last (the mentions come longest first)."""
+    text = fold(q.text)
+
+    def at(side: str) -> int:
+        places = [text.find(fold(m.text)) for m in mentions if m.value == side] + [text.find(fold(side))]
+        return min((p for p in places if p >= 0), default=len(text))
+    return sorted(sides, key=at)
+
+
 def sides_source(schema: Schema, mentions: list, side: str, column: str) -> tuple[str, str] | None:
     """The table whose rows the question's named `side` is among and that holds `column`, with the column that
     names it: (table, name column); None when no such table."""
@@ -116,7 +126,7 @@ def sides_compared(q: Question, schema: Schema, mentions: list, column: str) -> 
     compared with the second's: SELECT A.v > B.v FROM T AS A, T AS B WHERE A.name = 'A' AND B.name = 'B'. None
     when the question is no yes/no comparison of two named things, a thing's table lacks the column, or the words
     give no direction."""
-    sides = named_sides(q, mentions)
+    sides = in_question_order(q, named_sides(q, mentions), mentions)
     if q.kind != "yesno" or len(sides) != 2:
         return None
     found = [sides_source(schema, mentions, s, column) for s in sides]
