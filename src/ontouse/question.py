@@ -278,8 +278,8 @@ def named_sides(q: Question, mentions: list) -> list[str]:
     # only names the question writes as names (capitalised or quoted), not common words that happen to be values
     proper = {fold(n) for n in q.names + q.quoted}
     names = list(dict.fromkeys(m.value for m in mentions if getattr(m, "exact", False)
-                               and any(fold(m.text) in p for p in proper)))
-    return names if len(names) >= 2 else []
+                               and any(fold(m.text) in p or f" {p} " in f" {fold(m.text)} " for p in proper)))
+    return names if len(names) >= 2 else []  # (a name with "and" inside: "Bread and Salt Press" holds two names)
 
 
 def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:

@@ -29,6 +29,7 @@ CITY = HEAD + """
 :b2 a :Bridge ; rdfs:label "Harbour Bridge" ; :opened "1932-03-19"^^xsd:date .
 :b3 a :Bridge ; rdfs:label "Canal Bridge" ; :opened "1901-09-12"^^xsd:date .
 :b4 a :Bridge ; rdfs:label "Old Harbour Swing Bridge" ; :opened "1950"^^xsd:gYear .
+:b5 a :Bridge ; rdfs:label "Salt and Iron Bridge" ; :opened "1870"^^xsd:gYear .
 """
 
 
@@ -70,6 +71,11 @@ def test_a_comparison_in_time_is_compared_by_its_dates(city: AnswerLoop) -> None
                           "SELECT opened FROM Bridge WHERE label = 'Mill Bridge' EXCEPT "
                           "SELECT opened FROM Bridge WHERE label = 'Old Harbour Swing Bridge'")
     assert ans.state == "answered" and ans.boolean is True and "comparison_sides" in ans.repairs
+    # a name with "and" inside is one of the two
+    ans = city.answer_sql("Was Canal Bridge opened before Salt and Iron Bridge?",
+                          "SELECT opened FROM Bridge WHERE label = 'Canal Bridge' EXCEPT "
+                          "SELECT opened FROM Bridge WHERE label = 'Salt and Iron Bridge'")
+    assert ans.state == "answered" and ans.boolean is False and "comparison_sides" in ans.repairs
 
 
 def test_a_choice_ranked_by_its_value_names_the_thing(city: AnswerLoop) -> None:
@@ -79,6 +85,10 @@ def test_a_choice_ranked_by_its_value_names_the_thing(city: AnswerLoop) -> None:
     ans = city.answer_sql("Which was opened earlier, Harbour Bridge or Canal Bridge?", sql)
     assert ans.state == "answered" and ans.answer == "Canal Bridge."
     assert "one_of_the_named" in ans.repairs
+    # the dates of the two listed, unranked: ranked the way the question's word says ("later": the larger)
+    ans = city.answer_sql("Which was opened later, Harbour Bridge or Canal Bridge?",
+                          "SELECT opened FROM Bridge WHERE label IN ('Harbour Bridge', 'Canal Bridge')")
+    assert ans.state == "answered" and ans.answer == "Harbour Bridge."
 
 
 def test_a_comparison_the_view_cannot_read_is_compared_by_the_value_it_names(port: AnswerLoop) -> None:

@@ -10,8 +10,10 @@ from ontocore.text import fold
 
 from ..answer import Cell
 from ..question import Question
-from ..sqlplan.plan import Col, Item, Plan, Query
+from ..sqlplan.plan import Col, Item, Order, Plan, Query
+from ..sqlplan.schema import Schema
 from .check import Check
+from .named import compared_column, compared_way
 
 ASKING = frozenset({"which", "who"})
 
@@ -43,12 +45,19 @@ def choice_problem(q: Question, rows: list[list[Cell]], mentions: list) -> str:
             "and keep one (LIMIT 1), not the values compared.")
 
 
-def chosen_thing(q: Question, plan: Plan, mentions: list) -> Query | None:
+def chosen_thing(q: Question, plan: Plan, mentions: list, schema: Schema) -> Query | None:
     """The repair of a choice answered by the value compared: a plan that ranks the named things (ORDER BY the
-    value ... LIMIT) and selects the value selects the thing of the ranked row instead. None for a plan that
-    ranks nothing (the model is told)."""
-    if not offered(q, mentions) or not isinstance(plan, Query) or not plan.order_by or plan.limit is None:
+    value ... LIMIT) and selects the value selects the thing of the ranked row instead; a plan that lists the
+    values of the named things is ranked by the value, the way the question's words say ("earlier": the
+    smaller). None when the words say no way or the plan reads no number or date."""
+    if not offered(q, mentions) or not isinstance(plan, Query):
         return None
+    if not plan.order_by or plan.limit is None:
+        c = compared_column(plan, schema)
+        way = compared_way(q, schema, c) if c is not None and not plan.group_by else ""
+        if not way:
+            return None
+        plan = replace(plan, order_by=(Order(c, way == ">"),), limit=1)
     key = plan.order_by[0].expr
     if not isinstance(key, Col) or any(isinstance(it.expr, Col) and it.expr.column == "iri" for it in plan.select):
         return None
@@ -57,5 +66,5 @@ def chosen_thing(q: Question, plan: Plan, mentions: list) -> Query | None:
 
 ONE_OF_THE_NAMED = Check("one_of_the_named", 215, lambda a: choice_problem(a.q, a.rows, a.mentions),
                          lambda a: bool(offered(a.q, a.mentions)),
-                         repair=lambda a: chosen_thing(a.q, a.plan, a.mentions),
+                         repair=lambda a: chosen_thing(a.q, a.plan, a.mentions, a.schema),
                          repair_note="the thing of the ranked row, not the value compared", repair_rank=2)

@@ -33,7 +33,12 @@ def test_the_things_offered(parks: AnswerLoop) -> None:
 
 
 def test_the_values_compared_are_no_answer(parks: AnswerLoop) -> None:
+    """The budgets of the two fail the check; code ranks them the way "larger" says and names the hut."""
     ans = parks.answer_sql(QUESTION, "SELECT budget FROM Hut WHERE label IN ('Pinewood', 'Reeds')")
+    assert ans.state == "answered" and "one_of_the_named" in ans.repairs
+    assert [c.label or c.value for row in ans.rows for c in row] == ["Pinewood"]
+    # a plan that ranks nothing and reads no number says no way: the model is told
+    ans = parks.answer_sql(QUESTION, "SELECT label FROM Hut WHERE label = 'Birch'")
     assert ans.state == "unsure" and "one_of_the_named" in failed(ans)
 
 
