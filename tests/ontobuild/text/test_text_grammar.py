@@ -16,6 +16,23 @@ def _read(text: str) -> Reading:
     return read_sentence(text, sentence, find_quantities(text), [])
 
 
+def _all_known(text: str):  # noqa: ANN202
+    """(an index where every thing of the sentence is a known individual of class Member, the reading, each
+    thing resolved to its individual)."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import Resolved
+
+    idx = EntitiesIndex()
+    idx.add_class("Member")
+    r = _read(text)
+    resolved = {}
+    for t in r.things:
+        name = t.label.replace(" ", "")
+        idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
+        resolved[t.id] = Resolved([name])
+    return idx, r, resolved
+
+
 def _thing(r: Reading, label: str):  # noqa: ANN202
     return next(t for t in r.things if t.label == label)
 
@@ -499,18 +516,10 @@ def test_a_description_points_back_within_its_paragraph_never_into_another(named
 def test_they_after_names_listed_as_the_subject_are_those_names(first: str, names: list[str], second: str) -> None:
     """A group spoken of before ("All presses of hall 1 ...") is not what "they" means after a sentence whose
     subject lists two names: the two are."""
-    from ontobuild.ontology.index import EntitiesIndex
-    from ontobuild.text.resolving import Resolved, remember, resolve_things
+    from ontobuild.text.resolving import remember, resolve_things
     from ontobuild.text.state import Known
 
-    idx = EntitiesIndex()
-    idx.add_class("Member")
-    r = _read(first)
-    resolved = {}
-    for t in r.things:
-        name = t.label.replace(" ", "")
-        idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
-        resolved[t.id] = Resolved([name])
+    idx, r, resolved = _all_known(first)
     history = [Known("presses of hall 1", "Press", ["Press1", "Press2"], True)]
     remember(idx, r, resolved, history)
     later = _read(second)
@@ -526,21 +535,12 @@ def test_a_fact_said_of_names_listed_as_the_subject_holds_for_each(text: str, va
                                                                       link: list[str] | None) -> None:
     """The model names one owner (the clause's subject, the last of the list); code writes the fact on every
     listed name, with the words that listed them."""
-    from ontobuild.ontology.index import EntitiesIndex
     from ontobuild.inputs.chunks import Chunk
     from ontobuild.text.choosing import Decision, Link, ValueAsk
     from ontobuild.text.facts import write_facts
-    from ontobuild.text.resolving import Resolved
     from ontobuild.text.state import TextState
 
-    idx = EntitiesIndex()
-    idx.add_class("Member")
-    r = _read(text)
-    resolved = {}
-    for t in r.things:
-        name = t.label.replace(" ", "")
-        idx.add_individual(name, classes=["Member"], label=t.label, source={"file": "a.csv"})
-        resolved[t.id] = Resolved([name])
+    idx, r, resolved = _all_known(text)
     subject = next(t for t in r.things if t.role == "subject")
     decision, asks, links = Decision(answered=True), [], []
     if value_of:
