@@ -171,7 +171,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if state.relations and named is not None and (s not in named or (o not in named and not as_written)):
             return
         if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
-            said = state.kinds.get(s, "")  # (but "X is an admiral" says X is a person, whatever else it says)
+            said = state.kinds.get(s, "")  # (but "X is a skipper" says X is a person, whatever else it says)
             state.kinds[s] = things[s].kind or things[s].title_kind or person_class(things[o].kind, state)
             options = [r for r in link_options(things[s], things[o], words, name, state)  # (X is what it is of)
                        if kind_value(things[o], state.relations[r], state)
@@ -292,8 +292,8 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
             decision.links[k.id] = (o, rel, s)  # "Ann Lee directed Storm Bay": director(Storm Bay, Ann Lee)
 
 
-# what a relation's label says its value is: a place ("site of discovery", "location"), or an agent ("director",
-# "discoverer or inventor", "designed by"): "by" after a verb names the agent, "at", "near", "in" a place
+# what a relation's label says its value is: a place ("place found", "location"), or an agent ("finder", "maker or
+# seller", "made by"): "by" after a verb names the agent, "at", "near", "in" a place
 PLACE_WORDS = frozenset("site place location venue locality headquarters".split())
 AGENT_LABEL = re.compile(r"^[a-z]+(?:or|er|ist|ant)\b(?!.*\bof\b)|\bby$")
 LOCATIVE = frozenset({"at", "near", "in"})
@@ -311,7 +311,7 @@ def role_clash(words: str, label: str) -> bool:
 
 def one_role_per_relation(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:
     """A clause's arguments joined by different prepositions play different parts: when the model gives one
-    vocabulary relation to several of them ("discovered by P at O near B": the site of discovery three times), code
+    vocabulary relation to several of them ("found by P at O near B": the place found three times), code
     keeps the arguments of the one preposition the relation fits best (relation_score; the first in the sentence on
     a tie) and says "none" for the others. Arguments listed with "and" share their preposition and stay."""
     groups: dict[tuple[str, str, str], dict[str, list[Link]]] = {}
@@ -402,7 +402,7 @@ def vocabulary_class(kind: str, state: TextState) -> str:
 
 
 def person_class(kind: str, state: TextState) -> str:
-    """The vocabulary's class of people ("Person", "human") when a kind word names people ("admiral", "pilot"):
+    """The vocabulary's class of people ("Person", "human") when a kind word names people ("skipper", "nurse"):
     what "X is a <kind>" says X is at least; "" otherwise (no vocabulary, no embedder, or no such class)."""
     if not kind or state.embedder is None or not state.class_labels:
         return ""

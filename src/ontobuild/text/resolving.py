@@ -46,8 +46,8 @@ def _category_of_members(idx: EntitiesIndex, t: Thing) -> bool:
 
 
 def written_as_name(reading: Reading, t: Thing) -> bool:
-    """A plural whose head word is capitalized where no sentence begins ("printed by Harbour Presses", "The Four
-    Books of Rivers") is a name, not the members of the class its word names."""
+    """A plural whose head word is capitalized where no sentence begins ("printed by Harbour Presses", "repaired by
+    Bright Signs") is a name, not the members of the class its word names."""
     at = reading.text.rfind(t.head, t.start - reading.start, t.end - reading.start)
     return t.head[:1].isupper() and at > 0 and not reading.text[:at].rstrip().endswith((".", "!", "?", ":"))
 
