@@ -389,7 +389,7 @@ def vocabulary_class(kind: str, state: TextState) -> str:
         return ""
     if kind in state.kind_classes:
         return state.kind_classes[kind]
-    words = " ".join(re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind)).lower()
+    words = " ".join(kind_words(kind))
     found = next((name for name, label in state.class_labels.items()
                   if normalize(label) == normalize(kind) or normalize(name) == normalize(kind)), "")
     if not found and state.embedder is not None:
@@ -406,8 +406,13 @@ def person_class(kind: str, state: TextState) -> str:
     what "X is a <kind>" says X is at least; "" otherwise (no vocabulary, no embedder, or no such class)."""
     if not kind or state.embedder is None or not state.class_labels:
         return ""
-    head = (re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind) or [kind])[-1].lower()  # ("harbour pilot": pilot)
+    head = (kind_words(kind) or [kind.lower()])[-1]  # ("HarbourPilot": pilot)
     return vocabulary_class("Person", state) if _people(state.embedder, head) else ""
+
+
+def kind_words(kind: str) -> list[str]:
+    """The words of a kind's name, lower case ("HarbourPilot" -> harbour, pilot)."""
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind)]
 
 
 PEOPLE = "a person"

@@ -55,11 +55,15 @@ def compared_column(plan: Plan, schema: Schema) -> Col | None:
     compared or ranked by), never a name or a link."""
     for c in columns_in(plan, deep=True):
         table = schema.table(c.table)
-        col = table.column(c.column) if table else None
-        if col is not None and col.kind == "value" and not col.is_label and (
-                col.numeric or col.sql_type in ("DATE", "DATETIME", "TIME")):
+        if table is not None and _comparable(table.column(c.column)):
             return c
     return None
+
+
+def _comparable(col: Any) -> bool:
+    """A value column whose values have an order (a number, a date, a time), not a name or a link."""
+    return col is not None and col.kind == "value" and not col.is_label and (
+        col.numeric or col.sql_type in ("DATE", "DATETIME", "TIME"))
 
 
 def compared_way(q: Question, schema: Schema, c: Col) -> str:
@@ -115,8 +119,7 @@ def sides_compared_in(q: Question, sql: str, schema: Schema, mentions: list) -> 
     for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sql):
         for table in tables:
             col = table.column(word) if table is not None else None
-            if col is not None and col.kind == "value" and not col.is_label and (
-                    col.numeric or col.sql_type in ("DATE", "DATETIME", "TIME")):
+            if _comparable(col):
                 return sides_compared(q, schema, mentions, col.name)
     return None
 
