@@ -60,7 +60,7 @@ from .storage.store import GraphStore, Store
 from .support import support_set
 from .language.glossary import Term
 from .relevance import Relevance
-from .attempt import MAX_ROWS, MAX_TOKENS, QUERY_TIMEOUT, Attempt, extract_sql
+from .attempt import MAX_ROWS, MAX_TOKENS, QUERY_TIMEOUT, Attempt, extract_sql, names_quoted
 from .reading import QuestionReading
 from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
@@ -307,7 +307,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         run = Attempt(sql=sql)
         mentions = mentions or []
         try:
-            read, fixes = read_sql(self.schema, _names_quoted(sql, mentions), self.index.embedder)
+            read, fixes = read_sql(self.schema, names_quoted(sql, mentions), self.index.embedder)
             plan, more = repair_plan(read, self.schema, self.index, q)
             run.plan, run.fixes = plan, tuple(fixes + more)
             self._execute(q, run, plan)
@@ -592,12 +592,3 @@ def open_answerer(graph_paths: list[Path] | list[str] | None = None, *, store: S
 
 
 __all__ = ["AnswerLoop", "open_answerer", "extract_sql", "OntoError"]
-
-
-def _names_quoted(sql: str, mentions: list) -> str:
-    """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Sons', written by the model
-    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Sons'), when the SQL has it so."""
-    for value in sorted({m.value for m in mentions if getattr(m, "exact", False) and "'" in m.value}, key=len,
-                        reverse=True):
-        sql = sql.replace(f"'{value}'", "'" + value.replace("'", "''") + "'")
-    return sql

@@ -1,6 +1,6 @@
-"""One attempt at a question: the model's reply read as SQL (`extract_sql`), and what running that plan gave
-(`Attempt`: the plan read, its compiled SPARQL, the rows, the problem sent back, the repairs and the checks' outcomes);
-with the bounds of one attempt."""
+"""One attempt at a question: the model's reply read as SQL (`extract_sql`; the question's names with an apostrophe
+quoted as SQL writes them: `names_quoted`), and what running that plan gave (`Attempt`: the plan read, its compiled
+SPARQL, the rows, the problem sent back, the repairs and the checks' outcomes); with the bounds of one attempt."""
 
 from __future__ import annotations
 
@@ -25,6 +25,15 @@ def extract_sql(text: str) -> str:
         return m.group(1).strip()
     m = re.search(r"\b(SELECT|WITH)\b.*", text, re.DOTALL | re.IGNORECASE)
     return m.group(0).strip() if m else text.strip()
+
+
+def names_quoted(sql: str, mentions: list) -> str:
+    """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Sons', written by the model
+    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Sons'), when the SQL has it so."""
+    for value in sorted({m.value for m in mentions if getattr(m, "exact", False) and "'" in m.value}, key=len,
+                        reverse=True):
+        sql = sql.replace(f"'{value}'", "'" + value.replace("'", "''") + "'")
+    return sql
 
 
 @dataclass

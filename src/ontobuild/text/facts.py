@@ -84,10 +84,47 @@ def value_qualifier(q: Any, sentence: str, state: TextState) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def _write_links(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: dict[str, Resolved], links: list[Link],
+                 decision: Decision, state: TextState) -> list[dict[str, Any]]:
+    """The links the model chose written as facts between the things they join (each listed subject's own); a clause
+    the vocabulary has no relation for is kept in `state.outside`."""
+    written_links: list[dict[str, Any]] = []
+    for k in links:
+        s, rel, o = decision.links.get(k.id, (k.subject, NONE, k.object))
+        if rel == NONE or s not in resolved or o not in resolved:
+            if state.relations and rel == NONE and k.kind == "clause":
+                state.outside.append({"sentence": reading.text, "link": k.words})
+            continue
+        vocab = state.relations.get(rel)
+        dom = vocab["domain"][0] if vocab and vocab["domain"] and vocab["domain"][0] else ""
+        rng = vocab["range"] if vocab and vocab.get("range") else ""
+        subjects = individuals_of(idx, resolved[s], chunk, dom if not resolved[s].individuals else "")
+        objects = individuals_of(idx, resolved[o], chunk, rng if not resolved[o].individuals else "")
+        if not subjects or len(objects) != 1:
+            continue
+        obj = objects[0]
+        domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
+        rng_cls = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
+        prop = idx.ensure_object_property(rel, domain, rng_cls, f"From text, e.g. '{reading.text}'")
+        if vocab:
+            vocabulary_term(idx.properties[prop], vocab)
+        source = {"chunk": chunk.id, "sentence": reading.text}
+        if len(subjects) > 1:
+            source["stated_of"] = resolved[s].stated_of or reading.thing(s).label  # type: ignore[union-attr]
+        if k.kind == "clause":  # "A and B feed C": each listed subject does
+            subjects, listed = listed_with(idx, reading, resolved, chunk, s, subjects)
+            if listed:
+                source["stated_of"] = listed
+        for subj in subjects:
+            if subj != obj and idx.add_fact(subj, Fact(prop, object=obj, source=dict(source))):
+                written_links.append({"chunk": chunk.id, "subject": subj, "property": prop, "object": obj,
+                                      "decided_by": decision.by.get(k.id, "model")})
+    return written_links
+
+
 def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: dict[str, Resolved], asks: list[ValueAsk],
            links: list[Link], decision: Decision, state: TextState) -> dict[str, Any]:
     numbers: list[dict[str, Any]] = []
-    written_links: list[dict[str, Any]] = []
     kinds = 0
     by_value = {v.id: v for v in reading.values}
     for ask in asks:
@@ -136,36 +173,7 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
                         "property": name, "decided_by": decision.by.get(ask.id, "model"),
                         **({"qualifier": qualifier} if qualifier else {}),
                         **({"stated_of": r.stated_of} if r.stated_of else {})})
-    for k in links:
-        s, rel, o = decision.links.get(k.id, (k.subject, NONE, k.object))
-        if rel == NONE or s not in resolved or o not in resolved:
-            if state.relations and rel == NONE and k.kind == "clause":
-                state.outside.append({"sentence": reading.text, "link": k.words})
-            continue
-        vocab = state.relations.get(rel)
-        dom = vocab["domain"][0] if vocab and vocab["domain"] and vocab["domain"][0] else ""
-        rng = vocab["range"] if vocab and vocab.get("range") else ""
-        subjects = individuals_of(idx, resolved[s], chunk, dom if not resolved[s].individuals else "")
-        objects = individuals_of(idx, resolved[o], chunk, rng if not resolved[o].individuals else "")
-        if not subjects or len(objects) != 1:
-            continue
-        obj = objects[0]
-        domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""
-        rng_cls = idx.individuals[obj].classes[0] if idx.individuals[obj].classes else ""
-        prop = idx.ensure_object_property(rel, domain, rng_cls, f"From text, e.g. '{reading.text}'")
-        if vocab:
-            vocabulary_term(idx.properties[prop], vocab)
-        source = {"chunk": chunk.id, "sentence": reading.text}
-        if len(subjects) > 1:
-            source["stated_of"] = resolved[s].stated_of or reading.thing(s).label  # type: ignore[union-attr]
-        if k.kind == "clause":  # "A and B feed C": each listed subject does
-            subjects, listed = listed_with(idx, reading, resolved, chunk, s, subjects)
-            if listed:
-                source["stated_of"] = listed
-        for subj in subjects:
-            if subj != obj and idx.add_fact(subj, Fact(prop, object=obj, source=dict(source))):
-                written_links.append({"chunk": chunk.id, "subject": subj, "property": prop, "object": obj,
-                                      "decided_by": decision.by.get(k.id, "model")})
+    written_links = _write_links(idx, chunk, reading, resolved, links, decision, state)
     kinds += write_kinds(idx, reading, resolved, chunk, state)
     return {"numbers": numbers, "links": written_links, "kinds": kinds}
 

@@ -52,6 +52,31 @@ def written_as_name(reading: Reading, t: Thing) -> bool:
     return t.head[:1].isupper() and at > 0 and not reading.text[:at].rstrip().endswith((".", "!", "?", ":"))
 
 
+_PLURAL_PRONOUNS = ("they", "them", "these", "those", "their", "both", "each")
+_PRONOUNS = ("it", "its", "this", "he", "she", "him", "her", "his") + _PLURAL_PRONOUNS
+
+
+def _pointed_to(pronoun: str, history: list[Known]) -> Known | None:
+    """What a pronoun points back to: the latest thing of its number (a plural one: also a group of things), else
+    the latest thing of all."""
+    want_plural = pronoun in _PLURAL_PRONOUNS
+    return next((k for k in reversed(history) if k.plural == want_plural or (want_plural and len(k.individuals) > 1)),
+                None) or (history[-1] if history else None)
+
+
+def _described(idx: EntitiesIndex, kind: str, history: list[Known]) -> Known | None:
+    """What "the <kind>" refers back to: the nearest earlier single thing of that kind, else the one named member
+    of the class of that name."""
+    earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and len(k.individuals) == 1),
+                   None)
+    if earlier is None:
+        cls = _class_named(idx, kind)
+        group = members(idx, cls) if cls else []
+        if len(group) == 1 and _named(idx, group[0]):
+            earlier = Known(idx.individuals[group[0]].label, kind, group, False)
+    return earlier
+
+
 def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], packages: Iterable[str] = ()
                    ) -> dict[str, Resolved]:
     """Each thing of the sentence: known individuals, a class's members, what a pronoun or definite description
@@ -64,11 +89,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if t.individuals and not _category_of_members(idx, t):
             out[t.id] = Resolved(list(dict.fromkeys(t.individuals)))
             continue
-        if low in ("it", "its", "this", "he", "she", "him", "her", "his", "they", "them", "these", "those", "their",
-                   "both", "each"):
-            want_plural = low in ("they", "them", "these", "those", "their", "both", "each")
-            earlier = next((k for k in reversed(history) if k.plural == want_plural or
-                            (want_plural and len(k.individuals) > 1)), None) or (history[-1] if history else None)
+        if low in _PRONOUNS:
+            earlier = _pointed_to(low, history)
             if earlier is not None and earlier.individuals:
                 out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label,
                                      stated_of=earlier.label if len(earlier.individuals) > 1 else "")
@@ -108,13 +130,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 continue  # "before each trip" of a kind nothing names: a generalization, no individual
         definite = t.text.lower().startswith(("the ", "this ", "that ")) and not t.proper and not t.plural
         if definite and kind:  # "the printer": the nearest earlier thing of that kind
-            earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and
-                            len(k.individuals) == 1), None)
-            if earlier is None:
-                cls = _class_named(idx, kind)
-                group = members(idx, cls) if cls else []
-                if len(group) == 1 and _named(idx, group[0]):
-                    earlier = Known(idx.individuals[group[0]].label, kind, group, False)
+            earlier = _described(idx, kind, history)
             if earlier is not None:
                 out[t.id] = Resolved(list(earlier.individuals), referent=earlier.label)
                 t.refers = earlier.label
