@@ -1,6 +1,7 @@
 """What kind of thing a noun phrase names, as code can tell from its words: the class a head noun names, a title
-written before a name ("the surveyor Ann Lee"), the office a name "X of Y" opens with, and nouns that name an event.
-The grammar (text/grammar.py) gives the words; text/reading.py asks these for each thing it reads."""
+written before a name ("the surveyor Ann Lee"), the office a name "X of Y" opens with, nouns that name an event,
+and a phrase's name as a kind ("a retired Danish welder": welder). The grammar (text/grammar.py) gives the words;
+text/reading.py asks these for each thing it reads."""
 
 from __future__ import annotations
 
@@ -60,3 +61,22 @@ def is_event(noun: str, moment: bool = False) -> bool:
     low = noun.lower()
     classes = word_classes(low)
     return len(low) > 4 and "NOUN" in classes and (low.endswith(_EVENT_ENDINGS) or moment and "VERB" in classes)
+
+
+# adjectives that say when or in which order a role was someone's, not what the role is
+_BEARER_WORDS = frozenset("former retired late onetime erstwhile then current future ex first second third fourth "
+                          "fifth last".split())
+
+
+def kind_label(label_words: list[Word], head: Word, name_label: str) -> str:
+    """A phrase's name as a kind: without the adjectives before its head that describe the one it is said of, a
+    proper adjective ("Danish", "Austrian-American") or a word of time or order ("former", "retired", "first");
+    "" when no word goes."""
+    if head not in label_words:
+        return ""
+    before = label_words[:label_words.index(head)]
+    kept = [w for w in before if not (w.lower in _BEARER_WORDS or w.tag.startswith("JJ") and w.text[:1].isupper())]
+    if len(kept) == len(before):
+        return ""
+    last = name_label.split()[-1] if name_label.split() else head.text
+    return " ".join([w.text for w in kept] + [last])

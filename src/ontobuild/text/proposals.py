@@ -6,7 +6,7 @@ them)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ontocore.text import singular, stem
 
@@ -173,9 +173,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
             said = state.kinds.get(s, "")  # (but "X is a skipper" says X is a person, whatever else it says)
             state.kinds[s] = things[s].kind or things[s].title_kind or person_class(things[o].kind, state)
-            options = [r for r in link_options(things[s], things[o], words, name, state)  # (X is what it is of)
-                       if kind_value(things[o], state.relations[r], state)
-                       and can_be(things[s], state.relations[r]["domain"], state)]
+            options = link_options(things[s], things[o], words, name, state, evident=False,
+                                   keep=lambda r: kind_value(things[o], r, state) and can_be(things[s], r["domain"],
+                                                                                              state))
             state.kinds[s] = said
         else:
             options = link_options(things[s], things[o], words, name, state)
@@ -203,6 +203,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                 if state.relations:  # "X was a swimmer": the vocabulary may have a relation for what X is
                     add(c.subject, a, c.verb, "", "clause", as_written=True)
                 continue
+            if prep == "as" and state.relations and not t.individuals:
+                add(c.subject, a, f"{c.verb} as", "", "clause", as_written=True)  # "X served as mayor": what X is
+                continue
             verb = c.adjective if c.copula and c.adjective and prep else c.verb  # "is essential for": essentialFor
             add(c.subject, a, f"{c.verb} {c.adjective + ' ' if verb == c.adjective else ''}{prep}".strip(),
                 relation_name(verb, prep), "clause")
@@ -221,7 +224,10 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
     """Whether what "is" says a thing is (`t`: "a driver" in "X is a driver") can be a value of the relation `r`:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
     relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
-    goes from documents to documents says what X is: X's class, no value of `r`."""
+    goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
+    value of a relation whose range is a class of people ("X is a gamebook" is no author of X)."""
+    if _class_of_people(r.get("range") or "", state):
+        return False
     if not vocabulary_class(t.kind, state):
         return True
     return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)
@@ -230,17 +236,21 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
 RELATION_CHOICES = 3
 CLEAR_LEAD = 0.3  # a relation this far ahead of the next is the only one offered
 MIN_RELATION_SCORE = 0.35  # below it, no relation of the vocabulary is offered for a link (none is asked)
+SHOWN_SIMILARITY = 0.45  # joining words this close to a relation's label (sentence embeddings) say that relation
 
 
-def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) -> list[str]:
+def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, evident: bool = True,
+                 keep: Callable[[dict[str, Any]], bool] | None = None) -> list[str]:
     """The relations the model may choose for a link: the sentence's own words without a vocabulary; with one, its
     object relations whose domain and range the two things can be (by the class their head noun names), the
-    closest RELATION_CHOICES to what the sentence says between them (sentence embeddings, else name overlap)."""
+    closest RELATION_CHOICES to what the sentence says between them (sentence embeddings, else name overlap).
+    `evident`: only relations the sentence shows (`shown_by`); what "is" says a thing is has its own checks
+    (`keep`: whether a relation may join the two at all, asked before they are ranked)."""
     if not state.relations:
         return [name] if name else []
     fits = []
     for rel, r in state.relations.items():
-        if r["kind"] != "object":
+        if r["kind"] != "object" or (evident and not shown_by(words, s, o, r, state)) or (keep and not keep(r)):
             continue
         if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state)) and \
                 not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)):
@@ -254,6 +264,27 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState) ->
     if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
         return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
     return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> bool:
+    """Whether a sentence shows a vocabulary relation between two things: a word of its label shares its stem with
+    the words that join them or with the things' head nouns ("illustrated by" ~ illustrator, "the club's coach" ~
+    coach of team), the joining words mean what the label says (sentence embeddings: "written by" ~ author), or
+    both things are known members of its domain and range. A relation only a model's guess puts between two names
+    ("developed by A and published by B": B as the creator) is stated by nothing."""
+    if _shares_stem(r["label"], f"{words} {o.head} {s.head}"):
+        return True
+    if state.embedder is not None and words and \
+            float(state.embedder.similarity(words, r["label"])) >= SHOWN_SIMILARITY:
+        return True
+    rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
+    return bool(rng and dom) and can_be(s, dom, state, strict=True) and can_be(o, [rng], state, strict=True)
+
+
+def _shares_stem(label: str, words: str) -> bool:
+    """Whether a word of a label (five letters or more) begins as a word of `words` does (its first five letters)."""
+    stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words)}
+    return any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
 
 
 def _said(label: str, words: str) -> bool:
@@ -340,15 +371,30 @@ def one_role_per_relation(reading: Reading, links: list[Link], decision: Any, st
                     decision.by[k.id] = "code"
 
 
+def listed_alike(reading: Reading, links: list[Link], decision: Any) -> None:
+    """Things listed together play one part: "X is an engineer, inventor and racing driver" gives each listed thing
+    the relation the model chose for the first of the list, when that relation is offered for it (code says so);
+    when the model chose none for the first, the others keep the model's own choice."""
+    first_of = {(k.subject, k.object): k for k in links if k.kind == "clause"}
+    for k in links:
+        t = reading.thing(k.object)
+        head = first_of.get((k.subject, t.conjunct_of)) if t is not None and t.conjunct_of else None
+        if head is None or k.kind != "clause":
+            continue
+        s, rel, o = decision.links.get(head.id, (head.subject, "none", head.object))
+        if rel == "none" or rel not in k.options or decision.links.get(k.id, ("", "", ""))[1] == rel:
+            continue
+        decision.links[k.id] = (k.subject, rel, k.object) if o == head.object else (k.object, rel, k.subject)
+        decision.by[k.id] = "code"
+
+
 def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
     """How close a relation is to what the sentence says between two things: its label against the words that join
     them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
     relation read with its domain and range."""
     said = f"{s.label} {words} {o.label}"
     label = r["label"]
-    stems = {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", words + " " + o.head + " " + s.head)}
-    shared = any(w[:5].lower() in stems for w in re.findall(r"[A-Za-z]{5,}", label))
-    score = 0.5 if shared else 0.0
+    score = 0.5 if _shares_stem(label, f"{words} {o.head} {s.head}") else 0.0
     if role_clash(words, label):
         score -= 1.0  # "found by X" is no site, "found at X" no finder
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
@@ -408,6 +454,15 @@ def person_class(kind: str, state: TextState) -> str:
         return ""
     head = (kind_words(kind) or [kind.lower()])[-1]  # ("HarbourPilot": pilot)
     return vocabulary_class("Person", state) if _people(state.embedder, head) else ""
+
+
+def _class_of_people(cls: str, state: TextState) -> bool:
+    """Whether a vocabulary class is its class of people ("Person", "human") or a kind of it."""
+    people = vocabulary_class("Person", state)
+    if not cls or not people or state.vocab is None:
+        return False
+    iri = next((i for i, n in state.vocab.names.items() if n == cls), "")
+    return cls == people or people in {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)}
 
 
 def kind_words(kind: str) -> list[str]:

@@ -20,7 +20,7 @@ from ontocore.text import singular
 from ..values.units import unit as unit_of
 
 from .quantities import Quantity
-from .kinds import noun_kind, office_of, titled_name
+from .kinds import kind_label, noun_kind, office_of, titled_name
 from .measures import measures, value_owners
 from .grammar import DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, name_words, verb_lemma
 
@@ -60,6 +60,8 @@ class Thing:
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
     title: str = ""  # a common noun written before the name it is a title of ("surveyor" in "the surveyor Ann Lee")
     conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
+    kind_label: str = ""  # its name as a kind, when it differs from `label`: without the adjectives that describe
+    # the one it is said of ("retired Danish welder" -> "welder"): what "X is a ..." gives as a value
 
     @property
     def kind(self) -> str:
@@ -224,7 +226,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                   prep=p.pp.words[0].lower if p.pp else "", proper=proper, plural=plural, generic=generic,
                   individuals=_spans_of(known, p.start, p.end), in_parentheses=i in paren, condition=i in cond,
                   named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
-                  or bool(number), title=title)
+                  or bool(number), title=title, kind_label=kind_label(label_words, head, name_label))
         things[i] = t
     _aliases(phrases, things)
     gerund = _gerund_subject(text, phrases, things)

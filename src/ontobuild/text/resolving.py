@@ -137,12 +137,12 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 continue
         if not t.head[:1].isalpha():
             continue
-        label = t.label
+        label = t.kind_label if t.kind_label and t.role in ("complement", "as") else t.label  # what X is: a kind
         if t.plural and written_as_name(reading, t):  # a name keeps its words as written ("Harbour Presses")
             label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
         inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
         if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer", "the cost of repairs"
-            label = f"{t.label} {inner[0].prep} {inner[0].label}"
+            label = f"{label} {inner[0].prep} {inner[0].label}"
             if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
                 folded.add(inner[0].id)
         out[t.id] = Resolved([], new_name=safe_name(label), new_label=label,

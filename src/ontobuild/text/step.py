@@ -30,7 +30,7 @@ from .choosing import Decision, Link, ValueAsk, choose
 from .facts import keep_chunk, write_facts
 from .mentions import find_mentions, mention_spans
 from .properties import package_words, rename_in_coverage, review_properties
-from .proposals import one_role_per_relation, orient, proposals
+from .proposals import listed_alike, one_role_per_relation, orient, proposals
 from .quantities import find_quantities
 from .reading import Reading, read_sentence
 from .resolving import paragraph_history, remember, resolve_things
@@ -91,6 +91,7 @@ def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace,
                               f"sentence {chunk.id}.{n + 1}")
             orient(reading, link_asks, decision, state)
             one_role_per_relation(reading, link_asks, decision, state)
+            listed_alike(reading, link_asks, decision)
         for vid, (owner, prop) in list(decision.values.items()):
             decision.values[vid] = (same.get(owner, owner), prop)
         written = write_facts(idx, chunk, reading, resolved, asks, link_asks, decision, state)

@@ -198,3 +198,82 @@ def test_what_is_says_of_a_name_is_a_person_when_its_word_is_for_people(tmp_path
     s.embedder = embeddings.Embedder()
     assert person_class("HarbourPilot", s) == "Human" and person_class("Tugboat", s) == ""
     assert not any("captainedBy" in options for _, _, options in _links("Ole Berg is a harbour pilot.", s))
+
+
+# a third domain: a parts catalogue, where nothing tells a part from a company but the sentence's words
+PARTS = _PREFIXES.format("parts") + """:Part a owl:Class ; rdfs:label "part" .
+:Company a owl:Class ; rdfs:label "company" .
+:Person a owl:Class ; rdfs:label "person" .
+:Position a owl:Class ; rdfs:label "position" .
+:supplier a owl:ObjectProperty ; rdfs:label "supplier" ; rdfs:domain :Part ; rdfs:range :Company .
+:designer a owl:ObjectProperty ; rdfs:label "designer" ; rdfs:domain :Part ; rdfs:range :Company .
+:manufacturer a owl:ObjectProperty ; rdfs:label "manufacturer" ; rdfs:domain :Part ; rdfs:range :Company .
+:positionHeld a owl:ObjectProperty ; rdfs:label "position held" ; rdfs:domain :Person ; rdfs:range :Position .
+:mentor a owl:ObjectProperty ; rdfs:label "mentor" ; rdfs:domain :Person ; rdfs:range :Person .
+"""
+
+
+def _with_embedder(folder: Path, ttl: str):  # noqa: ANN202
+    from ontocore import embeddings
+
+    if not embeddings.available():
+        pytest.skip("the sentence-embedding model is not installed")
+    s = _state(folder, ttl)
+    s.embedder = embeddings.Embedder()
+    return s
+
+
+def test_a_relation_is_offered_only_when_the_sentence_shows_it(tmp_path: Path) -> None:
+    """Between two names of unknown kinds, a relation is offered when the words joining them say it (a word of its
+    label's stem, or words that mean it); "tested by" says neither who supplied nor who designed the part."""
+    parts = _with_embedder(tmp_path, PARTS)
+    links = _links("The G7 Valve is made by Orrin Works.", parts)
+    assert any(o == "Orrin Works" and "manufacturer" in opts for _, o, opts in links), links
+    links = _links("The G7 Valve is supplied by Hartwell Ltd.", parts)
+    assert any(o == "Hartwell Ltd" and "supplier" in opts for _, o, opts in links), links
+    links = _links("The G7 Valve was designed by Orrin Works and tested by Hartwell Ltd.", parts)
+    assert any(o == "Orrin Works" and "designer" in opts for _, o, opts in links), links
+    assert all(o != "Hartwell Ltd" for _, o, _ in links), links
+
+
+def test_what_a_named_person_serves_as_may_be_their_relation(tmp_path: Path) -> None:
+    """"X served as plant manager": what X serves as is what X is, a value of the relation whose range it fits."""
+    parts = _with_embedder(tmp_path, PARTS)
+    links = _links("Dana Ruiz served as plant manager of the Orrin Works.", parts)
+    assert any(s == "Dana Ruiz" and "positionHeld" in opts for s, o, opts in links), links
+
+
+def test_what_is_says_a_thing_is_is_never_one_person(tmp_path: Path) -> None:
+    """"X is a machinist" names a kind: a value of the position X holds maybe, never X's mentor (one person)."""
+    parts = _with_embedder(tmp_path, PARTS)
+    links = _links("Dana Ruiz is a senior machinist.", parts)
+    assert all("mentor" not in opts for _, _, opts in links), links
+    links = _links("Dana Ruiz was mentored by Lee Park.", parts)
+    assert any(o == "Lee Park" and "mentor" in opts for _, o, opts in links), links
+
+
+def test_things_listed_together_share_the_relation_chosen_for_the_first(tmp_path: Path) -> None:
+    """"Dana Ruiz is a Danish engineer, inventor and former racing driver": what she is, three times; the relation
+    the model chose for the first is the relation of each; the value is named as a kind ("engineer", "racing
+    driver"), without the words that describe her (Danish, former)."""
+    from ontobuild.text.choosing import Decision
+    from ontobuild.text.proposals import listed_alike
+
+    parts = _with_embedder(tmp_path, PARTS)
+    text = "Dana Ruiz is a Danish engineer, inventor and former racing driver."
+    idx = EntitiesIndex()
+    sentence, = grammar.parse(text)
+    reading = read_sentence(text, sentence, find_quantities(text), [])
+    resolved = resolve_things(idx, reading, [], parts.packages)
+    _, links, _, _ = proposals(idx, reading, resolved, parts)
+    assert [resolved[k.object].new_label for k in links] == ["engineer", "inventor", "racing driver"], links
+    assert all("positionHeld" in k.options for k in links), links
+    first, *rest = links
+    decision = Decision(links={first.id: (first.subject, "positionHeld", first.object),
+                               **{k.id: (k.subject, "none", k.object) for k in rest}}, answered=True)
+    listed_alike(reading, links, decision)
+    assert [decision.links[k.id][1] for k in links] == ["positionHeld"] * 3
+    decision = Decision(links={first.id: (first.subject, "none", first.object),
+                               **{k.id: (k.subject, "positionHeld", k.object) for k in rest}}, answered=True)
+    listed_alike(reading, links, decision)  # none for the first: the model's own choice for the others
+    assert [decision.links[k.id][1] for k in links] == ["none", "positionHeld", "positionHeld"]
