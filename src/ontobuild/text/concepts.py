@@ -93,8 +93,9 @@ def unit_suffix(q: Quantity, packages: set[str]) -> str:
 
 
 def _words_before(q: Quantity) -> str:
-    """The noun phrase that names the quantity right before it: "Its average drying time is" -> dryingTime."""
-    m = _QUANTITY_NP.search(q.before)
+    """The noun phrase that names the quantity right before it: "Its average drying time is" -> dryingTime (a
+    possessive is no word of it: "the depot's capacity is" -> capacity)."""
+    m = _QUANTITY_NP.search(re.sub(r"['’]s\b", "", q.before))
     if not m:
         return ""
     words = [w for w in m.group(1).split() if w.lower() not in _HEDGES and w.islower()]

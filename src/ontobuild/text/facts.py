@@ -17,6 +17,7 @@ from .choosing import NONE, Decision, Link, ValueAsk
 from .concepts import resolve, unit_key, with_unit
 from .quantities import unit_text
 from .reading import Reading
+from .naming import without_holder
 from .resolving import Resolved, listed_subject
 from .state import TextState
 
@@ -145,6 +146,8 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
         if not subjects:
             numbers.append({**entry, "status": "skipped", "reason": "its thing could not be named"})
             continue
+        if not vocab and prop not in idx.properties:
+            prop = without_holder(prop, reading, owner)
         name = prop if vocab else resolve(idx, with_unit(prop, q, state.packages) if prop not in idx.properties
                                           else prop, q, state.packages)
         domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""

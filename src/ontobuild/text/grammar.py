@@ -183,7 +183,11 @@ def _tag(tokens: list[str]) -> list[str]:
             pair[1] = "NN"
     before = [t for _, t in tagged]
     tagged = lex.context.apply(tagged)
-    return _repaired([t for _, t in tagged], tokens, before)
+    tags = _repaired([t for _, t in tagged], tokens, before)
+    for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective
+        if tags[k] == "POS" and tags[k - 1].startswith("JJ"):
+            tags[k - 1] = "NNP" if tokens[k - 1][:1].isupper() else "NN"
+    return tags
 
 
 def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[str]:
@@ -253,6 +257,17 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     return tags
 
 
+def _possessed_thing(words: list[Word], j: int) -> bool:
+    """Whether the words from j, after a possessive, are a thing of the possessor's and not the rest of a name: a
+    common noun phrase ("the depot's capacity", "the P-200's cartridge"), not a name ("Kiki's Delivery Service")."""
+    k = j
+    while k < len(words) and (words[k].tag in ("JJ", "JJR", "JJS", "VBN", "VBG", "HYPH") or words[k].is_noun()):
+        if words[k].tag in ("NNP", "NNPS"):
+            return False
+        k += 1
+    return k > j and words[k - 1].is_noun()
+
+
 def _phrases(words: list[Word]) -> list[Phrase]:
     """Phrases from the tags: a noun phrase is a determiner or possessive, numbers, adjectives and nouns ending in
     a noun (or a pronoun, or a number alone); a verb group is modals, adverbs and verbs; a preposition followed by a
@@ -276,9 +291,12 @@ def _phrases(words: list[Word]) -> list[Phrase]:
                 if j > i and words[j].tag in ("DT", "PDT", "PRP$") and words[j - 1].tag != "PDT":
                     break  # "a ... the", "... its": two phrases
                 j += 1
+                if words[j - 1].tag == "POS" and j - 1 > i and _possessed_thing(words, j):
+                    break  # "the pump's flow rate": the pump, then its flow rate (but "Kiki's Delivery Service")
             span = words[i:j]
             if any(x.is_noun() or x.tag == "CD" for x in span) and not all(x.tag in ("VBN", "VBG") for x in span):
-                while span and not (span[-1].is_noun() or span[-1].tag == "CD"):  # it ends in a noun
+                while span and not (span[-1].is_noun() or span[-1].tag == "CD" or span[-1].tag == "POS" and
+                                    len(span) > 1):  # it ends in a noun (or a possessive)
                     span = span[:-1]
                     j -= 1
                 out.append(Phrase("NP", span))

@@ -94,6 +94,19 @@ def value_names(idx: EntitiesIndex, value: Value, reading: Reading, packages: se
     return seen[:limit]
 
 
+def without_holder(name: str, reading: Reading, holder: str) -> str:
+    """A value's name without the holder's own noun at its start: "each pallet of cement bags weighs 1.2 t" on the
+    pallet is its weightT, not palletWeightT or bagsWeightT (the holder's head or a noun inside its phrase); "a
+    service of the X costs 340 EUR" on X, or "an X service costs 340 EUR" (a known X inside the service's phrase),
+    keeps serviceCostEur (the service is not X)."""
+    words = name_words(name)
+    heads = {singular(t.head.lower()) for t in reading.things if t.id == holder and not t.individuals or
+             t.owner == holder}
+    if len(words) < 2 or singular(words[0].lower()) not in heads:
+        return name
+    return safe_name(" ".join(words[1:]), lower_first=True)
+
+
 def counted_name(q: Quantity, packages: set[str]) -> str:
     """A count named by what it counts, with its bound: "2 sheets" -> sheets, "at least 2 sheets" -> minSheets."""
     suffix = unit_suffix(q, packages)

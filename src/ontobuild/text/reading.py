@@ -21,6 +21,7 @@ from ..values.units import unit as unit_of
 
 from .quantities import Quantity
 from .kinds import kind_label, noun_kind, office_of, titled_name
+from .inside import modifiers, possessors
 from .measures import measures, value_owners
 from .grammar import DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, name_words, verb_lemma
 
@@ -235,7 +236,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         things[0] = Thing(f"T{n}", gerund[0], gerund[0][:1].lower() + gerund[0][1:], gerund[1], gerund[2],
                           gerund[3], "subject")
     r.things = sorted(things.values(), key=lambda t: t.start)
-    _modifiers(phrases, things)
+    possessors(phrases, things)
+    modifiers(phrases, things)
     _conjuncts(phrases, things)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
@@ -345,36 +347,6 @@ def _conditions(phrases: list[Phrase]) -> set[int]:
     return out
 
 
-def _modifiers(phrases: list[Phrase], things: dict[int, Thing]) -> None:
-    """A noun phrase after a preposition that follows another thing's phrase directly (no verb between) is inside
-    that phrase: "cartridges for the P-200 printer", "each shelf of the cabinet"."""
-    for i, p in enumerate(phrases):
-        if i not in things or p.pp is None or i < 2:
-            continue
-        j = i - 2  # the phrase before the preposition
-        while j >= 0 and phrases[j].kind == "NP" and j not in things:
-            j -= 1
-        if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
-                (p.pp.words[0].lower == "of" or not things[j].proper) and not _agent_of_passive(phrases, j, p.pp):
-            # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of": in "found by Ann Lee
-            # at the lab", "at the lab" is where it was found)
-            owner = things[j]
-            if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
-                owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
-            things[i].owner = owner.id
-
-
-def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
-    """Whether "by" after the phrase at j names who did what a passive verb before it says: "copied from an older
-    register by Bo Park" (Bo Park copied it), not "a crane by Lund Steel" (no passive verb before it)."""
-    if pp.words[0].lower != "by":
-        return False
-    k = j - 1
-    while k >= 0 and phrases[k].kind in ("NP", "PP"):
-        k -= 1
-    return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
-
-
 def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:
     """A thing listed after another with "and", "or" or a comma, with no preposition of its own, plays the same part:
     "a guide by Ann Lee and Bo Park" (both after "by", inside the guide's phrase), "is a welder, a fitter and a
@@ -390,6 +362,8 @@ def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:
         if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
             continue
         first = things[k]
+        if not joined and first.prep and i + 1 < len(phrases) and phrases[i + 1].kind == "VP":
+            continue  # "In the east hall, two cranes lifted ...": the opening phrase ends; a clause's subject
         if first.named != t.named and first.prep:
             continue  # "made by Kessler and the pumps ...": not one list (a name's last word may be a common
             # word: "by Anna Maria Craft and Lars Berg" is one list)
@@ -406,6 +380,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
     sentence_subject = ""
     participles: list[str] = []  # the subjects of the participle clauses so far
     opening: list[Clause] = []  # participle clauses that open the sentence ("Built by A and painted by B, X is")
+    reduced: Clause | None = None  # the participle clause just read that follows its noun ("cores taken at 30 cm")
     for i, p in enumerate(phrases):
         if p.kind != "VP" or i in paren or i in things:  # (a gerund subject is a thing, not a clause)
             continue
@@ -429,13 +404,16 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
             subject = participles[-1] if participles else out[-1].subject
         opens = participle and not subject and (all(q.kind == "O" for q in phrases[:i]) or opening and len(
             opening) == len(out) and phrases[i - 1].kind == "O" and phrases[i - 1].words[0].lower in ("and", "or"))
-        if participle and not subject and not opens:  # "a cartoon directed by X": the phrase it follows
+        follows = participle and not subject and not opens
+        if follows:  # "a cartoon directed by X": the phrase it follows
             k = i - 1
             while k >= 0 and (k not in things or k in paren):
                 k -= 1
             if k >= 0:
                 owner = things[k]
                 subject = owner.owner or owner.id
+        if finite and not subject and not relative and reduced is not None:
+            subject, explicit = reduced.subject, True  # "Cores taken at 30 cm held 12% carbon": the cores held it
         if not subject and not relative:
             subject = sentence_subject
         if subject and not sentence_subject and not relative and not participle and i not in cond:
@@ -446,6 +424,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
                         relative_of=subject if relative else "", explicit=explicit and finite)
         _take_arguments(clause, phrases, i, things, values, paren)
         out.append(clause)
+        reduced = clause if participle and subject and not opens else None if finite else reduced
         if opens:
             opening.append(clause)
         if participle and subject:

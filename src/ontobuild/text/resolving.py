@@ -141,7 +141,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if t.plural and written_as_name(reading, t):  # a name keeps its words as written ("Harbour Presses")
             label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
         inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
-        if not t.named and inner and not t.owner:  # "cartridges for the P-200 printer", "the cost of repairs"
+        if not t.named and inner and not t.owner and t.role != "measure":  # "cartridges for the P-200 printer",
+            # "the cost of repairs" (but "the mean size of the grains" measures the grains: they are a thing)
             label = f"{label} {inner[0].prep} {inner[0].label}"
             if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
                 folded.add(inner[0].id)

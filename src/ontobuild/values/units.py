@@ -47,6 +47,7 @@ for _dim, _forms in {
     "illuminance": {"lx": "lx", "lux": "lx"},
     "luminous flux": {"lm": "lm", "lumen": "lm", "lumens": "lm"},
     "torque": {"Nm": "N·m", "N·m": "N·m"},
+    "viscosity": {"Pa·s": "Pa·s", "Pa s": "Pa·s", "mPa·s": "mPa·s", "mPa s": "mPa·s", "cP": "cP"},
     "data rate": {"Mbit/s": "Mbit/s", "Mbps": "Mbit/s", "Gbit/s": "Gbit/s", "Gbps": "Gbit/s", "kbit/s": "kbit/s"},
 }.items():
     for _form, _canon in _forms.items():
@@ -161,9 +162,20 @@ RATE_FORMS = rf"(?:{SUFFIX_FORMS})/(?:{SUFFIX_FORMS})"
 
 
 def property_suffix(canonical_unit: str) -> str:
-    """The part of a property name that says the unit: 'kg' -> 'Kg', 'm²' -> 'M2', 'USD' -> 'Usd', '%' -> 'Pct'."""
+    """The part of a property name that says the unit: 'kg' -> 'Kg', 'm²' -> 'M2', 'USD' -> 'Usd', '%' -> 'Pct';
+    a prefix the letters' case alone tells apart is spelled out: 'µg/L' -> 'MicroGPerL' (never 'g/L''s 'GPerL'),
+    'mPa' -> 'MilliPa' (never 'MPa''s 'Mpa')."""
     text = canonical_unit.replace("²", "2").replace("³", "3").replace("°", "").replace("%", "pct").replace("/", " per ")
-    return "".join(w[:1].upper() + w[1:].lower() for w in re.findall(r"[A-Za-z0-9]+", text))
+    words = []
+    for w in re.findall(r"[A-Za-z0-9µμ]+", text):
+        if w[0] in "µμ" and len(w) > 1:
+            words.append("Micro")
+            w = w[1:]
+        elif w[0] == "m" and len(w) > 1 and w[1].isupper() and "M" + w[1:] in QUDT_UNITS:
+            words.append("Milli")
+            w = w[1:]
+        words.append(w[:1].upper() + w[1:].lower())
+    return "".join(words)
 
 
 # ---- QUDT ----------------------------------------------------------------------------------------------

@@ -61,3 +61,15 @@ def test_distinct_names_stay_apart(a: str, b: str) -> None:
 
 def test_units_after_numbers_still_match() -> None:
     assert normalize("SunDial (kg)") == normalize("SunDial") == normalize("SunDial 7 kg").replace("7", "")
+
+
+@pytest.mark.parametrize("a,b", [("mPa", "MPa"), ("mW", "MW"), ("µg/L", "g/L"), ("µm", "m")])
+def test_units_that_differ_by_a_prefix_get_different_names(a: str, b: str) -> None:
+    """A milli- or micro-unit is never named like the mega- or bare unit its letters fold to."""
+    assert property_suffix(a) != property_suffix(b)
+    assert property_suffix("mL") == "Ml" and property_suffix("mg/L") == "MgPerL"  # no clash: names as before
+
+
+def test_a_viscosity_keeps_its_unit() -> None:
+    q, = find_quantities("The resin has a viscosity of 850 mPa·s at 25 degrees.")[:1]
+    assert (q.value, unit_text(q), q.dimension) == ("850", "mPa·s", "viscosity")
