@@ -60,10 +60,19 @@ _S_NOUNS = frozenset(
 _SIS_NOUNS = frozenset("crisis thesis hypothesis diagnosis synthesis prognosis parenthesis emphasis".split())
 
 
+# the English nouns whose plural ends in -ves for a singular in -f or -fe (every other -ves plural drops its s:
+# valves, sleeves, drives); a short one only as a whole word ("olives" is no olife), a longer one also at the end
+# of a compound ("bookshelves")
+_VES_NOUNS = {"calves": "calf", "elves": "elf", "halves": "half", "hooves": "hoof", "knives": "knife",
+              "leaves": "leaf", "lives": "life", "loaves": "loaf", "scarves": "scarf", "selves": "self",
+              "sheaves": "sheaf", "shelves": "shelf", "thieves": "thief", "wives": "wife", "wolves": "wolf",
+              "wharves": "wharf", "dwarves": "dwarf"}
+
+
 def singular(word: str) -> str:
     """An English noun in the singular by the regular rules, keeping its case: Hoists -> Hoist, batteries ->
-    battery, Boxes -> Box, sizes -> size, buses -> bus, analyses -> analysis; words that look plural but are not
-    stay (status, series, species)."""
+    battery, Boxes -> Box, sizes -> size, buses -> bus, analyses -> analysis, loaves -> loaf, Shelves -> Shelf;
+    words that look plural but are not stay (status, series, species)."""
     low = word.lower()
     if len(word) <= 3 or low.endswith(("series", "species", "news")):
         return word
@@ -75,6 +84,11 @@ def singular(word: str) -> str:
         return word[:-3] + ("Y" if word[-3:].isupper() else "y")
     if low.endswith(("xes", "ches", "shes", "sses", "zzes")):
         return word[:-2]
+    for plural, one in _VES_NOUNS.items():  # the few nouns in -f / -fe: loaves -> loaf, knives -> knife
+        if low.endswith(plural) and (len(plural) > 5 or len(low) == len(plural) or low[-len(plural) - 1] in " -"):
+            end = one.upper() if word[-3:].isupper() else one
+            return word[:len(word) - len(plural)] + (end[:1].upper() + end[1:] if word[-len(plural):][:1].isupper()
+                                                     else end)
     if low.endswith("s") and not low.endswith(("ss", "us", "is")):
         return word[:-1]
     return word

@@ -197,7 +197,8 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     noun ("the night safe at the gate"); a plural form tagged as a verb between a number or adjective and another
     verb is a noun ("eight runs succeeded"); and a clause without a finite verb gets one: the first word the lexicon
     knows as a verb that the context rules had turned into a noun, followed by a number, a determiner or a
-    possessive ("cartridges for the printer hold 40 mL")."""
+    possessive ("cartridges for the printer hold 40 mL"), the word before it then a noun even when the tagger read
+    it as an adjective ("the pump weighs 40 kg")."""
     tags = [t.split("-")[0] if re.fullmatch(r"NNPS?-[A-Z]+", t) else  # the lexicon's named entities ("NNP-PERS")
             "NN" if t == "VBG" and not tok.lower().endswith("ing") else t  # "publication" is no gerund
             for t, tok in zip(tags, tokens)]
@@ -245,8 +246,13 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
             if not any(tags[k] in FINITE_TAGS for k in clause):
                 candidates = [k for k in clause if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and
                               "VERB" in word_classes(tokens[k]) and tokens[k].islower() and
-                              tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") and
-                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB", "$")]
+                              (tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") or _noun_read_as_adjective(
+                                  tags, tokens, k - 1)) and
+                              (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB", "$",
+                                                                             "JJR", "RBR")]
+                for k in candidates[:1]:  # "the pump weighs 40 kg": what the verb follows is the noun
+                    if _noun_read_as_adjective(tags, tokens, k - 1):
+                        tags[k - 1] = "NN"
                 first_noun = next((k for k in clause if tags[k] in NOUN_TAGS), None)
                 singular_subject = first_noun is not None and tags[first_noun] in ("NN", "NNP")
                 agrees = [k for k in candidates  # "the ramp at the quay works at ...": the verb agrees with it
@@ -255,6 +261,11 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
                     tags[k] = "VBZ" if tokens[k].endswith("s") and not tokens[k].endswith("ss") else "VBP"
             clause_start = i + 1
     return tags
+
+
+def _noun_read_as_adjective(tags: list[str], tokens: list[str], k: int) -> bool:
+    """Whether the word at k is a noun the tagger read as an adjective after a determiner ("The pump weighs")."""
+    return k >= 1 and tags[k] == "JJ" and tags[k - 1] == "DT" and "NOUN" in word_classes(tokens[k].lower())
 
 
 def _possessed_thing(words: list[Word], j: int) -> bool:

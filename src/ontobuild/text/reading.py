@@ -242,7 +242,25 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
+    _restrictions(sentence, r.values)
     return r
+
+
+def _restrictions(sentence: Sentence, values: list[Value]) -> None:
+    """A value compared right after a noun ("boxes heavier than 25 kg need two people", "reagents older than 12
+    months", "crates of more than 30 kg", "pallets weighing more than 1 t") says which of them the sentence is
+    about, not what they are: a condition, like "if ..."."""
+    words = sentence.words
+    for v in values:
+        k = next((n for n, w in enumerate(words) if w.start >= v.quantity.start), len(words))
+        if k < 3 or words[k - 1].lower != "than" or not (words[k - 2].tag in ("JJR", "RBR") or words[k - 2].lower in
+                                                         ("more", "less", "fewer")):
+            continue
+        j = k - 3
+        if j > 0 and (words[j].lower == "of" or words[j].tag in ("VBG", "VBN")):
+            j -= 1  # "crates of more than", "pallets weighing more than"
+        if words[j].is_noun():
+            v.condition = True
 
 
 def _number_opens_name(p: Phrase) -> bool:

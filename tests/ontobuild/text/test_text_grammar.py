@@ -649,3 +649,24 @@ def test_a_value_name_never_opens_with_its_holder() -> None:
     service = next(t for t in r.things if t.head == "service")
     service.individuals = ["Vega9"]
     assert without_holder("serviceCostEur", r, service.id) == "serviceCostEur"
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("The pump weighs 40 kg.", "pump"),
+    ("The kettle delivers more than 2 kW.", "kettle"),
+])
+def test_a_verb_the_tagger_read_as_a_noun_is_the_verb_of_its_clause(text: str, subject: str) -> None:
+    r = _read(text)
+    assert r.values[0].subject == _thing(r, subject).id
+
+
+@pytest.mark.parametrize("text,condition", [
+    ("Boxes heavier than 25 kg need two people.", True),
+    ("Reagents older than 12 months are discarded.", True),
+    ("Crates of more than 30 kg go on the lower shelf.", True),
+    ("Pallets weighing more than 1 t stay in bay 4.", True),
+    ("The box weighs more than 25 kg.", False),  # what the box weighs: a bound, no condition
+])
+def test_a_value_compared_right_after_a_noun_says_which_of_them(text: str, condition: bool) -> None:
+    """"Boxes heavier than 25 kg need two people" is about some boxes, never that boxes weigh more than 25 kg."""
+    assert _read(text).values[0].condition is condition
