@@ -272,10 +272,12 @@ def with_unit(name: str, q: Quantity, packages: set[str]) -> str:
     "temperature" below 8 °C -> maxTemperatureC)."""
     name = safe_name(name, lower_first=True)
     suffix = unit_suffix(q, packages)
-    if suffix and not name.lower().endswith(suffix.lower()):
+    if suffix and not name.endswith(suffix):  # (a unit is a word of the name: "weight" does not end in t's "T")
+        if len(suffix) > 2 and name.lower().endswith(suffix.lower()):
+            return with_unit(name[:-len(suffix)] + suffix, q, packages)  # "durationdays" -> durationDays
         for cut in (suffix, property_suffix(q.unit) if q.unit else ""):
-            if cut and cut.lower() in name.lower():
-                name = re.sub(re.escape(cut), "", name, flags=re.I) or name
+            if cut:  # a unit written inside the name ("storageDaysTime") goes, as a whole word only
+                name = re.sub(rf"(?<=[a-z0-9]){re.escape(cut)}(?=[A-Z]|$)", "", name) or name
         name += suffix
     prefix = q.bound or q.range_role
     if prefix and not name.lower().startswith(("min", "max")) and q.dimension not in ("date", "time of day"):

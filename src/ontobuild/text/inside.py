@@ -14,9 +14,12 @@ from .grammar import Phrase
 
 def possessors(phrases: list[Phrase], things: dict[int, Any]) -> None:
     """A thing written with "'s" before another ("the depot's capacity", "the P-200's cartridge") is inside that
-    thing's phrase as if after "of": the capacity of the depot, the cartridge of the P-200."""
+    thing's phrase as if after "of": the capacity of the depot, the cartridge of the P-200. A preposition before
+    the possessor is the whole phrase's ("serves as the P-200's backup": as the backup)."""
     for i, p in enumerate(phrases[:-1]):
         if i in things and i + 1 in things and p.kind == "NP" and p.words[-1].tag == "POS":
+            if p.pp is not None and phrases[i + 1].pp is None:
+                phrases[i + 1].pp, things[i + 1].prep, p.pp = p.pp, things[i].prep, None
             things[i].owner, things[i].prep = things[i + 1].id, "of"
 
 

@@ -193,8 +193,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                 continue
             of = next((x for x in reading.things if x.owner == a and x.prep == "of" and x.id in things), None)
             role_noun = (c.copula and not prep or prep == "as") and not t.proper and not t.individuals and \
-                not t.plural and t.text.lower().startswith("the ")
-            if of is not None and role_noun:  # "the P-300 serves as the backup of the P-200": backupOf
+                not t.plural and (t.text.lower().startswith("the ") or of is not None and of.start < t.start)
+            if of is not None and role_noun:  # "the P-300 serves as the backup of the P-200" (or "as the P-200's
+                # backup"): backupOf
                 seen.add((a, of.id))
                 add(c.subject, of.id, f"{c.verb} {prep + ' ' if prep else ''}the {t.head} of",
                     safe_name(f"{singular(t.head)} of", lower_first=True), "clause")

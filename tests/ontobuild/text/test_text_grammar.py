@@ -634,6 +634,10 @@ def test_a_possessive_before_a_thing_is_inside_its_phrase_but_a_name_stays_whole
     assert scanner.owner == lamp.id and scanner.prep == "of"
     r = _read("Mother's Kitchen Bakery runs 3 vans.")
     assert [t.label for t in r.things] == ["Mother's Kitchen Bakery"]
+    # a preposition before the possessor is the whole phrase's: "sits in the R-7 scanner's lid" (in the lid)
+    r = _read("The lamp sits in the R-7 scanner's lid.")
+    lid, scanner = _thing(r, "lid"), _thing(r, "R-7 scanner")
+    assert (lid.prep, scanner.owner, scanner.prep) == ("in", lid.id, "of")
 
 
 def test_a_value_name_never_opens_with_its_holder() -> None:
