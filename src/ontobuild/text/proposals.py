@@ -108,7 +108,8 @@ def same_as(reading: Reading, things: dict[str, Thing]) -> dict[str, str]:
             continue
         for prep, a in c.arguments:
             t = things.get(a)
-            if not prep and t is not None and t.role == "complement" and not t.proper and not t.individuals:
+            if not prep and t is not None and t.role == "complement" and not t.proper and \
+                    (not t.individuals or t.known_before_head):  # ("X is a Lund Rail engine": an engine)
                 out[a] = c.subject
     return out
 

@@ -61,6 +61,8 @@ class Thing:
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
     title: str = ""  # a common noun written before the name it is a title of ("surveyor" in "the surveyor Ann Lee")
     conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
+    known_before_head: bool = False  # the known names in its phrase all end before its common head noun ("a Lund
+    # Rail engine"): the phrase is a thing of the head's kind that the name only qualifies
     kind_label: str = ""  # its name as a kind, when it differs from `label`: without the adjectives that describe
     # the one it is said of ("retired Danish welder" -> "welder"): what "X is a ..." gives as a value
 
@@ -227,7 +229,9 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                   prep=p.pp.words[0].lower if p.pp else "", proper=proper, plural=plural, generic=generic,
                   individuals=_spans_of(known, p.start, p.end), in_parentheses=i in paren, condition=i in cond,
                   named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
-                  or bool(number), title=title, kind_label=kind_label(label_words, head, name_label))
+                  or bool(number), title=title, kind_label=kind_label(label_words, head, name_label),
+                  known_before_head=head.tag in ("NN", "NNS") and all(
+                      e <= head.start for s, e, _ in known if p.start <= s < p.end))
         things[i] = t
     _aliases(phrases, things)
     gerund = _gerund_subject(text, phrases, things)

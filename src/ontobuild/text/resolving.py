@@ -86,7 +86,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
     folded: set[str] = set()
     for t in reading.things:
         low = t.head.lower()
-        if t.individuals and not _category_of_members(idx, t):
+        if t.individuals and not _category_of_members(idx, t) and not (t.role == "complement" and t.known_before_head):
+            # ("X is a Lund Rail engine": X is an engine, not Lund Rail)
             out[t.id] = Resolved(list(dict.fromkeys(t.individuals)))
             continue
         if low in _PRONOUNS:

@@ -277,3 +277,20 @@ def test_things_listed_together_share_the_relation_chosen_for_the_first(tmp_path
                                **{k.id: (k.subject, "positionHeld", k.object) for k in rest}}, answered=True)
     listed_alike(reading, links, decision)  # none for the first: the model's own choice for the others
     assert [decision.links[k.id][1] for k in links] == ["none", "positionHeld", "positionHeld"]
+
+
+def test_a_known_name_before_a_common_head_only_qualifies_what_is_says(state) -> None:  # noqa: ANN001
+    """"The Vale Runner is a 1998 Lund Rail locomotive operated by Kessler Works", with Lund Rail already known:
+    what "is" says is a locomotive (the Vale Runner itself), not Lund Rail; the Vale Runner is operated."""
+    from ontobuild.text.mentions import find_mentions, mention_spans
+
+    text = "The Vale Runner is a 1998 Lund Rail locomotive operated by Kessler Works."
+    idx = EntitiesIndex()
+    idx.add_individual("LundRail", classes=[], label="Lund Rail", source={"file": "a.csv"})
+    spans = mention_spans(idx, text, find_mentions(idx, text))
+    sentence, = grammar.parse(text)
+    reading = read_sentence(text, sentence, find_quantities(text, [(a, b) for a, b, _ in spans]), spans)
+    resolved = resolve_things(idx, reading, [], state.packages)
+    _, links, _, _ = proposals(idx, reading, resolved, state)
+    pairs = {(reading.thing(k.subject).label, reading.thing(k.object).label) for k in links}
+    assert ("Vale Runner", "Kessler Works") in pairs and all(s != "Lund Rail" for s, _ in pairs), pairs
