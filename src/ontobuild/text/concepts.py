@@ -273,12 +273,15 @@ def with_unit(name: str, q: Quantity, packages: set[str]) -> str:
     name = safe_name(name, lower_first=True)
     suffix = unit_suffix(q, packages)
     if suffix and not name.endswith(suffix):  # (a unit is a word of the name: "weight" does not end in t's "T")
-        if len(suffix) > 2 and name.lower().endswith(suffix.lower()):
-            return with_unit(name[:-len(suffix)] + suffix, q, packages)  # "durationdays" -> durationDays
-        for cut in (suffix, property_suffix(q.unit) if q.unit else ""):
-            if cut:  # a unit written inside the name ("storageDaysTime") goes, as a whole word only
-                name = re.sub(rf"(?<=[a-z0-9]){re.escape(cut)}(?=[A-Z]|$)", "", name) or name
-        name += suffix
+        if name.lower() == suffix.lower():
+            pass  # the unit alone ("days") stays as it is
+        elif len(suffix) > 2 and name.lower().endswith(suffix.lower()):
+            name = name[:-len(suffix)] + suffix  # "durationdays" -> durationDays
+        else:
+            for cut in (suffix, property_suffix(q.unit) if q.unit else ""):
+                if cut:  # a unit written inside the name ("storageDaysTime") goes, as a whole word only
+                    name = re.sub(rf"(?<=[a-z0-9]){re.escape(cut)}(?=[A-Z]|$)", "", name) or name
+            name += suffix
     prefix = q.bound or q.range_role
     if prefix and not name.lower().startswith(("min", "max")) and q.dimension not in ("date", "time of day"):
         name = prefix + name[0].upper() + name[1:]

@@ -238,7 +238,8 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     clause_start = 0
     for i in range(len(tags) + 1):
         joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
-            tags[i + 1] in ("DT", "PRP$")  # "..., and a sack holds 60 kg": a clause of its own
+            (tags[i + 1] in ("DT", "PRP$") or tags[i + 1] == "NNS" and i > 0 and tokens[i - 1] == ","
+             and tokens[i] in ("and", "but"))  # "..., and a sack holds 60 kg", "..., and orders ship free"
         joined = joined or i + 1 < len(tags) and tokens[i] in ("and", "but", "or") and tags[i + 1] in FINITE_TAGS \
             and i > clause_start  # "a refill costs $9 and takes 2 days": the first predicate needs its own verb
         if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:

@@ -484,8 +484,9 @@ def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], val
             if crossed is not None and crossed.relative_of:
                 subject = crossed.relative_of
             break
-        if q.kind == "NP" and k not in things and any(q.start <= v.quantity.start < q.end for v in values):
-            break  # "12 sites were closed": a value is the subject; no thing is
+        if q.kind == "NP" and k not in things and q.pp is None and \
+                any(q.start <= v.quantity.start < q.end for v in values):
+            break  # "12 sites were closed": a value is the subject; no thing is (but "orders above €150 ship")
         if q.kind == "O" and is_subordinate(q.words[0]) and q.words[0].lower in ("that", "which", "who"):
             relative = True
             k -= 1
@@ -581,8 +582,14 @@ def _give_values_a_verb(values: list[Value], clauses: list[Clause]) -> None:
 
 
 def _clause_follows(phrases: list[Phrase], k: int) -> bool:
-    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase, then a finite verb group."""
+    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase (with its prepositional phrases:
+    "orders above €150"), then a finite verb group."""
     while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
         k += 1
-    return k + 1 < len(phrases) and phrases[k].kind == "NP" and phrases[k + 1].kind == "VP" and \
-        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k + 1].words)
+    if k >= len(phrases) or phrases[k].kind != "NP":
+        return False
+    k += 1
+    while k + 1 < len(phrases) and phrases[k].kind == "PP" and phrases[k + 1].kind == "NP":
+        k += 2
+    return k < len(phrases) and phrases[k].kind == "VP" and \
+        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k].words)

@@ -674,3 +674,16 @@ def test_a_verb_the_tagger_read_as_a_noun_is_the_verb_of_its_clause(text: str, s
 def test_a_value_compared_right_after_a_noun_says_which_of_them(text: str, condition: bool) -> None:
     """"Boxes heavier than 25 kg need two people" is about some boxes, never that boxes weigh more than 25 kg."""
     assert _read(text).values[0].condition is condition
+
+
+@pytest.mark.parametrize("text,subject,verb", [
+    ("Local delivery takes 2 days, and parcels above 20 kg travel by truck.", "parcel", "travel"),
+    ("The kiln reaches 900 °C, and bowls from the lower shelf cool for 6 hours.", "bowl", "cool"),
+])
+def test_a_clause_after_and_begins_with_its_subject_and_its_phrases(text: str, subject: str, verb: str) -> None:
+    """"..., and parcels above 20 kg travel by truck": a clause of its own, whose subject is the parcels (never an
+    object of the first verb)."""
+    r = _read(text)
+    clause = next(c for c in r.clauses if c.verb == verb)
+    assert clause.subject == _thing(r, subject).id
+    assert all(a != _thing(r, subject).id for c in r.clauses if c is not clause for _, a in c.arguments)

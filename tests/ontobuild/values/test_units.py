@@ -73,3 +73,17 @@ def test_units_that_differ_by_a_prefix_get_different_names(a: str, b: str) -> No
 def test_a_viscosity_keeps_its_unit() -> None:
     q, = find_quantities("The resin has a viscosity of 850 mPa·s at 25 degrees.")[:1]
     assert (q.value, unit_text(q), q.dimension) == ("850", "mPa·s", "viscosity")
+
+
+@pytest.mark.parametrize("text,name,expected", [
+    ("Each crate weighs 1.2 t.", "weight", "weightT"),  # "weight" does not end in the unit "t"
+    ("Each crate weighs 1.2 t.", "weightT", "weightT"),
+    ("The glue sets in 3 days.", "setTime", "setTimeDays"),
+    ("The glue sets in 3 days.", "settimedays", "settimeDays"),
+    ("The glue sets in 3 days.", "days", "days"),  # the unit alone stays
+    ("The beam is 4 m long.", "item", "itemM"),  # a one-letter unit is never cut out of a word
+])
+def test_a_unit_is_a_whole_word_of_a_name(text: str, name: str, expected: str) -> None:
+    from ontobuild.text.concepts import with_unit
+
+    assert with_unit(name, find_quantities(text)[0], set()) == expected
