@@ -14,7 +14,7 @@ from ..ontology.index import EntitiesIndex
 from ..inputs.chunks import Chunk
 from ..ontology.names import normalize, safe_name, unique_name
 from .choosing import NONE, Decision, Link, ValueAsk
-from .concepts import resolve, unit_key, with_unit
+from .concepts import resolve, unit_key, unit_suffix, with_unit
 from .quantities import unit_text
 from .reading import Reading
 from .naming import without_holder
@@ -147,7 +147,7 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
             numbers.append({**entry, "status": "skipped", "reason": "its thing could not be named"})
             continue
         if not vocab and prop not in idx.properties:
-            prop = without_holder(prop, reading, owner)
+            prop = without_holder(prop, reading, owner, unit_suffix(q, state.packages))
         name = prop if vocab else resolve(idx, with_unit(prop, q, state.packages) if prop not in idx.properties
                                           else prop, q, state.packages)
         domain = idx.individuals[subjects[0]].classes[0] if idx.individuals[subjects[0]].classes else ""

@@ -94,17 +94,20 @@ def value_names(idx: EntitiesIndex, value: Value, reading: Reading, packages: se
     return seen[:limit]
 
 
-def without_holder(name: str, reading: Reading, holder: str) -> str:
+def without_holder(name: str, reading: Reading, holder: str, unit: str = "") -> str:
     """A value's name without the holder's own noun at its start: "each pallet of cement bags weighs 1.2 t" on the
     pallet is its weightT, not palletWeightT or bagsWeightT (the holder's head or a noun inside its phrase); "a
     service of the X costs 340 EUR" on X, or "an X service costs 340 EUR" (a known X inside the service's phrase),
-    keeps serviceCostEur (the service is not X)."""
+    keeps serviceCostEur (the service is not X). A name left with its unit only ("capacityPallets" -> pallets, a
+    thing read from the measure word "capacity") keeps its words."""
     words = name_words(name)
     heads = {singular(t.head.lower()) for t in reading.things if t.id == holder and not t.individuals or
              t.owner == holder}
     if len(words) < 2 or singular(words[0].lower()) not in heads:
         return name
-    return safe_name(" ".join(words[1:]), lower_first=True)
+    rest = safe_name(" ".join(words[1:]), lower_first=True)
+    only_unit = bool(unit) and rest.lower() in (unit.lower(), "min" + unit.lower(), "max" + unit.lower())
+    return name if only_unit else rest
 
 
 def counted_name(q: Quantity, packages: set[str]) -> str:

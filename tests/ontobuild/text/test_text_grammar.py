@@ -649,6 +649,8 @@ def test_a_value_name_never_opens_with_its_holder() -> None:
     crate = _thing(r, "crate").id
     assert without_holder("tilesWeightKg", r, crate) == without_holder("crateWeightKg", r, crate) == "weightKg"
     assert without_holder("capacityKg", r, crate) == "capacityKg"
+    r = _read("The capacity holds 900 pallets.")  # a thing read from a measure word: its name keeps the measure
+    assert without_holder("capacityPallets", r, _thing(r, "capacity").id, "Pallets") == "capacityPallets"
     idx, r, resolved = _all_known("A Vega 9 service costs 340 EUR.")
     service = next(t for t in r.things if t.head == "service")
     service.individuals = ["Vega9"]
