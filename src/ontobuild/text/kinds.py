@@ -5,6 +5,8 @@ text/reading.py asks these for each thing it reads."""
 
 from __future__ import annotations
 
+import re
+
 from ontocore.text import singular
 
 from ..ontology.names import safe_name
@@ -68,6 +70,16 @@ _BEARER_WORDS = frozenset("former retired late onetime erstwhile then current fu
                           "fifth last".split())
 
 
+_DEMONYM = re.compile(r"(?:ish|ian|ean|an|ese|ic|i|ch|que|ss)$")
+
+
+def _demonym(w: Word, nxt: Word) -> bool:
+    """Whether a capitalized word the tagger took for a name is a word of origin before a common noun
+    ("Scottish field hockey player", "Austrian-American actor"): its ending is one of those words' endings."""
+    return w.tag == "NNP" and w.text[:1].isupper() and nxt.text[:1].islower() and \
+        _DEMONYM.search(w.text.split("-")[-1].lower()) is not None
+
+
 def kind_label(label_words: list[Word], head: Word, name_label: str) -> str:
     """A phrase's name as a kind: without the adjectives before its head that describe the one it is said of, a
     proper adjective ("Danish", "Austrian-American") or a word of time or order ("former", "retired", "first");
@@ -75,7 +87,9 @@ def kind_label(label_words: list[Word], head: Word, name_label: str) -> str:
     if head not in label_words:
         return ""
     before = label_words[:label_words.index(head)]
-    kept = [w for w in before if not (w.lower in _BEARER_WORDS or w.tag.startswith("JJ") and w.text[:1].isupper())]
+    nxt = {id(w): n for w, n in zip(before, label_words[1:])}
+    kept = [w for w in before if not (w.lower in _BEARER_WORDS or w.tag.startswith("JJ") and w.text[:1].isupper()
+                                      or _demonym(w, nxt[id(w)]))]
     if len(kept) == len(before):
         return ""
     last = name_label.split()[-1] if name_label.split() else head.text

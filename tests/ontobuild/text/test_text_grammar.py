@@ -689,3 +689,15 @@ def test_a_clause_after_and_begins_with_its_subject_and_its_phrases(text: str, s
     clause = next(c for c in r.clauses if c.verb == verb)
     assert clause.subject == _thing(r, subject).id
     assert all(a != _thing(r, subject).id for c in r.clauses if c is not clause for _, a in c.arguments)
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("Mira Holm is a retired Scottish crane operator.", "crane operator"),
+    ("Bo Lind is a Swedish-Finnish welder.", "welder"),
+    ("Ada Voss was a former head nurse.", "head nurse"),
+    ("Tom Vik was a Formula One driver.", "Formula One driver"),  # a name before the head stays
+])
+def test_what_is_says_is_named_as_a_kind_without_the_words_about_its_bearer(text: str, kind: str) -> None:
+    r = _read(text)
+    complement = next(t for t in r.things if t.role == "complement")
+    assert (complement.kind_label or complement.label) == kind
