@@ -138,7 +138,8 @@ class Reading:
 # a preposition and a bare noun that together say how or when, never a thing ("stored 16 days on average")
 _IDIOMS = {("on", "average"), ("in", "stock"), ("in", "total"), ("in", "general"), ("in", "advance"),
            ("on", "time"), ("in", "time"), ("at", "once"), ("in", "person"), ("by", "hand"), ("in", "bulk"),
-           ("on", "request"), ("in", "practice"), ("in", "addition"), ("at", "random"), ("on", "site")}
+           ("on", "request"), ("in", "practice"), ("in", "addition"), ("at", "random"), ("on", "site"),
+           ("for", "free"), ("in", "full"), ("in", "part"), ("on", "board")}
 
 
 def _lemma(word: Word) -> str:

@@ -701,3 +701,12 @@ def test_what_is_says_is_named_as_a_kind_without_the_words_about_its_bearer(text
     r = _read(text)
     complement = next(t for t in r.things if t.role == "complement")
     assert (complement.kind_label or complement.label) == kind
+
+
+@pytest.mark.parametrize("text", [
+    "Members park for free at the north gate.",
+    "Invoices are paid in full within 30 days.",
+])
+def test_a_way_of_saying_is_no_thing(text: str) -> None:
+    """"for free", "in full": a way of saying, no individual "Free" or "Full"."""
+    assert all(t.head.lower() not in ("free", "full") for t in _read(text).things)
