@@ -33,7 +33,7 @@ from .properties import package_words, rename_in_coverage, review_properties
 from .proposals import listed_alike, one_role_per_relation, orient, proposals
 from .quantities import find_quantities
 from .reading import Reading, read_sentence
-from .resolving import paragraph_history, remember, resolve_things
+from .resolving import Resolved, paragraph_history, remember, resolve_things
 from .state import TextState, system_prompt, vocabulary_relations
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace,
         resolved = resolve_things(idx, reading, history, state.packages)
         asks, link_asks, skipped, same = proposals(idx, reading, resolved, state)
         decision = Decision()
-        things = [t.id for t in reading.things if t.id in resolved and t.id not in same]
+        things = choosable(reading, resolved, same)
         if (asks or link_asks) and things:
             decision = choose(model, reading, asks, link_asks, things, state.system, "", trace,
                               f"sentence {chunk.id}.{n + 1}")
@@ -124,12 +124,19 @@ def plan_chunk(idx: EntitiesIndex, chunk: Chunk, state: TextState) -> list[dict[
         reading = read_sentence(body, sentence, quantities, [], n)
         resolved = resolve_things(idx, reading, [], state.packages)
         asks, links, _, same = proposals(idx, reading, resolved, state)
-        things = [t.id for t in reading.things if t.id in resolved and t.id not in same]
+        things = choosable(reading, resolved, same)
         if (asks or links) and things:
             out.append({"sentence": reading.text, "values": len(asks), "links": len(links),
                         "prompt_characters": len(user_prompt(reading, asks, links, things)),
                         "completion_tokens_at_most": reply_budget(asks, links, bool(state.relations))})
     return out
+
+
+def choosable(reading: Reading, resolved: dict[str, Resolved], same: dict[str, str]) -> list[str]:
+    """The things the model may name as a value's holder: each thing read and resolved, but a complement that is
+    its subject (the subject stands for it) and a measure word ("has a capacity of 900 pallets": the capacity is
+    what the value measures, never a thing that holds it)."""
+    return [t.id for t in reading.things if t.id in resolved and t.id not in same and t.role != "measure"]
 
 
 def new_state(chunks: list[Chunk], vocab: Vocabulary | None = None) -> TextState:

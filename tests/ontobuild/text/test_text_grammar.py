@@ -710,3 +710,18 @@ def test_what_is_says_is_named_as_a_kind_without_the_words_about_its_bearer(text
 def test_a_way_of_saying_is_no_thing(text: str) -> None:
     """"for free", "in full": a way of saying, no individual "Free" or "Full"."""
     assert all(t.head.lower() not in ("free", "full") for t in _read(text).things)
+
+
+def test_a_measure_word_is_never_a_holder_the_model_may_name() -> None:
+    """"Vestby Depot covers 1,800 m² and has a capacity of 900 pallets": the model chooses the holder of 900 pallets
+    among the things read; "capacity" says what it measures and is none of them."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.proposals import proposals
+    from ontobuild.text.resolving import resolve_things
+    from ontobuild.text.step import choosable, new_state
+
+    idx, r, state = EntitiesIndex(), _read("Vestby Depot covers 1,800 m² and has a capacity of 900 pallets."), \
+        new_state([])
+    resolved = resolve_things(idx, r, [], state.packages)
+    _, _, _, same = proposals(idx, r, resolved, state)
+    assert [r.thing(t).label for t in choosable(r, resolved, same)] == ["Vestby Depot"]
