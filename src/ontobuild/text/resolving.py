@@ -168,7 +168,11 @@ def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -
     line", "the pumps at North Yard") or a capitalized word before the head ("the KV pumps"): the members that hold
     that name as a value or are linked to a thing of that name. A name whose head is a common noun narrows by its
     name words when the whole does not ("kilns of the Vega series": series Vega). The whole group when nothing
-    narrows it."""
+    narrows it; none when a common word before the head says a kind of its own that no member's name has
+    ("reserve samples", "worn helmets": not every sample, not every helmet)."""
+    labels = [normalize(idx.individuals[m].label or m) for m in group]
+    if any(w[:1].islower() and not any(normalize(w) in label for label in labels) for w in t.label.split()[:-1]):
+        return []
     words: list[str] = []
     for x in reading.things:
         if x.owner == t.id and (x.named or x.individuals):

@@ -725,3 +725,20 @@ def test_a_measure_word_is_never_a_holder_the_model_may_name() -> None:
     resolved = resolve_things(idx, r, [], state.packages)
     _, _, _, same = proposals(idx, r, resolved, state)
     assert [r.thing(t).label for t in choosable(r, resolved, same)] == ["Vestby Depot"]
+
+
+def test_a_common_word_before_a_plural_says_a_kind_of_its_own() -> None:
+    """"Crates stay in the yard for 2 days": every crate the tables know; "Empty crates stay ...": not every crate
+    (no member is named empty), a thing of its own."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    idx = EntitiesIndex()
+    idx.add_class("Crate")
+    for name in ("Crate A1", "Crate A2"):
+        idx.add_individual(name.replace(" ", ""), classes=["Crate"], label=name, source={"file": "a.csv"})
+    r = _read("Crates stay in the yard for 2 days.")
+    assert resolve_things(idx, r, [])[_thing(r, "crate").id].individuals == ["CrateA1", "CrateA2"]
+    r = _read("Empty crates stay in the yard for 2 days.")
+    empty = resolve_things(idx, r, [])[r.things[0].id]
+    assert empty.individuals == [] and empty.new_label.lower() == "empty crate"
