@@ -235,6 +235,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i] == "VBZ" and tags[i - 1] in ("CD", "JJ", "DT") and tags[i + 1] in ("VBD", "VBN") and \
                 tokens[i].lower() not in _AUXILIARIES:
             tags[i] = "NNS"
+    _plural_subject(tags, tokens)
     clause_start = 0
     for i in range(len(tags) + 1):
         joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
@@ -262,6 +263,27 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
                     tags[k] = "VBZ" if tokens[k].endswith("s") and not tokens[k].endswith("ss") else "VBP"
             clause_start = i + 1
     return tags
+
+
+def _plural_subject(tags: list[str], tokens: list[str]) -> None:
+    """"The ML pumps at Dunmore Weir need a suction head": after "the" and a name or modifier, a plural (that the
+    tagger may read as a verb: "pumps") is the subject's head when a later word of the same clause, after a noun, is
+    a verb in the plural ("need a", "run at"); that word is then the clause's verb."""
+    for i in range(2, len(tags)):
+        low = tokens[i].lower()
+        if not (tags[i] in ("VBZ", "NNS") and tags[i - 2] == "DT" and tags[i - 1] in ("NNP", "NN", "JJ") and
+                low.endswith("s") and "NOUN" in word_classes(low)):
+            continue
+        for k in range(i + 2, len(tags) - 1):
+            if tokens[k] in (",", ";", ":") or tags[k] in ("CC", "WDT", "WP") or tags[k] in FINITE_TAGS and \
+                    tags[k] != "VBP":
+                break
+            word = tokens[k].lower()
+            if tags[k] in ("NN", "VB", "VBP") and tokens[k].islower() and not word.endswith("s") and \
+                    "VERB" in word_classes(word) and tags[k - 1] in ("NN", "NNS", "NNP", "NNPS", "CD") and \
+                    tags[k + 1] in ("DT", "CD", "IN", "PRP$", "TO"):
+                tags[i], tags[k] = "NNS", "VBP"
+                break
 
 
 def _noun_read_as_adjective(tags: list[str], tokens: list[str], k: int) -> bool:

@@ -660,6 +660,9 @@ def test_a_value_name_never_opens_with_its_holder() -> None:
 @pytest.mark.parametrize("text,subject", [
     ("The pump weighs 40 kg.", "pump"),
     ("The kettle delivers more than 2 kW.", "kettle"),
+    # a plural after "the" and a modifier is the subject when a plural verb follows ("need a", "lift 40 t")
+    ("The HX valves at Pier 4 need a torque of 60 N·m.", "HX valve"),
+    ("The KR cranes at North Quay lift 40 t.", "KR crane"),
 ])
 def test_a_verb_the_tagger_read_as_a_noun_is_the_verb_of_its_clause(text: str, subject: str) -> None:
     r = _read(text)
