@@ -274,7 +274,7 @@ def _plural_subject(tags: list[str], tokens: list[str]) -> None:
         if not (tags[i] in ("VBZ", "NNS") and tags[i - 2] == "DT" and tags[i - 1] in ("NNP", "NN", "JJ") and
                 low.endswith("s") and "NOUN" in word_classes(low)):
             continue
-        for k in range(i + 2, len(tags) - 1):
+        for k in range(i + 1, len(tags) - 1):
             if tokens[k] in (",", ";", ":") or tags[k] in ("CC", "WDT", "WP") or tags[k] in FINITE_TAGS and \
                     tags[k] != "VBP":
                 break

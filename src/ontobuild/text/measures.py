@@ -34,11 +34,14 @@ def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -
             continue
         t = things[i]
         head = singular(t.head.lower())
-        if head not in MEASURE_NOUNS:
+        loose = head in QUANTITY_NOUNS and head not in MEASURE_NOUNS  # "head", "draft": a measure only before "of"
+        if head not in MEASURE_NOUNS and not loose:
             continue
         for v in r.values:
             q = v.quantity
             after = text[t.end:q.start]
+            if loose and not re.match(r"\s+of\b", after):
+                continue  # ("a suction head of at least 2.5 m", never "the head is ...")
             of_value = re.fullmatch(r"\s+(?:of|at|around|about|:|=|is|are|was|were|of about|of up to|of at least|"
                                     r"of at most|reaches|stands at|averages|equals)\s*(?:about\s+|around\s+|only\s+|"
                                     r"up to\s+|at least\s+|at most\s+|roughly\s+|approximately\s+)?", after)

@@ -745,3 +745,13 @@ def test_a_common_word_before_a_plural_says_a_kind_of_its_own() -> None:
     r = _read("Empty crates stay in the yard for 2 days.")
     empty = resolve_things(idx, r, [])[r.things[0].id]
     assert empty.individuals == [] and empty.new_label.lower() == "empty crate"
+
+
+def test_a_word_that_is_a_measure_only_before_of_and_a_value() -> None:
+    """"need a suction head of at least 2.5 m": the suction head is what the value measures, of the valves; "the
+    head of the lab earns 5,000 EUR": a person, no measure."""
+    r = _read("The HX valves need a suction head of at least 2.5 m.")
+    v = r.values[0]
+    assert v.measure == "suction head" and v.subject == _thing(r, "HX valve").id
+    r = _read("The head of the lab earns 5,000 EUR.")
+    assert _thing(r, "head").role != "measure"
