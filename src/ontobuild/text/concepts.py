@@ -94,7 +94,7 @@ def unit_suffix(q: Quantity, packages: set[str]) -> str:
 
 def _words_before(q: Quantity) -> str:
     """The noun phrase that names the quantity right before it: "Its average drying time is" -> dryingTime (a
-    possessive is no word of it: "the depot's capacity is" -> capacity)."""
+    possessive is no word of it: "the kiln's firing time is" -> firingTime)."""
     m = _QUANTITY_NP.search(re.sub(r"['’]s\b", "", q.before))
     if not m:
         return ""

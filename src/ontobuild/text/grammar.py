@@ -240,7 +240,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     for i in range(len(tags) + 1):
         joined = i + 1 < len(tags) and (tokens[i] == "," or tokens[i] in ("and", "but", "or")) and \
             (tags[i + 1] in ("DT", "PRP$") or tags[i + 1] == "NNS" and i > 0 and tokens[i - 1] == ","
-             and tokens[i] in ("and", "but"))  # "..., and a sack holds 60 kg", "..., and orders ship free"
+             and tokens[i] in ("and", "but"))  # "..., and a sack holds 60 kg", "..., and parcels travel"
         joined = joined or i + 1 < len(tags) and tokens[i] in ("and", "but", "or") and tags[i + 1] in FINITE_TAGS \
             and i > clause_start  # "a refill costs $9 and takes 2 days": the first predicate needs its own verb
         if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:
@@ -266,7 +266,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
 
 
 def _plural_subject(tags: list[str], tokens: list[str]) -> None:
-    """"The ML pumps at Dunmore Weir need a suction head": after "the" and a name or modifier, a plural (that the
+    """"The HX valves at Pier 4 need a torque of 60 N·m": after "the" and a name or modifier, a plural (that the
     tagger may read as a verb: "pumps") is the subject's head when a later word of the same clause, after a noun, is
     a verb in the plural ("need a", "run at"); that word is then the clause's verb."""
     for i in range(2, len(tags)):
@@ -293,7 +293,7 @@ def _noun_read_as_adjective(tags: list[str], tokens: list[str], k: int) -> bool:
 
 def _possessed_thing(words: list[Word], j: int) -> bool:
     """Whether the words from j, after a possessive, are a thing of the possessor's and not the rest of a name: a
-    common noun phrase ("the depot's capacity", "the P-200's cartridge"), not a name ("Kiki's Delivery Service")."""
+    common noun phrase ("the depot's capacity", "the P-200's cartridge"), not a name ("Mother's Kitchen Bakery")."""
     k = j
     while k < len(words) and (words[k].tag in ("JJ", "JJR", "JJS", "VBN", "VBG", "HYPH") or words[k].is_noun()):
         if words[k].tag in ("NNP", "NNPS"):
@@ -326,7 +326,7 @@ def _phrases(words: list[Word]) -> list[Phrase]:
                     break  # "a ... the", "... its": two phrases
                 j += 1
                 if words[j - 1].tag == "POS" and j - 1 > i and _possessed_thing(words, j):
-                    break  # "the pump's flow rate": the pump, then its flow rate (but "Kiki's Delivery Service")
+                    break  # "the pump's flow rate": the pump, then its flow rate (but "Mother's Kitchen Bakery")
             span = words[i:j]
             if any(x.is_noun() or x.tag == "CD" for x in span) and not all(x.tag in ("VBN", "VBG") for x in span):
                 while span and not (span[-1].is_noun() or span[-1].tag == "CD" or span[-1].tag == "POS" and

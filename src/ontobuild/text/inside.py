@@ -1,7 +1,7 @@
 """Which thing's phrase a noun phrase is inside, read from the phrases around it: a phrase after a preposition that
 directly follows another thing's phrase ("cartridges for the P-200 printer", "each shelf of the cabinet"), and a
-thing written with "'s" before another ("the depot's capacity": the capacity of the depot). Part of reading a
-sentence (text/reading.py `read_sentence`)."""
+thing written with "'s" before another ("the kiln's peak temperature": the peak temperature of the kiln). Part of
+reading a sentence (text/reading.py `read_sentence`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from .grammar import Phrase
 
 
 def possessors(phrases: list[Phrase], things: dict[int, Any]) -> None:
-    """A thing written with "'s" before another ("the depot's capacity", "the P-200's cartridge") is inside that
-    thing's phrase as if after "of": the capacity of the depot, the cartridge of the P-200. A preposition before
-    the possessor is the whole phrase's ("serves as the P-200's backup": as the backup)."""
+    """A thing written with "'s" before another ("the kiln's peak temperature", "the P-200's cartridge") is inside
+    that thing's phrase as if after "of": the peak temperature of the kiln, the cartridge of the P-200. A
+    preposition before the possessor is the whole phrase's ("serves as the P-200's backup": as the backup)."""
     for i, p in enumerate(phrases[:-1]):
         if i in things and i + 1 in things and p.kind == "NP" and p.words[-1].tag == "POS":
             if p.pp is not None and phrases[i + 1].pp is None:

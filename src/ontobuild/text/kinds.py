@@ -75,14 +75,14 @@ _DEMONYM = re.compile(r"(?:ish|ian|ean|an|ese|ic|i|ch|que|ss)$")
 
 def _demonym(w: Word, nxt: Word) -> bool:
     """Whether a capitalized word the tagger took for a name is a word of origin before a common noun
-    ("Scottish field hockey player", "Austrian-American actor"): its ending is one of those words' endings."""
+    ("Scottish crane operator", "Swedish-Finnish welder"): its ending is one of those words' endings."""
     return w.tag == "NNP" and w.text[:1].isupper() and nxt.text[:1].islower() and \
         _DEMONYM.search(w.text.split("-")[-1].lower()) is not None
 
 
 def kind_label(label_words: list[Word], head: Word, name_label: str) -> str:
     """A phrase's name as a kind: without the adjectives before its head that describe the one it is said of, a
-    proper adjective ("Danish", "Austrian-American") or a word of time or order ("former", "retired", "first");
+    proper adjective ("Danish", "Swedish-Finnish") or a word of time or order ("former", "retired", "first");
     "" when no word goes."""
     if head not in label_words:
         return ""

@@ -227,7 +227,7 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
     relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
     goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
-    value of a relation whose range is a class of people ("X is a gamebook" is no author of X)."""
+    value of a relation whose range is a class of people ("X is a logbook" is no inspector of X)."""
     if _class_of_people(r.get("range") or "", state):
         return False
     if not vocabulary_class(t.kind, state):
@@ -270,10 +270,10 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
 
 def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> bool:
     """Whether a sentence shows a vocabulary relation between two things: a word of its label shares its stem with
-    the words that join them or with the things' head nouns ("illustrated by" ~ illustrator, "the club's coach" ~
-    coach of team), the joining words mean what the label says (sentence embeddings: "written by" ~ author), or
+    the words that join them or with the things' head nouns ("inspected by" ~ inspector, "the crew's skipper" ~
+    skipper of crew), the joining words mean what the label says (sentence embeddings: "made by" ~ manufacturer), or
     both things are known members of its domain and range. A relation only a model's guess puts between two names
-    ("developed by A and published by B": B as the creator) is stated by nothing."""
+    ("tested by A and shipped by B": B as the designer) is stated by nothing."""
     if _shares_stem(r["label"], f"{words} {o.head} {s.head}"):
         return True
     if state.embedder is not None and words and \
@@ -450,7 +450,7 @@ def vocabulary_class(kind: str, state: TextState) -> str:
 
 
 def person_class(kind: str, state: TextState) -> str:
-    """The vocabulary's class of people ("Person", "human") when a kind word names people ("skipper", "nurse"):
+    """The vocabulary's class of people ("Person", "People") when a kind word names people ("skipper", "nurse"):
     what "X is a <kind>" says X is at least; "" otherwise (no vocabulary, no embedder, or no such class)."""
     if not kind or state.embedder is None or not state.class_labels:
         return ""
@@ -459,7 +459,7 @@ def person_class(kind: str, state: TextState) -> str:
 
 
 def _class_of_people(cls: str, state: TextState) -> bool:
-    """Whether a vocabulary class is its class of people ("Person", "human") or a kind of it."""
+    """Whether a vocabulary class is its class of people ("Person", "People") or a kind of it."""
     people = vocabulary_class("Person", state)
     if not cls or not people or state.vocab is None:
         return False

@@ -487,7 +487,7 @@ def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], val
             break
         if q.kind == "NP" and k not in things and q.pp is None and \
                 any(q.start <= v.quantity.start < q.end for v in values):
-            break  # "12 sites were closed": a value is the subject; no thing is (but "orders above €150 ship")
+            break  # "12 sites were closed": a value is the subject; no thing is (but "parcels above 20 kg travel")
         if q.kind == "O" and is_subordinate(q.words[0]) and q.words[0].lower in ("that", "which", "who"):
             relative = True
             k -= 1
@@ -584,7 +584,7 @@ def _give_values_a_verb(values: list[Value], clauses: list[Clause]) -> None:
 
 def _clause_follows(phrases: list[Phrase], k: int) -> bool:
     """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase (with its prepositional phrases:
-    "orders above €150"), then a finite verb group."""
+    "parcels above 20 kg"), then a finite verb group."""
     while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
         k += 1
     if k >= len(phrases) or phrases[k].kind != "NP":

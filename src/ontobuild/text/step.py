@@ -134,7 +134,7 @@ def plan_chunk(idx: EntitiesIndex, chunk: Chunk, state: TextState) -> list[dict[
 
 def choosable(reading: Reading, resolved: dict[str, Resolved], same: dict[str, str]) -> list[str]:
     """The things the model may name as a value's holder: each thing read and resolved, but a complement that is
-    its subject (the subject stands for it) and a measure word ("has a capacity of 900 pallets": the capacity is
+    its subject (the subject stands for it) and a measure word ("has a capacity of 40 crates": the capacity is
     what the value measures, never a thing that holds it)."""
     return [t.id for t in reading.things if t.id in resolved and t.id not in same and t.role != "measure"]
 

@@ -67,6 +67,16 @@ def records(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     return _state(Path(tmp_path_factory.mktemp("records")), RECORDS)
 
 
+def _proposed(text: str, state, idx: EntitiesIndex | None = None, spans: list | None = None):  # noqa: ANN001, ANN202
+    """(the reading of a one-sentence text, its things resolved, the links proposed) before any model."""
+    idx = idx if idx is not None else EntitiesIndex()
+    sentence, = grammar.parse(text)
+    reading = read_sentence(text, sentence, find_quantities(text, [(a, b) for a, b, _ in spans or []]), spans or [])
+    resolved = resolve_things(idx, reading, [], state.packages)
+    _, links, _, _ = proposals(idx, reading, resolved, state)
+    return reading, resolved, links
+
+
 def _links(text: str, state) -> list[tuple[str, str, list[str]]]:  # noqa: ANN001
     idx = EntitiesIndex()
     out = []
@@ -159,12 +169,7 @@ def test_one_relation_takes_the_clause_argument_whose_preposition_fits(tmp_path:
     finds = _state(tmp_path, FINDS)
     assert role_clash("was found by", "place found") and role_clash("was found at", "finder")
     assert not role_clash("was found at", "place found") and not role_clash("played in", "member of team")
-    text = "Hoard 12 was found by Ana Ruiz at Kell Quarry near Brora and Golspie."
-    idx = EntitiesIndex()
-    sentence, = grammar.parse(text)
-    reading = read_sentence(text, sentence, find_quantities(text), [])
-    resolved = resolve_things(idx, reading, [], finds.packages)
-    _, links, _, _ = proposals(idx, reading, resolved, finds)
+    reading, _, links = _proposed("Hoard 12 was found by Ana Ruiz at Kell Quarry near Brora and Golspie.", finds)
     by = {reading.thing(k.object).label: k for k in links}
     assert {"Kell Quarry", "Brora", "Golspie"} <= set(by), by
     assert "placeFound" not in getattr(by.get("Ana Ruiz"), "options", []), by  # "found by": no place
@@ -260,12 +265,7 @@ def test_things_listed_together_share_the_relation_chosen_for_the_first(tmp_path
     from ontobuild.text.proposals import listed_alike
 
     parts = _with_embedder(tmp_path, PARTS)
-    text = "Dana Ruiz is a Danish engineer, inventor and former racing driver."
-    idx = EntitiesIndex()
-    sentence, = grammar.parse(text)
-    reading = read_sentence(text, sentence, find_quantities(text), [])
-    resolved = resolve_things(idx, reading, [], parts.packages)
-    _, links, _, _ = proposals(idx, reading, resolved, parts)
+    reading, resolved, links = _proposed("Dana Ruiz is a Danish engineer, inventor and former racing driver.", parts)
     assert [resolved[k.object].new_label for k in links] == ["engineer", "inventor", "racing driver"], links
     assert all("positionHeld" in k.options for k in links), links
     first, *rest = links
@@ -287,10 +287,6 @@ def test_a_known_name_before_a_common_head_only_qualifies_what_is_says(state) ->
     text = "The Vale Runner is a 1998 Lund Rail locomotive operated by Kessler Works."
     idx = EntitiesIndex()
     idx.add_individual("LundRail", classes=[], label="Lund Rail", source={"file": "a.csv"})
-    spans = mention_spans(idx, text, find_mentions(idx, text))
-    sentence, = grammar.parse(text)
-    reading = read_sentence(text, sentence, find_quantities(text, [(a, b) for a, b, _ in spans]), spans)
-    resolved = resolve_things(idx, reading, [], state.packages)
-    _, links, _, _ = proposals(idx, reading, resolved, state)
+    reading, _, links = _proposed(text, state, idx, mention_spans(idx, text, find_mentions(idx, text)))
     pairs = {(reading.thing(k.subject).label, reading.thing(k.object).label) for k in links}
     assert ("Vale Runner", "Kessler Works") in pairs and all(s != "Lund Rail" for s, _ in pairs), pairs
