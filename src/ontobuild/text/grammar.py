@@ -565,3 +565,17 @@ def name_words(words: list[Word]) -> list[Word]:
                                   words[i].tag in ("DT", "PDT", "PRP$", "POS") or words[i].tag == "CD"):
         i += 1
     return words[i:]
+
+
+def clause_follows(phrases: list[Phrase], k: int) -> bool:
+    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase (with its prepositional phrases:
+    "parcels above 20 kg"), then a finite verb group."""
+    while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
+        k += 1
+    if k >= len(phrases) or phrases[k].kind != "NP":
+        return False
+    k += 1
+    while k + 1 < len(phrases) and phrases[k].kind == "PP" and phrases[k + 1].kind == "NP":
+        k += 2
+    return k < len(phrases) and phrases[k].kind == "VP" and \
+        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k].words)

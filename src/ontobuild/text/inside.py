@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Phrase
+from .grammar import Phrase, clause_follows
 
 # the things are text/reading.py's Thing (which imports this module): typed as Any here
 
@@ -51,3 +51,51 @@ def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
     while k >= 0 and phrases[k].kind in ("NP", "PP"):
         k -= 1
     return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
+
+
+def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
+    """A thing listed after another with "and", "or" or a comma, with no preposition of its own, plays the same part:
+    "a guide by Ann Lee and Bo Park" (both after "by", inside the guide's phrase), "is a welder, a fitter and a
+    driver" (three things "is" says it is). Names after a name of a place with commas only, no "and" or "or", say
+    where it is ("at the Ridge Observatory, Alberta, Canada": in Alberta, in Canada), a phrase inside it.
+    """
+    placed: set[int] = set()
+    for i in sorted(things):
+        t = things[i]
+        if phrases[i].pp is not None or i < 2 or clause_follows(phrases, i):
+            continue  # ("..., and a sack holds 60 kg": the subject of a clause of its own)
+        k, joined = i - 1, False
+        while k >= 0 and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "or"):
+            joined = joined or phrases[k].words[0].lower in ("and", "or")
+            k -= 1
+        if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
+            continue
+        first = things[k]
+        if not joined and first.prep and i + 1 < len(phrases) and phrases[i + 1].kind == "VP":
+            continue  # "In the east hall, two cranes lifted ...": the opening phrase ends; a clause's subject
+        if first.named != t.named and first.prep:
+            continue  # "made by Kessler and the pumps ...": not one list (a name's last word may be a common
+            # word: "by Anna Maria Craft and Lars Berg" is one list)
+        if not joined and first.named and t.named and (first.prep in PLACE_PREPOSITIONS or k in placed) and \
+                not _closed_by_conjunction(phrases, things, i):
+            placed.add(i)  # "at the Ridge Observatory, Alberta, Canada": where the observatory is, not more places
+            t.prep, t.owner = "in", first.id
+            continue
+        t.prep, t.owner, t.conjunct_of = first.prep, first.owner, first.conjunct_of or first.id
+        phrases[i].pp = phrases[i].pp or next((p for p in reversed(phrases[:k]) if p.kind == "PP"), None) \
+            if first.prep else phrases[i].pp
+
+
+PLACE_PREPOSITIONS = frozenset({"at", "in", "near"})
+
+
+def _closed_by_conjunction(phrases: list[Phrase], things: dict[int, Any], i: int) -> bool:
+    """Whether names listed with commas from phrase i on end with "and" or "or" before the last ("Oslo, Bergen and
+    Molde": a list; "Bergen, Norway": a place and where it is)."""
+    j = i + 1
+    while j < len(phrases) and (j in things or phrases[j].kind == "O" and phrases[j].words[0].lower in (",", "and",
+                                                                                                       "or")):
+        if j not in things and phrases[j].words[0].lower in ("and", "or"):
+            return True
+        j += 1
+    return False

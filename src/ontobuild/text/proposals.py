@@ -230,9 +230,26 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
     value of a relation whose range is a class of people ("X is a logbook" is no inspector of X)."""
     if _class_of_people(r.get("range") or "", state):
         return False
-    if not vocabulary_class(t.kind, state):
-        return True
+    if not vocabulary_class(t.kind, state):  # (what X serves "as" is a post whatever it is closest to)
+        return t.role != "complement" or _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
     return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)
+
+
+KIND_RANGE_SIMILARITY = 0.33  # the least similarity of a kind and the range it is a value of (sentence embeddings)
+KIND_IS_CLASS = 0.9  # a kind this close to the range's own label is that class ("X is an operating system")
+
+
+def _kind_of_range(kind: str, rng: str, state: TextState) -> bool:
+    """Whether a kind that names no class of the vocabulary ("a hurdler", "a vice admiral") can be a value of a
+    relation whose range is `rng` ("athlete", "military rank"): of the classes the vocabulary's relations range
+    over, `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says
+    what X is). A kind closer to another range ("a sculptor" to person, "a politician" to political party rather
+    than military unit) is no value of this relation. Without an embedder or a range, the model decides."""
+    if state.embedder is None or not rng or not kind or rng not in state.class_labels:
+        return True
+    ranges = sorted({r.get("range") for r in state.relations.values() if r.get("range") in state.class_labels})
+    best = state.embedder.rank(kind, [state.class_labels[n] for n in ranges], top=1)
+    return bool(best) and ranges[best[0][0]] == rng and KIND_RANGE_SIMILARITY <= best[0][1] < KIND_IS_CLASS
 
 
 RELATION_CHOICES = 3
@@ -251,8 +268,13 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
     if not state.relations:
         return [name] if name else []
     fits = []
+    # the joining words name a relation ("illustrated by": illustrator): another is not what they say, even when
+    # the one they name cannot join these two
+    named = {rel for rel, r in state.relations.items() if r["kind"] == "object" and _shares_stem(r["label"], words)}
     for rel, r in state.relations.items():
         if r["kind"] != "object" or (evident and not shown_by(words, s, o, r, state)) or (keep and not keep(r)):
+            continue
+        if evident and named and rel not in named:
             continue
         if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state)) and \
                 not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)):
@@ -400,8 +422,9 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     if role_clash(words, label):
         score -= 1.0  # "found by X" is no site, "found at X" no finder
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
-    if rng and can_be(o, [rng], state, strict=True):
-        score += 0.5  # "X was a welder": a welder is what the relation's range is (or a kind of it)
+    if rng and (can_be(o, [rng], state, strict=True) or o.role == "complement" and state.embedder is not None
+                and not vocabulary_class(o.kind, state) and _kind_of_range(o.kind_label or o.label, rng, state)):
+        score += 0.5  # "X was a welder": a welder is what the relation's range is (a kind of it, or closest to it)
     if dom and can_be(s, dom, state, strict=True):
         score += 0.25
     if state.embedder is not None:

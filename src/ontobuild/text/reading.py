@@ -21,9 +21,10 @@ from ..values.units import unit as unit_of
 
 from .quantities import Quantity
 from .kinds import kind_label, noun_kind, office_of, titled_name
-from .inside import modifiers, possessors
+from .inside import conjuncts, modifiers, possessors
 from .measures import measures, value_owners
-from .grammar import DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, is_subordinate, known_word, name_words, verb_lemma
+from .grammar import (DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, clause_follows, is_subordinate, known_word,
+                      name_words, verb_lemma)
 
 _PRONOUNS = {"it": "one", "they": "several", "them": "several", "its": "one", "their": "several", "this": "one",
              "these": "several", "those": "several", "he": "one", "she": "one", "him": "one", "her": "one",
@@ -243,7 +244,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     r.things = sorted(things.values(), key=lambda t: t.start)
     possessors(phrases, things)
     modifiers(phrases, things)
-    _conjuncts(phrases, things)
+    conjuncts(phrases, things)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
@@ -368,31 +369,6 @@ def _conditions(phrases: list[Phrase]) -> set[int]:
                 break
             out.add(i)
     return out
-
-
-def _conjuncts(phrases: list[Phrase], things: dict[int, Thing]) -> None:
-    """A thing listed after another with "and", "or" or a comma, with no preposition of its own, plays the same part:
-    "a guide by Ann Lee and Bo Park" (both after "by", inside the guide's phrase), "is a welder, a fitter and a
-    driver" (three things "is" says it is)."""
-    for i in sorted(things):
-        t = things[i]
-        if phrases[i].pp is not None or i < 2 or _clause_follows(phrases, i):
-            continue  # ("..., and a sack holds 60 kg": the subject of a clause of its own)
-        k, joined = i - 1, False
-        while k >= 0 and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "or"):
-            joined = joined or phrases[k].words[0].lower in ("and", "or")
-            k -= 1
-        if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
-            continue
-        first = things[k]
-        if not joined and first.prep and i + 1 < len(phrases) and phrases[i + 1].kind == "VP":
-            continue  # "In the east hall, two cranes lifted ...": the opening phrase ends; a clause's subject
-        if first.named != t.named and first.prep:
-            continue  # "made by Kessler and the pumps ...": not one list (a name's last word may be a common
-            # word: "by Anna Maria Craft and Lars Berg" is one list)
-        t.prep, t.owner, t.conjunct_of = first.prep, first.owner, first.conjunct_of or first.id
-        phrases[i].pp = phrases[i].pp or next((p for p in reversed(phrases[:k]) if p.kind == "PP"), None) \
-            if first.prep else phrases[i].pp
 
 
 def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values: list[Value], paren: set[int],
@@ -549,7 +525,7 @@ def _take_arguments(clause: Clause, phrases: list[Phrase], i: int, things: dict[
             continue
         if q.kind == "O" and (q.words[0].text in (";",) or is_subordinate(q.words[0])):
             break
-        if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and _clause_follows(phrases, k + 1):
+        if q.kind == "O" and q.words[0].lower in (",", "and", "but", "or") and clause_follows(phrases, k + 1):
             break  # "..., and a sack holds 60 kg": the next clause begins
         if k in things:
             t = things[k]
@@ -580,17 +556,3 @@ def _give_values_a_verb(values: list[Value], clauses: list[Clause]) -> None:
             main = before[-1] if before else after[0] if after else None
             if main is not None:
                 v.verb, v.subject, v.condition = main.verb, main.subject, main.condition
-
-
-def _clause_follows(phrases: list[Phrase], k: int) -> bool:
-    """Whether a new clause starts at phrase k: (a coordinator,) a noun phrase (with its prepositional phrases:
-    "parcels above 20 kg"), then a finite verb group."""
-    while k < len(phrases) and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "but", "or"):
-        k += 1
-    if k >= len(phrases) or phrases[k].kind != "NP":
-        return False
-    k += 1
-    while k + 1 < len(phrases) and phrases[k].kind == "PP" and phrases[k + 1].kind == "NP":
-        k += 2
-    return k < len(phrases) and phrases[k].kind == "VP" and \
-        any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in phrases[k].words)

@@ -749,3 +749,22 @@ def test_a_word_that_is_a_measure_only_before_of_and_a_value() -> None:
     assert v.measure == "suction head" and v.subject == _thing(r, "HX valve").id
     r = _read("The head of the lab earns 5,000 EUR.")
     assert _thing(r, "head").role != "measure"
+
+
+@pytest.mark.parametrize("text,place,where", [
+    ("The samples were tested at the Vale Lab, Tromsø, Norway.", "Vale Lab", ["Tromsø", "Norway"]),
+    ("The spare rotor is kept in the Kessler Works, Alberta.", "Kessler Works", ["Alberta"]),
+])
+def test_names_after_a_place_with_commas_only_say_where_it_is(text: str, place: str, where: list[str]) -> None:
+    """"at the Vale Lab, Tromsø, Norway": the lab is in Tromsø, Tromsø in Norway; only the lab is where the samples
+    were tested. Names listed with "and" are a list: each is a place of the verb."""
+    r = _read(text)
+    c, = r.clauses
+    assert [r.thing(a).label for _, a in c.arguments] == [place], c.arguments
+    owners = [place] + where
+    for i, name in enumerate(where):
+        t = _thing(r, name)
+        assert (r.thing(t.owner).label, t.prep) == (owners[i], "in"), t
+    r = _read("The crates were stored at Kell Depot, Vestby Yard and Brora Quay.")
+    c, = r.clauses
+    assert [r.thing(a).label for _, a in c.arguments] == ["Kell Depot", "Vestby Yard", "Brora Quay"]

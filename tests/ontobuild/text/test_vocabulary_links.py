@@ -257,26 +257,70 @@ def test_what_is_says_a_thing_is_is_never_one_person(tmp_path: Path) -> None:
     assert any(o == "Lee Park" and "mentor" in opts for _, o, opts in links), links
 
 
+# a fifth domain: a clinic's staff
+CLINIC = _PREFIXES.format("clinic") + """:Person a owl:Class ; rdfs:label "person" .
+:Specialty a owl:Class ; rdfs:label "medical specialty" .
+:Hospital a owl:Class ; rdfs:label "hospital" .
+:Association a owl:Class ; rdfs:label "professional association" .
+:specialty a owl:ObjectProperty ; rdfs:label "specialty" ; rdfs:domain :Person ; rdfs:range :Specialty .
+:worksAt a owl:ObjectProperty ; rdfs:label "works at" ; rdfs:domain :Person ; rdfs:range :Hospital .
+:memberOf a owl:ObjectProperty ; rdfs:label "member of" ; rdfs:domain :Person ; rdfs:range :Association .
+:mentor a owl:ObjectProperty ; rdfs:label "mentor" ; rdfs:domain :Person ; rdfs:range :Person .
+"""
+
+
+def test_what_is_says_a_thing_is_is_a_value_only_of_the_range_closest_to_it(tmp_path: Path) -> None:
+    """"X is a cardiologist": of the classes the vocabulary's relations range over, a medical specialty is the
+    closest, so `specialty` may be asked; "X is a keen gardener" or "a volunteer" is closest to a person: what X
+    is, the value of no relation (not where X works, nor what X is a member of)."""
+    clinic = _with_embedder(tmp_path, CLINIC)
+    links = _links("Ines Vidal is a cardiologist.", clinic)
+    assert any(s == "Ines Vidal" and [o.removeprefix("voc_") for o in opts] == ["specialty"]
+               for s, _, opts in links), links
+    assert _links("Ines Vidal is a keen gardener.", clinic) == []
+    assert _links("Tomas Berg is a volunteer.", clinic) == []
+
+
+ARCHIVE = _PREFIXES.format("archive") + """:Document a owl:Class ; rdfs:label "document" .
+:Report a owl:Class ; rdfs:label "report" ; rdfs:subClassOf :Document .
+:Person a owl:Class ; rdfs:label "person" .
+:author a owl:ObjectProperty ; rdfs:label "author" ; rdfs:domain :Document ; rdfs:range :Person .
+:illustrator a owl:ObjectProperty ; rdfs:label "illustrator" ; rdfs:domain :Report ; rdfs:range :Person .
+"""
+
+
+def test_words_that_name_a_relation_are_no_other_relation(tmp_path: Path) -> None:
+    """"illustrated by" names the illustrator: when the subject cannot have one (a document that is no report),
+    no other relation is offered for those words (sentence embeddings put "illustrated by" near author)."""
+    archive = _with_embedder(tmp_path, ARCHIVE)
+    links = _links("The Fenwick Memo is a document written by Ana Ruiz and illustrated by Lee Park.", archive)
+    assert links == [("Fenwick Memo", "Ana Ruiz", ["author"])], links
+    links = _links("The Fenwick Memo is a report written by Ana Ruiz and illustrated by Lee Park.", archive)
+    assert ("Fenwick Memo", "Lee Park", ["illustrator"]) in links, links
+
+
 def test_things_listed_together_share_the_relation_chosen_for_the_first(tmp_path: Path) -> None:
-    """"Dana Ruiz is a Danish engineer, inventor and former racing driver": what she is, three times; the relation
-    the model chose for the first is the relation of each; the value is named as a kind ("engineer", "racing
-    driver"), without the words that describe her (Danish, former)."""
+    """"Ines Vidal is a Danish cardiologist, neurologist and former anaesthetist": what she is, three times; the
+    relation the model chose for the first is the relation of each; the value is named as a kind ("cardiologist",
+    "anaesthetist"), without the words that describe her (Danish, former)."""
     from ontobuild.text.choosing import Decision
     from ontobuild.text.proposals import listed_alike
 
-    parts = _with_embedder(tmp_path, PARTS)
-    reading, resolved, links = _proposed("Dana Ruiz is a Danish engineer, inventor and former racing driver.", parts)
-    assert [resolved[k.object].new_label for k in links] == ["engineer", "inventor", "racing driver"], links
-    assert all("positionHeld" in k.options for k in links), links
+    clinic = _with_embedder(tmp_path, CLINIC)
+    reading, resolved, links = _proposed("Ines Vidal is a Danish cardiologist, neurologist and former anaesthetist.",
+                                         clinic)
+    assert [resolved[k.object].new_label for k in links] == ["cardiologist", "neurologist", "anaesthetist"], links
+    rel = next(o for o in links[0].options if o.removeprefix("voc_") == "specialty")
+    assert all(rel in k.options for k in links), links
     first, *rest = links
-    decision = Decision(links={first.id: (first.subject, "positionHeld", first.object),
+    decision = Decision(links={first.id: (first.subject, rel, first.object),
                                **{k.id: (k.subject, "none", k.object) for k in rest}}, answered=True)
     listed_alike(reading, links, decision)
-    assert [decision.links[k.id][1] for k in links] == ["positionHeld"] * 3
+    assert [decision.links[k.id][1] for k in links] == [rel] * 3
     decision = Decision(links={first.id: (first.subject, "none", first.object),
-                               **{k.id: (k.subject, "positionHeld", k.object) for k in rest}}, answered=True)
+                               **{k.id: (k.subject, rel, k.object) for k in rest}}, answered=True)
     listed_alike(reading, links, decision)  # none for the first: the model's own choice for the others
-    assert [decision.links[k.id][1] for k in links] == ["none", "positionHeld", "positionHeld"]
+    assert [decision.links[k.id][1] for k in links] == ["none", rel, rel]
 
 
 def test_a_known_name_before_a_common_head_only_qualifies_what_is_says(state) -> None:  # noqa: ANN001
