@@ -64,6 +64,7 @@ class Phrase:
     kind: str
     words: list[Word]
     pp: "Phrase | None" = None  # the preposition this noun phrase is the object of ("for" in "for the printer")
+    holder: bool = False  # the noun before a measure noun, split off ("the pipe" of "the pipe diameter")
 
     @property
     def start(self) -> int:
@@ -138,6 +139,21 @@ def known_word(word: str) -> str:
     return lex.get(word) or lex.get(word.lower()) or ""
 
 
+_BEFORE_NAMES = {"mr", "mrs", "ms", "dr", "prof", "st", "mt", "gen", "col", "lt", "capt", "sgt", "rev", "hon", "gov",
+                 "sen", "rep", "e.g", "i.e", "cf", "vs", "no", "nos", "fig", "figs", "eq", "ref", "vol", "pp", "p"}
+_CLOSED_CLASS = {"DT", "PDT", "PRP", "PRP$", "IN", "CC", "WDT", "WP", "WRB", "EX", "RB", "RBS", "MD"}
+
+
+def _opens_sentence(abbreviation: str, rest: str) -> bool:
+    """Whether the capitalized word after an abbreviation that ends a unit or a name ("min.", "Inc.", "etc.") opens
+    a new sentence: a function word ("About", "The", "It", "In"). A title or a reference before a name or number
+    ("Dr.", "Fig.", "e.g.") never ends one."""
+    if abbreviation in _BEFORE_NAMES:
+        return False
+    nxt = re.match(r"\s+[\"'“‘(\[]?([A-Z][a-z]+)\b", rest)
+    return nxt is not None and known_word(nxt.group(1).lower()) in _CLOSED_CLASS
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence: a point, question or exclamation mark followed by a space and a capital,
     digit, quote or bracket ends one, but not after an abbreviation, an initial ("W. E. B."), or inside a number;
@@ -150,8 +166,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             word = before.group(1).lower().rstrip(".") if before else ""
             initials = before is not None and re.fullmatch(r"(?:[A-Z]\.)*[A-Z]", before.group(1)) is not None and \
                 not re.search(r"(?:\d\s*|°)[A-Z]$", text[max(start, m.start() - 4):m.start()])  # "450 W.", "°C."
-            if word in _ABBREVIATIONS or initials:  # "Dr. Lee", "W.E.B. Du Bois", "J. Smith"
-                continue
+            if (word in _ABBREVIATIONS and not _opens_sentence(word, text[m.end():])) or initials:
+                continue  # "Dr. Lee", "W.E.B. Du Bois", "J. Smith" (but "... for 30 min. About half of ...")
         end = m.end()
         while end < len(text) and text[end] in "\"'”’)]":
             end += 1
@@ -222,6 +238,12 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i] == "VB" and (tags[i - 1] in NOUN_TAGS or tags[i - 1] == "PRP") and \
                 not any(t in ("TO", "MD") for t in tags[max(0, i - 3):i]):
             tags[i] = "VBP"
+    for i in range(2, len(tags) - 1):  # "the band gap of the films increased": a noun's second word before "of",
+        # when a verb follows, is a noun (a verb directly before "of" is rare: "consists of")
+        if tags[i] in ("VB", "VBP", "VBZ") and tags[i - 1] in ("NN", "NNS") and tags[i - 2] in ("DT", "PRP$", "JJ") \
+                and tokens[i + 1].lower() == "of" and tokens[i].islower() and "NOUN" in word_classes(tokens[i]) and \
+                any(t in FINITE_TAGS or t == "VBN" for t in tags[i + 2:]):
+            tags[i] = "NN"
     for i in range(1, len(tags)):  # "the drum of ...": a determiner's adjective with no noun after it is the noun
         nxt = tags[i + 1] if i + 1 < len(tags) else "."
         if tags[i] == "JJ" and tags[i - 1] == "DT" and (nxt in ("IN", "TO", ".", ",", ":") or nxt in VERB_TAGS):
@@ -245,6 +267,8 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
             and i > clause_start  # "a refill costs $9 and takes 2 days": the first predicate needs its own verb
         if i == len(tags) or tokens[i] in (";", ":") or tags[i] in ("WDT", "WP") or joined:
             clause = range(clause_start, i)
+            past = [k for k in clause if tags[k] == "VBN" and lexical[k] in ("VBD", "VBN") and k > clause_start and
+                    tags[k - 1] in ("NN", "NNS") and not any(tokens[j].lower() in _AUXILIARIES for j in clause)]
             if not any(tags[k] in FINITE_TAGS for k in clause):
                 candidates = [k for k in clause if k > clause_start and tags[k] in ("NN", "NNS", "JJ", "RB") and
                               "VERB" in word_classes(tokens[k]) and tokens[k].islower() and
@@ -252,6 +276,11 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
                                   tags, tokens, k - 1)) and
                               (tags[k + 1] if k + 1 < len(tags) else "") in ("CD", "DT", "PRP$", "IN", "RB", "$",
                                                                              "JJR", "RBR")]
+                # a noun before "of" with a past participle after ("the water level of the tanks dropped"): the
+                # participle is the verb, not the noun
+                candidates = [k for k in candidates if not (past and past[0] > k and tokens[k + 1].lower() == "of")]
+                if past and not candidates:
+                    tags[past[0]] = "VBD"  # "the band gap of the films increased": the past tense, not a noun
                 for k in candidates[:1]:  # "the pump weighs 40 kg": what the verb follows is the noun
                     if _noun_read_as_adjective(tags, tokens, k - 1):
                         tags[k - 1] = "NN"
@@ -291,6 +320,9 @@ def _noun_read_as_adjective(tags: list[str], tokens: list[str], k: int) -> bool:
     return k >= 1 and tags[k] == "JJ" and tags[k - 1] == "DT" and "NOUN" in word_classes(tokens[k].lower())
 
 
+POSSESSIVE_PRONOUNS = frozenset({"its", "their"})  # of things; "his", "her", "our" stay in their phrase
+
+
 def _possessed_thing(words: list[Word], j: int) -> bool:
     """Whether the words from j, after a possessive, are a thing of the possessor's and not the rest of a name: a
     common noun phrase ("the depot's capacity", "the P-200's cartridge"), not a name ("Mother's Kitchen Bakery")."""
@@ -310,8 +342,9 @@ def _phrases(words: list[Word]) -> list[Phrase]:
     i = 0
     while i < len(words):
         w = words[i]
-        if w.tag in ("PRP", "EX") or (w.tag == "CD" and not _np_continues(words, i + 1)):
-            out.append(Phrase("NP", [w]))
+        if w.tag in ("PRP", "EX") or (w.tag == "CD" and not _np_continues(words, i + 1)) or \
+                w.tag == "PRP$" and w.lower in POSSESSIVE_PRONOUNS and _possessed_thing(words, i + 1):
+            out.append(Phrase("NP", [w]))  # ("its weight": it, then its weight, as "the pump's weight")
             i += 1
             continue
         if w.tag in ("DT", "PRP$", "PDT", "CD", "JJ", "JJR", "JJS", "VBN", "POS") or w.is_noun() or \

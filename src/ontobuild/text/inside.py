@@ -17,7 +17,8 @@ def possessors(phrases: list[Phrase], things: dict[int, Any]) -> None:
     that thing's phrase as if after "of": the peak temperature of the kiln, the cartridge of the P-200. A
     preposition before the possessor is the whole phrase's ("serves as the P-200's backup": as the backup)."""
     for i, p in enumerate(phrases[:-1]):
-        if i in things and i + 1 in things and p.kind == "NP" and p.words[-1].tag == "POS":
+        owner_like = p.words[-1].tag == "POS" or p.words[0].tag == "PRP$" or p.holder
+        if i in things and i + 1 in things and p.kind == "NP" and owner_like:
             if p.pp is not None and phrases[i + 1].pp is None:
                 phrases[i + 1].pp, things[i + 1].prep, p.pp = p.pp, things[i].prep, None
             things[i].owner, things[i].prep = things[i + 1].id, "of"

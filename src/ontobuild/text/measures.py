@@ -11,7 +11,7 @@ from typing import Any
 from ontocore.text import singular
 
 from .concepts import QUANTITY_NOUNS
-from .grammar import DETERMINERS, Phrase, name_words
+from .grammar import DETERMINERS, Phrase, Word, known_word, name_words
 from .kinds import is_event
 
 # the things and the reading are text/reading.py's Thing and Reading (which imports this module): typed as Any here
@@ -23,6 +23,44 @@ MEASURE_NOUNS = (QUANTITY_NOUNS - {"draft", "draught", "head", "stay", "stock", 
     "growth", "hardness", "index", "loss", "margin", "mobility", "modulus", "overhead", "percentage", "permeability",
     "population", "porosity", "proportion", "ratio", "resistance", "return", "strain", "stress", "tension",
     "viscosity", "wavelength"}
+
+
+_FILLER = r"(?:(?:about|around|only|up|to|at|least|most|roughly|approximately|nearly|between|from|below|above|" \
+          r"under|over|less|more|than|just|typically|usually|always|still|now)\s+){0,4}"
+_VALUE_FOLLOWS = re.compile(r"\s+(?:is|are|was|were|averages|averaged|ranges|ranged|range|reaches|reached|equals|"
+                            r"stands at)\s+" + _FILLER + r"[-+−]?\d")
+
+
+def holders_split(phrases: list[Phrase], text: str, sentence_start: int) -> list[Phrase]:
+    """The phrases with a thing written right before a measure noun split off as a phrase of its own, as "the pipe's
+    diameter" would be: a name ("Vestby Depot storage capacity" -> "Vestby Depot", "storage capacity") or a common
+    noun ("the pipe diameter" -> "the pipe", "diameter"; "herd sizes"), the thing that has the measure when it
+    points back to one (text/resolving.py). Only a measure that a value follows ("... capacity is 900 pallets"):
+    "kilns of the Vega range" is a name."""
+    out: list[Phrase] = []
+    for p in phrases:
+        tags = [_tag_at_start(w, sentence_start) for w in p.words]
+        names = [k for k, t in enumerate(tags) if t in ("NNP", "NNPS", "CD")]
+        k = names[-1] + 1 if names else len(tags) - 1
+        possessed = bool(out) and out[-1].kind == "NP" and (out[-1].words[-1].tag == "POS" or
+                                                          out[-1].words[0].tag == "PRP$")  # ("the kiln's peak ...")
+        if p.kind == "NP" and 1 <= k < len(tags) and all(t in ("NN", "NNS") for t in tags[k:]) and \
+                singular(p.words[-1].lower) in MEASURE_NOUNS and "POS" not in tags and p.pp is None and \
+                not possessed and _VALUE_FOLLOWS.match(text, p.end) and \
+                (names or tags[k - 1] in ("NN", "NNS") and singular(p.words[k - 1].lower) not in MEASURE_NOUNS):
+            words = [Word(w.text, t, w.start, w.end) for w, t in zip(p.words, tags)]
+            out += [Phrase("NP", words[:k], p.pp, holder=True), Phrase("NP", words[k:])]
+        else:
+            out.append(p)
+    return out
+
+
+def _tag_at_start(w: Word, sentence_start: int) -> str:
+    """A word's tag; a sentence's first word that the lexicon knows as a noun in lower case is that noun ("Herd
+    sizes ranged ...": the tagger's NNP or JJ for a capital)."""
+    if w.start == sentence_start and known_word(w.lower) in ("NN", "NNS"):
+        return known_word(w.lower)
+    return w.tag
 
 
 def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -> None:
@@ -49,6 +87,8 @@ def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -
                 continue
             v.measure = " ".join(w.lower for w in name_words(phrases[i].words) if w.lower not in DETERMINERS)
             inner = next((x for x in things.values() if x.owner == t.id), None)
+            if inner is not None and inner.holder and not inner.named:  # ("the pipe diameter": both words)
+                v.measure = f"{inner.label} {v.measure}"
             if inner is not None:  # "the weight of a box is 3 kg": the box's
                 v.measure_of = inner.id
             elif t.role in ("object", "complement") or t.prep:
@@ -64,6 +104,8 @@ def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -
             continue
         inner = next((x for x in r.things if x.owner == subject.id), None)
         v.measure = " ".join(w for w in subject.label.split() if w.lower() not in DETERMINERS)
+        if inner is not None and inner.holder and not inner.named:
+            v.measure = f"{inner.label} {v.measure}"
         v.measure_of = inner.id if inner is not None else ("previous" if re.match(r"(?i)\s*(its|their)\b",
                                                                                    subject.text) else "")
         subject.role = "measure"

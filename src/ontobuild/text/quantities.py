@@ -54,6 +54,36 @@ _WORDS_QUANTITY = re.compile(rf"\b((?:a\s+)?{_NUMBER_WORD}(?:(?:\s+and\s+|[\s-]+
                              rf"(?!of\b|and\b|or\b|to\b)({SUFFIX_FORMS}|{_COUNTED})(?![A-Za-z0-9²³])", re.I)
 
 
+_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+          "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}
+# "two thirds of the samples", "half of the crates", "one in five parcels": a share, never a count of "thirds"
+_FRACTION = re.compile(r"\b(?:(a|an|one|two|three|four|five|six|seven|eight|nine)\s+)?(half|halves|thirds?|quarters?|"
+                       r"fifths?|sixths?|eighths?|tenths?)\s+of\b|\b(one|1)\s+in\s+(" + _NUMBER_WORD + r"|\d+)\b", re.I)
+
+
+def _fractions(text: str, skip: list[tuple[int, int]]) -> list[Quantity]:
+    """Shares written in words ("two thirds of", "half of", "one in five"), as a percentage (approximate when it
+    is not a whole number): never a count of thirds, never "one in" as an inch."""
+    out = []
+    for m in _FRACTION.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in skip):
+            continue
+        if m.group(2):
+            count = 1 if not m.group(1) or m.group(1).lower() in ("a", "an") else words_value(m.group(1)) or 1
+            share = 100 * count / _PARTS[m.group(2).lower()]
+            end = m.end(2)
+        else:
+            parts = int(m.group(4)) if m.group(4).isdigit() else words_value(m.group(4)) or 0
+            if parts < 2:
+                continue
+            share, end = 100 / parts, m.end(4)
+        value = f"{share:.1f}".rstrip("0").rstrip(".")
+        q = Quantity("", value, "xsd:decimal", "%", "ratio", start=m.start(), end=end, written=text[m.start():end],
+                     approx=value != f"{share:g}")
+        out.append(q)
+    return out
+
+
 def words_value(words: str) -> int | None:
     """The integer a number written in words says ("two hundred" -> 200, "twenty-five" -> 25), None if not one."""
     total = current = 0
@@ -170,6 +200,9 @@ def _pers(text: str, pos: int) -> tuple[list[str], int]:
     return out, pos
 
 
+_SENTENCE_END = re.compile(r"[.!?;]\s+(?=[\"“(]?[A-Z])")
+
+
 def _clause_start(text: str, pos: int) -> int:
     cut = max(text.rfind(". ", 0, pos), text.rfind("; ", 0, pos), text.rfind("\n", 0, pos), text.rfind(", ", 0, pos))
     return cut + 2 if cut >= 0 else 0
@@ -221,6 +254,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                      written=text[a:b])
         found.append((a, q))
         skip.append((a, b))
+    for q in _fractions(text, skip):
+        found.append((q.start, q))
+        skip.append((q.start, q.end))
     for m in _WORD_RATE.finditer(text):
         if any(a < m.end() and m.start() < b for a, b in skip):
             continue
@@ -295,16 +331,16 @@ def _qualify(text: str, quantities: list[Quantity]) -> None:
             prev.range_of, q.range_of, prev.range_role, q.range_role = q.id, prev.id, "min", "max"
             q.before, prev.after = prev.before, q.after
     for q in quantities:
-        before = text[max(0, q.start - 40):q.start]
-        if q.range_role == "max":
-            before = text[max(0, q.start - 40):q.start] if not q.range_of else ""
+        before = _SENTENCE_END.split(text[max(0, q.start - 40):q.start])[-1]  # ("... 30 min. About half": no "min.")
+        if q.range_role == "max" and q.range_of:
+            before = ""
         if _CAPACITY.search(before):
             q.capacity = True
         elif not q.range_role and _MAX_WORDS.search(before):
             q.bound, q.strict = "max", bool(_STRICT.search(before))
         elif not q.range_role and _MIN_WORDS.search(before) and not _BETWEEN.search(before):
             q.bound, q.strict = "min", bool(_STRICT.search(before))
-        q.approx = bool(_APPROX.search(before))
+        q.approx = q.approx or bool(_APPROX.search(before))
         q.average = bool(_AVERAGE.match(text[q.end:q.end + 20]) or _AVERAGE_BEFORE.search(q.before))
         pack = _PACK.search(text, max(0, q.start - 30), q.start)
         if pack and q.dimension in ("", "count"):

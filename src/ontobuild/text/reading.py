@@ -22,7 +22,7 @@ from ..values.units import unit as unit_of
 from .quantities import Quantity
 from .kinds import kind_label, noun_kind, office_of, titled_name
 from .inside import conjuncts, modifiers, possessors
-from .measures import measures, value_owners
+from .measures import holders_split, measures, value_owners
 from .grammar import (DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, clause_follows, is_subordinate, known_word,
                       name_words, verb_lemma)
 
@@ -66,6 +66,8 @@ class Thing:
     # Rail engine"): the phrase is a thing of the head's kind that the name only qualifies
     kind_label: str = ""  # its name as a kind, when it differs from `label`: without the adjectives that describe
     # the one it is said of ("retired Danish welder" -> "welder"): what "X is a ..." gives as a value
+    holder: bool = False  # the noun before a measure noun ("pipe" in "the pipe diameter"): the thing that has the
+    # measure when it points back to one, else no thing ("storage" in "the storage time")
 
     @property
     def kind(self) -> str:
@@ -186,7 +188,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     for i, q in enumerate(inside, 1):
         r.values.append(Value(f"V{i}", q))
     values = r.values
-    phrases = sentence.phrases
+    phrases = holders_split(sentence.phrases, text, sentence.start)
     paren = _parenthesized(phrases)
     cond = _conditions(phrases)
     # things: noun phrases that are not values (their words are not a quantity) and not measure words
@@ -201,10 +203,10 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         if _post_nominal(phrases, i, things):
             continue
         words = [w for w in words if not _in_value(w, values)]
-        if not words or not any(w.is_noun() or w.tag == "PRP" for w in words):
+        if not words or not any(w.is_noun() or w.tag in ("PRP", "PRP$") for w in words):
             continue
-        head = next((w for w in reversed(words) if w.is_noun() or w.tag == "PRP"), words[-1])
-        if head.tag == "PRP" and head.lower not in _PRONOUNS:
+        head = next((w for w in reversed(words) if w.is_noun() or w.tag in ("PRP", "PRP$")), words[-1])
+        if head.tag in ("PRP", "PRP$") and head.lower not in _PRONOUNS:
             continue  # "we", "you", "I": the writer or reader, never a thing of the text
         if len(words) == 1 and (unit_of(head.text) or unit_of(head.lower)) and head.tag in ("NN", "NNS"):
             continue  # "after hours", "for days": a unit without its number names no thing
@@ -233,7 +235,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
                   named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
                   or bool(number), title=title, kind_label=kind_label(label_words, head, name_label),
                   known_before_head=head.tag in ("NN", "NNS") and all(
-                      e <= head.start for s, e, _ in known if p.start <= s < p.end))
+                      e <= head.start for s, e, _ in known if p.start <= s < p.end), holder=p.holder)
         things[i] = t
     _aliases(phrases, things)
     gerund = _gerund_subject(text, phrases, things)

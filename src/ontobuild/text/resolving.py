@@ -98,6 +98,15 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 t.refers = earlier.label
             continue  # a pronoun that points to nothing is no thing
         kind = t.kind
+        if t.holder and not t.named:  # "the pipe diameter": the pipes spoken of, or the tables' pipes; else only a word of the
+            # measure's name ("the storage time")
+            earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals), None)
+            group = members(idx, _class_named(idx, kind)) if earlier is None and _class_named(idx, kind) else []
+            if earlier is not None or group:
+                out[t.id] = Resolved(list(earlier.individuals) if earlier else group, stated_of=t.label,
+                                     referent=earlier.label if earlier else f"{t.label} (all)")
+                t.refers = earlier.label if earlier else ""
+            continue
         if t.plural and kind and not t.owner and not written_as_name(reading, t):
             # "Helmets must be kept ...": the members of a class the tables know
             cls = _class_named(idx, kind)

@@ -56,6 +56,9 @@ def _thing(r: Reading, label: str):  # noqa: ANN202
     ("The archive was founded by A. B. Carver in 1950. It holds 40 shelves.", 2),
     ("The kiln is in hall 2. It reaches 1,200 °C.", 2),
     ("Valve 3.5 opens at 2.5 bar; valve 4 stays shut.", 1),
+    ("Soak the filters for 5 min. Then rinse them twice.", 2),  # a unit's abbreviation, then a new sentence
+    ("The parts are made by Hale Bros. They ship within a week.", 2),
+    ("See Fig. 3 for the kiln. It holds 40 trays.", 2),  # a reference before its number ends nothing
 ])
 def test_sentences_end_where_a_sentence_ends(text: str, count: int) -> None:
     assert len(grammar.parse(text)) == count
@@ -768,3 +771,54 @@ def test_names_after_a_place_with_commas_only_say_where_it_is(text: str, place: 
     r = _read("The crates were stored at Kell Depot, Vestby Yard and Brora Quay.")
     c, = r.clauses
     assert [r.thing(a).label for _, a in c.arguments] == ["Kell Depot", "Vestby Yard", "Brora Quay"]
+
+
+@pytest.mark.parametrize("text,measure", [
+    ("Its capacity is 12 trays.", "capacity"),
+    ("Their thickness, measured by a gauge, was 85 nm.", "thickness"),
+])
+def test_a_possessive_pronoun_is_the_owner_of_what_follows_it(text: str, measure: str) -> None:
+    """"Its capacity is 12 trays": the capacity of what "it" points back to, as "the oven's capacity" would be (the
+    value was skipped as nobody's); "our warehouse" is the writer's, one thing."""
+    r = _read(text)
+    t = _thing(r, measure)
+    owner = r.thing(next(x.id for x in r.things if x.owner == t.id))
+    assert owner.label in ("its", "their") and owner.prep == "of", owner
+    assert [x.label for x in _read("Our warehouse holds 40 pallets.").things] == ["warehouse"]
+
+
+def test_a_thing_written_before_a_measure_noun_has_that_measure_when_it_points_back() -> None:
+    """"The hose diameter is 25 mm" after the hoses were spoken of: the hoses' diameter (it was skipped as
+    nobody's); "Vestby Yard capacity is 900 crates": the yard's capacity; "the transit time is 3 h": "transit" points
+    back to nothing, no thing, and the measure keeps both words. A name that ends in a measure noun and no value
+    after it stays whole ("parts of the Vega range are ...")."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+    from ontobuild.text.state import Known
+
+    r = _read("The hose diameter is 25 mm.")
+    hose, diameter = _thing(r, "hose"), _thing(r, "diameter")
+    assert (hose.owner, hose.prep, diameter.role) == (diameter.id, "of", "measure")
+    history = [Known("the hoses of the pump", "Hose", ["Hose1", "Hose2"], True)]
+    assert resolve_things(EntitiesIndex(), r, history)[hose.id].individuals == ["Hose1", "Hose2"]
+    assert r.values[0].measure_of == hose.id
+    r = _read("The transit time is 3 h.")
+    transit = _thing(r, "transit")
+    assert transit.holder and transit.id not in resolve_things(EntitiesIndex(), r, history)
+    assert r.values[0].measure == "transit time"
+    r = _read("Vestby Yard capacity is 900 crates.")
+    yard = _thing(r, "Vestby Yard")
+    assert yard.owner == _thing(r, "capacity").id and yard.named
+    assert [t.label for t in _read("Parts of the Vega range are checked every 6 months.").things][-1] == "Vega range"
+
+
+@pytest.mark.parametrize("text,measure,verb", [
+    ("The water level of the tanks dropped by 2 m.", "water level", "dropped"),
+    ("The band gap of the coated wafers increased from 1.1 eV to 1.3 eV.", "band gap", "increased"),
+])
+def test_a_noun_before_of_is_no_verb_when_a_past_tense_follows(text: str, measure: str, verb: str) -> None:
+    """"The water level of the tanks dropped": "level" and "gap" can be verbs, but the clause's verb is the past
+    tense after the "of" phrase (the tagger reads it as a participle); the measure is the whole noun phrase."""
+    r = _read(text)
+    assert [c.verb for c in r.clauses] == [verb]
+    assert r.thing(r.clauses[0].subject).label == measure or r.values[0].measure == measure

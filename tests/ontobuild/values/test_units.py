@@ -87,3 +87,23 @@ def test_a_unit_is_a_whole_word_of_a_name(text: str, name: str, expected: str) -
     from ontobuild.text.concepts import with_unit
 
     assert with_unit(name, find_quantities(text)[0], set()) == expected
+
+
+@pytest.mark.parametrize("text,written,value,approx", [
+    ("Nearly two thirds of the seedlings survived the frost.", "two thirds", "66.7", True),
+    ("Half of the trailers were empty.", "Half", "50", False),
+    ("One in four invoices is paid late.", "One in four", "25", False),
+    ("Three quarters of the drivers hold a permit.", "Three quarters", "75", False),
+])
+def test_a_share_written_in_words_is_a_percentage(text: str, written: str, value: str, approx: bool) -> None:
+    """"two thirds of", "half of", "one in four": a share, as a percentage (never a count of thirds, never "one in"
+    read as an inch); approximate when it is no whole number or the text says so."""
+    q = find_quantities(text)[0]
+    assert (q.written, q.value, q.unit, q.dimension) == (written, value, "%", "ratio")
+    assert q.approx == approx
+
+
+def test_a_bound_word_of_the_sentence_before_bounds_nothing() -> None:
+    """"... for 30 min. About 40 crates ...": the "min." that ends a sentence is no minimum of the next one's value."""
+    q = find_quantities("Rinse the drums for 30 min. About 40 drums are rinsed a day.")[1]
+    assert (q.value, q.bound, q.approx) == ("40", "", True)
