@@ -10,7 +10,8 @@ import re
 from ontocore.text import singular
 
 from ..ontology.names import safe_name
-from .grammar import NOUN_TAGS, VERB_TAGS, Word, known_word, word_classes
+from .grammar import Word
+from .tagging import NOUN_TAGS, VERB_TAGS, known_word, word_classes
 
 
 def noun_kind(noun: str) -> str:

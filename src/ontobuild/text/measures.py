@@ -11,7 +11,8 @@ from typing import Any
 from ontocore.text import singular
 
 from .concepts import QUANTITY_NOUNS
-from .grammar import DETERMINERS, Phrase, Word, known_word, name_words
+from .grammar import DETERMINERS, Phrase, Word, name_words
+from .tagging import known_word
 from .kinds import is_event
 
 # the things and the reading are text/reading.py's Thing and Reading (which imports this module): typed as Any here

@@ -15,7 +15,7 @@ from .concepts import GENERIC, candidates, concept_problem, propose, unit_suffix
 from ..ontology.index import EntitiesIndex
 from .quantities import Quantity
 from ..ontology.names import safe_name
-from .grammar import known_word
+from .tagging import known_word
 from .measures import MEASURE_NOUNS
 from .reading import Reading, Value
 

@@ -23,8 +23,8 @@ from .quantities import Quantity
 from .kinds import kind_label, noun_kind, office_of, titled_name
 from .inside import conjuncts, modifiers, possessors
 from .measures import holders_split, measures, value_owners
-from .grammar import (DETERMINERS, NOUN_TAGS, Phrase, Sentence, Word, clause_follows, is_subordinate, known_word,
-                      name_words, verb_lemma)
+from .grammar import DETERMINERS, Phrase, Sentence, Word, clause_follows, is_subordinate, name_words
+from .tagging import NOUN_TAGS, known_word, verb_lemma
 
 _PRONOUNS = {"it": "one", "they": "several", "them": "several", "its": "one", "their": "several", "this": "one",
              "these": "several", "those": "several", "he": "one", "she": "one", "him": "one", "her": "one",

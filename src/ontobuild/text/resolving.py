@@ -98,14 +98,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 t.refers = earlier.label
             continue  # a pronoun that points to nothing is no thing
         kind = t.kind
-        if t.holder and not t.named:  # "the pipe diameter": the pipes spoken of, or the tables' pipes; else only a word of the
-            # measure's name ("the storage time")
-            earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals), None)
-            group = members(idx, _class_named(idx, kind)) if earlier is None and _class_named(idx, kind) else []
-            if earlier is not None or group:
-                out[t.id] = Resolved(list(earlier.individuals) if earlier else group, stated_of=t.label,
-                                     referent=earlier.label if earlier else f"{t.label} (all)")
-                t.refers = earlier.label if earlier else ""
+        if t.holder and not t.named:  # "the pipe diameter": the pipes spoken of, or no thing (_holder)
+            out.update({t.id: held} if (held := _holder(idx, t, history)) is not None else {})
             continue
         if t.plural and kind and not t.owner and not written_as_name(reading, t):
             # "Helmets must be kept ...": the members of a class the tables know
@@ -162,6 +156,19 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
     for tid in folded:
         out.pop(tid, None)
     return out
+
+
+def _holder(idx: EntitiesIndex, t: Thing, history: list[Known]) -> Resolved | None:
+    """What a common noun before a measure noun stands for ("the pipe diameter"): the pipes spoken of before, else
+    the tables' pipes; None when it points back to nothing (then it is only a word of the measure's name: "the
+    transit time")."""
+    earlier = next((k for k in reversed(history) if k.kind == t.kind and k.individuals), None)
+    if earlier is not None:
+        t.refers = earlier.label
+        return Resolved(list(earlier.individuals), stated_of=t.label, referent=earlier.label)
+    cls = _class_named(idx, t.kind)
+    group = members(idx, cls) if cls else []
+    return Resolved(group, stated_of=t.label, referent=f"{t.label} (all)") if group else None
 
 
 def _named(idx: EntitiesIndex, name: str) -> bool:
