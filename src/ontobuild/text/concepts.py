@@ -26,7 +26,9 @@ QUANTITY_NOUNS = {"time", "period", "duration", "cycle", "cost", "price", "fee",
                   "toll", "tariff", "surcharge", "deposit", "discount", "quantity", "stay", "term", "window",
                   "efficiency", "head", "flow", "elevation", "altitude", "thickness", "diameter", "radius",
                   "strength", "intensity", "draught", "draft", "payload", "rating", "turbidity", "ph", "dosage",
-                  "runtime", "lifespan", "range", "reach", "span", "gauge", "resolution", "brightness"}
+                  "runtime", "lifespan", "range", "reach", "span", "gauge", "resolution", "brightness",
+                  "precipitation", "rainfall", "snowfall", "salinity", "acidity", "moisture", "demand", "usage",
+                  "intake", "uptake", "discharge", "emission", "production", "attendance", "turnover"}
 # what a noun of a property name can measure: "cost" is money, never time
 NOUN_DIMENSIONS: dict[str, set[str]] = {
     "cost": {"money"}, "price": {"money"}, "fee": {"money"}, "fare": {"money"}, "toll": {"money"},

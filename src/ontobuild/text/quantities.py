@@ -20,7 +20,8 @@ from ..values.units import PREFIX_CURRENCY, RATE_FORMS, SUFFIX_FORMS, currency, 
 _NOT_COUNTED = ("is|was|has|as|us|its|this|thus|plus|always|perhaps|whereas|across|besides|sometimes|towards|"
                 "less|unless|yes|does|goes|news|series|species|versus|various|previous|days|hours|weeks|years|"
                 "months|minutes|seconds")
-_COUNTED = rf"(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s"
+_IRREGULAR_PLURALS = {"people": "person", "children": "child", "men": "man", "women": "woman"}
+_COUNTED = rf"(?:{'|'.join(_IRREGULAR_PLURALS)})\b|(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}[a-rt-z]s"
 _MINUS = "-\u2212\u2013"
 _NUM = re.compile(
     rf"(?P<cur>(?:{PREFIX_CURRENCY})\s?)?(?<![A-Za-z0-9.,/:_])(?<![A-Za-z]-)(?P<sign>[{_MINUS}](?=\d))?"
@@ -184,6 +185,8 @@ def _unit(written: str) -> tuple[str, str]:
     found = unit_of(written)
     if found:
         return found[1], found[0]
+    if written in _IRREGULAR_PLURALS:  # "12 people", "20 children"
+        return _IRREGULAR_PLURALS[written], "count"
     if re.fullmatch(r"[a-z]{3,}s", written):
         return singular(written), "count"
     return written, "unknown"

@@ -222,7 +222,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
             head.tag == "NNS"
         name_label = label if proper or not plural else text[label_words[0].start:head.start] + singular(head.text)
         if not proper and label_words[0].start == sentence.start and label_words[0].tag != "NNP" and \
-                known_word(label_words[0].lower):  # "Parcels that arrive ...": a common noun, capitalized by place
+                known_word(label_words[0].lower) and not label_words[0].text.isupper():  # "Parcels that ...": a
+            # common noun, capitalized by its place (but "IT staff": an acronym)
             name_label = name_label[:1].lower() + name_label[1:]
         n += 1
         tail = [w for w in words[words.index(head) + 1:] if w.tag == "CD"] if head in words else []

@@ -15,6 +15,7 @@ NOUN_TAGS = {"NN", "NNS", "NNP", "NNPS"}
 AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "does", "do", "did"}
 VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"}
 FINITE_TAGS = {"VBD", "VBP", "VBZ", "MD"}
+_FUNCTION_TAGS = {"PRP", "PRP$", "IN", "CC", "DT", "TO", "MD", "WDT", "WP", "EX", "RB"}
 
 
 @lru_cache(maxsize=1)
@@ -66,6 +67,8 @@ def tag(tokens: list[str]) -> list[str]:
     from textblob._text import find_tags
     tagged = find_tags(list(tokens), lexicon=lex, morphology=lex.morphology, context=None, entities=lex.entities,
                        language="en")
+    words = [t for t in tokens if t[:1].isalpha()]
+    shouting = len(words) > 2 and all(t.isupper() for t in words)  # A SENTENCE IN CAPITALS
     for pair, token in zip(tagged, tokens):
         if re.fullmatch(r"[+\-\u2212]?\d+(?:[.,:]\d+)*%?", token):
             pair[1] = "CD"
@@ -75,6 +78,10 @@ def tag(tokens: list[str]) -> list[str]:
             pair[1] = "POS"
         elif token.startswith("°"):
             pair[1] = "NN"
+        elif re.fullmatch(r"[a-z]{1,2}[A-Z][A-Za-z]?", token):  # "pH", "eV", "dB": a measure or unit, no name
+            pair[1] = "NN"
+        elif shouting is False and re.fullmatch(r"[A-Z]{2,}", token) and pair[1] in _FUNCTION_TAGS:
+            pair[1] = "NNP"  # "the IT desk", "the OR team": an acronym, not "it" or "or"
     before = [t for _, t in tagged]
     tagged = lex.context.apply(tagged)
     tags = _repaired([t for _, t in tagged], tokens, before)
@@ -122,6 +129,14 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
                 and tokens[i + 1].lower() == "of" and tokens[i].islower() and "NOUN" in word_classes(tokens[i]) and \
                 any(t in FINITE_TAGS or t == "VBN" for t in tags[i + 2:]):
             tags[i] = "NN"
+    for i in range(1, len(tags) - 1):  # "printers go to room 3": a word between "to" and a number is a noun
+        if tags[i] in ("VB", "VBP") and tokens[i - 1].lower() == "to" and tags[i + 1] == "CD" and \
+                (i + 2 >= len(tags) or tags[i + 2] not in NOUN_TAGS) and "NOUN" in word_classes(tokens[i]):
+            # ("has to check 4 valves": a verb, its count's noun after the number)
+            tags[i] = "NN"
+    if len(tags) > 2 and tags[0] in ("VBN", "VBD") and tokens[0].lower().endswith("ed") and \
+            tags[1] in ("NN", "NNS") and any(t in ("MD", "VBZ", "VBP") for t in tags[2:]):
+        tags[0] = "JJ"  # "Opened vials must be discarded": a participle before the subject's noun describes it
     for i in range(1, len(tags)):  # "the drum of ...": a determiner's adjective with no noun after it is the noun
         nxt = tags[i + 1] if i + 1 < len(tags) else "."
         if tags[i] == "JJ" and tags[i - 1] == "DT" and (nxt in ("IN", "TO", ".", ",", ":") or nxt in VERB_TAGS):

@@ -822,3 +822,39 @@ def test_a_noun_before_of_is_no_verb_when_a_past_tense_follows(text: str, measur
     r = _read(text)
     assert [c.verb for c in r.clauses] == [verb]
     assert r.thing(r.clauses[0].subject).label == measure or r.values[0].measure == measure
+
+
+@pytest.mark.parametrize("text,subject,place", [
+    ("Scanners go to room 3 after use.", "scanner", "room 3"),
+    ("Sealed drums must be moved to bay 2.", "sealed drum", "bay 2"),
+])
+def test_a_place_with_a_number_after_to_is_a_thing_and_a_participle_before_the_noun_describes_it(
+        text: str, subject: str, place: str) -> None:
+    """"go to room 3": "room" is no verb after "to" (the clause had no argument); "Sealed drums must be moved":
+    "Sealed" describes the drums, no verb of its own. "has to check 4 valves" stays a verb and its count."""
+    r = _read(text)
+    c = next(c for c in r.clauses if c.arguments)
+    assert r.thing(c.subject).label == subject and [r.thing(a).label for _, a in c.arguments] == [place]
+    r = _read("The crew has to check 4 valves.")
+    assert "check" in " ".join(c.verb for c in r.clauses) or all(t.label != "check" for t in r.things)
+
+
+def test_an_acronym_is_a_name_not_a_function_word() -> None:
+    """"the IT desk", "the OR team": an acronym written in capitals is a name, never "it" or "or"."""
+    r = _read("Badges are printed by the IT desk and collected at reception.")
+    assert any(t.label == "IT desk" and t.prep == "by" for t in r.things), r.things
+    r = _read("The OR team checks the trolleys daily.")
+    assert r.thing(r.clauses[0].subject).label == "OR team"
+
+
+@pytest.mark.parametrize("text,owner,measure", [
+    ("Daily water demand in the northern district is 4,000 m³.", "northern district", "daily water demand"),
+    ("The pH of the rinse water must stay between 6.5 and 8.", "rinse water", "pH"),
+])
+def test_a_measured_quantity_before_of_or_in_is_the_measure_of_what_follows(text: str, owner: str,
+                                                                             measure: str) -> None:
+    """"water demand in the district", "the pH of the rinse water": the phrase after the measure is its holder (the
+    value was stated of a thing named "water demand"; "pH" was read as a name)."""
+    r = _read(text)
+    v = r.values[0]
+    assert r.thing(v.measure_of).label == owner and v.measure.lower() == measure.lower(), (v, r.things)

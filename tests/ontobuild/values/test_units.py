@@ -107,3 +107,10 @@ def test_a_bound_word_of_the_sentence_before_bounds_nothing() -> None:
     """"... for 30 min. About 40 crates ...": the "min." that ends a sentence is no minimum of the next one's value."""
     q = find_quantities("Rinse the drums for 30 min. About 40 drums are rinsed a day.")[1]
     assert (q.value, q.bound, q.approx) == ("40", "", True)
+
+
+@pytest.mark.parametrize("text,unit", [("The lounge seats up to 30 people.", "person"),
+                                       ("The crèche takes 12 children.", "child")])
+def test_a_count_of_a_noun_with_an_irregular_plural(text: str, unit: str) -> None:
+    q, = find_quantities(text)
+    assert (q.unit, q.dimension) == (unit, "count")
