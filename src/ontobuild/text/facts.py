@@ -73,12 +73,14 @@ def listed_with(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolv
     return list(dict.fromkeys(out)), " and ".join(t.label for t in group)
 
 
-def value_qualifier(q: Any, sentence: str, state: TextState) -> str:
+def value_qualifier(q: Any, reading: Reading, state: TextState) -> str:
+    """What the words around a value say of it: its bound or range, per what package, and a condition right after
+    it ("within 4 hours if the customer reports a fault": only the 4 hours are under that condition)."""
     parts = [q.qualifier] if q.qualifier else []
     pack = q.package or next((p for p in q.per if p in state.packages), "")
     if pack:
         parts.append(f"per {pack}")
-    tail = sentence[sentence.find(q.written) + len(q.written):] if q.written in sentence else ""
+    tail = reading.text[q.end - reading.start:] if reading.start <= q.end <= reading.end else ""
     cond = _CONDITION.match(tail.lstrip(" ,")) if tail else None  # "within 24 hours if chilled": this value's
     if cond:
         parts.append(" ".join(cond.group(1).split()))
@@ -164,7 +166,7 @@ def write_facts(idx: EntitiesIndex, chunk: Chunk, reading: Reading, resolved: di
         source = {"chunk": chunk.id, "sentence": reading.text}
         if r.stated_of:
             source["stated_of"] = r.stated_of
-        qualifier = value_qualifier(q, reading.text, state)
+        qualifier = value_qualifier(q, reading, state)
         if v.subject == owner and not v.measure_of and not v.owner:  # said of the clause's subject: of each listed
             subjects, listed = listed_with(idx, reading, resolved, chunk, owner, subjects)
             if listed:

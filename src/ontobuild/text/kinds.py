@@ -35,8 +35,9 @@ def titled_name(words: list[Word]) -> tuple[list[Word], str]:
         k -= 1
     if k == 0 or k == len(words) or words[k - 1].tag not in NOUN_TAGS or not words[k - 1].text.islower() or \
             "NOUN" not in word_classes(words[k - 1].text) or \
-            not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]):
-        return words, ""
+            not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]) or \
+            k > 1 and words[k - 2].text[:1].isupper() and words[k - 2].tag in ("NNP", "NNPS"):
+        return words, ""  # ("Vincent van Gogh": a name's own lower-case word, no title)
     return words[k:], words[k - 1].text
 
 

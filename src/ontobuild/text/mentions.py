@@ -64,3 +64,26 @@ def members(idx: EntitiesIndex, cls: str) -> list[str]:
             break
         kinds |= more
     return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
+
+
+_CATEGORIES: dict[tuple[int, int], dict[str, list[str]]] = {}  # per index and its size: category value -> members
+
+
+def of_category(idx: EntitiesIndex, kind_label: str) -> list[str]:
+    """The records a table's category column puts in a kind the tables have no class for ("drills" where a tool's
+    category is "Drill", "rotary hammers" for "Rotary hammer"): the individuals of the data (not of the text) with a
+    short text value equal to the kind's words, in the singular. [] when none has."""
+    key = (id(idx), len(idx.individuals))
+    if key not in _CATEGORIES:
+        _CATEGORIES.clear()
+        found: dict[str, list[str]] = {}
+        for name, ind in idx.individuals.items():
+            if "chunk" in ind.source:
+                continue
+            for f in ind.facts:
+                value = f.literal
+                if isinstance(value, str) and f.datatype in ("", "xsd:string") and \
+                        0 < len(value.split()) <= 3 and not any(ch.isdigit() for ch in value):
+                    found.setdefault(normalize(value), []).append(name)
+        _CATEGORIES[key] = found
+    return list(dict.fromkeys(_CATEGORIES[key].get(normalize(kind_label), []))) if kind_label else []

@@ -24,7 +24,7 @@ from .kinds import kind_label, noun_kind, office_of, titled_name
 from .inside import conjuncts, modifiers, possessors
 from .measures import holders_split, measures, value_owners
 from .grammar import DETERMINERS, Phrase, Sentence, Word, clause_follows, is_subordinate, name_words
-from .tagging import NOUN_TAGS, known_word, verb_lemma
+from .tagging import NOUN_TAGS, known_word, verb_lemma, word_classes
 
 _PRONOUNS = {"it": "one", "they": "several", "them": "several", "its": "one", "their": "several", "this": "one",
              "these": "several", "those": "several", "he": "one", "she": "one", "him": "one", "her": "one",
@@ -34,6 +34,7 @@ _QUANTIFIERS = {"one", "two", "three", "four", "five", "some", "many", "most", "
 _COPULAS = {"is", "are", "was", "were", "be", "been", "being", "becomes", "became", "remains", "remained"}
 _CONDITIONS = {"if", "when", "whenever", "unless", "once", "while", "until", "before", "after", "although",
                "though", "because", "since"}
+_MID_CONDITIONS = {"if", "unless", "whenever"}  # after the main clause: a condition of it ("when", "after": a time)
 
 
 
@@ -142,7 +143,9 @@ class Reading:
 _IDIOMS = {("on", "average"), ("in", "stock"), ("in", "total"), ("in", "general"), ("in", "advance"),
            ("on", "time"), ("in", "time"), ("at", "once"), ("in", "person"), ("by", "hand"), ("in", "bulk"),
            ("on", "request"), ("in", "practice"), ("in", "addition"), ("at", "random"), ("on", "site"),
-           ("for", "free"), ("in", "full"), ("in", "part"), ("on", "board")}
+           ("for", "free"), ("in", "full"), ("in", "part"), ("on", "board"), ("at", "night"), ("at", "noon"),
+           ("at", "midnight"), ("by", "night"), ("by", "day"), ("at", "dawn"), ("at", "dusk"), ("in", "series"),
+           ("in", "parallel"), ("at", "rest"), ("in", "use"), ("in", "service"), ("on", "duty")}
 
 
 def _lemma(word: Word) -> str:
@@ -222,7 +225,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
             head.tag == "NNS"
         name_label = label if proper or not plural else text[label_words[0].start:head.start] + singular(head.text)
         if not proper and label_words[0].start == sentence.start and label_words[0].tag != "NNP" and \
-                known_word(label_words[0].lower) and not label_words[0].text.isupper():  # "Parcels that ...": a
+                (known_word(label_words[0].lower) or word_classes(label_words[0].lower)) and \
+                not label_words[0].text.isupper():  # "Parcels that ...": a
             # common noun, capitalized by its place (but "IT staff": an acronym)
             name_label = name_label[:1].lower() + name_label[1:]
         n += 1
@@ -263,7 +267,7 @@ def _restrictions(sentence: Sentence, values: list[Value]) -> None:
     for v in values:
         k = next((n for n, w in enumerate(words) if w.start >= v.quantity.start), len(words))
         if k < 3 or words[k - 1].lower != "than" or not (words[k - 2].tag in ("JJR", "RBR") or words[k - 2].lower in
-                                                         ("more", "less", "fewer")):
+                                                         ("more", "less", "fewer", "longer", "shorter", "later")):
             continue
         j = k - 3
         if j > 0 and (words[j].lower == "of" or words[j].tag in ("VBG", "VBN")):
@@ -364,11 +368,16 @@ def _parenthesized(phrases: list[Phrase]) -> set[int]:
 
 
 def _conditions(phrases: list[Phrase]) -> set[int]:
-    """Phrases inside a condition that opens the sentence ("If the wind exceeds 20 m/s, ..."): up to its comma."""
+    """Phrases inside a condition that opens the sentence ("If the wind exceeds 20 m/s, ..."): up to its comma; and
+    inside one that follows the main clause ("..., or within 4 hours if the customer reports a fault"): up to the
+    next comma or the end (its things and verb say when, they are no facts of their own)."""
     out: set[int] = set()
-    if phrases and phrases[0].words[0].lower in _CONDITIONS and phrases[0].kind in ("PP", "O", "ADVP"):
-        for i, p in enumerate(phrases):
-            if p.kind == "O" and p.words[0].text == ",":
+    starts = [i for i, p in enumerate(phrases) if p.kind in ("PP", "O", "ADVP") and
+              p.words[0].lower in (_CONDITIONS if i == 0 else _MID_CONDITIONS) and
+              (i == 0 or any(q.kind == "VP" for q in phrases[i + 1:i + 4]))]
+    for start in starts:
+        for i in range(start, len(phrases)):
+            if phrases[i].kind == "O" and phrases[i].words[0].text in (",", ";"):
                 break
             out.add(i)
     return out

@@ -11,7 +11,7 @@ from typing import Iterable
 from ..inputs.chunks import Chunk
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize, safe_name
-from .mentions import members
+from .mentions import members, of_category
 from .reading import Reading, Thing
 from .state import Known, TextState
 
@@ -103,8 +103,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             continue
         if t.plural and kind and not t.owner and not written_as_name(reading, t):
             # "Helmets must be kept ...": the members of a class the tables know
-            cls = _class_named(idx, kind)
-            group = narrowed(idx, reading, t, members(idx, cls)) if cls else []
+            cls = _class_named(idx, kind)  # (or the records a category column puts in that kind: of_category)
+            group = narrowed(idx, reading, t, members(idx, cls) if cls else of_category(idx, t.label), not cls)
             if group:
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
                 continue
@@ -127,7 +127,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
                 continue
         if t.text.lower().startswith(("each ", "every ", "any ")) and not t.proper and not t.named:
             cls = _class_named(idx, kind)
-            group = members(idx, cls) if cls else []
+            group = members(idx, cls) if cls else of_category(idx, t.label)
             if group:  # "at every workshop": each member of the class
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + " (all)")
             if group or t.role != "subject":
@@ -144,7 +144,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         label = t.kind_label if t.kind_label and t.role in ("complement", "as") else t.label  # what X is: a kind
         if t.plural and written_as_name(reading, t):  # a name keeps its words as written ("Harbour Presses")
             label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
-        inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")]
+        inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")
+                 and x.head.lower() not in _PRONOUNS]  # ("their chisels" with "their" unresolved: no "chisel of their")
         if not t.named and inner and not t.owner and t.role != "measure":  # "cartridges for the P-200 printer",
             # "the cost of repairs" (but "the mean size of the grains" measures the grains: they are a thing)
             label = f"{label} {inner[0].prep} {inner[0].label}"
@@ -179,15 +180,17 @@ def _named(idx: EntitiesIndex, name: str) -> bool:
     return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 
 
-def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str]) -> list[str]:
+def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str], whole_label: bool = False
+             ) -> list[str]:
     """A class's members narrowed by the names the phrase gives them: a name inside it ("roasters of the Hestia
     line", "the pumps at North Yard") or a capitalized word before the head ("the KV pumps"): the members that hold
     that name as a value or are linked to a thing of that name. A name whose head is a common noun narrows by its
     name words when the whole does not ("kilns of the Vega series": series Vega). The whole group when nothing
     narrows it; none when a common word before the head says a kind of its own that no member's name has
-    ("reserve samples", "worn helmets": not every sample, not every helmet)."""
+    ("reserve samples", "worn helmets": not every sample, not every helmet); `whole_label`: the group is what the
+    whole label names (a category "Rotary hammer"), its common words narrow nothing."""
     labels = [normalize(idx.individuals[m].label or m) for m in group]
-    if any(w[:1].islower() and not any(normalize(w) in label for label in labels) for w in t.label.split()[:-1]):
+    if not whole_label and any(w[:1].islower() and not any(normalize(w) in label for label in labels) for w in t.label.split()[:-1]):
         return []
     words: list[str] = []
     for x in reading.things:

@@ -84,6 +84,11 @@ def tag(tokens: list[str]) -> list[str]:
             pair[1] = "NNP"  # "the IT desk", "the OR team": an acronym, not "it" or "or"
     before = [t for _, t in tagged]
     tagged = lex.context.apply(tagged)
+    for k, pair in enumerate(tagged):  # "Ladders longer than", "the depot's van": a word in lower case is no name
+        # unless it joins two capitalized words ("Ludwig van Beethoven")
+        if pair[1] in ("NNP", "NNPS") and tokens[k].islower() and (known_word(tokens[k]) or word_classes(tokens[k])) and \
+                not (0 < k < len(tokens) - 1 and tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper()):
+            pair[1] = known_word(tokens[k]) if known_word(tokens[k]) not in ("NNP", "NNPS") else "NN"
     tags = _repaired([t for _, t in tagged], tokens, before)
     for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective
         if tags[k] == "POS" and tags[k - 1].startswith("JJ"):
@@ -112,9 +117,12 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i - 1] == "DT" and tags[i] in ("VB", "JJ") and tags[i + 1] in FINITE_TAGS and \
                 tokens[i].islower() and "NOUN" in word_classes(tokens[i]):
             tags[i] = "NN"
-    if tokens and tags[0] == "NNP" and known_word(tokens[0].lower()) in ("NN", "NNS") and len(tokens) > 1 and \
+    first = known_word(tokens[0].lower()) if tokens else ""
+    if not first and tokens and tokens[0].lower().endswith("s") and "NOUN" in word_classes(tokens[0].lower()):
+        first = "NNS"  # ("Ladders longer than 5 m": a plural the lexicon lacks)
+    if tokens and tags[0] == "NNP" and first in ("NN", "NNS") and len(tokens) > 1 and \
             tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
-        tags[0] = known_word(tokens[0].lower())
+        tags[0] = first
     for i in range(1, len(tags) - 1):  # "must be launched within 5 minutes and seats 15 persons": a second verb
         if tokens[i - 1] in ("and", "or") and tags[i] == "NNS" and tags[i + 1] in ("CD", "DT", "PRP$") and \
                 any(t in VERB_TAGS for t in tags[:i - 1]) and "VERB" in word_classes(tokens[i]):

@@ -712,10 +712,12 @@ def test_what_is_says_is_named_as_a_kind_without_the_words_about_its_bearer(text
 @pytest.mark.parametrize("text", [
     "Members park for free at the north gate.",
     "Invoices are paid in full within 30 days.",
+    "The side gate is locked at night.",
+    "The two chillers run in parallel.",
 ])
 def test_a_way_of_saying_is_no_thing(text: str) -> None:
-    """"for free", "in full": a way of saying, no individual "Free" or "Full"."""
-    assert all(t.head.lower() not in ("free", "full") for t in _read(text).things)
+    """"for free", "in full", "at night", "in parallel": a way of saying, no individual "Free" or "Night"."""
+    assert all(t.head.lower() not in ("free", "full", "night", "parallel") for t in _read(text).things)
 
 
 def test_a_measure_word_is_never_a_holder_the_model_may_name() -> None:
@@ -858,3 +860,66 @@ def test_a_measured_quantity_before_of_or_in_is_the_measure_of_what_follows(text
     r = _read(text)
     v = r.values[0]
     assert r.thing(v.measure_of).label == owner and v.measure.lower() == measure.lower(), (v, r.things)
+
+
+def test_a_condition_after_the_main_clause_qualifies_only_the_value_before_it() -> None:
+    """"within 48 hours, or within 6 hours if the driver reports damage": the 6 hours are under that condition, the
+    48 hours are not (the first "6 hours" inside "48 hours" was taken for it); the condition's own things and verb
+    are no facts ("ifReports", "reports damage")."""
+    from ontobuild.text.facts import value_qualifier
+    from ontobuild.text.step import new_state
+
+    r = _read("Returned vans are checked within 48 hours, or within 6 hours if the driver reports damage.")
+    state = new_state([])
+    assert [value_qualifier(v.quantity, r, state) for v in r.values] == [
+        "at most", "at most; if the driver reports damage"]
+    assert [t.condition for t in r.things][:2] == [False, True] and all(t.condition for t in r.things[1:])
+    assert [c.condition for c in r.clauses] == [False, True]
+
+
+def test_a_possessive_pronoun_that_points_to_nothing_is_no_part_of_a_name() -> None:
+    """"Their blades are replaced every 40 uses" with nothing to point back to: the blades, never "blade of their"."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read("Their blades are replaced every 40 uses.")
+    resolved = resolve_things(EntitiesIndex(), r, [])
+    assert [x.new_label for x in resolved.values()] == ["blade"], resolved
+
+
+def test_a_word_in_lower_case_is_no_name_and_longer_than_says_which() -> None:
+    """"the yard's van" (the tagger called "van" a name: the whole phrase became one named thing); "Hoses longer
+    than 20 m need a reel": which hoses, a condition, no length of the hoses; "Vincent van Gogh" stays one name."""
+    r = _read("The yard's van carries up to 6 pallets.")
+    van = _thing(r, "van")
+    assert r.thing(next(t.id for t in r.things if t.owner == van.id)).label == "yard"
+    r = _read("Hoses longer than 20 m need a reel.")
+    assert r.values[0].condition
+    assert [t.label for t in _read("Vincent van Gogh painted it.").things][0] == "Vincent van Gogh"
+
+
+def test_a_plural_names_the_records_a_category_column_puts_in_that_kind() -> None:
+    """A fleet table with a category column ("Cargo bike", "Van") and no class per category: "Cargo bikes of the
+    Vela line" are the records of category Cargo bike whose line is Vela; "vans" all vans; "worn vans" a kind of
+    its own (no record's category)."""
+    from ontobuild.ontology.entries import Fact
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    idx = EntitiesIndex()
+    idx.add_class("Vehicle")
+    for p in ("category", "line"):
+        idx.add_property(p, "datatype", domain=["Vehicle"], range="xsd:string")
+    for name, category, line in [("VelaC1", "Cargo bike", "Vela"), ("VelaC2", "Cargo bike", "Vela"),
+                                 ("OrtoC1", "Cargo bike", "Orto"), ("VelaV1", "Van", "Vela")]:
+        idx.add_individual(name, classes=["Vehicle"], label=name, source={"file": "fleet.csv"})
+        idx.add_fact(name, Fact("category", literal=category, datatype="xsd:string", source={"file": "fleet.csv"}))
+        idx.add_fact(name, Fact("line", literal=line, datatype="xsd:string", source={"file": "fleet.csv"}))
+
+    def group(text: str, label: str) -> list[str]:
+        r = _read(text)
+        return resolve_things(idx, r, [])[_thing(r, label).id].individuals
+
+    assert group("Cargo bikes of the Vela line are charged overnight.", "cargo bike") == ["VelaC1", "VelaC2"]
+    assert group("All vans are washed on Fridays.", "van") == ["VelaV1"]
+    assert group("Worn vans are sold.", "worn van") == []
