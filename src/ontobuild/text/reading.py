@@ -162,7 +162,8 @@ def _proper(words: list[Word]) -> bool:
     if re.search(r"\d", head.text) and re.search(r"[A-Za-z]", head.text):
         return True
     return head.tag in ("NNP", "NNPS") or (head.text[:1].isupper() and head.tag in NOUN_TAGS and
-                                           not known_word(head.lower))
+                                           not known_word(head.lower) and not (len(words) == 1 and head.tag ==
+                                                                               "NNS" and word_classes(head.lower)))
 
 
 def _closed(words: list[Word], label_words: list[Word]) -> int:

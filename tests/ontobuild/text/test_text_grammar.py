@@ -923,3 +923,10 @@ def test_a_plural_names_the_records_a_category_column_puts_in_that_kind() -> Non
     assert group("Cargo bikes of the Vela line are charged overnight.", "cargo bike") == ["VelaC1", "VelaC2"]
     assert group("All vans are washed on Fridays.", "van") == ["VelaV1"]
     assert group("Worn vans are sold.", "worn van") == []
+
+
+def test_a_plural_the_lexicon_lacks_is_a_kind_at_a_sentence_start() -> None:
+    """"Trolleys longer than 2 m ...": a plural noun capitalized only because it opens the sentence is a kind
+    (Trolley), not a name ("Trolleys")."""
+    t = _read("Trolleys longer than 2 m need two people.").things[0]
+    assert (t.label, t.kind, t.proper) == ("trolley", "Trolley", False)
