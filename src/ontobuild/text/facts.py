@@ -84,6 +84,7 @@ def value_qualifier(q: Any, reading: Reading, state: TextState) -> str:
     cond = _CONDITION.match(tail.lstrip(" ,")) if tail else None  # "within 24 hours if chilled": this value's
     if cond:
         parts.append(" ".join(cond.group(1).split()))
+    parts += [f"of {v.restricts}" for v in reading.values if v.restricts and v.quantity is not q]  # which ones
     return "; ".join(p for p in parts if p)
 
 

@@ -109,6 +109,7 @@ class Value:
     measure_of: str = ""  # the thing that measure belongs to ("Harbor Depot has a capacity of ...")
     condition: bool = False
     explicit: bool = False  # the clause's subject is written (see Clause.explicit)
+    restricts: str = ""  # a condition that says which things the sentence is about ("boxes heavier than 25 kg")
 
 
 @dataclass
@@ -256,11 +257,11 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)
-    _restrictions(sentence, r.values)
+    _restrictions(text, sentence, r.values)
     return r
 
 
-def _restrictions(sentence: Sentence, values: list[Value]) -> None:
+def _restrictions(text: str, sentence: Sentence, values: list[Value]) -> None:
     """A value compared right after a noun ("boxes heavier than 25 kg need two people", "reagents older than 12
     months", "crates of more than 30 kg", "pallets weighing more than 1 t") says which of them the sentence is
     about, not what they are: a condition, like "if ..."."""
@@ -275,6 +276,9 @@ def _restrictions(sentence: Sentence, values: list[Value]) -> None:
             j -= 1  # "crates of more than", "pallets weighing more than"
         if words[j].is_noun():
             v.condition = True
+            v.restricts = " ".join(text[words[j].start:v.quantity.end].split())
+            if words[j].start == sentence.start and words[j].tag not in ("NNP", "NNPS"):
+                v.restricts = v.restricts[:1].lower() + v.restricts[1:]
 
 
 def _number_opens_name(p: Phrase) -> bool:

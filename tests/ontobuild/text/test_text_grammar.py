@@ -930,3 +930,14 @@ def test_a_plural_the_lexicon_lacks_is_a_kind_at_a_sentence_start() -> None:
     (Trolley), not a name ("Trolleys")."""
     t = _read("Trolleys longer than 2 m need two people.").things[0]
     assert (t.label, t.kind, t.proper) == ("trolley", "Trolley", False)
+
+
+def test_a_fact_of_the_things_a_comparison_picks_says_which_ones() -> None:
+    """"Trolleys heavier than 40 kg need two people": the two people are a fact of those trolleys only; the fact
+    says so (it was written of every trolley)."""
+    from ontobuild.text.facts import value_qualifier
+    from ontobuild.text.step import new_state
+
+    r = _read("Trolleys heavier than 40 kg need two people.")
+    assert [value_qualifier(v.quantity, r, new_state([])) for v in r.values] == [
+        "", "of trolleys heavier than 40 kg"]
