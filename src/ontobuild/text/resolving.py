@@ -116,14 +116,9 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if kind and kind.lower() in packages and not t.proper and not t.named:
             # "ships in boxes of 4, each box weighing 11 kg": a package of the thing the text is about, no thing
             # of its own (its values are the package's: packageWeightKg, unitsPerPackage)
-            holder = next((out[x.id] for x in reversed(reading.things) if x.start < t.start and x.id in out
-                           and (out[x.id].individuals or out[x.id].new_name)), None)
-            if holder is None and history and history[-1].individuals:
-                holder = Resolved(list(history[-1].individuals), referent=history[-1].label)
+            holder = _package_holder(reading, t, out, history)
             if holder is not None:
-                out[t.id] = Resolved(list(holder.individuals), new_name=holder.new_name, new_label=holder.new_label,
-                                     new_class=holder.new_class, referent=f"the {t.head.lower()} of "
-                                     f"{holder.referent or holder.new_label or ', '.join(holder.individuals)}")
+                out[t.id] = holder
                 continue
         if t.text.lower().startswith(("each ", "every ", "any ")) and not t.proper and not t.named:
             cls = _class_named(idx, kind)
@@ -157,6 +152,22 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
     for tid in folded:
         out.pop(tid, None)
     return out
+
+
+def _package_holder(reading: Reading, t: Thing, out: dict[str, Resolved], history: list[Known]) -> Resolved | None:
+    """Whose package a package word is ("a box weighs 3 kg"): the sentence's subject before it, else the nearest
+    thing before it ("X is packed with foam inserts, and a box weighs ...": X's box, not the inserts'), else the
+    last thing spoken of."""
+    before = [x for x in reversed(reading.things) if x.start < t.start and x.id in out
+              and (out[x.id].individuals or out[x.id].new_name)]
+    holder = next((out[x.id] for x in sorted(before, key=lambda x: x.role != "subject")), None)
+    if holder is None and history and history[-1].individuals:
+        holder = Resolved(list(history[-1].individuals), referent=history[-1].label)
+    if holder is None:
+        return None
+    return Resolved(list(holder.individuals), new_name=holder.new_name, new_label=holder.new_label,
+                    new_class=holder.new_class, referent=f"the {t.head.lower()} of "
+                    f"{holder.referent or holder.new_label or ', '.join(holder.individuals)}")
 
 
 def _holder(idx: EntitiesIndex, t: Thing, history: list[Known]) -> Resolved | None:

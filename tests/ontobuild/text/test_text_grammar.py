@@ -941,3 +941,14 @@ def test_a_fact_of_the_things_a_comparison_picks_says_which_ones() -> None:
     r = _read("Trolleys heavier than 40 kg need two people.")
     assert [value_qualifier(v.quantity, r, new_state([])) for v in r.values] == [
         "", "of trolleys heavier than 40 kg"]
+
+
+def test_a_package_is_the_subjects_before_the_nearest_things() -> None:
+    """"The Nordic Tent is packed with two poles, and a bag weighs 2.1 kg": the tent's bag, not the poles' (a later
+    "its" pointed to the poles)."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read("The Nordic Tent is packed with two poles, and a bag weighs 2.1 kg.")
+    resolved = resolve_things(EntitiesIndex(), r, [], ["bag"])
+    assert resolved[_thing(r, "bag").id].new_name == "NordicTent", resolved
