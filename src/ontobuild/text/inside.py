@@ -58,7 +58,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
     """A thing listed after another with "and", "or" or a comma, with no preposition of its own, plays the same part:
     "a guide by Ann Lee and Bo Park" (both after "by", inside the guide's phrase), "is a welder, a fitter and a
     driver" (three things "is" says it is). Names after a name of a place with commas only, no "and" or "or", say
-    where it is ("at the Ridge Observatory, Alberta, Canada": in Alberta, in Canada), a phrase inside it.
+    where it is ("at the Vale Lab, Tromsø, Norway": in Tromsø, in Norway), a phrase inside it.
     """
     placed: set[int] = set()
     for i in sorted(things):
@@ -79,7 +79,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
             # word: "by Anna Maria Craft and Lars Berg" is one list)
         if not joined and first.named and t.named and (first.prep in PLACE_PREPOSITIONS or k in placed) and \
                 not _closed_by_conjunction(phrases, things, i):
-            placed.add(i)  # "at the Ridge Observatory, Alberta, Canada": where the observatory is, not more places
+            placed.add(i)  # "at the Vale Lab, Tromsø, Norway": where the lab is, not more places
             t.prep, t.owner = "in", first.id
             continue
         t.prep, t.owner, t.conjunct_of = first.prep, first.owner, first.conjunct_of or first.id

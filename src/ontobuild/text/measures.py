@@ -1,6 +1,6 @@
 """What a value measures and whose it is, read from the phrases around it: a measure noun before it ("a capacity of
-900 pallets", "the storage time is 12 days") names what it measures and the thing that has that measure owns it; a
-value inside or right after a thing's phrase ("a 40 m² cage", "a depot of 2,400 m²") is that thing's. Part of
+40 crates", "the transit time is 12 days") names what it measures and the thing that has that measure owns it; a
+value inside or right after a thing's phrase ("a 12 m² kiosk", "a depot of 2,400 m²") is that thing's. Part of
 reading a sentence (text/reading.py `read_sentence`)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .kinds import is_event
 
 # the things and the reading are text/reading.py's Thing and Reading (which imports this module): typed as Any here
 
-# nouns that name what a value measures rather than a thing ("a capacity of 900 pallets", "the storage time is
+# nouns that name what a value measures rather than a thing ("a capacity of 40 crates", "the transit time is
 # 12 days"): the value belongs to the thing that has that measure
 MEASURE_NOUNS = (QUANTITY_NOUNS - {"draft", "draught", "head", "stay", "stock", "term", "window"}) | {
     "coefficient", "conductivity", "constant", "current", "energy", "factor", "fluence", "fraction", "gain", "gap",
@@ -36,7 +36,7 @@ def holders_split(phrases: list[Phrase], text: str, sentence_start: int) -> list
     """The phrases with a thing written right before a measure noun split off as a phrase of its own, as "the pipe's
     diameter" would be: a name ("Vestby Depot storage capacity" -> "Vestby Depot", "storage capacity") or a common
     noun ("the pipe diameter" -> "the pipe", "diameter"; "herd sizes"), the thing that has the measure when it
-    points back to one (text/resolving.py). Only a measure that a value follows ("... capacity is 900 pallets"):
+    points back to one (text/resolving.py). Only a measure that a value follows ("... capacity is 40 crates"):
     "kilns of the Vega range" is a name."""
     out: list[Phrase] = []
     for p in phrases:
@@ -65,7 +65,7 @@ def _tag_at_start(w: Word, sentence_start: int) -> str:
 
 
 def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -> None:
-    """A value after "of" a measure noun ("a capacity of 900 pallets") or after "is" with a measure noun as the
+    """A value after "of" a measure noun ("a capacity of 40 crates") or after "is" with a measure noun as the
     subject ("its storage time is 20 days"): that noun names what the value measures, and the thing it belongs to
     is the one that has it (the clause's subject, or the thing inside the measure's phrase: "the weight of a box")."""
     for i, p in enumerate(phrases):
@@ -125,7 +125,7 @@ def measures(text: str, phrases: list[Phrase], things: dict[int, Any], r: Any) -
 
 
 def value_owners(phrases: list[Phrase], things: dict[int, Any], r: Any) -> None:
-    """A value inside or right before a thing's phrase ("70% of the trials", "a 40 m² cage", "20 oak saplings"), or
+    """A value inside or right before a thing's phrase ("70% of the trials", "a 12 m² kiosk", "20 oak saplings"), or
     right after it joined by "of" ("a depot of 2,400 m²"): that thing."""
     for v in r.values:
         q = v.quantity
@@ -133,7 +133,7 @@ def value_owners(phrases: list[Phrase], things: dict[int, Any], r: Any) -> None:
             if i not in things:
                 continue
             t = things[i]
-            if p.start <= q.start < p.end:  # "a 40 m² cage": the value qualifies the thing it is in
+            if p.start <= q.start < p.end:  # "a 12 m² kiosk": the value qualifies the thing it is in
                 v.owner = t.id
                 break
             k = phrases.index(p)

@@ -95,8 +95,8 @@ def value_names(idx: EntitiesIndex, value: Value, reading: Reading, packages: se
 
 
 def without_holder(name: str, reading: Reading, holder: str, unit: str = "") -> str:
-    """A value's name without the holder's own noun at its start: "each pallet of cement bags weighs 1.2 t" on the
-    pallet is its weightT, not palletWeightT or bagsWeightT (the holder's head or a noun inside its phrase); "a
+    """A value's name without the holder's own noun at its start: "each crate of cement bags weighs 1.2 t" on the
+    crate is its weightT, not crateWeightT or bagsWeightT (the holder's head or a noun inside its phrase); "a
     repair of the X costs 90 EUR" on X, or "an X repair costs 90 EUR" (a known X inside the repair's phrase), keeps
     repairCostEur (the repair is not X). A name left with its unit only ("capacityCrates" -> crates, a thing read
     from the measure word "capacity") keeps its words."""

@@ -236,15 +236,15 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
 
 
 KIND_RANGE_SIMILARITY = 0.33  # the least similarity of a kind and the range it is a value of (sentence embeddings)
-KIND_IS_CLASS = 0.9  # a kind this close to the range's own label is that class ("X is an operating system")
+KIND_IS_CLASS = 0.9  # a kind this close to the range's own label is that class ("X is a hospital")
 
 
 def _kind_of_range(kind: str, rng: str, state: TextState) -> bool:
-    """Whether a kind that names no class of the vocabulary ("a hurdler", "a vice admiral") can be a value of a
-    relation whose range is `rng` ("athlete", "military rank"): of the classes the vocabulary's relations range
-    over, `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says
-    what X is). A kind closer to another range ("a sculptor" to person, "a politician" to political party rather
-    than military unit) is no value of this relation. Without an embedder or a range, the model decides."""
+    """Whether a kind that names no class of the vocabulary ("a cardiologist", "an anaesthetist") can be a value of
+    a relation whose range is `rng` ("medical specialty"): of the classes the vocabulary's relations range over,
+    `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says what X
+    is). A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
+    relation. Without an embedder or a range, the model decides."""
     if state.embedder is None or not rng or not kind or rng not in state.class_labels:
         return True
     ranges = sorted({r.get("range") for r in state.relations.values() if r.get("range") in state.class_labels})
@@ -268,7 +268,7 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
     if not state.relations:
         return [name] if name else []
     fits = []
-    # the joining words name a relation ("illustrated by": illustrator): another is not what they say, even when
+    # the joining words name a relation ("inspected by": inspector): another is not what they say, even when
     # the one they name cannot join these two
     named = {rel for rel, r in state.relations.items() if r["kind"] == "object" and _shares_stem(r["label"], words)}
     for rel, r in state.relations.items():

@@ -68,7 +68,7 @@ class Thing:
     kind_label: str = ""  # its name as a kind, when it differs from `label`: without the adjectives that describe
     # the one it is said of ("retired Danish welder" -> "welder"): what "X is a ..." gives as a value
     holder: bool = False  # the noun before a measure noun ("pipe" in "the pipe diameter"): the thing that has the
-    # measure when it points back to one, else no thing ("storage" in "the storage time")
+    # measure when it points back to one, else no thing ("transit" in "the transit time")
 
     @property
     def kind(self) -> str:
@@ -105,7 +105,7 @@ class Value:
     subject: str = ""  # the subject of that clause (a Thing id)
     owner: str = ""  # the thing whose phrase holds it ("70% of the trials": the trials)
     of_phrase: bool = False  # the owner's phrase ends in it ("a depot of 2,400 m²"): no other thing can hold it
-    measure: str = ""  # the noun that names what it measures ("capacity" in "a capacity of 900 pallets")
+    measure: str = ""  # the noun that names what it measures ("capacity" in "a capacity of 40 crates")
     measure_of: str = ""  # the thing that measure belongs to ("Harbor Depot has a capacity of ...")
     condition: bool = False
     explicit: bool = False  # the clause's subject is written (see Clause.explicit)
@@ -263,7 +263,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
 
 def _restrictions(text: str, sentence: Sentence, values: list[Value]) -> None:
     """A value compared right after a noun ("boxes heavier than 25 kg need two people", "reagents older than 12
-    months", "crates of more than 30 kg", "pallets weighing more than 1 t") says which of them the sentence is
+    months", "crates of more than 30 kg", "drums weighing more than 1 t") says which of them the sentence is
     about, not what they are: a condition, like "if ..."."""
     words = sentence.words
     for v in values:
@@ -273,7 +273,7 @@ def _restrictions(text: str, sentence: Sentence, values: list[Value]) -> None:
             continue
         j = k - 3
         if j > 0 and (words[j].lower == "of" or words[j].tag in ("VBG", "VBN")):
-            j -= 1  # "crates of more than", "pallets weighing more than"
+            j -= 1  # "crates of more than", "drums weighing more than"
         if words[j].is_noun():
             v.condition = True
             v.restricts = " ".join(text[words[j].start:v.quantity.end].split())

@@ -156,7 +156,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
 
 def _package_holder(reading: Reading, t: Thing, out: dict[str, Resolved], history: list[Known]) -> Resolved | None:
     """Whose package a package word is ("a box weighs 3 kg"): the sentence's subject before it, else the nearest
-    thing before it ("X is packed with foam inserts, and a box weighs ...": X's box, not the inserts'), else the
+    thing before it ("X is packed with two poles, and a bag weighs ...": X's bag, not the poles'), else the
     last thing spoken of."""
     before = [x for x in reversed(reading.things) if x.start < t.start and x.id in out
               and (out[x.id].individuals or out[x.id].new_name)]
@@ -198,7 +198,7 @@ def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str], w
     that name as a value or are linked to a thing of that name. A name whose head is a common noun narrows by its
     name words when the whole does not ("kilns of the Vega series": series Vega). The whole group when nothing
     narrows it; none when a common word before the head says a kind of its own that no member's name has
-    ("reserve samples", "worn helmets": not every sample, not every helmet); `whole_label`: the group is what the
+    ("reserve samples", "worn hoses": not every sample, not every hose); `whole_label`: the group is what the
     whole label names (a category "Rotary hammer"), its common words narrow nothing."""
     labels = [normalize(idx.individuals[m].label or m) for m in group]
     if not whole_label and any(w[:1].islower() and not any(normalize(w) in label for label in labels) for w in t.label.split()[:-1]):

@@ -786,7 +786,7 @@ def test_a_possessive_pronoun_is_the_owner_of_what_follows_it(text: str, measure
     t = _thing(r, measure)
     owner = r.thing(next(x.id for x in r.things if x.owner == t.id))
     assert owner.label in ("its", "their") and owner.prep == "of", owner
-    assert [x.label for x in _read("Our warehouse holds 40 pallets.").things] == ["warehouse"]
+    assert [x.label for x in _read("Our warehouse holds 40 crates.").things] == ["warehouse"]
 
 
 def test_a_thing_written_before_a_measure_noun_has_that_measure_when_it_points_back() -> None:
@@ -890,7 +890,7 @@ def test_a_possessive_pronoun_that_points_to_nothing_is_no_part_of_a_name() -> N
 def test_a_word_in_lower_case_is_no_name_and_longer_than_says_which() -> None:
     """"the yard's van" (the tagger called "van" a name: the whole phrase became one named thing); "Hoses longer
     than 20 m need a reel": which hoses, a condition, no length of the hoses; "Vincent van Gogh" stays one name."""
-    r = _read("The yard's van carries up to 6 pallets.")
+    r = _read("The yard's van carries up to 6 crates.")
     van = _thing(r, "van")
     assert r.thing(next(t.id for t in r.things if t.owner == van.id)).label == "yard"
     r = _read("Hoses longer than 20 m need a reel.")

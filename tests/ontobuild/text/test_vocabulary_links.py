@@ -284,19 +284,19 @@ def test_what_is_says_a_thing_is_is_a_value_only_of_the_range_closest_to_it(tmp_
 ARCHIVE = _PREFIXES.format("archive") + """:Document a owl:Class ; rdfs:label "document" .
 :Report a owl:Class ; rdfs:label "report" ; rdfs:subClassOf :Document .
 :Person a owl:Class ; rdfs:label "person" .
-:author a owl:ObjectProperty ; rdfs:label "author" ; rdfs:domain :Document ; rdfs:range :Person .
-:illustrator a owl:ObjectProperty ; rdfs:label "illustrator" ; rdfs:domain :Report ; rdfs:range :Person .
+:creator a owl:ObjectProperty ; rdfs:label "creator" ; rdfs:domain :Document ; rdfs:range :Person .
+:compiler a owl:ObjectProperty ; rdfs:label "compiler" ; rdfs:domain :Report ; rdfs:range :Person .
 """
 
 
 def test_words_that_name_a_relation_are_no_other_relation(tmp_path: Path) -> None:
-    """"illustrated by" names the illustrator: when the subject cannot have one (a document that is no report),
-    no other relation is offered for those words (sentence embeddings put "illustrated by" near author)."""
+    """"compiled by" names the compiler: when the subject cannot have one (a document that is no report), no other
+    relation is offered for those words (sentence embeddings put "compiled by" near creator)."""
     archive = _with_embedder(tmp_path, ARCHIVE)
-    links = _links("The Fenwick Memo is a document written by Ana Ruiz and illustrated by Lee Park.", archive)
-    assert links == [("Fenwick Memo", "Ana Ruiz", ["author"])], links
-    links = _links("The Fenwick Memo is a report written by Ana Ruiz and illustrated by Lee Park.", archive)
-    assert ("Fenwick Memo", "Lee Park", ["illustrator"]) in links, links
+    links = _links("The Fenwick Memo is a document drawn up by Ana Ruiz and compiled by Lee Park.", archive)
+    assert all(o != "Lee Park" for _, o, _ in links), links
+    links = _links("The Fenwick Memo is a report drawn up by Ana Ruiz and compiled by Lee Park.", archive)
+    assert ("Fenwick Memo", "Lee Park", ["compiler"]) in links, links
 
 
 def test_things_listed_together_share_the_relation_chosen_for_the_first(tmp_path: Path) -> None:
