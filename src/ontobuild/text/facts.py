@@ -75,7 +75,7 @@ def listed_with(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolv
 
 def value_qualifier(q: Any, reading: Reading, state: TextState) -> str:
     """What the words around a value say of it: its bound or range, per what package, and a condition right after
-    it ("within 4 hours if the customer reports a fault": only the 4 hours are under that condition)."""
+    it ("within 6 hours if the driver reports damage": only the 6 hours are under that condition)."""
     parts = [q.qualifier] if q.qualifier else []
     pack = q.package or next((p for p in q.per if p in state.packages), "")
     if pack:

@@ -35,7 +35,7 @@ _VALUE_FOLLOWS = re.compile(r"\s+(?:is|are|was|were|averages|averaged|ranges|ran
 def holders_split(phrases: list[Phrase], text: str, sentence_start: int) -> list[Phrase]:
     """The phrases with a thing written right before a measure noun split off as a phrase of its own, as "the pipe's
     diameter" would be: a name ("Vestby Depot storage capacity" -> "Vestby Depot", "storage capacity") or a common
-    noun ("the pipe diameter" -> "the pipe", "diameter"; "herd sizes"), the thing that has the measure when it
+    noun ("the pipe diameter" -> "the pipe", "diameter"; "hose diameters"), the thing that has the measure when it
     points back to one (text/resolving.py). Only a measure that a value follows ("... capacity is 40 crates"):
     "kilns of the Vega range" is a name."""
     out: list[Phrase] = []
@@ -57,8 +57,8 @@ def holders_split(phrases: list[Phrase], text: str, sentence_start: int) -> list
 
 
 def _tag_at_start(w: Word, sentence_start: int) -> str:
-    """A word's tag; a sentence's first word that the lexicon knows as a noun in lower case is that noun ("Herd
-    sizes ranged ...": the tagger's NNP or JJ for a capital)."""
+    """A word's tag; a sentence's first word that the lexicon knows as a noun in lower case is that noun ("Hose
+    diameters range ...": the tagger's NNP or JJ for a capital)."""
     if w.start == sentence_start and known_word(w.lower) in ("NN", "NNS"):
         return known_word(w.lower)
     return w.tag

@@ -4,6 +4,7 @@ and its sentences (a point inside a number does not end one)."""
 from __future__ import annotations
 
 import re
+import weakref
 
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize
@@ -66,16 +67,16 @@ def members(idx: EntitiesIndex, cls: str) -> list[str]:
     return [n for n, ind in idx.individuals.items() if kinds & set(ind.classes)]
 
 
-_CATEGORIES: dict[tuple[int, int], dict[str, list[str]]] = {}  # per index and its size: category value -> members
+# the last index read: (a reference to it, its size then, category value -> members)
+_CATEGORIES: list[tuple[weakref.ref, int, dict[str, list[str]]]] = []
 
 
 def of_category(idx: EntitiesIndex, kind_label: str) -> list[str]:
-    """The records a table's category column puts in a kind the tables have no class for ("drills" where a tool's
-    category is "Drill", "rotary hammers" for "Rotary hammer"): the individuals of the data (not of the text) with a
-    short text value equal to the kind's words, in the singular. [] when none has."""
-    key = (id(idx), len(idx.individuals))
-    if key not in _CATEGORIES:
-        _CATEGORIES.clear()
+    """The records a table's category column puts in a kind the tables have no class for ("vans" where a vehicle's
+    category is "Van", "cargo bikes" for "Cargo bike"): the individuals of the data (not of the text) with a
+    short text value equal to the kind's words, in the singular. [] when none has. Read once per index and size
+    (the same index object, never another one at a reused address)."""
+    if not _CATEGORIES or _CATEGORIES[0][0]() is not idx or _CATEGORIES[0][1] != len(idx.individuals):
         found: dict[str, list[str]] = {}
         for name, ind in idx.individuals.items():
             if "chunk" in ind.source:
@@ -85,5 +86,5 @@ def of_category(idx: EntitiesIndex, kind_label: str) -> list[str]:
                 if isinstance(value, str) and f.datatype in ("", "xsd:string") and \
                         0 < len(value.split()) <= 3 and not any(ch.isdigit() for ch in value):
                     found.setdefault(normalize(value), []).append(name)
-        _CATEGORIES[key] = found
-    return list(dict.fromkeys(_CATEGORIES[key].get(normalize(kind_label), []))) if kind_label else []
+        _CATEGORIES[:] = [(weakref.ref(idx), len(idx.individuals), found)]
+    return list(dict.fromkeys(_CATEGORIES[0][2].get(normalize(kind_label), []))) if kind_label else []

@@ -106,7 +106,7 @@ class Value:
     owner: str = ""  # the thing whose phrase holds it ("70% of the trials": the trials)
     of_phrase: bool = False  # the owner's phrase ends in it ("a depot of 2,400 m²"): no other thing can hold it
     measure: str = ""  # the noun that names what it measures ("capacity" in "a capacity of 40 crates")
-    measure_of: str = ""  # the thing that measure belongs to ("Harbor Depot has a capacity of ...")
+    measure_of: str = ""  # the thing that measure belongs to ("Vestby Yard has a capacity of ...")
     condition: bool = False
     explicit: bool = False  # the clause's subject is written (see Clause.explicit)
     restricts: str = ""  # a condition that says which things the sentence is about ("boxes heavier than 25 kg")
@@ -228,8 +228,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         name_label = label if proper or not plural else text[label_words[0].start:head.start] + singular(head.text)
         if not proper and label_words[0].start == sentence.start and label_words[0].tag != "NNP" and \
                 (known_word(label_words[0].lower) or word_classes(label_words[0].lower)) and \
-                not label_words[0].text.isupper():  # "Parcels that ...": a
-            # common noun, capitalized by its place (but "IT staff": an acronym)
+                not label_words[0].text.isupper():
+            # "Parcels that arrive ...": a common noun, capitalized by its place (but "OR staff": an acronym)
             name_label = name_label[:1].lower() + name_label[1:]
         n += 1
         tail = [w for w in words[words.index(head) + 1:] if w.tag == "CD"] if head in words else []
@@ -374,7 +374,7 @@ def _parenthesized(phrases: list[Phrase]) -> set[int]:
 
 def _conditions(phrases: list[Phrase]) -> set[int]:
     """Phrases inside a condition that opens the sentence ("If the wind exceeds 20 m/s, ..."): up to its comma; and
-    inside one that follows the main clause ("..., or within 4 hours if the customer reports a fault"): up to the
+    inside one that follows the main clause ("..., or within 6 hours if the driver reports damage"): up to the
     next comma or the end (its things and verb say when, they are no facts of their own)."""
     out: set[int] = set()
     starts = [i for i, p in enumerate(phrases) if p.kind in ("PP", "O", "ADVP") and

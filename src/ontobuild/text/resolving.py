@@ -140,7 +140,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if t.plural and written_as_name(reading, t):  # a name keeps its words as written ("Harbour Presses")
             label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
         inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")
-                 and x.head.lower() not in _PRONOUNS]  # ("their chisels" with "their" unresolved: no "chisel of their")
+                 and x.head.lower() not in _PRONOUNS]  # ("their blades" with "their" unresolved: no "blade of their")
         if not t.named and inner and not t.owner and t.role != "measure":  # "cartridges for the P-200 printer",
             # "the cost of repairs" (but "the mean size of the grains" measures the grains: they are a thing)
             label = f"{label} {inner[0].prep} {inner[0].label}"
@@ -156,7 +156,7 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
 
 def _package_holder(reading: Reading, t: Thing, out: dict[str, Resolved], history: list[Known]) -> Resolved | None:
     """Whose package a package word is ("a box weighs 3 kg"): the sentence's subject before it, else the nearest
-    thing before it ("X is packed with two poles, and a bag weighs ...": X's bag, not the poles'), else the
+    thing before it ("X is packed with a groundsheet, and a bag weighs ...": X's bag, not the groundsheet's), else the
     last thing spoken of."""
     before = [x for x in reversed(reading.things) if x.start < t.start and x.id in out
               and (out[x.id].individuals or out[x.id].new_name)]
@@ -199,9 +199,10 @@ def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str], w
     name words when the whole does not ("kilns of the Vega series": series Vega). The whole group when nothing
     narrows it; none when a common word before the head says a kind of its own that no member's name has
     ("reserve samples", "worn hoses": not every sample, not every hose); `whole_label`: the group is what the
-    whole label names (a category "Rotary hammer"), its common words narrow nothing."""
+    whole label names (a category "Cargo bike"), its common words narrow nothing."""
     labels = [normalize(idx.individuals[m].label or m) for m in group]
-    if not whole_label and any(w[:1].islower() and not any(normalize(w) in label for label in labels) for w in t.label.split()[:-1]):
+    if not whole_label and any(w[:1].islower() and not any(normalize(w) in label for label in labels)
+                               for w in t.label.split()[:-1]):
         return []
     words: list[str] = []
     for x in reading.things:

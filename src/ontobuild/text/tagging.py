@@ -81,10 +81,10 @@ def tag(tokens: list[str]) -> list[str]:
         elif re.fullmatch(r"[a-z]{1,2}[A-Z][A-Za-z]?", token):  # "pH", "eV", "dB": a measure or unit, no name
             pair[1] = "NN"
         elif shouting is False and re.fullmatch(r"[A-Z]{2,}", token) and pair[1] in _FUNCTION_TAGS:
-            pair[1] = "NNP"  # "the IT desk", "the OR team": an acronym, not "it" or "or"
+            pair[1] = "NNP"  # "the OR team": an acronym, not the word "or"
     before = [t for _, t in tagged]
     tagged = lex.context.apply(tagged)
-    for k, pair in enumerate(tagged):  # "Ladders longer than", "the depot's van": a word in lower case is no name
+    for k, pair in enumerate(tagged):  # "Hoses longer than", "the yard's van": a word in lower case is no name
         # unless it joins two capitalized words ("Ludwig van Beethoven")
         if pair[1] in ("NNP", "NNPS") and tokens[k].islower() and (known_word(tokens[k]) or word_classes(tokens[k])) and \
                 not (0 < k < len(tokens) - 1 and tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper()):
@@ -119,7 +119,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
             tags[i] = "NN"
     first = known_word(tokens[0].lower()) if tokens else ""
     if not first and tokens and tokens[0].lower().endswith("s") and "NOUN" in word_classes(tokens[0].lower()):
-        first = "NNS"  # ("Ladders longer than 5 m": a plural the lexicon lacks)
+        first = "NNS"  # ("Trolleys longer than 2 m": a plural the lexicon lacks)
     if tokens and tags[0] == "NNP" and first in ("NN", "NNS") and len(tokens) > 1 and \
             tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
         tags[0] = first
@@ -131,20 +131,20 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i] == "VB" and (tags[i - 1] in NOUN_TAGS or tags[i - 1] == "PRP") and \
                 not any(t in ("TO", "MD") for t in tags[max(0, i - 3):i]):
             tags[i] = "VBP"
-    for i in range(2, len(tags) - 1):  # "the band gap of the films increased": a noun's second word before "of",
+    for i in range(2, len(tags) - 1):  # "the speed limit of the roads changed": a noun's second word before "of",
         # when a verb follows, is a noun (a verb directly before "of" is rare: "consists of")
         if tags[i] in ("VB", "VBP", "VBZ") and tags[i - 1] in ("NN", "NNS") and tags[i - 2] in ("DT", "PRP$", "JJ") \
                 and tokens[i + 1].lower() == "of" and tokens[i].islower() and "NOUN" in word_classes(tokens[i]) and \
                 any(t in FINITE_TAGS or t == "VBN" for t in tags[i + 2:]):
             tags[i] = "NN"
-    for i in range(1, len(tags) - 1):  # "printers go to room 3": a word between "to" and a number is a noun
+    for i in range(1, len(tags) - 1):  # "scanners go to room 3": a word between "to" and a number is a noun
         if tags[i] in ("VB", "VBP") and tokens[i - 1].lower() == "to" and tags[i + 1] == "CD" and \
                 (i + 2 >= len(tags) or tags[i + 2] not in NOUN_TAGS) and "NOUN" in word_classes(tokens[i]):
             # ("has to check 4 valves": a verb, its count's noun after the number)
             tags[i] = "NN"
     if len(tags) > 2 and tags[0] in ("VBN", "VBD") and tokens[0].lower().endswith("ed") and \
             tags[1] in ("NN", "NNS") and any(t in ("MD", "VBZ", "VBP") for t in tags[2:]):
-        tags[0] = "JJ"  # "Opened vials must be discarded": a participle before the subject's noun describes it
+        tags[0] = "JJ"  # "Sealed drums must be moved": a participle before the subject's noun describes it
     for i in range(1, len(tags)):  # "the drum of ...": a determiner's adjective with no noun after it is the noun
         nxt = tags[i + 1] if i + 1 < len(tags) else "."
         if tags[i] == "JJ" and tags[i - 1] == "DT" and (nxt in ("IN", "TO", ".", ",", ":") or nxt in VERB_TAGS):
@@ -190,7 +190,7 @@ def _give_a_finite_verb(tags: list[str], tokens: list[str], lexical: list[str], 
         # participle is the verb, not the noun
         candidates = [k for k in candidates if not (past and past[0] > k and tokens[k + 1].lower() == "of")]
         if past and not candidates:
-            tags[past[0]] = "VBD"  # "the band gap of the films increased": the past tense, not a noun
+            tags[past[0]] = "VBD"  # "the water level of the tanks dropped": the past tense, not a noun
         for k in candidates[:1]:  # "the pump weighs 40 kg": what the verb follows is the noun
             if _noun_read_as_adjective(tags, tokens, k - 1):
                 tags[k - 1] = "NN"
