@@ -10,17 +10,28 @@ from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize
 
 
-def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12) -> list[str]:
-    """Individuals whose label or alias appears in the text (normalized), longest first."""
+def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12, named: bool = False) -> list[str]:
+    """Individuals whose label or alias appears in the text (normalized), longest first; `named`: only those the
+    data names (`named_by_data`)."""
     norm = normalize(re.sub(r"[()\[\]]", " ", text))  # names in parentheses count too
     hits = []
     for name, ind in idx.individuals.items():
+        if named and not named_by_data(idx, name):
+            continue
         forms = {normalize(f) for f in [name, ind.label, *ind.aliases] if f}
         best = max((len(f) for f in forms if len(f) >= 4 and f in norm), default=0)
         if best:
             hits.append((best, name))
     hits.sort(reverse=True)
     return [n for _, n in hits[:limit]]
+
+
+def named_by_data(idx: EntitiesIndex, name: str) -> bool:
+    """Whether an individual is one the data names: a table's or a file's record, or a name the text wrote (a
+    capital or a digit), not one the text made of a description ("coach" of "X is a coach", "the crane"). A word of
+    another sentence is no mention of a described thing: "the head coach" later is no "coach" made before."""
+    ind = idx.individuals[name]
+    return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 
 
 def mention_spans(idx: EntitiesIndex, text: str, names: list[str]) -> list[tuple[int, int, str]]:

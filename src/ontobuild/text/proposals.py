@@ -276,8 +276,11 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
             continue
         if evident and named and rel not in named:
             continue
-        if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state)) and \
-                not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)):
+        clash = agent_clash(o, r["range"], state)  # (then the other way round only for a subject that reads as
+        # the range does: "Ada Lind produced Storm Bay", never "Storm Bay was produced by Ada Lind")
+        if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state) and not clash) and \
+                not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state) and
+                     not agent_clash(s, r["range"], state) and (not clash or agent_like(s, r["range"], state))):
             continue
         if not r["range"] and not _said(r["label"], f"{words} {o.label} {o.title}"):
             continue  # no range to check the object against: only when the sentence's words name the relation
@@ -503,3 +506,38 @@ def _people(embedder: Any, words: str) -> bool:
     """Whether a kind word names people. Sentence embeddings put words of one topic close ("pilot" ~ airline,
     "nurse" ~ ward): a word for people is never taken for a class of things or groups, nor the other way round."""
     return float(embedder.similarity(words, PEOPLE)) >= PEOPLE_SIMILARITY
+
+
+THING = "a company"  # what a person is not: sentence embeddings put companies and things on this side
+AGENT_MARGIN = 0.05  # how much closer to one of PEOPLE and THING than to the other a clear reading is
+NAME_THING_MARGIN = 0.13  # a name reads as no person only by this much: a person's name may hold a word for a
+# place or a thing ("Park", "Hall") that pulls it a little towards THING
+
+
+def agent_kind(embedder: Any, words: str, thing_margin: float = AGENT_MARGIN) -> str:
+    """Whether words read as a person ("person"), as a company or a thing that is no person ("thing"), or as
+    neither clearly (""), by sentence embeddings against PEOPLE and THING."""
+    lean = float(embedder.similarity(words, PEOPLE)) - float(embedder.similarity(words, THING))
+    return "person" if lean >= AGENT_MARGIN else "thing" if lean <= -thing_margin else ""
+
+
+def _read_name(t: Thing, cls: str, state: TextState) -> tuple[str, str]:
+    """(how a name reads, how the class `cls` reads) by `agent_kind`; ("", "") for a thing that is no bare name
+    (a description's head noun says its kind, see `can_be`), without an embedder or without a label for `cls`."""
+    if state.embedder is None or not cls or cls not in state.class_labels or t.kind or not (t.proper or t.named):
+        return "", ""
+    return (agent_kind(state.embedder, t.label, NAME_THING_MARGIN),
+            agent_kind(state.embedder, state.class_labels[cls]))
+
+
+def agent_clash(t: Thing, cls: str, state: TextState) -> bool:
+    """Whether a name cannot be a value of a relation whose range is the class `cls`: one of the two reads clearly
+    as a person and the other clearly as no person ("produced by Ada Lind" is no production company; "directed by
+    Nordlys Studio" is no human)."""
+    return set(_read_name(t, cls, state)) == {"person", "thing"}
+
+
+def agent_like(t: Thing, cls: str, state: TextState) -> bool:
+    """Whether a name reads clearly as the class `cls` does (both people, or both no people)."""
+    name, kind = _read_name(t, cls, state)
+    return bool(name) and name == kind

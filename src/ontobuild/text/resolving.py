@@ -11,7 +11,7 @@ from typing import Iterable
 from ..inputs.chunks import Chunk
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import normalize, safe_name
-from .mentions import members, of_category
+from .mentions import members, named_by_data, of_category
 from .reading import Reading, Thing
 from .state import Known, TextState
 
@@ -72,7 +72,7 @@ def _described(idx: EntitiesIndex, kind: str, history: list[Known]) -> Known | N
     if earlier is None:
         cls = _class_named(idx, kind)
         group = members(idx, cls) if cls else []
-        if len(group) == 1 and _named(idx, group[0]):
+        if len(group) == 1 and named_by_data(idx, group[0]):
             earlier = Known(idx.individuals[group[0]].label, kind, group, False)
     return earlier
 
@@ -181,14 +181,6 @@ def _holder(idx: EntitiesIndex, t: Thing, history: list[Known]) -> Resolved | No
     cls = _class_named(idx, t.kind)
     group = members(idx, cls) if cls else []
     return Resolved(group, stated_of=t.label, referent=f"{t.label} (all)") if group else None
-
-
-def _named(idx: EntitiesIndex, name: str) -> bool:
-    """An individual a description can stand for without an earlier mention: one the data names (a table's or a
-    file's record, or a name in the text), not one the text made of a description ("the crane" of another
-    paragraph is no earlier "the crane")."""
-    ind = idx.individuals[name]
-    return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 
 
 def narrowed(idx: EntitiesIndex, reading: Reading, t: Thing, group: list[str], whole_label: bool = False

@@ -72,7 +72,8 @@ def read_texts(model: ChatModel, idx: EntitiesIndex, chunks: list[Chunk], trace:
 def read_chunk(model: ChatModel, idx: EntitiesIndex, chunk: Chunk, trace: Trace, state: TextState) -> dict[str, Any]:
     """Facts and links of one chunk into the index; returns its coverage entry."""
     body = " " * chunk.lead + chunk.text[chunk.lead:]  # headings give context, never things or values
-    known_names = [m for m in find_mentions(idx, body, limit=40) if "TextChunk" not in idx.individuals[m].classes]
+    known_names = [m for m in find_mentions(idx, body, limit=40, named=True)
+                   if "TextChunk" not in idx.individuals[m].classes]
     spans = mention_spans(idx, body, known_names)
     quantities = find_quantities(body, [(a, b) for a, b, _ in spans])
     history = paragraph_history(state, chunk)

@@ -971,3 +971,20 @@ def test_the_records_of_a_category_are_read_from_the_index_asked() -> None:
 
     assert of_category(index("V1", "Van"), "van") == ["V1"]
     assert of_category(index("B1", "Cargo bike"), "van") == []
+
+
+def test_a_described_thing_the_text_made_is_no_mention_of_a_later_word() -> None:
+    """"Mira Holt is a radiographer" made an individual "radiographer" (what Mira Holt is); the word in a later
+    sentence ("the senior radiographer on the night shift") is no mention of it. Names the text wrote and the
+    tables' records stay mentions."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.mentions import find_mentions
+
+    idx = EntitiesIndex()
+    idx.add_class("Staff")
+    idx.add_individual("Radiographer", classes=["Staff"], label="radiographer", source={"chunk": "roster.txt#1"})
+    idx.add_individual("MiraHolt", classes=["Staff"], label="Mira Holt", source={"chunk": "roster.txt#1"})
+    idx.add_individual("scanner", classes=["Staff"], label="scanner", source={"file": "rooms.csv"})
+    text = "The senior radiographer on the night shift relieves Mira Holt at the scanner."
+    assert sorted(find_mentions(idx, text, named=True)) == ["MiraHolt", "scanner"]
+    assert "Radiographer" in find_mentions(idx, text)

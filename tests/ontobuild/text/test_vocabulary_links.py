@@ -334,3 +334,21 @@ def test_a_known_name_before_a_common_head_only_qualifies_what_is_says(state) ->
     reading, _, links = _proposed(text, state, idx, mention_spans(idx, text, find_mentions(idx, text)))
     pairs = {(reading.thing(k.subject).label, reading.thing(k.object).label) for k in links}
     assert ("Vale Runner", "Kessler Works") in pairs and all(s != "Lund Rail" for s, _ in pairs), pairs
+
+
+def test_a_person_is_no_value_of_a_relation_to_things_nor_a_company_of_one_to_people(tmp_path: Path) -> None:
+    """A locomotive's builder is a company: "built by Martin Keller" offers no `builder` (nor, the other way
+    round, the locomotive as Martin Keller's builder); "built by Vestfold Rail Works" does. A report's author is a
+    person: "written by Nordlys Consulting Group" offers no `author`; "written by Elena Rossi" does. (A name that
+    reads clearly as neither is left to the model.)"""
+    (tmp_path / "rail").mkdir()
+    (tmp_path / "records").mkdir()
+    rail, records = _with_embedder(tmp_path / "rail", RAIL), _with_embedder(tmp_path / "records", RECORDS)
+
+    def options(text: str, state) -> list[str]:  # noqa: ANN001
+        return [o for _, _, opts in _links(text, state) for o in opts]
+
+    assert "builder" not in options("The Vale Runner was built by Martin Keller.", rail)
+    assert "builder" in options("The Vale Runner was built by Vestfold Rail Works.", rail)
+    assert "author" not in options("The Harbor Audit was written by Nordlys Consulting Group.", records)
+    assert "author" in options("The Harbor Audit was written by Elena Rossi.", records)
