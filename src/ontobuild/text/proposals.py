@@ -227,9 +227,12 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
     relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
     goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
-    value of a relation whose range is a class of people ("X is a logbook" is no inspector of X)."""
+    value of a relation whose range is a class of people ("X is a logbook" is no inspector of X), nor the range
+    class itself ("X is a small depot" is no home depot of X: X is a depot)."""
     if _class_of_people(r.get("range") or "", state):
         return False
+    if r.get("range") and named_class(t.label, state) == r["range"]:
+        return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver)
     if not vocabulary_class(t.kind, state):  # (what X serves "as" is a post whatever it is closest to)
         return t.role != "complement" or _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
     return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)
@@ -464,8 +467,7 @@ def vocabulary_class(kind: str, state: TextState) -> str:
     if kind in state.kind_classes:
         return state.kind_classes[kind]
     words = " ".join(kind_words(kind))
-    found = next((name for name, label in state.class_labels.items()
-                  if normalize(label) == normalize(kind) or normalize(name) == normalize(kind)), "")
+    found = named_class(kind, state)
     if not found and state.embedder is not None:
         names = list(state.class_labels)
         best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=3)
@@ -473,6 +475,19 @@ def vocabulary_class(kind: str, state: TextState) -> str:
                       _people(state.embedder, words) == _people(state.embedder, state.class_labels[names[i]])), "")
     state.kind_classes[kind] = found
     return found
+
+
+def named_class(words: str, state: TextState) -> str:
+    """The vocabulary class whose label or name is the words themselves, or their longest ending ("Archive" for
+    "archive" and for "a city archive"), else ""."""
+    split = words.split()
+    for i in range(len(split)):
+        tail = normalize(" ".join(split[i:]))
+        found = next((name for name, label in state.class_labels.items()
+                      if tail and tail in (normalize(label), normalize(name))), "")
+        if found:
+            return found
+    return ""
 
 
 def person_class(kind: str, state: TextState) -> str:

@@ -352,3 +352,11 @@ def test_a_person_is_no_value_of_a_relation_to_things_nor_a_company_of_one_to_pe
     assert "builder" in options("The Vale Runner was built by Vestfold Rail Works.", rail)
     assert "author" not in options("The Harbor Audit was written by Nordlys Consulting Group.", records)
     assert "author" in options("The Harbor Audit was written by Elena Rossi.", records)
+
+
+def test_what_is_says_a_thing_is_is_no_value_of_a_relation_whose_range_is_that_class(state) -> None:  # noqa: ANN001
+    """"North Yard is a small depot": North Yard is a Depot, no locomotive whose home depot is a depot (the only
+    relation to depots goes from locomotives)."""
+    assert _links("North Yard is a small depot.", state) == []
+    links = _links("The Vale Runner is kept at North Yard, its home depot.", state)
+    assert all("role" not in opts for _, _, opts in links), links
