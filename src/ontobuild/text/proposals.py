@@ -302,6 +302,7 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
     skipper of crew), the joining words mean what the label says (sentence embeddings: "made by" ~ manufacturer), or
     both things are known members of its domain and range. A relation only a model's guess puts between two names
     ("tested by A and shipped by B": B as the designer) is stated by nothing."""
+    words = titled(words, o)
     if _shares_stem(r["label"], f"{words} {o.head} {s.head}"):
         return True
     if state.embedder is not None and words and \
@@ -309,6 +310,12 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
         return True
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     return bool(rng and dom) and can_be(s, dom, state, strict=True) and can_be(o, [rng], state, strict=True)
+
+
+def titled(words: str, o: Thing) -> str:
+    """The words that join two things, with the title the second one's name is written with ("in" + "the family"
+    of "in the family Vireonidae", "to" + "the port" of "to the port Vestport"): what the object is, said."""
+    return f"{words} the {o.title.lower()}" if words and o.title else words
 
 
 def _shares_stem(label: str, words: str) -> bool:
@@ -422,10 +429,12 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     """How close a relation is to what the sentence says between two things: its label against the words that join
     them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
     relation read with its domain and range."""
-    said = f"{s.label} {words} {o.label}"
     label = r["label"]
+    clash = role_clash(words, label)
+    words = titled(words, o)
+    said = f"{s.label} {words} {o.label}"
     score = 0.5 if _shares_stem(label, f"{words} {o.head} {s.head}") else 0.0
-    if role_clash(words, label):
+    if clash:
         score -= 1.0  # "found by X" is no site, "found at X" no finder
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     if rng and (can_be(o, [rng], state, strict=True) or o.role == "complement" and state.embedder is not None

@@ -360,3 +360,20 @@ def test_what_is_says_a_thing_is_is_no_value_of_a_relation_whose_range_is_that_c
     assert _links("North Yard is a small depot.", state) == []
     links = _links("The Vale Runner is kept at North Yard, its home depot.", state)
     assert all("role" not in opts for _, _, opts in links), links
+
+
+SHIPPING = _PREFIXES.format("shipping") + """:Vessel a owl:Class ; rdfs:label "vessel" .
+:Port a owl:Class ; rdfs:label "port" .
+:Company a owl:Class ; rdfs:label "company" .
+:portOfCall a owl:ObjectProperty ; rdfs:label "port of call" ; rdfs:domain :Vessel ; rdfs:range :Port .
+:operator a owl:ObjectProperty ; rdfs:label "operator" ; rdfs:domain :Vessel ; rdfs:range :Company .
+"""
+
+
+def test_the_title_a_name_is_written_with_says_what_joins_them(tmp_path: Path) -> None:
+    """"stopped at the port Vestport": what Vestport is ("the port") is said with the words that join the two, and
+    shows the port of call; "stopped at Vestport" alone says it to nothing."""
+    shipping = _with_embedder(tmp_path, SHIPPING)
+    links = _links("The Aurora Bay stopped at the port Vestport.", shipping)
+    assert ("Aurora Bay", "Vestport", ["portOfCall"]) in links, links
+    assert _links("The Aurora Bay stopped at Vestport.", shipping) == []
