@@ -33,10 +33,16 @@ def modifiers(phrases: list[Phrase], things: dict[int, Any]) -> None:
         j = i - 2  # the phrase before the preposition
         while j >= 0 and phrases[j].kind == "NP" and j not in things:
             j -= 1
+        prep = p.pp.words[0].lower
+        place = prep in PLACE_PREPOSITIONS
         if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
-                (p.pp.words[0].lower == "of" or not things[j].proper) and not _agent_of_passive(phrases, j, p.pp):
-            # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of": in "found by Ann Lee
-            # at the lab", "at the lab" is where it was found)
+                (prep == "of" or not things[j].proper or place and things[j].prep in PLACE_PREPOSITIONS) and \
+                not _agent_of_passive(phrases, j, p.pp) and \
+                not (place and _passive_agent(phrases, j)):
+            # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of", or a place where the
+            # place it names is: "stored at Kolbotn Depot in Oslo"; where the agent of a passive verb was is
+            # where it was done: in "found by Ann Lee at the lab" and "found by technicians at the lab", "at the
+            # lab" is where it was found)
             owner = things[j]
             if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
                 owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
@@ -50,6 +56,18 @@ def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
         return False
     k = j - 1
     while k >= 0 and phrases[k].kind in ("NP", "PP"):
+        k -= 1
+    return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
+
+
+def _passive_agent(phrases: list[Phrase], j: int) -> bool:
+    """Whether the noun phrase at j is the agent of a passive verb ("found on 2 May, by technicians"): after "by",
+    with a passive verb before it past noun phrases, prepositions and commas only."""
+    pp = phrases[j].pp
+    if pp is None or pp.words[0].lower != "by":
+        return False
+    k = j - 1
+    while k >= 0 and (phrases[k].kind in ("NP", "PP") or phrases[k].kind == "O" and phrases[k].words[0].text == ","):
         k -= 1
     return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
 

@@ -988,3 +988,17 @@ def test_a_described_thing_the_text_made_is_no_mention_of_a_later_word() -> None
     text = "The senior radiographer on the night shift relieves Mira Holt at the scanner."
     assert sorted(find_mentions(idx, text, named=True)) == ["MiraHolt", "scanner"]
     assert "Radiographer" in find_mentions(idx, text)
+
+
+@pytest.mark.parametrize("text, place, where", [
+    ("The pallets were counted on 3 May, by clerks at Kolbotn Depot in Oslo.", "Kolbotn Depot", "Oslo"),
+    ("The samples were sealed by technicians at the Vale Lab near Tromsø.", "Vale Lab", "Tromsø"),
+])
+def test_where_a_passive_agent_was_is_the_verbs_place_and_a_place_after_it_says_where_that_is(
+        text: str, place: str, where: str) -> None:
+    """A place after the agent of a passive verb is where it was done (not where the agent is); a place written right
+    after a named place says where that one is, inside its phrase, no second place of the verb."""
+    r = _read(text)
+    site, inner = _thing(r, place), _thing(r, where)
+    assert site.owner == "" and site.prep in ("at", "near"), site
+    assert inner.owner == site.id, inner
