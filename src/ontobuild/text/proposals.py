@@ -201,8 +201,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                 add(c.subject, of.id, f"{c.verb} {prep + ' ' if prep else ''}the {t.head} of",
                     safe_name(f"{singular(t.head)} of", lower_first=True), "clause")
                 continue
-            if c.copula and not prep and t.role == "complement" and not t.proper and not t.individuals:
-                if state.relations:  # "X was a swimmer": the vocabulary may have a relation for what X is
+            if c.copula and not prep and t.role == "complement" and (not t.proper or t.title) and not t.individuals:
+                if state.relations:  # "X was a swimmer", "X was Warden of the Marches" (an office: a name with its
+                    # title): the vocabulary may have a relation for what X is
                     add(c.subject, a, c.verb, "", "clause", as_written=True)
                 continue
             if prep == "as" and state.relations and not t.individuals:

@@ -377,3 +377,13 @@ def test_the_title_a_name_is_written_with_says_what_joins_them(tmp_path: Path) -
     links = _links("The Aurora Bay stopped at the port Vestport.", shipping)
     assert ("Aurora Bay", "Vestport", ["portOfCall"]) in links, links
     assert _links("The Aurora Bay stopped at Vestport.", shipping) == []
+
+
+@pytest.mark.parametrize("text", ["Mira Holm was Inspector of the Northern Line from 2001 to 2009.",
+                                  "Mira Holm is a driver who was Inspector of the Northern Line."])
+def test_an_office_that_is_says_a_named_thing_is_may_be_its_relation(state, text: str) -> None:  # noqa: ANN001
+    """"X was Inspector of the Northern Line" (a name with its title, an office) says what X held, as "served as"
+    does."""
+    links = _links(text, state)
+    assert any(s == "Mira Holm" and o == "Inspector of the Northern Line" and "holds" in opts
+               for s, o, opts in links), links
