@@ -282,7 +282,13 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
             continue
         clash = agent_clash(o, r["range"], state)  # (then the other way round only for a subject that reads as
         # the range does: "Ada Lind produced Storm Bay", never "Storm Bay was produced by Ada Lind")
-        if not (can_be(s, r["domain"], state) and can_be(o, [r["range"]], state) and not clash) and \
+
+        def may_be(t: Thing, classes: list[str], rel: str = rel) -> bool:
+            # the words name the relation ("illustrated by": illustrator) and the vocabulary places the thing's
+            # class under no other ("X is a manual ... illustrated by Y" where the illustrator's domain is
+            # "document" and nothing says a manual is one): the words are believed
+            return can_be(t, classes, state) or rel in named and unplaced(t, classes, state)
+        if not (may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash) and \
                 not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state) and
                      not agent_clash(s, r["range"], state) and (not clash or agent_like(s, r["range"], state))):
             continue
@@ -464,6 +470,18 @@ def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False)
     iri = next((i for i, n in state.vocab.names.items() if n == own), "")
     ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
     return any(w in ancestors for w in wanted)
+
+
+def unplaced(t: Thing, classes: list[str], state: TextState) -> bool:
+    """Whether the vocabulary says nothing of how the class a thing is known to be stands to `classes`: neither it
+    nor any of them has a superclass in the vocabulary (a flat vocabulary says of no class what more it is; one
+    that puts reports under documents says a document need not be a report)."""
+    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
+    if not own or state.vocab is None:
+        return False
+    iris = {n: i for i, n in state.vocab.names.items()}
+    return all(c in iris and not set(state.vocab.superclasses_closure(iris[c])) - {iris[c]}
+               for c in [own, *[c for c in classes if c]])
 
 
 CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word and a vocabulary class's label
