@@ -45,7 +45,7 @@ def modifiers(phrases: list[Phrase], things: dict[int, Any]) -> None:
             # lab" is where it was found)
             owner = things[j]
             if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
-                owner = next(t for t in things.values() if t.id == owner.owner)  # "a genus of moths in the family X"
+                owner = next(t for t in things.values() if t.id == owner.owner)  # "a crate of valves in the hall Vestby"
             things[i].owner = owner.id
 
 

@@ -81,7 +81,7 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
         asks.append(ValueAsk(v.id, owners[:4], options, line, v.verb if certain else "",
                              fixed=v.of_phrase and len(owners) == 1))
     state.kinds = {t.id: t.kind or t.title_kind for t in reading.things}
-    for complement, subject in same.items():  # "X is a genus": X is what the genus is
+    for complement, subject in same.items():  # "X is a pump": X is what the pump is
         if complement in things and things[complement].kind:
             state.kinds[subject] = things[complement].kind
     named = {tid for tid, t in things.items() if t.named or resolved[tid].individuals}
@@ -94,7 +94,7 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
 
 
 def same_as(reading: Reading, things: dict[str, Thing]) -> dict[str, str]:
-    """A complement that says what the subject is ("X is a 1959 cartoon directed by Y"), or an apposition that
+    """A complement that says what the subject is ("X is a 1959 ferry inspected by Y"), or an apposition that
     says what a name is ("X, a depot of 2,400 m²"): the named thing itself, for the links and values of its phrase."""
     out: dict[str, str] = {}
     text = reading.text
@@ -281,11 +281,11 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
         if evident and named and rel not in named:
             continue
         clash = agent_clash(o, r["range"], state)  # (then the other way round only for a subject that reads as
-        # the range does: "Ada Lind produced Storm Bay", never "Storm Bay was produced by Ada Lind")
+        # the range does: "Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada Lind")
 
         def may_be(t: Thing, classes: list[str], rel: str = rel) -> bool:
-            # the words name the relation ("illustrated by": illustrator) and the vocabulary places the thing's
-            # class under no other ("X is a manual ... illustrated by Y" where the illustrator's domain is
+            # the words name the relation ("reviewed by": reviewer) and the vocabulary places the thing's
+            # class under no other ("X is a handbook ... reviewed by Y" where the reviewer's domain is
             # "document" and nothing says a manual is one): the words are believed
             return can_be(t, classes, state) or rel in named and unplaced(t, classes, state)
         if not (may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash) and \
@@ -339,9 +339,9 @@ def _said(label: str, words: str) -> bool:
 
 def orient(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:
     """The direction of each chosen vocabulary relation, by code: the two things' classes against its domain and
-    range when they are known; else, for a relation named by an agent ("director", "illustrator") that the verb
-    joining them shares its stem with, the voice: "X directed Y" (active) makes X the director of Y, "Y was
-    directed by X" too; else the sentence's order."""
+    range when they are known; else, for a relation named by an agent ("inspector", "reviewer") that the verb
+    joining them shares its stem with, the voice: "X inspected Y" (active) makes X the inspector of Y, "Y was
+    inspected by X" too; else the sentence's order."""
     for k in links:
         s, rel, o = decision.links.get(k.id, (k.subject, "none", k.object))
         r = state.relations.get(rel)
@@ -364,7 +364,7 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
         stems = {w[:5] for w in re.findall(r"[a-z]{5,}", k.words.lower())}
         if agent and any(w[:5] in stems for w in re.findall(r"[a-z]{5,}", label)) and \
                 not re.search(r"\bby$", k.words.lower()):
-            decision.links[k.id] = (o, rel, s)  # "Ann Lee directed Storm Bay": director(Storm Bay, Ann Lee)
+            decision.links[k.id] = (o, rel, s)  # "Ann Lee inspected Storm Bay": inspector(Storm Bay, Ann Lee)
 
 
 # what a relation's label says its value is: a place ("place found", "location"), or an agent ("finder", "maker or
@@ -434,7 +434,7 @@ def listed_alike(reading: Reading, links: list[Link], decision: Any) -> None:
 
 def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> float:
     """How close a relation is to what the sentence says between two things: its label against the words that join
-    them ("directed by" ~ director), a word of the same stem counting most; then the whole link against the
+    them ("inspected by" ~ inspector), a word of the same stem counting most; then the whole link against the
     relation read with its domain and range."""
     label = r["label"]
     clash = role_clash(words, label)
@@ -461,7 +461,7 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
 
 def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:
     """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
-    "is" says it is) names another class of the vocabulary (a "novel" is no Human). `strict`: only when what it is
+    "is" says it is) names another class of the vocabulary (a "locomotive" is no Person). `strict`: only when what it is
     is known and is one of them."""
     wanted = [c for c in classes if c]
     own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
@@ -489,7 +489,7 @@ CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word
 
 def vocabulary_class(kind: str, state: TextState) -> str:
     """The vocabulary class a kind word names: its label or name, else the closest label by sentence embeddings
-    ("genus" -> taxon) when close enough; "" for none. Remembered per word."""
+    ("freighter" -> vessel) when close enough; "" for none. Remembered per word."""
     if not kind or not state.class_labels:
         return ""
     if kind in state.kind_classes:
@@ -575,8 +575,8 @@ def _read_name(t: Thing, cls: str, state: TextState) -> tuple[str, str]:
 
 def agent_clash(t: Thing, cls: str, state: TextState) -> bool:
     """Whether a name cannot be a value of a relation whose range is the class `cls`: one of the two reads clearly
-    as a person and the other clearly as no person ("produced by Ada Lind" is no production company; "directed by
-    Nordlys Studio" is no human)."""
+    as a person and the other clearly as no person ("built by Martin Keller" is no company that builds; "written by
+    Nordlys Consulting Group" is no person who writes)."""
     return set(_read_name(t, cls, state)) == {"person", "thing"}
 
 

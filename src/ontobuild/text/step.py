@@ -7,7 +7,7 @@ was not.
 Things become individuals: a known individual when the sentence names one (or a class's members when it speaks of
 them in the plural), the earlier thing a pronoun or a definite description points back to ("the printer" after
 "the P-200"), else a new individual named by its phrase, of the class its head noun names ("the night safe" ->
-NightSafe, a Safe). A thing "is" something ("X is a genus") gets that kind as its class.
+NightSafe, a Safe). A thing "is" something ("X is a pump") gets that kind as its class.
 
 With the user's vocabulary (`--schema`), a link is one of the vocabulary's relations and a value one of its datatype
 properties; its domain and range give the things their classes. A statement the vocabulary has no term for is not

@@ -393,14 +393,14 @@ MANUALS = _PREFIXES.format("manuals") + """:Handbook a owl:Class ; rdfs:label "h
 :Document a owl:Class ; rdfs:label "document" .
 :Person a owl:Class ; rdfs:label "person" .
 :writer a owl:ObjectProperty ; rdfs:label "writer" ; rdfs:domain :Handbook ; rdfs:range :Person .
-:illustrator a owl:ObjectProperty ; rdfs:label "illustrator" ; rdfs:domain :Document ; rdfs:range :Person .
+:reviewer a owl:ObjectProperty ; rdfs:label "reviewer" ; rdfs:domain :Document ; rdfs:range :Person .
 """
 
 
 def test_words_that_name_a_relation_are_believed_where_a_flat_vocabulary_says_nothing(tmp_path: Path) -> None:
-    """A flat vocabulary (no class under another) does not say whether a handbook is a document: "illustrated by"
-    names the illustrator, whose domain is documents, and is offered for a handbook (the archive's vocabulary, which
+    """A flat vocabulary (no class under another) does not say whether a handbook is a document: "reviewed by"
+    names the reviewer, whose domain is documents, and is offered for a handbook (the archive's vocabulary, which
     puts reports under documents, does say a document need not be a report: see the test above)."""
     manuals = _with_embedder(tmp_path, MANUALS)
-    links = _links("The Dock Guide is a handbook written by Ana Ruiz and illustrated by Elena Rossi.", manuals)
-    assert ("Dock Guide", "Elena Rossi", ["illustrator"]) in links, links
+    links = _links("The Dock Guide is a handbook written by Ana Ruiz and reviewed by Elena Rossi.", manuals)
+    assert ("Dock Guide", "Elena Rossi", ["reviewer"]) in links, links
