@@ -90,6 +90,10 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
         if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
             continue
         first = things[k]
+        if _titles_of_one_name(phrases, k, first, t, joined):  # "by author and illustrator Ann Lee": one person
+            t.prep, t.owner, phrases[i].pp = first.prep, first.owner, phrases[k].pp
+            del things[k]
+            continue
         if not joined and first.prep and i + 1 < len(phrases) and phrases[i + 1].kind == "VP":
             continue  # "In the east hall, two cranes lifted ...": the opening phrase ends; a clause's subject
         if first.named != t.named and first.prep:
@@ -106,6 +110,14 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
 
 
 PLACE_PREPOSITIONS = frozenset({"at", "in", "near"})
+
+
+def _titles_of_one_name(phrases: list[Phrase], k: int, first: Any, t: Any, joined: bool) -> bool:
+    """Whether a common noun without a determiner, listed with "and" before a name written with its title ("by
+    Danish author and illustrator Ann Lee", "signed by engineer and owner Bo Park"), is another title of that
+    name, not a thing of its own."""
+    return joined and t.named and bool(t.title) and not first.named and not first.plural and \
+        bool(first.prep) and phrases[k].words[0].tag not in ("DT", "PRP$", "CD")
 
 
 def _closed_by_conjunction(phrases: list[Phrase], things: dict[int, Any], i: int) -> bool:

@@ -254,6 +254,7 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
     possessors(phrases, things)
     modifiers(phrases, things)
     conjuncts(phrases, things)
+    r.things = sorted(things.values(), key=lambda t: t.start)  # (a title listed before a name's is no thing)
     r.clauses = _clauses(text, phrases, things, r.values, paren, cond)
     measures(text, phrases, things, r)
     value_owners(phrases, things, r)

@@ -1022,3 +1022,16 @@ def test_a_nouns_second_word_before_of_is_a_noun_in_the_past_form_too(text: str,
     r = _read(text)
     assert thing in [t.label for t in r.things], [t.label for t in r.things]
     assert all(c.verb not in ("set", "cut") for c in r.clauses), [c.verb for c in r.clauses]
+
+
+@pytest.mark.parametrize("text, name, prep", [
+    ("The chair was designed by architect and furniture maker Ola Berg.", "Ola Berg", "by"),
+    ("The survey is a report by Danish engineer and surveyor Kari Lund.", "Kari Lund", "by"),
+])
+def test_titles_listed_before_a_name_are_one_persons(text: str, name: str, prep: str) -> None:
+    """"by architect and furniture maker Ola Berg": one person with two titles, after "by"; no thing "architect"
+    of its own (but "to farmers and trader Ola Nordmann" lists two)."""
+    r = _read(text)
+    assert _thing(r, name).prep == prep
+    assert [t.label for t in r.things if not t.named and t.role not in ("subject", "complement")] == []
+    assert "farmer" in [t.label for t in _read("The crates were sent to farmers and trader Ola Nordmann.").things]
