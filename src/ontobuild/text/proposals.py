@@ -294,6 +294,8 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
             continue
         if not r["range"] and not _said(r["label"], f"{words} {o.label} {o.title}"):
             continue  # no range to check the object against: only when the sentence's words name the relation
+        if TIMED.search(r["label"]) and not DATED.search(o.label):
+            continue  # a relation of a date or time ("issue date") takes a date, never a thing a name names
         fits.append(rel)
     scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
     if not scored or scored[0][0] < MIN_RELATION_SCORE:
@@ -301,6 +303,10 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
     if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
         return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
     return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+TIMED = re.compile(r"\b(?:date|time|year|day|month)s?\b", re.IGNORECASE)  # a relation label naming a moment
+DATED = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 
 
 def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState) -> bool:

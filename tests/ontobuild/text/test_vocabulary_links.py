@@ -404,3 +404,18 @@ def test_words_that_name_a_relation_are_believed_where_a_flat_vocabulary_says_no
     manuals = _with_embedder(tmp_path, MANUALS)
     links = _links("The Dock Guide is a handbook written by Ana Ruiz and reviewed by Elena Rossi.", manuals)
     assert ("Dock Guide", "Elena Rossi", ["reviewer"]) in links, links
+
+
+ISSUES = _PREFIXES.format("issues") + """:Report a owl:Class ; rdfs:label "report" .
+:issueDate a owl:ObjectProperty ; rdfs:label "issue date" ; rdfs:domain :Report .
+:issuer a owl:ObjectProperty ; rdfs:label "issuer" ; rdfs:domain :Report .
+"""
+
+
+def test_a_relation_of_a_date_takes_no_thing_a_name_names(tmp_path: Path) -> None:
+    """"issued by Nordlys Consulting Group": the words share a stem with "issue date", which has no range to check
+    the object against; a date relation never takes a company."""
+    issues = _with_embedder(tmp_path, ISSUES)
+    links = _links("The Harbor Audit was issued by Nordlys Consulting Group.", issues)
+    assert all("issueDate" not in opts for _, _, opts in links), links
+    assert any("issuer" in opts for _, _, opts in links), links
