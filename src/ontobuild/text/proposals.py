@@ -174,9 +174,10 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
             said = state.kinds.get(s, "")  # (but "X is a skipper" says X is a person, whatever else it says)
             state.kinds[s] = things[s].kind or things[s].title_kind or person_class(things[o].kind, state)
+            named_of = any(x.owner == o and x.prep == "of" and x.named for x in reading.things)
             options = link_options(things[s], things[o], words, name, state, evident=False,
-                                   keep=lambda r: kind_value(things[o], r, state) and can_be(things[s], r["domain"],
-                                                                                              state))
+                                   keep=lambda r: kind_value(things[o], r, state, named_of) and
+                                   can_be(things[s], r["domain"], state))
             state.kinds[s] = said
         else:
             options = link_options(things[s], things[o], words, name, state)
@@ -200,6 +201,8 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                 seen.add((a, of.id))
                 add(c.subject, of.id, f"{c.verb} {prep + ' ' if prep else ''}the {t.head} of",
                     safe_name(f"{singular(t.head)} of", lower_first=True), "clause")
+                if state.relations:  # "X was the 14th warden of Y": the office is what X is, with Y in its name
+                    add(c.subject, a, f"{c.verb} {prep}".strip(), "", "clause", as_written=True)
                 continue
             if c.copula and not prep and t.role == "complement" and (not t.proper or t.title) and not t.individuals:
                 if state.relations:  # "X was a swimmer", "X was Warden of the Marches" (an office: a name with its
@@ -223,17 +226,19 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
     return out[:MAX_LINKS]
 
 
-def kind_value(t: Thing, r: dict[str, Any], state: TextState) -> bool:
+def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = False) -> bool:
     """Whether what "is" says a thing is (`t`: "a driver" in "X is a driver") can be a value of the relation `r`:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
     relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
     goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
     value of a relation whose range is a class of people ("X is a logbook" is no inspector of X), nor the range
-    class itself ("X is a small depot" is no home depot of X: X is a depot)."""
+    class itself ("X is a small depot" is no home depot of X: X is a depot), unless `named_of`: a name after
+    "of" makes it one of that class ("X was the third warden of Vestby": the office of warden of Vestby)."""
     if _class_of_people(r.get("range") or "", state):
         return False
-    if r.get("range") and named_class(t.label, state) == r["range"]:
-        return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver)
+    if r.get("range") and named_class(t.label, state) == r["range"] and not named_of:
+        return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;
+        # "X was the third <range> of Y" names one)
     if not vocabulary_class(t.kind, state):  # (what X serves "as" is a post whatever it is closest to)
         return t.role != "complement" or _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
     return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)

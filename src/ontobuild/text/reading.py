@@ -239,7 +239,8 @@ def read_sentence(text: str, sentence: Sentence, quantities: list[Quantity],
         t = Thing(f"T{n}", p.text(text), " ".join(name_label.split()), head.text, p.start, p.end, "other",
                   prep=p.pp.words[0].lower if p.pp else "", proper=proper, plural=plural, generic=generic,
                   individuals=_spans_of(known, p.start, p.end), in_parentheses=i in paren, condition=i in cond,
-                  named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) for w in label_words)
+                  named=proper or any(w.tag in ("NNP", "NNPS") or re.search(r"\d", w.text) and not
+                                      re.fullmatch(r"\d+(?:st|nd|rd|th)", w.text) for w in label_words)
                   or bool(number), title=title, kind_label=kind_label(label_words, head, name_label),
                   known_before_head=head.tag in ("NN", "NNS") and all(
                       e <= head.start for s, e, _ in known if p.start <= s < p.end), holder=p.holder)

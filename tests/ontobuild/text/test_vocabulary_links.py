@@ -419,3 +419,20 @@ def test_a_relation_of_a_date_takes_no_thing_a_name_names(tmp_path: Path) -> Non
     links = _links("The Harbor Audit was issued by Nordlys Consulting Group.", issues)
     assert all("issueDate" not in opts for _, _, opts in links), links
     assert any("issuer" in opts for _, _, opts in links), links
+
+
+WARDENS = _PREFIXES.format("wardens") + """:Person a owl:Class ; rdfs:label "person" .
+:Warden a owl:Class ; rdfs:label "warden" .
+:office a owl:ObjectProperty ; rdfs:label "office" ; rdfs:domain :Person ; rdfs:range :Warden .
+"""
+
+
+def test_the_range_class_with_a_name_after_of_is_one_of_that_class(tmp_path: Path) -> None:
+    """"Kari Lund was the third warden of Vestby": the office of warden of Vestby, a value of `office` whose range
+    is the class of wardens itself (and with that name in its label); "Kari Lund is a warden" says only her class."""
+    wardens = _with_embedder(tmp_path, WARDENS)
+    reading, resolved, links = _proposed("Kari Lund was the third warden of Vestby.", wardens)
+    office = next((k for k in links if "office" in k.options), None)
+    assert office is not None and office.subject == "T1", links
+    assert resolved[office.object].new_label == "warden of Vestby", resolved[office.object]
+    assert _links("Kari Lund is a warden.", wardens) == []
