@@ -246,19 +246,23 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
 
 KIND_RANGE_SIMILARITY = 0.33  # the least similarity of a kind and the range it is a value of (sentence embeddings)
 KIND_IS_CLASS = 0.9  # a kind this close to the range's own label is that class ("X is a hospital")
+RANGE_TIE = 0.05  # ranges this close to the closest one are as close (the model chooses among their relations)
 
 
 def _kind_of_range(kind: str, rng: str, state: TextState) -> bool:
     """Whether a kind that names no class of the vocabulary ("a cardiologist", "an anaesthetist") can be a value of
     a relation whose range is `rng` ("medical specialty"): of the classes the vocabulary's relations range over,
-    `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says what X
-    is). A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
+    `rng` is the one closest to the kind (or within RANGE_TIE of it), close enough, and not the very class (then
+    "X is a <range>" says what X is). A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
     relation. Without an embedder or a range, the model decides."""
     if state.embedder is None or not rng or not kind or rng not in state.class_labels:
         return True
     ranges = sorted({r.get("range") for r in state.relations.values() if r.get("range") in state.class_labels})
-    best = state.embedder.rank(kind, [state.class_labels[n] for n in ranges], top=1)
-    return bool(best) and ranges[best[0][0]] == rng and KIND_RANGE_SIMILARITY <= best[0][1] < KIND_IS_CLASS
+    ranked = state.embedder.rank(kind, [state.class_labels[n] for n in ranges], top=len(ranges))
+    if not ranked or ranked[0][1] >= KIND_IS_CLASS:
+        return False
+    own = next((score for i, score in ranked if ranges[i] == rng), 0.0)
+    return own >= KIND_RANGE_SIMILARITY and own >= ranked[0][1] - RANGE_TIE
 
 
 RELATION_CHOICES = 3

@@ -141,8 +141,12 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
             label = re.sub(r"^(?:the|a|an)\s+", "", " ".join(t.text.split()), flags=re.IGNORECASE)
         inner = [x for x in reading.things if x.owner == t.id and (x.named or x.individuals or x.prep == "of")
                  and x.head.lower() not in _PRONOUNS]  # ("their blades" with "their" unresolved: no "blade of their")
-        if not t.named and inner and not t.owner and t.role != "measure":  # "cartridges for the P-200 printer",
-            # "the cost of repairs" (but "the mean size of the grains" measures the grains: they are a thing)
+        indefinite_kind = t.role in ("complement", "as") and t.text.lower().startswith(("a ", "an ")) and \
+            bool(inner) and (inner[0].named or bool(inner[0].individuals))  # "X is a warden of Vestby": a warden
+        if not t.named and inner and not t.owner and t.role != "measure" and not indefinite_kind:
+            # "cartridges for the P-200 printer", "the cost of repairs" (but "the mean size of the grains" measures
+            # the grains: they are a thing; and what "is" says with "a" is a kind, whatever it is of: "X is a
+            # warden of Vestby" is a warden, "X was the warden of Vestby" holds the office of warden of Vestby)
             label = f"{label} {inner[0].prep} {inner[0].label}"
             if inner[0].prep == "of" and not (inner[0].named or inner[0].individuals):
                 folded.add(inner[0].id)

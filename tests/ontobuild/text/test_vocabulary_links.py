@@ -436,3 +436,12 @@ def test_the_range_class_with_a_name_after_of_is_one_of_that_class(tmp_path: Pat
     assert office is not None and office.subject == "T1", links
     assert resolved[office.object].new_label == "warden of Vestby", resolved[office.object]
     assert _links("Kari Lund is a warden.", wardens) == []
+
+
+def test_what_is_says_with_a_is_a_kind_whatever_it_is_of(tmp_path: Path) -> None:
+    """"Kari Lund is a warden of Vestby": a warden (one of many), not the office "warden of Vestby" that "the warden
+    of Vestby" names."""
+    wardens = _with_embedder(tmp_path, WARDENS)
+    _, resolved, links = _proposed("Kari Lund is a warden of Vestby.", wardens)
+    office = next((k for k in links if "office" in k.options), None)
+    assert office is not None and resolved[office.object].new_label == "warden", (links, resolved)
