@@ -299,7 +299,9 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
             return can_be(t, classes, state) or rel in named and unplaced(t, classes, state)
         if not (may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash) and \
                 not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state) and
-                     not agent_clash(s, r["range"], state) and (not clash or agent_like(s, r["range"], state))):
+                     not agent_clash(s, r["range"], state) and
+                     (not clash or agent_like(s, r["range"], state) and
+                      not any(agent_clash(o, d, state) for d in r["domain"] if d))):
             continue
         if not r["range"] and not _said(r["label"], f"{words} {o.label} {o.title}"):
             continue  # no range to check the object against: only when the sentence's words name the relation
