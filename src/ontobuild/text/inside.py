@@ -51,11 +51,14 @@ def modifiers(phrases: list[Phrase], things: dict[int, Any]) -> None:
 
 def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
     """Whether "by" after the phrase at j names who did what a passive verb before it says: "copied from an older
-    register by Bo Park" (Bo Park copied it), not "a crane by Lund Steel" (no passive verb before it)."""
+    register by Bo Park" (Bo Park copied it), not "a crane by Lund Steel" (no passive verb before it), nor a second
+    "by" ("written by Ana Ruiz with photographs by Bo Park": the photographs are Bo Park's)."""
     if pp.words[0].lower != "by":
         return False
     k = j - 1
     while k >= 0 and phrases[k].kind in ("NP", "PP"):
+        if phrases[k].kind == "PP" and phrases[k].words[0].lower == "by":
+            return False  # "written by Ana Ruiz with photographs by Bo Park": the verb's agent is named already
         k -= 1
     return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
 

@@ -219,10 +219,17 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if t.owner and t.id in things and (not state.relations or t.named or t.individuals):
             owner = things.get(t.owner)
             # what "is" says the subject is, with a phrase of its own: "X is a reality for Y" -> realityFor
-            of_what = owner is not None and t.owner in same  # "X is a cultivar of Y": what X is, of Y
+            of_what = owner is not None and t.owner in same  # "X is a variant of Y": what X is, of Y
             name = safe_name(f"{owner.head} {t.prep}", lower_first=True) if of_what and t.prep != "of" else \
                 modifier_name(t.prep)
             add(t.owner, t.id, f"{owner.head} {t.prep}" if of_what else t.prep, name, "modifier")
+            if state.relations and owner is not None and t.prep == "by" and t.named and not owner.named and \
+                    owner.prep in ("with", "to") and not owner.owner:
+                # "X was issued with drawings by Ann Lee": what the drawings are by is X's (its drafter)
+                clause = next((c for c in reading.clauses if any(a == owner.id for _, a in c.arguments)), None)
+                if clause is not None and clause.subject:
+                    add(clause.subject, t.id, f"{owner.head} by", safe_name(f"{owner.head} by", lower_first=True),
+                        "modifier")
     return out[:MAX_LINKS]
 
 
@@ -246,23 +253,19 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
 
 KIND_RANGE_SIMILARITY = 0.33  # the least similarity of a kind and the range it is a value of (sentence embeddings)
 KIND_IS_CLASS = 0.9  # a kind this close to the range's own label is that class ("X is a hospital")
-RANGE_TIE = 0.05  # ranges this close to the closest one are as close (the model chooses among their relations)
 
 
 def _kind_of_range(kind: str, rng: str, state: TextState) -> bool:
     """Whether a kind that names no class of the vocabulary ("a cardiologist", "an anaesthetist") can be a value of
     a relation whose range is `rng` ("medical specialty"): of the classes the vocabulary's relations range over,
-    `rng` is the one closest to the kind (or within RANGE_TIE of it), close enough, and not the very class (then
-    "X is a <range>" says what X is). A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
+    `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says what X
+    is). (Ranges nearly as close are no value: offered them, the model chose the wrong one more often.) A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
     relation. Without an embedder or a range, the model decides."""
     if state.embedder is None or not rng or not kind or rng not in state.class_labels:
         return True
     ranges = sorted({r.get("range") for r in state.relations.values() if r.get("range") in state.class_labels})
-    ranked = state.embedder.rank(kind, [state.class_labels[n] for n in ranges], top=len(ranges))
-    if not ranked or ranked[0][1] >= KIND_IS_CLASS:
-        return False
-    own = next((score for i, score in ranked if ranges[i] == rng), 0.0)
-    return own >= KIND_RANGE_SIMILARITY and own >= ranked[0][1] - RANGE_TIE
+    best = state.embedder.rank(kind, [state.class_labels[n] for n in ranges], top=1)
+    return bool(best) and ranges[best[0][0]] == rng and KIND_RANGE_SIMILARITY <= best[0][1] < KIND_IS_CLASS
 
 
 RELATION_CHOICES = 3
@@ -467,13 +470,25 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     if dom and can_be(s, dom, state, strict=True):
         score += 0.25
     if state.embedder is not None:
-        score += float(state.embedder.similarity(words or said, label))
+        score += float(state.embedder.similarity(*_content(words or said, label)))
         score += 0.5 * float(state.embedder.similarity(said, f"{r['domain_label'] or 'a thing'} {label} "
                                                              f"{r['range_label'] or 'a thing'}"))
     else:
         from ..ontology.names import similarity
         score += max(similarity(words, label), similarity(said, label))
     return score
+
+
+FUNCTION_WORDS = frozenset("a an the by of in at on for to with from as into onto and or is was were are be been "
+                           "being has had have".split())
+
+
+def _content(words: str, label: str) -> tuple[str, str]:
+    """The words that join two things and a relation's label, each without its function words when both keep
+    some: "music by" against "composer" and "lyrics by" is "music" against "composer" and "lyrics" (a shared "by"
+    makes any "... by" label close to any "... by" words)."""
+    kept = [" ".join(w for w in text.split() if w.lower() not in FUNCTION_WORDS) for text in (words, label)]
+    return (kept[0], kept[1]) if all(kept) else (words, label)
 
 
 def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:

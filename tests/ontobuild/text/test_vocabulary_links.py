@@ -447,3 +447,17 @@ def test_what_is_says_with_a_is_a_kind_whatever_it_is_of(tmp_path: Path) -> None
     _, resolved, links = _proposed("Kari Lund is a warden of Vestby.", wardens)
     office = next((k for k in links if "office" in k.options), None)
     assert office is not None and resolved[office.object].new_label == "warden", (links, resolved)
+
+
+PHOTOS = _PREFIXES.format("photos") + """:Document a owl:Class ; rdfs:label "document" .
+:Person a owl:Class ; rdfs:label "person" .
+:photographer a owl:ObjectProperty ; rdfs:label "photographer" ; rdfs:domain :Document ; rdfs:range :Person .
+"""
+
+
+def test_what_a_things_phrase_with_by_names_is_the_clauses_subjects(tmp_path: Path) -> None:
+    """"The Dock Guide was written by Ana Ruiz with photographs by Elena Rossi": the photographs' author is the
+    guide's photographer (the photographs themselves are named by nothing); the verb's agent is Ana Ruiz."""
+    photos = _with_embedder(tmp_path, PHOTOS)
+    links = _links("The Dock Guide was written by Ana Ruiz with photographs by Elena Rossi.", photos)
+    assert ("Dock Guide", "Elena Rossi", ["photographer"]) in links, links
