@@ -36,16 +36,17 @@ def modifiers(phrases: list[Phrase], things: dict[int, Any]) -> None:
         prep = p.pp.words[0].lower
         place = prep in PLACE_PREPOSITIONS
         if j >= 0 and j in things and phrases[j + 1] is p.pp and phrases[j].head.tag != "PRP" and \
-                (prep == "of" or not things[j].proper or place and things[j].prep in PLACE_PREPOSITIONS) and \
+                (prep == "of" or not things[j].proper or place and things[j].prep in PLACED) and \
                 not _agent_of_passive(phrases, j, p.pp) and \
                 not (place and _passive_agent(phrases, j)):
             # (a pronoun takes no modifier: "carries them in a bag"; a name takes only "of", or a place where the
-            # place it names is: "stored at Kolbotn Depot in Oslo"; where the agent of a passive verb was is
-            # where it was done: in "found by Ann Lee at the lab" and "found by technicians at the lab", "at the
-            # lab" is where it was found)
+            # place it names is: "stored at Kolbotn Depot in Oslo", "sent to Kolbotn Depot in Oslo"; where the
+            # agent of a passive verb was is where it was done: in "found by Ann Lee at the lab" and "found by
+            # technicians at the lab", "at the lab" is where it was found)
             owner = things[j]
             if owner.prep == "of" and owner.owner and p.pp.words[0].lower != "of":
-                owner = next(t for t in things.values() if t.id == owner.owner)  # "a crate of valves in the hall Vestby"
+                # "a crate of valves in the hall Vestby": in the crate's phrase
+                owner = next(t for t in things.values() if t.id == owner.owner)
             things[i].owner = owner.id
 
 
@@ -113,6 +114,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
 
 
 PLACE_PREPOSITIONS = frozenset({"at", "in", "near"})
+PLACED = PLACE_PREPOSITIONS | {"to", "from"}  # a name after these is a place: a place after it says where it is
 
 
 def _titles_of_one_name(phrases: list[Phrase], k: int, first: Any, t: Any, joined: bool) -> bool:

@@ -1035,3 +1035,9 @@ def test_titles_listed_before_a_name_are_one_persons(text: str, name: str, prep:
     assert _thing(r, name).prep == prep
     assert [t.label for t in r.things if not t.named and t.role not in ("subject", "complement")] == []
     assert "farmer" in [t.label for t in _read("The crates were sent to farmers and trader Ola Nordmann.").things]
+
+
+def test_a_place_after_a_destination_says_where_the_destination_is() -> None:
+    """"sent to Kolbotn Depot in Oslo": Oslo is where the depot is, inside its phrase, not a second place."""
+    r = _read("The spare valves were sent to Kolbotn Depot in Oslo.")
+    assert _thing(r, "Oslo").owner == _thing(r, "Kolbotn Depot").id
