@@ -21,9 +21,10 @@ def noun_kind(noun: str) -> str:
     classes = word_classes(head)
     if classes and "NOUN" not in classes and "PROPN" not in classes:
         return ""
-    if known_word(head.lower()) in VERB_TAGS and not any(
-            known_word(f).startswith("NN") for f in (head.lower() + "s", head.lower() + "es")):
-        return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull")
+    last = head.lower().rsplit("-", 1)[-1]  # ("problem-solving": solving)
+    if known_word(last) in VERB_TAGS and not any(known_word(f).startswith("NN") for f in (last + "s", last + "es")):
+        return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull"), also
+        # after a hyphen ("fault-finding": an activity, no kind of thing; but "a steel building": buildings)
     return safe_name(head)
 
 

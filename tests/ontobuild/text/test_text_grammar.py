@@ -342,7 +342,7 @@ def test_a_participle_after_and_is_about_what_the_verb_before_it_is_about(text: 
 
 
 @pytest.mark.parametrize("noun,kind", [("turn", ""), ("pull", ""), ("drop", "Drop"), ("kettle", "Kettle"),
-                                       ("hinges", "Hinge")])
+                                       ("hinges", "Hinge"), ("record-keeping", ""), ("steel-building", "SteelBuilding")])
 def test_a_kind_is_named_by_a_noun_never_by_a_word_read_first_as_a_verb(noun: str, kind: str) -> None:
     from ontobuild.text.kinds import noun_kind
     assert noun_kind(noun) == kind
