@@ -11,8 +11,10 @@ from typing import Any, Callable
 from ontocore.text import singular, stem
 
 from ..ontology.index import EntitiesIndex
-from ..ontology.names import normalize, safe_name
+from ..ontology.names import safe_name
 from .choosing import Link, ValueAsk
+from .classes import (agent_clash, agent_like, can_be, class_of_people, named_class, person_class, unplaced,
+                      vocabulary_class)
 from .naming import modifier_name, relation_name, value_names
 from .quantities import unit_text
 from .reading import Reading, Thing
@@ -223,14 +225,20 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
             name = safe_name(f"{owner.head} {t.prep}", lower_first=True) if of_what and t.prep != "of" else \
                 modifier_name(t.prep)
             add(t.owner, t.id, f"{owner.head} {t.prep}" if of_what else t.prep, name, "modifier")
-            if state.relations and owner is not None and t.prep == "by" and t.named and not owner.named and \
-                    owner.prep in ("with", "to") and not owner.owner:
-                # "X was issued with drawings by Ann Lee": what the drawings are by is X's (its drafter)
-                clause = next((c for c in reading.clauses if any(a == owner.id for _, a in c.arguments)), None)
-                if clause is not None and clause.subject:
-                    add(clause.subject, t.id, f"{owner.head} by", safe_name(f"{owner.head} by", lower_first=True),
-                        "modifier")
+            subject = _author_of_work(reading, t, owner) if state.relations else ""
+            if subject:
+                add(subject, t.id, f"{owner.head} by", safe_name(f"{owner.head} by", lower_first=True), "modifier")
     return out[:MAX_LINKS]
+
+
+def _author_of_work(reading: Reading, t: Thing, owner: Thing | None) -> str:
+    """The clause subject that a name after "by" inside an unnamed thing after "with" or "to" works for ("X was
+    written by A with photographs by B": B, of the photographs, is X's photographer), or ""."""
+    if owner is None or t.prep != "by" or not t.named or owner.named or owner.prep not in ("with", "to") or \
+            owner.owner:
+        return ""
+    clause = next((c for c in reading.clauses if any(a == owner.id for _, a in c.arguments)), None)
+    return clause.subject if clause is not None else ""
 
 
 def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = False) -> bool:
@@ -241,7 +249,7 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
     value of a relation whose range is a class of people ("X is a logbook" is no inspector of X), nor the range
     class itself ("X is a small depot" is no home depot of X: X is a depot), unless `named_of`: a name after
     "of" makes it one of that class ("X was the third warden of Vestby": the office of warden of Vestby)."""
-    if _class_of_people(r.get("range") or "", state):
+    if class_of_people(r.get("range") or "", state):
         return False
     if r.get("range") and named_class(t.label, state) == r["range"] and not named_of:
         return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;
@@ -259,8 +267,9 @@ def _kind_of_range(kind: str, rng: str, state: TextState) -> bool:
     """Whether a kind that names no class of the vocabulary ("a cardiologist", "an anaesthetist") can be a value of
     a relation whose range is `rng` ("medical specialty"): of the classes the vocabulary's relations range over,
     `rng` is the one closest to the kind, close enough, and not the very class (then "X is a <range>" says what X
-    is). (Ranges nearly as close are no value: offered them, the model chose the wrong one more often.) A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
-    relation. Without an embedder or a range, the model decides."""
+    is). A kind closer to another range ("a keen gardener" to person rather than to hospital) is no value of this
+    relation; nor is one nearly as close (offered those too, the model chose the wrong relation more often).
+    Without an embedder or a range, the model decides."""
     if state.embedder is None or not rng or not kind or rng not in state.class_labels:
         return True
     ranges = sorted({r.get("range") for r in state.relations.values() if r.get("range") in state.class_labels})
@@ -489,130 +498,3 @@ def _content(words: str, label: str) -> tuple[str, str]:
     makes any "... by" label close to any "... by" words)."""
     kept = [" ".join(w for w in text.split() if w.lower() not in FUNCTION_WORDS) for text in (words, label)]
     return (kept[0], kept[1]) if all(kept) else (words, label)
-
-
-def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:
-    """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
-    "is" says it is) names another class of the vocabulary (a "locomotive" is no Person). `strict`: only when what it is
-    is known and is one of them."""
-    wanted = [c for c in classes if c]
-    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
-    if not wanted or not own or state.vocab is None:
-        return not strict
-    iri = next((i for i, n in state.vocab.names.items() if n == own), "")
-    ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
-    return any(w in ancestors for w in wanted)
-
-
-def unplaced(t: Thing, classes: list[str], state: TextState) -> bool:
-    """Whether the vocabulary says nothing of how the class a thing is known to be stands to `classes`: neither it
-    nor any of them has a superclass in the vocabulary (a flat vocabulary says of no class what more it is; one
-    that puts reports under documents says a document need not be a report)."""
-    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
-    if not own or state.vocab is None:
-        return False
-    iris = {n: i for i, n in state.vocab.names.items()}
-    return all(c in iris and not set(state.vocab.superclasses_closure(iris[c])) - {iris[c]}
-               for c in [own, *[c for c in classes if c]])
-
-
-CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word and a vocabulary class's label
-
-
-def vocabulary_class(kind: str, state: TextState) -> str:
-    """The vocabulary class a kind word names: its label or name, else the closest label by sentence embeddings
-    ("freighter" -> vessel) when close enough; "" for none. Remembered per word."""
-    if not kind or not state.class_labels:
-        return ""
-    if kind in state.kind_classes:
-        return state.kind_classes[kind]
-    words = " ".join(kind_words(kind))
-    found = named_class(kind, state)
-    if not found and state.embedder is not None:
-        names = list(state.class_labels)
-        best = state.embedder.rank(words, [state.class_labels[n] for n in names], top=3)
-        found = next((names[i] for i, score in best if score >= CLASS_SIMILARITY and
-                      _people(state.embedder, words) == _people(state.embedder, state.class_labels[names[i]])), "")
-    state.kind_classes[kind] = found
-    return found
-
-
-def named_class(words: str, state: TextState) -> str:
-    """The vocabulary class whose label or name is the words themselves, or their longest ending ("Archive" for
-    "archive" and for "a city archive"), else ""."""
-    split = words.split()
-    for i in range(len(split)):
-        tail = normalize(" ".join(split[i:]))
-        found = next((name for name, label in state.class_labels.items()
-                      if tail and tail in (normalize(label), normalize(name))), "")
-        if found:
-            return found
-    return ""
-
-
-def person_class(kind: str, state: TextState) -> str:
-    """The vocabulary's class of people ("Person", "People") when a kind word names people ("skipper", "nurse"):
-    what "X is a <kind>" says X is at least; "" otherwise (no vocabulary, no embedder, or no such class)."""
-    if not kind or state.embedder is None or not state.class_labels:
-        return ""
-    head = (kind_words(kind) or [kind.lower()])[-1]  # ("HarbourPilot": pilot)
-    return vocabulary_class("Person", state) if _people(state.embedder, head) else ""
-
-
-def _class_of_people(cls: str, state: TextState) -> bool:
-    """Whether a vocabulary class is its class of people ("Person", "People") or a kind of it."""
-    people = vocabulary_class("Person", state)
-    if not cls or not people or state.vocab is None:
-        return False
-    iri = next((i for i, n in state.vocab.names.items() if n == cls), "")
-    return cls == people or people in {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)}
-
-
-def kind_words(kind: str) -> list[str]:
-    """The words of a kind's name, lower case ("HarbourPilot" -> harbour, pilot)."""
-    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", kind)]
-
-
-PEOPLE = "a person"
-PEOPLE_SIMILARITY = 0.3  # a kind word this close to PEOPLE names people (pilot, nurse), else things or groups
-
-
-def _people(embedder: Any, words: str) -> bool:
-    """Whether a kind word names people. Sentence embeddings put words of one topic close ("pilot" ~ airline,
-    "nurse" ~ ward): a word for people is never taken for a class of things or groups, nor the other way round."""
-    return float(embedder.similarity(words, PEOPLE)) >= PEOPLE_SIMILARITY
-
-
-THING = "a company"  # what a person is not: sentence embeddings put companies and things on this side
-AGENT_MARGIN = 0.05  # how much closer to one of PEOPLE and THING than to the other a clear reading is
-NAME_THING_MARGIN = 0.13  # a name reads as no person only by this much: a person's name may hold a word for a
-# place or a thing ("Park", "Hall") that pulls it a little towards THING
-
-
-def agent_kind(embedder: Any, words: str, thing_margin: float = AGENT_MARGIN) -> str:
-    """Whether words read as a person ("person"), as a company or a thing that is no person ("thing"), or as
-    neither clearly (""), by sentence embeddings against PEOPLE and THING."""
-    lean = float(embedder.similarity(words, PEOPLE)) - float(embedder.similarity(words, THING))
-    return "person" if lean >= AGENT_MARGIN else "thing" if lean <= -thing_margin else ""
-
-
-def _read_name(t: Thing, cls: str, state: TextState) -> tuple[str, str]:
-    """(how a name reads, how the class `cls` reads) by `agent_kind`; ("", "") for a thing that is no bare name
-    (a description's head noun says its kind, see `can_be`), without an embedder or without a label for `cls`."""
-    if state.embedder is None or not cls or cls not in state.class_labels or t.kind or not (t.proper or t.named):
-        return "", ""
-    return (agent_kind(state.embedder, t.label, NAME_THING_MARGIN),
-            agent_kind(state.embedder, state.class_labels[cls]))
-
-
-def agent_clash(t: Thing, cls: str, state: TextState) -> bool:
-    """Whether a name cannot be a value of a relation whose range is the class `cls`: one of the two reads clearly
-    as a person and the other clearly as no person ("built by Martin Keller" is no company that builds; "written by
-    Nordlys Consulting Group" is no person who writes)."""
-    return set(_read_name(t, cls, state)) == {"person", "thing"}
-
-
-def agent_like(t: Thing, cls: str, state: TextState) -> bool:
-    """Whether a name reads clearly as the class `cls` does (both people, or both no people)."""
-    name, kind = _read_name(t, cls, state)
-    return bool(name) and name == kind

@@ -138,7 +138,7 @@ def test_a_word_for_people_never_names_a_class_of_things(tmp_path: Path) -> None
     """Sentence embeddings put one topic's words close: "pilot" is near `airline` and `aircraft`, "nurse" near
     `ward`. A word for people is no class of things or groups; a word for people near a class of people is it."""
     from ontocore import embeddings
-    from ontobuild.text.proposals import vocabulary_class
+    from ontobuild.text.classes import vocabulary_class
 
     if not embeddings.available():
         pytest.skip("the sentence-embedding model is not installed")
@@ -195,7 +195,7 @@ def test_what_is_says_of_a_name_is_a_person_when_its_word_is_for_people(tmp_path
     """"Ole Berg is a harbour pilot" says Ole Berg is a person: never a vessel captained by the pilot. A word for
     things leaves the name's class open."""
     from ontocore import embeddings
-    from ontobuild.text.proposals import person_class
+    from ontobuild.text.classes import person_class
 
     if not embeddings.available():
         pytest.skip("the sentence-embedding model is not installed")
