@@ -14,15 +14,14 @@ from .state import TextState
 
 def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False) -> bool:
     """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
-    "is" says it is) names another class of the vocabulary (a "locomotive" is no Person). `strict`: only when what it is
-    is known and is one of them."""
+    "is" says it is) names another class of the vocabulary (a "locomotive" is no Person). `strict`: only when what
+    it is is known and is one of them."""
     wanted = [c for c in classes if c]
     own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
     if not wanted or not own or state.vocab is None:
         return not strict
-    iri = next((i for i, n in state.vocab.names.items() if n == own), "")
-    ancestors = {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)} if iri else {own}
-    return any(w in ancestors for w in wanted)
+    ancestors = _ancestors(own, state)
+    return any(w in (ancestors if ancestors is not None else {own}) for w in wanted)
 
 
 def unplaced(t: Thing, classes: list[str], state: TextState) -> bool:
@@ -32,9 +31,15 @@ def unplaced(t: Thing, classes: list[str], state: TextState) -> bool:
     own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
     if not own or state.vocab is None:
         return False
-    iris = {n: i for i, n in state.vocab.names.items()}
-    return all(c in iris and not set(state.vocab.superclasses_closure(iris[c])) - {iris[c]}
-               for c in [own, *[c for c in classes if c]])
+    return all(_ancestors(c, state) == {c} for c in [own, *[c for c in classes if c]])
+
+
+def _ancestors(cls: str, state: TextState) -> set[str] | None:
+    """The names of a vocabulary class and of every class above it; None for a name the vocabulary lacks."""
+    iri = next((i for i, n in state.vocab.names.items() if n == cls), "") if state.vocab is not None else ""
+    if not iri:
+        return None
+    return {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)}
 
 
 CLASS_SIMILARITY = 0.6  # the least sentence-embedding similarity of a kind word and a vocabulary class's label
@@ -86,8 +91,7 @@ def class_of_people(cls: str, state: TextState) -> bool:
     people = vocabulary_class("Person", state)
     if not cls or not people or state.vocab is None:
         return False
-    iri = next((i for i, n in state.vocab.names.items() if n == cls), "")
-    return cls == people or people in {state.vocab.names.get(a, "") for a in state.vocab.superclasses_closure(iri)}
+    return cls == people or people in (_ancestors(cls, state) or set())
 
 
 def kind_words(kind: str) -> list[str]:

@@ -54,24 +54,24 @@ def _agent_of_passive(phrases: list[Phrase], j: int, pp: Phrase) -> bool:
     """Whether "by" after the phrase at j names who did what a passive verb before it says: "copied from an older
     register by Bo Park" (Bo Park copied it), not "a crane by Lund Steel" (no passive verb before it), nor a second
     "by" ("written by Ana Ruiz with photographs by Bo Park": the photographs are Bo Park's)."""
-    if pp.words[0].lower != "by":
-        return False
-    k = j - 1
-    while k >= 0 and phrases[k].kind in ("NP", "PP"):
-        if phrases[k].kind == "PP" and phrases[k].words[0].lower == "by":
-            return False  # "written by Ana Ruiz with photographs by Bo Park": the verb's agent is named already
-        k -= 1
-    return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
+    # ("written by Ana Ruiz with photographs by Bo Park": the verb's agent is named already)
+    return pp.words[0].lower == "by" and _passive_verb_before(phrases, j - 1, second_by=True)
 
 
 def _passive_agent(phrases: list[Phrase], j: int) -> bool:
     """Whether the noun phrase at j is the agent of a passive verb ("found on 2 May, by technicians"): after "by",
     with a passive verb before it past noun phrases, prepositions and commas only."""
     pp = phrases[j].pp
-    if pp is None or pp.words[0].lower != "by":
-        return False
-    k = j - 1
-    while k >= 0 and (phrases[k].kind in ("NP", "PP") or phrases[k].kind == "O" and phrases[k].words[0].text == ","):
+    return pp is not None and pp.words[0].lower == "by" and _passive_verb_before(phrases, j - 1, commas=True)
+
+
+def _passive_verb_before(phrases: list[Phrase], k: int, commas: bool = False, second_by: bool = False) -> bool:
+    """Whether a passive verb stands before phrase k past noun phrases and prepositions (and commas, `commas`);
+    `second_by`: not past another "by"."""
+    while k >= 0 and (phrases[k].kind in ("NP", "PP") or commas and phrases[k].kind == "O" and
+                      phrases[k].words[0].text == ","):
+        if second_by and phrases[k].kind == "PP" and phrases[k].words[0].lower == "by":
+            return False
         k -= 1
     return k >= 0 and phrases[k].kind == "VP" and phrases[k].words[-1].tag == "VBN"
 
@@ -94,7 +94,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
         if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
             continue
         first = things[k]
-        if _titles_of_one_name(phrases, k, first, t, joined):  # "by author and illustrator Ann Lee": one person
+        if _titles_of_one_name(phrases, k, first, t, joined):  # "by engineer and owner Bo Park": one person
             t.prep, t.owner, phrases[i].pp = first.prep, first.owner, phrases[k].pp
             del things[k]
             continue
@@ -119,7 +119,7 @@ PLACED = PLACE_PREPOSITIONS | {"to", "from"}  # a name after these is a place: a
 
 def _titles_of_one_name(phrases: list[Phrase], k: int, first: Any, t: Any, joined: bool) -> bool:
     """Whether a common noun without a determiner, listed with "and" before a name written with its title ("by
-    Danish author and illustrator Ann Lee", "signed by engineer and owner Bo Park"), is another title of that
+    architect and furniture maker Ola Berg", "signed by engineer and owner Bo Park"), is another title of that
     name, not a thing of its own."""
     return joined and t.named and bool(t.title) and not first.named and not first.plural and \
         bool(first.prep) and phrases[k].words[0].tag not in ("DT", "PRP$", "CD")

@@ -21,7 +21,7 @@ def noun_kind(noun: str) -> str:
     classes = word_classes(head)
     if classes and "NOUN" not in classes and "PROPN" not in classes:
         return ""
-    last = head.lower().rsplit("-", 1)[-1]  # ("problem-solving": solving)
+    last = head.lower().rsplit("-", 1)[-1]  # ("record-keeping": keeping)
     if known_word(last) in VERB_TAGS and not any(known_word(f).startswith("NN") for f in (last + "s", last + "es")):
         return ""  # a word the lexicon knows first as a verb, whose -s form is a verb too ("turn", "pull"), also
         # after a hyphen ("fault-finding": an activity, no kind of thing; but "a steel building": buildings)

@@ -28,8 +28,8 @@ def find_mentions(idx: EntitiesIndex, text: str, limit: int = 12, named: bool = 
 
 def named_by_data(idx: EntitiesIndex, name: str) -> bool:
     """Whether an individual is one the data names: a table's or a file's record, or a name the text wrote (a
-    capital or a digit), not one the text made of a description ("coach" of "X is a coach", "the crane"). A word of
-    another sentence is no mention of a described thing: "the head coach" later is no "coach" made before."""
+    capital or a digit), not one the text made of a description ("welder" of "X is a welder", "the crane"). A word
+    of another sentence is no mention of a described thing: "the night welder" later is no "welder" made before."""
     ind = idx.individuals[name]
     return "chunk" not in ind.source or any(ch.isupper() or ch.isdigit() for ch in ind.label)
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ontocore.text import singular, stem
+from ontocore.text import LINK_WORDS, singular, stem
 
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import safe_name
 from .choosing import Link, ValueAsk
-from .classes import (agent_clash, agent_like, can_be, class_of_people, named_class, person_class, unplaced,
-                      vocabulary_class)
+from .classes import (CLASS_SIMILARITY, agent_clash, agent_like, can_be, class_of_people, named_class, person_class,
+                      unplaced, vocabulary_class)
 from .naming import modifier_name, relation_name, value_names
 from .quantities import unit_text
 from .reading import Reading, Thing
@@ -301,19 +301,7 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
             continue
         if evident and named and rel not in named:
             continue
-        clash = agent_clash(o, r["range"], state)  # (then the other way round only for a subject that reads as
-        # the range does: "Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada Lind")
-
-        def may_be(t: Thing, classes: list[str], rel: str = rel) -> bool:
-            # the words name the relation ("reviewed by": reviewer) and the vocabulary places the thing's
-            # class under no other ("X is a handbook ... reviewed by Y" where the reviewer's domain is
-            # "document" and nothing says a manual is one): the words are believed
-            return can_be(t, classes, state) or rel in named and unplaced(t, classes, state)
-        if not (may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash) and \
-                not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state) and
-                     not agent_clash(s, r["range"], state) and
-                     (not clash or agent_like(s, r["range"], state) and
-                      not any(agent_clash(o, d, state) for d in r["domain"] if d))):
+        if not _joins(s, o, r, rel in named, state):
             continue
         if not r["range"] and not _said(r["label"], f"{words} {o.label} {o.title}"):
             continue  # no range to check the object against: only when the sentence's words name the relation
@@ -326,6 +314,26 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
     if len(scored) > 1 and scored[0][0] - scored[1][0] >= CLEAR_LEAD:
         return [scored[0][1]]  # one relation is clearly what the words say: the model only confirms it, or not
     return [f for _, f in scored[:RELATION_CHOICES]]
+
+
+def _joins(s: Thing, o: Thing, r: dict[str, Any], named: bool, state: TextState) -> bool:
+    """Whether a relation may join two things, in the sentence's order (s in its domain, o in its range) or the
+    other way round, by the classes they can be and by how their names read (`agent_clash`). `named`: the words
+    name the relation ("reviewed by": reviewer); where a flat vocabulary says nothing of how the thing's class
+    stands to the relation's ("X is a handbook ... reviewed by Y", the reviewer's domain "document"), the words
+    are believed. The other way round past a clash only for a subject that reads as the range does and an object
+    that may be of the domain ("Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada
+    Lind")."""
+    def may_be(t: Thing, classes: list[str]) -> bool:
+        return can_be(t, classes, state) or named and unplaced(t, classes, state)
+
+    clash = agent_clash(o, r["range"], state)
+    if may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash:
+        return True
+    if not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)) or agent_clash(s, r["range"], state):
+        return False
+    return not clash or agent_like(s, r["range"], state) and not any(agent_clash(o, d, state)
+                                                                      for d in r["domain"] if d)
 
 
 TIMED = re.compile(r"\b(?:date|time|year|day|month)s?\b", re.IGNORECASE)  # a relation label naming a moment
@@ -349,8 +357,8 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
 
 
 def titled(words: str, o: Thing) -> str:
-    """The words that join two things, with the title the second one's name is written with ("in" + "the family"
-    of "in the family Vireonidae", "to" + "the port" of "to the port Vestport"): what the object is, said."""
+    """The words that join two things, with the title the second one's name is written with ("to" + "the port" of
+    "to the port Vestport", "at" + "the depot" of "at the depot Kolbotn"): what the object is, said."""
     return f"{words} the {o.title.lower()}" if words and o.title else words
 
 
@@ -488,8 +496,7 @@ def relation_score(words: str, s: Thing, o: Thing, r: dict[str, Any], state: Tex
     return score
 
 
-FUNCTION_WORDS = frozenset("a an the by of in at on for to with from as into onto and or is was were are be been "
-                           "being has had have".split())
+FUNCTION_WORDS = LINK_WORDS | frozenset("at from as into onto or is was were are be been being has had have".split())
 
 
 def _content(words: str, label: str) -> tuple[str, str]:

@@ -89,8 +89,8 @@ def tag(tokens: list[str]) -> list[str]:
         if pair[1] in ("NNP", "NNPS") and tokens[k].islower() and (known_word(tokens[k]) or word_classes(tokens[k])) and \
                 not (0 < k < len(tokens) - 1 and tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper()):
             pair[1] = known_word(tokens[k]) if known_word(tokens[k]) not in ("NNP", "NNPS") else "NN"
-    for k in range(1, len(tokens) - 1):  # "by Sucker Punch Productions", "Allegro Non Troppo": a capitalized
-        # word between two names is a word of one name, whatever the lexicon says of it
+    for k in range(1, len(tokens) - 1):  # "by Nordic Bear Logistics", "Iron Stand Works": a capitalized word
+        # between two names is a word of one name, whatever the lexicon says of it
         if tokens[k][:1].isupper() and tagged[k][1] not in ("NNP", "NNPS", "DT", "IN", "CC", "TO", "PRP", "PRP$") \
                 and tagged[k - 1][1] in ("NNP", "NNPS") and tagged[k + 1][1] in ("NNP", "NNPS") and \
                 tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper():
@@ -137,8 +137,8 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i] == "VB" and (tags[i - 1] in NOUN_TAGS or tags[i - 1] == "PRP") and \
                 not any(t in ("TO", "MD") for t in tags[max(0, i - 3):i]):
             tags[i] = "VBP"
-    for i in range(2, len(tags) - 1):  # "the speed limit of the roads changed", "a freeware set of programs
-        # developed by ...": a noun's second word before "of", when a verb follows, is a noun (a verb directly
+    for i in range(2, len(tags) - 1):  # "the speed limit of the roads changed", "a starter set of tools
+        # sold by ...": a noun's second word before "of", when a verb follows, is a noun (a verb directly
         # before "of" is rare: "consists of")
         if (tags[i] in ("VB", "VBP", "VBZ") or tags[i] in ("VBD", "VBN") and not tokens[i].lower().endswith("ed")) \
                 and tags[i - 1] in ("NN", "NNS") and tags[i - 2] in ("DT", "PRP$", "JJ") \

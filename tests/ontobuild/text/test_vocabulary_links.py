@@ -461,3 +461,16 @@ def test_what_a_things_phrase_with_by_names_is_the_clauses_subjects(tmp_path: Pa
     photos = _with_embedder(tmp_path, PHOTOS)
     links = _links("The Dock Guide was written by Ana Ruiz with photographs by Elena Rossi.", photos)
     assert ("Dock Guide", "Elena Rossi", ["photographer"]) in links, links
+
+
+def test_a_datatype_label_the_sentence_does_not_say_fits_a_value_of_its_kind(tmp_path: Path) -> None:
+    """A property label with no word of the sentence fits a value when it is close to the value's kind ("gross
+    mass" for a mass), not when it is far ("colour")."""
+    from ontobuild.text.proposals import fits_value
+
+    issues = _with_embedder(tmp_path, ISSUES)
+    text = "The crate weighs 40 kg."
+    reading = read_sentence(text, grammar.parse(text)[0], find_quantities(text), [])
+    q = reading.values[0].quantity
+    assert q.dimension == "mass", q
+    assert fits_value("gross mass", q, reading, issues) and not fits_value("colour", q, reading, issues)
