@@ -257,7 +257,7 @@ NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "b
 _CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
                                     "without", "in", "on", "at", "from", "to", "of", "per", "via"}
 # joiners that are part of a person's name ("Anna de Vries", "Jan van Dijk"): no sign of a title
-_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y"}
+NAME_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y"}
 _ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 
@@ -310,7 +310,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
     while i + 2 < len(out):
         a, of, b = out[i], out[i + 1], out[i + 2]
         if a.kind == "NP" and (of.kind == "PP" and of.words[0].lower == "of" or len(of.words) == 1 and
-                               of.words[0].text in _PARTICLES) and b.kind == "NP" and \
+                               of.words[0].text in NAME_PARTICLES) and b.kind == "NP" and \
                 a.words[-1].tag in ("NNP", "NNPS") and all(_capitalized(w) or w.lower in NAME_JOINERS
                                                            for w in _content(a.words, modifiers=True)) and \
                 _content(b.words) and all(_capitalized(w) or w.lower in NAME_JOINERS for w in _content(b.words)) \
@@ -338,7 +338,7 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
                 continue
             break
         run = [w for q in out[first:k] for w in q.words]
-        joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - _PARTICLES
+        joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - NAME_PARTICLES
         opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
         singular = p.words[0].tag == "VBZ" or p.words[0].lower == "was"  # "Salt and Pepper is ...": one name
         if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \

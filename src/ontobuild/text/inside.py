@@ -122,16 +122,16 @@ def _titles_of_one_name(phrases: list[Phrase], k: int, first: Any, t: Any, joine
     architect and furniture maker Ola Berg", "signed by engineer and owner Bo Park"), is another title of that
     name, not a thing of its own."""
     return joined and t.named and bool(t.title) and not first.named and not first.plural and \
-        bool(first.prep) and phrases[k].words[0].tag not in ("DT", "PRP$", "CD")
+        bool(first.prep) and phrases[k].words[0].tag not in ("PRP$", "CD")
 
 
 def _closed_by_conjunction(phrases: list[Phrase], things: dict[int, Any], i: int) -> bool:
     """Whether names listed with commas from phrase i on end with "and" or "or" before the last ("Oslo, Bergen and
-    Molde": a list; "Bergen, Norway": a place and where it is)."""
+    Molde": a list; "Bergen, Norway": a place and where it is, also in "at Bergen, Norway, and sold ...")."""
     j = i + 1
     while j < len(phrases) and (j in things or phrases[j].kind == "O" and phrases[j].words[0].lower in (",", "and",
                                                                                                        "or")):
         if j not in things and phrases[j].words[0].lower in ("and", "or"):
-            return True
+            return j + 1 in things  # (", and named it ...": a clause goes on, the names' list ended)
         j += 1
     return False

@@ -10,7 +10,7 @@ import re
 from ontocore.text import singular
 
 from ..ontology.names import safe_name
-from .grammar import Word
+from .grammar import NAME_PARTICLES, Word
 from .tagging import NOUN_TAGS, VERB_TAGS, known_word, word_classes
 
 
@@ -37,8 +37,9 @@ def titled_name(words: list[Word]) -> tuple[list[Word], str]:
     if k == 0 or k == len(words) or words[k - 1].tag not in NOUN_TAGS or not words[k - 1].text.islower() or \
             "NOUN" not in word_classes(words[k - 1].text) or \
             not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]) or \
-            k > 1 and words[k - 2].text[:1].isupper() and words[k - 2].tag in ("NNP", "NNPS"):
-        return words, ""  # ("Vincent van Gogh": a name's own lower-case word, no title)
+            words[k - 1].text in NAME_PARTICLES:
+        return words, ""  # ("Vincent van Gogh": a name's own lower-case word, no title; "the Danish-born
+        # composer Ann Lee": a title after a name's adjective)
     return words[k:], words[k - 1].text
 
 
