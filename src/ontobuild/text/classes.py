@@ -16,8 +16,13 @@ def can_be(t: Thing, classes: list[str], state: TextState, strict: bool = False)
     """Whether a thing can be a member of one of the classes: always, unless what it is (its head noun, or what
     "is" says it is) names another class of the vocabulary (a "locomotive" is no Person). `strict`: only when what
     it is is known and is one of them."""
+    return kind_can_be(state.kinds.get(t.id, t.kind), classes, state, strict)
+
+
+def kind_can_be(kind: str, classes: list[str], state: TextState, strict: bool = False) -> bool:
+    """`can_be` for a kind word ("Inspector"): whether what it names can be a member of one of the classes."""
     wanted = [c for c in classes if c]
-    own = vocabulary_class(state.kinds.get(t.id, t.kind), state)
+    own = vocabulary_class(kind, state)
     if not wanted or not own or state.vocab is None:
         return not strict
     ancestors = _ancestors(own, state)
@@ -92,6 +97,15 @@ def class_of_people(cls: str, state: TextState) -> bool:
     if not cls or not people or state.vocab is None:
         return False
     return cls == people or people in (_ancestors(cls, state) or set())
+
+
+def reads_as_people(cls: str, state: TextState) -> bool:
+    """Whether a vocabulary class is of people: its class of people or a kind of it, or, by sentence embeddings,
+    a label for people ("staff member", "crew")."""
+    if class_of_people(cls, state):
+        return True
+    label = state.class_labels.get(cls, "")
+    return bool(label) and state.embedder is not None and names_people(state.embedder, label)
 
 
 def kind_words(kind: str) -> list[str]:

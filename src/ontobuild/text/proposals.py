@@ -13,8 +13,8 @@ from ontocore.text import LINK_WORDS, singular, stem
 from ..ontology.index import EntitiesIndex
 from ..ontology.names import safe_name
 from .choosing import Link, ValueAsk
-from .classes import (CLASS_SIMILARITY, agent_clash, agent_like, can_be, class_of_people, named_class, person_class,
-                      unplaced, vocabulary_class)
+from .classes import (CLASS_SIMILARITY, agent_clash, agent_like, can_be, class_of_people, kind_can_be, named_class,
+                      person_class, reads_as_people, unplaced, vocabulary_class)
 from .naming import modifier_name, relation_name, value_names
 from .quantities import unit_text
 from .reading import Reading, Thing
@@ -244,19 +244,38 @@ def _author_of_work(reading: Reading, t: Thing, owner: Thing | None) -> str:
 def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = False) -> bool:
     """Whether what "is" says a thing is (`t`: "a driver" in "X is a driver") can be a value of the relation `r`:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
-    relation's range that is not of its domain (a Driver is a Role, the range of `role`). "X is a report" where `r`
+    relation's range that is not of its domain (a Driver is a Role, the range of `role`), and of a relation from
+    people or to sorts of things (`_of_people_or_sorts`). "X is a report" where `r`
     goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
     value of a relation whose range is a class of people ("X is a logbook" is no inspector of X), nor the range
     class itself ("X is a small depot" is no home depot of X: X is a depot), unless `named_of`: a name after
     "of" makes it one of that class ("X was the third warden of Vestby": the office of warden of Vestby)."""
     if class_of_people(r.get("range") or "", state):
         return False
+    if not named_of and not _of_people_or_sorts(r, state):
+        return False  # "X is a sea kayak": what a thing that is no person is, is its class
     if r.get("range") and named_class(t.label, state) == r["range"] and not named_of:
         return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;
         # "X was the third <range> of Y" names one)
-    if not vocabulary_class(t.kind, state):  # (what X serves "as" is a post whatever it is closest to)
+    kind = t.kind or (t.title_kind if t.proper else "")  # an office written as a name: "President of the Board"
+    if not vocabulary_class(kind, state):  # (what X serves "as" is a post whatever it is closest to)
         return t.role != "complement" or _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
-    return can_be(t, [r["range"]], state, strict=True) and not can_be(t, r["domain"], state, strict=True)
+    return kind_can_be(kind, [r["range"]], state, strict=True) and not kind_can_be(kind, r["domain"], state, True)
+
+
+SORT_WORDS = frozenset({"type", "kind", "category", "class", "sort", "variety", "grade", "style"})
+
+
+def _of_people_or_sorts(r: dict[str, Any], state: TextState) -> bool:
+    """Whether a kind can be a value of `r` at all: what "is" says a person is, is a value (their trade, rank or
+    office: a relation from people); what it says a thing that is no person is, is that thing's class ("X is a
+    sea kayak" is no part, product or model X has), but for a relation to sorts ("vessel type", "fuel grade").
+    A relation without domain may be either (the model decides)."""
+    domains = [d for d in r.get("domain") or [] if d]
+    if not domains or any(reads_as_people(d, state) for d in domains):
+        return True
+    label = state.class_labels.get(r.get("range") or "", "")
+    return bool(label.split()) and label.split()[-1].lower() in SORT_WORDS
 
 
 KIND_RANGE_SIMILARITY = 0.33  # the least similarity of a kind and the range it is a value of (sentence embeddings)
@@ -349,9 +368,9 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
     words = titled(words, o)
     if _shares_stem(r["label"], f"{words} {o.head} {s.head}"):
         return True
-    if state.embedder is not None and words and \
+    if state.embedder is not None and any(w.lower() not in FUNCTION_WORDS for w in words.split()) and \
             float(state.embedder.similarity(words, r["label"])) >= SHOWN_SIMILARITY:
-        return True
+        return True  # (a bare "in" is as close to "elected in" as to "located in": only the classes can show it)
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     return bool(rng and dom) and can_be(s, dom, state, strict=True) and can_be(o, [rng], state, strict=True)
 

@@ -281,6 +281,30 @@ def test_what_is_says_a_thing_is_is_a_value_only_of_the_range_closest_to_it(tmp_
     assert _links("Tomas Berg is a volunteer.", clinic) == []
 
 
+# a sixth domain: a meal-kit company's catalogue
+MEALS = _PREFIXES.format("meals") + """:MealKit a owl:Class ; rdfs:label "meal kit" .
+:Recipe a owl:Class ; rdfs:label "recipe" .
+:Supplier a owl:Class ; rdfs:label "supplier" .
+:Person a owl:Class ; rdfs:label "person" .
+:recipe a owl:ObjectProperty ; rdfs:label "recipe" ; rdfs:domain :MealKit ; rdfs:range :Recipe .
+:supplier a owl:ObjectProperty ; rdfs:label "supplier" ; rdfs:domain :MealKit ; rdfs:range :Supplier .
+"""
+
+
+def test_what_is_says_a_thing_that_is_no_person_is_is_its_class(tmp_path: Path) -> None:
+    """"The Harvest Box is a casserole": a casserole is closest to a recipe, but what "is" says a meal kit is, is
+    the kit's class, no recipe it comes with; nor is a person who "is a pastry chef" a meal kit's recipe. What it
+    says a person is stays a value of a relation from people (`test_what_is_says_a_thing_is_is_a_value_only_of_...`:
+    a cardiologist's specialty)."""
+    meals = _with_embedder(tmp_path, MEALS)
+    assert _links("The Harvest Box is a casserole.", meals) == []
+    assert _links("The Harvest Box is a hearty fish soup.", meals) == []
+    assert _links("Ola Berg is a pastry chef.", meals) == []
+    links = _links("The Harvest Box is supplied by Nordfisk Foods.", meals)
+    assert any(o == "Nordfisk Foods" and "supplier" in [x.removeprefix("voc_") for x in opts]
+               for _, o, opts in links), links
+
+
 ARCHIVE = _PREFIXES.format("archive") + """:Document a owl:Class ; rdfs:label "document" .
 :Report a owl:Class ; rdfs:label "report" ; rdfs:subClassOf :Document .
 :Person a owl:Class ; rdfs:label "person" .
@@ -447,6 +471,25 @@ def test_what_is_says_with_a_is_a_kind_whatever_it_is_of(tmp_path: Path) -> None
     _, resolved, links = _proposed("Kari Lund is a warden of Vestby.", wardens)
     office = next((k for k in links if "office" in k.options), None)
     assert office is not None and resolved[office.object].new_label == "warden", (links, resolved)
+
+
+BOARD = _PREFIXES.format("board") + """:Person a owl:Class ; rdfs:label "person" .
+:Post a owl:Class ; rdfs:label "post" .
+:Warden a owl:Class ; rdfs:label "warden" ; rdfs:subClassOf :Post .
+:Vote a owl:Class ; rdfs:label "public vote" .
+:postHeld a owl:ObjectProperty ; rdfs:label "post held" ; rdfs:domain :Person ; rdfs:range :Post .
+:electedIn a owl:ObjectProperty ; rdfs:label "elected in" ; rdfs:domain :Person ; rdfs:range :Vote .
+"""
+
+
+@pytest.mark.parametrize("text", ["Ola Berg was elected as Warden of Vestby in 2019.",
+                                  "Kari Lund served as Warden of Vestby from 2010."])
+def test_an_office_written_as_a_name_after_as_is_of_the_class_its_title_names(tmp_path: Path, text: str) -> None:
+    """"elected as Warden of Vestby": the office is a Warden, a Post, whatever the verb says (no vote X was
+    elected in)."""
+    board = _with_embedder(tmp_path, BOARD)
+    links = _links(text, board)
+    assert [[o.removeprefix("voc_") for o in opts] for _, _, opts in links] == [["postHeld"]], links
 
 
 PHOTOS = _PREFIXES.format("photos") + """:Document a owl:Class ; rdfs:label "document" .
