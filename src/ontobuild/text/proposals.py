@@ -424,20 +424,23 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
 
 
 # what a relation's label says its value is: a place ("place found", "location"), or an agent ("finder", "maker or
-# seller", "made by"): "by" after a verb names the agent, "at", "near", "in" a place
+# seller", "made by"): "by" after a verb names the agent, "at", "near", "in" a place, "for", "to" whom it is done for
 PLACE_WORDS = frozenset("site place location venue locality headquarters".split())
 AGENT_LABEL = re.compile(r"^[a-z]+(?:or|er|ist|ant)\b(?!.*\bof\b)|\bby$")
 LOCATIVE = frozenset({"at", "near", "in"})
+FOR_WHOM = frozenset({"for", "to"})
 
 
 def role_clash(words: str, label: str) -> bool:
     """Whether the preposition that joins two things says another role than the relation's label: an agent ("found
-    by X") for a place relation, or a place ("found at X") for an agent relation."""
+    by X") for a place relation, or a place ("found at X") for an agent relation, or whom it was done for when the
+    label is the verb's own agent ("developed for X": no developer; "belongs to X" may still say an owner)."""
     last = words.lower().split()[-1] if words.split() else ""
     label = label.lower()
     if last == "by":
         return bool(PLACE_WORDS & set(re.findall(r"[a-z]+", label)))
-    return last in LOCATIVE and len(label.split()) <= 3 and AGENT_LABEL.search(label) is not None
+    agent = len(label.split()) <= 3 and AGENT_LABEL.search(label) is not None
+    return agent and (last in LOCATIVE or last in FOR_WHOM and _shares_stem(label, words))
 
 
 def one_role_per_relation(reading: Reading, links: list[Link], decision: Any, state: TextState) -> None:

@@ -169,6 +169,8 @@ def test_one_relation_takes_the_clause_argument_whose_preposition_fits(tmp_path:
     finds = _state(tmp_path, FINDS)
     assert role_clash("was found by", "place found") and role_clash("was found at", "finder")
     assert not role_clash("was found at", "place found") and not role_clash("played in", "member of team")
+    # whom it was done for is not who did it, where the label is the verb's own agent
+    assert role_clash("was developed for", "developer") and not role_clash("belongs to", "owner")
     reading, _, links = _proposed("Hoard 12 was found near Brora and Golspie by Ana Ruiz at Kell Quarry.", finds)
     by = {reading.thing(k.object).label: k for k in links}
     assert {"Kell Quarry", "Brora", "Golspie"} <= set(by), by
