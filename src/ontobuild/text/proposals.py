@@ -86,7 +86,7 @@ def proposals(idx: EntitiesIndex, reading: Reading, resolved: dict[str, Resolved
     for complement, subject in same.items():  # "X is a pump": X is what the pump is
         if complement in things and things[complement].kind:
             state.kinds[subject] = things[complement].kind
-    named = {tid for tid, t in things.items() if t.named or resolved[tid].individuals}
+    named = {tid for tid, t in things.items() if t.named and not described(t) or resolved[tid].individuals}
     links = joined_pairs(reading, things, same, state, named)
     for t in reading.things:  # the prompt shows what a pronoun or description points to
         r = resolved.get(t.id)
@@ -151,6 +151,16 @@ def fits_value(label: str, q: Any, reading: Reading, state: TextState) -> bool:
     return state.embedder is not None and float(state.embedder.similarity(label, kind)) >= CLASS_SIMILARITY
 
 
+def described(t: Thing) -> bool:
+    """Whether a thing with a name in its phrase is still a description: its label opens with a word in lower case
+    and holds no number, after a name's possessive if any ("early Fjordsoft app called HS", "Fjordsoft's
+    discontinued native Tern app": a kind of app; "room 3", "P-200 printer", "Ola's Bakery" are names)."""
+    words = t.label.split()
+    if len(words) > 1 and re.search(r"['’]s?$", words[0]):
+        words = words[1:]
+    return bool(words) and words[0].isalpha() and words[0].islower() and not re.search(r"\d", t.label)
+
+
 def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState,
                  named: set[str] | None = None) -> list[Link]:
     """Pairs of things the sentence joins: a clause's subject and each thing after its verb; a thing and a name inside
@@ -176,7 +186,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if as_written:  # what "is" says X is: X's class is not yet known from the very thing being linked
             said = state.kinds.get(s, "")  # (but "X is a skipper" says X is a person, whatever else it says)
             state.kinds[s] = things[s].kind or things[s].title_kind or person_class(things[o].kind, state)
-            named_of = any(x.owner == o and x.prep == "of" and x.named for x in reading.things)
+            named_of = any(x.owner == o and x.prep == "of" and x.named and not described(x) for x in reading.things)
             options = link_options(things[s], things[o], words, name, state, evident=False,
                                    keep=lambda r: kind_value(things[o], r, state, named_of) and
                                    can_be(things[s], r["domain"], state))

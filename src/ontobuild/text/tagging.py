@@ -129,6 +129,12 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
     if tokens and tags[0] == "NNP" and first in ("NN", "NNS") and len(tokens) > 1 and \
             tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
         tags[0] = first
+    if len(tokens) > 1 and tokens[0][:1].isupper() and tags[0] in NOUN_TAGS and tokens[1][:1].isupper() and \
+            tokens[1][1:2].islower() and tags[1] in NOUN_TAGS:
+        tags[0] = tags[1] = "NNP"  # "Harbor Suite is ...": a name, whatever the lexicon says of its words
+    elif len(tokens) > 1 and tokens[0][:1].isupper() and tags[0] == "NNS" and \
+            (tags[1] == "VBZ" or tokens[1] == "was"):
+        tags[0] = "NNP"  # "Woods is one of ...": a plural with a verb in the singular is a name
     for i in range(1, len(tags) - 1):  # "must be launched within 5 minutes and seats 15 persons": a second verb
         if tokens[i - 1] in ("and", "or") and tags[i] == "NNS" and tags[i + 1] in ("CD", "DT", "PRP$") and \
                 any(t in VERB_TAGS for t in tags[:i - 1]) and "VERB" in word_classes(tokens[i]):

@@ -1013,6 +1013,17 @@ def test_a_capitalized_word_between_two_names_is_a_word_of_one_name(text: str, n
     assert name in [t.label for t in _read(text).things]
 
 
+@pytest.mark.parametrize("text, name", [
+    ("Harbor Suite is an app for the T5 tablet.", "Harbor Suite"),
+    ("Woods is one of the four founders of Fjordsoft.", "Woods"),
+])
+def test_a_sentences_first_words_that_read_as_a_name_are_one(text: str, name: str) -> None:
+    """"Harbor Suite is ...": two capitalized words that open a sentence are a name, whatever the lexicon says of
+    them; "Woods is ...": a plural with a verb in the singular is a name. "Keys go ..." stays a kind."""
+    assert name in [t.label for t in _read(text).things]
+    assert "key" in [t.label for t in _read("Keys go into the box at the gate.").things]
+
+
 @pytest.mark.parametrize("text, thing", [
     ("The kit is a starter set of hand tools sold by Brenna Tools.", "starter set"),
     ("Our lab keeps a spare cut of each sample stored at 4 °C.", "spare cut"),

@@ -494,6 +494,31 @@ def test_an_office_written_as_a_name_after_as_is_of_the_class_its_title_names(tm
     assert [[o.removeprefix("voc_") for o in opts] for _, _, opts in links] == [["postHeld"]], links
 
 
+APPS = _PREFIXES.format("apps") + """:App a owl:Class ; rdfs:label "app" .
+:Company a owl:Class ; rdfs:label "company" .
+:Device a owl:Class ; rdfs:label "device" .
+:developer a owl:ObjectProperty ; rdfs:label "developer" ; rdfs:domain :App ; rdfs:range :Company .
+:runsOn a owl:ObjectProperty ; rdfs:label "runs on" ; rdfs:domain :App ; rdfs:range :Device .
+"""
+
+
+def test_a_description_with_a_name_in_it_is_no_name(tmp_path: Path) -> None:
+    """"an early Fjordsoft app called HS that runs on the T5 tablet": the description is a kind of app (nobody can
+    ask for it by name): only HS runs on the T5; "Fjordsoft's discontinued native Tern app" names no office either."""
+    apps = _with_embedder(tmp_path, APPS)
+    links = _links("Harbor Suite is an early Fjordsoft app called HS that runs on the T5 tablet.", apps)
+    assert [(s, o) for s, o, _ in links] == [("HS", "T5 tablet")], links
+    assert _links("Harbor Suite is the brand name of Fjordsoft's discontinued native Tern app.", apps) == []
+    from ontobuild.text.proposals import described
+    assert [described(_read_one(x)) for x in ("room 3", "the P-200 printer", "Ola's Bakery")] == [False] * 3
+
+
+def _read_one(phrase: str):  # noqa: ANN202
+    text = f"We saw {phrase}."
+    sentence, = grammar.parse(text)
+    return read_sentence(text, sentence, find_quantities(text), []).things[-1]
+
+
 PHOTOS = _PREFIXES.format("photos") + """:Document a owl:Class ; rdfs:label "document" .
 :Person a owl:Class ; rdfs:label "person" .
 :photographer a owl:ObjectProperty ; rdfs:label "photographer" ; rdfs:domain :Document ; rdfs:range :Person .
