@@ -262,7 +262,7 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
     "of" makes it one of that class ("X was the third warden of Vestby": the office of warden of Vestby)."""
     if class_of_people(r.get("range") or "", state):
         return False
-    if not named_of and not _of_people_or_sorts(r, state):
+    if not _of_people_or_sorts(r, state):
         return False  # "X is a sea kayak": what a thing that is no person is, is its class
     if r.get("range") and named_class(t.label, state) == r["range"] and not named_of:
         return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;

@@ -490,6 +490,9 @@ def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], val
                 k -= 1
             if k >= 0 and k in things:
                 subject, explicit = things[k].id, True
+                by_id = {t.id: t for t in things.values()}
+                while q.words[0].lower == "who" and by_id[subject].prep == "of" and by_id[subject].owner in by_id:
+                    subject = by_id[subject].owner  # "a captain of the Vestby Club who served": the captain
             break
         if k in things and things[k].verb:
             break  # an object of an earlier verb is not this verb's subject

@@ -1024,6 +1024,17 @@ def test_a_sentences_first_words_that_read_as_a_name_are_one(text: str, name: st
     assert "key" in [t.label for t in _read("Keys go into the box at the gate.").things]
 
 
+def test_who_after_an_of_phrase_is_of_the_phrases_head() -> None:
+    """"a retired captain of the Vestby Rail Club who served as warden": the captain served, not the club ("which"
+    keeps the nearest: "the yard of the Vestby Rail Club, which closed in 1990": the club)."""
+    r = _read("Ola Berg is a retired captain of the Vestby Rail Club who served as warden.")
+    served = next(c for c in r.clauses if c.verb == "served")
+    assert r.thing(served.subject).label == "retired captain"
+    r = _read("Ola Berg sold the yard of the Vestby Rail Club, which closed in 1990.")
+    closed = next(c for c in r.clauses if c.verb == "closed")
+    assert r.thing(closed.subject).label == "Vestby Rail Club"
+
+
 @pytest.mark.parametrize("text, thing", [
     ("The kit is a starter set of hand tools sold by Brenna Tools.", "starter set"),
     ("Our lab keeps a spare cut of each sample stored at 4 °C.", "spare cut"),
