@@ -50,10 +50,10 @@ def office_of(words: list[Word]) -> str:
     if "of" not in low or low.index("of") == 0:
         return ""
     head = words[low.index("of") - 1]
-    if not head.text[:1].isupper() or known_word(head.lower) not in ("NN", "NNS") or \
-            "NOUN" not in word_classes(head.lower):
+    last = head.lower.split("-")[-1]  # ("Vice-President of ...": a president)
+    if not head.text[:1].isupper() or known_word(last) not in ("NN", "NNS") or "NOUN" not in word_classes(last):
         return ""
-    return head.lower
+    return last
 
 
 _EVENT_ENDINGS = ("ing", "tion", "sion", "ure", "ment", "al", "ance", "ence", "ery", "ival")

@@ -268,8 +268,10 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
         return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;
         # "X was the third <range> of Y" names one)
     kind = t.kind or (t.title_kind if t.proper else "")  # an office written as a name: "President of the Board"
-    if not vocabulary_class(kind, state):  # (what X serves "as" is a post whatever it is closest to)
-        return t.role != "complement" or _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
+    if not vocabulary_class(kind, state):  # (what X serves "as" is a post whatever it is closest to, but an
+        # office with a name, "as Harbour Master of Vestport", only of the range closest to it)
+        return t.role != "complement" and not (t.proper and t.title) or \
+            _kind_of_range(t.kind_label or t.label, r.get("range") or "", state)
     return kind_can_be(kind, [r["range"]], state, strict=True) and not kind_can_be(kind, r["domain"], state, True)
 
 

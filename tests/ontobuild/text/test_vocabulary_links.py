@@ -487,13 +487,16 @@ BOARD = _PREFIXES.format("board") + """:Person a owl:Class ; rdfs:label "person"
 
 
 @pytest.mark.parametrize("text", ["Ola Berg was elected as Warden of Vestby in 2019.",
-                                  "Kari Lund served as Warden of Vestby from 2010."])
+                                  "Kari Lund served as Warden of Vestby from 2010.",
+                                  "Kari Lund served as Vice-Warden of Vestby from 2010."])
 def test_an_office_written_as_a_name_after_as_is_of_the_class_its_title_names(tmp_path: Path, text: str) -> None:
     """"elected as Warden of Vestby": the office is a Warden, a Post, whatever the verb says (no vote X was
-    elected in)."""
+    elected in); "Vice-Warden of Vestby" too."""
     board = _with_embedder(tmp_path, BOARD)
     links = _links(text, board)
     assert [[o.removeprefix("voc_") for o in opts] for _, _, opts in links] == [["postHeld"]], links
+    # an office whose title names no class is a value only of the range closest to it: none is here
+    assert _links("Ola Berg was elected as Harbour Master of Vestport in 2019.", board) == []
 
 
 APPS = _PREFIXES.format("apps") + """:App a owl:Class ; rdfs:label "app" .
