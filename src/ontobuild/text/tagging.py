@@ -102,6 +102,24 @@ def tag(tokens: list[str]) -> list[str]:
     return tags
 
 
+def _first_words(tags: list[str], tokens: list[str]) -> None:
+    """The tags of a sentence's first words, where capitals say little: "Keys go ..." is a common noun, capitalized
+    because it opens the sentence; "Harbor Suite is ..." a name, whatever the lexicon says of its words; "Woods is
+    one of ...", a plural with a verb in the singular, a name."""
+    if len(tokens) < 2:
+        return
+    first = known_word(tokens[0].lower())
+    if not first and tokens[0].lower().endswith("s") and "NOUN" in word_classes(tokens[0].lower()):
+        first = "NNS"  # ("Trolleys longer than 2 m": a plural the lexicon lacks)
+    if tags[0] == "NNP" and first in ("NN", "NNS") and tags[1] not in ("NNP", "NNPS"):
+        tags[0] = first
+    if tokens[0][:1].isupper() and tags[0] in NOUN_TAGS and tokens[1][:1].isupper() and tokens[1][1:2].islower() \
+            and tags[1] in NOUN_TAGS:
+        tags[0] = tags[1] = "NNP"
+    elif tokens[0][:1].isupper() and tags[0] == "NNS" and (tags[1] == "VBZ" or tokens[1] == "was"):
+        tags[0] = "NNP"
+
+
 def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[str]:
     """Corrections of the tagger's context rules, each about the shape of a clause: a preposition, determiner or
     conjunction keeps its own tag (a context rule never makes one a verb or a noun: "arrive after hours"); an
@@ -123,18 +141,7 @@ def _repaired(tags: list[str], tokens: list[str], lexical: list[str]) -> list[st
         if tags[i - 1] == "DT" and tags[i] in ("VB", "JJ") and tags[i + 1] in FINITE_TAGS and \
                 tokens[i].islower() and "NOUN" in word_classes(tokens[i]):
             tags[i] = "NN"
-    first = known_word(tokens[0].lower()) if tokens else ""
-    if not first and tokens and tokens[0].lower().endswith("s") and "NOUN" in word_classes(tokens[0].lower()):
-        first = "NNS"  # ("Trolleys longer than 2 m": a plural the lexicon lacks)
-    if tokens and tags[0] == "NNP" and first in ("NN", "NNS") and len(tokens) > 1 and \
-            tags[1] not in ("NNP", "NNPS"):  # "Keys go ...": a common noun, capitalized because it opens the sentence
-        tags[0] = first
-    if len(tokens) > 1 and tokens[0][:1].isupper() and tags[0] in NOUN_TAGS and tokens[1][:1].isupper() and \
-            tokens[1][1:2].islower() and tags[1] in NOUN_TAGS:
-        tags[0] = tags[1] = "NNP"  # "Harbor Suite is ...": a name, whatever the lexicon says of its words
-    elif len(tokens) > 1 and tokens[0][:1].isupper() and tags[0] == "NNS" and \
-            (tags[1] == "VBZ" or tokens[1] == "was"):
-        tags[0] = "NNP"  # "Woods is one of ...": a plural with a verb in the singular is a name
+    _first_words(tags, tokens)
     for i in range(1, len(tags) - 1):  # "must be launched within 5 minutes and seats 15 persons": a second verb
         if tokens[i - 1] in ("and", "or") and tags[i] == "NNS" and tags[i + 1] in ("CD", "DT", "PRP$") and \
                 any(t in VERB_TAGS for t in tags[:i - 1]) and "VERB" in word_classes(tokens[i]):
