@@ -39,7 +39,7 @@ def titled_name(words: list[Word]) -> tuple[list[Word], str]:
             not any(w.text[:1].isupper() and w.text[1:2].islower() for w in words[k:]) or \
             words[k - 1].text in NAME_PARTICLES:
         return words, ""  # ("Vincent van Gogh": a name's own lower-case word, no title; "the Danish-born
-        # composer Ann Lee": a title after a name's adjective)
+        # surveyor Ann Lee": a title after a name's adjective)
     return words[k:], words[k - 1].text
 
 
@@ -50,7 +50,7 @@ def office_of(words: list[Word]) -> str:
     if "of" not in low or low.index("of") == 0:
         return ""
     head = words[low.index("of") - 1]
-    last = head.lower.split("-")[-1]  # ("Vice-President of ...": a president)
+    last = head.lower.split("-")[-1]  # ("Vice-Warden of ...": a warden)
     if not head.text[:1].isupper() or known_word(last) not in ("NN", "NNS") or "NOUN" not in word_classes(last):
         return ""
     return last

@@ -255,8 +255,8 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
     """Whether what "is" says a thing is (`t`: "a driver" in "X is a driver") can be a value of the relation `r`:
     when it names no class of the vocabulary, maybe (the model decides); when it names one, only a class of the
     relation's range that is not of its domain (a Driver is a Role, the range of `role`), and of a relation from
-    people or to sorts of things (`_of_people_or_sorts`). "X is a report" where `r`
-    goes from documents to documents says what X is: X's class, no value of `r`. A kind is never one person: no
+    people or to sorts of things (`_of_people_or_sorts`). "X is a report" where `r` goes from documents to
+    documents says what X is: X's class, no value of `r`. A kind is never one person: no
     value of a relation whose range is a class of people ("X is a logbook" is no inspector of X), nor the range
     class itself ("X is a small depot" is no home depot of X: X is a depot), unless `named_of`: a name after
     "of" makes it one of that class ("X was the third warden of Vestby": the office of warden of Vestby)."""
@@ -267,7 +267,7 @@ def kind_value(t: Thing, r: dict[str, Any], state: TextState, named_of: bool = F
     if r.get("range") and named_class(t.label, state) == r["range"] and not named_of:
         return False  # "X is a proprietary <range>" says what X is (a kind of the range is a value: a Driver;
         # "X was the third <range> of Y" names one)
-    kind = t.kind or (t.title_kind if t.proper else "")  # an office written as a name: "President of the Board"
+    kind = t.kind or (t.title_kind if t.proper else "")  # an office written as a name: "Warden of Vestby"
     if not vocabulary_class(kind, state):  # (what X serves "as" is a post whatever it is closest to, but an
         # office with a name, "as Harbour Master of Vestport", only of the range closest to it)
         return t.role != "complement" and not (t.proper and t.title) or \
@@ -446,7 +446,7 @@ FOR_WHOM = frozenset({"for", "to"})
 def role_clash(words: str, label: str) -> bool:
     """Whether the preposition that joins two things says another role than the relation's label: an agent ("found
     by X") for a place relation, or a place ("found at X") for an agent relation, or whom it was done for when the
-    label is the verb's own agent ("developed for X": no developer; "belongs to X" may still say an owner)."""
+    label is the verb's own agent ("designed for X": no designer; "belongs to X" may still say an owner)."""
     last = words.lower().split()[-1] if words.split() else ""
     label = label.lower()
     if last == "by":

@@ -1030,6 +1030,9 @@ def test_who_after_an_of_phrase_is_of_the_phrases_head() -> None:
     r = _read("Ola Berg is a retired captain of the Vestby Rail Club who served as warden.")
     served = next(c for c in r.clauses if c.verb == "served")
     assert r.thing(served.subject).label == "retired captain"
+    r = _read("Kari Lund met a nurse of the Vale Clinic who trained in Oslo.")
+    trained = next(c for c in r.clauses if c.verb == "trained")
+    assert r.thing(trained.subject).label == "nurse"
     r = _read("Ola Berg sold the yard of the Vestby Rail Club, which closed in 1990.")
     closed = next(c for c in r.clauses if c.verb == "closed")
     assert r.thing(closed.subject).label == "Vestby Rail Club"
