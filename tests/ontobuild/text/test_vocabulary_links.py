@@ -500,6 +500,14 @@ def test_an_office_written_as_a_name_after_as_is_of_the_class_its_title_names(tm
     assert _links("Ola Berg was elected as Harbour Master of Vestport in 2019.", board) == []
 
 
+def test_a_bare_preposition_shows_no_relation(tmp_path: Path) -> None:
+    """"born in Vestby, Norway": the lone "in" between the two places is as close to "elected in" as to any "... in"
+    label; it shows no relation (the verb's words may: "was born in" is judged on its own)."""
+    board = _with_embedder(tmp_path, BOARD)
+    links = _links("Ola Berg was born in Vestby, Norway.", board)
+    assert all((s, o) != ("Vestby", "Norway") for s, o, _ in links), links
+
+
 FERRIES = _PREFIXES.format("ferries") + """:Ferry a owl:Class ; rdfs:label "ferry" .
 :Shipyard a owl:Class ; rdfs:label "shipyard" .
 :Quay a owl:Class ; rdfs:label "quay" .
