@@ -66,15 +66,24 @@ def _pointed_to(pronoun: str, history: list[Known]) -> Known | None:
 
 def _described(idx: EntitiesIndex, kind: str, history: list[Known]) -> Known | None:
     """What "the <kind>" refers back to: the nearest earlier single thing of that kind, else the one named member
-    of the class of that name."""
+    of the class of that name (`_meant_here`)."""
     earlier = next((k for k in reversed(history) if k.kind == kind and k.individuals and len(k.individuals) == 1),
                    None)
     if earlier is None:
         cls = _class_named(idx, kind)
-        group = members(idx, cls) if cls else []
+        group = _meant_here(idx, members(idx, cls), history) if cls else []
         if len(group) == 1 and named_by_data(idx, group[0]):
             earlier = Known(idx.individuals[group[0]].label, kind, group, False)
     return earlier
+
+
+def _meant_here(idx: EntitiesIndex, group: list[str], history: list[Known]) -> list[str]:
+    """The members of a class that a description of this paragraph can mean ("the warden", a bare "drawings"): the
+    data's records and what this paragraph's text spoke of; a thing the text named in another paragraph is none
+    ("Ola Berg was a warden" paragraphs ago is not "the third warden of the club" here, nor are "Drawings of the
+    Old Quay" the drawings a report was printed with)."""
+    here = {n for k in history for n in k.individuals}
+    return [m for m in group if "chunk" not in idx.individuals[m].source or m in here]
 
 
 def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], packages: Iterable[str] = ()
@@ -104,7 +113,8 @@ def resolve_things(idx: EntitiesIndex, reading: Reading, history: list[Known], p
         if t.plural and kind and not t.owner and not written_as_name(reading, t):
             # "Helmets must be kept ...": the members of a class the tables know
             cls = _class_named(idx, kind)  # (or the records a category column puts in that kind: of_category)
-            group = narrowed(idx, reading, t, members(idx, cls) if cls else of_category(idx, t.label), not cls)
+            group = narrowed(idx, reading, t, _meant_here(idx, members(idx, cls), history) if cls
+                             else of_category(idx, t.label), not cls)
             if group:
                 out[t.id] = Resolved(group, stated_of=t.label, referent=t.label + (" (all)" if t.generic else ""))
                 continue
@@ -183,7 +193,7 @@ def _holder(idx: EntitiesIndex, t: Thing, history: list[Known]) -> Resolved | No
         t.refers = earlier.label
         return Resolved(list(earlier.individuals), stated_of=t.label, referent=earlier.label)
     cls = _class_named(idx, t.kind)
-    group = members(idx, cls) if cls else []
+    group = _meant_here(idx, members(idx, cls), history) if cls else []
     return Resolved(group, stated_of=t.label, referent=f"{t.label} (all)") if group else None
 
 
