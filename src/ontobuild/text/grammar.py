@@ -325,28 +325,45 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
         if p.kind != "VP" or not any(w.tag in FINITE_TAGS for w in p.words[:1]) or k == 0:
             k += 1
             continue
-        first = k
+        end = _before_aside(out, k)  # "Bread and the Baker (2004) is ...": the name ends before the aside
+        first = end
         while first > 0 and all(_capitalized(w) or w.lower in NAME_JOINERS for w in out[first - 1].words) and \
                 out[first - 1].words[0].text not in (",", "(", ";", '"'):
             first -= 1
-        while first < k:  # a name opens with a capital, never with a number or a preposition before one ("In 2008")
+        while first < end:  # a name opens with a capital, never with a number or a preposition before one ("In 2008")
             w = out[first].words[0]
-            nxt = out[first + 1].words[0] if first + 1 < k else None
+            nxt = out[first + 1].words[0] if first + 1 < end else None
             if not w.text[:1].isupper() or w.lower in _CLAUSE_OPENERS and nxt is not None and \
                     not nxt.text[:1].isupper():
                 first += 1
                 continue
             break
-        run = [w for q in out[first:k] for w in q.words]
+        singular = (p.words[0].tag == "VBZ" or p.words[0].lower == "was") and p.words[0].text[:1].islower()
+        # ("Salt and Pepper is ...": one name; a capitalized "verb" is a name's word: "by Ann Lee and Bo Wilkes.")
+        if singular and first < end and any(w.lower in ("and", "&") for q in out[first:end] for w in q.words):
+            while first >= 2 and out[first - 1].words[0].text == "," and out[first - 2].kind == "NP" and \
+                    all(_capitalized(w) for w in out[first - 2].words):  # "Nets, Knots and the Sea is ...": a
+                first -= 2  # list takes a verb in the plural
+        run = [w for q in out[first:end] for w in q.words]
         joiners = {w.lower for w in run if w.lower in NAME_JOINERS and not _capitalized(w)} - NAME_PARTICLES
-        opener = first == 0 and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
-        singular = p.words[0].tag == "VBZ" or p.words[0].lower == "was"  # "Salt and Pepper is ...": one name
-        if k - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
+        opener = first == 0 and bool(run) and run[0].tag in ("IN", "TO") and run[0].lower not in _CLAUSE_OPENERS
+        if end - first > 1 and 1 < len(run) <= 16 and _capitalized(run[-1]) and \
                 (joiners - {"and", "&", "the", "a", "an"} or opener or singular and joiners & {"and", "&"}):
-            out[first:k] = [_merged(out[first:k])]
-            k = first + 1
+            out[first:end] = [_merged(out[first:end])]
+            k -= end - first - 1
         k += 1
     return out
+
+
+def _before_aside(phrases: list[Phrase], k: int) -> int:
+    """Where a name before the phrase `k` ends: before an aside in brackets right before it ("(2004)", "(second
+    edition)"), else at `k`."""
+    if k < 3 or phrases[k - 1].words[0].text != ")":
+        return k
+    j = k - 2
+    while j > 0 and k - j <= 12 and phrases[j].words[0].text not in ("(", ")"):
+        j -= 1
+    return j if j > 0 and phrases[j].words[0].text == "(" else k
 
 
 def _content(words: list[Word], modifiers: bool = False) -> list[Word]:

@@ -95,6 +95,11 @@ def tag(tokens: list[str]) -> list[str]:
                 and tagged[k - 1][1] in ("NNP", "NNPS") and tagged[k + 1][1] in ("NNP", "NNPS") and \
                 tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper():
             tagged[k][1] = "NNP"
+    for k in range(2, len(tokens)):  # "by Ann Lee and Ivo Wilkes.": a capitalized "verb" that ends a name is a word
+        # of it (a verb after a name is written in lower case)
+        if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \
+                tokens[k - 1][:1].isupper() and (k + 1 == len(tokens) or tagged[k + 1][1] in (".", ",", ":", "CC")):
+            tagged[k][1] = "NNP"
     tags = _repaired([t for _, t in tagged], tokens, before)
     for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective
         if tags[k] == "POS" and tags[k - 1].startswith("JJ"):

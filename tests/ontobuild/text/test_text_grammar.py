@@ -291,6 +291,11 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("Anna de Vries and Jan Smit wrote the manual.", ["Anna de Vries", "Jan Smit"]),  # a particle is no title
     ("In 2019 the Guild of Tanners opened a hall.", ["Guild of Tanners"]),  # a date before the name is no part
     ("The kettle of the canteen holds 12 litres.", ["kettle", "canteen"]),  # common nouns stay apart
+    ("Oslo, Bergen and Molde are ports.", ["Oslo", "Bergen", "Molde"]),  # a list takes a verb in the plural
+    ("In Vestby, Ola Berg and Kari Dahl run the shop.", ["Ola Berg", "Kari Dahl"]),
+    ("The shop is run by Ola Berg, Kari Dahl and Ivo Wilkes.", ["Ola Berg", "Kari Dahl", "Ivo Wilkes"]),  # a
+    # surname the lexicon reads as a verb
+    ("Ada Voss (born 1950) and Bo Park (born 1952) founded the guild.", ["Ada Voss", "Bo Park"]),
 ])
 def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[str]) -> None:
     labels = [t.label for t in _read(text).things]
@@ -425,6 +430,20 @@ def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: st
     assert r.thing(r.clauses[0].subject).label == name, [t.label for t in r.things]
 
 
+@pytest.mark.parametrize("text,name", [
+    ("Bread and the Baker (2004) is a short film by Ola Berg.", "Bread and the Baker"),
+    ("Nets, Knots and the Sea (Norwegian: Garn) is a handbook by Ola Berg.", "Nets, Knots and the Sea"),
+    ("Salt, Wind and the Tern was printed by Vestby Press in 1990.", "Salt, Wind and the Tern"),
+    ("Maps of the Dry Valley (second edition) was drawn by Kari Dahl.", "Maps of the Dry Valley"),
+])
+def test_a_title_before_an_aside_or_listing_words_before_a_verb_in_the_singular_is_one_name(text: str,
+                                                                                          name: str) -> None:
+    """The name right before a verb in the singular stays one name when an aside in brackets stands between
+    them, and when commas list its words before "and" (a list of things takes a verb in the plural)."""
+    r = _read(text)
+    assert r.thing(r.clauses[0].subject).label == name, [t.label for t in r.things]
+
+
 @pytest.mark.parametrize("text,subject,gone", [
     ("Ada Voss, OBE (born 1950) is a Welsh glass engraver.", "Ada Voss", "OBE"),
     ("Mira Holm, PhD, leads the soil lab.", "Mira Holm", "PhD"),
@@ -467,6 +486,29 @@ def test_a_description_far_from_a_thing_the_text_made_of_one_is_a_new_thing_but_
     idx.add_class("Crane")
     idx.add_individual("HarbourCraneK4", classes=["Crane"], label="Harbour Crane K4", source={"file": "cranes.csv"})
     assert resolve_things(idx, r, [])[crane.id].individuals == ["HarbourCraneK4"]
+
+
+@pytest.mark.parametrize("text,word,kind,other", [
+    ("Kari Dahl was the third warden of the Vestby Rail Club.", "warden", "Warden", "Ola Berg"),
+    ("Report 7 was printed in 1990 with drawings by Ola Berg.", "drawings", "Drawing", "Drawings of the Old Quay"),
+    ("Each kit is sold with recipes by Ola Berg.", "recipes", "Recipe", "Recipes of the North Coast"),
+])
+def test_a_thing_the_text_named_in_another_paragraph_is_no_member_a_description_means(text: str, word: str,
+                                                                                      kind: str, other: str) -> None:
+    """"the third warden of ..." or a bare "drawings" with nothing of that kind in this paragraph: a thing of its
+    own, not the one member of the class that another paragraph's text named ("Ola Berg was a warden",
+    "Drawings of the Old Quay"); a record of the data still is what it means."""
+    from ontobuild.ontology.index import EntitiesIndex
+    from ontobuild.text.resolving import resolve_things
+
+    r = _read(text)
+    thing = next(t for t in r.things if t.head.lower() == word)
+    idx = EntitiesIndex()
+    idx.add_class(kind)
+    idx.add_individual(other.replace(" ", ""), classes=[kind], label=other, source={"chunk": "guide.txt#9"})
+    assert resolve_things(idx, r, [])[thing.id].individuals == []
+    idx.individuals[other.replace(" ", "")].source = {"file": "records.csv"}
+    assert resolve_things(idx, r, [])[thing.id].individuals == [other.replace(" ", "")]
 
 
 
