@@ -295,6 +295,9 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("In Vestby, Ola Berg and Kari Dahl run the shop.", ["Ola Berg", "Kari Dahl"]),
     ("The shop is run by Ola Berg, Kari Dahl and Ivo Wilkes.", ["Ola Berg", "Kari Dahl", "Ivo Wilkes"]),  # a
     # surname the lexicon reads as a verb
+    ("The guide was published on 3 May 1990, by Simply Good Maps in Vestby.", ["guide", "Simply Good Maps"]),
+    ("The report was sent to Very Able Staffing in May.", ["report", "Very Able Staffing"]),  # a name's first word
+    # that the lexicon reads as an adverb
     ("Ada Voss (born 1950) and Bo Park (born 1952) founded the guild.", ["Ada Voss", "Bo Park"]),
 ])
 def test_names_joined_by_and_and_common_nouns_stay_apart(text: str, names: list[str]) -> None:
