@@ -252,12 +252,14 @@ def _titles(phrases: list[Phrase]) -> list[Phrase]:
 
 # lower-case words that may stand inside a name of capitalized words ("Bank of the North", "Comte de Vries")
 NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "by", "with", "from", "de", "la", "le",
-                "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "&", "'s", "’s", ":", "-"}
+                "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "los", "las", "dos", "das",
+                "ter", "zu", "&", "'s", "’s", ":", "-"}
 # words that open a clause, not a name ("Before Ann Lee left ...")
 _CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
                                     "without", "in", "on", "at", "from", "to", "of", "per", "via"}
 # joiners that are part of a person's name ("Anna de Vries", "Jan van Dijk"): no sign of a title
-NAME_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y"}
+NAME_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "los",
+                  "las", "dos", "das", "ter", "zu"}
 _ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 
@@ -308,14 +310,20 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
     # "X of (the) Y", both capitalized; a person's name with a particle ("Anna de Vries")
     i = 0
     while i + 2 < len(out):
-        a, of, b = out[i], out[i + 1], out[i + 2]
-        if a.kind == "NP" and (of.kind == "PP" and of.words[0].lower == "of" or len(of.words) == 1 and
+        a, of = out[i], out[i + 1]
+        n = 1  # particles in a row ("Ana de la Cruz")
+        while n < 3 and i + n + 2 < len(out) and len(out[i + n].words) == 1 and \
+                out[i + n].words[0].text in NAME_PARTICLES and len(out[i + n + 1].words) == 1 and \
+                out[i + n + 1].words[0].text in NAME_PARTICLES:
+            n += 1
+        b = out[i + n + 1]
+        if a.kind == "NP" and (of.kind == "PP" and of.words[0].lower == "of" and n == 1 or len(of.words) == 1 and
                                of.words[0].text in NAME_PARTICLES) and b.kind == "NP" and \
                 a.words[-1].tag in ("NNP", "NNPS") and all(_capitalized(w) or w.lower in NAME_JOINERS
                                                            for w in _content(a.words, modifiers=True)) and \
                 _content(b.words) and all(_capitalized(w) or w.lower in NAME_JOINERS for w in _content(b.words)) \
                 and b.words[-1].tag in ("NNP", "NNPS"):
-            out[i:i + 3] = [_merged([a, of, b])]
+            out[i:i + n + 2] = [_merged(out[i:i + n + 2])]
             continue
         i += 1
     # the name written right before a finite verb, as its subject

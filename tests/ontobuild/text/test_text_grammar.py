@@ -289,6 +289,8 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
 @pytest.mark.parametrize("text,names", [
     ("Ann Lee and Bo Park wrote the manual.", ["Ann Lee", "Bo Park"]),  # a list of names, not a title
     ("Anna de Vries and Jan Smit wrote the manual.", ["Anna de Vries", "Jan Smit"]),  # a particle is no title
+    ("Ana de la Cruz Olsen (born 1950) and Jan Smit wrote the manual.", ["Ana de la Cruz Olsen", "Jan Smit"]),
+    ("The kiln was built by Jorge de los Santos in 1990.", ["kiln", "Jorge de los Santos"]),  # particles in a row
     ("In 2019 the Guild of Tanners opened a hall.", ["Guild of Tanners"]),  # a date before the name is no part
     ("The kettle of the canteen holds 12 litres.", ["kettle", "canteen"]),  # common nouns stay apart
     ("Oslo, Bergen and Molde are ports.", ["Oslo", "Bergen", "Molde"]),  # a list takes a verb in the plural
