@@ -80,6 +80,8 @@ def tag(tokens: list[str]) -> list[str]:
             pair[1] = "NN"
         elif re.fullmatch(r"[a-z]{1,2}[A-Z][A-Za-z]?", token):  # "pH", "eV", "dB": a measure or unit, no name
             pair[1] = "NN"
+        elif re.fullmatch(r"[a-z]{1,3}-[A-Z][a-z]+", token):  # "Omar al-Sayed": a name's word with its particle
+            pair[1] = "NNP"
         elif shouting is False and re.fullmatch(r"[A-Z]{2,}", token) and pair[1] in _FUNCTION_TAGS:
             pair[1] = "NNP"  # "the OR team": an acronym, not the word "or"
     before = [t for _, t in tagged]
