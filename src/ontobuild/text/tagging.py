@@ -103,6 +103,10 @@ def tag(tokens: list[str]) -> list[str]:
                 and tagged[k - 1][1] in ("NNP", "NNPS") and tagged[k + 1][1] in ("NNP", "NNPS") and \
                 tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper():
             tagged[k][1] = "NNP"
+    for k in range(1, len(tokens)):  # "Kim Jong-su", "Ola Sun-dal": a capitalized hyphenated word after a name's
+        if re.fullmatch(r"[A-Z][a-z]+-[a-z]+", tokens[k]) and tagged[k - 1][1] == "NNP" and \
+                tokens[k - 1][:1].isupper():  # word is one of it
+            tagged[k][1] = "NNP"
     for k in range(2, len(tokens)):  # "by Ann Lee and Ivo Wilkes.": a capitalized "verb" that ends a name is a word
         # of it (a verb after a name is written in lower case)
         if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \

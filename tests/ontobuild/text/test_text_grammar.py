@@ -292,6 +292,7 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("Ana de la Cruz Olsen (born 1950) and Jan Smit wrote the manual.", ["Ana de la Cruz Olsen", "Jan Smit"]),
     ("The kiln was built by Jorge de los Santos in 1990.", ["kiln", "Jorge de los Santos"]),  # particles in a row
     ("The dhow was built by Omar al-Sayed and Ali el-Masri.", ["dhow", "Omar al-Sayed", "Ali el-Masri"]),
+    ("Kim Jong-su (born 1950) and Ola Sun-dal founded the yard.", ["Kim Jong-su", "Ola Sun-dal"]),
     ("In 2019 the Guild of Tanners opened a hall.", ["Guild of Tanners"]),  # a date before the name is no part
     ("The kettle of the canteen holds 12 litres.", ["kettle", "canteen"]),  # common nouns stay apart
     ("Oslo, Bergen and Molde are ports.", ["Oslo", "Bergen", "Molde"]),  # a list takes a verb in the plural
