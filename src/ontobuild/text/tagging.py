@@ -112,6 +112,11 @@ def tag(tokens: list[str]) -> list[str]:
         if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper() and (k + 1 == len(tokens) or tagged[k + 1][1] in (".", ",", ":", "CC")):
             tagged[k][1] = "NNP"
+    mark = next((k for k, t in enumerate(tokens[:-1]) if t in ("!", "?") and tokens[k + 1].islower() and
+                 tagged[k + 1][1] in ("VBZ", "VBD", "VBP", "MD")), 0)
+    if mark and all(t[:1].isupper() or t in ("of", "the", "and", "a", "to") for t in tokens[:mark]):
+        for k in range(mark + 1):  # "Hooray! was printed ...", "Go West! is a guide": a title with its mark
+            tagged[k][1] = "NNP"
     tags = _repaired([t for _, t in tagged], tokens, before)
     for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective
         if tags[k] == "POS" and tags[k - 1].startswith("JJ"):
