@@ -112,16 +112,35 @@ def tag(tokens: list[str]) -> list[str]:
         if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper() and (k + 1 == len(tokens) or tagged[k + 1][1] in (".", ",", ":", "CC")):
             tagged[k][1] = "NNP"
-    mark = next((k for k, t in enumerate(tokens[:-1]) if t in ("!", "?") and tokens[k + 1].islower() and
-                 tagged[k + 1][1] in ("VBZ", "VBD", "VBP", "MD")), 0)
-    if mark and all(t[:1].isupper() or t in ("of", "the", "and", "a", "to") for t in tokens[:mark]):
-        for k in range(mark + 1):  # "Hooray! was printed ...", "Go West! is a guide": a title with its mark
-            tagged[k][1] = "NNP"
     tags = _repaired([t for _, t in tagged], tokens, before)
+    _title_opening(tags, tokens)
     for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective
         if tags[k] == "POS" and tags[k - 1].startswith("JJ"):
             tags[k - 1] = "NNP" if tokens[k - 1][:1].isupper() else "NN"
     return tags
+
+
+_TITLE_JOINERS = ("of", "the", "and", "a", "an", "to", "in", "on", "for", "at", "with", "from")
+
+
+def _title_opening(tags: list[str], tokens: list[str]) -> None:
+    """A title that opens the sentence, right before its verb in lower case, is one name, its own verbs, marks and
+    small words with it: "Hooray! was printed ...", "Where the River Bends is a novel", "How to Build a Boat is a
+    guide" (a run of capitalized words and small words, with a verb or a mark of its own)."""
+    end = next((k for k, t in enumerate(tokens) if t[:1].islower() and t not in _TITLE_JOINERS), 0)
+    if end < 2 or not (tags[end] in ("VBZ", "VBD", "MD") or tokens[end] in _FINITE) or \
+            tokens[end - 1] in _TITLE_JOINERS or \
+            not all(t[:1].isupper() or t in _TITLE_JOINERS or t in ("!", "?") for t in tokens[:end]):
+        return
+    marks = [k for k in range(end) if tokens[k] in ("!", "?")]
+    own = end >= 3 and not marks and any(tags[k].startswith(("VB", "MD")) and tokens[k][:1].isupper()
+                                         for k in range(1, end))  # (not "When Ola Berg arrived, ...")
+    if marks == [end - 1] or own:
+        for k in range(end):
+            tags[k] = "NNP"
+
+
+_FINITE = frozenset({"is", "was", "are", "were", "has", "had", "have", "will", "can", "may", "remains", "became"})
 
 
 def _first_words(tags: list[str], tokens: list[str]) -> None:
