@@ -307,7 +307,13 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
                 i += 3
                 continue
         i += 1
-    # "X of (the) Y", both capitalized; a person's name with a particle ("Anna de Vries")
+    return _subject_names(_of_names(out))
+
+
+def _of_names(phrases: list[Phrase]) -> list[Phrase]:
+    """Names of capitalized words joined by "of" ("Bank of the North") or by a person's name particles ("Anna de
+    Vries", "Ana de la Cruz"): one phrase each."""
+    out = list(phrases)
     i = 0
     while i + 2 < len(out):
         a, of = out[i], out[i + 1]
@@ -326,7 +332,12 @@ def _names(phrases: list[Phrase]) -> list[Phrase]:
             out[i:i + n + 2] = [_merged(out[i:i + n + 2])]
             continue
         i += 1
-    # the name written right before a finite verb, as its subject
+    return out
+
+
+def _subject_names(phrases: list[Phrase]) -> list[Phrase]:
+    """The name written right before a finite verb, as its subject, made one phrase (see `_names`)."""
+    out = list(phrases)
     k = 0
     while k < len(out):
         p = out[k]
