@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .tagging import FINITE_TAGS, NOUN_TAGS, VERB_TAGS, known_word, tag
+from .tagging import FINITE_TAGS, NAME_PARTICLES, NOUN_TAGS, VERB_TAGS, known_word, tag
 
 # a token: a number (with its decimals, thousands and a sign), a degree unit, a word (letters, digits, inner
 # hyphens, dots of an abbreviation and apostrophes), or one other character
@@ -257,9 +257,6 @@ NAME_JOINERS = {"of", "the", "a", "an", "and", "to", "in", "on", "for", "at", "b
 # words that open a clause, not a name ("Before Ann Lee left ...")
 _CLAUSE_OPENERS = _SUBORDINATORS | {"before", "after", "until", "till", "whether", "during", "for", "by", "with",
                                     "without", "in", "on", "at", "from", "to", "of", "per", "via"}
-# joiners that are part of a person's name ("Anna de Vries", "Jan van Dijk"): no sign of a title
-NAME_PARTICLES = {"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den", "y", "los",
-                  "las", "dos", "das", "ter", "zu"}
 _ORDINALS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"}
 _QUOTES = {'"': '"', "“": "”", "„": "“"}
 

@@ -10,8 +10,8 @@ import re
 from ontocore.text import singular
 
 from ..ontology.names import safe_name
-from .grammar import NAME_PARTICLES, Word
-from .tagging import NOUN_TAGS, VERB_TAGS, known_word, word_classes
+from .grammar import Word
+from .tagging import NAME_PARTICLES, NOUN_TAGS, VERB_TAGS, known_word, word_classes
 
 
 def noun_kind(noun: str) -> str:

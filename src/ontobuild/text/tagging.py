@@ -120,24 +120,43 @@ def tag(tokens: list[str]) -> list[str]:
     return tags
 
 
+# joiners that are part of a person's name ("Anna de Vries", "Jan van Dijk"): no sign of a title
+NAME_PARTICLES = frozenset({"de", "la", "le", "du", "des", "del", "della", "di", "da", "von", "van", "der", "den",
+                            "y", "los", "las", "dos", "das", "ter", "zu"})
 _TITLE_JOINERS = ("of", "the", "and", "a", "an", "to", "in", "on", "for", "at", "with", "from")
 
 
 def _title_opening(tags: list[str], tokens: list[str]) -> None:
-    """A title that opens the sentence, right before its verb in lower case, is one name, its own verbs, marks and
-    small words with it: "Hooray! was printed ...", "Where the River Bends is a novel", "How to Build a Boat is a
-    guide" (a run of capitalized words and small words, with a verb or a mark of its own)."""
-    end = next((k for k, t in enumerate(tokens) if t[:1].islower() and t not in _TITLE_JOINERS), 0)
-    if end < 2 or not (tags[end] in ("VBZ", "VBD", "MD") or tokens[end] in _FINITE) or \
-            tokens[end - 1] in _TITLE_JOINERS or \
-            not all(t[:1].isupper() or t in _TITLE_JOINERS or t in ("!", "?") for t in tokens[:end]):
+    """A title that opens the sentence, right before its verb in lower case (or an aside in brackets before it), is
+    one name, its own verbs, marks and small words with it: "Hooray! was printed ...", "When the Tide Turns was
+    filmed", "Huset ved havet (The House by the Sea) is a novel" (a run of capitalized words and small words, with
+    a verb or a mark of its own, or words of another language: words the lexicon does not know)."""
+    end = 0
+    while end < len(tokens) and (tokens[end][:1].isupper() or tokens[end] in ("!", "?") or end and (
+            tokens[end].isalpha() and tokens[end].islower() and tokens[end] not in _FINITE and
+            (tags[end] not in ("VBZ", "VBD", "MD") or _unknown(tokens[end])))):
+        end += 1
+    verb = end
+    if end < len(tokens) and tokens[end] == "(" and ")" in tokens[end:]:
+        verb = tokens.index(")", end) + 1  # "Huset ved havet (The House by the Sea) is ..."
+    if end < 2 or verb >= len(tokens) or not tokens[verb][:1].islower() or \
+            not (tags[verb] in ("VBZ", "VBD", "MD") or tokens[verb] in _FINITE) or tokens[end - 1] in _TITLE_JOINERS:
         return
     marks = [k for k in range(end) if tokens[k] in ("!", "?")]
     own = end >= 3 and not marks and any(tags[k].startswith(("VB", "MD")) and tokens[k][:1].isupper()
                                          for k in range(1, end))  # (not "When Ola Berg arrived, ...")
-    if marks == [end - 1] or own:
+    lower = [t for t in tokens[1:end] if t.islower() and t not in _TITLE_JOINERS and t not in NAME_PARTICLES]
+    foreign = not marks and bool(lower) and 2 * sum(map(_unknown, lower)) > len(lower)
+    if lower and not foreign:
+        return  # words of a description ("The new depot (built 1990) is ...")
+    if marks == [end - 1] or own or foreign:
         for k in range(end):
             tags[k] = "NNP"
+
+
+def _unknown(token: str) -> bool:
+    """A word in lower case that the lexicon does not know (of another language: "ved", "havet")."""
+    return token.isalpha() and token.islower() and not word_classes(token) and known_word(token) in ("", "FW")
 
 
 _FINITE = frozenset({"is", "was", "are", "were", "has", "had", "have", "will", "can", "may", "remains", "became"})

@@ -298,6 +298,7 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("Oslo, Bergen and Molde are ports.", ["Oslo", "Bergen", "Molde"]),  # a list takes a verb in the plural
     ("In Vestby, Ola Berg and Kari Dahl run the shop.", ["Ola Berg", "Kari Dahl"]),
     ("When Ola Berg arrived, the shop was open.", ["Ola Berg", "shop"]),  # a clause, no title
+    ("The new depot (built 1990) and the old shed were sold.", ["new depot", "old shed"]),  # words of a description
     ("The shop is run by Ola Berg, Kari Dahl and Ivo Wilkes.", ["Ola Berg", "Kari Dahl", "Ivo Wilkes"]),  # a
     # surname the lexicon reads as a verb
     ("The guide was published on 3 May 1990, by Simply Good Maps in Vestby.", ["guide", "Simply Good Maps"]),
@@ -448,6 +449,8 @@ def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: st
     ("Where the Boats Are is a novel by Kari Dahl.", "Where the Boats Are"),  # a title with its own verb
     ("How to Build a Boat is a guide by Ola Berg.", "How to Build a Boat"),
     ("When the Tide Turns was filmed in 1970.", "When the Tide Turns"),
+    ("Huset ved havet (The House by the Sea) is a novel by Kari Dahl.", "Huset ved havet"),  # words of another
+    ("Sol og vind was printed by Vestby Press.", "Sol og vind"),  # language
 ])
 def test_a_title_before_an_aside_or_listing_words_before_a_verb_in_the_singular_is_one_name(text: str,
                                                                                           name: str) -> None:
