@@ -146,7 +146,8 @@ def _title_opening(tags: list[str], tokens: list[str]) -> None:
     own = end >= 3 and not marks and any(tags[k].startswith(("VB", "MD")) and tokens[k][:1].isupper()
                                          for k in range(1, end))  # (not "When Ola Berg arrived, ...")
     lower = [t for t in tokens[1:end] if t.islower() and t not in _TITLE_JOINERS and t not in NAME_PARTICLES]
-    foreign = not marks and bool(lower) and 2 * sum(map(_unknown, lower)) > len(lower)
+    unknown = sum(map(_unknown, lower))
+    foreign = not marks and unknown >= 2 and 2 * unknown > len(lower)  # (one rare word: "The bluethroat is")
     if lower and not foreign:
         return  # words of a description ("The new depot (built 1990) is ...")
     if marks == [end - 1] or own or foreign:
