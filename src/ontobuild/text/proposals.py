@@ -142,10 +142,12 @@ def value_options(idx: EntitiesIndex, v: Any, reading: Reading, state: TextState
 
 
 def fits_value(label: str, q: Any, reading: Reading, state: TextState) -> bool:
-    """Whether a property's label fits a value: a word of it is in the sentence, or it is close to the value's kind
-    (a date, a length, ...) by sentence embeddings."""
+    """Whether a property's label fits a value: a word of it is in the sentence (written in lower case, not a word
+    of a name), or it is close to the value's kind (a date, a length, ...) by sentence embeddings."""
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", label)}
-    if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", reading.text)}:
+    said = {m.group(0).lower() for m in re.finditer(r"[A-Za-z]{3,}", reading.text)
+            if m.group(0).islower() or not reading.text[:m.start()].strip()}  # ("Time magazine" says no time)
+    if words & said:
         return True
     kind = q.dimension or "number"
     return state.embedder is not None and float(state.embedder.similarity(label, kind)) >= CLASS_SIMILARITY

@@ -561,3 +561,17 @@ def test_a_datatype_label_the_sentence_does_not_say_fits_a_value_of_its_kind(tmp
     q = reading.values[0].quantity
     assert q.dimension == "mass", q
     assert fits_value("gross mass", q, reading, issues) and not fits_value("colour", q, reading, issues)
+
+
+@pytest.mark.parametrize("text,label", [
+    ("Ola Berg is one of seven wardens named by Time magazine.", "start time"),
+    ("The Harbour Weight Club has 40 members.", "weight"),
+])
+def test_a_word_of_a_name_says_no_property_of_a_value(tmp_path: Path, text: str, label: str) -> None:
+    """A property label fits a value by a word of the sentence only when the sentence says that word, not when a
+    name holds it ("Time magazine" says no start time, "Harbour Weight Club" no weight)."""
+    from ontobuild.text.proposals import fits_value
+
+    issues = _with_embedder(tmp_path, ISSUES)
+    reading = read_sentence(text, grammar.parse(text)[0], find_quantities(text), [])
+    assert not fits_value(label, reading.values[0].quantity, reading, issues)
