@@ -93,10 +93,11 @@ def tag(tokens: list[str]) -> list[str]:
             pair[1] = known_word(tokens[k]) if known_word(tokens[k]) not in ("NNP", "NNPS") else "NN"
     for k in range(1, len(tokens) - 1):  # "by Simply Good Maps", "to Very Able Staffing": a capitalized word after
         # a preposition and before another one opens a name, whatever the lexicon says of it
-        if tokens[k][:1].isupper() and tokens[k - 1].islower() and tagged[k - 1][1] in ("IN", "TO") and \
-                tagged[k][1].startswith(("RB", "JJ", "VB")) and tokens[k + 1][:1].isupper() and \
-                tagged[k + 1][1] not in _FUNCTION_TAGS:
-            tagged[k][1] = "NNP"
+        if tokens[k][:1].isupper() and tokens[k - 1].islower() and (tagged[k - 1][1] in ("IN", "TO") and
+                                                                    tagged[k][1].startswith(("RB", "JJ", "VB"))
+                                                                    or tagged[k][1] == "MD") and \
+                tokens[k + 1][:1].isupper() and tagged[k + 1][1] not in _FUNCTION_TAGS:
+            tagged[k][1] = "NNP"  # (a modal verb is never written with a capital inside a sentence: "by Will Lund")
     for k in range(1, len(tokens) - 1):  # "by Nordic Bear Logistics", "Iron Stand Works": a capitalized word
         # between two names is a word of one name, whatever the lexicon says of it
         if tokens[k][:1].isupper() and tagged[k][1] not in ("NNP", "NNPS", "DT", "IN", "CC", "TO", "PRP", "PRP$") \

@@ -303,6 +303,7 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("The shop is run by Ola Berg, Kari Dahl and Ivo Wilkes.", ["Ola Berg", "Kari Dahl", "Ivo Wilkes"]),  # a
     # surname the lexicon reads as a verb
     ("The guide was published on 3 May 1990, by Simply Good Maps in Vestby.", ["guide", "Simply Good Maps"]),
+    ("The pier was built by Will Lund and Kari Dahl.", ["pier", "Will Lund", "Kari Dahl"]),
     ("The report was sent to Very Able Staffing in May.", ["report", "Very Able Staffing"]),  # a name's first word
     # that the lexicon reads as an adverb
     ("Ada Voss (born 1950) and Bo Park (born 1952) founded the guild.", ["Ada Voss", "Bo Park"]),
@@ -1128,3 +1129,13 @@ def test_a_place_after_a_destination_says_where_the_destination_is() -> None:
     """"sent to Kolbotn Depot in Oslo": Oslo is where the depot is, inside its phrase, not a second place."""
     r = _read("The spare valves were sent to Kolbotn Depot in Oslo.")
     assert _thing(r, "Oslo").owner == _thing(r, "Kolbotn Depot").id
+
+
+@pytest.mark.parametrize("text,second", [
+    ("Vestby Nights is a 2009 Norwegian drama/comedy film directed by Betty Thomas.", "comedy film"),
+    ("The Kolbotn Line is a freight/passenger railway built by Vestby Rail.", "passenger railway"),
+])
+def test_kinds_joined_by_a_slash_are_both_what_is_says(text: str, second: str) -> None:
+    """"a drama/comedy film": the second kind is what "is" says too, as after "and"."""
+    r = _read(text)
+    assert _thing(r, second).role == "complement", [(t.label, t.role) for t in r.things]
