@@ -96,6 +96,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
         first = things[k]
         if _titles_of_one_name(phrases, k, first, t, joined):  # "by engineer and owner Bo Park": one person
             t.prep, t.owner, phrases[i].pp = first.prep, first.owner, phrases[k].pp
+            t.titles = [first.head.lower(), *first.titles, *t.titles]
             del things[k]
             continue
         if not joined and first.prep and i + 1 < len(phrases) and phrases[i + 1].kind == "VP":

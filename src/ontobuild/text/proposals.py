@@ -198,7 +198,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
         if not options:
             return
         seen.add((s, o))
-        out.append(Link(f"L{len(out) + 1}", s, o, words, options, kind))
+        titled = [rel for rel in options if state.relations and titled_as(state.relations[rel]["label"], things[o])]
+        for group in ([[rel] for rel in titled] if len(titled) > 1 else [options]):  # "by author and illustrator
+            out.append(Link(f"L{len(out) + 1}", s, o, words, group, kind))  # Ann Lee": each title says one
 
     for c in reading.clauses:
         if not c.subject or c.condition:
@@ -328,7 +330,8 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
     fits = []
     # the joining words name a relation ("inspected by": inspector): another is not what they say, even when
     # the one they name cannot join these two
-    named = {rel for rel, r in state.relations.items() if r["kind"] == "object" and _shares_stem(r["label"], words)}
+    named = {rel for rel, r in state.relations.items() if r["kind"] == "object" and
+             (_shares_stem(r["label"], words) or titled_as(r["label"], o))}
     for rel, r in state.relations.items():
         if r["kind"] != "object" or (evident and not shown_by(words, s, o, r, state)) or (keep and not keep(r)):
             continue
@@ -341,6 +344,9 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
         if TIMED.search(r["label"]) and not DATED.search(o.label):
             continue  # a relation of a date or time ("issue date") takes a date, never a thing a name names
         fits.append(rel)
+    titled = [f for f in fits if titled_as(state.relations[f]["label"], o)]
+    if len(titled) > 1:
+        return titled  # "by author and illustrator Ann Lee": each title names its relation
     scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
     if not scored or scored[0][0] < MIN_RELATION_SCORE:
         return []  # nothing the vocabulary has is close to what joins them: no question to ask
@@ -392,7 +398,21 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
 def titled(words: str, o: Thing) -> str:
     """The words that join two things, with the title the second one's name is written with ("to" + "the port" of
     "to the port Vestport", "at" + "the depot" of "at the depot Kolbotn"): what the object is, said."""
-    return f"{words} the {o.title.lower()}" if words and o.title else words
+    return f"{words} the {' and '.join([*o.titles, o.title]).lower()}" if words and o.title else words
+
+
+def titled_as(label: str, o: Thing) -> bool:
+    """Whether a title the object's name is written with is the word a relation's label names ("by illustrator
+    Ann Lee": illustrator; "at the port Vestport": port of call; a "surveyor" names no "site of ... survey")."""
+    head = label_head(label)
+    return any(_said(head, x) for x in (o.title, *o.titles) if x)
+
+
+def label_head(label: str) -> str:
+    """The word a relation's label names: its last word before "of", "by", "for", "in", "to", "from", "at" or "on"
+    ("site of geological survey": site; "home port": port; "lyrics by": lyrics)."""
+    words = re.split(r"\s+(?:of|by|for|in|to|from|at|on)\b", label.strip(), maxsplit=1)[0].split()
+    return words[-1] if words else label
 
 
 def _shares_stem(label: str, words: str) -> bool:

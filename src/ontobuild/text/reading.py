@@ -62,6 +62,8 @@ class Thing:
     aliases: list[str] = field(default_factory=list)  # other names the sentence gives it in parentheses
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
     title: str = ""  # a common noun written before the name it is a title of ("surveyor" in "the surveyor Ann Lee")
+    titles: list[str] = field(default_factory=list)  # titles listed before that one ("author" in "by author and
+    # illustrator Ann Lee")
     conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
     known_before_head: bool = False  # the known names in its phrase all end before its common head noun ("a Lund
     # Rail engine"): the phrase is a thing of the head's kind that the name only qualifies

@@ -575,3 +575,27 @@ def test_a_word_of_a_name_says_no_property_of_a_value(tmp_path: Path, text: str,
     issues = _with_embedder(tmp_path, ISSUES)
     reading = read_sentence(text, grammar.parse(text)[0], find_quantities(text), [])
     assert not fits_value(label, reading.values[0].quantity, reading, issues)
+
+
+CREDITS = _PREFIXES.format("credits") + """:Vessel a owl:Class ; rdfs:label "vessel" .
+:Document a owl:Class ; rdfs:label "document" .
+:Person a owl:Class ; rdfs:label "person" .
+:engineer a owl:ObjectProperty ; rdfs:label "engineer" ; rdfs:domain :Vessel ; rdfs:range :Person .
+:owner a owl:ObjectProperty ; rdfs:label "owner" ; rdfs:domain :Vessel ; rdfs:range :Person .
+:author a owl:ObjectProperty ; rdfs:label "author" ; rdfs:domain :Document ; rdfs:range :Person .
+:photographer a owl:ObjectProperty ; rdfs:label "photographer" ; rdfs:domain :Document ; rdfs:range :Person .
+"""
+
+
+@pytest.mark.parametrize("text,name,relations", [
+    ("Storm Bay was refitted in 1990 by engineer and owner Bo Lind.", "Bo Lind", ["engineer", "owner"]),
+    ("Report 7 is a 2001 survey by author and photographer Ann Lee.", "Ann Lee", ["author", "photographer"]),
+    ("Report 7 is a 2001 survey by photographer Ann Lee.", "Ann Lee", ["photographer"]),
+])
+def test_each_title_a_name_is_written_with_names_its_relation(tmp_path: Path, text: str, name: str,
+                                                              relations: list[str]) -> None:
+    """"by engineer and owner Bo Lind": the vessel's engineer and its owner, each a link the model confirms; a
+    title alone names the one relation ("by photographer Ann Lee", whatever "survey by" is closest to)."""
+    credits = _with_embedder(tmp_path, CREDITS)
+    links = [k for k in _links(text, credits) if k[1] == name]
+    assert sorted(rel for _, _, options in links for rel in options) == relations, links
