@@ -144,8 +144,8 @@ def _title_opening(tags: list[str], tokens: list[str]) -> None:
             not (tags[verb] in ("VBZ", "VBD", "MD") or tokens[verb] in _FINITE) or tokens[end - 1] in _TITLE_JOINERS:
         return
     marks = [k for k in range(end) if tokens[k] in ("!", "?")]
-    own = end >= 3 and not marks and any(tags[k].startswith(("VB", "MD")) and tokens[k][:1].isupper()
-                                         for k in range(1, end))  # (not "When Ola Berg arrived, ...")
+    own = end >= 3 and not marks and any(tags[k].startswith(("VB", "MD", "PRP")) and tokens[k][:1].isupper() and
+                                         tokens[k] != "I" for k in range(1, end))  # (not "When Ola Berg arrived")
     lower = [t for t in tokens[1:end] if t.islower() and t not in _TITLE_JOINERS and t not in NAME_PARTICLES]
     unknown = sum(map(_unknown, lower))
     foreign = not marks and unknown >= 2 and 2 * unknown > len(lower)  # (one rare word: "The bluethroat is")

@@ -451,6 +451,7 @@ def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: st
     ("Where the Boats Are is a novel by Kari Dahl.", "Where the Boats Are"),  # a title with its own verb
     ("How to Build a Boat is a guide by Ola Berg.", "How to Build a Boat"),
     ("When the Tide Turns was filmed in 1970.", "When the Tide Turns"),
+    ("A Gull Followed Me Home is a picture book by Kari Dahl.", "A Gull Followed Me Home"),  # a pronoun of its own
     ("Huset ved havet (The House by the Sea) is a novel by Kari Dahl.", "Huset ved havet"),  # words of another
     ("Sol og vind was printed by Vestby Press.", "Sol og vind"),  # language
 ])
