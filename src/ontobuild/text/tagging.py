@@ -175,8 +175,10 @@ def _first_words(tags: list[str], tokens: list[str]) -> None:
         first = "NNS"  # ("Trolleys longer than 2 m": a plural the lexicon lacks)
     if tags[0] == "NNP" and first in ("NN", "NNS") and tags[1] not in ("NNP", "NNPS"):
         tags[0] = first
-    if tokens[0][:1].isupper() and tags[0] in NOUN_TAGS and tokens[1][:1].isupper() and tokens[1][1:2].islower() \
-            and tags[1] in NOUN_TAGS:
+    singular = len(tokens) > 2 and (tags[2] == "VBZ" or tokens[2] in ("is", "was", "has"))
+    if tokens[0][:1].isupper() and (tags[0] in NOUN_TAGS or tags[0] == "JJ" and singular) and \
+            tokens[1][:1].isupper() and tokens[1][1:2].islower() and tags[1] in NOUN_TAGS:  # (also after a word
+        # read as an adjective, before a verb in the singular: "Harbour Lights is a film")
         tags[0] = tags[1] = "NNP"
     elif tokens[0][:1].isupper() and tags[0] == "NNS" and (tags[1] == "VBZ" or tokens[1] == "was"):
         tags[0] = "NNP"

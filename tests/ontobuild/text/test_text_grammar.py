@@ -446,6 +446,7 @@ def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: st
     ("Nets, Knots and the Sea (Norwegian: Garn) is a handbook by Ola Berg.", "Nets, Knots and the Sea"),
     ("Salt, Wind and the Tern was printed by Vestby Press in 1990.", "Salt, Wind and the Tern"),
     ("Maps of the Dry Valley (second edition) was drawn by Kari Dahl.", "Maps of the Dry Valley"),
+    ("Harbour Lights is a film by Ola Berg.", "Harbour Lights"),  # a name's first word read as an adjective
     ("Hooray! was printed by Vestby Press.", "Hooray!"),  # a mark inside a sentence is the name's
     ("Go West! is a guide by Ola Berg.", "Go West!"),
     ("Where the Boats Are is a novel by Kari Dahl.", "Where the Boats Are"),  # a title with its own verb
