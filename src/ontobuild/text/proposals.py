@@ -158,9 +158,9 @@ def described(t: Thing) -> bool:
     and holds no number, after a name's possessive if any ("early Fjordsoft app called HS", "Fjordsoft's
     discontinued native Tern app": a kind of app; "room 3", "P-200 printer", "Ola's Bakery" are names)."""
     words = t.label.split()
-    if len(words) > 1 and re.search(r"['’]s?$", words[0]):
-        words = words[1:]
-    return bool(words) and words[0].isalpha() and words[0].islower() and not re.search(r"\d", t.label)
+    owner = next((k for k, w in enumerate(words[:-1]) if re.search(r"['’]s?$", w)), -1)
+    words = words[owner + 1:]  # (after a name's possessive, of one word or several: "Vestby Ferry Company's")
+    return bool(words) and words[0].isalpha() and words[0].islower() and not re.search(r"\d", " ".join(words))
 
 
 def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str], state: TextState,

@@ -520,12 +520,16 @@ def test_a_description_with_a_name_in_it_is_no_name(tmp_path: Path) -> None:
     """"an early Vestby Yard ferry named HS that calls at Kolbotn Quay": the description is a kind of ferry
     (nobody can ask for it by name): only HS calls at the quay; "Vestby Yard's retired coastal Tern ferry" names no
     office either."""
+    from ontobuild.text.proposals import described
+
     ferries = _with_embedder(tmp_path, FERRIES)
     links = _links("Harbor Star is an early Vestby Yard ferry named HS that calls at Kolbotn Quay.", ferries)
     assert [(s, o) for s, o, _ in links] == [("HS", "Kolbotn Quay")], links
     assert _links("An early Vestby Yard ferry calls at Kolbotn Quay.", ferries) == []
     assert _links("Harbor Star is the hull name of Vestby Yard's retired coastal Tern ferry.", ferries) == []
-    from ontobuild.text.proposals import described
+    text = "Harbor Star is the hull name of Vestby Ferry Company's retired coastal Tern ferry."
+    reading = read_sentence(text, grammar.parse(text)[0], find_quantities(text), [])
+    assert described(next(t for t in reading.things if t.head == "ferry"))  # (a possessive name of several words)
     assert [described(_read_one(x)) for x in ("room 3", "the P-200 printer", "Ola's Bakery")] == [False] * 3
     assert described(_read_one("Ola's bakery"))  # (a name's possessive before a description)
 
