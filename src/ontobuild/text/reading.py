@@ -519,22 +519,29 @@ def _before_aside(phrases: list[Phrase], i: int, things: dict[int, Thing], paren
     ("X, and then Y was built, ...") is no aside."""
     if i < 4 or phrases[i - 1].kind != "O" or phrases[i - 1].words[0].text != ",":
         return ""
-    k, finite = i - 2, False
+    k, finite, naming = i - 2, False, False
     while k > 0 and not (phrases[k].kind == "O" and phrases[k].words[0].text == ","):
         q = phrases[k]
-        finite = finite or q.kind == "VP" and any(w.tag in ("VBZ", "VBP", "VBD", "MD") for w in q.words) or \
+        names = q.kind == "VP" and q.words[-1].lower in _NAMING  # "code named HS-2": another name, no clause
+        naming = naming or names
+        finite = finite or q.kind == "VP" and not names and any(w.tag in ("VBZ", "VBP", "VBD", "MD")
+                                                                for w in q.words) or \
             q.kind == "O" and q.words[0].lower in ("and", "or", "but")
         k -= 1
     opener = phrases[k + 1] if k > 0 else None
     relative = opener is not None and opener.kind == "O" and opener.words[0].lower in ("which", "who")
     if opener is None or not relative and (finite or not (
             opener.kind == "VP" and opener.words[-1].tag in ("VBN", "VBG") or
-            opener.kind == "NP" and opener.words[0].lower in ("a", "an", "the"))):
+            opener.kind == "NP" and (opener.words[0].lower in ("a", "an", "the") or naming) or
+            opener.kind == "ADVP" and i - k > 3)):  # ("formerly Tern", "also known as Tern")
         return ""
     before = things.get(k - 1)
     if before is None or before.prep or before.in_parentheses or k - 1 in paren:
         return ""
     return before.id
+
+
+_NAMING = frozenset({"named", "called", "known", "nicknamed", "dubbed", "titled", "renamed"})
 
 
 def _take_arguments(clause: Clause, phrases: list[Phrase], i: int, things: dict[int, Thing], values: list[Value],

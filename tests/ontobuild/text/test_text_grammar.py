@@ -369,6 +369,9 @@ def test_a_kind_is_named_by_a_noun_never_by_a_word_read_first_as_a_verb(noun: st
     ("The harbor crane, built in 1990, lifts 40 tonnes.", "lifts", "harbor crane"),
     ("In 2019 the old depot, the largest of the line, was sold to Lund Rail.", "was sold", "old depot"),
     ("The crane, which was built by Lund Steel, lifts 40 tonnes.", "lifts", "crane"),
+    ("Harbor Star, code named HS-2, is a ferry built by Vestby Yard.", "is", "Harbor Star"),  # another name
+    ("Harbor Star, formerly Tern, is a ferry built by Vestby Yard.", "is", "Harbor Star"),
+    ("The K-12 crane, internally called Big Lift, was sold in 1990.", "was sold", "K-12 crane"),
 ])
 def test_after_an_aside_between_commas_the_verb_is_about_the_thing_before_it(text: str, verb: str,
                                                                               subject: str) -> None:
