@@ -304,6 +304,8 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     # surname the lexicon reads as a verb
     ("The guide was published on 3 May 1990, by Simply Good Maps in Vestby.", ["guide", "Simply Good Maps"]),
     ("The pier was built by Will Lund and Kari Dahl.", ["pier", "Will Lund", "Kari Dahl"]),
+    ("The film was directed by Ola Berg using Vestby's drone camera.", ["film", "Ola Berg", "drone camera"]),
+    ("The hull was welded by Kari Dahl working with Vestby Yard.", ["hull", "Kari Dahl", "Vestby Yard"]),
     ("The report was sent to Very Able Staffing in May.", ["report", "Very Able Staffing"]),  # a name's first word
     # that the lexicon reads as an adverb
     ("Ada Voss (born 1950) and Bo Park (born 1952) founded the guild.", ["Ada Voss", "Bo Park"]),
