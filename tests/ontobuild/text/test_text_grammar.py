@@ -136,7 +136,9 @@ def test_a_measure_noun_names_the_value_and_points_to_its_owner(text: str, measu
 @pytest.mark.parametrize("text,verb,obj", [
     ("The manual was written by Ada Crane.", "was written", "Ada Crane"),
     ("The ferry was built by Holm Yard.", "was built", "Holm Yard"),
-])
+    ("The film was written by Ola Berg, and animated by Vestby Studio.", "animated", "Vestby Studio"),  # a
+    ("The map was drawn by Kari Dahl and coloured by Ivo Lund.", "coloured", "Ivo Lund"),  # participle read as
+])  # an adjective
 def test_a_passive_clause_keeps_its_agent(text: str, verb: str, obj: str) -> None:
     r = _read(text)
     clause = next(c for c in r.clauses if c.verb == verb)
