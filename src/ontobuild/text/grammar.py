@@ -166,7 +166,7 @@ def _phrases(words: list[Word]) -> list[Phrase]:
             while j < len(words) and (words[j].tag in ("DT", "PRP$", "PDT", "CD", "JJ", "JJR", "JJS", "POS", "HYPH")
                                       or words[j].is_noun() or (words[j].tag in ("VBN", "VBG") and
                                                                 _np_continues(words, j + 1) and
-                                                                not _after_name(words, j))
+                                                                not _after_name(words, i, j))
                                       or (words[j].text in ("-", "&") and j > i and j + 1 < len(words)
                                           and words[j + 1].is_noun())):
                 if j > i and words[j].tag in ("DT", "PDT", "PRP$") and words[j - 1].tag != "PDT":
@@ -216,10 +216,11 @@ def _phrases(words: list[Word]) -> list[Phrase]:
     return out
 
 
-def _after_name(words: list[Word], j: int) -> bool:
-    """A participle in lower case right after a name is a verb of its own ("by Ola Berg using Vestby's camera"),
-    no word of a noun phrase."""
-    return j > 0 and words[j - 1].tag in ("NNP", "NNPS") and words[j].text.islower()
+def _after_name(words: list[Word], i: int, j: int) -> bool:
+    """A participle in lower case right after a name that opens its phrase is a verb of its own ("by Ola Berg
+    using Vestby's camera"), no word of the phrase (but "a New Zealand racing driver")."""
+    return j > i and words[j - 1].tag in ("NNP", "NNPS") and words[j].text.islower() and \
+        all(w.tag in ("NNP", "NNPS") for w in words[i:j])
 
 
 def _years_apart(phrases: list[Phrase]) -> list[Phrase]:

@@ -360,15 +360,16 @@ def _joins(s: Thing, o: Thing, r: dict[str, Any], named: bool, state: TextState)
     other way round, by the classes they can be and by how their names read (`agent_clash`). `named`: the words
     name the relation ("reviewed by": reviewer); where a flat vocabulary says nothing of how the thing's class
     stands to the relation's ("X is a handbook ... reviewed by Y", the reviewer's domain "document"), the words
-    are believed. The other way round past a clash only for a subject that reads as the range does and an object
+    are believed for the subject (never for an object of another class: an office is no vote). The other way round past a clash only for a subject that reads as the range does and an object
     that may be of the domain ("Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada
     Lind")."""
     def may_be(t: Thing, classes: list[str]) -> bool:
         return can_be(t, classes, state) or named and unplaced(t, classes, state)
 
     clash = agent_clash(o, r["range"], state)
-    if may_be(s, r["domain"]) and may_be(o, [r["range"]]) and not clash:
-        return True
+    if may_be(s, r["domain"]) and can_be(o, [r["range"]], state) and not clash:
+        return True  # (the words decide what the subject may be, never that a thing of a class is of another:
+        # "was elected the first Warden of Vestby" is no vote)
     if not (can_be(o, r["domain"], state) and can_be(s, [r["range"]], state)) or agent_clash(s, r["range"], state):
         return False
     return not clash or agent_like(s, r["range"], state) and not any(agent_clash(o, d, state)

@@ -308,6 +308,7 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("The pier was built by Will Lund and Kari Dahl.", ["pier", "Will Lund", "Kari Dahl"]),
     ("The film was directed by Ola Berg using Vestby's drone camera.", ["film", "Ola Berg", "drone camera"]),
     ("The hull was welded by Kari Dahl working with Vestby Yard.", ["hull", "Kari Dahl", "Vestby Yard"]),
+    ("Ola Berg was a New Zealand racing driver.", ["Ola Berg", "New Zealand racing driver"]),  # (a modifier)
     ("The report was sent to Very Able Staffing in May.", ["report", "Very Able Staffing"]),  # a name's first word
     # that the lexicon reads as an adverb
     ("Ada Voss (born 1950) and Bo Park (born 1952) founded the guild.", ["Ada Voss", "Bo Park"]),

@@ -603,3 +603,26 @@ def test_each_title_a_name_is_written_with_names_its_relation(tmp_path: Path, te
     credits = _with_embedder(tmp_path, CREDITS)
     links = [k for k in _links(text, credits) if k[1] == name]
     assert sorted(rel for _, _, options in links for rel in options) == relations, links
+
+
+OFFICES = _PREFIXES.format("offices") + """:Person a owl:Class ; rdfs:label "person" .
+:Warden a owl:Class ; rdfs:label "warden" .
+:Vote a owl:Class ; rdfs:label "public vote" .
+:Medal a owl:Class ; rdfs:label "medal" .
+:Ceremony a owl:Class ; rdfs:label "ceremony" .
+:electedIn a owl:ObjectProperty ; rdfs:label "elected in" ; rdfs:domain :Person ; rdfs:range :Vote .
+:awardedAt a owl:ObjectProperty ; rdfs:label "awarded at" ; rdfs:domain :Person ; rdfs:range :Ceremony .
+"""
+
+
+@pytest.mark.parametrize("text,relation", [
+    ("Kari Dahl was elected the first Warden of Vestby in 1990.", "electedIn"),
+    ("Ola Berg was awarded the Gold Medal of Vestby in 2001.", "awardedAt"),
+])
+def test_words_that_name_a_relation_take_no_object_of_another_class_of_a_flat_vocabulary(tmp_path: Path, text: str,
+                                                                                          relation: str) -> None:
+    """"was elected the first Warden of Vestby": the words name "elected in", but the office is a Warden, no
+    public vote; a flat vocabulary's silence lets the words decide what the subject may be, never that a thing of
+    one of its classes is of another."""
+    offices = _with_embedder(tmp_path, OFFICES)
+    assert not [k for k in _links(text, offices) if relation in k[2]], _links(text, offices)
