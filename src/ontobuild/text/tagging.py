@@ -104,6 +104,10 @@ def tag(tokens: list[str]) -> list[str]:
                 and tagged[k - 1][1] in ("NNP", "NNPS") and tagged[k + 1][1] in ("NNP", "NNPS") and \
                 tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper():
             tagged[k][1] = "NNP"
+    for k in range(2, len(tokens)):  # "by Simply Read Books": a capitalized plural after a name's word ends the name
+        if tagged[k][1] == "NNS" and tokens[k][:1].isupper() and tagged[k - 1][1] == "NNP" and \
+                tokens[k - 1][:1].isupper():
+            tagged[k][1] = "NNPS"
     for k in range(1, len(tokens)):  # "Kim Jong-su", "Ola Sun-dal": a capitalized hyphenated word after a name's
         if re.fullmatch(r"[A-Z][a-z]+-[a-z]+", tokens[k]) and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper():  # word is one of it

@@ -1149,3 +1149,13 @@ def test_kinds_joined_by_a_slash_are_both_what_is_says(text: str, second: str) -
     """"a drama/comedy film": the second kind is what "is" says too, as after "and"."""
     r = _read(text)
     assert _thing(r, second).role == "complement", [(t.label, t.role) for t in r.things]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("The kit was sold by Vestby Harbour Tools in 1990.", "Vestby Harbour Tools"),
+    ("It was published on 3 May 2007, by Simply Good Books in Vestby.", "Simply Good Books"),
+])
+def test_a_name_that_ends_in_a_capitalized_plural_is_a_name_of_no_kind(text: str, name: str) -> None:
+    """"by Vestby Harbour Tools": a company's name, no kind of tool (a relation to companies may take it)."""
+    t = _thing(_read(text), name)
+    assert (t.label, t.kind) == (name, ""), (t.label, t.kind)
