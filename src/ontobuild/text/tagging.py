@@ -98,16 +98,16 @@ def tag(tokens: list[str]) -> list[str]:
                                                                     or tagged[k][1] == "MD") and \
                 tokens[k + 1][:1].isupper() and tagged[k + 1][1] not in _FUNCTION_TAGS:
             tagged[k][1] = "NNP"  # (a modal verb is never written with a capital inside a sentence: "by Will Lund")
+    for k in range(2, len(tokens)):  # "by Simply Good Books": a capitalized plural after a name's words ends the
+        if tagged[k][1] == "NNS" and tokens[k][:1].isupper() and tokens[k - 1][:1].isupper() and (  # name
+                tagged[k - 1][1] == "NNP" or tagged[k - 2][1] == "NNP" and tokens[k - 2][:1].isupper()):
+            tagged[k][1] = "NNPS"
     for k in range(1, len(tokens) - 1):  # "by Nordic Bear Logistics", "Iron Stand Works": a capitalized word
         # between two names is a word of one name, whatever the lexicon says of it
         if tokens[k][:1].isupper() and tagged[k][1] not in ("NNP", "NNPS", "DT", "IN", "CC", "TO", "PRP", "PRP$") \
                 and tagged[k - 1][1] in ("NNP", "NNPS") and tagged[k + 1][1] in ("NNP", "NNPS") and \
                 tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper():
             tagged[k][1] = "NNP"
-    for k in range(2, len(tokens)):  # "by Simply Read Books": a capitalized plural after a name's word ends the name
-        if tagged[k][1] == "NNS" and tokens[k][:1].isupper() and tagged[k - 1][1] == "NNP" and \
-                tokens[k - 1][:1].isupper():
-            tagged[k][1] = "NNPS"
     for k in range(1, len(tokens)):  # "Kim Jong-su", "Ola Sun-dal": a capitalized hyphenated word after a name's
         if re.fullmatch(r"[A-Z][a-z]+-[a-z]+", tokens[k]) and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper():  # word is one of it
