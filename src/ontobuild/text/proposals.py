@@ -432,7 +432,8 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
     """The direction of each chosen vocabulary relation, by code: the two things' classes against its domain and
     range when they are known; else, for a relation named by an agent ("inspector", "reviewer") that the verb
     joining them shares its stem with, the voice: "X inspected Y" (active) makes X the inspector of Y, "Y was
-    inspected by X" too; else the sentence's order."""
+    inspected by X" too (and "a vessel inspected ..., X" in the passive, whatever joins them); else the sentence's
+    order."""
     for k in links:
         s, rel, o = decision.links.get(k.id, (k.subject, "none", k.object))
         r = state.relations.get(rel)
@@ -453,8 +454,9 @@ def orient(reading: Reading, links: list[Link], decision: Any, state: TextState)
         label = r["label"].lower()
         agent = re.search(r"(?:or|er|ist|ant)\b", label) is not None
         stems = {w[:5] for w in re.findall(r"[a-z]{5,}", k.words.lower())}
+        passive = any(c.passive for c in reading.clauses if any(a == k.object for _, a in c.arguments))
         if agent and any(w[:5] in stems for w in re.findall(r"[a-z]{5,}", label)) and \
-                not re.search(r"\bby$", k.words.lower()):
+                not re.search(r"\bby$", k.words.lower()) and not passive:
             decision.links[k.id] = (o, rel, s)  # "Ann Lee inspected Storm Bay": inspector(Storm Bay, Ann Lee)
 
 

@@ -127,6 +127,7 @@ class Clause:
     relative_of: str = ""  # a relative clause ("that holds 40 tins"): the thing it is about
     adjective: str = ""  # what "is" says of the subject when it is an adjective ("is essential for ..."): the word
     explicit: bool = False  # its subject is written in the clause (or is its relative's antecedent), not inferred
+    passive: bool = False  # its verb is a past participle without "have" ("was directed", "a film directed by")
 
 
 @dataclass
@@ -441,7 +442,8 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
         clause = Clause(" ".join(w.text for w in verb_words), " ".join(_lemma(w) for w in verb_words
                                                                        if w is main or w.tag == "RP"),
                         subject=subject, copula=main.lower in _COPULAS, condition=i in cond, start=p.start,
-                        relative_of=subject if relative else "", explicit=explicit and finite)
+                        relative_of=subject if relative else "", explicit=explicit and finite,
+                        passive=main.tag == "VBN" and not any(w.lower in ("has", "have", "had") for w in p.words))
         _take_arguments(clause, phrases, i, things, values, paren)
         out.append(clause)
         reduced = clause if participle and subject and not opens else None if finite else reduced

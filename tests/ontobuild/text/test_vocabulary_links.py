@@ -626,3 +626,30 @@ def test_words_that_name_a_relation_take_no_object_of_another_class_of_a_flat_vo
     one of its classes is of another."""
     offices = _with_embedder(tmp_path, OFFICES)
     assert not [k for k in _links(text, offices) if relation in k[2]], _links(text, offices)
+
+
+INSPECTIONS = _PREFIXES.format("inspections") + """:Vessel a owl:Class ; rdfs:label "vessel" .
+:Person a owl:Class ; rdfs:label "person" .
+:inspector a owl:ObjectProperty ; rdfs:label "inspector" ; rdfs:domain :Vessel ; rdfs:range :Person .
+"""
+
+
+@pytest.mark.parametrize("text,words,subject,obj", [
+    ("Storm Bay is a trawler inspected by Ivo Lund.", "inspected", "Storm Bay", "Ivo Lund"),  # (its "by" lost)
+    ("Ivo Lund inspected Storm Bay in 2001.", "inspected", "Storm Bay", "Ivo Lund"),
+])
+def test_a_relation_named_by_its_agent_reads_the_verb_s_voice(tmp_path: Path, text: str, words: str, subject: str,
+                                                              obj: str) -> None:
+    """"X inspected Y" makes X the inspector of Y; a participle in the passive ("a trawler inspected ... Ivo Lund")
+    keeps its noun as what was inspected, even where the words that join them lost their "by"."""
+    from ontobuild.text.choosing import Decision
+    from ontobuild.text.proposals import orient
+
+    inspections = _state(tmp_path, INSPECTIONS)
+    reading, _, links = _proposed(text, inspections)
+    link = next(k for k in links if "inspector" in k.options)
+    link.words = words
+    decision = Decision(links={link.id: (link.subject, "inspector", link.object)})
+    orient(reading, [link], decision, inspections)
+    s, _, o = decision.links[link.id]
+    assert (reading.thing(s).label, reading.thing(o).label) == (subject, obj)
