@@ -495,8 +495,9 @@ def _subject_before(phrases: list[Phrase], i: int, things: dict[int, Thing], val
             if k >= 0 and k in things:
                 subject, explicit = things[k].id, True
                 by_id = {t.id: t for t in things.values()}
-                while q.words[0].lower == "who" and by_id[subject].prep == "of" and by_id[subject].owner in by_id:
-                    subject = by_id[subject].owner  # "a captain of the Vestby Club who served": the captain
+                while q.words[0].lower == "who" and by_id[subject].prep in ("of", "in", "at", "with", "from") and \
+                        by_id[subject].owner in by_id:  # "a captain of the Vestby Club who served", "an officer
+                    subject = by_id[subject].owner  # in the Rail Guard who served": the captain, the officer
             break
         if k in things and things[k].verb:
             break  # an object of an earlier verb is not this verb's subject

@@ -1106,6 +1106,12 @@ def test_who_after_an_of_phrase_is_of_the_phrases_head() -> None:
     r = _read("Ola Berg sold the yard of the Vestby Rail Club, which closed in 1990.")
     closed = next(c for c in r.clauses if c.verb == "closed")
     assert r.thing(closed.subject).label == "Vestby Rail Club"
+    r = _read("Kari Dahl is a retired officer in the Vestby Rail Guard who served as warden.")  # (any phrase
+    served = next(c for c in r.clauses if c.verb == "served")  # after the head)
+    assert r.thing(served.subject).label == "retired officer"
+    r = _read("Ivo Lund hired a nurse at Ward C who trained in Oslo.")
+    trained = next(c for c in r.clauses if c.verb == "trained")
+    assert r.thing(trained.subject).label == "nurse"
 
 
 @pytest.mark.parametrize("text, thing", [
