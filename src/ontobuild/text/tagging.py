@@ -117,10 +117,12 @@ def tag(tokens: list[str]) -> list[str]:
         if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper() and (k + 1 == len(tokens) or tagged[k + 1][1] in (".", ",", ":", "CC")):
             tagged[k][1] = "NNP"
-    for k in range(len(tokens) - 1):  # "and animated by Vestby Studio": a verb's participle before its agent
-        if tagged[k][1] == "JJ" and tokens[k].endswith("ed") and tokens[k + 1] == "by" and \
-                "VERB" in word_classes(tokens[k].lower()):
-            tagged[k][1] = "VBN"
+    for k in range(len(tokens) - 1):  # "and animated by Vestby Studio", "a short directed by Will Lund": a verb's
+        if tokens[k + 1] == "by":  # participle before its agent; "by" is always a preposition
+            tagged[k + 1][1] = "IN"
+            if tagged[k][1] == "JJ" and tokens[k].endswith("ed") and "VERB" in word_classes(tokens[k].lower()) or \
+                    tagged[k][1] == "VBD" and k + 2 < len(tokens) and tokens[k + 2][:1].isupper():
+                tagged[k][1] = "VBN"
     tags = _repaired([t for _, t in tagged], tokens, before)
     _title_opening(tags, tokens)
     for k in range(1, len(tags)):  # what "'s" follows is a noun ("the pump's"), never an adjective

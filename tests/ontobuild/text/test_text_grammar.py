@@ -138,6 +138,7 @@ def test_a_measure_noun_names_the_value_and_points_to_its_owner(text: str, measu
     ("The ferry was built by Holm Yard.", "was built", "Holm Yard"),
     ("The film was written by Ola Berg, and animated by Vestby Studio.", "animated", "Vestby Studio"),  # a
     ("The map was drawn by Kari Dahl and coloured by Ivo Lund.", "coloured", "Ivo Lund"),  # participle read as
+    ("Harbor Star is a 1990 ferry short directed by Will Lund.", "directed", "Will Lund"),  # (as a past tense)
 ])  # an adjective
 def test_a_passive_clause_keeps_its_agent(text: str, verb: str, obj: str) -> None:
     r = _read(text)
