@@ -14,7 +14,7 @@ from ..ontology.index import EntitiesIndex
 from ..ontology.names import safe_name
 from .choosing import Link, ValueAsk
 from .classes import (CLASS_SIMILARITY, agent_clash, agent_like, can_be, class_of_people, kind_can_be, named_class,
-                      person_class, reads_as_people, unplaced, vocabulary_class)
+                      names_people, person_class, reads_as_people, unplaced, vocabulary_class)
 from .naming import modifier_name, relation_name, value_names
 from .quantities import unit_text
 from .reading import Reading, Thing
@@ -366,7 +366,11 @@ def _joins(s: Thing, o: Thing, r: dict[str, Any], named: bool, state: TextState)
     def may_be(t: Thing, classes: list[str]) -> bool:
         return can_be(t, classes, state) or named and unplaced(t, classes, state)
 
-    clash = agent_clash(o, r["range"], state)
+    person = titled_person(o, state)  # ("named after geologist Ola Berg": no site of a survey, either way round)
+    clash = agent_clash(o, r["range"], state) or person and bool(r["range"]) and not reads_as_people(r["range"], state)
+    if person and not any(reads_as_people(d, state) for d in r["domain"] if d) and r["range"] and \
+            not reads_as_people(r["range"], state):
+        return False
     if may_be(s, r["domain"]) and can_be(o, [r["range"]], state) and not clash:
         return True  # (the words decide what the subject may be, never that a thing of a class is of another:
         # "was elected the first Warden of Vestby" is no vote)
@@ -394,6 +398,14 @@ def shown_by(words: str, s: Thing, o: Thing, r: dict[str, Any], state: TextState
         return True  # (a bare "in" is as close to "elected in" as to "located in": only the classes can show it)
     rng, dom = r.get("range") or "", [d for d in r.get("domain") or [] if d]
     return bool(rng and dom) and can_be(s, dom, state, strict=True) and can_be(o, [rng], state, strict=True)
+
+
+def titled_person(t: Thing, state: TextState) -> bool:
+    """Whether a name is written with a title for people ("geologist Ola Berg", "the author Ann Lee"): a person, by
+    sentence embeddings of the title (`names_people`); an office is no person ("Warden of Vestby": the title is a
+    word of its name)."""
+    return state.embedder is not None and any(names_people(state.embedder, x) for x in (t.title, *t.titles)
+                                              if x and x.lower() not in t.label.lower())
 
 
 def titled(words: str, o: Thing) -> str:

@@ -653,3 +653,30 @@ def test_a_relation_named_by_its_agent_reads_the_verb_s_voice(tmp_path: Path, te
     orient(reading, [link], decision, inspections)
     s, _, o = decision.links[link.id]
     assert (reading.thing(s).label, reading.thing(o).label) == (subject, obj)
+
+
+SURVEYS = _PREFIXES.format("surveys") + """:Sample a owl:Class ; rdfs:label "sample" .
+:Site a owl:Class ; rdfs:label "site" .
+:siteOfSurvey a owl:ObjectProperty ; rdfs:label "site of geological survey" ; rdfs:domain :Sample ;
+    rdfs:range :Site .
+:Vessel a owl:Class ; rdfs:label "vessel" .
+:Port a owl:Class ; rdfs:label "port" .
+:Person a owl:Class ; rdfs:label "person" .
+:portOfRegistry a owl:ObjectProperty ; rdfs:label "port of registry" ; rdfs:domain :Vessel ; rdfs:range :Port .
+:namesake a owl:ObjectProperty ; rdfs:label "namesake" ; rdfs:domain :Vessel ; rdfs:range :Person .
+"""
+
+
+@pytest.mark.parametrize("text,name,relation", [
+    ("Sample K-12 was logged at Vestby Quarry and later named after British geologist Ola Berg.", "Ola Berg",
+     "siteOfSurvey"),
+    ("Storm Bay was built at Vestby in 1990 and later named after the engineer Ivo Lund.", "Ivo Lund",
+     "portOfRegistry"),
+])
+def test_a_name_written_with_a_title_for_people_is_no_value_of_a_relation_to_things(tmp_path: Path, text: str,
+                                                                                    name: str,
+                                                                                    relation: str) -> None:
+    """"named after British geologist Ola Berg": a person, so no site of a survey (whatever the title's topic shares
+    with the label); a relation to people may still take the name."""
+    surveys = _with_embedder(tmp_path, SURVEYS)
+    assert not [k for k in _links(text, surveys) if k[1] == name and relation in k[2]], _links(text, surveys)
