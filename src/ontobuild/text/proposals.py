@@ -225,9 +225,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
                     # title): the vocabulary may have a relation for what X is
                     add(c.subject, a, c.verb, "", "clause", as_written=True)
                 continue
-            if prep == "as" and state.relations and not t.individuals:
-                add(c.subject, a, f"{c.verb} as", "", "clause", as_written=True)  # "X served as mayor": what X is
-                continue
+            if prep == "as" and state.relations and not t.individuals:  # "X served as mayor": what X is (but "as
+                add(c.subject, a, f"{c.verb} as", "", "clause", as_written=t.head.lower() not in PARTITIVES)
+                continue  # part of the upgrade" is no kind of what X is, and no link of its own)
             verb = c.adjective if c.copula and c.adjective and prep else c.verb  # "is essential for": essentialFor
             add(c.subject, a, f"{c.verb} {c.adjective + ' ' if verb == c.adjective else ''}{prep}".strip(),
                 relation_name(verb, prep), "clause")
@@ -243,6 +243,9 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
             if subject:
                 add(subject, t.id, f"{owner.head} by", safe_name(f"{owner.head} by", lower_first=True), "modifier")
     return out[:MAX_LINKS]
+
+
+PARTITIVES = frozenset({"part", "member", "piece", "portion", "share", "half", "one"})  # what X is a part of
 
 
 def _author_of_work(reading: Reading, t: Thing, owner: Thing | None) -> str:

@@ -680,3 +680,23 @@ def test_a_name_written_with_a_title_for_people_is_no_value_of_a_relation_to_thi
     with the label); a relation to people may still take the name."""
     surveys = _with_embedder(tmp_path, SURVEYS)
     assert not [k for k in _links(text, surveys) if k[1] == name and relation in k[2]], _links(text, surveys)
+
+
+MACHINES = _PREFIXES.format("machines") + """:Machine a owl:Class ; rdfs:label "machine" .
+:Component a owl:Class ; rdfs:label "component" .
+:Person a owl:Class ; rdfs:label "person" .
+:Role a owl:Class ; rdfs:label "role" .
+:component a owl:ObjectProperty ; rdfs:label "component" ; rdfs:domain :Machine ; rdfs:range :Component .
+:role a owl:ObjectProperty ; rdfs:label "role" ; rdfs:domain :Person ; rdfs:range :Role .
+"""
+
+
+@pytest.mark.parametrize("text", [
+    "The K-12 Crane was delivered by Vestby Yard as part of the harbour upgrade.",
+    "Kari Dahl was hired by Vestby Rail as a member of the Kolbotn depot team.",
+])
+def test_what_a_thing_is_part_or_a_member_of_is_no_kind_of_it(tmp_path: Path, text: str) -> None:
+    """"as part of the harbour upgrade", "as a member of the team": a part or a member is no component, role,
+    trade or office the vocabulary may hold for what X is."""
+    machines = _with_embedder(tmp_path, MACHINES)
+    assert not [k for k in _links(text, machines) if k[1] in ("part", "member")], _links(text, machines)
