@@ -30,7 +30,7 @@ class Link:
     id: str  # "L1"
     subject: str  # a Thing id
     object: str
-    words: str  # what joins them in the sentence ("directed by", "for")
+    words: str  # what joins them in the sentence ("inspected by", "for")
     options: list[str] = field(default_factory=list)  # relation names (NONE is always allowed)
     kind: str = "clause"  # "clause" (a verb and what follows it) | "modifier" (a name inside a thing's phrase)
 

@@ -363,7 +363,7 @@ def _subject_names(phrases: list[Phrase]) -> list[Phrase]:
                 continue
             break
         singular = (p.words[0].tag == "VBZ" or p.words[0].lower == "was") and p.words[0].text[:1].islower()
-        # ("Salt and Pepper is ...": one name; a capitalized "verb" is a name's word: "by Ann Lee and Bo Wilkes.")
+        # ("Salt and Pepper is ...": one name; a capitalized "verb" is a name's word: "by Ann Lee and Ivo Makes.")
         if singular and first < end and any(w.lower in ("and", "&") for q in out[first:end] for w in q.words):
             while first >= 2 and out[first - 1].words[0].text == "," and out[first - 2].kind == "NP" and \
                     all(_capitalized(w) for w in out[first - 2].words):  # "Nets, Knots and the Sea is ...": a

@@ -89,7 +89,7 @@ def conjuncts(phrases: list[Phrase], things: dict[int, Any]) -> None:
             continue  # ("..., and a sack holds 60 kg": the subject of a clause of its own)
         k, joined = i - 1, False
         while k >= 0 and phrases[k].kind == "O" and phrases[k].words[0].lower in (",", "and", "or", "/"):
-            joined = joined or phrases[k].words[0].lower in ("and", "or", "/")  # ("a drama/comedy film")
+            joined = joined or phrases[k].words[0].lower in ("and", "or", "/")  # ("a hotel/restaurant building")
             k -= 1
         if k == i - 1 or k < 0 or k not in things or not (joined or phrases[i - 1].words[0].text == ","):
             continue

@@ -146,7 +146,7 @@ def fits_value(label: str, q: Any, reading: Reading, state: TextState) -> bool:
     of a name), or it is close to the value's kind (a date, a length, ...) by sentence embeddings."""
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", label)}
     said = {m.group(0).lower() for m in re.finditer(r"[A-Za-z]{3,}", reading.text)
-            if m.group(0).islower() or not reading.text[:m.start()].strip()}  # ("Time magazine" says no time)
+            if m.group(0).islower() or not reading.text[:m.start()].strip()}  # ("Vestby Time Gazette": no time)
     if words & said:
         return True
     kind = q.dimension or "number"
@@ -199,7 +199,7 @@ def joined_pairs(reading: Reading, things: dict[str, Thing], same: dict[str, str
             return
         seen.add((s, o))
         titled = [rel for rel in options if state.relations and titled_as(state.relations[rel]["label"], things[o])]
-        for group in ([[rel] for rel in titled] if len(titled) > 1 else [options]):  # "by author and illustrator
+        for group in ([[rel] for rel in titled] if len(titled) > 1 else [options]):  # "by author and photographer
             out.append(Link(f"L{len(out) + 1}", s, o, words, group, kind))  # Ann Lee": each title says one
 
     for c in reading.clauses:
@@ -349,7 +349,7 @@ def link_options(s: Thing, o: Thing, words: str, name: str, state: TextState, ev
         fits.append(rel)
     titled = [f for f in fits if titled_as(state.relations[f]["label"], o)]
     if len(titled) > 1:
-        return titled  # "by author and illustrator Ann Lee": each title names its relation
+        return titled  # "by author and photographer Ann Lee": each title names its relation
     scored = sorted(((relation_score(words, s, o, state.relations[f], state), f) for f in fits), reverse=True)
     if not scored or scored[0][0] < MIN_RELATION_SCORE:
         return []  # nothing the vocabulary has is close to what joins them: no question to ask
@@ -418,8 +418,8 @@ def titled(words: str, o: Thing) -> str:
 
 
 def titled_as(label: str, o: Thing) -> bool:
-    """Whether a title the object's name is written with is the word a relation's label names ("by illustrator
-    Ann Lee": illustrator; "at the port Vestport": port of call; a "surveyor" names no "site of ... survey")."""
+    """Whether a title the object's name is written with is the word a relation's label names ("by photographer
+    Ann Lee": photographer; "at the port Vestport": port of call; a "surveyor" names no "site of ... survey")."""
     head = label_head(label)
     return any(_said(head, x) for x in (o.title, *o.titles) if x)
 

@@ -63,7 +63,7 @@ class Thing:
     referent: str = ""  # what a pronoun or description points back to, as the prompt names it
     title: str = ""  # a common noun written before the name it is a title of ("surveyor" in "the surveyor Ann Lee")
     titles: list[str] = field(default_factory=list)  # titles listed before that one ("author" in "by author and
-    # illustrator Ann Lee")
+    # photographer Ann Lee")
     conjunct_of: str = ""  # the thing it is listed with ("Bo Park" in "by Ann Lee and Bo Park"): the same role
     known_before_head: bool = False  # the known names in its phrase all end before its common head noun ("a Lund
     # Rail engine"): the phrase is a thing of the head's kind that the name only qualifies
@@ -117,7 +117,7 @@ class Value:
 @dataclass
 class Clause:
     """A finite verb with its subject and what follows it."""
-    verb: str  # as written, with its particle or preposition ("directed by", "go into")
+    verb: str  # as written, with its particle or preposition ("inspected by", "go into")
     lemma: str
     subject: str = ""  # Thing id
     arguments: list[tuple[str, str]] = field(default_factory=list)  # (preposition or "", Thing or Value id)
@@ -127,7 +127,7 @@ class Clause:
     relative_of: str = ""  # a relative clause ("that holds 40 tins"): the thing it is about
     adjective: str = ""  # what "is" says of the subject when it is an adjective ("is essential for ..."): the word
     explicit: bool = False  # its subject is written in the clause (or is its relative's antecedent), not inferred
-    passive: bool = False  # its verb is a past participle without "have" ("was directed", "a film directed by")
+    passive: bool = False  # its verb is a past participle without "have" ("was inspected", "a hull inspected by")
 
 
 @dataclass
@@ -426,7 +426,7 @@ def _clauses(text: str, phrases: list[Phrase], things: dict[int, Thing], values:
         opens = participle and not subject and (all(q.kind == "O" for q in phrases[:i]) or opening and len(
             opening) == len(out) and phrases[i - 1].kind == "O" and phrases[i - 1].words[0].lower in ("and", "or"))
         follows = participle and not subject and not opens
-        if follows:  # "a cartoon directed by X": the phrase it follows
+        if follows:  # "a hull inspected by X": the phrase it follows
             k = i - 1
             while k >= 0 and (k not in things or k in paren):
                 k -= 1

@@ -91,14 +91,14 @@ def tag(tokens: list[str]) -> list[str]:
         if pair[1] in ("NNP", "NNPS") and tokens[k].islower() and (known_word(tokens[k]) or word_classes(tokens[k])) and \
                 not (0 < k < len(tokens) - 1 and tokens[k - 1][:1].isupper() and tokens[k + 1][:1].isupper()):
             pair[1] = known_word(tokens[k]) if known_word(tokens[k]) not in ("NNP", "NNPS") else "NN"
-    for k in range(1, len(tokens) - 1):  # "by Simply Good Maps", "to Very Able Staffing": a capitalized word after
+    for k in range(1, len(tokens) - 1):  # "by Truly Fine Charts", "to Very Able Staffing": a capitalized word after
         # a preposition and before another one opens a name, whatever the lexicon says of it
         if tokens[k][:1].isupper() and tokens[k - 1].islower() and (tagged[k - 1][1] in ("IN", "TO") and
                                                                     tagged[k][1].startswith(("RB", "JJ", "VB"))
                                                                     or tagged[k][1] == "MD") and \
                 tokens[k + 1][:1].isupper() and tagged[k + 1][1] not in _FUNCTION_TAGS:
             tagged[k][1] = "NNP"  # (a modal verb is never written with a capital inside a sentence: "by Will Lund")
-    for k in range(2, len(tokens)):  # "by Simply Good Books": a capitalized plural after a name's words ends the
+    for k in range(2, len(tokens)):  # "by Truly Fine Charts": a capitalized plural after a name's words ends the
         if tagged[k][1] == "NNS" and tokens[k][:1].isupper() and tokens[k - 1][:1].isupper() and (  # name
                 tagged[k - 1][1] == "NNP" or tagged[k - 2][1] == "NNP" and tokens[k - 2][:1].isupper()):
             tagged[k][1] = "NNPS"
@@ -112,12 +112,12 @@ def tag(tokens: list[str]) -> list[str]:
         if re.fullmatch(r"[A-Z][a-z]+-[a-z]+", tokens[k]) and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper():  # word is one of it
             tagged[k][1] = "NNP"
-    for k in range(2, len(tokens)):  # "by Ann Lee and Ivo Wilkes.": a capitalized "verb" that ends a name is a word
+    for k in range(2, len(tokens)):  # "by Ann Lee and Ivo Makes.": a capitalized "verb" that ends a name is a word
         # of it (a verb after a name is written in lower case)
         if tokens[k][:1].isupper() and tagged[k][1].startswith("VB") and tagged[k - 1][1] == "NNP" and \
                 tokens[k - 1][:1].isupper() and (k + 1 == len(tokens) or tagged[k + 1][1] in (".", ",", ":", "CC")):
             tagged[k][1] = "NNP"
-    for k in range(len(tokens) - 1):  # "and animated by Vestby Studio", "a short directed by Will Lund": a verb's
+    for k in range(len(tokens) - 1):  # "and animated by Vestby Studio", "a memo short signed by Will Lund": a verb's
         if tokens[k + 1] == "by":  # participle before its agent; "by" is always a preposition
             tagged[k + 1][1] = "IN"
             if tagged[k][1] == "JJ" and tokens[k].endswith("ed") and "VERB" in word_classes(tokens[k].lower()) or \
@@ -140,7 +140,7 @@ _TITLE_JOINERS = ("of", "the", "and", "a", "an", "to", "in", "on", "for", "at", 
 def _title_opening(tags: list[str], tokens: list[str]) -> None:
     """A title that opens the sentence, right before its verb in lower case (or an aside in brackets before it), is
     one name, its own verbs, marks and small words with it: "Hooray! was printed ...", "When the Tide Turns was
-    filmed", "Huset ved havet (The House by the Sea) is a novel" (a run of capitalized words and small words, with
+    printed", "Huset ved havet (The House by the Sea) is a guesthouse" (a run of capitalized words and small words, with
     a verb or a mark of its own, or words of another language: words the lexicon does not know)."""
     end = 0
     while end < len(tokens) and (tokens[end][:1].isupper() or tokens[end] in ("!", "?") or end and (
@@ -188,7 +188,7 @@ def _first_words(tags: list[str], tokens: list[str]) -> None:
     singular = len(tokens) > 2 and (tags[2] == "VBZ" or tokens[2] in ("is", "was", "has"))
     if tokens[0][:1].isupper() and (tags[0] in NOUN_TAGS or tags[0] == "JJ" and singular) and \
             tokens[1][:1].isupper() and tokens[1][1:2].islower() and tags[1] in NOUN_TAGS:  # (also after a word
-        # read as an adjective, before a verb in the singular: "Harbour Lights is a film")
+        # read as an adjective, before a verb in the singular: "Harbour Lights is a café")
         tags[0] = tags[1] = "NNP"
     elif tokens[0][:1].isupper() and tags[0] == "NNS" and (tags[1] == "VBZ" or tokens[1] == "was"):
         tags[0] = "NNP"

@@ -136,9 +136,9 @@ def test_a_measure_noun_names_the_value_and_points_to_its_owner(text: str, measu
 @pytest.mark.parametrize("text,verb,obj", [
     ("The manual was written by Ada Crane.", "was written", "Ada Crane"),
     ("The ferry was built by Holm Yard.", "was built", "Holm Yard"),
-    ("The film was written by Ola Berg, and animated by Vestby Studio.", "animated", "Vestby Studio"),  # a
+    ("The harbour map was drawn by Ola Berg, and animated by Vestby Studio.", "animated", "Vestby Studio"),  # a
     ("The map was drawn by Kari Dahl and coloured by Ivo Lund.", "coloured", "Ivo Lund"),  # participle read as
-    ("Harbor Star is a 1990 ferry short directed by Will Lund.", "directed", "Will Lund"),  # (as a past tense)
+    ("The report is a 1990 memo short signed by Will Lund.", "signed", "Will Lund"),  # (as a past tense)
 ])  # an adjective
 def test_a_passive_clause_keeps_its_agent(text: str, verb: str, obj: str) -> None:
     r = _read(text)
@@ -303,11 +303,11 @@ def test_a_name_that_holds_function_words_is_one_thing(text: str, name: str) -> 
     ("When Ola Berg arrived, the shop was open.", ["Ola Berg", "shop"]),  # a clause, no title
     ("The new depot (built 1990) and the old shed were sold.", ["new depot", "old shed"]),  # words of a description
     ("The quernstone (a hand mill) is a find of the Vestby site.", ["quernstone", "Vestby site"]),  # a rare word
-    ("The shop is run by Ola Berg, Kari Dahl and Ivo Wilkes.", ["Ola Berg", "Kari Dahl", "Ivo Wilkes"]),  # a
+    ("The shop is run by Ola Berg, Kari Dahl and Ivo Makes.", ["Ola Berg", "Kari Dahl", "Ivo Makes"]),  # a
     # surname the lexicon reads as a verb
-    ("The guide was published on 3 May 1990, by Simply Good Maps in Vestby.", ["guide", "Simply Good Maps"]),
+    ("The guide was printed on 3 May 1990, by Truly Fine Charts in Vestby.", ["guide", "Truly Fine Charts"]),
     ("The pier was built by Will Lund and Kari Dahl.", ["pier", "Will Lund", "Kari Dahl"]),
-    ("The film was directed by Ola Berg using Vestby's drone camera.", ["film", "Ola Berg", "drone camera"]),
+    ("The survey was led by Ola Berg using Vestby's drone camera.", ["survey", "Ola Berg", "drone camera"]),
     ("The hull was welded by Kari Dahl working with Vestby Yard.", ["hull", "Kari Dahl", "Vestby Yard"]),
     ("Ola Berg was a New Zealand racing driver.", ["Ola Berg", "New Zealand racing driver"]),  # (a modifier)
     ("The report was sent to Very Able Staffing in May.", ["report", "Very Able Staffing"]),  # a name's first word
@@ -451,18 +451,18 @@ def test_names_joined_by_and_before_a_verb_in_the_singular_are_one_name(text: st
 
 
 @pytest.mark.parametrize("text,name", [
-    ("Bread and the Baker (2004) is a short film by Ola Berg.", "Bread and the Baker"),
+    ("Bread and the Baker (2004) is a cookbook by Ola Berg.", "Bread and the Baker"),
     ("Nets, Knots and the Sea (Norwegian: Garn) is a handbook by Ola Berg.", "Nets, Knots and the Sea"),
     ("Salt, Wind and the Tern was printed by Vestby Press in 1990.", "Salt, Wind and the Tern"),
     ("Maps of the Dry Valley (second edition) was drawn by Kari Dahl.", "Maps of the Dry Valley"),
-    ("Harbour Lights is a film by Ola Berg.", "Harbour Lights"),  # a name's first word read as an adjective
+    ("Harbour Lights is a café in Vestby.", "Harbour Lights"),  # a name's first word read as an adjective
     ("Hooray! was printed by Vestby Press.", "Hooray!"),  # a mark inside a sentence is the name's
     ("Go West! is a guide by Ola Berg.", "Go West!"),
-    ("Where the Boats Are is a novel by Kari Dahl.", "Where the Boats Are"),  # a title with its own verb
+    ("Where the Boats Are is a harbour guide by Kari Dahl.", "Where the Boats Are"),  # a title with its own verb
     ("How to Build a Boat is a guide by Ola Berg.", "How to Build a Boat"),
-    ("When the Tide Turns was filmed in 1970.", "When the Tide Turns"),
-    ("A Gull Followed Me Home is a picture book by Kari Dahl.", "A Gull Followed Me Home"),  # a pronoun of its own
-    ("Huset ved havet (The House by the Sea) is a novel by Kari Dahl.", "Huset ved havet"),  # words of another
+    ("When the Tide Turns was printed in 1970.", "When the Tide Turns"),
+    ("A Gull Followed Me Home is a harbour guide by Kari Dahl.", "A Gull Followed Me Home"),  # a pronoun of its own
+    ("Huset ved havet (The House by the Sea) is a guesthouse in Vestby.", "Huset ved havet"),  # words of another
     ("Sol og vind was printed by Vestby Press.", "Sol og vind"),  # language
 ])
 def test_a_title_before_an_aside_or_listing_words_before_a_verb_in_the_singular_is_one_name(text: str,
@@ -1149,18 +1149,18 @@ def test_a_place_after_a_destination_says_where_the_destination_is() -> None:
 
 
 @pytest.mark.parametrize("text,second", [
-    ("Vestby Nights is a 2009 Norwegian drama/comedy film directed by Betty Thomas.", "comedy film"),
+    ("Vestby Lodge is a 2009 Norwegian hotel/restaurant building designed by Kari Dahl.", "restaurant building"),
     ("The Kolbotn Line is a freight/passenger railway built by Vestby Rail.", "passenger railway"),
 ])
 def test_kinds_joined_by_a_slash_are_both_what_is_says(text: str, second: str) -> None:
-    """"a drama/comedy film": the second kind is what "is" says too, as after "and"."""
+    """"a hotel/restaurant building": the second kind is what "is" says too, as after "and"."""
     r = _read(text)
     assert _thing(r, second).role == "complement", [(t.label, t.role) for t in r.things]
 
 
 @pytest.mark.parametrize("text,name", [
     ("The kit was sold by Vestby Harbour Tools in 1990.", "Vestby Harbour Tools"),
-    ("It was published on 3 May 2007, by Simply Good Books in Vestby.", "Simply Good Books"),
+    ("It was printed on 3 May 2007, by Truly Fine Charts in Vestby.", "Truly Fine Charts"),
 ])
 def test_a_name_that_ends_in_a_capitalized_plural_is_a_name_of_no_kind(text: str, name: str) -> None:
     """"by Vestby Harbour Tools": a company's name, no kind of tool (a relation to companies may take it)."""

@@ -568,12 +568,12 @@ def test_a_datatype_label_the_sentence_does_not_say_fits_a_value_of_its_kind(tmp
 
 
 @pytest.mark.parametrize("text,label", [
-    ("Ola Berg is one of seven wardens named by Time magazine.", "start time"),
+    ("Ola Berg is one of seven wardens named by the Vestby Time Gazette.", "start time"),
     ("The Harbour Weight Club has 40 members.", "weight"),
 ])
 def test_a_word_of_a_name_says_no_property_of_a_value(tmp_path: Path, text: str, label: str) -> None:
     """A property label fits a value by a word of the sentence only when the sentence says that word, not when a
-    name holds it ("Time magazine" says no start time, "Harbour Weight Club" no weight)."""
+    name holds it ("the Vestby Time Gazette" says no start time, "Harbour Weight Club" no weight)."""
     from ontobuild.text.proposals import fits_value
 
     issues = _with_embedder(tmp_path, ISSUES)
@@ -610,18 +610,18 @@ OFFICES = _PREFIXES.format("offices") + """:Person a owl:Class ; rdfs:label "per
 :Vote a owl:Class ; rdfs:label "public vote" .
 :Medal a owl:Class ; rdfs:label "medal" .
 :Ceremony a owl:Class ; rdfs:label "ceremony" .
-:electedIn a owl:ObjectProperty ; rdfs:label "elected in" ; rdfs:domain :Person ; rdfs:range :Vote .
+:appointedAt a owl:ObjectProperty ; rdfs:label "appointed at" ; rdfs:domain :Person ; rdfs:range :Vote .
 :awardedAt a owl:ObjectProperty ; rdfs:label "awarded at" ; rdfs:domain :Person ; rdfs:range :Ceremony .
 """
 
 
 @pytest.mark.parametrize("text,relation", [
-    ("Kari Dahl was elected the first Warden of Vestby in 1990.", "electedIn"),
+    ("Kari Dahl was appointed the first Warden of Vestby at the 1990 vote.", "appointedAt"),
     ("Ola Berg was awarded the Gold Medal of Vestby in 2001.", "awardedAt"),
 ])
 def test_words_that_name_a_relation_take_no_object_of_another_class_of_a_flat_vocabulary(tmp_path: Path, text: str,
                                                                                           relation: str) -> None:
-    """"was elected the first Warden of Vestby": the words name "elected in", but the office is a Warden, no
+    """"was appointed the first Warden of Vestby": the words name "appointed at", but the office is a Warden, no
     public vote; a flat vocabulary's silence lets the words decide what the subject may be, never that a thing of
     one of its classes is of another."""
     offices = _with_embedder(tmp_path, OFFICES)
