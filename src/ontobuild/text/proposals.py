@@ -363,9 +363,9 @@ def _joins(s: Thing, o: Thing, r: dict[str, Any], named: bool, state: TextState)
     other way round, by the classes they can be and by how their names read (`agent_clash`). `named`: the words
     name the relation ("reviewed by": reviewer); where a flat vocabulary says nothing of how the thing's class
     stands to the relation's ("X is a handbook ... reviewed by Y", the reviewer's domain "document"), the words
-    are believed for the subject (never for an object of another class: an office is no vote). The other way round past a clash only for a subject that reads as the range does and an object
-    that may be of the domain ("Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada
-    Lind")."""
+    are believed for the subject (never for an object of another class: an office is no vote). The other way
+    round past a clash only for a subject that reads as the range does and an object that may be of the domain
+    ("Kessler Works built the Vale Runner", never "the Vale Runner was built by Ada Lind")."""
     def may_be(t: Thing, classes: list[str]) -> bool:
         return can_be(t, classes, state) or named and unplaced(t, classes, state)
 
