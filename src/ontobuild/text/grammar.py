@@ -349,7 +349,7 @@ def _subject_names(phrases: list[Phrase]) -> list[Phrase]:
         if p.kind != "VP" or not any(w.tag in FINITE_TAGS for w in p.words[:1]) or k == 0:
             k += 1
             continue
-        end = _before_aside(out, k)  # "Bread and the Baker (2004) is ...": the name ends before the aside
+        end = _name_end(out, k)  # "Bread and the Baker (2004) is ...": the name ends before the aside
         first = end
         while first > 0 and all(_capitalized(w) or w.lower in NAME_JOINERS for w in out[first - 1].words) and \
                 out[first - 1].words[0].text not in (",", "(", ";", '"'):
@@ -379,7 +379,7 @@ def _subject_names(phrases: list[Phrase]) -> list[Phrase]:
     return out
 
 
-def _before_aside(phrases: list[Phrase], k: int) -> int:
+def _name_end(phrases: list[Phrase], k: int) -> int:
     """Where a name before the phrase `k` ends: before an aside in brackets right before it ("(2004)", "(second
     edition)"), else at `k`."""
     if k < 3 or phrases[k - 1].words[0].text != ")":
