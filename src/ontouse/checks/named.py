@@ -428,8 +428,10 @@ def number_problem(q: Question, plan: Plan, schema: Schema) -> str:
 
 def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     """Value columns the question names by two or three of its words in a row ("unit price", "floor area":
-    unitprice, floor_area) of the tables the plan reads, which the plan never reads: the question asks for or
-    about that value, and the plan answers with another. (Not links: a relation is read from either side.)"""
+    unitprice, floor_area), which the plan never reads: the question asks for or about that value, and the plan
+    answers with another. A column of a table the plan reads; or of another table, when no table the plan reads
+    has a column of that name ("the highest hire fee" answered from the berths' fees). (Not links: a relation is
+    read from either side.)"""
     if not isinstance(plan, (Query, SetQuery)):
         return []
     cols = columns_in(plan, deep=True)
@@ -439,13 +441,15 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     words = re.findall(r"[^\W_]+", q.text.lower())
     said = {"".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
     out = []
+    near = {squeezed(c.name).lower() for t in schema.tables.values() if t.name.lower() in tables
+            for c in t.columns.values()}
     for t in schema.tables.values():
-        if t.name.lower() not in tables:
-            continue
         for c in t.columns.values():
             key = squeezed(c.name).lower()
             if c.kind in ("id", "link") or key not in said or (t.name.lower(), c.name.lower()) in read:
                 continue
+            if t.name.lower() not in tables and key in near:
+                continue  # a table the plan reads has a value of that name
             if any(key == squeezed(x.column).lower() for x in cols):
                 continue  # the same column read from another table
             out.append(f"{t.name}.{c.name}")

@@ -1,0 +1,78 @@
+"""A value the question names by its column's words ("hire fee") that the plan reads from no table: the plan
+answers from another table's value ("berth fee"), which is not what was asked. Two made-up domains."""
+
+from __future__ import annotations
+
+import pytest
+from ontouse_graphs import HEAD, NoModel, view
+
+from ontouse.answerer import AnswerLoop
+
+HARBOUR = HEAD + """
+@prefix : <http://example.org/harbour#> .
+:Berth a owl:Class ; rdfs:label "berth" .
+:Crane a owl:Class ; rdfs:label "crane" .
+:Booking a owl:Class ; rdfs:label "booking" .
+:atBerth a owl:ObjectProperty .
+:b1 a :Berth ; rdfs:label "North Quay" ; :berth_fee 120 ; :depth_m 9 .
+:b2 a :Berth ; rdfs:label "Fish Pier" ; :berth_fee 80 ; :depth_m 5 .
+:c1 a :Crane ; rdfs:label "Gantry A" ; :hire_fee 450 ; :lift_tons 40 ; :atBerth :b1 .
+:c2 a :Crane ; rdfs:label "Jib 2" ; :hire_fee 200 ; :lift_tons 12 ; :atBerth :b2 .
+:k1 a :Booking ; rdfs:label "booking 1" ; :atBerth :b1 ; :nights 3 .
+"""
+
+RECORDS = HEAD + """
+@prefix : <http://example.org/records#> .
+:Box a owl:Class ; rdfs:label "box" .
+:Loan a owl:Class ; rdfs:label "loan" .
+:ofBox a owl:ObjectProperty .
+:x1 a :Box ; rdfs:label "Box 14" ; :shelf "R2" ; :weight_kg 6 .
+:x2 a :Box ; rdfs:label "Box 15" ; :shelf "R3" ; :weight_kg 9 .
+:n1 a :Loan ; rdfs:label "loan 7" ; :ofBox :x1 ; :late_fee 15 ; :days_out 40 .
+:n2 a :Loan ; rdfs:label "loan 8" ; :ofBox :x2 ; :late_fee 0 ; :days_out 10 .
+"""
+
+
+def loop(ttl: str) -> AnswerLoop:
+    store, schema = view(ttl)
+    return AnswerLoop(store, NoModel(), schema=schema)
+
+
+@pytest.fixture(scope="module")
+def harbour() -> AnswerLoop:
+    return loop(HARBOUR)
+
+
+@pytest.fixture(scope="module")
+def records() -> AnswerLoop:
+    return loop(RECORDS)
+
+
+def failed(ans) -> list[str]:
+    return [c["check"] for c in ans.checks if not c["passed"]]
+
+
+def test_a_named_value_of_a_table_the_plan_never_reads(harbour: AnswerLoop, records: AnswerLoop) -> None:
+    ans = harbour.answer_sql("How much is the highest hire fee?", "SELECT MAX(berth_fee) FROM Berth")
+    assert ans.state == "unsure" and failed(ans) == ["named_columns_read"] and "Crane.hire_fee" in ans.error
+    ans = records.answer_sql("What is the largest late fee?", "SELECT MAX(weight_kg) FROM Box")
+    assert ans.state == "unsure" and "Loan.late_fee" in ans.error
+
+
+def test_the_named_value_read_where_it_is_passes(harbour: AnswerLoop, records: AnswerLoop) -> None:
+    ans = harbour.answer_sql("How much is the highest hire fee?", "SELECT MAX(hire_fee) FROM Crane")
+    assert ans.state == "answered" and ans.values() == ["450"]
+    ans = harbour.answer_sql("What is the hire fee of the crane at North Quay?",
+                             "SELECT C.hire_fee FROM Crane AS C JOIN Berth AS B ON C.atBerth = B.iri "
+                             "WHERE B.label = 'North Quay'")
+    assert ans.state == "answered" and ans.values() == ["450"]
+    ans = records.answer_sql("Which box has a loan with a late fee?",
+                             "SELECT B.label FROM Box AS B JOIN Loan AS L ON L.ofBox = B.iri WHERE L.late_fee > 0")
+    assert ans.state == "answered" and ans.values() == ["Box 14"]
+
+
+def test_a_value_of_the_same_name_read_from_another_table_passes(harbour: AnswerLoop) -> None:
+    # "berth" names the table and "fee" alone names no column: nothing named by two words is left unread
+    ans = harbour.answer_sql("What is the fee of the berth North Quay?",
+                             "SELECT berth_fee FROM Berth WHERE label = 'North Quay'")
+    assert ans.state == "answered" and ans.values() == ["120"]
