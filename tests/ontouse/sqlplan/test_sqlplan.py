@@ -8,7 +8,7 @@ import pytest
 from ontouse.sqlplan.plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Func, InList, InQuery, IsNull, Item, Join,
                           Like, Lit, Not, Or, Order, PlanError, Query, Scalar, SetQuery, Source, from_dict, to_dict, walk)
 from ontouse.sqlplan.reader import read_sql
-from ontouse_graphs import CATALOG, GROVE, HARBOUR, PARKS, view
+from ontouse_graphs import CATALOG, GROVE, HARBOUR, HEAD, PARKS, view
 
 E = lambda c: Col("e", "Ranger", c)  # noqa: E731 - short names for the expected plans
 D = lambda c: Col("d", "Hut", c)  # noqa: E731
@@ -405,3 +405,27 @@ def test_an_unknown_table_joined_by_a_link_is_the_table_the_link_points_at() -> 
     assert [s.table for s in plan.sources] == ["Ranger", "Hut"]
     assert "There is no table `Station`" in error(PARKS, "SELECT S.budget FROM Ranger AS R JOIN Station AS S "
                                                          "ON R.label = S.iri")
+
+
+SLIPWAY = HEAD + """
+@prefix : <http://example.org/slipway#> .
+:Skipper a owl:Class . :Boat a owl:Class . :Repair a owl:Class .
+:ofBoat a owl:ObjectProperty ; rdfs:domain :Repair ; rdfs:range :Boat .
+:s1 a :Skipper ; rdfs:label "Ada Vik" ; :skipper_id 1 . :s2 a :Skipper ; rdfs:label "Bo Lie" ; :skipper_id 2 .
+:b1 a :Boat ; rdfs:label "Tern" ; :boat_id 10 ; :skipper_id 1 .
+:b2 a :Boat ; rdfs:label "Gull" ; :boat_id 11 ; :skipper_id 1 .
+:b3 a :Boat ; rdfs:label "Auk" ; :boat_id 12 ; :skipper_id 2 .
+:r1 a :Repair ; :ofBoat :b1 ; :cost 300 . :r2 a :Repair ; :ofBoat :b2 ; :cost 50 . :r3 a :Repair ; :ofBoat :b3 ; :cost 90 .
+"""
+
+
+def test_a_value_of_the_linked_thing_is_reached_through_the_link_not_taken_for_it() -> None:
+    # the boats' skipper_id is shared by a skipper's boats: a repair's "skipper_id" is its boat's, not its boat
+    plan, fixes = read_sql(view(SLIPWAY)[1], "SELECT S.label FROM Skipper S JOIN Repair R ON S.skipper_id = "
+                                              "R.skipper_id JOIN Boat B ON R.ofBoat = B.iri")
+    assert fixes == ["reach_column"]
+    assert Join(Col("S", "Skipper", "skipper_id"), Col("R", "Repair", "ofBoat")) not in plan.joins
+    assert any(j.left == Col("S", "Skipper", "skipper_id") and j.right.table == "Boat" for j in plan.joins)
+    # the boats' own id tells them apart: a repair's "boat_id" is its boat
+    plan, fixes = read_sql(view(SLIPWAY)[1], "SELECT R.cost FROM Repair R JOIN Boat B ON R.boat_id = B.boat_id")
+    assert fixes == ["key_name"] and plan.joins == (Join(Col("R", "Repair", "ofBoat"), Col("B", "Boat", "boat_id")),)
