@@ -66,12 +66,22 @@ def parse_question(text: str) -> Question:
                    r"number of\b|^count\b", fold(text)):
         q.kind = "count"
     q.grouped = any(w in GROUPING for w in q.words)
-    q.asks_names = any(singular(w) == "name" for w in q.words)
+    q.asks_names = any(singular(w) == "name" and not _in_condition(q.words, i) for i, w in enumerate(q.words))
     for i, w in enumerate(q.words[:4]):  # "which X", "in which X", "what X" (not "what is")
         if w in ("which", "what") and i + 1 < len(q.words) and q.words[i + 1] not in STOP:
             q.head = singular(q.words[i + 1])
             break
     return q
+
+
+# words that open a condition on a thing's name ("whose last name is ...", "with the name ..."), not a request for it
+_CONDITION_OPENERS = frozenset(("whose", "with", "where", "having"))
+
+
+def _in_condition(words: list[str], i: int) -> bool:
+    """Is the name word at `i` part of a condition ("the id of the member whose last name is Berg"), not asked for?
+    An opener up to three words before it ("What name is used for ..." still asks for one)."""
+    return any(w in _CONDITION_OPENERS for w in words[max(0, i - 3):i])
 
 
 # "can you list ...", "could you tell me which ...": a request worded as a question, not a yes/no question

@@ -98,3 +98,12 @@ def test_ids_and_names_asked_with_the_names_selected_apart_give_the_things_ids()
     rows, repairs = table("List the id and the name of the players rated above 1600.",
                           "SELECT iri, label FROM Player WHERE rating > 1600")
     assert rows == {("301", "Vera"), ("302", "Tomas")} and "id_of_thing" in repairs
+
+
+def test_a_name_in_the_condition_is_not_a_name_asked() -> None:
+    rows, repairs = table("What is the id of the winner of the game whose name is Game 3?",
+                          "SELECT winner FROM Game WHERE label = 'Game 3'")
+    assert rows == {("303",)} and "id_of_thing" in repairs
+    rows, _ = table("Find the ids of the losers in games with the name Game 1 or Game 2.",
+                    "SELECT loser FROM Game WHERE label IN ('Game 1', 'Game 2')")
+    assert rows == {("302",), ("303",)}

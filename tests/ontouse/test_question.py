@@ -87,3 +87,10 @@ def test_head_noun_of_which_and_what_questions() -> None:
     assert parse_question("What products are cheap?").head == "product"
     assert parse_question("What is the cheapest lamp?").head == ""
     assert parse_question("Who works here?").head == ""
+
+
+def test_a_name_in_a_condition_is_not_asked() -> None:
+    assert not parse_question("Show the id of the crate whose last name tag is Berg.").asks_names
+    assert not parse_question("List the ids of lockers with the name Blue.").asks_names
+    assert parse_question("List the name of each locker with a lock.").asks_names
+    assert parse_question("What name is used for the east dock?").asks_names
