@@ -239,10 +239,16 @@ class ExprCompiler:
 
     def _scalar(self, e: Scalar) -> str:
         own = {s.alias.lower() for s in _sources(e.query)}
-        if any(c.alias.lower() not in own for c in columns_in(e.query.select if isinstance(e.query, Query) else (),
-                                                               deep=True) + _where_cols(e.query)):
-            raise PlanError("A subquery that gives one value may not refer to the tables of the query around it: "
-                            "use GROUP BY / HAVING, or a JOIN.")
+        outer = [c for c in columns_in(e.query.select if isinstance(e.query, Query) else (), deep=True)
+                 + _where_cols(e.query) if c.alias.lower() not in own]
+        if outer:
+            c = outer[0]
+            tables = ", ".join(dict.fromkeys(s.table for s in _sources(e.query)))
+            raise PlanError(f"A subquery that gives one value may not refer to the tables of the query around it: "
+                            f"`{c.column}` is not a column of the subquery's own tables ({tables}); it was read from "
+                            f"{c.table} ({c.alias}) around it. Compute the value from the subquery's own tables (join "
+                            f"{c.table} inside the subquery if it needs `{c.column}`), or use GROUP BY / HAVING, or "
+                            "a JOIN.")
         var = f"?sc{next(_ids)}"
         self.pat.blocks.append(self.c.subselect(e.query, {}, [var]))
         return var
