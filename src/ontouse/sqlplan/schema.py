@@ -166,6 +166,11 @@ class Table:
                 return found[0] if len(found) == 1 else None
         return None
 
+    def tells_rows_apart(self, column: Column | None) -> bool:
+        """Does a value column of this table hold a different value on every row (the rows are known by it)?"""
+        return (column is not None and column.kind == "value" and self.count > 0
+                and column.subjects == self.count and column.distinct == self.count)
+
     def key_columns(self) -> list[Column]:
         """Text columns that hold a different value on every row: the codes the rows are known by besides their
         names (a thing compared with text may be meant by either)."""

@@ -25,7 +25,7 @@ Reader of reader.py; each is reported by its rule name):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Callable
 
 from sqlglot import exp
 
@@ -70,13 +70,8 @@ class Fixes:
         join compares the linked thing. Only when exactly one link fits, and only for a column that tells the linked
         rows apart (a different value on every row): any other value of the linked thing (the `keeperid` of a
         `colony`, shared by the colonies of one keeper) is reached through the link, not taken for the thing."""
-        def names_the_row(t: Any) -> bool:
-            col = t.column(name)
-            return col.kind != "link" and t.count > 0 and col.subjects == t.count and col.distinct == t.count
-
         links = [c.name for c in table.columns.values() if c.kind == "link" and c.target
-                 and (t := self.schema.table(c.target)) is not None and t.column(name) is not None
-                 and names_the_row(t)]  # the linked thing's own link is reached through it instead
+                 and (t := self.schema.table(c.target)) is not None and t.tells_rows_apart(t.column(name))]
         if len(links) != 1:
             return None
         self._fix("key_name")
