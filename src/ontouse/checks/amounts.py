@@ -28,6 +28,21 @@ def average_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
     return "the question asks for an average, but the query returns several rows without AVG(...): use AVG(...)."
 
 
+# "an average weight above 40", "average score of more than 7.5": a condition on an average, not on each value
+_AVERAGE_COMPARED = re.compile(r"\baverage\b(?:\s+[^\W\d]+){0,5}?\s+(?:(?:greater|more|less|fewer|higher|lower|"
+                               r"larger|smaller|bigger)\s+than|above|below|over|under|at\s+least|at\s+most)\s+"
+                               r"(?:of\s+)?-?\d", re.I)
+
+
+def average_compared_problem(q: Question, plan: Plan) -> str:
+    """A question that sets a condition on an average ("the kinds whose average weight is above 40") answered by
+    a plan without AVG compares each value, not the average."""
+    if not _AVERAGE_COMPARED.search(q.text) or has_aggregate(plan, "avg"):
+        return ""
+    return ("the question compares an average with a number, but the query compares single values: group the rows "
+            "the average is of (GROUP BY) and put the condition on AVG(...) in HAVING.")
+
+
 # ---- checks ------------------------------------------------------------------------------------------------
 def counted_class_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A "how many X" question answered by counting rows of a table unrelated to X."""
@@ -214,6 +229,8 @@ def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
 
 AVERAGE_ASKED = Check("average_asked", 80, lambda a: average_problem(a.q, a.plan, a.rows),
                       lambda a: "average" in a.q.words)
+AVERAGE_COMPARED = Check("average_compared", 85, lambda a: average_compared_problem(a.q, a.plan),
+                         lambda a: "average" in a.q.words)
 COUNTED_CLASS = Check("counted_class", 90, lambda a: counted_class_problem(a.q, a.plan, a.schema),
                       lambda a: a.q.kind == "count")
 NOT_THE_NAMED_THING_COUNTED = Check(

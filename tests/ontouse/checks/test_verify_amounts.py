@@ -121,3 +121,31 @@ def test_the_most_and_how_many_is_one_amount() -> None:
     ans = answerer(GROVE).answer_sql("Which fruit do the most trees bear, and how many?",
                                      "SELECT fruit, COUNT(*) FROM Tree GROUP BY fruit ORDER BY COUNT(*) DESC LIMIT 1")
     assert "second_ask_answered" not in failed(ans)
+
+
+# ---- a condition on an average ------------------------------------------------------------------------------
+QUARRY = HEAD + """
+@prefix : <http://example.org/quarry#> .
+:Sample a owl:Class . :Pit a owl:Class .
+:fromPit a owl:ObjectProperty .
+:p1 a :Pit ; rdfs:label "North pit" . :p2 a :Pit ; rdfs:label "Lower pit" .
+:s1 a :Sample ; :fromPit :p1 ; :grit 50 ; :rock "granite" . :s2 a :Sample ; :fromPit :p1 ; :grit 20 ; :rock "granite" .
+:s3 a :Sample ; :fromPit :p2 ; :grit 45 ; :rock "gneiss" . :s4 a :Sample ; :fromPit :p2 ; :grit 41 ; :rock "gneiss" .
+"""
+
+
+def test_a_condition_on_an_average_is_not_a_condition_on_each_value() -> None:
+    a = answerer(QUARRY)
+    ans = a.answer_sql("How many samples does each rock have, for the rocks with an average grit greater than 40?",
+                       "SELECT rock, COUNT(*) FROM Sample WHERE grit > 40 GROUP BY rock")
+    assert ans.state == "unsure" and failed(ans) == ["average_compared"]
+    ans = a.answer_sql("Which rocks have an average grit greater than 40?",
+                       "SELECT rock FROM Sample GROUP BY rock HAVING AVG(grit) > 40")
+    assert ans.state == "answered" and ans.values() == ["gneiss"]
+    a = answerer(PARKS)
+    ans = a.answer_sql("List the huts whose rangers earn on average more than 9000.",
+                       "SELECT label FROM Hut")
+    assert "average_compared" in failed(ans)  # "on average more than" is a condition on an average too
+    ans = a.answer_sql("What is the average salary of rangers earning over 9000?",
+                       "SELECT AVG(salary) FROM Ranger WHERE salary > 9000")
+    assert "average_compared" not in failed(ans)
