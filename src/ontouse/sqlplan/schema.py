@@ -197,6 +197,11 @@ class Schema:
     def table(self, name: str) -> Table | None:
         return self.tables.get(name.lower())
 
+    def names(self, name: str) -> bool:
+        """Is `name` (or the column of `table.column`) a table or a column of any table of the view?"""
+        last = name.rsplit(".", 1)[-1]
+        return self.table(last) is not None or any(t.column(last) is not None for t in self.tables.values())
+
     def by_class(self, cls: URIRef) -> Table | None:
         return next((t for t in self.tables.values() if t.cls == cls), None)
 

@@ -76,3 +76,12 @@ def test_a_value_of_the_same_name_read_from_another_table_passes(harbour: Answer
     ans = harbour.answer_sql("What is the fee of the berth North Quay?",
                              "SELECT berth_fee FROM Berth WHERE label = 'North Quay'")
     assert ans.state == "answered" and ans.values() == ["120"]
+
+
+def test_no_data_is_said_only_of_what_the_view_lacks(records: AnswerLoop) -> None:
+    # a colour no table holds: the data cannot answer, and the answer says what was looked for
+    ans = records.answer_sql("Which boxes are red?", "SELECT label FROM Box WHERE colour = 'red'")
+    assert ans.state == "no_data" and "colour" in ans.answer
+    # a shelf is a value of the boxes, not a table: the plan misplaced a name the view has, the data may answer
+    ans = records.answer_sql("Which boxes stand on a shelf?", "SELECT label FROM Shelf")
+    assert ans.state == "error" and "the ontology has no" not in ans.error
