@@ -471,10 +471,12 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         # no attempt gave a query that could run: the model failed this question (not: the data has no answer),
         # unless what the plans looked for is not in the view at all: then the data has no answer
         unusable = not any(r.compiled for r in runs)
-        lacking = [m for m in dict.fromkeys(m for r in runs for m in r.missing) if not self.schema.names(m)]
-        if unusable and lacking:  # (a name the view has elsewhere: the plans misplaced it, the data may answer)
+        lacking = list(dict.fromkeys(m for r in runs for m in r.missing))
+        if unusable and lacking:  # a name the view has elsewhere was misplaced: the model's message, not "has no"
+            absent = [m for m in lacking if not self.schema.names(m)]
             ans.state = "no_data"
-            ans.error = f"the ontology has no {', '.join(lacking[:4])} (nor a table or column of that meaning)"
+            ans.error = f"the ontology has no {', '.join(absent[:4])} (nor a table or column of that meaning)" \
+                if absent else last.problem
             ans.answer = no_data_text(f"{words.get('looked_for')}: {', '.join(lacking[:4])}", words)
             return ans
         ans.state, ans.error = "error" if unusable else "no_data", last.problem
