@@ -11,7 +11,7 @@ from typing import Any
 from .sqlplan.compile import Compiled
 
 MAX_TOKENS = 300  # of the model's reply with a plan
-MAX_ROWS = 1000  # of a plan's result
+MAX_ROWS = 10000  # of a plan's result
 QUERY_TIMEOUT = 20.0  # seconds of one query in the store
 
 _SQL_BLOCK = re.compile(r"```(?:sqlite|sql)?\s*(.*?)(?:```|$)", re.DOTALL | re.IGNORECASE)

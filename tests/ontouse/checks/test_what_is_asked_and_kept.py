@@ -1,5 +1,6 @@
-"""A value the question names by its column's words ("hire fee") that the plan reads from no table: the plan
-answers from another table's value ("berth fee"), which is not what was asked. Two made-up domains."""
+"""What an answer must hold of what was asked: a value the question names by its column's words ("hire fee") that
+the plan reads from no table (it answered from another table's value); "no data" said only of what the view lacks;
+a long list kept whole. Made-up domains: a harbour, a records office, a tag store."""
 
 from __future__ import annotations
 
@@ -86,3 +87,12 @@ def test_no_data_is_said_only_of_what_the_view_lacks(records: AnswerLoop) -> Non
     # ontology lacks it, the reason says where it is
     ans = records.answer_sql("Which boxes stand on a shelf?", "SELECT label FROM Shelf")
     assert ans.state == "no_data" and "the ontology has no" not in ans.error and "column of Box" in ans.error
+
+
+def test_a_long_list_is_answered_whole() -> None:
+    # a list of a few thousand things is the answer asked for, not its first thousand
+    rows = "\n".join(f":t{i} a :Tag ; rdfs:label \"tag {i}\" ; :weight_g {i % 97} ." for i in range(2500))
+    tags = loop(HEAD + "@prefix : <http://example.org/tags#> .\n:Tag a owl:Class .\n" + rows)
+    ans = tags.answer_sql("Which tags weigh more than 10 g?", "SELECT label FROM Tag WHERE weight_g > 10")
+    want = sum(1 for i in range(2500) if i % 97 > 10)
+    assert ans.state == "answered" and not ans.truncated and len(ans.values()) == want > 1000
