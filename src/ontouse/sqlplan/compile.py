@@ -21,7 +21,7 @@ from rdflib.namespace import RDF, XSD
 
 from .compile_expr import ExprCompiler, sparql_var
 from .pattern import Pattern, dedupe
-from .plan import (Agg, Col, Exists, InQuery, IsNull, Item, Not, Or, Plan, PlanError, Query, SetQuery, columns_in,
+from .plan import (Agg, Col, Exists, InQuery, IsNull, Item, Not, Or, Order, Plan, PlanError, Query, SetQuery, columns_in,
                    is_aggregate)
 from .schema import Schema
 
@@ -465,7 +465,7 @@ def _modifiers(q: Query, ex: ExprCompiler, keys: list[str], grouped: bool) -> st
         tail += f"\nHAVING ({ex.condition(q.having)})"
     if q.order_by:
         terms = [f"{'DESC' if o.desc else 'ASC'}"
-                 f"({_in_time_order(ex, o.expr, ex.value(o.expr, grouped=grouped, keys=keys))})"
+                 f"({_order_term(ex, o, ex.value(o.expr, grouped=grouped, keys=keys))})"
                  for o in q.order_by]
         tail += "\nORDER BY " + " ".join(terms)
     if q.limit is not None:
@@ -475,10 +475,16 @@ def _modifiers(q: Query, ex: ExprCompiler, keys: list[str], grouped: bool) -> st
     return tail
 
 
-def _in_time_order(ex: ExprCompiler, e, term: str) -> str:
+def _order_term(ex: ExprCompiler, o: Order, term: str) -> str:
     """An ORDER BY term: a date column by its ISO 8601 lexical form, which sorts years and full dates alike in time
-    order (SPARQL leaves the order of an xsd:gYear and an xsd:date undefined)."""
+    order (SPARQL leaves the order of an xsd:gYear and an xsd:date undefined); a column of numbers written as text
+    by their value ("98" before "150"), a row without a number last either way ("null" is no largest value)."""
+    e = o.expr
     try:
-        return f"STR({term})" if isinstance(e, Col) and ex.kind(e) == "date" else term
+        if isinstance(e, Col) and ex.kind(e) == "date":
+            return f"STR({term})"
+        if isinstance(e, Col) and ex.column(e).numbers_as_text:
+            return f"COALESCE(xsd:double({term}), {'-1e308' if o.desc else '1e308'})"
     except PlanError:
-        return term
+        pass
+    return term

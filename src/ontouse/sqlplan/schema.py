@@ -82,6 +82,17 @@ def iri_list(iris: Iterable[URIRef]) -> str:
     return " ".join(f"<{i}>" for i in iris)
 
 
+_MISSING = frozenset(("", "null", "none", "n/a", "na", "nan", "-", "?", "unknown"))
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
 @dataclass
 class Column:
     name: str
@@ -112,6 +123,13 @@ class Column:
     @property
     def numeric(self) -> bool:
         return self.sql_type in ("INTEGER", "REAL")
+
+    @property
+    def numbers_as_text(self) -> bool:
+        """A text column whose values are numbers written as text, some of them missing ("150", "98", "null"):
+        its most frequent values, but for words of a missing value, all read as numbers."""
+        said = [s for s in self.samples if s.strip().lower() not in _MISSING]
+        return self.sql_type == "TEXT" and self.kind == "value" and bool(said) and all(_number(s) for s in said)
 
     def triples(self, row: str, value: str, mid: str = "") -> list[tuple[str, str, str]]:
         """The triple patterns that read this column of `row` into `value` (SPARQL terms; `mid`: a fresh

@@ -514,3 +514,22 @@ def test_shown_values_and_names_in_several_languages() -> None:
     assert run(NURSERY, "SELECT label, price FROM Seedling WHERE potSize = 9 ORDER BY potSize LIMIT 5") == [
         ("Sweet basil", "3.5"), ("Thyme", None)]
     assert run(NURSERY, "SELECT price FROM Seedling WHERE potSize = 9") == [None, "3.5"]
+
+
+FERRIES = """
+@prefix : <http://example.org/ferries#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Ferry a <http://www.w3.org/2002/07/owl#Class> .
+:f1 a :Ferry ; rdfs:label "Tern" ; :engine_kw "980" .
+:f2 a :Ferry ; rdfs:label "Gull" ; :engine_kw "1450" .
+:f3 a :Ferry ; rdfs:label "Auk" ; :engine_kw "null" .
+:f4 a :Ferry ; rdfs:label "Skua" ; :engine_kw "310" .
+:f5 a :Ferry ; rdfs:label "Eider" ; :engine_kw "1450" .
+"""
+
+
+def test_numbers_written_as_text_are_ranked_by_their_value_and_a_missing_one_last() -> None:
+    # lexically "980" > "1450" and "null" > both; by value 1450 is the largest and "null" is no value at all
+    ranked = run(FERRIES, "SELECT label FROM Ferry ORDER BY engine_kw DESC", ordered=True)
+    assert set(ranked[:2]) == {"Gull", "Eider"} and ranked[2:] == ["Tern", "Skua", "Auk"]
+    assert run(FERRIES, "SELECT label FROM Ferry ORDER BY engine_kw ASC LIMIT 2", ordered=True) == ["Skua", "Tern"]
