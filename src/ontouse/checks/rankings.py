@@ -14,7 +14,7 @@ from ..answer import Cell
 from ..question import (AVERAGED, DOWN, ORDER_WORDS, ORDINAL, QUANTITY, TIME_SUPERLATIVE, UP, WHICH, Question,
                         asks_per_group, noun_phrase, ranks_itself, superlative_direction)
 from ..sqlplan.plan import Agg, Col, Order, Plan, Query, Scalar, SetQuery, walk
-from ..sqlplan.schema import Schema
+from ..sqlplan.schema import Schema, is_number_text
 from .check import Check
 from .plan_parts import aggregates_in, scalars_in
 from .tables import column_words, is_numeric, phrase_tables
@@ -236,14 +236,8 @@ def time_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:
 
 def _numeric_text(col: Any) -> bool:
     """Are a text column's values numbers, dates or times written as text (their order is an amount's)?"""
-    def number(v: str) -> bool:
-        try:
-            float(v)
-            return True
-        except ValueError:
-            return False
     samples = [str(v).strip() for v in getattr(col, "samples", []) or []]
-    return bool(samples) and all(number(v) or v[:1].isdigit() for v in samples)  # numbers, dates, times
+    return bool(samples) and all(is_number_text(v) or v[:1].isdigit() for v in samples)  # numbers, dates, times
 
 
 def text_rank_problem(q: Question, plan: Plan, schema: Schema) -> str:

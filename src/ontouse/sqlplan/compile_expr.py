@@ -16,7 +16,7 @@ from rdflib import Literal, URIRef
 from .plan import (Agg, And, Arith, Between, Cmp, Col, Exists, Expr, Func, InList, InQuery, IsNull, Like, Lit, Not,
                    Or, Plan, PlanError, Query, Scalar, columns_in)
 from .pattern import Pattern
-from .schema import Column, Schema
+from .schema import Column, Schema, is_number_text
 
 _SPARQL_OP = {"=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _ids = itertools.count(1)
@@ -32,14 +32,6 @@ def _num(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     return repr(float(value))
-
-
-def _is_number_text(s: str) -> bool:
-    try:
-        float(s)
-        return True
-    except ValueError:
-        return False
 
 
 class QueryCompiler(Protocol):
@@ -418,7 +410,7 @@ class ExprCompiler:
         lv, rv = self._val(left), self._val(right)
         if "number" in (lk, rk) and "text" in (lk, rk):
             lit = right if isinstance(right, Lit) else left if isinstance(left, Lit) else None
-            if lit is not None and isinstance(lit.value, str) and not _is_number_text(lit.value):
+            if lit is not None and isinstance(lit.value, str) and not is_number_text(lit.value):
                 return f"STR({lv}) {_SPARQL_OP[op]} STR({rv})"
             lv = f"xsd:double({lv})" if lk == "text" else lv
             rv = f"xsd:double({rv})" if rk == "text" else rv

@@ -85,7 +85,8 @@ def iri_list(iris: Iterable[URIRef]) -> str:
 _MISSING = frozenset(("", "null", "none", "n/a", "na", "nan", "-", "?", "unknown"))
 
 
-def _number(text: str) -> bool:
+def is_number_text(text: str) -> bool:
+    """Does a text read as a number ("150", "2.5")?"""
     try:
         float(text)
         return True
@@ -129,7 +130,7 @@ class Column:
         """A text column whose values are numbers written as text, some of them missing ("150", "98", "null"):
         its most frequent values, but for words of a missing value, all read as numbers."""
         said = [s for s in self.samples if s.strip().lower() not in _MISSING]
-        return self.sql_type == "TEXT" and self.kind == "value" and bool(said) and all(_number(s) for s in said)
+        return self.sql_type == "TEXT" and self.kind == "value" and bool(said) and all(is_number_text(s) for s in said)
 
     def triples(self, row: str, value: str, mid: str = "") -> list[tuple[str, str, str]]:
         """The triple patterns that read this column of `row` into `value` (SPARQL terms; `mid`: a fresh
