@@ -370,7 +370,9 @@ class Reader:
                 return Col(src.alias, table.name, key.name)
             self._fix("id_is_iri")
             return Col(src.alias, table.name, "iri")
-        owners = [s for s in scope.all_sources() if s is not src and self.schema.table(s.table).column(name)]
+        # a column of another table: of one the query names itself, before one a fix joined to reach a column
+        owners = [s for s in scope.written() if s is not src and self.schema.table(s.table).column(name)] or [
+            s for s in scope.all_sources() if s is not src and self.schema.table(s.table).column(name)]
         if len(owners) == 1 and not self._in_join:
             self._fix("column_owner")
             return Col(owners[0].alias, owners[0].table, self.schema.table(owners[0].table).column(name).name)

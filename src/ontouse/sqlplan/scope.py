@@ -25,3 +25,10 @@ class Scope:
 
     def all_sources(self) -> list[Source]:
         return self.sources + (self.parent.all_sources() if self.parent else [])
+
+    def written(self) -> list[Source]:
+        """The sources the query itself names (of this query and the queries around it), without those the fixes
+        joined to reach a column."""
+        added = {a.lower() for a in self.reached.values()}
+        return [s for s in self.sources if s.alias.lower() not in added] + (
+            self.parent.written() if self.parent else [])

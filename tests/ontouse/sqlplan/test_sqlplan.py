@@ -429,3 +429,40 @@ def test_a_value_of_the_linked_thing_is_reached_through_the_link_not_taken_for_i
     # the boats' own id tells them apart: a repair's "boat_id" is its boat
     plan, fixes = read_sql(view(SLIPWAY)[1], "SELECT R.cost FROM Repair R JOIN Boat B ON R.boat_id = B.boat_id")
     assert fixes == ["key_name"] and plan.joins == (Join(Col("R", "Repair", "ofBoat"), Col("B", "Boat", "boat_id")),)
+
+
+# ---- a column the plan's own table holds is read there, not through a join a fix added -----------------------
+def _chain(prefix: str, a: str, b: str, c: str, shared: str, far: str) -> str:
+    """Three tables keyed by numbers (a database export): `a` rows, `b` rows referring to an `a`, `c` rows referring
+    to a `b`; `b` and `c` both hold a text column `shared`, only `c` the number `far`."""
+    rows = [f":{a}1 a :{a} ; :{a}_id 1 ; :{a}_name \"North\" .",
+            f":{a}2 a :{a} ; :{a}_id 2 ; :{a}_name \"South\" ."]
+    for i, (owner, text) in enumerate([(1, "matte"), (1, "gloss"), (2, "matte")], start=1):
+        rows.append(f":{b}{i} a :{b} ; :{b}_id {i} ; :{b}_{a} {owner} ; :{shared} \"{text}\" ; "
+                    f"<{prefix}ref-{b}_{a}> :{a}{owner} .")
+    for i, (owner, text, n) in enumerate([(1, "matte", 80), (2, "gloss", 140), (3, "satin", 200)], start=1):
+        rows.append(f":{c}{i} a :{c} ; :{c}_id {i} ; :{c}_{b} {owner} ; :{shared} \"{text}\" ; :{far} {n} ; "
+                    f"<{prefix}ref-{c}_{b}> :{b}{owner} .")
+    return HEAD + f"@prefix : <{prefix}> .\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("ttl, sql, alias, table, column", [
+    # a print shop: presses, their runs (a paper), the sheets of a run (a paper and a weight)
+    (_chain("http://example.org/press#", "press", "run", "sheet", "paper", "gsm"),
+     "SELECT DISTINCT p.paper FROM press AS p JOIN run AS r ON p.press_id = r.run_press WHERE r.gsm > 100",
+     "r", "run", "paper"),
+    # a clinic: wards, their beds (a kind), the stays in a bed (a kind and a number of nights)
+    (_chain("http://example.org/clinic#", "ward", "bed", "stay", "kind", "nights"),
+     "SELECT w.ward_name, w.kind FROM ward AS w JOIN bed AS b ON w.ward_id = b.bed_ward WHERE b.nights > 3",
+     "b", "bed", "kind"),
+])
+def test_a_column_of_a_table_the_plan_joined_is_read_there_not_through_a_join_a_fix_added(
+        ttl: str, sql: str, alias: str, table: str, column: str) -> None:
+    """The WHERE reaches `far` through the third table (a join the plan did not write, which also holds `shared`);
+    the SELECT's `shared`, asked of the first table that lacks it, is the column of the second table the plan joined
+    itself, not of a new copy of it joined to the first (which would read every row of the first's, not the one
+    joined)."""
+    plan, fixes = read_sql(view(ttl)[1], sql)
+    assert fixes == ["reach_column", "column_owner"]
+    assert Col(alias, table, column) in [it.expr for it in plan.select]
+    assert [s.table for s in plan.sources].count(table) == 1
