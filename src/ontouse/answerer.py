@@ -473,7 +473,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
         unusable = not any(r.compiled for r in runs)
         lacking = list(dict.fromkeys(m for r in runs for m in r.missing))
         if unusable and lacking:  # a name the view has elsewhere was misplaced: the model's message, not "has no"
-            absent = [m for m in lacking if not self.schema.names(m)]
+            absent = [m for m in lacking if not self.schema.has_name(m)]
             ans.state = "no_data"
             ans.error = f"the ontology has no {', '.join(absent[:4])} (nor a table or column of that meaning)" \
                 if absent else last.problem

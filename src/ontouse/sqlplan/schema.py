@@ -178,9 +178,8 @@ class Table:
         name = fold(self.name).replace("_", "")
         one = singular(name)
         for wanted in ({"id", name + "id", name + "identifier", "identifier"}, {one + "id", one + "identifier"}):
-            found = [c for c in self.columns.values() if c.kind == "value" and c.prop is not None
-                     and fold(c.name).replace("_", "") in wanted
-                     and self.count > 0 and c.subjects == self.count and c.distinct == self.count]
+            found = [c for c in self.columns.values() if c.prop is not None
+                     and fold(c.name).replace("_", "") in wanted and self.tells_rows_apart(c)]
             if found:
                 return found[0] if len(found) == 1 else None
         return None
@@ -193,8 +192,8 @@ class Table:
     def key_columns(self) -> list[Column]:
         """Text columns that hold a different value on every row: the codes the rows are known by besides their
         names (a thing compared with text may be meant by either)."""
-        return [c for c in self.columns.values() if c.kind == "value" and c.sql_type == "TEXT" and c.prop is not None
-                and not c.is_label and self.count > 1 and c.subjects == self.count and c.distinct == self.count]
+        return [c for c in self.columns.values() if c.sql_type == "TEXT" and c.prop is not None
+                and not c.is_label and self.count > 1 and self.tells_rows_apart(c)]
 
 
 @dataclass
@@ -216,7 +215,7 @@ class Schema:
     def table(self, name: str) -> Table | None:
         return self.tables.get(name.lower())
 
-    def names(self, name: str) -> bool:
+    def has_name(self, name: str) -> bool:
         """Is `name` (or the column of `table.column`) a table or a column of any table of the view?"""
         last = name.rsplit(".", 1)[-1]
         return self.table(last) is not None or any(t.column(last) is not None for t in self.tables.values())
