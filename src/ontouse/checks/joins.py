@@ -1,5 +1,6 @@
-"""Checks of joins: two columns joined that nothing relates, and a table the question does not mention joined only
-to lead back to rows the plan reads already (with its bounded repair: the plan without that table)."""
+"""Checks of joins: two columns joined (or a column compared with the set a subquery selects) that nothing
+relates, and a table the question does not mention joined only to lead back to rows the plan reads already (with
+its bounded repair: the plan without that table)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from ontocore.text import singular
 
 from ..question import Question
-from ..sqlplan.plan import Col, Join, Plan, Query, Source, columns_in
+from ..sqlplan.plan import Col, InQuery, Join, Plan, Query, Source, columns_in, walk
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import aggregates_in, joins_in
@@ -41,14 +42,48 @@ def _joined_values_related(schema: Schema, j: Join) -> bool:
     return bool(refers(a)) and refers(a) == refers(b)
 
 
+def _keyed(schema: Schema, c: Col) -> bool:
+    """Is the column a link, or a key column that refers to another table's rows?"""
+    table = schema.table(c.table)
+    col = table.column(c.column) if table else None
+    return col is not None and (col.kind == "link" or bool(col.key_of))
+
+
+def _link_to_key(schema: Schema, a: Col, b: Col) -> bool:
+    """Is one of the two a link to the other's table, and the other a column that tells that table's rows apart
+    (a thing compared with its own number)?"""
+    for x, y in ((a, b), (b, a)):
+        tx, ty = schema.table(x.table), schema.table(y.table)
+        cx, cy = (tx.column(x.column) if tx else None), (ty.column(y.column) if ty else None)
+        if cx is not None and cx.kind == "link" and cx.target.lower() == ty.name.lower() and ty.tells_rows_apart(cy):
+            return True
+    return False
+
+
+def compared_sets(plan: Plan) -> list[Join]:
+    """`x IN (SELECT y ...)` and `x NOT IN (...)` of a plan, each as the join of x and y it stands for (a subquery
+    that selects one column)."""
+    return [Join(n.expr, n.query.select[0].expr) for n in walk(plan)
+            if isinstance(n, InQuery) and isinstance(n.expr, Col) and isinstance(n.query, Query)
+            and len(n.query.select) == 1 and isinstance(n.query.select[0].expr, Col)]
+
+
 def join_problem(plan: Plan, schema: Schema) -> str:
     """A join of two columns whose values nothing relates (no link, no key between them, not the same value
-    named alike) pairs rows by coincidence: the rows it returns are not related things."""
+    named alike) pairs rows by coincidence: the rows it returns are not related things. The same for a key or a
+    link compared with a set (IN / NOT IN a subquery) of values it does not refer to: it never matches, and NOT IN
+    keeps every row."""
     for j in joins_in(plan):
         if not _joined_values_related(schema, j):
             return (f"the join {j.left.alias}.{j.left.column} = {j.right.alias}.{j.right.column} pairs values that no "
                     f"link or key relates ({j.left.table}.{j.left.column} does not refer to {j.right.table}): join "
                     f"on the column that refers to the other table (REFERENCES), or on its link.")
+    for j in compared_sets(plan):
+        if (_keyed(schema, j.left) or _keyed(schema, j.right)) and not (
+                _joined_values_related(schema, j) or _link_to_key(schema, j.left, j.right)):
+            return (f"{j.left.table}.{j.left.column} is compared with the values of {j.right.table}.{j.right.column} "
+                    f"(IN a subquery), which no link or key relates: no value can match. Compare the column that "
+                    f"refers to the other table (REFERENCES) with the key it refers to, or a link with iri.")
     return ""
 
 

@@ -743,3 +743,40 @@ def test_a_value_made_from_a_word_of_the_question_is_asked() -> None:
 
     assert word_asked("overloaded", {"loaded", "truck"}) and word_asked("automated", {"automat"})
     assert not word_asked("dangerous", {"anger"})  # too short a part of the value's word to be its stem
+
+
+LENDING = """
+@prefix : <http://example.org/lending#> .
+@prefix m: <http://example.org/lending/member#> .
+@prefix l: <http://example.org/lending/loan#> .
+:m1 a :Member ; m:member_no 1 ; m:card_code "C-17" ; m:member "Ilse Brandt" .
+:m2 a :Member ; m:member_no 2 ; m:card_code "C-42" ; m:member "Tomas Reyes" .
+:m3 a :Member ; m:member_no 3 ; m:card_code "C-08" ; m:member "Ada Okafor" .
+:l1 a :Loan ; l:loan_no 71 ; l:member_no 1 ; l:days 14 ; l:ref-member_no :m1 .
+:l2 a :Loan ; l:loan_no 72 ; l:member_no 2 ; l:days 21 ; l:ref-member_no :m2 .
+"""
+
+
+def test_a_set_compared_with_values_nothing_relates_is_found() -> None:
+    """`x IN (SELECT y ...)` pairs x with y as a join does: a key or a link compared with a column it does not refer
+    to (another code of the same rows, another table's number) never matches, and NOT IN then keeps every row."""
+    from ontouse_graphs import HARBOUR, view
+
+    for ttl, wrong, right in [
+        (HARBOUR,
+         ["SELECT v.vessel FROM Vessel v WHERE v.crew NOT IN (SELECT s.vessel FROM Sailing s)",
+          "SELECT v.vessel FROM Vessel v WHERE v.vessel_no IN (SELECT s.berth_id FROM Sailing s)"],
+         ["SELECT v.vessel FROM Vessel v WHERE v.vessel_no NOT IN (SELECT s.vessel FROM Sailing s)",
+          "SELECT v.vessel FROM Vessel v WHERE v.iri NOT IN (SELECT s.ref_vessel FROM Sailing s)",
+          "SELECT v.vessel FROM Vessel v WHERE v.vessel_no IN (SELECT s.ref_vessel FROM Sailing s)",
+          "SELECT v.vessel FROM Vessel v WHERE v.vessel NOT IN (SELECT b.berth FROM Berth b)"]),  # two names
+        (LENDING,
+         ["SELECT m.member FROM Member m WHERE m.card_code NOT IN (SELECT l.member_no FROM Loan l)"],
+         ["SELECT m.member FROM Member m WHERE m.member_no NOT IN (SELECT l.member_no FROM Loan l)",
+          "SELECT m.member FROM Member m WHERE m.iri IN (SELECT l.ref_member_no FROM Loan l WHERE l.days > 14)"]),
+    ]:
+        schema = view(ttl)[1]
+        for sql in wrong:
+            assert "no link or key relates" in join_problem(read_sql(schema, sql)[0], schema), sql
+        for sql in right:
+            assert join_problem(read_sql(schema, sql)[0], schema) == "", sql
