@@ -113,12 +113,14 @@ class Reader:
         self._fix("exists_count")
         return counted
 
-    def read_plan(self, node: exp.Expression, parent: Scope | None) -> Plan:
+    def read_plan(self, node: exp.Expression, parent: Scope | None, closed: bool = False) -> Plan:
+        """The plan of a query; `parent`: the scope of the query around a subquery, `closed`: a subquery that may
+        not read the tables around it (Scope.closed)."""
         if isinstance(node, exp.Subquery):
             node = node.this
         if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
             op = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "except"}[type(node)]
-            left, right = self.read_plan(node.this, parent), self.read_plan(node.expression, parent)
+            left, right = self.read_plan(node.this, parent, closed), self.read_plan(node.expression, parent, closed)
             from .plan import output_width
             if output_width(left) != output_width(right):
                 raise PlanError(f"The two sides of {op.upper()} select a different number of columns "
@@ -130,13 +132,13 @@ class Reader:
                             offset=self._int(node.args.get("offset")))
         if not isinstance(node, exp.Select):
             raise PlanError(f"Only SELECT queries can be answered, not {node.key.upper()}.")
-        return self._select(node, parent)
+        return self._select(node, parent, closed)
 
     # ---- SELECT --------------------------------------------------------------------------------------------
-    def _select(self, node: exp.Select, parent: Scope | None) -> Query:
+    def _select(self, node: exp.Select, parent: Scope | None, closed: bool = False) -> Query:
         if node.args.get("with_") or node.args.get("with"):
             raise PlanError("WITH (common table expressions) is not supported: write the subquery inside WHERE.")
-        scope = Scope([], parent)
+        scope = Scope([], parent, closed=closed)
         conds: list[exp.Expression] = []
         from_ = node.args.get("from_") or node.args.get("from")
         if from_ is None:
@@ -345,6 +347,10 @@ class Reader:
                 if meant is not None:
                     return Col(scope.sources[0].alias, scope.sources[0].table, meant)
         if not found and scope.parent is not None:
+            if scope.closed:  # reached from the subquery's own tables, which alone it may read
+                reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
+                if len(reached) == 1:
+                    return self.rules.reach(reached[0], name, scope)
             found = [s for s in scope.parent.all_sources() if self.schema.table(s.table).column(name)]
         if not found:
             if name.lower() == "id" and len(scope.sources) == 1:

@@ -16,6 +16,9 @@ class Scope:
     aliases: dict[str, Expr] = field(default_factory=dict)  # select-list aliases (for ORDER BY / HAVING)
     extra: list[Join] = field(default_factory=list)  # joins added by the reach_column / link_number fixes
     reached: dict[tuple, str] = field(default_factory=dict)  # (alias, path) -> alias of the table reached
+    # a subquery that gives one value or a set (scalar, IN): it may not read the tables around it, so a name its own
+    # tables lack is reached from them before it is looked for around it
+    closed: bool = False
 
     def find(self, alias: str) -> Source | None:
         for s in self.sources:

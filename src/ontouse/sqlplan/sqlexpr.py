@@ -144,7 +144,7 @@ class Expressions:
     def _in(self, e: exp.In, scope: Scope, aliases: bool) -> Expr:
         target = self.read(e.this, scope, aliases)
         if e.args.get("query") is not None:
-            return InQuery(target, self.reader.read_plan(e.args["query"], scope))
+            return InQuery(target, self.reader.read_plan(e.args["query"], scope, closed=True))
         vals = tuple(self.read(v, scope) for v in e.expressions)
         if not all(isinstance(v, Lit) for v in vals):
             raise PlanError("IN (...) takes a list of constant values, or a subquery.")
@@ -166,7 +166,7 @@ class Expressions:
         return Exists(self.reader.read_plan(e.this, scope))
 
     def _scalar(self, e: exp.Subquery, scope: Scope, aliases: bool) -> Expr:
-        return Scalar(self.reader.read_plan(e.this, scope))
+        return Scalar(self.reader.read_plan(e.this, scope, closed=True))
 
     # ---- functions -----------------------------------------------------------------------------------------
     def _case(self, e: exp.Case, scope: Scope, aliases: bool) -> Expr:

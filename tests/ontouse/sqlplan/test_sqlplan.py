@@ -466,3 +466,27 @@ def test_a_column_of_a_table_the_plan_joined_is_read_there_not_through_a_join_a_
     assert fixes == ["reach_column", "column_owner"]
     assert Col(alias, table, column) in [it.expr for it in plan.select]
     assert [s.table for s in plan.sources].count(table) == 1
+
+
+@pytest.mark.parametrize("ttl, question, sql, expected", [
+    (_chain("http://example.org/press#", "press", "run", "sheet", "paper", "gsm"),
+     "Which press printed the heaviest sheet?",
+     "SELECT press_name FROM press WHERE press_id = (SELECT press_id FROM sheet ORDER BY gsm DESC LIMIT 1)",
+     "South"),
+    (_chain("http://example.org/clinic#", "ward", "bed", "stay", "kind", "nights"),
+     "Which wards had a stay of more than 150 nights?",
+     "SELECT ward_name FROM ward WHERE ward_id IN (SELECT ward_id FROM stay WHERE nights > 150)",
+     "South"),
+])
+def test_a_column_a_subquerys_table_lacks_is_reached_from_it_not_read_around_it(
+        ttl: str, question: str, sql: str, expected: str) -> None:
+    """Inside a subquery that gives one value or a set (which may not read the tables around it), a column its
+    own table lacks but reaches through one chain of keys is read there (`reach_column`), not taken from the query
+    around it (which could only be refused)."""
+    from ontouse.answerer import AnswerLoop
+    from ontouse_graphs import NoModel
+
+    store, schema = view(ttl)
+    ans = AnswerLoop(store, NoModel(), schema=schema).answer_sql(question, sql)
+    assert ans.state == "answered", ans.error
+    assert ans.answer == f"{expected}."
