@@ -478,13 +478,17 @@ def _modifiers(q: Query, ex: ExprCompiler, keys: list[str], grouped: bool) -> st
 def _order_term(ex: ExprCompiler, o: Order, term: str) -> str:
     """An ORDER BY term: a date column by its ISO 8601 lexical form, which sorts years and full dates alike in time
     order (SPARQL leaves the order of an xsd:gYear and an xsd:date undefined); a column of numbers written as text
-    by their value ("98" before "150"), a row without a number last either way ("null" is no largest value)."""
+    by their value ("98" before "150"), a row without a number last either way ("null" is no largest value); the
+    MIN / MAX of such a column by value too."""
     e = o.expr
     try:
         if isinstance(e, Col) and ex.kind(e) == "date":
             return f"STR({term})"
         if isinstance(e, Col) and ex.column(e).numbers_as_text:
             return f"COALESCE(xsd:double({term}), {'-1e308' if o.desc else '1e308'})"
+        if isinstance(e, Agg) and e.func in ("min", "max") and isinstance(e.arg, Col) and \
+                ex.column(e.arg).numbers_as_text:
+            return ex.text_number_extreme(e, o.desc)
     except PlanError:
         pass
     return term

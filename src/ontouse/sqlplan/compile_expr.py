@@ -190,10 +190,21 @@ class ExprCompiler:
             return "COUNT(DISTINCT *)" if e.distinct else "COUNT(*)"
         if isinstance(e.arg, Func) and e.arg.name == "if" and len(e.arg.args) == 2:
             return self._agg_of_case(e)
+        if e.func in ("min", "max") and isinstance(e.arg, Col) and self.column(e.arg).numbers_as_text:
+            return self.text_number_extreme(e)
         arg = self.value(e.arg)
         if e.func in ("sum", "avg") and self.kind(e.arg) == "text":
             arg = f"xsd:double({arg})"
         return f"{e.func.upper()}({'DISTINCT ' if e.distinct else ''}{arg})"
+
+    def text_number_extreme(self, e: Agg, desc: bool | None = None) -> str:
+        """MIN / MAX of a column of numbers written as text, by value (as text, "9.75" is above "21"); a value that
+        is no number ("null", "n/a") is skipped. As a value: a group without any number has none (""); as a
+        ranking (`desc` given): such a group comes last either way, as a row without a number does."""
+        none = "-1e308" if e.func == "max" else "1e308"  # what a value that is no number counts as: never the extreme
+        agg = f"{e.func.upper()}(COALESCE(xsd:double({self.value(e.arg)}), {none}))"
+        last = '""' if desc is None else "-1e308" if desc else "1e308"
+        return agg if last == none else f"IF({agg} = {none}, {last}, {agg})"
 
     def _agg_of_case(self, e: Agg) -> str:
         """COUNT / SUM / AVG of CASE WHEN c THEN x END (no ELSE: NULL, which SQL's aggregates skip), written

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ontocore.text import fold
 
-from .plan import (And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
+from .plan import (Agg, And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
                    is_aggregate)
 from .scope import Scope
 from .sqlexpr import Expressions, conjuncts
@@ -192,6 +192,8 @@ class Reader:
         order = tuple(Order(self._numeric_order(self._order_expr(o.this, scope, items), scope),
                             bool(o.args.get("desc")))
                       for o in (node.args["order"].expressions if node.args.get("order") else []))
+        if group:
+            order = tuple(self._group_ranked(o, group) for o in order)
         if not group and any(is_aggregate(o.expr) for o in order) and not all(is_aggregate(it.expr) for it in items):
             raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
                             "to rank each row by a count or total of related rows, join those rows and GROUP BY "
@@ -306,6 +308,15 @@ class Reader:
                 raise PlanError(f"ORDER BY {i}: the query selects only {len(items)} column(s).")
             return items[i - 1].expr
         return self._expr(e, scope, aliases=True)
+
+    def _group_ranked(self, o: Order, group: tuple) -> Order:
+        """`ranked_group`: groups ordered by a column they neither group nor aggregate would each be ranked by the
+        value of one of their rows, taken at random; the group of the top row is meant: DESC ranks by the group's
+        MAX, ASC by its MIN (a value a group holds once is its own MAX and MIN)."""
+        if not isinstance(o.expr, Col) or o.expr in group:
+            return o
+        self._fix("ranked_group")
+        return Order(Agg("max" if o.desc else "min", o.expr), o.desc)
 
     def _numeric_order(self, e: Expr, scope: Scope) -> Expr:
         return self.rules.as_number(e, scope) if isinstance(e, Col) else e

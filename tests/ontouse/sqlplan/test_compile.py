@@ -534,3 +534,30 @@ def test_numbers_written_as_text_are_ranked_by_their_value_and_a_missing_one_las
     ranked = run(FERRIES, "SELECT label FROM Ferry ORDER BY engine_kw DESC", ordered=True)
     assert set(ranked[:2]) == {"Gull", "Eider"} and ranked[2:] == ["Tern", "Skua", "Auk"]
     assert run(FERRIES, "SELECT label FROM Ferry ORDER BY engine_kw ASC LIMIT 2", ordered=True) == ["Skua", "Tern"]
+
+
+READINGS = """
+@prefix : <http://example.org/weather#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Reading a <http://www.w3.org/2002/07/owl#Class> .
+:r1 a :Reading ; :station "Hollow" ; :rain_mm "7" .
+:r2 a :Reading ; :station "Hollow" ; :rain_mm "12.5" .
+:r3 a :Reading ; :station "Ridge" ; :rain_mm "21" .
+:r4 a :Reading ; :station "Ridge" ; :rain_mm "n/a" .
+:r5 a :Reading ; :station "Cape" ; :rain_mm "n/a" .
+"""
+
+
+def test_the_min_and_max_of_numbers_written_as_text_are_by_value() -> None:
+    """As text "9.75" is above "21" and "n/a" above every number; MIN and MAX compare values, skip what is no number,
+    and a group without any number has no MIN or MAX (and ranks last either way)."""
+    def num(values: list) -> list:
+        return [float(v) for v in values]
+    assert num(run(FERRIES, "SELECT MAX(engine_kw) FROM Ferry")) == [1450]
+    assert num(run(FERRIES, "SELECT MIN(engine_kw) FROM Ferry")) == [310]
+    assert num(grove("SELECT MAX(harvest) FROM Tree")) == [21] and num(grove("SELECT MIN(harvest) FROM Tree")) == [0.4]
+    by_station = dict(run(READINGS, "SELECT station, MAX(rain_mm) FROM Reading GROUP BY station"))
+    assert float(by_station["Hollow"]) == 12.5 and float(by_station["Ridge"]) == 21 and not by_station["Cape"]
+    for way, first in (("DESC", ["Ridge", "Hollow", "Cape"]), ("ASC", ["Hollow", "Ridge", "Cape"])):
+        assert run(READINGS, f"SELECT station FROM Reading GROUP BY station ORDER BY MAX(rain_mm) {way}",
+                   ordered=True) == first

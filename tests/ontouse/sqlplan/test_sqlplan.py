@@ -490,3 +490,27 @@ def test_a_column_a_subquerys_table_lacks_is_reached_from_it_not_read_around_it(
     ans = AnswerLoop(store, NoModel(), schema=schema).answer_sql(question, sql)
     assert ans.state == "answered", ans.error
     assert ans.answer == f"{expected}."
+
+
+@pytest.mark.parametrize("read, sql, ranked", [
+    (grove, "SELECT o.given_name FROM Grower o JOIN TreeCare c ON c.tc_grower = o.grower_id "
+            "JOIN Tree t ON c.tc_tree = t.tree_id GROUP BY o.given_name ORDER BY t.tree_age DESC LIMIT 1",
+     Agg("max", Col("t", "Tree", "tree_age"))),
+    (pk, "SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label ORDER BY e.salary LIMIT 1",
+     Agg("min", Col("e", "Ranger", "salary"))),
+])
+def test_groups_ranked_by_a_column_they_do_not_group_are_ranked_by_its_top_value(read, sql, ranked) -> None:
+    """`ranked_group`: a grouped query ordered by a column it neither groups nor aggregates would rank each group by
+    the value of one of its rows, taken at random; the group of the top row is meant, so DESC ranks by the
+    group's MAX and ASC by its MIN (a value the group holds once is its own MAX and MIN)."""
+    plan, fixes = read(sql)
+    assert "ranked_group" in fixes and plan.order_by[0].expr == ranked
+
+
+def test_groups_ranked_by_what_they_group_or_count_are_left_as_written() -> None:
+    for sql in ("SELECT d.label, COUNT(*) FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label "
+                "ORDER BY COUNT(*) DESC LIMIT 1",
+                "SELECT d.label FROM Hut d JOIN Ranger e ON e.postedAt = d.iri GROUP BY d.label ORDER BY d.label",
+                "SELECT e.label FROM Ranger e ORDER BY e.salary DESC LIMIT 1"):
+        plan, fixes = pk(sql)
+        assert "ranked_group" not in fixes, sql
