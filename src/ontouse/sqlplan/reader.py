@@ -189,15 +189,7 @@ class Reader:
         group = tuple(self._expr(g, scope, aliases=True) for g in (node.args["group"].expressions
                                                                     if node.args.get("group") else []))
         having = self._expr(node.args["having"].this, scope, aliases=True) if node.args.get("having") else None
-        order = tuple(Order(self._numeric_order(self._order_expr(o.this, scope, items), scope),
-                            bool(o.args.get("desc")))
-                      for o in (node.args["order"].expressions if node.args.get("order") else []))
-        if group:
-            order = tuple(self._group_ranked(o, group) for o in order)
-        if not group and any(is_aggregate(o.expr) for o in order) and not all(is_aggregate(it.expr) for it in items):
-            raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
-                            "to rank each row by a count or total of related rows, join those rows and GROUP BY "
-                            "the selected columns.")
+        order = self._order(node, scope, items, group)
         if (parent is None and group and items and all(is_aggregate(it.expr) for it in items)
                 and node.args.get("limit") is None):
             # `group_key_shown`: one number per group, and nothing says which group: the groups are shown first
@@ -308,6 +300,19 @@ class Reader:
                 raise PlanError(f"ORDER BY {i}: the query selects only {len(items)} column(s).")
             return items[i - 1].expr
         return self._expr(e, scope, aliases=True)
+
+    def _order(self, node: exp.Select, scope: Scope, items: list[Item], group: tuple) -> tuple[Order, ...]:
+        """The ORDER BY of a SELECT (grouped rows ranked by a column they do not group: `_group_ranked`)."""
+        order = tuple(Order(self._numeric_order(self._order_expr(o.this, scope, items), scope),
+                            bool(o.args.get("desc")))
+                      for o in (node.args["order"].expressions if node.args.get("order") else []))
+        if group:
+            return tuple(self._group_ranked(o, group) for o in order)
+        if any(is_aggregate(o.expr) for o in order) and not all(is_aggregate(it.expr) for it in items):
+            raise PlanError("ORDER BY an aggregate (COUNT, SUM, ...) without GROUP BY aggregates all rows into one: "
+                            "to rank each row by a count or total of related rows, join those rows and GROUP BY "
+                            "the selected columns.")
+        return order
 
     def _group_ranked(self, o: Order, group: tuple) -> Order:
         """`ranked_group`: groups ordered by a column they neither group nor aggregate would each be ranked by the
