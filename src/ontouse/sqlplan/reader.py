@@ -17,14 +17,15 @@ import difflib
 import functools
 import logging
 import re
+from dataclasses import replace
 
 import sqlglot
 from sqlglot import exp
 
 from ontocore.text import fold
 
-from .plan import (Agg, And, Col, Expr, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source, first_select,
-                   is_aggregate)
+from .plan import (Agg, And, Col, Expr, IsNull, Item, Join, Lit, Order, Plan, PlanError, Query, SetQuery, Source,
+                   first_select, is_aggregate)
 from .scope import Scope
 from .sqlexpr import Expressions, conjuncts
 from .sqlfixes import Fixes, join_path
@@ -206,9 +207,26 @@ class Reader:
         group += self._things_of_names(group)
         joins += scope.extra
         sources, joins = self.rules.anti_join(scope.sources, joins, where)
-        return Query(select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where,
-                     group_by=group, having=having, order_by=order, limit=self._int(node.args.get("limit")),
-                     offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct")))
+        return self._extreme_row(Query(
+            select=tuple(items), sources=tuple(sources), joins=tuple(joins), where=where, group_by=group,
+            having=having, order_by=order, limit=self._int(node.args.get("limit")),
+            offset=self._int(node.args.get("offset")), distinct=bool(node.args.get("distinct"))), parent)
+
+    def _extreme_row(self, q: Query, parent: Scope | None) -> Query:
+        """`extreme_row`: `SELECT MAX(x), y FROM ...` without GROUP BY reads y of the row that holds the largest x (as
+        SQLite does, whose SQL the model writes), not of any row: the query becomes the row ranked first by x
+        (MIN: the smallest), among the rows that have an x; a tie at the top is read as any ranking's is."""
+        found = [it.expr for it in q.select if is_aggregate(it.expr)]
+        agg = found[0] if len(found) == 1 else None
+        if (parent is not None or not isinstance(agg, Agg) or agg.func not in ("min", "max") or agg.distinct
+                or not isinstance(agg.arg, Col) or q.group_by or q.having or q.order_by or q.limit is not None
+                or len(q.select) < 2 or not all(isinstance(it.expr, Col) for it in q.select if it.expr is not agg)):
+            return q
+        self._fix("extreme_row")
+        held = IsNull(agg.arg, negated=True)
+        return replace(q, select=tuple(Item(agg.arg, it.name) if it.expr is agg else it for it in q.select),
+                       where=held if q.where is None else And((q.where, held)),
+                       order_by=(Order(agg.arg, agg.func == "max"),), limit=1)
 
     def _unknown_joined_as_targets(self, first: exp.Expression, joins_: list[exp.Expression]) -> None:
         """`unknown_table_as_link_target`: a joined table the view does not have, joined only by `x.link = t.iri`

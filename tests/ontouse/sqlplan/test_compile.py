@@ -561,3 +561,15 @@ def test_the_min_and_max_of_numbers_written_as_text_are_by_value() -> None:
     for way, first in (("DESC", ["Ridge", "Hollow", "Cape"]), ("ASC", ["Hollow", "Ridge", "Cape"])):
         assert run(READINGS, f"SELECT station FROM Reading GROUP BY station ORDER BY MAX(rain_mm) {way}",
                    ordered=True) == first
+
+
+def test_a_column_beside_max_or_min_is_read_from_the_row_that_holds_it() -> None:
+    """`SELECT MAX(x), y` without GROUP BY reads y of the row with the largest x (as SQLite does), not of any row;
+    a row without x (or with a text that is no number) is never that row."""
+    assert pk("SELECT MAX(salary), label FROM Ranger") == [("9100", "Mira Stone")]
+    assert pk("SELECT label, MIN(salary) FROM Ranger WHERE postedAt IS NOT NULL") == [("Dan Ferro", "3900")]
+    assert run(READINGS, "SELECT MIN(rain_mm), station FROM Reading") == [("7", "Hollow")]
+    assert run(READINGS, "SELECT station, MAX(rain_mm) FROM Reading") == [("Ridge", "21")]
+    assert pk("SELECT MAX(salary), MIN(salary) FROM Ranger") == [("9100", "3900")]  # two aggregates: one row
+    plan, fixes = read_sql(view(PARKS)[1], "SELECT MAX(salary) FROM Ranger")
+    assert "extreme_row" not in fixes and not plan.order_by  # the largest value alone stays an aggregate
