@@ -9,7 +9,10 @@ the way and reported in `Reader.fixes` (each is a named rule):
   outside a join condition), else the row itself (`t.iri`);
 - `column_owner`: `T2.x` where T2's table has no column x but exactly one other table of the query has it;
 - `bare_table`: a column qualified by a table name that is in the query under another alias;
-- `exists_count`: `SELECT EXISTS (subquery)` with no FROM is the subquery's `COUNT(*)` (a yes/no)."""
+- `exists_count`: `SELECT EXISTS (subquery)` with no FROM is the subquery's `COUNT(*)` (a yes/no);
+- `ranked_group`: grouped rows ordered by a column they neither group nor aggregate: by its MAX (DESC) / MIN (ASC);
+- `extreme_row`: `SELECT MAX(x), y` without GROUP BY: y of the row that holds the largest x.
+The rules of sqlfixes.py (`reach_column`, `key_name`, ...) are reported the same way."""
 
 from __future__ import annotations
 
@@ -382,18 +385,24 @@ class Reader:
                     return Col(scope.sources[0].alias, scope.sources[0].table, meant)
         if not found and scope.parent is not None:
             if scope.closed:  # reached from the subquery's own tables, which alone it may read
-                reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
-                if len(reached) == 1:
-                    return self.rules.reach(reached[0], name, scope)
+                reached = self._reached_once(name, scope)
+                if reached is not None:
+                    return reached
             found = [s for s in scope.parent.all_sources() if self.schema.table(s.table).column(name)]
         if not found:
             if name.lower() == "id" and len(scope.sources) == 1:
                 return self._col_of(scope.sources[0], name, scope)
-            reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
-            if len(reached) == 1:
-                return self.rules.reach(reached[0], name, scope)
+            reached = self._reached_once(name, scope)
+            if reached is not None:
+                return reached
             raise PlanError(self._missing(name, scope.all_sources()), details={"missing": [name]})
         return self._col_of(found[0], name, scope)
+
+    def _reached_once(self, name: str, scope: Scope) -> Col | None:
+        """`reach_column` from the one table of this query that reaches a column `name` (None when none or several
+        do)."""
+        reached = [r for r in (self.rules.reach(src, name, scope, dry=True) for src in scope.sources) if r]
+        return self.rules.reach(reached[0], name, scope) if len(reached) == 1 else None
 
     def _col_of(self, src: Source, name: str, scope: Scope) -> Col:
         table = self.schema.table(src.table)
