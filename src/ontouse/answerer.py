@@ -10,7 +10,8 @@ Per question (every step bounded by counts, never by the clock):
    meaning (repairs.py), compiles it to SPARQL (sqlplan/compile.py) and runs it through the store (storage/);
 4. the result is checked against the question (checks/); an error, an empty result or a failed check goes back
    to the model with the precise problem (after the failed check's own bounded repair, when it has one), at most
-   `max_attempts` model calls in all (attempt.py: one attempt);
+   `max_attempts` model calls in all (attempt.py: one attempt); a plan that reads one of two links to one table
+   is turned round when the model, asked which of them holds what the question names, says so (directions.py);
 5. a result that passed every check is asked for again, within the same budget of calls: a second plan, asked
    another way (sampled, then worded differently), must give the same answer (second_plans.py, agreement.py),
    else the plans are arbitrated (arbitration.py) or the answer is "Unsure" with both; a tie or a mixed name the
@@ -64,6 +65,7 @@ from .attempt import MAX_ROWS, MAX_TOKENS, QUERY_TIMEOUT, Attempt, extract_sql, 
 from .reading import QuestionReading
 from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
+from .directions import LinkDirections
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
 from .checks.asked import ASKED_CLASS_READ, widened_to_asked
 from .checks.named import COMPARISON_SIDES, sides_compared_in
@@ -85,7 +87,7 @@ def _norm(sql: str) -> str:
     return " ".join(sql.split()).rstrip(";").lower()
 
 
-class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
+class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
     """Answers questions over one store; the view of the ontology is built once. The question's reading in the
     ontology's language is `QuestionReading`'s (reading.py), the second plans and their agreement `SecondPlans`'
     (second_plans.py), the probes of what a passing result leaves ambiguous `AmbiguityProbes`' (ambiguity.py)."""
@@ -204,6 +206,8 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes):
                          {"role": "user", "content": prompts.render("ask_sql_repair", problem=run.problem)}]
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
+        if best is not None:  # two links to one table: the question says which way round (directions.py)
+            self._direction(q, asked, best, mentions)
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
         budget = min(self.second_plans, self.max_attempts - len(runs))
         reworded = prompts.render("ask_sql_reworded", hints=hints, examples=shots, question=asked)
