@@ -6,8 +6,10 @@ those who mentor Ann. No check can tell, as the data holds both; what the questi
 So when a plan uses one column of such a pair, code finds what the question names that the column holds (a value
 compared with it, the value a joined or nested query fixes, else the things the answer lists) and asks the model one
 closed question: which of the columns holds it (`DirectionQuestion`, answered under a schema that admits only the
-columns' names). A plan that used another column is turned round: the columns of that table swapped in that query
-(`turned`), kept by the answer loop only when it runs, finds rows and passes every check; else the plan stands.
+columns' names). When it names another column than the plan's, it is asked once more with the columns in the other
+order (a small model leans to a place in a list); only when both replies name that column is the plan turned round:
+the columns of that table swapped in that query (`turned`), kept by the answer loop only when it runs, finds rows
+and passes every check; else the plan stands.
 Part of the answer loop (answerer.py: `AnswerLoop` is a `LinkDirections`)."""
 
 from __future__ import annotations
@@ -104,19 +106,18 @@ def _fixed_value(query: Plan) -> str:
 def _value_of(c: Any, col: Col | None = None) -> str:
     """The value condition `c` compares a column with (`col`'s, when given): a literal, a list's first, a LIKE's
     text, or the value a nested query fixes."""
+    def compared(e: Any) -> bool:
+        return isinstance(e, Col) and (col is None or e == col)
+
     if isinstance(c, Cmp) and c.op == "=":
         for side, other in ((c.left, c.right), (c.right, c.left)):
-            if isinstance(side, Col) and (col is None or side == col):
-                if isinstance(other, Scalar):
-                    return _fixed_value(other.query)
-                return _literal(other)
-    if isinstance(c, InList) and not c.negated and isinstance(c.expr, Col) and (col is None or c.expr == col):
+            if compared(side):
+                return _fixed_value(other.query) if isinstance(other, Scalar) else _literal(other)
+    if not isinstance(c, (InList, InQuery, Like)) or c.negated or not compared(c.expr):
+        return ""
+    if isinstance(c, InList):
         return next((v for v in map(_literal, c.values) if v), "")
-    if isinstance(c, InQuery) and not c.negated and isinstance(c.expr, Col) and (col is None or c.expr == col):
-        return _fixed_value(c.query)
-    if isinstance(c, Like) and not c.negated and isinstance(c.expr, Col) and (col is None or c.expr == col):
-        return c.pattern.strip("%")
-    return ""
+    return _fixed_value(c.query) if isinstance(c, InQuery) else c.pattern.strip("%")
 
 
 def _anchor(query: Query, col: Col) -> str | None:
