@@ -102,7 +102,12 @@ class Expressions:
         return Cmp(op, left, right)
 
     def _arithmetic(self, e: exp.Expression, scope: Scope, aliases: bool) -> Expr:
-        return Arith(_ARITH[type(e)], self.read(e.this, scope, aliases), self.read(e.expression, scope, aliases))
+        return Arith(_ARITH[type(e)], self._operand(e.this, scope, aliases), self._operand(e.expression, scope, aliases))
+
+    def _operand(self, e: exp.Expression, scope: Scope, aliases: bool) -> Expr:
+        """A number an operation works on (+ - * /, ROUND, ABS): a link there means the linked thing's number."""
+        inner = self.read(e, scope, aliases)
+        return self.reader.rules.as_number(inner, scope) if isinstance(inner, Col) else inner
 
     # ---- logic ---------------------------------------------------------------------------------------------
     def _and(self, e: exp.And, scope: Scope, aliases: bool) -> Expr:
@@ -187,10 +192,13 @@ class Expressions:
         digits = e.args["decimals"]
         if not (isinstance(digits, exp.Literal) and not digits.is_string and digits.this.isdigit()):
             raise PlanError("ROUND(x, n) needs a whole number n of decimal places (ROUND(x, 2)).")
-        return Func("round", (self.read(e.this, scope, aliases), Lit(int(digits.this))))
+        return Func("round", (self._operand(e.this, scope, aliases), Lit(int(digits.this))))
 
     def _function(self, e: exp.Expression, scope: Scope, aliases: bool) -> Expr:
-        return Func(_FUNC[type(e)], (self.read(e.this, scope, aliases),))
+        name = _FUNC[type(e)]
+        if name in ("round", "abs"):
+            return Func(name, (self._operand(e.this, scope, aliases),))
+        return Func(name, (self.read(e.this, scope, aliases),))
 
     def _cast(self, e: exp.Cast, scope: Scope, aliases: bool) -> Expr:
         to = e.args["to"].this.name.upper() if e.args.get("to") is not None else ""

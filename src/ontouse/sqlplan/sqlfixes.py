@@ -4,8 +4,8 @@ Reader of reader.py; each is reported by its rule name):
 - `link_direction`: `X.iri = Y.link` where the link belongs to X's table and points at Y's: `X.link = Y.iri`;
 - `reach_column`: a column of a table reached through exactly one shortest chain of links or keys (at most two
   joins) from the table it was asked of: the chain is joined and the column read there;
-- `link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the one
-  number column of the linked thing (a price object's amount);
+- `link_number`: a link used as a number (summed, averaged, ordered, compared with a number, in arithmetic, ROUND
+  or ABS) means the one number column of the linked thing (a price object's amount);
 - `key_name`: a column asked for by the name of the key it refers to (`apiaryid` of a table whose `apiary`
   REFERENCES apiaries(apiaryid)) is that referring column; `id` of a table without one is its key column (the
   one other tables refer to), when there is exactly one; in a join condition, a column asked for by the name of
@@ -228,8 +228,8 @@ class Fixes:
         return Col(alias, table, self.schema.table(table).column(name).name)
 
     def as_number(self, col: Col, scope: Scope) -> Col:
-        """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number) means the
-        one number column of the linked thing (a price object's amount)."""
+        """`link_number`: a link used as a number (summed, averaged, ordered, compared with a number, in arithmetic)
+        means the one number column of the linked thing (a price object's amount)."""
         c = self.schema.table(col.table).column(col.column)
         if c is None or c.kind != "link" or not c.target:
             return col

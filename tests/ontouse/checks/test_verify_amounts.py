@@ -71,6 +71,21 @@ def test_a_fee_object_in_another_domain() -> None:
     assert ans.state == "answered" and ans.values() == ["Cargo One"]
 
 
+def test_a_price_object_in_arithmetic_is_its_number() -> None:
+    """A difference of two prices held as objects is the difference of their amounts, in both domains (an object
+    has no number of its own: read as is it gave no value at all)."""
+    a = answerer(STATIONERY)
+    ans = a.answer_sql("How much more does the fountain pen cost than the gel pen?",
+                       "SELECT a.costs - b.costs FROM Item AS a, Item AS b WHERE a.label = 'Fountain pen' AND "
+                       "b.label = 'Gel pen blue'")
+    assert ans.state == "answered" and [round(float(v), 2) for v in ans.values()] == [23.3]
+    a = answerer(RENTAL)
+    ans = a.answer_sql("What is each bike's day fee in cents?", "SELECT label, dayFee * 100 FROM Bike ORDER BY label")
+    assert ans.state == "answered"
+    assert [row[0].text() for row in ans.rows] == ["Cargo One", "City Two", "Tandem Three"]
+    assert [round(float(row[1].value)) for row in ans.rows] == [3000, 1200, 2500]
+
+
 def test_a_link_to_things_shared_by_many_is_no_value() -> None:
     """Stations are linked from several bikes: a station is a thing, not a bike's value."""
     a = answerer(RENTAL)
