@@ -98,14 +98,29 @@ def _request(words: list[str]) -> bool:
         "which", "what", "who", "how", "where", "when"))
 
 
+# "which" / "what" that asks (opening the question or a clause after a comma, not a relative "the X which ...")
+_ASKING = re.compile(r"(?:^|[,;:]\s*)(?:which|what)\s+([^\W_]+)", re.IGNORECASE)
+
+
 def asks_several(q: Question) -> bool:
-    """Does a question ask for things in the plural ("which rangers earn the most"), not exactly one ("which
-    ranger earns the most", "who ...")?"""
-    for i, w in enumerate(q.words[:4]):
-        if w in ("which", "what") and i + 1 < len(q.words):
-            noun = q.words[i + 1]
-            return noun not in STOP and singular(noun) != noun
-    return False
+    """Does a question ask for things in the plural ("which rangers earn the most", "the names of the boats that
+    carried the most"), not exactly one ("which ranger earns the most", "for the boats of 2020, which boat ...",
+    "the name of the boat with the longest hull", "who ...")? An asking "which / what" and its noun decide; else
+    the noun phrase nearest before the superlative (from its "the" to a function word: what is ranked) is plural."""
+    asking = _ASKING.search(q.text)
+    if asking and fold(asking.group(1)) not in STOP:
+        noun = fold(asking.group(1))
+        return singular(noun) != noun
+    top = next((i for i, w in enumerate(q.words) if w in UP | DOWN | ORDINAL), 0)
+    start = max((i for i, w in enumerate(q.words[:top]) if w == "the" and i + 1 < top), default=None)
+    if start is None:
+        return False
+    phrase = []
+    for w in q.words[start + 1:top]:
+        if w in STOP:
+            break
+        phrase.append(w)
+    return any(singular(w) != w for w in phrase)
 
 
 # ---- the question's grammar words: English closed classes the answer checks read (ontouse.checks) ----------

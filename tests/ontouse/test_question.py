@@ -94,3 +94,25 @@ def test_a_name_in_a_condition_is_not_asked() -> None:
     assert not parse_question("List the ids of lockers with the name Blue.").asks_names
     assert parse_question("List the name of each locker with a lock.").asks_names
     assert parse_question("What name is used for the east dock?").asks_names
+
+
+@pytest.mark.parametrize("text, several", [
+    ("Which rangers earn the most?", True),
+    ("Which ranger earns the most?", False),
+    ("Find the names of the boats that carried the most passengers.", True),
+    ("What are the names of the boats with the longest hull?", True),
+    ("What is the name of the boat with the longest hull?", False),
+    ("What are the name and length of the boat launched earliest?", False),
+    ("List the titles of the books borrowed most often.", True),
+    ("Show the title of the book borrowed most often, and its author.", False),
+    ("Give the shelf and the reader of the loan that lasted the longest.", False),
+    ("List the most common genre of novels.", False),
+    ("Who borrowed the most books?", False),
+    ("For the boats of the northern fleet, which boat carried the most passengers?", False),
+    ("Show the loan which lasted the longest.", False),
+])
+def test_asks_several_reads_the_thing_ranked(text: str, several: bool) -> None:
+    """The noun phrase nearest before the superlative names what is ranked: plural asks for every tied thing."""
+    from ontouse.question import asks_several
+
+    assert asks_several(parse_question(text)) is several
