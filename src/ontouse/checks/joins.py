@@ -70,11 +70,12 @@ def compared_sets(plan: Plan) -> list[Join]:
 
 def join_problem(plan: Plan, schema: Schema) -> str:
     """A join of two columns whose values nothing relates (no link, no key between them, not the same value
-    named alike) pairs rows by coincidence: the rows it returns are not related things. The same for a key or a
+    named alike) pairs rows by coincidence: the rows it returns are not related things (a link joined with a column
+    that tells the linked table's rows apart pairs each row with the thing it links to). The same for a key or a
     link compared with a set (IN / NOT IN a subquery) of values it does not refer to: it never matches, and NOT IN
     keeps every row."""
     for j in joins_in(plan):
-        if not _joined_values_related(schema, j):
+        if not (_joined_values_related(schema, j) or _link_to_key(schema, j.left, j.right)):
             return (f"the join {j.left.alias}.{j.left.column} = {j.right.alias}.{j.right.column} pairs values that no "
                     f"link or key relates ({j.left.table}.{j.left.column} does not refer to {j.right.table}): join "
                     f"on the column that refers to the other table (REFERENCES), or on its link.")

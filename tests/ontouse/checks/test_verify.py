@@ -199,6 +199,42 @@ def test_a_join_of_values_nothing_relates_is_found() -> None:
         assert join_problem(read_sql(schema, sql)[0], schema) == "", sql
 
 
+LIBRARY = """
+@prefix : <http://example.org/library#> .
+:b1 a :Book ; :isbn "978-1" ; :title "Salt Roads" .
+:b2 a :Book ; :isbn "978-2" ; :title "Night Ferns" .
+:m1 a :Member ; :card 7 ; :holder "Ines Porto" .
+:l1 a :Loan ; :days 14 ; :ofBook :b1 ; :byMember :m1 .
+:l2 a :Loan ; :days 21 ; :ofBook :b1 ; :byMember :m1 .
+:l3 a :Loan ; :days 7 ; :ofBook :b2 ; :byMember :m1 .
+"""
+
+
+@pytest.mark.parametrize("ttl, question, by_key, by_link, expected", [
+    ("HARBOUR", "How many sailings did each vessel make?",
+     "SELECT v.vessel_no, COUNT(*) FROM Vessel v JOIN Sailing s ON v.vessel_no = s.ref_vessel GROUP BY v.vessel_no",
+     "SELECT v.vessel_no, COUNT(*) FROM Vessel v JOIN Sailing s ON v.iri = s.ref_vessel GROUP BY v.vessel_no",
+     [["1", "2"], ["2", "1"]]),
+    ("LIBRARY", "How many loans had each book?",
+     "SELECT b.isbn, COUNT(*) FROM Book b JOIN Loan l ON l.ofBook = b.isbn GROUP BY b.isbn",
+     "SELECT b.isbn, COUNT(*) FROM Book b JOIN Loan l ON l.ofBook = b.iri GROUP BY b.isbn",
+     [["978-1", "2"], ["978-2", "1"]]),
+])
+def test_a_link_joined_with_the_column_that_tells_its_things_apart_is_the_link(
+        ttl: str, question: str, by_key: str, by_link: str, expected: list) -> None:
+    """A link joined with a column of the linked table that holds a different value on every row (the code or
+    number its things are known by) pairs each row with the thing it links to, as the link with iri does: the
+    same rows, stated (a key of another table, a berth's number for a vessel's, stays a join nothing relates)."""
+    from ontouse_graphs import HARBOUR, view
+
+    store, schema = view({"HARBOUR": HARBOUR, "LIBRARY": LIBRARY}[ttl])
+    assert join_problem(read_sql(schema, by_key)[0], schema) == ""
+    a = AnswerLoop(store, NoModel(), schema=schema)
+    answers = [a.answer_sql(question, sql) for sql in (by_key, by_link)]
+    assert [x.state for x in answers] == ["answered", "answered"], answers[0].answer
+    assert [sorted([c.value for c in r] for r in x.rows) for x in answers] == [expected, expected]
+
+
 def test_count_of_the_value_itself_counts_the_things_the_question_names(answerer: AnswerLoop) -> None:
     """"How many sharks are endangered?" planned as a count of the status itself (1) is repaired by code into the
     count of the sharks linked to it; "which staff members speak X?" planned as the language itself lists the staff
