@@ -430,8 +430,9 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     """Value columns the question names by two or three of its words in a row ("unit price", "floor area":
     unitprice, floor_area), which the plan never reads: the question asks for or about that value, and the plan
     answers with another. A column of a table the plan reads; or of another table, when no table the plan reads
-    has a column of that name ("the highest hire fee" answered from the berths' fees). (Not links: a relation is
-    read from either side.)"""
+    has a column of that name ("the highest hire fee" answered from the berths' fees). A link named so
+    ("compatible products", "mentored by") that the plan never reads, from either side: the question asks about
+    that relation and the plan reads another."""
     if not isinstance(plan, (Query, SetQuery)):
         return []
     cols = columns_in(plan, deep=True)
@@ -440,12 +441,21 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     read = {(c.table.lower(), c.column.lower()) for c in cols}
     words = re.findall(r"[^\W_]+", q.text.lower())
     said = {"".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    ones = [singular(w) for w in words]
+    said_one = said | {"".join(ones[i:i + n]) for n in (2, 3) for i in range(len(ones) - n + 1)}
     out = []
+    links_read = {squeezed(c.column).lower() for c in cols}
+    classes = {squeezed(x).lower() for t in schema.tables.values() for x in (t.name, t.label or "")}  # words that
+    # name a class name its things ("how many military ranks"), not the link of the same name
     near = {squeezed(c.name).lower() for t in schema.tables.values() if t.name.lower() in tables
             for c in t.columns.values()}
     for t in schema.tables.values():
         for c in t.columns.values():
             key = squeezed(c.name).lower()
+            if c.kind == "link" and key in said_one and key not in links_read | classes:
+                out.append(f"{t.name}.{c.name}")
+                links_read.add(key)  # (a link of a superclass and of its subclasses: one name, said once)
+                continue
             if c.kind in ("id", "link") or key not in said or (t.name.lower(), c.name.lower()) in read:
                 continue
             if t.name.lower() not in tables and key in near:

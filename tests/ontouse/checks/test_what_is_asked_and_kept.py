@@ -72,6 +72,58 @@ def test_the_named_value_read_where_it_is_passes(harbour: AnswerLoop, records: A
     assert ans.state == "answered" and ans.values() == ["Box 14"]
 
 
+
+GUILD = HEAD + """
+@prefix : <http://example.org/guild#> .
+:Member a owl:Class ; rdfs:label "member" .
+:GuildHall a owl:Class ; rdfs:label "guild hall" .
+:mentoredBy a owl:ObjectProperty . :reportsTo a owl:ObjectProperty . :guildHall a owl:ObjectProperty .
+:h1 a :GuildHall ; rdfs:label "Tanners Hall" .
+:h2 a :GuildHall ; rdfs:label "Dyers Hall" .
+:m1 a :Member ; rdfs:label "Ada Quill" ; :guildHall :h1 .
+:m2 a :Member ; rdfs:label "Ben Arbor" ; :mentoredBy :m1 ; :reportsTo :m3 ; :guildHall :h1 .
+:m3 a :Member ; rdfs:label "Cy Lune" ; :reportsTo :m1 ; :guildHall :h2 .
+"""
+
+WORKSHOP = HEAD + """
+@prefix : <http://example.org/workshop#> .
+:Part a owl:Class ; rdfs:label "part" .
+:Maker a owl:Class ; rdfs:label "maker" .
+:replacementPart a owl:ObjectProperty . :madeBy a owl:ObjectProperty .
+:k1 a :Maker ; rdfs:label "Vossberg" .
+:p1 a :Part ; rdfs:label "Valve K5" ; :madeBy :k1 ; :replacementPart :p2 .
+:p2 a :Part ; rdfs:label "Valve K6" ; :madeBy :k1 .
+:p3 a :Part ; rdfs:label "Seal S1" ; :madeBy :k1 .
+"""
+
+
+@pytest.mark.parametrize("ttl, question, other, right, values", [
+    (GUILD, "Which members are mentored by Ada Quill?",
+     "SELECT M.label FROM Member AS M JOIN Member AS B ON M.reportsTo = B.iri WHERE B.label = 'Ada Quill'",
+     "SELECT M.label FROM Member AS M JOIN Member AS B ON M.mentoredBy = B.iri WHERE B.label = 'Ada Quill'",
+     ["Ben Arbor"]),
+    (WORKSHOP, "What are the replacement parts of Valve K5?",
+     "SELECT O.label FROM Part AS P JOIN Part AS O ON O.madeBy = P.madeBy WHERE P.label = 'Valve K5' "
+     "AND O.label != 'Valve K5'",
+     "SELECT O.label FROM Part AS P JOIN Part AS O ON P.replacementPart = O.iri WHERE P.label = 'Valve K5'",
+     ["Valve K6"]),
+])
+def test_a_relation_the_question_names_that_the_plan_never_reads(question: str, ttl: str, other: str, right: str,
+                                                                 values: list[str]) -> None:
+    """A link the question names by its words ("mentored by", "replacement parts") and the plan never reads, from
+    either side: the plan answers about another relation."""
+    a = loop(ttl)
+    ans = a.answer_sql(question, other)
+    assert ans.state == "unsure" and "named_columns_read" in failed(ans), ans.answer
+    ans = a.answer_sql(question, right)
+    assert ans.state == "answered" and ans.values() == values, ans.answer
+
+
+def test_words_that_name_a_class_name_its_things_not_the_link_of_that_name() -> None:
+    ans = loop(GUILD).answer_sql("How many guild halls are there?", "SELECT COUNT(*) FROM GuildHall")
+    assert ans.state == "answered" and ans.values() == ["2"], ans.answer
+
+
 def test_a_value_of_the_same_name_read_from_another_table_passes(harbour: AnswerLoop) -> None:
     # "berth" names the table and "fee" alone names no column: nothing named by two words is left unread
     ans = harbour.answer_sql("What is the fee of the berth North Quay?",
