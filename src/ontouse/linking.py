@@ -29,11 +29,12 @@ log = logging.getLogger(__name__)
 
 MAX_VALUE_CHARS = 120
 PARTIAL_MAX_VALUES = 30  # a partial mention counts when the words occur inside at most this many values
-FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("pontiometer" for "potentiometer")
+FUZZY_CUTOFF = 0.85  # difflib ratio for a misspelt value ("gazeebo" for "gazebo")
 PARTIAL_MAX_NAMES = 5  # ... and a single capitalised word (a name: "Ms. Vellow") inside at most this many
 MAX_HINTS = 8
 MAX_PHRASE_WORDS = 4  # the longest run of question words looked up as a value in the store (open properties)
 LOOKUP_CHUNK = 400  # literals per lookup query
+_NUMBER_TEXT = re.compile(r"-?\d+(?:[.,]\d+)*")
 
 
 def _within_narrower(table: Table, tables: list[Table], things: dict[URIRef, set[URIRef]]) -> bool:
@@ -283,23 +284,27 @@ class ValueIndex:
         return set(self._labels[key])
 
     def aliases(self, mention: Mention) -> set[str]:
-        """The other texts of the things the mention names (their labels in other languages, other names): a
-        plan that compares one of them uses the named thing."""
+        """The other texts of the things the mention names: their values of the same property (in other
+        languages), their labels and names, and their numbers (a number written in the name: "loan 7"). A plan that
+        compares one of them uses the named thing. The other values of a row that holds the value (a flag, a share
+        beside a language in a table of pairs) name nothing."""
         from rdflib import Literal
 
         table = self.schema.table(mention.table)
         col = table.column(mention.column) if table else None
         if col is None or not col.prop:
             return set()
-        query = ("SELECT DISTINCT ?o ?p ?value WHERE { ?s ?p ?v . FILTER(STR(?v) = STR(?value)) ?s ?q ?o . "
-                 "FILTER(isLiteral(?o) && STRLEN(STR(?o)) <= 200) } LIMIT 50")
+        query = ("SELECT DISTINCT ?o ?q ?p ?value WHERE { ?s ?p ?v . FILTER(STR(?v) = STR(?value)) ?s ?q ?o . "
+                 "FILTER(isLiteral(?o) && STRLEN(STR(?o)) <= 200) } LIMIT 100")
         try:
-            rows = self.store.select(query, max_rows=50, timeout_s=5.0,
+            rows = self.store.select(query, max_rows=100, timeout_s=5.0,
                                      bindings={"p": URIRef(col.prop), "value": Literal(mention.value)}).rows
         except Exception as e:  # noqa: BLE001 - a lookup that fails only leaves the plan's own texts
             log.info("no other names of %r: %s", mention.value, e)
             return set()
-        return {str(r[0]) for r in rows if r and r[0] is not None}
+        names = {URIRef(col.prop), *self.schema.label_props}
+        return {str(o) for o, q in (r[:2] for r in rows if r and r[0] is not None)
+                if q in names or _NUMBER_TEXT.fullmatch(str(o))}
 
     def _placed(self, text: str, value: str, prop: URIRef, exact: bool) -> list[Mention]:
         """The mention in each (shown) table whose rows carry the value, the most specific tables first; the name

@@ -148,3 +148,46 @@ def test_a_long_list_is_answered_whole() -> None:
     ans = tags.answer_sql("Which tags weigh more than 10 g?", "SELECT label FROM Tag WHERE weight_g > 10")
     want = sum(1 for i in range(2500) if i % 97 > 10)
     assert ans.state == "answered" and not ans.truncated and len(ans.values()) == want > 1000
+
+
+ISLES = HEAD + """
+@prefix : <http://example.org/isles#> .
+:r1 a :Region ; :code "HRB" ; :region_name "Harbrey" .
+:r2 a :Region ; :code "SKL" ; :region_name "Skellan" .
+:u1 a :Usage ; :code "HRB" ; :tongue "Norn" ; :official "T" ; :share 61.5 .
+:u2 a :Usage ; :code "HRB" ; :tongue "Brythonic" ; :official "F" ; :share 30.0 .
+:u3 a :Usage ; :code "SKL" ; :tongue "Brythonic" ; :official "T" ; :share 88.0 .
+:u4 a :Usage ; :code "SKL" ; :tongue "Norn" ; :official "F" ; :share 12.0 .
+"""
+
+PANTRY = HEAD + """
+@prefix : <http://example.org/pantry#> .
+:c1 a :Recipe ; :recipe_id 1 ; :title "Green Soup" .
+:c2 a :Recipe ; :recipe_id 2 ; :title "Fish Pie" .
+:h1 a :Use ; :recipe_id 1 ; :herb "dill" ; :fresh "Y" ; :grams 5 .
+:h2 a :Use ; :recipe_id 1 ; :herb "sage" ; :fresh "N" ; :grams 2 .
+:h3 a :Use ; :recipe_id 2 ; :herb "dill" ; :fresh "N" ; :grams 3 .
+:h4 a :Use ; :recipe_id 2 ; :herb "sage" ; :fresh "Y" ; :grams 4 .
+"""
+
+
+@pytest.mark.parametrize("ttl, question, flag_only, both, values", [
+    (ISLES, "Which regions have Norn as an official tongue?",
+     "SELECT r.region_name FROM Region r JOIN Usage u ON r.code = u.code WHERE u.official = 'T'",
+     "SELECT r.region_name FROM Region r JOIN Usage u ON r.code = u.code WHERE u.official = 'T' "
+     "AND u.tongue = 'Norn'", ["Harbrey"]),
+    (PANTRY, "Which recipes use fresh dill?",
+     "SELECT c.title FROM Recipe c JOIN Use h ON c.recipe_id = h.recipe_id WHERE h.fresh = 'Y'",
+     "SELECT c.title FROM Recipe c JOIN Use h ON c.recipe_id = h.recipe_id WHERE h.fresh = 'Y' AND h.herb = 'dill'",
+     ["Green Soup"]),
+])
+def test_another_value_of_the_row_that_holds_a_named_value_is_no_name_of_it(
+        ttl: str, question: str, flag_only: str, both: str, values: list[str]) -> None:
+    """A flag or a share beside the named value in a table of pairs does not name it: a plan that compares only
+    the flag leaves the named value out (repaired by code: the value compared where it is)."""
+    a = loop(ttl)
+    ans = a.answer_sql(question, flag_only)
+    named = next(c for c in ans.checks if c["check"] == "named_values_used")
+    assert ans.state == "answered" and ans.values() == values and "repaired" in named.get("detail", ""), ans.answer
+    ans = a.answer_sql(question, both)
+    assert ans.state == "answered" and ans.values() == values, ans.answer
