@@ -12,10 +12,10 @@ from ontocore.text import STOP, fold, singular
 
 from ..answer import Cell
 from ..question import AMOUNT, ROUND, WHICH, Question, asks_per_group, counted_phrase, noun_phrase
-from ..sqlplan.plan import Agg, Arith, Col, Func, Item, Plan, Query, walk
+from ..sqlplan.plan import Agg, And, Arith, Cmp, Col, Func, Item, Lit, Plan, Query, walk
 from ..sqlplan.schema import Schema, Table
 from .check import Check
-from .plan_parts import aggregates_in, fixed_names, has_aggregate
+from .plan_parts import aggregates_in, fixed_names, has_aggregate, top_conditions
 from .shape import is_number, things_with_value
 from .tables import (asked_tables, column_words, is_numeric, links_named, phrase_tables, refers_to, related,
                      tables_named)
@@ -29,21 +29,81 @@ def average_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
 
 
 # "an average weight above 40", "average score of more than 7.5": a condition on an average, not on each value
-_AVERAGE_COMPARED = re.compile(r"\baverage\b(?:\s+[^\W\d]+){0,5}?\s+(?:(?:greater|more|less|fewer|higher|lower|"
+_AVERAGE_COMPARED = re.compile(r"\baverage\b((?:\s+[^\W\d]+){0,5}?)\s+(?:(?:greater|more|less|fewer|higher|lower|"
                                r"larger|smaller|bigger)\s+than|above|below|over|under|at\s+least|at\s+most)\s+"
-                               r"(?:of\s+)?-?\d", re.I)
+                               r"(?:of\s+)?(-?\d+(?:\.\d+)?)", re.I)
+_COPULA = frozenset("is are was were be".split())
+
+
+def _average_number(q: Question) -> float | None:
+    """The number a question compares an average with, when the comparison follows the average's own words
+    ("an average grit above 40", "whose average weight is over 40": 40); None when it does not, or when a phrase
+    comes between ("the average salary of rangers earning over 9000": the rangers' salaries are compared)."""
+    m = _AVERAGE_COMPARED.search(q.text)
+    if m is None or any(w in STOP and w not in _COPULA for w in m.group(1).lower().split()):
+        return None
+    return float(m.group(2))
+
+
+def _is_number(e: Any, n: float) -> bool:
+    return isinstance(e, Lit) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool) \
+        and float(e.value) == n
+
+
+def _averages_compared(plan: Plan, n: float) -> bool:
+    """Does the plan compare an average with the number (HAVING AVG(x) > n, or a subquery's AVG)?"""
+    return any(isinstance(c, Cmp) and any(_is_number(a, n) and has_aggregate(b, "avg")
+                                          for a, b in ((c.left, c.right), (c.right, c.left)))
+               for c in walk(plan))
+
+
+def _values_compared(plan: Plan, n: float) -> list[Cmp]:
+    """The plan's own WHERE conditions that compare a single value with the number (grit > 40)."""
+    if not isinstance(plan, Query):
+        return []
+    return [c for c in top_conditions(plan.where) if isinstance(c, Cmp) and
+            ((isinstance(c.left, Col) and _is_number(c.right, n)) or (isinstance(c.right, Col) and _is_number(c.left, n)))]
 
 
 def average_compared_problem(q: Question, plan: Plan) -> str:
     """A question that sets a condition on an average ("the kinds whose average weight is above 40") answered by
-    a plan without AVG compares each value, not the average."""
-    if not _AVERAGE_COMPARED.search(q.text) or has_aggregate(plan, "avg"):
+    a plan that never compares an average with that number compares each value, not the average; a plan that
+    compares the average and also each value (WHERE weight > 40 ... HAVING AVG(weight) > 40) averages only the
+    values past it."""
+    if not _AVERAGE_COMPARED.search(q.text) or has_aggregate(plan, "avg") and _average_number(q) is None:
         return ""
-    return ("the question compares an average with a number, but the query compares single values: group the rows "
-            "the average is of (GROUP BY) and put the condition on AVG(...) in HAVING.")
+    n = _average_number(q)
+    if n is None or not _averages_compared(plan, n):
+        return ("the question compares an average with a number, but the query compares single values: group the "
+                "rows the average is of (GROUP BY) and put the condition on AVG(...) in HAVING.")
+    if _values_compared(plan, n):
+        return ("the question compares an average with a number, and the query compares each single value with it "
+                "too (WHERE): keep only the condition on AVG(...) in HAVING.")
+    return ""
 
 
-# ---- checks ------------------------------------------------------------------------------------------------
+def average_moved(q: Question, plan: Plan) -> Plan | None:
+    """The bounded repair of average_compared_problem for a grouped plan: the WHERE condition that compares one
+    column's single values with the number goes, and the same comparison of that column's AVG is in HAVING
+    (added when the plan has none). None when the plan is not grouped or compares other columns so."""
+    n = _average_number(q)
+    conds = _values_compared(plan, n) if n is not None else []
+    if not isinstance(plan, Query) or not plan.group_by or len(conds) != 1:
+        return None
+    c = conds[0]
+    col, op = (c.left, c.op) if isinstance(c.left, Col) else (c.right, _FLIPPED.get(c.op, c.op))
+    rest = [x for x in top_conditions(plan.where) if x is not c]
+    having = plan.having
+    if not _averages_compared(plan, n):
+        on_avg = Cmp(op, Agg("avg", col), Lit(c.right.value if isinstance(c.left, Col) else c.left.value))
+        having = on_avg if having is None else And((having, on_avg))
+    where = None if not rest else rest[0] if len(rest) == 1 else And(tuple(rest))
+    return replace(plan, where=where, having=having)
+
+
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
 def counted_class_problem(q: Question, plan: Plan, schema: Schema) -> str:
     """A "how many X" question answered by counting rows of a table unrelated to X."""
     if q.kind != "count" or not isinstance(plan, Query):
@@ -230,7 +290,8 @@ def rounding_problem(q: Question, plan: Plan, schema: Schema) -> str:
 AVERAGE_ASKED = Check("average_asked", 80, lambda a: average_problem(a.q, a.plan, a.rows),
                       lambda a: "average" in a.q.words)
 AVERAGE_COMPARED = Check("average_compared", 85, lambda a: average_compared_problem(a.q, a.plan),
-                         lambda a: "average" in a.q.words)
+                         lambda a: "average" in a.q.words, repair=lambda a: average_moved(a.q, a.plan),
+                         repair_note="the condition put on the average, not on each value")
 COUNTED_CLASS = Check("counted_class", 90, lambda a: counted_class_problem(a.q, a.plan, a.schema),
                       lambda a: a.q.kind == "count")
 NOT_THE_NAMED_THING_COUNTED = Check(

@@ -153,7 +153,11 @@ def test_a_condition_on_an_average_is_not_a_condition_on_each_value() -> None:
     a = answerer(QUARRY)
     ans = a.answer_sql("How many samples does each rock have, for the rocks with an average grit greater than 40?",
                        "SELECT rock, COUNT(*) FROM Sample WHERE grit > 40 GROUP BY rock")
-    assert ans.state == "unsure" and failed(ans) == ["average_compared"]
+    assert ans.state == "answered" and ans.repairs == ["average_compared"]  # the condition put on the average
+    assert [[c.value for c in r] for r in ans.rows] == [["gneiss", "2"]]
+    ans = a.answer_sql("Which samples have grit above 40, among the pits with an average grit greater than 40?",
+                       "SELECT s.iri FROM Sample s WHERE s.grit > 40")
+    assert ans.state == "unsure" and "average_compared" in failed(ans)  # no group to put it on: the model's
     ans = a.answer_sql("Which rocks have an average grit greater than 40?",
                        "SELECT rock FROM Sample GROUP BY rock HAVING AVG(grit) > 40")
     assert ans.state == "answered" and ans.values() == ["gneiss"]
@@ -164,3 +168,18 @@ def test_a_condition_on_an_average_is_not_a_condition_on_each_value() -> None:
     ans = a.answer_sql("What is the average salary of rangers earning over 9000?",
                        "SELECT AVG(salary) FROM Ranger WHERE salary > 9000")
     assert "average_compared" not in failed(ans)
+
+
+@pytest.mark.parametrize("ttl, question, sql, rows", [
+    (QUARRY, "What is the total grit of each rock, for the rocks with an average grit greater than 40?",
+     "SELECT rock, SUM(grit), AVG(grit) FROM Sample WHERE grit > 40 GROUP BY rock", [["gneiss", "86", "43"]]),
+    (PARKS, "For the huts whose rangers earn on average more than 6000, how many rangers are posted there?",
+     "SELECT h.label, COUNT(*) FROM Ranger r JOIN Hut h ON r.postedAt = h.iri WHERE r.salary > 6000 "
+     "GROUP BY h.label HAVING AVG(r.salary) > 6000", [["Pinewood", "3"]]),
+])
+def test_an_average_compared_is_not_also_each_value_compared(ttl: str, question: str, sql: str, rows: list) -> None:
+    """A plan that averages (selected, or compared in HAVING) and also keeps only the single values past the
+    number reads the average of the kept values: the condition on each value goes, the one on the average stays."""
+    ans = answerer(ttl).answer_sql(question, sql)
+    assert ans.state == "answered" and ans.repairs == ["average_compared"], ans.answer
+    assert [[c.value for c in r] for r in ans.rows] == rows
