@@ -13,8 +13,10 @@ finds rows and every answer check passes: AnswerLoop._code_repair).
   which no row can satisfy, between which the view has exactly one link, are joined by that link; two tables
   joined by one of their two links, which pairs no rows (a sheet's `filedIn` binder, where the data states the
   binder's `holds`), are joined by the other.
+- `both_values`: "which X ... both A and B" planned otherwise (the two named things intersected, which no thing
+  is): the X linked to A and also to B (checks/asked.py's `things_with_both`, written from the question).
 
-Each applies only to a plain query (no set operation); none adds a condition."""
+Each of the others applies only to a plain query (no set operation) and adds no condition."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from ontocore.text import STOP, fold, singular, tokens
 
+from .checks.asked import things_with_both
 from .question import Question
 from .repairs import named_on_its_source
 from .sqlplan.joins import join_edges
@@ -131,4 +134,7 @@ def empty_repairs(plan: Plan, schema: Schema, q: Question, mentions: list, table
     if dropped is not None:
         out.append(("unasked_join_dropped", dropped,
                     "repaired: a joined table the question does not name, which left no rows, left out"))
+    both = things_with_both(q, schema, mentions, table_texts)
+    if both is not None:
+        out.append(("both_values", both, "repaired: the asked things linked to each of the two named things"))
     return out

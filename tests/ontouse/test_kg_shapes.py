@@ -323,3 +323,22 @@ def test_a_link_to_things_of_several_kinds_is_compared_by_the_linked_things_name
                                  "SELECT T.label FROM Trail T JOIN Landmark L ON T.passes = L.iri "
                                  "WHERE L.label = 'Reed Fen'")
     assert ans.state == "answered" and _names(ans) == ["Fen Trail"], ans.error
+
+
+def test_the_things_with_both_named_things_are_read_by_code_when_the_plan_reads_the_named_things() -> None:
+    """"Which X have both A and B" planned as the named things themselves (an INTERSECT of two different things
+    finds nothing; the two things listed answer no "which X"): code reads the X linked to A and also to B, by the
+    one link between the tables, and states them only when every check passes."""
+    ans = _answerer(KITCHEN).answer_sql(
+        "Which recipes use both basil and mint?",
+        "SELECT H.iri FROM Herb H WHERE H.label = 'basil' INTERSECT SELECT H.iri FROM Herb H WHERE H.label = 'mint'")
+    assert ans.state == "answered" and _names(ans) == ["Green Pesto", "Herb Butter"], ans.answer
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trails pass both Blue Lake and Stone Hut?",
+        "SELECT L.label FROM Landmark L WHERE L.label = 'Blue Lake' OR L.label = 'Stone Hut'")
+    assert ans.state == "answered" and _names(ans) == ["North Loop"], ans.answer
+    ans = _answerer(TRAILS).answer_sql(
+        "Which trails are kept by both Ada Voss and Ben Ruiz?",
+        "SELECT G.iri FROM Ranger G WHERE G.label = 'Ada Voss' INTERSECT SELECT G.iri FROM Ranger G "
+        "WHERE G.label = 'Ben Ruiz'")
+    assert ans.state == "answered" and _names(ans) == ["North Loop"], ans.answer

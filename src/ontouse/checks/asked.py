@@ -8,7 +8,7 @@ from typing import Any
 
 from ontocore.text import fold, singular
 
-from ..question import Question, asked_phrase
+from ..question import Question, asked_phrase, both_named
 from ..sqlplan.plan import (And, Cmp, Col, InList, Item, Like, Lit, Not, Or, Plan, Query, SetQuery, Source, columns_in,
                             is_aggregate)
 from ..sqlplan.schema import Schema, Table
@@ -91,15 +91,37 @@ def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, tab
     """The things a "which X does N ..." question asks for, read by code when the plan returned no column of X
     (the bounded repair of `asked_table`): the rows of the table the question names (asked_tables) linked to the
     one thing the question names whole (its exact mentions) by the one link between that thing's table and X
-    (`one_link`); of several tables that hold the named thing, the smallest with such a link. None when the
-    question names no table, no single thing, or no single link relates them."""
+    (`one_link`); of several tables that hold the named thing, the smallest with such a link. "Which X have both A
+    and B": the X linked to A and also to B (`things_with_both`). None when the question names no table, no single
+    thing (or pair joined by both), or no single link relates them."""
     asked = asked_tables(q, schema, table_texts)
     if not asked or not isinstance(plan, (Query, SetQuery)):
         return None
-    wide = asked[0]
-    named = [m for m in mentions if getattr(m, "exact", False) and m.table.lower() != wide.name.lower()]
+    named = [m for m in mentions if getattr(m, "exact", False) and m.table.lower() != asked[0].name.lower()]
+    if len({m.value for m in named}) == 2:
+        return things_with_both(q, schema, mentions, table_texts)
     if len({m.value for m in named}) != 1:
         return None
+    return _linked_to(asked[0], named, schema)
+
+
+def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: Any = None) -> Plan | None:
+    """The things of the table a "which X ... both A and B" question asks for that are linked to the thing named A
+    and also to the thing named B (A and B values of one column, joined by "and": both_named), each by the one link
+    between the named thing's table and X: an INTERSECT of the two. None when the question names no such pair or
+    table, or no single link relates them."""
+    asked = asked_tables(q, schema, table_texts)
+    pairs = both_named(q, mentions)
+    if not asked or len(pairs) != 1:
+        return None
+    parts = [_linked_to(asked[0], [m for m in mentions if getattr(m, "exact", False) and m.value == value
+                                   and m.table.lower() != asked[0].name.lower()], schema) for value in pairs[0]]
+    return SetQuery("intersect", parts[0], parts[1]) if parts[0] is not None and parts[1] is not None else None
+
+
+def _linked_to(wide: Table, named: list, schema: Schema) -> Query | None:
+    """The rows of `wide` linked to the thing the mentions `named` name (one value), by the one link between its
+    table and `wide`; of several tables that hold it, the smallest with such a link."""
     options = []
     for m in named:
         t = schema.table(m.table)
