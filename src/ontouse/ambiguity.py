@@ -8,10 +8,13 @@ from dataclasses import replace
 
 from ontocore.text import fold
 
-from .answer import Cell
+from .answer import Answer, Cell
 from .attempt import Attempt
+from .checks.check import Outcome
 from .checks.plan_parts import top_conditions
-from .question import Question
+from .phrases import Phrases
+from .question import Question, asks_several
+from .results import answer_text, unsure_text
 from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, walk
 
 
@@ -71,7 +74,8 @@ def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
 
 
 class AmbiguityProbes:
-    """The probes run on a result that passed, for the answer loop (uses its `_trial`)."""
+    """The probes run on a result that passed, and what the answer says of what they find, for the answer loop
+    (uses its `_trial` and `_answer`)."""
 
     def _tie(self, q: Question, run: Attempt) -> tuple[bool, str, list | None]:
         """Does the result keep k things by a ranking that more things share (the question asks for the one with
@@ -116,3 +120,35 @@ class AmbiguityProbes:
                               f"({'; '.join(values[:5])}{'; ...' if len(values) > 5 else ''}), and the answer may "
                               "mix theirs: say which one")
         return bool(probes), ""
+
+    def _ambiguous(self, q: Question, ans: Answer, best: Attempt, runs: list[Attempt], words: Phrases) -> Answer | None:
+        """What the data leaves ambiguous in a result that passed (ambiguity.py): a tied ranking or a part of a
+        name that matches several values, recorded as checks. A tied top where the question asks for things is
+        stated whole; any other tie or mixed name makes the answer "Unsure" (returned); None when the answer goes
+        on."""
+        ranks, tie, tied = self._tie(q, best)
+        if ranks:
+            ans.checks.append(Outcome("ranking_unique", not tie, tie).to_dict())
+        named, mixed = self._mixed_names(q, best)
+        if named:
+            ans.checks.append(Outcome("one_name_matched", not mixed, mixed).to_dict())
+        if tie and not mixed and tied and isinstance(best.plan, Query) and best.plan.limit == 1 \
+                and not best.plan.offset and asks_several(q):
+            # a ranking whose top is tied, and the question asks for things, not exactly one ("which rangers
+            # earn the most"): every tied thing is stated, and the tie is said
+            widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
+            if widened is not None and len(widened.rows) == len(tied):
+                widened.fixes, widened.checks = best.fixes, best.checks
+                said = Outcome("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
+                stated = self._answer(q, widened, runs, words)
+                if stated.state == "answered":
+                    stated.checks = [c for c in stated.checks if c["check"] != "ranking_unique"] + [said]
+                    stated.answer = f"{stated.answer.rstrip('.')} ({words.get('tied', n=len(tied))})."
+                return stated
+        if tie or mixed:  # the one with the most, when several have it; a part of a name that two things share
+            rows = tied or best.rows
+            candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
+            ans.state, ans.error, ans.rows = "unsure", tie or mixed, []
+            ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
+            return ans
+        return None

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,7 +48,7 @@ from .examples import Examples
 from . import storeview, viewcache
 from .linking import ValueIndex
 from .sqlplan.plan import PlanError, Query, is_aggregate, to_dict, view_misses
-from .question import Question, asks_several, parse_question
+from .question import Question, parse_question
 from .repairs import repair_plan
 from .phrases import ENGLISH as ENGLISH_WORDS, PhraseBook, Phrases
 from .results import answer_text, boolean_of, make_cells, no_data_text, one_label_per_thing, unsure_text
@@ -67,7 +66,8 @@ from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
 from .directions import LinkDirections
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
-from .checks.asked import ASKED_CLASS_READ, widened_to_asked
+from .checks.asked import ASKED_CLASS_READ, things_with_both, widened_to_asked
+from .checks.conditions import BOTH_VALUES
 from .checks.named import COMPARISON_SIDES, sides_compared_in
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
@@ -206,6 +206,8 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
                          {"role": "user", "content": prompts.render("ask_sql_repair", problem=run.problem)}]
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
+        if best is None:  # "which X ... both A and B": the X linked to each, written by code (checks/asked.py)
+            best = self._both(q, runs, mentions)
         if best is not None:  # two links to one table: the question says which way round (directions.py)
             self._direction(q, asked, best, mentions)
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever
@@ -401,6 +403,17 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         run.problem = ""
         return True
 
+    def _both(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
+        """When no plan of the model passed, a "which X ... both A and B" question answered by the plan code writes
+        from it (`things_with_both`), kept as a run of its own when it finds rows and passes every check."""
+        plan = things_with_both(q, self.schema, mentions, self.index.table_texts)
+        run = Attempt(sql=runs[-1].sql if runs else "")
+        if plan is None or not self._code_repair(q, run, mentions, BOTH_VALUES.name, plan, "repaired: the asked "
+                                                 "things linked to each of the two named things"):
+            return None
+        runs.append(run)
+        return run
+
     def _repaired(self, plan: Any, q: Question) -> Any:
         """`plan` with the repairs code makes before a plan runs (repairs.py); None when one finds it cannot be
         right."""
@@ -486,38 +499,6 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         ans.state, ans.error = "error" if unusable else "no_data", last.problem
         ans.answer = no_data_text(reason, words)
         return ans
-
-    def _ambiguous(self, q: Question, ans: Answer, best: Attempt, runs: list[Attempt], words: Phrases) -> Answer | None:
-        """What the data leaves ambiguous in a result that passed (ambiguity.py): a tied ranking or a part of a
-        name that matches several values, recorded as checks. A tied top where the question asks for things is
-        stated whole; any other tie or mixed name makes the answer "Unsure" (returned); None when the answer goes
-        on."""
-        ranks, tie, tied = self._tie(q, best)
-        if ranks:
-            ans.checks.append(Outcome("ranking_unique", not tie, tie).to_dict())
-        named, mixed = self._mixed_names(q, best)
-        if named:
-            ans.checks.append(Outcome("one_name_matched", not mixed, mixed).to_dict())
-        if tie and not mixed and tied and isinstance(best.plan, Query) and best.plan.limit == 1 \
-                and not best.plan.offset and asks_several(q):
-            # a ranking whose top is tied, and the question asks for things, not exactly one ("which rangers
-            # earn the most"): every tied thing is stated, and the tie is said
-            widened = self._trial(q, best, replace(best.plan, limit=len(tied)), "the tied rows")
-            if widened is not None and len(widened.rows) == len(tied):
-                widened.fixes, widened.checks = best.fixes, best.checks
-                said = Outcome("ranking_unique", True, f"the tie is stated whole: {tie}").to_dict()
-                stated = self._answer(q, widened, runs, words)
-                if stated.state == "answered":
-                    stated.checks = [c for c in stated.checks if c["check"] != "ranking_unique"] + [said]
-                    stated.answer = f"{stated.answer.rstrip('.')} ({words.get('tied', n=len(tied))})."
-                return stated
-        if tie or mixed:  # the one with the most, when several have it; a part of a name that two things share
-            rows = tied or best.rows
-            candidate = answer_text(q, ans.columns, rows, None, len(rows), words)
-            ans.state, ans.error, ans.rows = "unsure", tie or mixed, []
-            ans.answer = unsure_text(words.reason("doubt", ans.error), candidate, words)
-            return ans
-        return None
 
     def _backed(self, ans: Answer, best: Attempt, words: Phrases) -> bool:
         """The support triples of the result; without any, the answer is no data (False)."""

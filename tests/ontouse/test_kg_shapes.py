@@ -342,3 +342,23 @@ def test_the_things_with_both_named_things_are_read_by_code_when_the_plan_reads_
         "SELECT G.iri FROM Ranger G WHERE G.label = 'Ada Voss' INTERSECT SELECT G.iri FROM Ranger G "
         "WHERE G.label = 'Ben Ruiz'")
     assert ans.state == "answered" and _names(ans) == ["North Loop"], ans.answer
+
+
+def test_when_no_plan_passes_a_both_question_is_answered_by_the_plan_code_writes() -> None:
+    """No plan of the model passed (here one names a column the view lacks): the loop answers "which X ... both A
+    and B" with the X linked to each, and says it was repaired so."""
+    for ttl, question, wrong, wanted in (
+            (TRAILS, "Which trails are kept by both Ada Voss and Ben Ruiz?",
+             "SELECT T.label FROM Trail T WHERE T.ranger = 'Ada Voss' AND T.ranger = 'Ben Ruiz'", ["North Loop"]),
+            (KITCHEN, "Which recipes use both thyme and mint?",
+             "SELECT R.label FROM Recipe R WHERE R.herb = 'thyme' AND R.herb = 'mint'", ["Herb Butter"])):
+        loop = _answerer(ttl)
+        q, _ = loop._parse(question, question, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, wrong, mentions)]
+        assert runs[0].problem
+        best = loop._both(q, runs, mentions)
+        assert best is not None and not best.problem and "both_values" in best.fixes
+        assert sorted(c.label or c.value for row in best.rows for c in row) == wanted
+        ans = loop._answer(q, best, runs)
+        assert ans.state == "answered" and _names(ans) == wanted, ans.answer
