@@ -445,6 +445,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     said_one = said | {"".join(ones[i:i + n]) for n in (2, 3) for i in range(len(ones) - n + 1)}
     out = []
     links_read = {squeezed(c.column).lower() for c in cols}
+    props_read = _properties_read(schema, cols)  # (a relation read from either side: a declared inverse too)
     classes = {squeezed(x).lower() for t in schema.tables.values() for x in (t.name, t.label or "")}  # words that
     # name a class name its things ("how many military ranks"), not the link of the same name
     near = {squeezed(c.name).lower() for t in schema.tables.values() if t.name.lower() in tables
@@ -452,7 +453,8 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     for t in schema.tables.values():
         for c in t.columns.values():
             key = squeezed(c.name).lower()
-            if c.kind == "link" and key in said_one and key not in links_read | classes:
+            if c.kind == "link" and key in said_one and key not in links_read | classes \
+                    and not {str(p) for p in (c.prop, c.via_prop) if p} & props_read:
                 out.append(f"{t.name}.{c.name}")
                 links_read.add(key)  # (a link of a superclass and of its subclasses: one name, said once)
                 continue
@@ -463,6 +465,23 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
             if any(key == squeezed(x.column).lower() for x in cols):
                 continue  # the same column read from another table
             out.append(f"{t.name}.{c.name}")
+    return out
+
+
+def _properties_read(schema: Schema, cols: list[Col]) -> set[str]:
+    """The properties the plan's columns read: each column's own, the one an inverse column reads backwards, and
+    the property of the link that states its pairs the other way round."""
+    out: set[str] = set()
+    for x in cols:
+        table = schema.table(x.table)
+        col = table.column(x.column) if table else None
+        if col is None:
+            continue
+        out |= {str(p) for p in (col.prop, col.via_prop) if p}
+        if col.inverse and "." in col.inverse:
+            other_table, other_col = col.inverse.split(".", 1)
+            other = schema.table(other_table).column(other_col) if schema.table(other_table) else None
+            out |= {str(p) for p in ((other.prop, other.via_prop) if other is not None else ()) if p}
     return out
 
 
