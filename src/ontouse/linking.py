@@ -294,6 +294,7 @@ class ValueIndex:
         col = table.column(mention.column) if table else None
         if col is None or not col.prop:
             return set()
+        # (?p and ?value are projected: the store binds only variables the query selects)
         query = ("SELECT DISTINCT ?o ?q ?p ?value WHERE { ?s ?p ?v . FILTER(STR(?v) = STR(?value)) ?s ?q ?o . "
                  "FILTER(isLiteral(?o) && STRLEN(STR(?o)) <= 200) } LIMIT 100")
         try:

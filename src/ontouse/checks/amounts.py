@@ -70,7 +70,7 @@ def average_compared_problem(q: Question, plan: Plan) -> str:
     a plan that never compares an average with that number compares each value, not the average; a plan that
     compares the average and also each value (WHERE weight > 40 ... HAVING AVG(weight) > 40) averages only the
     values past it."""
-    if not _AVERAGE_COMPARED.search(q.text) or has_aggregate(plan, "avg") and _average_number(q) is None:
+    if not _AVERAGE_COMPARED.search(q.text) or (has_aggregate(plan, "avg") and _average_number(q) is None):
         return ""
     n = _average_number(q)
     if n is None or not _averages_compared(plan, n):
@@ -91,11 +91,12 @@ def average_moved(q: Question, plan: Plan) -> Plan | None:
     if not isinstance(plan, Query) or not plan.group_by or len(conds) != 1:
         return None
     c = conds[0]
-    col, op = (c.left, c.op) if isinstance(c.left, Col) else (c.right, _FLIPPED.get(c.op, c.op))
+    col, op, number = ((c.left, c.op, c.right) if isinstance(c.left, Col)
+                       else (c.right, _FLIPPED.get(c.op, c.op), c.left))
     rest = [x for x in top_conditions(plan.where) if x is not c]
     having = plan.having
     if not _averages_compared(plan, n):
-        on_avg = Cmp(op, Agg("avg", col), Lit(c.right.value if isinstance(c.left, Col) else c.left.value))
+        on_avg = Cmp(op, Agg("avg", col), number)
         having = on_avg if having is None else And((having, on_avg))
     where = None if not rest else rest[0] if len(rest) == 1 else And(tuple(rest))
     return replace(plan, where=where, having=having)

@@ -431,7 +431,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     unitprice, floor_area), which the plan never reads: the question asks for or about that value, and the plan
     answers with another. A column of a table the plan reads; or of another table, when no table the plan reads
     has a column of that name ("the highest hire fee" answered from the berths' fees). A link named so
-    ("compatible products", "mentored by") that the plan never reads, from either side: the question asks about
+    ("replacement parts", "mentored by") that the plan never reads, from either side: the question asks about
     that relation and the plan reads another."""
     if not isinstance(plan, (Query, SetQuery)):
         return []
@@ -447,7 +447,7 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     links_read = {squeezed(c.column).lower() for c in cols}
     props_read = _properties_read(schema, cols)  # (a relation read from either side: a declared inverse too)
     classes = {squeezed(x).lower() for t in schema.tables.values() for x in (t.name, t.label or "")}  # words that
-    # name a class name its things ("how many military ranks"), not the link of the same name
+    # name a class name its things ("how many guild halls"), not the link of the same name
     near = {squeezed(c.name).lower() for t in schema.tables.values() if t.name.lower() in tables
             for c in t.columns.values()}
     for t in schema.tables.values():
