@@ -15,6 +15,7 @@ from ..question import AMOUNT, ROUND, WHICH, Question, asks_per_group, counted_p
 from ..sqlplan.plan import Agg, And, Arith, Cmp, Col, Func, Item, Lit, Plan, Query, walk
 from ..sqlplan.schema import Schema, Table
 from .check import Check
+from .measures import amounts_asked
 from .plan_parts import aggregates_in, fixed_names, has_aggregate, top_conditions
 from .shape import is_number, things_with_value
 from .tables import (asked_tables, column_words, is_numeric, links_named, phrase_tables, refers_to, related,
@@ -239,13 +240,17 @@ SUMMED_SIMILARITY = 0.2  # below this sentence similarity, a question is not abo
 def summed_problem(q: Question, plan: Plan, schema: Schema, embedder: Any = None, names: Any = None) -> str:
     """A SUM or AVG adds up a column's values: the question must be about that column (a question about "the most
     visitors" counts them; it does not add up another column that happens to hold numbers). Judged by the
-    question's words, then by meaning (the sentence-embedding model): without the model the check passes.
+    question's words, then by meaning (the sentence-embedding model): without the model the check passes. The one
+    amount of the rows, when the question asks for an amount in total, is asked (measures.amounts_asked).
     `names(table, column)`: the column's labels (in every language)."""
     if embedder is None:
         return ""
     asked = {singular(w) for w in q.words if w not in STOP}
+    in_total = amounts_asked(q, plan, schema)
     for n in walk(plan):
         if isinstance(n, Agg) and n.func in ("sum", "avg") and isinstance(n.arg, Col):
+            if in_total == [n.arg]:
+                continue  # the one amount of the rows, the question asking for an amount in total
             words = column_words(schema, n.arg)
             texts = sorted(names(n.arg.table, n.arg.column)) if names is not None else []
             words |= {singular(w) for t in texts for w in re.findall(r"[^\W\d_]+", fold(t)) if w not in STOP}
