@@ -28,6 +28,8 @@ replaces what has exactly one reading in the data, and otherwise explains the pr
 - `named_on_its_source`: a text compared with a column of one table of the query that holds no such value, while
   exactly one other table of the query holds it in its own column of that name (`JOIN Tool T ... WHERE
   T.label = 'X'` where X is the name of the query's other table's row), is compared there;
+- `value_of_referred` (referred.py): a text compared with a key column that refers to another table, which holds
+  the text in exactly one column of its own, is compared there (the referred table joined on the key);
 - `joined_as_link_target`: a table t joined by `x.link = t.iri` where the link points at rows of another table (of
   no class of t's) is that other table, when the query reads columns of t, the other table has every one of them
   and holds every text the query compares on them (the repair the compiler's message would ask for); a text only t
@@ -51,6 +53,7 @@ from ontocore.text import fold
 from .linking import ValueIndex
 from .storage.sparql import QueryError
 from .question import Question
+from .referred import value_of_referred
 from .sqlplan.plan import (Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in,
                            walk)
 from .sqlplan.schema import Schema, Table
@@ -205,6 +208,9 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = named_on_its_source(plan, schema, index)
         if changed:
             r._note("named_on_its_source")
+        plan, changed = value_of_referred(plan, schema, index)
+        if changed:
+            r._note("value_of_referred")
         for _ in range(4):  # one name at a time ("both A and B": two)
             plan, changed = linked_elsewhere(plan, schema, index)
             if not changed:
