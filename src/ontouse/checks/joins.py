@@ -12,7 +12,6 @@ from ontocore.text import singular
 from ..question import Question
 from ..sqlplan.plan import Col, InQuery, Join, Plan, Query, Source, columns_in, walk
 from ..sqlplan.schema import Schema
-from ..sqlplan.sqlfixes import join_path
 from .check import Check
 from .plan_parts import aggregates_in, joins_in
 from .tables import terms_of
@@ -79,23 +78,14 @@ def join_problem(plan: Plan, schema: Schema) -> str:
         if not (_joined_values_related(schema, j) or _link_to_key(schema, j.left, j.right)):
             return (f"the join {j.left.alias}.{j.left.column} = {j.right.alias}.{j.right.column} pairs values that no "
                     f"link or key relates ({j.left.table}.{j.left.column} does not refer to {j.right.table}): join "
-                    f"on the column that refers to the other table (REFERENCES), or on its link." + _path(schema, j))
+                    f"on the column that refers to the other table (REFERENCES), or on its link.")
     for j in compared_sets(plan):
         if (_keyed(schema, j.left) or _keyed(schema, j.right)) and not (
                 _joined_values_related(schema, j) or _link_to_key(schema, j.left, j.right)):
             return (f"{j.left.table}.{j.left.column} is compared with the values of {j.right.table}.{j.right.column} "
                     f"(IN a subquery), which no link or key relates: no value can match. Compare the column that "
-                    f"refers to the other table (REFERENCES) with the key it refers to, or a link with iri."
-                    + _path(schema, j))
+                    f"refers to the other table (REFERENCES) with the key it refers to, or a link with iri.")
     return ""
-
-
-def _path(schema: Schema, j: Join) -> str:
-    """How the two joined tables are related, as the JOIN clauses that follow links and keys from one to the other
-    (for the model's next plan), or '' when nothing relates them."""
-    path = join_path(schema, [Source(j.left.table, j.left.alias)], [j.right.table])
-    return (f" {j.left.table} and {j.right.table} are related so: FROM {j.left.table} AS {j.left.alias} {path} (the "
-            f"last table joined is {j.right.table})." if path else "")
 
 
 def _detours(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> list[tuple[Source, list[str]]]:

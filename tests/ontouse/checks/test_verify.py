@@ -188,18 +188,11 @@ def test_an_exclusion_the_plan_drops_is_never_stated(answerer: AnswerLoop) -> No
 
 
 def test_a_join_of_values_nothing_relates_is_found() -> None:
-    from ontouse_graphs import GROVE, HARBOUR, view
+    from ontouse_graphs import HARBOUR, view
 
     schema = view(HARBOUR)[1]
     plan, _ = read_sql(schema, "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.berth_id = v.vessel_no")
-    problem = join_problem(plan, schema)
-    assert "no link or key relates" in problem  # a berth's number is not a vessel's
-    # and the model is told how the two tables are related (the key of the sailing that refers to its vessel)
-    assert "related so: FROM Sailing AS s JOIN Vessel AS J1 ON J1.vessel_no = s.vessel" in problem
-    grove = view(GROVE)[1]
-    problem = join_problem(read_sql(grove, "SELECT g.given_name FROM Grower g JOIN Tree t ON g.grower_id = t.tree_id"
-                                    )[0], grove)
-    assert "JOIN TreeCare AS J1" in problem and "(the last table joined is Tree)" in problem
+    assert "no link or key relates" in join_problem(plan, schema)  # a berth's number is not a vessel's
     for sql in ("SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.vessel = v.vessel_no",  # the key
                 "SELECT s.sailing_no FROM Sailing s JOIN Vessel v ON s.ref_vessel = v.iri",  # the link
                 "SELECT a.sailing_no FROM Sailing a JOIN Sailing b ON a.vessel = b.vessel"):  # the same value
