@@ -37,6 +37,8 @@ def test_a_name_the_plan_drops_is_never_stated(parks: AnswerLoop, catalog: Answe
     assert ans.state == "unsure" and "Larchmont" in ans.error
     ans = catalog.answer_sql("How many products does Vendora supply?", "SELECT COUNT(*) FROM Product")
     assert ans.state == "unsure" and "Vendora" in ans.error
+    ans = catalog.answer_sql("Wie viele Produkte liefert Vendora?", "SELECT COUNT(*) FROM Product")
+    assert "names_compared" not in [c["check"] for c in ans.checks]  # not English: every noun is capitalized
 
 
 def test_names_the_plan_compares_or_the_view_holds_pass(parks: AnswerLoop, catalog: AnswerLoop) -> None:

@@ -2,14 +2,16 @@
 produced in the Northern Isles", where the data writes the place otherwise): a plan that drops the condition after
 the value check refused the name answers the question without it, and its number looks right. The named values
 the data holds are checked by named_values_used (named.py); this check reads the names the linking found nothing
-for: capitalized words that do not open a sentence, and quoted texts, that name no table or column of the view."""
+for: capitalized words that do not open a sentence, and quoted texts, that name no table or column of the view; in
+a question that reads as English (two English function words of three letters or more)."""
 
 from __future__ import annotations
 
 import re
 
-from ontocore.text import fold, singular
+from ontocore.text import QUOTED, fold, quoted, singular
 
+from ..language.detection import english_cue
 from ..question import Question
 from ..sqlplan.plan import Plan
 from ..sqlplan.schema import Schema
@@ -20,14 +22,13 @@ from .tables import table_terms
 # capitalized words that are no names of things (calendar words, the first person)
 _NOT_NAMES = frozenset("i january february march april may june july august september october november december "
                        "monday tuesday wednesday thursday friday saturday sunday".split())
-_QUOTED = re.compile(r"(?<!\w)'([^']{2,})'(?!\w)|\"([^\"]{2,})\"")  # (not the ' of "owner's")
 
 
 def written_names(text: str) -> list[str]:
     """The proper names the text writes: runs of capitalized words that do not open a sentence, and quoted texts
     ("How many berths does Lower Quay have? List 'Dock 4' too." -> ["Lower Quay", "Dock 4"])."""
-    names = [a or b for a, b in _QUOTED.findall(text)]
-    rest = _QUOTED.sub(" ", text)
+    names = quoted(text)
+    rest = QUOTED.sub(" ", text)
     run: list[str] = []
     tokens = rest.split()
     for i, token in enumerate(tokens + [""]):
@@ -90,4 +91,6 @@ def unmatched_name_problem(q: Question, plan: Plan, mentions: list, schema: Sche
             "data may write it otherwise: LIKE '%word%' for a part of it).")
 
 
-NAMES_COMPARED = Check("names_compared", 225, lambda a: unmatched_name_problem(a.q, a.plan, a.mentions, a.schema))
+# (English only: other languages capitalize other words, and a question in one is read after its translation)
+NAMES_COMPARED = Check("names_compared", 225, lambda a: unmatched_name_problem(a.q, a.plan, a.mentions, a.schema),
+                       lambda a: english_cue(a.q.words) >= 2)

@@ -126,7 +126,7 @@ def identify(text: str) -> tuple[str, float] | None:
     return str(lang), float(prob)
 
 
-def _english_cue(words: list[str]) -> int:
+def english_cue(words: list[str]) -> int:
     """English function words of three letters or more (ontocore.text.STOP): "how", "many", "which", "the"; the
     shorter ones ("a", "in", "no", "do") are words of other languages too."""
     return sum(len(w) >= 3 and w in STOP for w in words)
@@ -147,7 +147,7 @@ def detect(text: str, labels: LabelLanguages | None = None) -> Detection:
         best = sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))
         if best and best[0][0] != DEFAULT and best[0][1] >= LABEL_CUE and (len(best) == 1 or best[0][1] > best[1][1]):
             return Detection(best[0][0], "labels", prob)
-    if _english_cue(words) >= ENGLISH_CUE:
+    if english_cue(words) >= ENGLISH_CUE:
         return Detection(DEFAULT, "english_words", prob if found and found[0] == DEFAULT else 0.0)
     if found and found[0] in SUPPORTED:  # unsure, but the identifier's best guess beats no guess
         return Detection(found[0], "identifier_guess", prob)
