@@ -108,3 +108,50 @@ def test_plans_that_rank_as_asked_pass(bakery: AnswerLoop, club: AnswerLoop) -> 
         q = parse_question(question)
         assert measure_problem(q, plan, loop.schema) == "", question
         assert counted_not_summed(q, plan, loop.schema) is None and summed_not_counted(q, plan, loop.schema) is None
+
+
+FARMS = HEAD + """
+@prefix : <http://example.org/farms#> .
+:Farm a owl:Class ; rdfs:label "farm"@en .
+:Planting a owl:Class ; rdfs:label "planting"@en .
+:onFarm a owl:ObjectProperty ; rdfs:label "on farm"@en .
+:brook a :Farm ; rdfs:label "Brook" .
+:hill a :Farm ; rdfs:label "Hill" .
+:p1 a :Planting ; :onFarm :brook ; :crop "barley" ; :share 20 .
+:p2 a :Planting ; :onFarm :brook ; :crop "rye" ; :share 70 .
+:p3 a :Planting ; :onFarm :brook ; :crop "flax" ; :share 10 .
+:p4 a :Planting ; :onFarm :hill ; :crop "barley" ; :share 100 .
+"""
+
+VASES = HEAD + """
+@prefix : <http://example.org/vases#> .
+:Vase a owl:Class ; rdfs:label "vase"@en .
+:Part a owl:Class ; rdfs:label "part"@en .
+:ofVase a owl:ObjectProperty ; rdfs:label "of vase"@en .
+:amber a :Vase ; rdfs:label "Amber" .
+:q1 a :Part ; :ofVase :amber ; :material "clay" ; :fraction 0.3 .
+:q2 a :Part ; :ofVase :amber ; :material "glass" ; :fraction 0.6 .
+:q3 a :Part ; :ofVase :amber ; :material "tin" ; :fraction 0.1 .
+"""
+
+
+def test_the_predominant_one_is_the_top_of_the_listed_rows_by_their_amount() -> None:
+    """"Mainly" / "chiefly" ask for the one row with the largest share, not for every row of the named thing."""
+    from ontouse.checks.measures import predominant_one
+
+    for ttl, question, sql, top in (
+            (FARMS, "Which crop is mainly grown on the Brook farm?",
+             "SELECT P.crop FROM Farm F JOIN Planting P ON P.onFarm = F.iri WHERE F.label = 'Brook'", "rye"),
+            (VASES, "What material is the Amber vase chiefly made of?",
+             "SELECT P.material FROM Vase V JOIN Part P ON P.ofVase = V.iri WHERE V.label = 'Amber'", "glass")):
+        store, schema = view(ttl)
+        loop = AnswerLoop(store, NoModel(), schema=schema)
+        ans = loop.answer_sql(question, sql)
+        assert ans.state == "answered" and ans.values()[0] == top and "predominant_one" in ans.repairs, question
+        listed = loop.answer_sql(question.replace("mainly ", "").replace("chiefly ", ""), sql)
+        assert listed.state == "answered" and len(listed.values()) == 3  # every one, when every one is asked
+        plan, _ = read_sql(schema, sql)
+        per_farm = parse_question("Which crop is mainly grown on each farm?")
+        assert predominant_one(per_farm, plan, schema) is None  # per group: left to the model
+        several = parse_question("Which farms mainly grow rye?")
+        assert predominant_one(several, plan, schema) is None  # each farm's own predominant crop: left to the model

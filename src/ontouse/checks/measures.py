@@ -7,7 +7,10 @@ Read from the words right after the superlative (`superlative_phrase`): when the
 plan adds up, and not that column, the rows are counted (`counted_not_summed`); when they say an amount ("amount",
 "total", "sum") and name no table, or the question says "in total" and the phrase names none, while the plan counts
 rows, the one amount of the counted rows is added up (`summed_not_counted`): the one the question names, else the
-only one there is; with several and none named, the problem names them and the model chooses."""
+only one there is; with several and none named, the problem names them and the model chooses.
+
+"Which crop is mainly grown on X?" (`PREDOMINANT` words) asks for the one of X's rows with the largest share: a plan
+that lists every row is ranked by code by the one amount of the listed rows' table (`predominant_one`)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from typing import Any
 
 from ontocore.text import STOP, singular
 
-from ..question import DOWN, UP, Question
+from ..question import DOWN, UP, Question, asks_several
 from ..sqlplan.plan import Agg, Col, Order, Plan, Query
 from ..sqlplan.schema import Schema
 from .check import Check
@@ -44,6 +47,9 @@ def superlative_phrase(q: Question) -> list[str]:
             out.append(x)
         return out
     return []
+
+
+PREDOMINANT = frozenset({"predominantly", "predominant", "mainly", "chiefly", "primarily"})
 
 
 def _ranked(plan: Plan) -> Agg | None:
@@ -166,6 +172,39 @@ def summed_not_counted(q: Question, plan: Plan, schema: Schema, table_texts: Any
     return _reranked(plan, plan.order_by[0].expr, Agg("sum", found[0]))
 
 
+def _listed_amounts(q: Question, plan: Plan, schema: Schema) -> list[Col] | None:
+    """For a question asking for the predominant one (not per group, not several: "the countries where X is
+    predominantly spoken" asks for each country's predominant one) answered by a plain list (no ranking, no
+    aggregate, no grouping): the one amount of the table the listed column belongs to, as a list; None when it does
+    not apply or the table has no amount or several."""
+    if (not PREDOMINANT & set(q.words) or q.grouped or asks_several(q) or not isinstance(plan, Query) or plan.group_by
+            or plan.order_by or plan.limit is not None or not plan.select
+            or not all(isinstance(it.expr, Col) for it in plan.select)):
+        return None
+    first = plan.select[0].expr
+    table = schema.table(first.table)
+    if table is None:
+        return None
+    amounts = [Col(first.alias, table.name, c.name) for c in table.columns.values() if _amount(schema, c)]
+    return amounts if len(amounts) == 1 else None  # (with several, which one says how much is not code's to say)
+
+
+def predominant_problem(q: Question, plan: Plan, rows: list, schema: Schema) -> str:
+    amounts = _listed_amounts(q, plan, schema)
+    if amounts is None or len(rows) < 2:
+        return ""
+    return ("the question asks for the predominant one, but the query lists every one: rank them by the amount that "
+            f"says how much ({amounts[0].alias}.{amounts[0].column}): ORDER BY it DESC LIMIT 1.")
+
+
+def predominant_one(q: Question, plan: Plan, schema: Schema) -> Query | None:
+    """The listed rows ranked by their table's one amount, the top one kept (None when `_listed_amounts` is)."""
+    amounts = _listed_amounts(q, plan, schema)
+    if amounts is None or not isinstance(plan, Query):
+        return None
+    return replace(plan, order_by=(Order(amounts[0], True),), limit=1, distinct=False)
+
+
 def _repair(a: Any) -> Plan | None:
     return (counted_not_summed(a.q, a.plan, a.schema, a.table_texts)
             or summed_not_counted(a.q, a.plan, a.schema, a.table_texts))
@@ -175,3 +214,7 @@ RANKED_MEASURE = Check("ranked_measure", 145, lambda a: measure_problem(a.q, a.p
                        lambda a: _ranked(a.plan) is not None and bool((UP | DOWN) & set(a.q.words)),
                        repair=_repair, repair_note="ranked by the number of rows or the sum the question asks for",
                        repair_rank=6)
+PREDOMINANT_ONE = Check("predominant_one", 146, lambda a: predominant_problem(a.q, a.plan, a.rows, a.schema),
+                        lambda a: bool(PREDOMINANT & set(a.q.words)),
+                        repair=lambda a: predominant_one(a.q, a.plan, a.schema),
+                        repair_note="the listed rows ranked by their amount, the top one kept", repair_rank=6)
