@@ -1,6 +1,7 @@
 """Checks of joins: two columns joined (or a column compared with the set a subquery selects) that nothing
-relates, and a table the question does not mention joined only to lead back to rows the plan reads already (with
-its bounded repair: the plan without that table)."""
+relates, a table the question does not mention joined only to lead back to rows the plan reads already (with
+its bounded repair: the plan without that table), and one that a table is reached through although it refers to
+the asked rows itself."""
 
 from __future__ import annotations
 
@@ -185,7 +186,47 @@ def without_detour(q: Question, plan: Plan, schema: Schema, table_texts: Any = N
                    **{f: swap(getattr(plan, f)) for f in ("select", "where", "group_by", "having", "order_by")})
 
 
+def _refers_to(schema: Schema, c: Col) -> str:
+    """The table a column refers to (a link's target, or the table of the key it holds), lower case, or ''."""
+    table = schema.table(c.table)
+    col = table.column(c.column) if table else None
+    if col is None:
+        return ""
+    return (col.target if col.kind == "link" else col.key_of.split(".", 1)[0] if col.key_of else "").lower()
+
+
+def bridge_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
+    """A table the question does not mention (by any word of its names, `_stem`), read only in two joins, one to
+    the plan's thing A and one to a table C that pairs two columns referring to A's table (`B.liked = C.friend`:
+    "the one B links to is the one C links to") while C refers to A's table itself: C is reached through B's rows
+    by a relation the question does not ask about ("students with two friends" read through the students they
+    like). Left to the model: which of C's links to A the question means is its to say."""
+    if not isinstance(plan, Query) or len(plan.sources) < 3:
+        return ""
+    said = {_stem(singular(w)) for w in q.words if len(w) > 2}
+    for src in plan.sources[1:]:
+        a = src.alias.lower()
+        joins = [j for j in plan.joins if a in (j.left.alias.lower(), j.right.alias.lower())]
+        rest = replace(plan, joins=tuple(j for j in plan.joins if j not in joins), sources=())
+        table = schema.table(src.table)
+        if (len(joins) != 2 or table is None or any(c.alias.lower() == a for c in columns_in(rest, deep=True))
+                or any(_stem(w) in said for term in terms_of(table, table_texts) for w in term.split())):
+            continue
+        for j in joins:
+            own, other = (j.left, j.right) if j.left.alias.lower() == a else (j.right, j.left)
+            shared = _refers_to(schema, own)
+            if (shared and shared == _refers_to(schema, other) and shared != other.table.lower()
+                    and any(s.table.lower() == shared for s in plan.sources)):
+                return (f"the query reaches {other.table} through {src.table} ({src.alias}), which the question does "
+                        f"not mention: {own.alias}.{own.column} = {other.alias}.{other.column} pairs two references "
+                        f"to {shared}. {other.table} refers to {shared} itself: join it to the {shared} row the "
+                        f"question is about directly, and leave {src.table} out.")
+    return ""
+
+
 JOINS_RELATED = Check("joins_related", 160, lambda a: join_problem(a.plan, a.schema))
+JOINS_THROUGH_UNASKED = Check("joins_through_unasked", 165,
+                              lambda a: bridge_problem(a.q, a.plan, a.schema, a.table_texts))
 JOINS_ASKED = Check(
     "joins_asked", 170, lambda a: detour_problem(a.q, a.plan, a.schema, a.table_texts),
     repair=lambda a: without_detour(a.q, a.plan, a.schema, a.table_texts),
