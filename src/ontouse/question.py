@@ -184,13 +184,18 @@ ROUND = re.compile(r"\brounded\b|\bround(?:ing)?\s+(?:to|off|up|down|it|them|\w+
 
 
 # ---- the question's words ----------------------------------------------------------------------------------
+def is_superlative(words: list[str], i: int) -> bool:
+    """Is words[i] a superlative ("at least 3", "at most 5" are bounds, not superlatives)?"""
+    return words[i] in UP | DOWN and not (i > 0 and words[i - 1] == "at" and words[i] in ("least", "most"))
+
+
 def superlative_direction(q: Question) -> str:
     """"up" (most, highest, ...), "down" (least, lowest, ...) or "" (none, or both)."""
     words = q.words
     up = down = False
     for i, w in enumerate(words):
-        if i > 0 and words[i - 1] == "at" and w in ("least", "most"):
-            continue  # "at least 3", "at most 5": bounds, not superlatives
+        if not is_superlative(words, i):
+            continue
         up |= w in UP
         down |= w in DOWN
     return "up" if up and not down else "down" if down and not up else ""

@@ -19,7 +19,7 @@ from .sqlplan.schema import Schema, Table
 log = logging.getLogger(__name__)
 
 
-def _holder(schema: Schema, index: ValueIndex, table: Table, text: str) -> tuple[str, str] | None:
+def _holder(index: ValueIndex, table: Table, text: str) -> tuple[str, str] | None:
     """The one text column of `table` that holds `text` (same text ignoring case), with the value as held."""
     found = []
     for col in table.columns.values():
@@ -47,7 +47,7 @@ def value_of_referred(q: Query, schema: Schema, index: ValueIndex) -> tuple[Quer
             continue
         ref_name, ref_key = col.key_of.split(".", 1)
         ref = schema.table(ref_name)
-        held = _holder(schema, index, ref, c.right.value) if ref is not None else None
+        held = _holder(index, ref, c.right.value) if ref is not None else None
         if held is None:
             continue
         taken = {s.alias.lower() for s in sources}

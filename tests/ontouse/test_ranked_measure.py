@@ -71,10 +71,10 @@ def test_the_most_rows_of_a_table_are_counted_not_summed(bakery: AnswerLoop, clu
 
 
 def test_an_amount_in_total_is_summed_not_counted(bakery: AnswerLoop, club: AnswerLoop) -> None:
-    """"The largest amount in total" and "the most money in total" rank by the sum: Omar (40), not Ines (3 rows);
+    """"The largest amount in total" and "the highest sum overall" rank by the sum: Omar (40), not Ines (3 rows);
     the walk the club names by one of its two numbers ("the greatest total distance") is summed by that one."""
     for question in ("Which customer paid the largest amount in total?",
-                     "Which customer spent the most money in total?"):
+                     "Which customer spent the highest sum overall?"):
         ans = bakery.answer_sql(question, COUNTED)
         assert ans.state == "answered" and ans.values()[0] == "Omar", question
         assert "ranked_measure" in ans.repairs

@@ -37,10 +37,12 @@ def _joined_values_related(schema: Schema, j: Join) -> bool:
         return c.key_of.lower() if c.key_of else ""
     if key(a) == f"{rt.name}.{b.name}".lower() or key(b) == f"{lt.name}.{a.name}".lower():
         return True
+    return bool(_target(a)) and _target(a) == _target(b)
 
-    def refers(c) -> str:  # the table a column points at, by a link or by a key
-        return (c.target if c.kind == "link" else c.key_of.split(".", 1)[0] if c.key_of else "").lower()
-    return bool(refers(a)) and refers(a) == refers(b)
+
+def _target(c: Any) -> str:
+    """The table a column points at, by a link or by a key (lower case), or ''."""
+    return (c.target if c.kind == "link" else c.key_of.split(".", 1)[0] if c.key_of else "").lower()
 
 
 def _keyed(schema: Schema, c: Col) -> bool:
@@ -187,20 +189,18 @@ def without_detour(q: Question, plan: Plan, schema: Schema, table_texts: Any = N
 
 
 def _refers_to(schema: Schema, c: Col) -> str:
-    """The table a column refers to (a link's target, or the table of the key it holds), lower case, or ''."""
+    """The table a plan's column refers to (`_target` of its view column), or ''."""
     table = schema.table(c.table)
     col = table.column(c.column) if table else None
-    if col is None:
-        return ""
-    return (col.target if col.kind == "link" else col.key_of.split(".", 1)[0] if col.key_of else "").lower()
+    return _target(col) if col is not None else ""
 
 
 def bridge_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> str:
     """A table the question does not mention (by any word of its names, `_stem`), read only in two joins, one to
-    the plan's thing A and one to a table C that pairs two columns referring to A's table (`B.liked = C.friend`:
+    the plan's thing A and one to a table C that pairs two columns referring to A's table (`B.followed = C.mate`:
     "the one B links to is the one C links to") while C refers to A's table itself: C is reached through B's rows
-    by a relation the question does not ask about ("students with two friends" read through the students they
-    like). Left to the model: which of C's links to A the question means is its to say."""
+    by a relation the question does not ask about ("people with two teammates" read through the people they
+    follow). Left to the model: which of C's links to A the question means is its to say."""
     if not isinstance(plan, Query) or len(plan.sources) < 3:
         return ""
     said = {_stem(singular(w)) for w in q.words if len(w) > 2}

@@ -20,7 +20,7 @@ from typing import Any
 
 from ontocore.text import STOP, singular
 
-from ..question import DOWN, UP, Question, asks_several
+from ..question import DOWN, UP, Question, asks_several, is_superlative
 from ..sqlplan.plan import Agg, Col, Order, Plan, Query
 from ..sqlplan.schema import Schema
 from .check import Check
@@ -34,11 +34,11 @@ _IDENTIFIER_ENDS = frozenset({"id", "code", "key", "no", "nr", "num", "number"})
 
 def superlative_phrase(q: Question) -> list[str]:
     """The words (as written, lower case) right after the question's superlative, up to the first function word,
-    "of" kept after an amount word: "paid the largest amount of money in total" -> [amount, of, money]; "went on
-    the most walks" -> [walks]; "walked the most in total" -> []."""
+    "of" kept after an amount word: "raised the largest amount of funding this year" -> [amount, of, funding];
+    "went on the most walks" -> [walks]; "walked the most in total" -> []."""
     words = q.words
-    for i, w in enumerate(words):
-        if w not in UP | DOWN or (i > 0 and words[i - 1] == "at" and w in ("least", "most")):
+    for i in range(len(words)):
+        if not is_superlative(words, i):
             continue
         out: list[str] = []
         for x in words[i + 1:i + 5]:
@@ -115,8 +115,9 @@ def _measures(plan: Query, schema: Schema) -> list[Col]:
 
 def amounts_asked(q: Question, plan: Plan, schema: Schema, table_texts: Any = None) -> list[Col]:
     """When the question asks for an amount in total (`SUMMED` words after the superlative, or anywhere when the
-    phrase after it names no table and no things in the plural) and no number of rows (`COUNTED`), the amounts of the rows a grouped plan
-    reads that it could add up (`_measures`: those the question names, else all of them); [] otherwise."""
+    phrase after it names no table and no things in the plural) and no number of rows (`COUNTED`), the amounts of
+    the rows a grouped plan reads that it could add up (`_measures`: those the question names, else all of them);
+    [] otherwise."""
     if not isinstance(plan, Query) or not plan.group_by:
         return []
     raw = superlative_phrase(q)
@@ -151,7 +152,7 @@ def measure_problem(q: Question, plan: Plan, schema: Schema, table_texts: Any = 
 
 
 def _reranked(plan: Query, old: Agg, new: Agg) -> Query:
-    """The plan ranked by `new` where it ranked by `old` (the ORDER BY, and a selected or HAVING copy of it)."""
+    """The plan ranked by `new` where it ranked by `old` (the ORDER BY, and a selected copy of it)."""
     select = tuple(replace(it, expr=new) if it.expr == old else it for it in plan.select)
     return replace(plan, select=select, order_by=(Order(new, plan.order_by[0].desc),))
 

@@ -1,5 +1,5 @@
-"""A proper name the question writes that the data does not hold and the plan never compares ("the car models
-produced in the Northern Isles", where the data writes the place otherwise): a plan that drops the condition after
+"""A proper name the question writes that the data does not hold and the plan never compares ("the ferries
+registered in the Northern Isles", where the data writes the place otherwise): a plan that drops the condition after
 the value check refused the name answers the question without it, and its number looks right. The named values
 the data holds are checked by named_values_used (named.py); this check reads the names the linking found nothing
 for: capitalized words that do not open a sentence, and quoted texts, that name no table or column of the view; in
