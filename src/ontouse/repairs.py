@@ -53,6 +53,7 @@ from ontocore.text import fold
 from .linking import ValueIndex
 from .storage.sparql import QueryError
 from .question import Question
+from .exclusions import excluded_by_rows
 from .referred import value_of_referred
 from .sqlplan.plan import (Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in,
                            walk)
@@ -222,6 +223,10 @@ def repair_plan(plan: Any, schema: Schema, index: ValueIndex,
         plan, changed = ids_of_things(plan, schema)
         if changed:
             r._note("id_of_thing")
+    if question is not None and isinstance(plan, Query):
+        plan, changed = excluded_by_rows(plan, schema, question)
+        if changed:
+            r._note("excluded_by_rows")
     if isinstance(plan, Query):
         plan, changed = same_thing(plan, schema)
         if changed:

@@ -19,8 +19,9 @@ Reader of reader.py; each is reported by its rule name):
   with text), is the referenced table's text column of the same name (the vessels' `vessel`, a name); a column
   missing from a table but held by the table one of its key columns refers to, under that key's name
   (`berth` of a table whose `berth_id` refers to berths), is read there too: the key is joined;
-- `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition can only mean the rows
-  without a match: the join becomes a LEFT JOIN."""
+- `anti_join`: `JOIN t ... WHERE t.c IS NULL` with c a column of the join condition, or one that every row of t
+  holds (its key, a reference every row has), can only mean the rows without a match: the join becomes a LEFT
+  JOIN. A column that some rows of t lack is a condition on those rows, and stays one."""
 
 from __future__ import annotations
 
@@ -152,12 +153,18 @@ class Fixes:
             src = next((s for s in sources if s.alias.lower() == alias and not s.optional), None)
             mine = [j for j in joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
             if src is None or len(mine) != 1 or c.expr not in (mine[0].left, mine[0].right) and \
-                    c.expr.column.lower() != "iri":
+                    c.expr.column.lower() != "iri" and not self._every_row_holds(c.expr):
                 continue
             sources = [replace(s, optional=True) if s is src else s for s in sources]
             joins = [replace(j, optional=True) if j is mine[0] else j for j in joins]
             self._fix("anti_join")
         return sources, joins
+
+    def _every_row_holds(self, col: Col) -> bool:
+        """Does every row of the column's table hold a value of it (so that a joined row never lacks it)?"""
+        table = self.schema.table(col.table)
+        c = table.column(col.column) if table is not None else None
+        return c is not None and table.count > 0 and c.subjects >= table.count
 
     def link_direction(self, a: exp.Column, b: exp.Column, scope: Scope) -> tuple[Col, Col] | None:
         """`link_direction`: `X.iri = Y.link` where Y's table has no such column but X's table has a link of that
