@@ -4,6 +4,7 @@ condition on the asked things' own column; with the bounded repairs that read th
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from ontocore.text import fold, singular
@@ -218,20 +219,19 @@ def _compared_texts(e: Any) -> list[tuple[Col, list[str]]]:
     return out
 
 
-def condition_owner_problem(q: Question, plan: Plan, schema: Schema) -> str:
-    """In "which X ..." a condition on a column that X has, read from another joined table the question does not
-    name ("which rangers live in Y" filtered on their huts' town, though rangers have a town), is about the other
-    table's things: the question's condition is on X's own column."""
+def _misowned(q: Question, plan: Plan, schema: Schema) -> tuple[Col, Table] | None:
+    """The compared column of a condition that the asked table has too, read from another table (the problem of
+    `condition_owner_problem`), with the asked table; None when there is none."""
     from ontocore.embeddings import split_name
 
     if not q.head or not isinstance(plan, Query) or plan.where is None:
-        return ""
+        return None
     asked = tables_named(schema, [q.head])
     if len(asked) != 1:
-        return ""
+        return None
     target = asked[0]
     if not any(s.table.lower() == target.name.lower() for s in plan.sources):
-        return ""
+        return None
     words = {singular(w) for w in q.words}
     for col, texts in _compared_texts(plan.where):
         table = schema.table(col.table)
@@ -245,9 +245,62 @@ def condition_owner_problem(q: Question, plan: Plan, schema: Schema) -> str:
         held = [fold(v) for v in schema.values.get(own.prop, {})]
         if not any(t and any(t in v for v in held) for t in texts):
             continue  # the compared text is no value of the asked things' column
-        return (f"the question asks which {target.name}, and {target.name} has a column {col.column}, but the "
-                f"condition reads {col.column} of {table.name}: use {target.name}.{col.column}.")
-    return ""
+        return col, target
+    return None
+
+
+def condition_owner_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """In "which X ..." a condition on a column that X has, read from another joined table the question does not
+    name ("which rangers live in Y" filtered on their huts' town, though rangers have a town), is about the other
+    table's things: the question's condition is on X's own column."""
+    found = _misowned(q, plan, schema)
+    if found is None:
+        return ""
+    col, target = found
+    return (f"the question asks which {target.name}, and {target.name} has a column {col.column}, but the "
+            f"condition reads {col.column} of {_table_name(schema, col)}: use {target.name}.{col.column}.")
+
+
+def _table_name(schema: Schema, col: Col) -> str:
+    t = schema.table(col.table)
+    return t.name if t is not None else col.table
+
+
+def condition_moved(q: Question, plan: Plan, schema: Schema) -> Plan | None:
+    """The repair of `condition_on_asked`: the condition reads the asked table's own column, and the joins that
+    only led to the other table (each a table used by nothing else than the join to the next) are dropped."""
+    found = _misowned(q, plan, schema)
+    if found is None:
+        return None
+    col, target = found
+    own = [s for s in plan.sources if s.table.lower() == target.name.lower()]
+    if len(own) != 1:
+        return None
+    mine = Col(own[0].alias, own[0].table, target.column(col.column).name)
+
+    def moved(e: Any) -> Any:
+        if e == col:
+            return mine
+        if isinstance(e, (Query, SetQuery)) or not is_dataclass(e) or isinstance(e, type):
+            return tuple(moved(x) for x in e) if isinstance(e, tuple) else e
+        return replace(e, **{f.name: moved(getattr(e, f.name)) for f in fields(e)})
+
+    return _dangling_dropped(replace(plan, where=moved(plan.where)), col.alias.lower(), own[0].alias.lower())
+
+
+def _dangling_dropped(plan: Query, start: str, keep: str) -> Query:
+    """`plan` without the chain of sources from `start` that serve only the join to the next one (stopping at
+    `keep`, at the first source, and at a source used otherwise or joined more than once)."""
+    alias = start
+    while alias != keep and alias != plan.sources[0].alias.lower():
+        mine = [j for j in plan.joins if alias in (j.left.alias.lower(), j.right.alias.lower())]
+        rest = replace(plan, sources=(), joins=tuple(j for j in plan.joins if j not in mine))
+        if len(mine) != 1 or any(c.alias.lower() == alias for c in columns_in(rest, deep=True)):
+            break
+        nxt = mine[0].right if mine[0].left.alias.lower() == alias else mine[0].left
+        plan = replace(plan, sources=tuple(s for s in plan.sources if s.alias.lower() != alias), joins=rest.joins)
+        alias = nxt.alias.lower()
+    return plan
 
 
 ASKED_TABLE = Check(
@@ -261,4 +314,6 @@ ASKED_CLASS_READ = Check(
                       or narrowed_to_named(a.q, a.plan, a.schema, a.table_texts)),
     repair_note="read from the class the question's words name", repair_rank=5)
 CONDITION_ON_ASKED = Check("condition_on_asked", 180, lambda a: condition_owner_problem(a.q, a.plan, a.schema),
-                           lambda a: bool(a.q.head) and a.q.kind == "other")
+                           lambda a: bool(a.q.head) and a.q.kind == "other",
+                           repair=lambda a: condition_moved(a.q, a.plan, a.schema),
+                           repair_note="the condition read on the asked things' own column", repair_rank=3)
