@@ -263,15 +263,16 @@ def excludes(q: Question, names: list[str] | None = None) -> bool:
 
 
 def verb_negated(q: Question) -> bool:
-    """Is the negation on the verb of the things asked about ("that do not have", "does not use", "with no",
-    "without", "never"), rather than on a thing joined to them ("visits that are not on a Monday", "other than")?"""
+    """Is the negation on the verb of the things asked about ("that do not have", "does not use", "have not
+    booked", "with no", "without", "never"), rather than on a thing joined to them ("visits that are not on a
+    Monday", "other than")?"""
     words = q.words
     for i, w in enumerate(words):
         if w in ("without", "never") or (w == "no" and i > 0 and words[i - 1] in ("with", "have", "has", "had")):
             return True
-        if w == "not" and i > 0 and words[i - 1] in ("do", "does", "did"):
+        if w == "not" and i > 0 and words[i - 1] in ("do", "does", "did", "have", "has", "had"):
             return True
-        if w in ("don't", "doesn't", "didn't", "dont", "doesnt", "didnt"):
+        if w in ("don't", "doesn't", "didn't", "dont", "doesnt", "didnt", "haven't", "hasn't", "hadn't"):
             return True
     return False
 

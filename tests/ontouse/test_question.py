@@ -116,3 +116,17 @@ def test_asks_several_reads_the_thing_ranked(text: str, several: bool) -> None:
     from ontouse.question import asks_several
 
     assert asks_several(parse_question(text)) is several
+
+
+@pytest.mark.parametrize("text, negated", [
+    ("Which tenants have not paid any rent?", True),
+    ("Which boats haven't left the dock?", True),
+    ("Which members do not hold a licence?", True),
+    ("Which members have no licence?", True),
+    ("Which boats are not red?", False),
+    ("Which flights leave from a gate other than A4?", False),
+])
+def test_a_negated_verb_of_the_things_asked(text: str, negated: bool) -> None:
+    from ontouse.question import verb_negated
+
+    assert verb_negated(parse_question(text)) is negated
