@@ -89,6 +89,16 @@ def test_a_join_kept_beside_its_own_exclusion_is_dropped(grove: AnswerLoop) -> N
     assert "excluded_by_rows" in ans.repairs
 
 
+def test_a_value_read_further_along_the_joined_rows_goes_into_the_exclusion(grove: AnswerLoop) -> None:
+    """The fruit is the tree's, read through the care rows: Edda's apple tree would keep her, although she cares
+    for a fig tree too."""
+    ans = grove.answer_sql("Which growers do not care for a fig tree?",
+                           "SELECT g.given_name FROM Grower g JOIN TreeCare c ON c.tc_grower = g.grower_id "
+                           "JOIN Tree t ON c.tc_tree = t.tree_id WHERE t.fruit != 'fig'")
+    assert ans.state == "answered" and ans.values() == ["Runa"]
+    assert "excluded_by_rows" in ans.repairs
+
+
 def test_a_negation_on_the_joined_rows_themselves_is_left_to_them(grove: AnswerLoop, parks: AnswerLoop) -> None:
     """"other than" negates the joined thing, not the verb; a joined row the answer shows is not only an
     exclusion."""
