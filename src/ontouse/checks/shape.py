@@ -13,7 +13,7 @@ from rdflib.namespace import DCTERMS, RDFS, SKOS
 from ..answer import Cell
 from ..question import AMOUNT, SECOND_ASK, Question
 from ..sqlplan.plan import Agg, And, Cmp, Col, InList, Item, Join, Like, Lit, Plan, Query, Source
-from ..sqlplan.schema import Schema
+from ..sqlplan.schema import Column, Schema, Table
 from .check import Check
 from .plan_parts import fixed_names, literals_in
 from .tables import asked_tables, is_numeric, links_named, one_link
@@ -29,7 +29,7 @@ def is_number(cell: Cell) -> bool:
 
 def shape_problem(q: Question, rows: list[list[Cell]], aggregate_only: bool) -> str:
     """Why the result does not have the shape the question asks for ('' when it does)."""
-    if q.kind == "count" and not q.grouped and rows:
+    if q.kind == "count" and not q.grouped and not names_then_count(q) and rows:
         if len(rows) > 1 and not aggregate_only:
             return ("the question asks how many, but the query returns a list of rows instead of a number: "
                     "count them with COUNT(...).")
@@ -178,18 +178,70 @@ def restated_problem(q: Question, plan: Plan, rows: list[list[Cell]]) -> str:
     return ""
 
 
+def names_then_count(q: Question) -> bool:
+    """"What are the names of ..., and how many ...": a count question that asks for names first (one count per
+    thing named, the rows of a list)."""
+    if q.kind != "count" or not q.asks_names:
+        return False
+    words = q.words
+    first = next((i for i, w in enumerate(words) if singular(w) == "name"), len(words))
+    return first <= 5 and any(w == "how" or w == "number" for w in words[first:])
+
+
 def names_problem(q: Question, plan: Plan, aggregate_only: bool) -> str:
     """A question that asks for names ("what are the names of ...", also "... and how many ...") answered by one
     aggregate value and nothing else (a count, a sum, a maximum) answers another question."""
     if not q.asks_names or not aggregate_only or not isinstance(plan, Query) or q.kind == "yesno":
         return ""
-    if q.kind == "count":  # "what are the names of ..., and how many ...": names asked before the count
-        words = q.words
-        first = next((i for i, w in enumerate(words) if singular(w) == "name"), len(words))
-        if not any(w == "how" or w == "number" for w in words[first:]) or first > 5:
-            return ""
+    if q.kind == "count" and not names_then_count(q):
+        return ""
     return ("the question asks for names, but the query returns only an aggregate (one number): select the names "
             "(with GROUP BY for a value per thing, or ORDER BY ... LIMIT for the top one).")
+
+
+def names_per_thing(q: Question, plan: Plan, schema: Schema) -> Plan | None:
+    """The repair of `names_returned` for "the names of the X and how many Y (each / they) ...": one aggregate of
+    the rows joined to the X, over all of them, becomes one per X, shown with the X's name (grouped by the thing,
+    so that two X of one name stay apart). Only for a plan that joins the X to other rows (an aggregate of the
+    X's own rows per X would be one row each), without a ranking, and X a table the plan reads once."""
+    from ..question import noun_phrase, superlative_direction
+    from ..sqlplan.plan import columns_in, is_aggregate
+    from .tables import phrase_tables
+
+    if not isinstance(plan, Query) or plan.group_by or plan.order_by or plan.limit is not None:
+        return None
+    if len(plan.select) != 1 or not is_aggregate(plan.select[0].expr) or len(plan.sources) < 2 or \
+            superlative_direction(q):
+        return None
+    words = q.words
+    at = next((i for i, w in enumerate(words) if singular(w) == "name" and words[i + 1:i + 2] == ["of"]), None)
+    if at is None:
+        return None
+    rest = words[at + 2:]
+    while rest and rest[0] in ("the", "all", "each", "every", "our"):
+        rest = rest[1:]
+    tables = phrase_tables(schema, noun_phrase(rest))
+    if len(tables) != 1:
+        return None
+    mine = [s for s in plan.sources if s.table.lower() == tables[0].name.lower()]
+    label = tables[0].label_column() or _name_column(tables[0])
+    if len(mine) != 1 or label is None:
+        return None
+    alias = mine[0].alias
+    if any(c.alias == alias for c in columns_in(plan.select[0].expr)):
+        return None  # an aggregate of the X's own values: one per X says nothing
+    name = Col(alias, mine[0].table, label.name)
+    return Query(select=(Item(name), plan.select[0]), sources=plan.sources, joins=plan.joins, where=plan.where,
+                 group_by=(name, Col(alias, mine[0].table, "iri")), distinct=plan.distinct)
+
+
+def _name_column(table: Table) -> Column | None:
+    """The one text column of a table whose name ends in "name" (name, full_name), or None."""
+    from ontocore.embeddings import split_name
+
+    found = [c for c in table.columns.values() if c.kind == "value" and c.sql_type == "TEXT" and not c.hidden
+             and split_name(c.name).split()[-1:] == ["name"]]
+    return found[0] if len(found) == 1 else None
 
 
 def second_ask_problem(q: Question, plan: Plan, schema: Schema) -> str:
@@ -227,6 +279,8 @@ NOT_THE_VALUE_ITSELF = Check(
 NOT_THE_QUESTION_RESTATED = Check("not_the_question_restated", 50, lambda a: restated_problem(a.q, a.plan, a.rows),
                                   lambda a: a.q.kind != "yesno")
 NAMES_RETURNED = Check("names_returned", 240, lambda a: names_problem(a.q, a.plan, a.aggregate_only),
-                       lambda a: a.q.asks_names and a.q.kind != "yesno")
+                       lambda a: a.q.asks_names and a.q.kind != "yesno",
+                       repair=lambda a: names_per_thing(a.q, a.plan, a.schema),
+                       repair_note="one value per thing, shown with its name", repair_rank=3)
 SECOND_ASK_ANSWERED = Check("second_ask_answered", 310, lambda a: second_ask_problem(a.q, a.plan, a.schema),
                             lambda a: bool(SECOND_ASK.search(fold(a.q.text))))
