@@ -7,8 +7,8 @@ nobody is: an inner join keeps only the things that have some joined row, and `!
 The question excludes the things that have such a row, so the plan becomes `FROM hut h WHERE h.iri NOT IN (SELECT
 r.posted_at FROM ranger r WHERE r.name = 'Ada')`. A `NOT IN` on the joined reference beside it (the exclusion
 written once more) is kept, read on the thing's own column. The excluded value may sit further along a chain of
-joins from the referring rows (the type of a pet, read through the table of who owns which pet): the whole chain
-goes into the subquery.
+joins from the referring rows (the fruit of a tree, read through the rows of who tends which tree): the whole
+chain goes into the subquery.
 
 Only when code can tell that this is the reading: the question's verb is negated ("do not have", "never",
 "without": `question.verb_negated`, not "other than" or "that are not X", which negate the joined thing); the
