@@ -406,7 +406,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
     def _both(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
         """When no plan of the model passed, a "which X ... both A and B" question answered by the plan code writes
         from it (`things_with_both`), kept as a run of its own when it finds rows and passes every check."""
-        plan = things_with_both(q, self.schema, mentions, self.index.table_texts)
+        plan = things_with_both(q, self.schema, mentions, self.index.table_texts, self.index.embedder)
         run = Attempt(sql=runs[-1].sql if runs else "")
         if plan is None or not self._code_repair(q, run, mentions, BOTH_VALUES.name, plan, "repaired: the asked "
                                                  "things linked to each of the two named things"):

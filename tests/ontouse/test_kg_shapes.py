@@ -362,3 +362,51 @@ def test_when_no_plan_passes_a_both_question_is_answered_by_the_plan_code_writes
         assert sorted(c.label or c.value for row in best.rows for c in row) == wanted
         ans = loop._answer(q, best, runs)
         assert ans.state == "answered" and _names(ans) == wanted, ans.answer
+
+
+CHEFS = HEAD + """@prefix : <http://example.org/chefs#> .
+:Chef a owl:Class ; rdfs:label "chef" .
+:School a owl:Class ; rdfs:label "school" .
+:trainedAt a owl:ObjectProperty ; rdfs:label "trained at" .
+:larch a :School ; rdfs:label "Larch Academy" .
+:quay a :School ; rdfs:label "Quay School" .
+:c1 a :Chef ; rdfs:label "Mara Lind" ; :trainedAt :larch, :quay .
+:c2 a :Chef ; rdfs:label "Otto Berg" ; :trainedAt :quay .
+:c3 a :Chef ; rdfs:label "Ines Roa" ; :trainedAt :larch, :quay .
+"""
+
+CLINICS = HEAD + """@prefix : <http://example.org/clinics#> .
+:Physician a owl:Class ; rdfs:label "physician" .
+:Hospital a owl:Class ; rdfs:label "hospital" .
+:Patient a owl:Class ; rdfs:label "patient" .
+:worksAt a owl:ObjectProperty ; rdfs:label "works at" .
+:treatedAt a owl:ObjectProperty ; rdfs:label "treated at" .
+:h1 a :Hospital ; rdfs:label "Harbour Hospital" .
+:h2 a :Hospital ; rdfs:label "Fern Clinic" .
+:d1 a :Physician ; rdfs:label "Dr Aune" ; :worksAt :h1, :h2 .
+:d2 a :Physician ; rdfs:label "Dr Kell" ; :worksAt :h1 .
+:p1 a :Patient ; rdfs:label "Lo Vance" ; :treatedAt :h1, :h2 .
+"""
+
+
+def test_a_both_question_whose_words_name_a_table_by_meaning_is_answered_by_the_plan_code_writes() -> None:
+    """"cooks" names no table, but means the chefs (the sentence model: clearly the closest table); "doctors"
+    means the physicians, not the patients also treated at both."""
+    from ontouse.checks.asked import meant_tables
+
+    for ttl, question, wrong, wanted in (
+            (CHEFS, "Which cooks trained at both Larch Academy and Quay School?",
+             "SELECT C.label FROM Cook C WHERE C.school = 'Larch Academy'", ["Ines Roa", "Mara Lind"]),
+            (CLINICS, "Which doctors work at both Harbour Hospital and Fern Clinic?",
+             "SELECT D.label FROM Doctor D WHERE D.hospital = 'Fern Clinic'", ["Dr Aune"])):
+        loop = _answerer(ttl)
+        q, _ = loop._parse(question, question, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, wrong, mentions)]
+        assert runs[0].problem
+        best = loop._both(q, runs, mentions)
+        assert best is not None and not best.problem and "both_values" in best.fixes
+        assert sorted(c.label or c.value for row in best.rows for c in row) == wanted
+    loop = _answerer(CHEFS)
+    q, _ = loop._parse("Which teams trained at both?", "Which teams trained at both?", "en")
+    assert meant_tables(q, loop.schema, loop.index.embedder) == []  # nothing close enough in meaning

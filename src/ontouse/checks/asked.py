@@ -4,6 +4,7 @@ condition on the asked things' own column; with the bounded repairs that read th
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
@@ -106,18 +107,45 @@ def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, tab
     return _linked_to(asked[0], named, schema)
 
 
-def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: Any = None) -> Plan | None:
+def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
+                     embedder: Any = None) -> Plan | None:
     """The things of the table a "which X ... both A and B" question asks for that are linked to the thing named A
     and also to the thing named B (A and B values of one column, joined by "and": both_named), each by the one link
     between the named thing's table and X: an INTERSECT of the two. None when the question names no such pair or
-    table, or no single link relates them."""
-    asked = asked_tables(q, schema, table_texts)
+    table, or no single link relates them. When no table is named by X's words, the tables closest in meaning to
+    them (`embedder`, a sentence model: "people" for a table of humans) are tried, each until one is linked to
+    both named things."""
     pairs = both_named(q, mentions)
-    if not asked or len(pairs) != 1:
+    if len(pairs) != 1:
         return None
-    parts = [_linked_to(asked[0], [m for m in mentions if getattr(m, "exact", False) and m.value == value
-                                   and m.table.lower() != asked[0].name.lower()], schema) for value in pairs[0]]
-    return SetQuery("intersect", parts[0], parts[1]) if parts[0] is not None and parts[1] is not None else None
+    for wide in asked_tables(q, schema, table_texts)[:1] or meant_tables(q, schema, embedder):
+        parts = [_linked_to(wide, [m for m in mentions if getattr(m, "exact", False) and m.value == value
+                                   and m.table.lower() != wide.name.lower()], schema) for value in pairs[0]]
+        if parts[0] is not None and parts[1] is not None:
+            return SetQuery("intersect", parts[0], parts[1])
+    return None
+
+
+MEANT_MIN = 0.55  # cosine similarity of the asked words and a table's name (all-MiniLM-L6-v2), as for columns
+MEANT_MARGIN = 0.15  # ... and its lead over the next table of other words
+
+
+def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
+    """The tables whose names (in words, without a number that tells classes of one name apart) are closest in
+    meaning to the words after which / what, when clearly closest; several tables of one name all come."""
+    from ontocore.embeddings import split_name
+
+    phrase = asked_phrase(q)
+    if embedder is None or not phrase:
+        return []
+    names: dict[str, list[Table]] = {}
+    for t in schema.tables.values():
+        if t.count:
+            names.setdefault(split_name(re.sub(r"_\d+$", "", t.name)).lower(), []).append(t)
+    ranked = embedder.rank(" ".join(phrase), list(names), top=2)
+    if not ranked or ranked[0][1] < MEANT_MIN or (len(ranked) > 1 and ranked[0][1] - ranked[1][1] < MEANT_MARGIN):
+        return []
+    return sorted(names[list(names)[ranked[0][0]]], key=lambda t: t.name)
 
 
 def _linked_to(wide: Table, named: list, schema: Schema) -> Query | None:
