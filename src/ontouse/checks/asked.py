@@ -113,7 +113,7 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
     and also to the thing named B (A and B values of one column, joined by "and": both_named), each by the one link
     between the named thing's table and X: an INTERSECT of the two. None when the question names no such pair or
     table, or no single link relates them. When no table is named by X's words, the tables closest in meaning to
-    them (`embedder`, a sentence model: "people" for a table of humans) are tried, each until one is linked to
+    them (`embedder`, a sentence model: "cooks" for a table of chefs) are tried, each until one is linked to
     both named things."""
     pairs = both_named(q, mentions)
     if len(pairs) != 1:
