@@ -112,6 +112,14 @@ def view(ttl: str) -> tuple[GraphStore, Schema]:
     return store, build_schema(store)
 
 
+def loop_of(ttl: str):
+    """An answer loop over a graph's view that never calls a model (for `answer_sql`)."""
+    from ontouse.answerer import AnswerLoop
+
+    store, schema = view(ttl)
+    return AnswerLoop(store, NoModel(), schema=schema)
+
+
 class NoModel:
     """The model of an Answerer that must not call one (`answer_sql` never does)."""
 
