@@ -80,3 +80,26 @@ def local_model_or_skip(n_ctx: int = 2048):
         return LocalChat(n_ctx=n_ctx)
     except ModelUnavailable as e:
         pytest.skip(str(e))
+
+
+# answer loops over the made-up graphs of tests/ontouse_graphs.py, built once per test session, for the tests that
+# answer recorded plans with `answer_sql` (no model)
+@pytest.fixture(scope="session")
+def parks_loop():
+    from ontouse_graphs import PARKS, loop_of
+
+    return loop_of(PARKS)
+
+
+@pytest.fixture(scope="session")
+def grove_loop():
+    from ontouse_graphs import GROVE, loop_of
+
+    return loop_of(GROVE)
+
+
+@pytest.fixture(scope="session")
+def harbour_loop():
+    from ontouse_graphs import HARBOUR, loop_of
+
+    return loop_of(HARBOUR)
