@@ -126,14 +126,12 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
     return None
 
 
-MEANT_MIN = 0.55  # cosine similarity of the asked words and a table's name (all-MiniLM-L6-v2), as for columns
-MEANT_MARGIN = 0.15  # ... and its lead over the next table of other words
-
-
 def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     """The tables whose names (in words, without a number that tells classes of one name apart) are closest in
     meaning to the words after which / what, when clearly closest; several tables of one name all come."""
     from ontocore.embeddings import split_name
+
+    from ..sqlplan.sqlfixes import MEANING_MARGIN, MEANING_MIN  # (the thresholds of a column meant by another name)
 
     phrase = asked_phrase(q)
     if embedder is None or not phrase:
@@ -143,7 +141,7 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
         if t.count:
             names.setdefault(split_name(re.sub(r"_\d+$", "", t.name)).lower(), []).append(t)
     ranked = embedder.rank(" ".join(phrase), list(names), top=2)
-    if not ranked or ranked[0][1] < MEANT_MIN or (len(ranked) > 1 and ranked[0][1] - ranked[1][1] < MEANT_MARGIN):
+    if not ranked or ranked[0][1] < MEANING_MIN or (len(ranked) > 1 and ranked[0][1] - ranked[1][1] < MEANING_MARGIN):
         return []
     return sorted(names[list(names)[ranked[0][0]]], key=lambda t: t.name)
 
@@ -286,12 +284,7 @@ def condition_owner_problem(q: Question, plan: Plan, schema: Schema) -> str:
         return ""
     col, target = found
     return (f"the question asks which {target.name}, and {target.name} has a column {col.column}, but the "
-            f"condition reads {col.column} of {_table_name(schema, col)}: use {target.name}.{col.column}.")
-
-
-def _table_name(schema: Schema, col: Col) -> str:
-    t = schema.table(col.table)
-    return t.name if t is not None else col.table
+            f"condition reads {col.column} of {schema.table(col.table).name}: use {target.name}.{col.column}.")
 
 
 def condition_moved(q: Question, plan: Plan, schema: Schema) -> Plan | None:
