@@ -69,10 +69,16 @@ _VES_NOUNS = {"calves": "calf", "elves": "elf", "halves": "half", "hooves": "hoo
               "wharves": "wharf", "dwarves": "dwarf"}
 
 
+# the English nouns whose plural changes the word itself (a man, two men)
+_CHANGED_NOUNS = {"people": "person", "children": "child", "women": "woman", "men": "man", "feet": "foot",
+                  "teeth": "tooth", "geese": "goose", "mice": "mouse", "oxen": "ox"}
+
+
 def singular(word: str) -> str:
     """An English noun in the singular by the regular rules, keeping its case: Hoists -> Hoist, batteries ->
     battery, Boxes -> Box, sizes -> size, buses -> bus, analyses -> analysis, loaves -> loaf, Shelves -> Shelf;
-    words that look plural but are not stay (status, series, species)."""
+    words that look plural but are not stay (status, series, species). (A plural that changes the word, "people",
+    or one kept from Latin or Greek, "criteria", stays: `irregular_singulars` gives its candidates.)"""
     low = word.lower()
     if len(word) <= 3 or low.endswith(("series", "species", "news")):
         return word
@@ -92,6 +98,29 @@ def singular(word: str) -> str:
     if low.endswith("s") and not low.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def irregular_singulars(word: str) -> list[str]:
+    """The singulars a noun could have where the regular rules keep it (`singular`), to try where the word as it
+    is names nothing: the few plurals that change the word (people -> person, children -> child, also at the end
+    of a longer compound: grandchildren) and the Latin and Greek plurals English keeps (criteria -> criterion,
+    curricula -> curriculum, fungi -> fungus, indices -> index, matrices -> matrix, formulae -> formula). Lower
+    case; empty for a word without such an ending."""
+    low = word.lower()
+    for plural, one in _CHANGED_NOUNS.items():
+        if low == plural or (low.endswith(plural) and len(plural) > 3 and len(low) > len(plural) + 2):
+            return [low[:len(low) - len(plural)] + one]
+    if len(low) < 4:
+        return []
+    if low.endswith("ices"):
+        return [low[:-4] + "ex", low[:-4] + "ix"]
+    if low.endswith("ae"):
+        return [low[:-1]]
+    if low.endswith("a"):
+        return [low[:-1] + "on", low[:-1] + "um"]
+    if low.endswith("i"):
+        return [low[:-1] + "us"]
+    return []
 
 
 def stem(word: str) -> str:

@@ -319,8 +319,9 @@ def _spans(words: list[str], phrase: list[str]) -> list[tuple[int, int]]:
 
 
 def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
-    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"):
-    the things asked have both, not either."""
+    """Pairs of values of one column that the question joins with "and" ("that speak A and B", "both A and B"),
+    and of any two named things after "both" (A a row of one table, B a value of another's link): the things asked
+    have both, not either."""
     from ontocore.text import tokens
 
     exact = [m for m in mentions if getattr(m, "exact", False)]
@@ -328,9 +329,11 @@ def both_named(q: Question, mentions: list) -> list[tuple[str, str]]:
     pairs = []
     for a in exact:
         for b in exact:
-            if a is b or fold(a.value) == fold(b.value) or (a.table, a.column) != (b.table, b.column):
+            if a is b or fold(a.value) == fold(b.value):
                 continue
-            for _, end in _spans(words, tokens(a.text)):
+            for start, end in _spans(words, tokens(a.text)):
+                if (a.table, a.column) != (b.table, b.column) and words[max(start - 1, 0):start] != ["both"]:
+                    continue
                 if end < len(words) and words[end] == "and" and _spans(words[end + 1:], tokens(b.text))[:1] == [
                         (0, len(tokens(b.text)))]:
                     pairs.append((a.value, b.value))

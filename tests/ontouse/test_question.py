@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ontocore.text import fold, singular, tokens
+from ontocore.text import irregular_singulars, fold, singular, tokens
 from ontouse.question import parse_question
 
 
@@ -73,6 +73,13 @@ def test_fold_tokens_and_singular() -> None:
     # the few nouns in -f / -fe (loaves, Shelves, bookshelves); every other "-ves" only loses its "s"
     assert [singular(w) for w in ("loaves", "Shelves", "bookshelves", "knives", "valves", "olives", "drives")] == [
         "loaf", "Shelf", "bookshelf", "knife", "valve", "olive", "drive"]
+    # a plural that changes the word, or one kept from Latin or Greek, stays; its candidates are tried where the
+    # word as it is names nothing (a longer compound too; "-men" only whole: specimen, abdomen)
+    assert [singular(w) for w in ("children", "people", "criteria")] == ["children", "people", "criteria"]
+    assert [irregular_singulars(w) for w in ("children", "People", "grandchildren", "men", "specimen", "feet",
+                                             "criteria", "indices", "fungi", "formulae", "boxes")] == [
+        ["child"], ["person"], ["grandchild"], ["man"], [], ["foot"], ["criterion", "criterium"], ["index", "indix"],
+        ["fungus"], ["formula"], []]
 
 
 def test_asks_names() -> None:

@@ -10,14 +10,15 @@ from typing import Any
 
 from ontocore.text import fold, singular
 
-from ..question import Question, asked_phrase, both_named
+from ..question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, ORDINAL, UP, Question,
+                        asked_phrase, both_named)
 from ..sqlplan.plan import (And, Cmp, Col, InList, Item, Like, Lit, Not, Or, Plan, Query, SetQuery, Source, columns_in,
                             is_aggregate)
 from ..sqlplan.schema import Schema, Table
 from .check import Check
 from .plan_parts import literals_in
-from .tables import (as_term, asked_tables, is_subclass, named_subclass, one_link, phrase_tables, read_as, related,
-                     table_named, tables_named)
+from .tables import (as_term, asked_tables, is_subclass, named_subclass, phrase_tables, question_link, read_as,
+                     related, table_named, tables_named)
 
 
 def _of_table(e: Any, schema: Schema, target: Table) -> bool:
@@ -89,38 +90,56 @@ def exists_problem(plan: Plan, schema: Schema, q: Question) -> str:
             f"from {target.name} (or join it) and keep the question's conditions on it.")
 
 
-def things_of_named(q: Question, plan: Plan, schema: Schema, mentions: list, table_texts: Any = None) -> Plan | None:
+def things_of_named(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
+                    embedder: Any = None) -> Plan | None:
     """The things a "which X does N ..." question asks for, read by code when the plan returned no column of X
-    (the bounded repair of `asked_table`): the rows of the table the question names (asked_tables) linked to the
-    one thing the question names whole (its exact mentions) by the one link between that thing's table and X
-    (`one_link`); of several tables that hold the named thing, the smallest with such a link. "Which X have both A
-    and B": the X linked to A and also to B (`things_with_both`). None when the question names no table, no single
-    thing (or pair joined by both), or no single link relates them."""
-    asked = asked_tables(q, schema, table_texts)
-    if not asked or not isinstance(plan, (Query, SetQuery)):
-        return None
-    named = [m for m in mentions if getattr(m, "exact", False) and m.table.lower() != asked[0].name.lower()]
+    (the bounded repair of `asked_table`), found nothing, or failed every check: the rows of the table the question
+    names (asked_tables; else the tables closest in meaning to X, `meant_tables`) linked to the one thing the
+    question names whole (its exact mentions), by the link between that thing's table and X (`_linked_to`); of
+    several tables that hold the named thing, the smallest with such a link. "Which X have both A and B": the X
+    linked to A and also to B (`things_with_both`). None when the question names no table, no single thing (or
+    pair joined by both), or no link relates them."""
+    named = [m for m in mentions if getattr(m, "exact", False)]
     if len({m.value for m in named}) == 2:
-        return things_with_both(q, schema, mentions, table_texts)
+        return things_with_both(q, schema, mentions, table_texts, embedder)
     if len({m.value for m in named}) != 1:
         return None
-    return _linked_to(asked[0], named, schema)
+    for wide in asked_tables(q, schema, table_texts)[:1] or meant_tables(q, schema, embedder):
+        found = _linked_to(wide, named, schema, q)
+        if found is not None:
+            return found
+    return None
+
+
+# the words that ask for more than the things linked to a named one: a ranking, a comparison, an amount, a group,
+# a negation, a time bound (a question with a number is left to the model too)
+_MORE_ASKED = UP | DOWN | COMPARATIVE | ORDINAL | NEGATION | AMOUNT | GROUPING | IN_TIME | AVERAGED
+
+
+def asks_only_the_linked(q: Question, mentions: list) -> bool:
+    """A "which X ... N" question that says nothing beyond X, the one thing it names whole and how they are
+    related (no number, ranking, comparison, negation, amount, group or time bound, no second named value):
+    the things `things_of_named` reads answer it whole, so code may answer with them when no plan of the model
+    passed or a plan found nothing."""
+    if q.kind != "other" or q.numbers or not asked_phrase(q) or any(w in _MORE_ASKED for w in q.words):
+        return False
+    return len({fold(m.value) for m in mentions if getattr(m, "exact", False)}) == 1
 
 
 def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
                      embedder: Any = None) -> Plan | None:
     """The things of the table a "which X ... both A and B" question asks for that are linked to the thing named A
-    and also to the thing named B (A and B values of one column, joined by "and": both_named), each by the one link
-    between the named thing's table and X: an INTERSECT of the two. None when the question names no such pair or
-    table, or no single link relates them. When no table is named by X's words, the tables closest in meaning to
-    them (`embedder`, a sentence model: "cooks" for a table of chefs) are tried, each until one is linked to
-    both named things."""
+    and also to the thing named B (A and B values of one column joined by "and", or any two named things after
+    "both": both_named), each by the link between the named thing's table and X: an INTERSECT of the two. None
+    when the question names no such pair or table, or no link relates them. When no table is named by X's words,
+    the tables closest in meaning to them (`embedder`, a sentence model: "cooks" for a table of chefs) are tried,
+    each until one is linked to both named things."""
     pairs = both_named(q, mentions)
     if len(pairs) != 1:
         return None
     for wide in asked_tables(q, schema, table_texts)[:1] or meant_tables(q, schema, embedder):
-        parts = [_linked_to(wide, [m for m in mentions if getattr(m, "exact", False) and m.value == value
-                                   and m.table.lower() != wide.name.lower()], schema) for value in pairs[0]]
+        parts = [_linked_to(wide, [m for m in mentions if getattr(m, "exact", False) and m.value == value], schema, q)
+                 for value in pairs[0]]
         if parts[0] is not None and parts[1] is not None:
             return SetQuery("intersect", parts[0], parts[1])
     return None
@@ -128,7 +147,8 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
 
 def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     """The tables whose names (in words, without a number that tells classes of one name apart) are closest in
-    meaning to the words after which / what, when clearly closest; several tables of one name all come."""
+    meaning to the words after which / what, when clearly closest; several tables of one name all come. The words
+    up to a verb the phrase ran on into are tried first whole, then fewer ("people competed": people)."""
     from ontocore.embeddings import split_name
 
     from ..sqlplan.sqlfixes import MEANING_MARGIN, MEANING_MIN  # (the thresholds of a column meant by another name)
@@ -140,26 +160,36 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     for t in schema.tables.values():
         if t.count:
             names.setdefault(split_name(re.sub(r"_\d+$", "", t.name)).lower(), []).append(t)
-    ranked = embedder.rank(" ".join(phrase), list(names), top=2)
-    if not ranked or ranked[0][1] < MEANING_MIN or (len(ranked) > 1 and ranked[0][1] - ranked[1][1] < MEANING_MARGIN):
-        return []
-    return sorted(names[list(names)[ranked[0][0]]], key=lambda t: t.name)
+    for size in range(len(phrase), 0, -1):
+        ranked = embedder.rank(" ".join(phrase[:size]), list(names), top=2)
+        if ranked and ranked[0][1] >= MEANING_MIN and (len(ranked) < 2 or ranked[0][1] - ranked[1][1] >= MEANING_MARGIN):
+            return sorted(names[list(names)[ranked[0][0]]], key=lambda t: t.name)
+    return []
 
 
-def _linked_to(wide: Table, named: list, schema: Schema) -> Query | None:
-    """The rows of `wide` linked to the thing the mentions `named` name (one value), by the one link between its
-    table and `wide`; of several tables that hold it, the smallest with such a link."""
+def _linked_to(wide: Table, named: list, schema: Schema, q: Question | None = None) -> Query | None:
+    """The rows of `wide` linked to the thing the mentions `named` name (one value): where a mention is a value of
+    wide's own column (a link to a thing the view shows by its name), the rows with that value; else by the link
+    between the named thing's table and `wide` (`question_link`: a table's link to itself too); of several tables
+    that hold it, the smallest with such a link."""
     options = []
+    things = Source(wide.name, "things")
     for m in named:
         t = schema.table(m.table)
-        join = one_link(wide, "things", t, "named") if t is not None and t.column(m.column) is not None else None
+        col = t.column(m.column) if t is not None else None
+        if col is None:
+            continue
+        if t.name.lower() == wide.name.lower() and not col.is_label:
+            return Query(select=(Item(Col("things", wide.name, "iri")),), sources=(things,),
+                         where=Cmp("=", Col("things", wide.name, col.name), Lit(m.value)), distinct=True)
+        join = question_link(q, wide, "things", t, "named")
         if join is not None:
             options.append((t.count, t.name, m, join))
     if not options:
         return None
     _, table, m, join = min(options, key=lambda o: (o[0], o[1]))
     return Query(select=(Item(Col("things", wide.name, "iri")),),
-                 sources=(Source(wide.name, "things"), Source(table, "named")), joins=(join,),
+                 sources=(things, Source(table, "named")), joins=(join,),
                  where=Cmp("=", Col("named", table, m.column), Lit(m.value)), distinct=True)
 
 
@@ -326,7 +356,7 @@ def _dangling_dropped(plan: Query, start: str, keep: str) -> Query:
 
 ASKED_TABLE = Check(
     "asked_table", 60, lambda a: type_problem(a.plan, a.schema, a.q) or exists_problem(a.plan, a.schema, a.q),
-    repair=lambda a: things_of_named(a.q, a.plan, a.schema, a.mentions, a.table_texts),
+    repair=lambda a: things_of_named(a.q, a.schema, a.mentions, a.table_texts),
     repair_note="the asked things linked to the thing the question names", repair_rank=4)
 ASKED_CLASS_READ = Check(
     "asked_class_read", 70, lambda a: class_read_problem(a.q, a.plan, a.schema, a.table_texts),

@@ -16,7 +16,7 @@ from ..sqlplan.plan import Agg, And, Cmp, Col, InList, Item, Join, Like, Lit, Pl
 from ..sqlplan.schema import Column, Schema, Table
 from .check import Check
 from .plan_parts import fixed_names, literals_in
-from .tables import asked_tables, is_numeric, links_named, one_link
+from .tables import asked_tables, is_numeric, links_named, question_link
 
 
 def is_number(cell: Cell) -> bool:
@@ -120,7 +120,7 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
     """The things that have a named value, in place of the value itself (the bounded repair of
     `not_the_value_itself`): "which stores does X manage" planned as the manager X's own row or its count reads
     the rows of the table the question names (asked_tables) joined by the one link between it and the value's
-    table (`one_link`), under the same conditions - their count for a count question, else each once. None when
+    table (`question_link`), under the same conditions - their count for a count question, else each once. None when
     the question names no such table, or no single link relates the two."""
     if not isinstance(plan, Query) or len(plan.sources) != 1 or plan.group_by:
         return None
@@ -128,7 +128,7 @@ def things_with_value(q: Question, plan: Plan, schema: Schema, table_texts: Any 
     asked = [t for t in asked_tables(q, schema, table_texts) if t.name.lower() != value.table.lower()]
     table = schema.table(value.table)
     alias = next(a for a in ("things", "things_1", "things_2") if a != value.alias)
-    join = one_link(asked[0], alias, table, value.alias) if asked and table is not None else None
+    join = question_link(q, asked[0], alias, table, value.alias) if asked and table is not None else None
     if join is None and asked and table is not None:  # several links between them: the one the question names
         join = _link_named(q, [asked[0]], table, alias, value.alias)[0]
     elif join is None and table is not None:

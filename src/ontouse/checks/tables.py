@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ontocore.text import STOP, fold, singular, stem
+from ontocore.text import STOP, irregular_singulars, fold, singular, stem
 
 from ..question import Question, asked_phrase
 from ..sqlplan.plan import Agg, Col, Join, Query, SetQuery, Source, columns_in
@@ -91,9 +91,18 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
 def phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
     """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
     names or labels (in any language, by `table_texts`), else a word that is the last word of one ("pump" of
-    "heat pump")."""
+    "heat pump"); when none, the same with a word read as an irregular plural (people: person; criteria: criterion)."""
     terms = {t.name: table_terms(t) | ({as_term(x) for x in table_texts(t.name)} if table_texts is not None
                                         else set()) for t in schema.tables.values() if t.count}
+    found = _named_by(schema, terms, phrase)
+    for i, w in enumerate(phrase if not found else ()):
+        for one in irregular_singulars(w):
+            found = found or _named_by(schema, terms, [*phrase[:i], one, *phrase[i + 1:]])
+    return found
+
+
+def _named_by(schema: Schema, terms: dict[str, set[str]], phrase: list[str]) -> list[Table]:
+    """`phrase_tables` for one reading of the phrase's words."""
     for size in range(len(phrase), 0, -1):
         for i in range(len(phrase) - size + 1):
             key = " ".join(phrase[i:i + size])
@@ -217,6 +226,29 @@ def one_link(wide: Table, alias: str, other: Table, other_alias: str) -> Join | 
     if not out and len(back) == 1:
         return Join(Col(alias, wide.name, back[0].name), Col(other_alias, other.name, "iri"))
     return None
+
+
+def question_link(q: Question | None, wide: Table, alias: str, other: Table, other_alias: str) -> Join | None:
+    """The join of `wide`'s rows (as `alias`) with `other`'s (as `other_alias`) by the link between the two tables
+    whose name the question says (links_named: "which X are part of N", a link `partOf`, where N's table also
+    lists its X the other way), else by the one link between them (`one_link`); for a table linked to itself, by
+    its rows' link to the other row (the X that have N as their parent): the one such link, or the one the
+    question names. None when no link, or several that the question does not tell apart."""
+    same = wide.name.lower() == other.name.lower()
+    back = [(wide, c) for c in wide.columns.values() if c.kind == "link" and c.target.lower() == other.name.lower()]
+    out = [] if same else [(other, c) for c in other.columns.values()
+                           if c.kind == "link" and c.target.lower() == wide.name.lower()]
+    found = links_named(q, back + out) if q is not None and len(back + out) > 1 else []
+    if len(found) != 1:
+        if not same:
+            return one_link(wide, alias, other, other_alias)
+        found = back if len(back) == 1 else []
+    if len(found) != 1:
+        return None
+    t, c = found[0]
+    if t is wide:
+        return Join(Col(alias, wide.name, c.name), Col(other_alias, other.name, "iri"))
+    return Join(Col(other_alias, other.name, c.name), Col(alias, wide.name, "iri"))
 
 
 def links_named(q: Question, links: list[tuple[Any, Any]], besides: str = "") -> list[tuple[Any, Any]]:

@@ -1,0 +1,179 @@
+""""Which X ... N" and "which X ... both A and B" read by code over the links of a real knowledge graph's shape: a
+table linked to itself (a course that requires another), two links between the same two tables (the question's
+words say which), a named thing that is only a value of the asked things' own link (no class of its own), and
+the asked class named by a plural English keeps from Latin or Greek, or by a word that changes in the plural.
+Each rule in two made-up domains, through the answer loop without a model (`ontouse_graphs.loop_of`)."""
+
+from __future__ import annotations
+
+from ontouse.checks.asked import asks_only_the_linked, things_of_named, things_with_both
+from ontouse.checks.tables import asked_tables
+from ontouse.question import both_named, parse_question
+from ontouse_graphs import HEAD, loop_of
+
+COURSES = HEAD + """@prefix : <http://example.org/courses#> .
+:Course a owl:Class ; rdfs:label "course" .
+:Lecturer a owl:Class ; rdfs:label "lecturer" .
+:requires a owl:ObjectProperty ; rdfs:label "requires" .
+:taughtBy a owl:ObjectProperty ; rdfs:label "taught by" .
+:reviewedBy a owl:ObjectProperty ; rdfs:label "reviewed by" .
+:supervises a owl:ObjectProperty ; rdfs:label "supervises" .
+:covers a owl:ObjectProperty ; rdfs:label "covers" .
+:vera a :Lecturer ; rdfs:label "Vera Holm" ; :supervises :waves .
+:omar a :Lecturer ; rdfs:label "Omar Diallo" .
+:algebra a :Course ; rdfs:label "Algebra" ; :taughtBy :vera ; :reviewedBy :omar .
+:logic a :Course ; rdfs:label "Logic" ; :taughtBy :omar ; :reviewedBy :vera .
+:proofs a :Course ; rdfs:label "Proof Methods" ; :requires :algebra, :logic ; :taughtBy :vera, :ivo ;
+    :covers :optics, :acoustics .
+:calculus a :Course ; rdfs:label "Calculus" ; :requires :algebra ; :taughtBy :omar ; :reviewedBy :vera ;
+    :covers :optics .
+:waves a :Course ; rdfs:label "Wave Physics" ; :requires :calculus ; :taughtBy :ivo ; :covers :acoustics .
+:ivo rdfs:label "Ivo Lund" .
+:optics rdfs:label "optics" .
+:acoustics rdfs:label "acoustics" .
+"""
+
+MODULES = HEAD + """@prefix : <http://example.org/modules#> .
+:Module a owl:Class ; rdfs:label "module" .
+:Engineer a owl:Class ; rdfs:label "engineer" .
+:dependsOn a owl:ObjectProperty ; rdfs:label "depends on" .
+:maintainedBy a owl:ObjectProperty ; rdfs:label "maintained by" .
+:auditedBy a owl:ObjectProperty ; rdfs:label "audited by" .
+:owns a owl:ObjectProperty ; rdfs:label "owns" .
+:taggedWith a owl:ObjectProperty ; rdfs:label "tagged with" .
+:kai a :Engineer ; rdfs:label "Kai Moen" ; :owns :ui .
+:lia a :Engineer ; rdfs:label "Lia Stone" .
+:core a :Module ; rdfs:label "Core" ; :maintainedBy :kai ; :auditedBy :lia .
+:net a :Module ; rdfs:label "Net" ; :maintainedBy :lia ; :auditedBy :kai .
+:web a :Module ; rdfs:label "Web" ; :dependsOn :core, :net ; :maintainedBy :lia, :zoe ; :taggedWith :fast, :safe .
+:cli a :Module ; rdfs:label "Shell" ; :dependsOn :core ; :maintainedBy :kai ; :auditedBy :kai ; :taggedWith :fast .
+:ui a :Module ; rdfs:label "Panels" ; :dependsOn :web ; :maintainedBy :zoe ; :taggedWith :safe .
+:zoe rdfs:label "Zoe Park" .
+:fast rdfs:label "fast" .
+:safe rdfs:label "safe" .
+"""
+
+
+def _names(rows) -> list[str]:
+    return sorted(c.label or c.value for row in rows for c in row)
+
+
+def _answer_names(ans) -> list[str]:
+    return sorted(c.text() for row in ans.rows for c in row)
+
+
+def _by_code(ttl: str, question: str, wrong: str) -> list[str]:
+    """What the loop answers when the model's only plan failed its checks (`AnswerLoop._both`)."""
+    loop = loop_of(ttl)
+    q, _ = loop._parse(question, question, "en")
+    mentions = loop.index.mentions(q)
+    runs = [loop._run(q, wrong, mentions)]
+    assert runs[0].problem or not runs[0].rows
+    best = loop._both(q, runs, mentions)
+    assert best is not None and not best.problem, question
+    ans = loop._answer(q, best, runs)
+    assert ans.state == "answered", ans.answer
+    return _answer_names(ans)
+
+
+def test_both_named_things_of_the_asked_table_itself_are_read_over_its_link_to_itself() -> None:
+    assert _by_code(COURSES, "Which courses require both Algebra and Logic?",
+                    "SELECT C.label FROM Course C WHERE C.prerequisite = 'Algebra'") == ["Proof Methods"]
+    assert _by_code(MODULES, "Which modules depend on both Core and Net?",
+                    "SELECT M.label FROM Module M WHERE M.dependency = 'Net'") == ["Web"]
+
+
+def test_both_values_of_the_asked_things_own_link_are_read_on_it() -> None:
+    """The named things have no class: they are only values of the asked table's link (shown by their names)."""
+    assert _by_code(COURSES, "Which courses cover both optics and acoustics?",
+                    "SELECT C.label FROM Course C WHERE C.topic = 'optics'") == ["Proof Methods"]
+    assert _by_code(MODULES, "Which modules are tagged with both fast and safe?",
+                    "SELECT M.label FROM Module M WHERE M.tag = 'fast'") == ["Web"]
+
+
+def test_both_after_the_word_both_may_be_a_row_of_one_table_and_a_value_of_another() -> None:
+    """"Both A and B": A a lecturer of the lecturer table, B a name that is only a value of the course's link."""
+    loop = loop_of(COURSES)
+    q = parse_question("Which courses are taught by both Vera Holm and Ivo Lund?")
+    assert both_named(q, loop.index.mentions(q)) == [("Vera Holm", "Ivo Lund")]
+    assert _by_code(COURSES, "Which courses are taught by both Vera Holm and Ivo Lund?",
+                    "SELECT C.label FROM Course C WHERE C.teacher = 'Vera Holm'") == ["Proof Methods"]
+    assert _by_code(MODULES, "Which modules are maintained by both Lia Stone and Zoe Park?",
+                    "SELECT M.label FROM Module M WHERE M.maintainer = 'Zoe Park'") == ["Web"]
+    # without "both", two values of different columns joined by "and" are no pair
+    q = parse_question("Which courses are taught by Vera Holm and Ivo Lund?")
+    assert both_named(q, loop.index.mentions(q)) == []
+
+
+def test_of_two_links_between_two_tables_the_question_names_one() -> None:
+    """A plan that found nothing (the lecturer's name read on the course): code reads the courses linked to the
+    named lecturer by the link whose name the question says, of the two between the tables."""
+    ans = loop_of(COURSES).answer_sql("Which courses are reviewed by Vera Holm?",
+                                      "SELECT L.iri FROM Lecturer L JOIN Course C ON L.iri = C.reviewedBy "
+                                      "WHERE C.label = 'Vera Holm'")
+    assert ans.state == "answered" and _answer_names(ans) == ["Calculus", "Logic"], ans.answer
+    ans = loop_of(MODULES).answer_sql("Which modules are audited by Kai Moen?",
+                                      "SELECT E.iri FROM Engineer E JOIN Module M ON E.iri = M.auditedBy "
+                                      "WHERE M.label = 'Kai Moen'")
+    assert ans.state == "answered" and _answer_names(ans) == ["Net", "Shell"], ans.answer
+
+
+def test_the_link_the_question_names_wins_over_a_link_the_other_way() -> None:
+    """The lecturer's own link to courses (supervises) would be the one link from the lecturer's side; the
+    question says "reviewed by", the course's link."""
+    for ttl, text, wrong, wanted in (
+            (COURSES, "Which courses are reviewed by Vera Holm?",
+             "SELECT C.label FROM Course C WHERE C.reviewer = 'Vera Holm'", ["Calculus", "Logic"]),
+            (MODULES, "Which modules are audited by Kai Moen?",
+             "SELECT M.label FROM Module M WHERE M.inspector = 'Kai Moen'", ["Net", "Shell"])):
+        loop = loop_of(ttl)
+        q = parse_question(text)
+        plan = things_of_named(q, loop.schema, loop.index.mentions(q), loop.index.table_texts)
+        assert plan is not None and plan.joins[0].left.column in ("reviewedBy", "auditedBy"), plan
+        assert _by_code(ttl, text, wrong) == wanted
+
+
+def test_a_question_that_asks_more_than_the_linked_things_is_left_to_the_model() -> None:
+    loop = loop_of(COURSES)
+    for text in ("Which courses are reviewed by Vera Holm and taught by Omar Diallo?",  # a second named thing
+                 "Which courses are not reviewed by Vera Holm?",  # a negation
+                 "Which courses reviewed by Vera Holm have the most prerequisites?",  # a ranking
+                 "How many courses are reviewed by Vera Holm?"):  # an amount
+        q = parse_question(text)
+        assert not asks_only_the_linked(q, loop.index.mentions(q)), text
+    q = parse_question("Which courses are reviewed by Vera Holm?")
+    assert asks_only_the_linked(q, loop.index.mentions(q))
+
+
+def test_a_table_linked_to_itself_reads_the_things_that_have_the_named_one() -> None:
+    """The model's plan answered with the named thing itself (it fails its checks): code reads the things whose
+    link to their own table holds the named one."""
+    assert _by_code(COURSES, "Which courses require Calculus?",
+                    "SELECT C.label FROM Course C JOIN Course P ON C.requires = P.iri WHERE C.label = 'Calculus'"
+                    ) == ["Wave Physics"]
+    assert _by_code(MODULES, "Which modules depend on Web?",
+                    "SELECT M.label FROM Module M JOIN Module D ON M.dependsOn = D.iri WHERE M.label = 'Web'"
+                    ) == ["Panels"]
+
+
+def test_plurals_that_change_the_word_name_their_table() -> None:
+    graph = HEAD + """@prefix : <http://example.org/awards#> .
+:Criterion a owl:Class ; rdfs:label "criterion" .
+:Curriculum a owl:Class ; rdfs:label "curriculum" .
+:Person a owl:Class ; rdfs:label "person" .
+:Child a owl:Class ; rdfs:label "child" .
+:c1 a :Criterion ; rdfs:label "Clarity" .
+:k1 a :Curriculum ; rdfs:label "Core Science" .
+:p1 a :Person ; rdfs:label "Ann Roe" .
+:h1 a :Child ; rdfs:label "Tom Roe" .
+"""
+    loop = loop_of(graph)
+    for text, table in (("Which criteria weigh most?", "Criterion"), ("Which curricula include labs?", "Curriculum"),
+                        ("Which people live in Oslo?", "Person"), ("Which children attend the school?", "Child")):
+        assert [t.name for t in asked_tables(parse_question(text), loop.schema)] == [table], text
+
+
+def test_things_with_both_needs_a_link_to_each() -> None:
+    loop = loop_of(COURSES)
+    q = parse_question("Which lecturers cover both optics and acoustics?")  # no link of a lecturer to a topic
+    assert things_with_both(q, loop.schema, loop.index.mentions(q), loop.index.table_texts) is None
