@@ -66,8 +66,8 @@ from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
 from .directions import LinkDirections
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
-from .checks.asked import (ASKED_CLASS_READ, ASKED_TABLE, asks_only_the_linked, things_of_named, things_with_both,
-                           widened_to_asked)
+from .checks.asked import (ASKED_CLASS_READ, ASKED_TABLE, asks_only_the_linked, named_is_linked, names_its_things,
+                           things_of_named, things_with_both, widened_to_asked)
 from .checks.conditions import BOTH_VALUES
 from .checks.named import COMPARISON_SIDES, sides_compared_in
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
@@ -405,22 +405,29 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         return True
 
     def _both(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
-        """When no plan of the model passed, a "which X ... both A and B" question answered by the plan code writes
-        from it (`things_with_both`), and a "which X ... N" question that asks nothing else (`asks_only_the_linked`)
-        by the X linked to N (`things_of_named`): kept as a run of its own when it finds rows and passes every
-        check."""
-        run = Attempt(sql=runs[-1].sql if runs else "")
-        plan = things_with_both(q, self.schema, mentions, self.index.table_texts, self.index.embedder)
-        if plan is not None and self._code_repair(q, run, mentions, BOTH_VALUES.name, plan, "repaired: the asked "
-                                                  "things linked to each of the two named things"):
-            runs.append(run)
-            return run
-        plan = things_of_named(q, self.schema, mentions, self.index.table_texts, self.index.embedder) if (
-            asks_only_the_linked(q, mentions)) else None
-        if plan is not None and self._code_repair(q, run, mentions, ASKED_TABLE.name, plan, "repaired: the asked "
-                                                  "things linked to the thing the question names"):
-            runs.append(run)
-            return run
+        """When no plan of the model passed, the plan code writes from the question, kept as a run of its own when
+        it finds rows and passes every check (a list only of things that have names, `names_its_things`): "which
+        X ... both A and B" by the X linked to each (`things_with_both`); a "which X ... N" question that asks
+        nothing else (`asks_only_the_linked`) by the X linked to N (`things_of_named`); "did N <relation> M?" by
+        whether N is linked to M (`named_is_linked`, kept only when it finds them linked)."""
+        texts, embedder = self.index.table_texts, self.index.embedder
+
+        def named_things(plan: Any) -> Any:
+            return plan if names_its_things(plan, self.schema) else None
+
+        written = (
+            (BOTH_VALUES.name, lambda: named_things(things_with_both(q, self.schema, mentions, texts, embedder)),
+             "repaired: the asked things linked to each of the two named things"),
+            (ASKED_TABLE.name, lambda: named_things(things_of_named(q, self.schema, mentions, texts, embedder) if (
+                asks_only_the_linked(q, mentions)) else None),
+             "repaired: the asked things linked to the thing the question names"),
+            ("named_is_linked", lambda: named_is_linked(q, self.schema, mentions),
+             "repaired: whether the first named thing is linked to the second"))
+        for check, plan, note in written:
+            run = Attempt(sql=runs[-1].sql if runs else "")
+            if self._code_repair(q, run, mentions, check, plan(), note) and (run.rows or check != "named_is_linked"):
+                runs.append(run)
+                return run
         return None
 
     def _repaired(self, plan: Any, q: Question) -> Any:

@@ -17,7 +17,7 @@ finds rows and every answer check passes: AnswerLoop._code_repair).
   is): the X linked to A and also to B (checks/asked.py's `things_with_both`, written from the question).
 - `linked_to_named`: "which X ... N" that asks nothing else (`asks_only_the_linked`: no number, ranking, amount,
   negation or second named value): the X linked to N by the link between their tables, the one the question's
-  words name where there are several (checks/asked.py's `things_of_named`).
+  words name where there are several (checks/asked.py's `things_of_named`), when X's rows have names.
 
 Each of the others applies only to a plain query (no set operation) and adds no condition."""
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from ontocore.text import STOP, fold, singular, tokens
 
-from .checks.asked import asks_only_the_linked, things_of_named, things_with_both
+from .checks.asked import asks_only_the_linked, names_its_things, things_of_named, things_with_both
 from .question import Question
 from .repairs import named_on_its_source
 from .sqlplan.joins import join_edges
@@ -142,6 +142,6 @@ def empty_repairs(plan: Plan, schema: Schema, q: Question, mentions: list, table
         out.append(("both_values", both, "repaired: the asked things linked to each of the two named things"))
     linked = things_of_named(q, schema, mentions, table_texts, getattr(index, "embedder", None)) if (
         both is None and asks_only_the_linked(q, mentions)) else None
-    if linked is not None:
+    if linked is not None and names_its_things(linked, schema):
         out.append(("linked_to_named", linked, "repaired: the asked things linked to the thing the question names"))
     return out

@@ -177,3 +177,46 @@ def test_things_with_both_needs_a_link_to_each() -> None:
     loop = loop_of(COURSES)
     q = parse_question("Which lecturers cover both optics and acoustics?")  # no link of a lecturer to a topic
     assert things_with_both(q, loop.schema, loop.index.mentions(q), loop.index.table_texts) is None
+
+
+def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link() -> None:
+    """"Is N <relation> M?" when no plan of the model passed: yes when N's row is linked to M (the link the
+    question names of the two between the tables; M a value of N's own link); no "no" from code, and none for
+    two things of one table (which way their link goes, the question rarely says)."""
+    for ttl, text, wrong in (
+            (COURSES, "Is Calculus reviewed by Vera Holm?", "SELECT C.label FROM Course C WHERE C.reviewer = 'x'"),
+            (COURSES, "Is Proof Methods taught by Ivo Lund?", "SELECT C.label FROM Course C WHERE C.tutor = 'x'"),
+            (MODULES, "Is Shell audited by Kai Moen?", "SELECT M.label FROM Module M WHERE M.inspector = 'x'")):
+        loop = loop_of(ttl)
+        q, _ = loop._parse(text, text, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, wrong, mentions)]
+        best = loop._both(q, runs, mentions)
+        assert best is not None and "named_is_linked" in best.fixes, text
+        assert loop._answer(q, best, runs).answer.startswith("Yes"), text
+    for ttl, text in ((COURSES, "Is Algebra reviewed by Vera Holm?"),  # not linked: left to the model
+                      (COURSES, "Does Proof Methods require Algebra?"),  # two courses
+                      (MODULES, "Is Net audited by Lia Stone?")):
+        loop = loop_of(ttl)
+        q, _ = loop._parse(text, text, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
+        assert loop._both(q, runs, mentions) is None, text
+
+
+def test_things_without_names_are_left_to_the_model(harbour_loop) -> None:
+    """A table export's rows have no label: a list code wrote of them would be bare identifiers, so the loop
+    leaves such a question to the model's plans (here: the sailings from a named berth)."""
+    from ontouse.checks.asked import names_its_things
+    from ontouse.sqlplan.plan import Col, Item, Query, Source
+
+    bare = Query(select=(Item(Col("things", "Vessel", "iri")),), sources=(Source("Vessel", "things"),))
+    assert not names_its_things(bare, harbour_loop.schema)
+    named = Query(select=(Item(Col("things", "Course", "iri")),), sources=(Source("Course", "things"),))
+    assert names_its_things(named, loop_of(COURSES).schema)
+    text = "Which sailings left from North quay?"
+    q, _ = harbour_loop._parse(text, text, "en")
+    mentions = harbour_loop.index.mentions(q)
+    assert things_of_named(q, harbour_loop.schema, mentions, harbour_loop.index.table_texts) is not None
+    runs = [harbour_loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
+    assert harbour_loop._both(q, runs, mentions) is None

@@ -10,8 +10,8 @@ from typing import Any
 
 from ontocore.text import fold, singular
 
-from ..question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, ORDINAL, UP, Question,
-                        asked_phrase, both_named)
+from ..question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, NUMBER_WORDS, ORDINAL, UP,
+                        Question, asked_phrase, both_named)
 from ..sqlplan.plan import (And, Cmp, Col, InList, Item, Like, Lit, Not, Or, Plan, Query, SetQuery, Source, columns_in,
                             is_aggregate)
 from ..sqlplan.schema import Schema, Table
@@ -112,8 +112,9 @@ def things_of_named(q: Question, schema: Schema, mentions: list, table_texts: An
 
 
 # the words that ask for more than the things linked to a named one: a ranking, a comparison, an amount, a group,
-# a negation, a time bound (a question with a number is left to the model too)
-_MORE_ASKED = UP | DOWN | COMPARATIVE | ORDINAL | NEGATION | AMOUNT | GROUPING | IN_TIME | AVERAGED
+# a negation, a time bound, a number in words, "only", a choice (a question with a number is left to the model too)
+_MORE_ASKED = UP | DOWN | COMPARATIVE | ORDINAL | NEGATION | AMOUNT | GROUPING | IN_TIME | AVERAGED | NUMBER_WORDS | {
+    "only", "single", "sole", "alone", "all", "every", "also", "too", "either", "or", "except", "besides"}
 
 
 def asks_only_the_linked(q: Question, mentions: list) -> bool:
@@ -124,6 +125,42 @@ def asks_only_the_linked(q: Question, mentions: list) -> bool:
     if q.kind != "other" or q.numbers or not asked_phrase(q) or any(w in _MORE_ASKED for w in q.words):
         return False
     return len({fold(m.value) for m in mentions if getattr(m, "exact", False)}) == 1
+
+
+def names_its_things(plan: Plan | None, schema: Schema) -> bool:
+    """Does the table whose things a plan written by code lists (its first source) have a column that names its
+    rows (a label)? Without one its answer would be bare identifiers: such a plan is left to the model."""
+    while isinstance(plan, SetQuery):
+        plan = plan.left
+    table = schema.table(plan.sources[0].table) if isinstance(plan, Query) and plan.sources else None
+    return table is not None and any(c.is_label for c in table.columns.values())
+
+
+def named_is_linked(q: Question, schema: Schema, mentions: list) -> Plan | None:
+    """A yes/no question about two things it names whole and nothing else ("did N <relation> M?", "is N
+    <relation> M?"; N said first, a row of its table): the rows of N's table named N that are linked to M
+    (`_linked_to`: M a value of N's own link, or a row of a table linked to N's by the link the question names, or
+    the one link): found, the answer is yes (the loop keeps no "no" from it: a link read by code that pairs
+    nothing is no evidence that the two are unrelated). None for any other question, for two things of one table (which way their link
+    goes, such a question rarely says), or when no link relates them."""
+    if q.kind != "yesno" or q.numbers or any(w in _MORE_ASKED for w in q.words):
+        return None
+    exact = [m for m in mentions if getattr(m, "exact", False)]
+    text = fold(q.text)
+    values = sorted({m.value for m in exact if fold(m.value) in text}, key=lambda v: (text.find(fold(v)), v))
+    if len(values) != 2 or len({m.value for m in exact}) != 2:
+        return None
+    for m in (m for m in exact if m.value == values[0]):
+        wide = schema.table(m.table)
+        col = wide.column(m.column) if wide is not None else None
+        others = [x for x in exact if x.value == values[1]]
+        if col is None or not col.is_label or any(x.table.lower() == wide.name.lower() and x.column == m.column
+                                                  for x in others):
+            continue  # (two rows of one table)
+        found = _linked_to(wide, others, schema, q)
+        if found is not None:
+            return replace(found, where=And((found.where, Cmp("=", Col("things", wide.name, col.name), Lit(m.value)))))
+    return None
 
 
 def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
