@@ -77,7 +77,7 @@ _CHANGED_NOUNS = {"people": "person", "children": "child", "women": "woman", "me
 def singular(word: str) -> str:
     """An English noun in the singular by the regular rules, keeping its case: Hoists -> Hoist, batteries ->
     battery, Boxes -> Box, sizes -> size, buses -> bus, analyses -> analysis, loaves -> loaf, Shelves -> Shelf;
-    words that look plural but are not stay (status, series, species). (A plural that changes the word, "people",
+    words that look plural but are not stay (status, series, species). (A plural that changes the word, "children",
     or one kept from Latin or Greek, "criteria", stays: `irregular_singulars` gives its candidates.)"""
     low = word.lower()
     if len(word) <= 3 or low.endswith(("series", "species", "news")):
@@ -102,7 +102,7 @@ def singular(word: str) -> str:
 
 def irregular_singulars(word: str) -> list[str]:
     """The singulars a noun could have where the regular rules keep it (`singular`), to try where the word as it
-    is names nothing: the few plurals that change the word (people -> person, children -> child, also at the end
+    is names nothing: the few plurals that change the word (children -> child, women -> woman, also at the end
     of a longer compound: grandchildren) and the Latin and Greek plurals English keeps (criteria -> criterion,
     curricula -> curriculum, fungi -> fungus, indices -> index, matrices -> matrix, formulae -> formula). Lower
     case; empty for a word without such an ending."""

@@ -66,10 +66,9 @@ from .second_plans import SECOND_PLANS, SecondPlans
 from .ambiguity import AmbiguityProbes
 from .directions import LinkDirections
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
-from .checks.asked import (ASKED_CLASS_READ, ASKED_TABLE, asks_only_the_linked, named_is_linked, names_its_things,
-                           things_of_named, things_with_both, widened_to_asked)
-from .checks.conditions import BOTH_VALUES
+from .checks.asked import ASKED_CLASS_READ, widened_to_asked
 from .checks.named import COMPARISON_SIDES, sides_compared_in
+from .written import NAMED_IS_LINKED, linked_yes, written_plans
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -335,6 +334,10 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
             if run.problem:
                 self._code_repair(q, run, mentions, COMPARISON_SIDES.name, COMPARISON_SIDES.repair(candidate),
                                   "repaired: " + COMPARISON_SIDES.repair_note)
+            elif (linked := linked_yes(q, self.schema, mentions)) is not None and (
+                    found := self._trial(q, run, linked, "the named things' link")) is not None and found.rows:
+                self._code_repair(q, run, mentions, NAMED_IS_LINKED, linked, "repaired: the two named things are "
+                                  "linked as the question says (the plan found nothing)")
             return run
         texts = self.index.table_texts
         if not run.rows and not self._code_repair(
@@ -405,27 +408,11 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         return True
 
     def _both(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
-        """When no plan of the model passed, the plan code writes from the question, kept as a run of its own when
-        it finds rows and passes every check (a list only of things that have names, `names_its_things`): "which
-        X ... both A and B" by the X linked to each (`things_with_both`); a "which X ... N" question that asks
-        nothing else (`asks_only_the_linked`) by the X linked to N (`things_of_named`); "did N <relation> M?" by
-        whether N is linked to M (`named_is_linked`, kept only when it finds them linked)."""
-        texts, embedder = self.index.table_texts, self.index.embedder
-
-        def named_things(plan: Any) -> Any:
-            return plan if names_its_things(plan, self.schema) else None
-
-        written = (
-            (BOTH_VALUES.name, lambda: named_things(things_with_both(q, self.schema, mentions, texts, embedder)),
-             "repaired: the asked things linked to each of the two named things"),
-            (ASKED_TABLE.name, lambda: named_things(things_of_named(q, self.schema, mentions, texts, embedder) if (
-                asks_only_the_linked(q, mentions)) else None),
-             "repaired: the asked things linked to the thing the question names"),
-            ("named_is_linked", lambda: named_is_linked(q, self.schema, mentions),
-             "repaired: whether the first named thing is linked to the second"))
-        for check, plan, note in written:
+        """When no plan of the model passed, the plan code writes from the question (written.py), kept as a run of
+        its own when it finds rows and passes every check."""
+        for check, plan, note in written_plans(q, self.schema, mentions, self.index.table_texts, self.index.embedder):
             run = Attempt(sql=runs[-1].sql if runs else "")
-            if self._code_repair(q, run, mentions, check, plan(), note) and (run.rows or check != "named_is_linked"):
+            if self._code_repair(q, run, mentions, check, plan(), note) and (run.rows or check != NAMED_IS_LINKED):
                 runs.append(run)
                 return run
         return None

@@ -28,12 +28,13 @@ from typing import Any
 
 from ontocore.text import STOP, fold, singular, tokens
 
-from .checks.asked import asks_only_the_linked, names_its_things, things_of_named, things_with_both
+from .checks.asked import things_of_named, things_with_both
 from .question import Question
 from .repairs import named_on_its_source
 from .sqlplan.joins import join_edges
 from .sqlplan.plan import And, Cmp, Col, Join, Lit, Plan, Query, used_aliases
 from .sqlplan.schema import Schema
+from .written import asks_only_the_linked, names_its_things
 
 
 def _conditions(q: Query) -> list[Any]:

@@ -6,7 +6,8 @@ Each rule in two made-up domains, through the answer loop without a model (`onto
 
 from __future__ import annotations
 
-from ontouse.checks.asked import asks_only_the_linked, things_of_named, things_with_both
+from ontouse.checks.asked import things_of_named, things_with_both
+from ontouse.written import asks_only_the_linked
 from ontouse.checks.tables import asked_tables
 from ontouse.question import both_named, parse_question
 from ontouse_graphs import HEAD, loop_of
@@ -18,6 +19,7 @@ COURSES = HEAD + """@prefix : <http://example.org/courses#> .
 :taughtBy a owl:ObjectProperty ; rdfs:label "taught by" .
 :reviewedBy a owl:ObjectProperty ; rdfs:label "reviewed by" .
 :supervises a owl:ObjectProperty ; rdfs:label "supervises" .
+:successor a owl:ObjectProperty ; rdfs:label "successor" .
 :covers a owl:ObjectProperty ; rdfs:label "covers" .
 :vera a :Lecturer ; rdfs:label "Vera Holm" ; :supervises :waves .
 :omar a :Lecturer ; rdfs:label "Omar Diallo" .
@@ -26,7 +28,7 @@ COURSES = HEAD + """@prefix : <http://example.org/courses#> .
 :proofs a :Course ; rdfs:label "Proof Methods" ; :requires :algebra, :logic ; :taughtBy :vera, :ivo ;
     :covers :optics, :acoustics .
 :calculus a :Course ; rdfs:label "Calculus" ; :requires :algebra ; :taughtBy :omar ; :reviewedBy :vera ;
-    :covers :optics .
+    :covers :optics ; :successor :waves .
 :waves a :Course ; rdfs:label "Wave Physics" ; :requires :calculus ; :taughtBy :ivo ; :covers :acoustics .
 :ivo rdfs:label "Ivo Lund" .
 :optics rdfs:label "optics" .
@@ -40,12 +42,14 @@ MODULES = HEAD + """@prefix : <http://example.org/modules#> .
 :maintainedBy a owl:ObjectProperty ; rdfs:label "maintained by" .
 :auditedBy a owl:ObjectProperty ; rdfs:label "audited by" .
 :owns a owl:ObjectProperty ; rdfs:label "owns" .
+:plugin a owl:ObjectProperty ; rdfs:label "plugin" .
 :taggedWith a owl:ObjectProperty ; rdfs:label "tagged with" .
 :kai a :Engineer ; rdfs:label "Kai Moen" ; :owns :ui .
 :lia a :Engineer ; rdfs:label "Lia Stone" .
 :core a :Module ; rdfs:label "Core" ; :maintainedBy :kai ; :auditedBy :lia .
 :net a :Module ; rdfs:label "Net" ; :maintainedBy :lia ; :auditedBy :kai .
-:web a :Module ; rdfs:label "Web" ; :dependsOn :core, :net ; :maintainedBy :lia, :zoe ; :taggedWith :fast, :safe .
+:web a :Module ; rdfs:label "Web" ; :dependsOn :core, :net ; :maintainedBy :lia, :zoe ; :taggedWith :fast, :safe ;
+    :plugin :ui .
 :cli a :Module ; rdfs:label "Shell" ; :dependsOn :core ; :maintainedBy :kai ; :auditedBy :kai ; :taggedWith :fast .
 :ui a :Module ; rdfs:label "Panels" ; :dependsOn :web ; :maintainedBy :zoe ; :taggedWith :safe .
 :zoe rdfs:label "Zoe Park" .
@@ -160,16 +164,16 @@ def test_plurals_that_change_the_word_name_their_table() -> None:
     graph = HEAD + """@prefix : <http://example.org/awards#> .
 :Criterion a owl:Class ; rdfs:label "criterion" .
 :Curriculum a owl:Class ; rdfs:label "curriculum" .
-:Person a owl:Class ; rdfs:label "person" .
+:Woman a owl:Class ; rdfs:label "woman" .
 :Child a owl:Class ; rdfs:label "child" .
 :c1 a :Criterion ; rdfs:label "Clarity" .
 :k1 a :Curriculum ; rdfs:label "Core Science" .
-:p1 a :Person ; rdfs:label "Ann Roe" .
+:p1 a :Woman ; rdfs:label "Ann Roe" .
 :h1 a :Child ; rdfs:label "Tom Roe" .
 """
     loop = loop_of(graph)
     for text, table in (("Which criteria weigh most?", "Criterion"), ("Which curricula include labs?", "Curriculum"),
-                        ("Which people live in Oslo?", "Person"), ("Which children attend the school?", "Child")):
+                        ("Which women coach the team?", "Woman"), ("Which children attend the school?", "Child")):
         assert [t.name for t in asked_tables(parse_question(text), loop.schema)] == [table], text
 
 
@@ -195,7 +199,8 @@ def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link(
         assert best is not None and "named_is_linked" in best.fixes, text
         assert loop._answer(q, best, runs).answer.startswith("Yes"), text
     for ttl, text in ((COURSES, "Is Algebra reviewed by Vera Holm?"),  # not linked: left to the model
-                      (COURSES, "Does Proof Methods require Algebra?"),  # two courses
+                      (COURSES, "Does Algebra require Proof Methods?"),  # the other way round
+                      (MODULES, "Is Web a plugin of Panels?"),
                       (MODULES, "Is Net audited by Lia Stone?")):
         loop = loop_of(ttl)
         q, _ = loop._parse(text, text, "en")
@@ -204,10 +209,35 @@ def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link(
         assert loop._both(q, runs, mentions) is None, text
 
 
+def test_a_link_of_a_table_to_itself_is_read_the_way_the_question_says_it() -> None:
+    """"A requires B": A's link holds B; "A is the successor of B", "the plugins of B": B's link holds A (a noun
+    followed by "of" or "by"); "a member of B" for a link named with its preposition is A's own."""
+    from ontouse.checks.tables import said_backwards
+
+    assert said_backwards(parse_question("Is Wave Physics the successor of Calculus?"), "successor")
+    assert said_backwards(parse_question("Which modules are plugins of Web?"), "plugin")
+    assert not said_backwards(parse_question("Does Proof Methods require Algebra?"), "requires")
+    assert not said_backwards(parse_question("Is Ann a member of the Board?"), "memberOf")
+    for ttl, text, wrong in (
+            (COURSES, "Does Proof Methods require Algebra?", "SELECT C.label FROM Course C WHERE C.needs = 'x'"),
+            (COURSES, "Is Wave Physics the successor of Calculus?", "SELECT C.label FROM Course C WHERE C.next = 'x'"),
+            (MODULES, "Is Panels a plugin of Web?", "SELECT M.label FROM Module M WHERE M.addon = 'x'")):
+        loop = loop_of(ttl)
+        q, _ = loop._parse(text, text, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, wrong, mentions)]
+        best = loop._both(q, runs, mentions)
+        assert best is not None and loop._answer(q, best, runs).answer.startswith("Yes"), text
+    assert _by_code(MODULES, "Which modules are plugins of Web?",
+                    "SELECT M.label FROM Module M WHERE M.addon = 'Web'") == ["Panels"]
+    assert _by_code(COURSES, "Which courses are successors of Calculus?",
+                    "SELECT C.label FROM Course C WHERE C.next = 'Calculus'") == ["Wave Physics"]
+
+
 def test_things_without_names_are_left_to_the_model(harbour_loop) -> None:
     """A table export's rows have no label: a list code wrote of them would be bare identifiers, so the loop
     leaves such a question to the model's plans (here: the sailings from a named berth)."""
-    from ontouse.checks.asked import names_its_things
+    from ontouse.written import names_its_things
     from ontouse.sqlplan.plan import Col, Item, Query, Source
 
     bare = Query(select=(Item(Col("things", "Vessel", "iri")),), sources=(Source("Vessel", "things"),))
@@ -220,3 +250,51 @@ def test_things_without_names_are_left_to_the_model(harbour_loop) -> None:
     assert things_of_named(q, harbour_loop.schema, mentions, harbour_loop.index.table_texts) is not None
     runs = [harbour_loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
     assert harbour_loop._both(q, runs, mentions) is None
+
+
+def test_a_no_that_the_link_the_question_names_contradicts_is_a_yes() -> None:
+    """A plan of the model that read the link the wrong way round finds nothing ("no"); the link the question's
+    own words name links the two: the answer is yes, with those triples. A link the question does not name
+    changes nothing."""
+    for ttl, text, wrong in (
+            (COURSES, "Is Wave Physics the successor of Calculus?",
+             "SELECT C.label FROM Course C JOIN Course D ON C.successor = D.iri "
+             "WHERE C.label = 'Wave Physics' AND D.label = 'Calculus'"),
+            (MODULES, "Is Panels a plugin of Web?",
+             "SELECT M.label FROM Module M JOIN Module W ON M.plugin = W.iri "
+             "WHERE M.label = 'Panels' AND W.label = 'Web'")):
+        ans = loop_of(ttl).answer_sql(text, wrong)
+        assert ans.state == "answered" and ans.answer.startswith("Yes"), (text, ans.answer)
+        assert "named_is_linked" in ans.repairs and ans.support
+    ans = loop_of(MODULES).answer_sql("Is Panels kept by Kai Moen?",  # "kept": no link of that name
+                                      "SELECT M.label FROM Module M JOIN Engineer E ON M.maintainedBy = E.iri "
+                                      "WHERE M.label = 'Panels' AND E.label = 'Kai Moen'")
+    assert ans.answer.startswith("No") and "named_is_linked" not in ans.repairs, ans.answer
+
+
+def test_words_inside_a_named_thing_ask_nothing_more() -> None:
+    """"Only", "once" or a number inside a name the question says whole are part of the name."""
+    graph = HEAD + """@prefix : <http://example.org/songs#> .
+:Album a owl:Class ; rdfs:label "album" .
+:Song a owl:Class ; rdfs:label "song" .
+:onAlbum a owl:ObjectProperty ; rdfs:label "on album" .
+:a1 a :Album ; rdfs:label "Only Twice 1999" .
+:s1 a :Song ; rdfs:label "Low Tide" ; :onAlbum :a1 .
+"""
+    loop = loop_of(graph)
+    q = parse_question("Which songs are on Only Twice 1999?")
+    assert asks_only_the_linked(q, loop.index.mentions(q))
+    q = parse_question("Which songs are only on Only Twice 1999?")
+    assert not asks_only_the_linked(q, loop.index.mentions(q))
+
+
+def test_a_plan_that_found_nothing_for_a_question_that_asks_only_the_linked_is_read_by_code(parks_loop) -> None:
+    """The model compared the link with a name the question never says: nothing found; the question asks only
+    for the rangers linked to the hut it names, which code reads (`linked_to_named`)."""
+    ans = parks_loop.answer_sql("Which rangers work in Reeds?", "SELECT label FROM Ranger WHERE postedAt = 'Birch'")
+    assert ans.state == "answered" and _answer_names(ans) == ["Cleo Vance", "Dan Ferro", "Olaf Brand"], ans.answer
+    assert "linked_to_named" in ans.repairs
+    ans = loop_of(COURSES).answer_sql("Which courses are taught by Omar Diallo?",
+                                      "SELECT C.label FROM Course C JOIN Lecturer L ON C.reviewedBy = L.iri "
+                                      "WHERE L.label = 'Omar Diallo' AND C.label = 'Logic'")
+    assert ans.state == "answered" and _answer_names(ans) == ["Calculus", "Logic"], ans.answer

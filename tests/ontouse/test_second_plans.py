@@ -78,6 +78,7 @@ HIRED = sql("SELECT r.label FROM Ranger AS r JOIN Hut AS h ON r.postedAt = h.iri
 WARDEN_AT_REEDS = sql("SELECT r.label FROM Ranger AS r JOIN Ranger AS w ON r.hasWarden = w.iri "
                       "WHERE w.postedAt IN (SELECT iri FROM Hut WHERE label = 'Reeds')")
 ASKED = "Which rangers work in Reeds?"
+ONLY_ASKED = "Which rangers work only in Reeds?"
 REEDS = ["Cleo Vance", "Dan Ferro", "Olaf Brand"]
 
 
@@ -197,8 +198,9 @@ def test_a_second_plan_without_a_result_is_no_evidence() -> None:
     ans, model, _ = answer(NESTED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"), POSTED_AT_REEDS)
     assert ans.state == "answered" and len(model.conversations) == 3
     assert check(ans, "second_plan_agrees")["detail"] == "1 second plan(s) give the same answer"
+    # ("only": a question code would not answer by itself, so a plan that finds nothing stays empty: written.py)
     ans, model, _ = answer(NESTED, sql("SELECT label FROM Ranger WHERE shoe_size = 3"),
-                           sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'"))
+                           sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'"), asked=ONLY_ASKED)
     assert ans.state == "answered" and len(model.conversations) == 3
     assert check(ans, "second_plan_agrees") is None  # nothing was compared
 
@@ -217,7 +219,7 @@ def test_second_plans_count_toward_the_same_budget_of_calls() -> None:
 
 def test_no_second_plan_for_a_result_that_is_not_stated() -> None:
     empty = sql("SELECT label FROM Ranger WHERE postedAt = 'Birch'")
-    ans, model, _ = answer(empty, empty, empty)
+    ans, model, _ = answer(empty, empty, empty, asked=ONLY_ASKED)
     assert ans.state == "no_data" and len(model.conversations) == MAX_ATTEMPTS
 
 

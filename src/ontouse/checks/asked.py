@@ -10,8 +10,7 @@ from typing import Any
 
 from ontocore.text import fold, singular
 
-from ..question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, NUMBER_WORDS, ORDINAL, UP,
-                        Question, asked_phrase, both_named)
+from ..question import Question, asked_phrase, both_named
 from ..sqlplan.plan import (And, Cmp, Col, InList, Item, Like, Lit, Not, Or, Plan, Query, SetQuery, Source, columns_in,
                             is_aggregate)
 from ..sqlplan.schema import Schema, Table
@@ -95,7 +94,7 @@ def things_of_named(q: Question, schema: Schema, mentions: list, table_texts: An
     """The things a "which X does N ..." question asks for, read by code when the plan returned no column of X
     (the bounded repair of `asked_table`), found nothing, or failed every check: the rows of the table the question
     names (asked_tables; else the tables closest in meaning to X, `meant_tables`) linked to the one thing the
-    question names whole (its exact mentions), by the link between that thing's table and X (`_linked_to`); of
+    question names whole (its exact mentions), by the link between that thing's table and X (`linked_to`); of
     several tables that hold the named thing, the smallest with such a link. "Which X have both A and B": the X
     linked to A and also to B (`things_with_both`). None when the question names no table, no single thing (or
     pair joined by both), or no link relates them."""
@@ -105,61 +104,9 @@ def things_of_named(q: Question, schema: Schema, mentions: list, table_texts: An
     if len({m.value for m in named}) != 1:
         return None
     for wide in asked_tables(q, schema, table_texts)[:1] or meant_tables(q, schema, embedder):
-        found = _linked_to(wide, named, schema, q)
+        found = linked_to(wide, named, schema, q)
         if found is not None:
             return found
-    return None
-
-
-# the words that ask for more than the things linked to a named one: a ranking, a comparison, an amount, a group,
-# a negation, a time bound, a number in words, "only", a choice (a question with a number is left to the model too)
-_MORE_ASKED = UP | DOWN | COMPARATIVE | ORDINAL | NEGATION | AMOUNT | GROUPING | IN_TIME | AVERAGED | NUMBER_WORDS | {
-    "only", "single", "sole", "alone", "all", "every", "also", "too", "either", "or", "except", "besides"}
-
-
-def asks_only_the_linked(q: Question, mentions: list) -> bool:
-    """A "which X ... N" question that says nothing beyond X, the one thing it names whole and how they are
-    related (no number, ranking, comparison, negation, amount, group or time bound, no second named value):
-    the things `things_of_named` reads answer it whole, so code may answer with them when no plan of the model
-    passed or a plan found nothing."""
-    if q.kind != "other" or q.numbers or not asked_phrase(q) or any(w in _MORE_ASKED for w in q.words):
-        return False
-    return len({fold(m.value) for m in mentions if getattr(m, "exact", False)}) == 1
-
-
-def names_its_things(plan: Plan | None, schema: Schema) -> bool:
-    """Does the table whose things a plan written by code lists (its first source) have a column that names its
-    rows (a label)? Without one its answer would be bare identifiers: such a plan is left to the model."""
-    while isinstance(plan, SetQuery):
-        plan = plan.left
-    table = schema.table(plan.sources[0].table) if isinstance(plan, Query) and plan.sources else None
-    return table is not None and any(c.is_label for c in table.columns.values())
-
-
-def named_is_linked(q: Question, schema: Schema, mentions: list) -> Plan | None:
-    """A yes/no question about two things it names whole and nothing else ("did N <relation> M?", "is N
-    <relation> M?"; N said first, a row of its table): the rows of N's table named N that are linked to M
-    (`_linked_to`: M a value of N's own link, or a row of a table linked to N's by the link the question names, or
-    the one link): found, the answer is yes (the loop keeps no "no" from it: a link read by code that pairs
-    nothing is no evidence that the two are unrelated). None for any other question, for two things of one table (which way their link
-    goes, such a question rarely says), or when no link relates them."""
-    if q.kind != "yesno" or q.numbers or any(w in _MORE_ASKED for w in q.words):
-        return None
-    exact = [m for m in mentions if getattr(m, "exact", False)]
-    text = fold(q.text)
-    values = sorted({m.value for m in exact if fold(m.value) in text}, key=lambda v: (text.find(fold(v)), v))
-    if len(values) != 2 or len({m.value for m in exact}) != 2:
-        return None
-    for m in (m for m in exact if m.value == values[0]):
-        wide = schema.table(m.table)
-        col = wide.column(m.column) if wide is not None else None
-        others = [x for x in exact if x.value == values[1]]
-        if col is None or not col.is_label or any(x.table.lower() == wide.name.lower() and x.column == m.column
-                                                  for x in others):
-            continue  # (two rows of one table)
-        found = _linked_to(wide, others, schema, q)
-        if found is not None:
-            return replace(found, where=And((found.where, Cmp("=", Col("things", wide.name, col.name), Lit(m.value)))))
     return None
 
 
@@ -175,7 +122,7 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
     if len(pairs) != 1:
         return None
     for wide in asked_tables(q, schema, table_texts)[:1] or meant_tables(q, schema, embedder):
-        parts = [_linked_to(wide, [m for m in mentions if getattr(m, "exact", False) and m.value == value], schema, q)
+        parts = [linked_to(wide, [m for m in mentions if getattr(m, "exact", False) and m.value == value], schema, q)
                  for value in pairs[0]]
         if parts[0] is not None and parts[1] is not None:
             return SetQuery("intersect", parts[0], parts[1])
@@ -185,7 +132,7 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
 def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     """The tables whose names (in words, without a number that tells classes of one name apart) are closest in
     meaning to the words after which / what, when clearly closest; several tables of one name all come. The words
-    up to a verb the phrase ran on into are tried first whole, then fewer ("people competed": people)."""
+    up to a verb the phrase ran on into are tried first whole, then fewer ("cooks trained": cooks)."""
     from ontocore.embeddings import split_name
 
     from ..sqlplan.sqlfixes import MEANING_MARGIN, MEANING_MIN  # (the thresholds of a column meant by another name)
@@ -204,7 +151,7 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     return []
 
 
-def _linked_to(wide: Table, named: list, schema: Schema, q: Question | None = None) -> Query | None:
+def linked_to(wide: Table, named: list, schema: Schema, q: Question | None = None) -> Query | None:
     """The rows of `wide` linked to the thing the mentions `named` name (one value): where a mention is a value of
     wide's own column (a link to a thing the view shows by its name), the rows with that value; else by the link
     between the named thing's table and `wide` (`question_link`: a table's link to itself too); of several tables

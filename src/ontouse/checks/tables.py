@@ -91,7 +91,7 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
 def phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
     """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
     names or labels (in any language, by `table_texts`), else a word that is the last word of one ("pump" of
-    "heat pump"); when none, the same with a word read as an irregular plural (people: person; criteria: criterion)."""
+    "heat pump"); when none, the same with a word read as an irregular plural (children: child; criteria: criterion)."""
     terms = {t.name: table_terms(t) | ({as_term(x) for x in table_texts(t.name)} if table_texts is not None
                                         else set()) for t in schema.tables.values() if t.count}
     found = _named_by(schema, terms, phrase)
@@ -230,10 +230,11 @@ def one_link(wide: Table, alias: str, other: Table, other_alias: str) -> Join | 
 
 def question_link(q: Question | None, wide: Table, alias: str, other: Table, other_alias: str) -> Join | None:
     """The join of `wide`'s rows (as `alias`) with `other`'s (as `other_alias`) by the link between the two tables
-    whose name the question says (links_named: "which X are part of N", a link `partOf`, where N's table also
+    whose name the question says (links_named: "which X are audited by N", a link `auditedBy`, where N's table also
     lists its X the other way), else by the one link between them (`one_link`); for a table linked to itself, by
-    its rows' link to the other row (the X that have N as their parent): the one such link, or the one the
-    question names. None when no link, or several that the question does not tell apart."""
+    its rows' link to the other row (the X that require N), or the other row's link to them where
+    the question says it so (`said_backwards`: "the X that are plugins of N"): the one such link, or the one
+    the question names. None when no link, or several that the question does not tell apart."""
     same = wide.name.lower() == other.name.lower()
     back = [(wide, c) for c in wide.columns.values() if c.kind == "link" and c.target.lower() == other.name.lower()]
     out = [] if same else [(other, c) for c in other.columns.values()
@@ -246,9 +247,25 @@ def question_link(q: Question | None, wide: Table, alias: str, other: Table, oth
     if len(found) != 1:
         return None
     t, c = found[0]
-    if t is wide:
+    if t is wide and not (same and said_backwards(q, c.name)):
         return Join(Col(alias, wide.name, c.name), Col(other_alias, other.name, "iri"))
     return Join(Col(other_alias, other.name, c.name), Col(alias, wide.name, "iri"))
+
+
+_PREPOSITIONS = frozenset("of by in to for from with on at into onto as".split())
+
+
+def said_backwards(q: Question | None, link: str) -> bool:
+    """Does the question say a link of a table to itself backwards: its name, a noun, followed by "of" or "by"
+    ("a plugin of B", "the successor of B": B's link holds the thing asked), where its name does not end
+    in a preposition itself (a `memberOf`: "a member of B" is the thing's own link)?"""
+    from ontocore.embeddings import split_name
+
+    words = split_name(link).lower().split()
+    if q is None or not words or words[-1] in _PREPOSITIONS:
+        return False
+    last = stem(words[-1])
+    return any(stem(w) == last and q.words[i + 1:i + 2] in (["of"], ["by"]) for i, w in enumerate(q.words))
 
 
 def links_named(q: Question, links: list[tuple[Any, Any]], besides: str = "") -> list[tuple[Any, Any]]:

@@ -1,0 +1,126 @@
+"""Plans code writes from the question alone, for the question shapes it can read whole, tried when no plan of the
+model passed (AnswerLoop._both), each kept only when it finds rows and passes every answer check:
+
+- "which X ... both A and B": the X linked to A and also to B (checks/asked.py's `things_with_both`);
+- "which X ... N" that asks nothing else (`asks_only_the_linked`): the X linked to N (`things_of_named`);
+- "did N <relation> M?": yes when N's row is linked to M (`named_is_linked`); never "no" from code. The same
+  plan, when the question's own words name the link (`linked_yes`), also answers a yes/no question that a plan
+  of the model answered "no" by finding nothing: the triples that link the two are the better evidence.
+
+A list is written only of things that have names (`names_its_things`): a table export's rows would be bare
+identifiers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from ontocore.text import fold, tokens
+
+from .checks.asked import ASKED_TABLE, linked_to, things_of_named, things_with_both
+from .checks.conditions import BOTH_VALUES
+from .checks.tables import links_named
+from .question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, NUMBER_WORDS, ORDINAL, UP,
+                       Question, asked_phrase)
+from .sqlplan.plan import And, Cmp, Col, Lit, Plan, Query, SetQuery
+from .sqlplan.schema import Schema
+
+NAMED_IS_LINKED = "named_is_linked"
+
+
+# the words that ask for more than the things linked to a named one: a ranking, a comparison, an amount, a group,
+# a negation, a time bound, a number in words, "only", a choice (a question with a number is left to the model too)
+_MORE_ASKED = UP | DOWN | COMPARATIVE | ORDINAL | NEGATION | AMOUNT | GROUPING | IN_TIME | AVERAGED | NUMBER_WORDS | {
+    "only", "single", "sole", "alone", "all", "every", "also", "too", "either", "or", "except", "besides"}
+
+
+def asks_only_the_linked(q: Question, mentions: list) -> bool:
+    """A "which X ... N" question that says nothing beyond X, the one thing it names whole and how they are
+    related (no number, ranking, comparison, negation, amount, group or time bound, no second named value):
+    the things `things_of_named` reads answer it whole, so code may answer with them when no plan of the model
+    passed or a plan found nothing."""
+    if q.kind != "other" or not asked_phrase(q) or _asks_more(q, mentions):
+        return False
+    return len({fold(m.value) for m in mentions if getattr(m, "exact", False)}) == 1
+
+
+def _asks_more(q: Question, mentions: list) -> bool:
+    """Does the question, outside the names it says whole ("Only Twice 1999" is no "only"), hold a number or a word
+    that asks for more than the things linked to a named one (`_MORE_ASKED`)?"""
+    words = list(q.words)
+    for name in sorted({m.text or m.value for m in mentions if getattr(m, "exact", False)}, key=len, reverse=True):
+        span = tokens(name)
+        for i in range(len(words) - len(span) + 1):
+            if span and words[i:i + len(span)] == span:
+                words[i:i + len(span)] = [""] * len(span)
+    return any(w in _MORE_ASKED or w[:1].isdigit() for w in words)
+
+
+def names_its_things(plan: Plan | None, schema: Schema) -> bool:
+    """Does the table whose things a plan written by code lists (its first source) have a column that names its
+    rows (a label)? Without one its answer would be bare identifiers: such a plan is left to the model."""
+    while isinstance(plan, SetQuery):
+        plan = plan.left
+    table = schema.table(plan.sources[0].table) if isinstance(plan, Query) and plan.sources else None
+    return table is not None and any(c.is_label for c in table.columns.values())
+
+
+def named_is_linked(q: Question, schema: Schema, mentions: list) -> Plan | None:
+    """A yes/no question about two things it names whole and nothing else ("did N <relation> M?", "is N
+    <relation> M?"; N said first, a row of its table): the rows of N's table named N that are linked to M
+    (`linked_to`: M a value of N's own link, or a row of a table linked to N's by the link the question names, or
+    the one link; two rows of one table by its link to itself, read the way the question says it:
+    `said_backwards`). Found, the answer is yes; the loop keeps no "no" from it (a link read by code that pairs
+    nothing is no evidence that the two are unrelated). None for any other question, or when no link relates
+    them."""
+    if q.kind != "yesno" or _asks_more(q, mentions):
+        return None
+    exact = [m for m in mentions if getattr(m, "exact", False)]
+    text = fold(q.text)
+    values = sorted({m.value for m in exact if fold(m.value) in text}, key=lambda v: (text.find(fold(v)), v))
+    if len(values) != 2 or len({m.value for m in exact}) != 2:
+        return None
+    for m in (m for m in exact if m.value == values[0]):
+        wide = schema.table(m.table)
+        col = wide.column(m.column) if wide is not None else None
+        others = [x for x in exact if x.value == values[1]]
+        if col is None or not col.is_label:
+            continue
+        found = linked_to(wide, others, schema, q)
+        if found is not None:
+            return replace(found, where=And((found.where, Cmp("=", Col("things", wide.name, col.name), Lit(m.value)))))
+    return None
+
+
+def linked_yes(q: Question, schema: Schema, mentions: list) -> Plan | None:
+    """`named_is_linked` when the question's words name the link it reads (a link whose name shares a word's root
+    with the question, or the column of N's own that holds M): None otherwise."""
+    plan = named_is_linked(q, schema, mentions)
+    if not isinstance(plan, Query):
+        return None
+    cols = [c for j in plan.joins for c in (j.left, j.right) if c.column != "iri"]
+    cols += [c for c in _conditions(plan) if c.alias == "things" and c.column != "label"]
+    links = [(t, t.column(c.column)) for c in cols if (t := schema.table(c.table)) is not None]
+    return plan if links and all(links_named(q, [link]) for link in links) else None
+
+
+def _conditions(plan: Query) -> list[Col]:
+    items = plan.where.items if isinstance(plan.where, And) else (plan.where,)
+    return [c.left for c in items if isinstance(c, Cmp) and isinstance(c.left, Col)]
+
+
+def written_plans(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
+                  embedder: Any = None) -> list[tuple[str, Callable[[], Plan | None], str]]:
+    """The plans to try, in order, as (the check they answer for, a function that writes the plan or None, the
+    repair note); a `NAMED_IS_LINKED` plan is kept only when it finds the two linked."""
+    def named(plan: Plan | None) -> Plan | None:
+        return plan if names_its_things(plan, schema) else None
+
+    return [
+        (BOTH_VALUES.name, lambda: named(things_with_both(q, schema, mentions, table_texts, embedder)),
+         "repaired: the asked things linked to each of the two named things"),
+        (ASKED_TABLE.name, lambda: named(things_of_named(q, schema, mentions, table_texts, embedder) if (
+            asks_only_the_linked(q, mentions)) else None),
+         "repaired: the asked things linked to the thing the question names"),
+        (NAMED_IS_LINKED, lambda: named_is_linked(q, schema, mentions),
+         "repaired: whether the first named thing is linked to the second")]
