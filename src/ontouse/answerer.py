@@ -68,7 +68,7 @@ from .directions import LinkDirections
 from .checks import Candidate, Outcome, first_problem, repair_for, verify
 from .checks.asked import ASKED_CLASS_READ, widened_to_asked
 from .checks.named import COMPARISON_SIDES, sides_compared_in
-from .written import NAMED_IS_LINKED, linked_yes, written_plans
+from .written import NAMED_IS_LINKED, kept, linked_yes, written_plans
 from .view_prompt import estimate_tokens, examples_prompt, fitting_detail, parts, schema_ddl, shown_tables
 
 log = logging.getLogger(__name__)
@@ -412,7 +412,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         its own when it finds rows and passes every check."""
         for check, plan, note in written_plans(q, self.schema, mentions, self.index.table_texts, self.index.embedder):
             run = Attempt(sql=runs[-1].sql if runs else "")
-            if self._code_repair(q, run, mentions, check, plan(), note) and (run.rows or check != NAMED_IS_LINKED):
+            if self._code_repair(q, run, mentions, check, plan(), note) and kept(check, run.rows):
                 runs.append(run)
                 return run
         return None

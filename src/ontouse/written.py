@@ -3,6 +3,8 @@ model passed (AnswerLoop._both), each kept only when it finds rows and passes ev
 
 - "which X ... both A and B": the X linked to A and also to B (checks/asked.py's `things_with_both`);
 - "which X ... N" that asks nothing else (`asks_only_the_linked`): the X linked to N (`things_of_named`);
+- "how many X are there?", "how many R does N have?", "how many X <relation> N?" (`counted_by_code`), never a
+  count of 0 from code;
 - "did N <relation> M?": yes when N's row is linked to M (`named_is_linked`); never "no" from code. The same
   plan, when the question's own words name the link (`linked_yes`), also answers a yes/no question that a plan
   of the model answered "no" by finding nothing: the triples that link the two are the better evidence.
@@ -15,17 +17,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from ontocore.text import fold, tokens
+from ontocore.text import fold, singular, tokens
 
 from .checks.asked import ASKED_TABLE, linked_to, things_of_named, things_with_both
 from .checks.conditions import BOTH_VALUES
-from .checks.tables import links_named
+from .checks.tables import asked_tables, links_named, phrase_tables
 from .question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, NUMBER_WORDS, ORDINAL, UP,
-                       Question, asked_phrase)
-from .sqlplan.plan import And, Cmp, Col, Lit, Plan, Query, SetQuery
+                       Question, asked_phrase, parse_question)
+from .sqlplan.plan import Agg, And, Cmp, Col, Item, Lit, Plan, Query, SetQuery, Source
 from .sqlplan.schema import Schema
 
 NAMED_IS_LINKED = "named_is_linked"
+COUNTED_BY_CODE = "counted_by_code"
 
 
 # the words that ask for more than the things linked to a named one: a ranking, a comparison, an amount, a group,
@@ -44,16 +47,77 @@ def asks_only_the_linked(q: Question, mentions: list) -> bool:
     return len({fold(m.value) for m in mentions if getattr(m, "exact", False)}) == 1
 
 
-def _asks_more(q: Question, mentions: list) -> bool:
+def _asks_more(q: Question, mentions: list, counting: bool = False) -> bool:
     """Does the question, outside the names it says whole ("Only Twice 1999" is no "only"), hold a number or a word
-    that asks for more than the things linked to a named one (`_MORE_ASKED`)?"""
+    that asks for more than the things linked to a named one (`_MORE_ASKED`; with `counting`, besides the words
+    that ask how many)?"""
+    allowed = _COUNTING if counting else frozenset()
+    return any((w in _MORE_ASKED and w not in allowed) or w[:1].isdigit() for w in _words_besides_names(q, mentions))
+
+
+_COUNTING = frozenset({"many", "number", "count"})
+# what "how many X are there?" may say besides X: nothing that narrows the things counted
+_CLASS_COUNT_WORDS = frozenset("how many number count there exist exists total altogether overall different distinct "
+                               "kinds kind of in all are is the do we have".split())
+
+
+def _words_besides_names(q: Question, mentions: list) -> list[str]:
+    """The question's words, each word of a name it says whole blanked."""
     words = list(q.words)
     for name in sorted({m.text or m.value for m in mentions if getattr(m, "exact", False)}, key=len, reverse=True):
         span = tokens(name)
         for i in range(len(words) - len(span) + 1):
             if span and words[i:i + len(span)] == span:
                 words[i:i + len(span)] = [""] * len(span)
-    return any(w in _MORE_ASKED or w[:1].isdigit() for w in words)
+    return words
+
+
+def counted_by_code(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
+                    embedder: Any = None) -> Plan | None:
+    """A "how many" question that asks nothing else, counted by code: "how many X are there?" (no named thing;
+    nothing but X besides the words that ask how many) as the rows of X's table; "how many R does N have?" (N
+    named whole, a row of its table; R one of that table's own links that the asked words name) as N's distinct
+    values of R; "how many X <relation> N?" as the X linked to N (`things_of_named`; first, when the asked words
+    name a table). None otherwise."""
+    if q.kind != "count" or _asks_more(q, mentions, counting=True):
+        return None
+    phrase = asked_phrase(q)
+    named = {fold(m.value) for m in mentions if getattr(m, "exact", False)}
+    if not named:
+        tables = phrase_tables(schema, phrase, table_texts) if phrase else []
+        rest = [w for w in q.words if w not in _CLASS_COUNT_WORDS and singular(w) not in phrase]
+        if len(tables) != 1 or rest:
+            return None
+        return Query(select=(Item(Agg("count", Col("things", tables[0].name, "iri"), distinct=True)),),
+                     sources=(Source(tables[0].name, "things"),))
+    if len(named) != 1:
+        return None
+    things = things_of_named(q, schema, mentions, table_texts) if asked_tables(q, schema, table_texts) else None
+    if isinstance(things, Query):  # the asked words name a table: its rows linked to N
+        return replace(things, select=(Item(Agg("count", things.select[0].expr, distinct=True)),), distinct=False)
+    for m in (m for m in mentions if getattr(m, "exact", False)):
+        table = schema.table(m.table)
+        col = table.column(m.column) if table is not None else None
+        if col is None or not col.is_label:
+            continue
+        own = links_named(parse_question(" ".join(phrase)), [(table, c) for c in table.columns.values()], besides=table.name)
+        if len(own) == 1:
+            link = Col("named", table.name, own[0][1].name)
+            return Query(select=(Item(Agg("count", link, distinct=True)),), sources=(Source(table.name, "named"),),
+                         where=Cmp("=", Col("named", table.name, col.name), Lit(m.value)))
+    things = things_of_named(q, schema, mentions, table_texts, embedder)
+    if not isinstance(things, Query):
+        return None
+    return replace(things, select=(Item(Agg("count", things.select[0].expr, distinct=True)),), distinct=False)
+
+
+def kept(check: str, rows: list) -> bool:
+    """Whether what a plan written by code found is evidence enough to state: a yes/no only when it found the two
+    linked, a count only when it is not 0 (a link read by code that pairs nothing says nothing), a list when it
+    has rows."""
+    if check == COUNTED_BY_CODE:
+        return bool(rows) and rows[0][0].value not in ("0", "0.0")
+    return bool(rows)
 
 
 def names_its_things(plan: Plan | None, schema: Schema) -> bool:
@@ -123,4 +187,6 @@ def written_plans(q: Question, schema: Schema, mentions: list, table_texts: Any 
             asks_only_the_linked(q, mentions)) else None),
          "repaired: the asked things linked to the thing the question names"),
         (NAMED_IS_LINKED, lambda: named_is_linked(q, schema, mentions),
-         "repaired: whether the first named thing is linked to the second")]
+         "repaired: whether the first named thing is linked to the second"),
+        (COUNTED_BY_CODE, lambda: counted_by_code(q, schema, mentions, table_texts, embedder),
+         "repaired: the things the question counts, counted by code")]

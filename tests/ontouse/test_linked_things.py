@@ -298,3 +298,29 @@ def test_a_plan_that_found_nothing_for_a_question_that_asks_only_the_linked_is_r
                                       "SELECT C.label FROM Course C JOIN Lecturer L ON C.reviewedBy = L.iri "
                                       "WHERE L.label = 'Omar Diallo' AND C.label = 'Logic'")
     assert ans.state == "answered" and _answer_names(ans) == ["Calculus", "Logic"], ans.answer
+
+
+def test_a_count_that_asks_nothing_else_is_counted_by_code() -> None:
+    """When no plan of the model passed: "how many X are there?" counts X's rows, "how many R does N have?" N's
+    values of its own link R named by the asked word, "how many X <relation> N?" the X linked to N; a question
+    that says more is left to the model."""
+    from ontouse.written import counted_by_code
+
+    for ttl, text, wanted in ((COURSES, "How many courses are there?", "5"),
+                              (MODULES, "How many modules do we have?", "5"),
+                              (COURSES, "How many reviewers does Calculus have?", "1"),
+                              (MODULES, "How many maintainers does Web have?", "2"),
+                              (COURSES, "How many courses are reviewed by Vera Holm?", "2"),
+                              (MODULES, "How many modules depend on Core?", "2")):
+        loop = loop_of(ttl)
+        q, _ = loop._parse(text, text, "en")
+        mentions = loop.index.mentions(q)
+        runs = [loop._run(q, "SELECT COUNT(*) FROM Nothing", mentions)]
+        best = loop._both(q, runs, mentions)
+        assert best is not None and "counted_by_code" in best.fixes, text
+        assert loop._answer(q, best, runs).answer.rstrip(".") == wanted, text
+    loop = loop_of(COURSES)
+    for text in ("How many courses are there in 2001?", "How many courses with labs are there?",
+                 "How many courses are not reviewed by Vera Holm?", "How many courses does the lecturer teach?"):
+        q = parse_question(text)
+        assert counted_by_code(q, loop.schema, loop.index.mentions(q), loop.index.table_texts) is None, text

@@ -132,7 +132,8 @@ def things_with_both(q: Question, schema: Schema, mentions: list, table_texts: A
 def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     """The tables whose names (in words, without a number that tells classes of one name apart) are closest in
     meaning to the words after which / what, when clearly closest; several tables of one name all come. The words
-    up to a verb the phrase ran on into are tried first whole, then fewer ("cooks trained": cooks)."""
+    up to a verb the phrase ran on into are tried first whole, then fewer ("cooks trained": cooks). None when
+    the words name a column of a table."""
     from ontocore.embeddings import split_name
 
     from ..sqlplan.sqlfixes import MEANING_MARGIN, MEANING_MIN  # (the thresholds of a column meant by another name)
@@ -140,6 +141,9 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
     phrase = asked_phrase(q)
     if embedder is None or not phrase:
         return []
+    columns = {split_name(c.name).lower() for t in schema.tables.values() for c in t.columns.values()}
+    if any(" ".join(phrase[:size]) in columns for size in range(len(phrase), 0, -1)):
+        return []  # the words name a column ("how many regions ...": a value of the rows, not a class)
     names: dict[str, list[Table]] = {}
     for t in schema.tables.values():
         if t.count:
