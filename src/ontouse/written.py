@@ -92,20 +92,23 @@ def counted_by_code(q: Question, schema: Schema, mentions: list, table_texts: An
                      sources=(Source(tables[0].name, "things"),))
     if len(named) != 1:
         return None
-    things = things_of_named(q, schema, mentions, table_texts) if asked_tables(q, schema, table_texts) else None
-    if isinstance(things, Query):  # the asked words name a table: its rows linked to N
-        return replace(things, select=(Item(Agg("count", things.select[0].expr, distinct=True)),), distinct=False)
+    if asked_tables(q, schema, table_texts):  # the asked words name a table: its rows linked to N
+        return _counted(things_of_named(q, schema, mentions, table_texts))
+    asked = parse_question(" ".join(phrase))
     for m in (m for m in mentions if getattr(m, "exact", False)):
         table = schema.table(m.table)
         col = table.column(m.column) if table is not None else None
-        if col is None or not col.is_label:
-            continue
-        own = links_named(parse_question(" ".join(phrase)), [(table, c) for c in table.columns.values()], besides=table.name)
+        own = links_named(asked, [(table, c) for c in table.columns.values()], besides=table.name) if (
+            col is not None and col.is_label) else []
         if len(own) == 1:
             link = Col("named", table.name, own[0][1].name)
             return Query(select=(Item(Agg("count", link, distinct=True)),), sources=(Source(table.name, "named"),),
                          where=Cmp("=", Col("named", table.name, col.name), Lit(m.value)))
-    things = things_of_named(q, schema, mentions, table_texts, embedder)
+    return _counted(things_of_named(q, schema, mentions, table_texts, embedder))
+
+
+def _counted(things: Plan | None) -> Plan | None:
+    """The number of the things a plan of `things_of_named` lists."""
     if not isinstance(things, Query):
         return None
     return replace(things, select=(Item(Agg("count", things.select[0].expr, distinct=True)),), distinct=False)
@@ -176,7 +179,7 @@ def _conditions(plan: Query) -> list[Col]:
 def written_plans(q: Question, schema: Schema, mentions: list, table_texts: Any = None,
                   embedder: Any = None) -> list[tuple[str, Callable[[], Plan | None], str]]:
     """The plans to try, in order, as (the check they answer for, a function that writes the plan or None, the
-    repair note); a `NAMED_IS_LINKED` plan is kept only when it finds the two linked."""
+    repair note); what each finds is stated only when `kept` says it is evidence enough."""
     def named(plan: Plan | None) -> Plan | None:
         return plan if names_its_things(plan, schema) else None
 

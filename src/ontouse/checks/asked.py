@@ -149,8 +149,8 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
         if t.count:
             names.setdefault(split_name(re.sub(r"_\d+$", "", t.name)).lower(), []).append(t)
     for size in range(len(phrase), 0, -1):
-        ranked = embedder.rank(" ".join(phrase[:size]), list(names), top=2)
-        if ranked and ranked[0][1] >= MEANING_MIN and (len(ranked) < 2 or ranked[0][1] - ranked[1][1] >= MEANING_MARGIN):
+        ranked = embedder.rank(" ".join(phrase[:size]), list(names), top=2) + [(-1, 0.0)]
+        if ranked[0][1] >= MEANING_MIN and ranked[0][1] - ranked[1][1] >= MEANING_MARGIN:
             return sorted(names[list(names)[ranked[0][0]]], key=lambda t: t.name)
     return []
 
