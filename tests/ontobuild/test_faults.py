@@ -203,14 +203,30 @@ def test_bad_timeout_setting_is_a_configuration_error(work: Path, monkeypatch: p
 @pytest.mark.parametrize("mode,code,message", [
     ("http500_echo_key", 1, "Stopped at question 1 of 2"),
     ("http401", 2, "refused the API key"),
-    ("prose", 1, "Every question failed (2)"),
+    ("prose", 1, "Every question failed (1)"),
 ])
 def test_batch_with_a_misbehaving_server(work: Path, mode: str, code: int, message: str) -> None:
     out = work / "answers"
+    questions = work / "questions.json"
+    if mode == "prose":  # (a question code reads whole is answered without the model: the next test)
+        questions = work / "sky.json"
+        questions.write_text(json.dumps(["Which colour is the sky?"]))
     with FakeOpenAI(mode) as server:
-        r = run(ask_main, ["--ontology", str(work / "onto"), "--questions", str(work / "questions.json"), "--out",
+        r = run(ask_main, ["--ontology", str(work / "onto"), "--questions", str(questions), "--out",
                            str(out), "-q", *server_args(server.base_url)], work, out, ok=False)
     assert r.exit_code == code and message in r.stderr and KEY not in r.output
+
+
+def test_a_question_code_reads_whole_is_answered_when_the_model_writes_no_plan(work: Path) -> None:
+    """A server that answers with prose: "how many trucks are there?" is counted by code (ontouse/written.py),
+    the other question fails, and the batch says so."""
+    out = work / "answers"
+    with FakeOpenAI("prose") as server:
+        r = run(ask_main, ["--ontology", str(work / "onto"), "--questions", str(work / "questions.json"), "--out",
+                           str(out), "-q", *server_args(server.base_url)], work, out, ok=True)
+    assert r.exit_code == 0 and "1/2 answered, 1 failed" in r.stdout
+    answers = json.loads((out / "answers.json").read_text())
+    assert answers[0]["state"] == "answered" and answers[1]["state"] == "error"
 
 
 def test_batch_with_a_dead_server(work: Path) -> None:
