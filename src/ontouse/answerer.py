@@ -204,10 +204,10 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
                 break
             messages += [{"role": "assistant", "content": reply.content or ""},
                          {"role": "user", "content": prompts.render("ask_sql_repair", problem=run.problem)}]
+        if best is None:  # the plan code writes from the question, when it finds evidence (written.py)
+            best = self._both(q, runs, mentions)
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
-        if best is None:  # "which X ... both A and B": the X linked to each, written by code (checks/asked.py)
-            best = self._both(q, runs, mentions)
         if best is not None:  # two links to one table: the question says which way round (directions.py)
             self._direction(q, asked, best, mentions)
         words = self.phrases.get(detection.lang)  # a model call the first time a language is answered in, ever

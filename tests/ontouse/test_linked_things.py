@@ -6,10 +6,11 @@ Each rule in two made-up domains, through the answer loop without a model (`onto
 
 from __future__ import annotations
 
+from ontouse.answerer import AnswerLoop
 from ontouse.checks.asked import things_of_named, things_with_both
-from ontouse.written import asks_only_the_linked
 from ontouse.checks.tables import asked_tables
 from ontouse.question import both_named, parse_question
+from ontouse.written import asks_only_the_linked
 from ontouse_graphs import HEAD, loop_of
 
 COURSES = HEAD + """@prefix : <http://example.org/courses#> .
@@ -324,3 +325,18 @@ def test_a_count_that_asks_nothing_else_is_counted_by_code() -> None:
                  "How many courses are not reviewed by Vera Holm?", "How many courses does the lecturer teach?"):
         q = parse_question(text)
         assert counted_by_code(q, loop.schema, loop.index.mentions(q), loop.index.table_texts) is None, text
+
+
+def test_a_count_of_0_the_model_stands_by_gives_way_to_the_things_code_counts() -> None:
+    """The model's plan counts the rangers of another hut (0) three times; the question asks only for the rangers
+    linked to the hut it names, which code counts with the triples that back it: that count is the answer. A
+    question code cannot read keeps the model's 0."""
+    from ontouse_graphs import PARKS, view
+    from test_ask_loop import ScriptedModel, sql
+
+    zero = sql("SELECT COUNT(*) FROM Ranger WHERE postedAt = 'Birch'")
+    store, schema = view(PARKS)
+    ans = AnswerLoop(store, ScriptedModel(zero, zero, zero), schema=schema).ask("How many rangers work in Reeds?")
+    assert ans.state == "answered" and ans.answer.rstrip(".") == "3" and "counted_by_code" in ans.repairs, ans.answer
+    ans = AnswerLoop(store, ScriptedModel(zero, zero, zero), schema=schema).ask("How many rangers work in Birch?")
+    assert "counted_by_code" not in ans.repairs, ans.answer  # code's own count is 0 too: no evidence, not stated
