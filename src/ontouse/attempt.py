@@ -29,10 +29,12 @@ def extract_sql(text: str) -> str:
 
 def names_quoted(sql: str, mentions: list) -> str:
     """The SQL with each value the question names that holds an apostrophe ('Rock 'N' Sons', written by the model
-    between quotes as it is) quoted as SQL writes it ('Rock ''N'' Sons'), when the SQL has it so."""
+    between quotes as it is, or with its closing quote left out: 'O'Hara Mills OR ...) quoted as SQL writes it
+    ('Rock ''N'' Sons'), when the SQL has it so."""
     for value in sorted({m.value for m in mentions if getattr(m, "exact", False) and "'" in m.value}, key=len,
                         reverse=True):
-        sql = sql.replace(f"'{value}'", "'" + value.replace("'", "''") + "'")
+        quoted = "'" + value.replace("'", "''") + "'"
+        sql = re.sub("'" + re.escape(value) + "(?:'(?!')|(?=\\s|\\)|,|$))", lambda _: quoted, sql)
     return sql
 
 

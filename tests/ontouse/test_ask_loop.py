@@ -303,7 +303,13 @@ def test_a_named_value_with_apostrophes_written_unquoted_is_quoted() -> None:
 
     store, schema = view(HEAD + """@prefix : <http://example.org/shops#> .
         :Shop a owl:Class . :s1 a :Shop ; rdfs:label "Rock 'N' Sons" ; :opened 1999 .
-        :s2 a :Shop ; rdfs:label "Mill Lane" ; :opened 2004 .""")
+        :s2 a :Shop ; rdfs:label "Mill Lane" ; :opened 2004 .
+        :s3 a :Shop ; rdfs:label "O'Hara Mills" ; :opened 1987 .""")
     a = AnswerLoop(store, NoModel(), schema=schema)
     ans = a.answer_sql("When did Rock 'N' Sons open?", "SELECT opened FROM Shop WHERE label = 'Rock 'N' Sons'")
     assert ans.state == "answered" and ans.answer.startswith("1999")
+    # the closing quote left out after such a name (the model read the name's apostrophe as its end)
+    ans = a.answer_sql("Which opened first, O'Hara Mills or Mill Lane?",
+                       "SELECT label FROM Shop WHERE label = 'O'Hara Mills OR label = 'Mill Lane' "
+                       "ORDER BY opened LIMIT 1")
+    assert ans.state == "answered" and ans.answer.startswith("O'Hara Mills"), ans.answer
