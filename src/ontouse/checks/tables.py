@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ontocore.text import STOP, irregular_singulars, fold, singular, stem
+from ontocore.text import STOP, fold, irregular_singulars, singular, stem
 
 from ..question import Question, asked_phrase
 from ..sqlplan.plan import Agg, Col, Join, Query, SetQuery, Source, columns_in
@@ -91,7 +91,8 @@ def asked_tables(q: Question, schema: Schema, table_texts: Any = None) -> list[T
 def phrase_tables(schema: Schema, phrase: list[str], table_texts: Any = None) -> list[Table]:
     """The tables that words of the phrase (singular) name: the longest run of words that is one of a table's
     names or labels (in any language, by `table_texts`), else a word that is the last word of one ("pump" of
-    "heat pump"); when none, the same with a word read as an irregular plural (children: child; criteria: criterion)."""
+    "heat pump"); when none, the same with a word read as an irregular plural (children: child; criteria:
+    criterion)."""
     terms = {t.name: table_terms(t) | ({as_term(x) for x in table_texts(t.name)} if table_texts is not None
                                         else set()) for t in schema.tables.values() if t.count}
     found = _named_by(schema, terms, phrase)
@@ -232,9 +233,9 @@ def question_link(q: Question | None, wide: Table, alias: str, other: Table, oth
     """The join of `wide`'s rows (as `alias`) with `other`'s (as `other_alias`) by the link between the two tables
     whose name the question says (links_named: "which X are audited by N", a link `auditedBy`, where N's table also
     lists its X the other way), else by the one link between them (`one_link`); for a table linked to itself, by
-    its rows' link to the other row (the X that require N), or the other row's link to them where
-    the question says it so (`said_backwards`: "the X that are plugins of N"): the one such link, or the one
-    the question names. None when no link, or several that the question does not tell apart."""
+    its rows' link to the other row (the X that require N), or the other row's link to them where the question
+    says it so (`said_backwards`: "the X that are plugins of N"): the one such link, or the one the question
+    names. None when no link, or several that the question does not tell apart."""
     same = wide.name.lower() == other.name.lower()
     back = [(wide, c) for c in wide.columns.values() if c.kind == "link" and c.target.lower() == other.name.lower()]
     out = [] if same else [(other, c) for c in other.columns.values()
@@ -257,8 +258,8 @@ _PREPOSITIONS = frozenset("of by in to for from with on at into onto as".split()
 
 def said_backwards(q: Question | None, link: str) -> bool:
     """Does the question say a link of a table to itself backwards: its name, a noun, followed by "of" or "by"
-    ("a plugin of B", "the successor of B": B's link holds the thing asked), where its name does not end
-    in a preposition itself (a `memberOf`: "a member of B" is the thing's own link)?"""
+    ("a plugin of B", "the successor of B": B's link holds the thing asked), where its name does not end in a
+    preposition itself (a `memberOf`: "a member of B" is the thing's own link)?"""
     from ontocore.embeddings import split_name
 
     words = split_name(link).lower().split()
