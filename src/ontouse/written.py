@@ -82,6 +82,8 @@ def counted_by_code(q: Question, schema: Schema, mentions: list, table_texts: An
     if q.kind != "count" or _asks_more(q, mentions, counting=True):
         return None
     phrase = asked_phrase(q)
+    # (a value that is only the counted word itself, "kilns" a value of some column, names no thing)
+    mentions = [m for m in mentions if not {singular(w) for w in tokens(m.text or m.value)} <= set(phrase)]
     named = {fold(m.value) for m in mentions if getattr(m, "exact", False)}
     if not named:
         tables = phrase_tables(schema, phrase, table_texts) if phrase else []

@@ -340,3 +340,25 @@ def test_a_count_of_0_the_model_stands_by_gives_way_to_the_things_code_counts() 
     assert ans.state == "answered" and ans.answer.rstrip(".") == "3" and "counted_by_code" in ans.repairs, ans.answer
     ans = AnswerLoop(store, ScriptedModel(zero, zero, zero), schema=schema).ask("How many rangers work in Birch?")
     assert "counted_by_code" not in ans.repairs, ans.answer  # code's own count is 0 too: no evidence, not stated
+
+
+def test_a_value_that_is_only_the_counted_word_names_no_thing() -> None:
+    """"How many kilns are there?" where "kiln" is also a value of a pot's firing method: the kilns are counted."""
+    from ontouse.written import counted_by_code
+
+    graph = HEAD + """@prefix : <http://example.org/pottery#> .
+:Kiln a owl:Class ; rdfs:label "kiln" .
+:Pot a owl:Class ; rdfs:label "pot" .
+:firedIn a owl:ObjectProperty ; rdfs:label "fired in" .
+:method a owl:ObjectProperty ; rdfs:label "method" .
+:k1 a :Kiln ; rdfs:label "North Kiln" .
+:k2 a :Kiln ; rdfs:label "South Kiln" .
+:p1 a :Pot ; rdfs:label "Tall Jar" ; :firedIn :k1 ; :method :kilnfired .
+:p2 a :Pot ; rdfs:label "Bowl" ; :method :pit .
+:kilnfired rdfs:label "kiln" .
+:pit rdfs:label "pit" .
+"""
+    loop = loop_of(graph)
+    q = parse_question("How many kilns are there?")
+    plan = counted_by_code(q, loop.schema, loop.index.mentions(q), loop.index.table_texts)
+    assert plan is not None and plan.sources[0].table == "Kiln", plan
