@@ -1,5 +1,5 @@
 """The plans code writes from the question alone (src/ontouse/written.py), measured without a model: every question of
-three development sets is answered as if no plan of the model had passed (the loop's last step, `AnswerLoop._both`,
+three development sets is answered as if no plan of the model had passed (the loop's last step, `AnswerLoop._written`,
 after a plan that names nothing the view has), and the answer code states is scored with the set's own scorer.
 
     python -m bench.written_bench                 # wikikg dev, Spider4SPARQL dev, CK25
@@ -31,7 +31,7 @@ def last_resort(loop: Any, text: str) -> Any:
     q, _ = loop._parse(text, text, "en")
     mentions = loop.index.mentions(q)
     runs = [loop._run(q, FAILING, mentions)]
-    best = loop._both(q, runs, mentions)
+    best = loop._written(q, runs, mentions)
     return None if best is None else loop._answer(q, best, runs)
 
 

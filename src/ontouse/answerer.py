@@ -205,7 +205,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
             messages += [{"role": "assistant", "content": reply.content or ""},
                          {"role": "user", "content": prompts.render("ask_sql_repair", problem=run.problem)}]
         if best is None:  # the plan code writes from the question, when it finds evidence (written.py)
-            best = self._both(q, runs, mentions)
+            best = self._written(q, runs, mentions)
         if best is None and runs[-1].zero and all(r.zero for r in runs[-2:]):
             best = runs[-1]  # the model stands by a count of 0 after being told: it is the answer
         if best is not None:  # two links to one table: the question says which way round (directions.py)
@@ -407,7 +407,7 @@ class AnswerLoop(QuestionReading, SecondPlans, AmbiguityProbes, LinkDirections):
         run.problem = ""
         return True
 
-    def _both(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
+    def _written(self, q: Question, runs: list[Attempt], mentions: list) -> Attempt | None:
         """When no plan of the model passed, the plan code writes from the question (written.py), kept as a run of
         its own when it finds rows and passes every check."""
         for check, plan, note in written_plans(q, self.schema, mentions, self.index.table_texts, self.index.embedder):

@@ -1,5 +1,5 @@
 """Plans code writes from the question alone, for the question shapes it can read whole, tried when no plan of the
-model passed (AnswerLoop._both), each kept only when it finds rows and passes every answer check:
+model passed (AnswerLoop._written), each kept only when it finds rows and passes every answer check:
 
 - "which X ... both A and B": the X linked to A and also to B (checks/asked.py's `things_with_both`);
 - "which X ... N" that asks nothing else (`asks_only_the_linked`): the X linked to N (`things_of_named`);

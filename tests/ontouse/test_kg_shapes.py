@@ -363,7 +363,7 @@ def test_when_no_plan_passes_a_both_question_is_answered_by_the_plan_code_writes
         mentions = loop.index.mentions(q)
         runs = [loop._run(q, wrong, mentions)]
         assert runs[0].problem
-        best = loop._both(q, runs, mentions)
+        best = loop._written(q, runs, mentions)
         assert best is not None and not best.problem and "both_values" in best.fixes
         assert sorted(c.label or c.value for row in best.rows for c in row) == wanted
         ans = loop._answer(q, best, runs)

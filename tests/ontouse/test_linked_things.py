@@ -68,13 +68,13 @@ def _answer_names(ans) -> list[str]:
 
 
 def _by_code(ttl: str, question: str, wrong: str) -> list[str]:
-    """What the loop answers when the model's only plan failed its checks (`AnswerLoop._both`)."""
+    """What the loop answers when the model's only plan failed its checks (`AnswerLoop._written`)."""
     loop = loop_of(ttl)
     q, _ = loop._parse(question, question, "en")
     mentions = loop.index.mentions(q)
     runs = [loop._run(q, wrong, mentions)]
     assert runs[0].problem or not runs[0].rows
-    best = loop._both(q, runs, mentions)
+    best = loop._written(q, runs, mentions)
     assert best is not None and not best.problem, question
     ans = loop._answer(q, best, runs)
     assert ans.state == "answered", ans.answer
@@ -196,7 +196,7 @@ def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link(
         q, _ = loop._parse(text, text, "en")
         mentions = loop.index.mentions(q)
         runs = [loop._run(q, wrong, mentions)]
-        best = loop._both(q, runs, mentions)
+        best = loop._written(q, runs, mentions)
         assert best is not None and "named_is_linked" in best.fixes, text
         assert loop._answer(q, best, runs).answer.startswith("Yes"), text
     for ttl, text in ((COURSES, "Is Algebra reviewed by Vera Holm?"),  # not linked: left to the model
@@ -207,7 +207,7 @@ def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link(
         q, _ = loop._parse(text, text, "en")
         mentions = loop.index.mentions(q)
         runs = [loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
-        assert loop._both(q, runs, mentions) is None, text
+        assert loop._written(q, runs, mentions) is None, text
 
 
 def test_a_link_of_a_table_to_itself_is_read_the_way_the_question_says_it() -> None:
@@ -227,7 +227,7 @@ def test_a_link_of_a_table_to_itself_is_read_the_way_the_question_says_it() -> N
         q, _ = loop._parse(text, text, "en")
         mentions = loop.index.mentions(q)
         runs = [loop._run(q, wrong, mentions)]
-        best = loop._both(q, runs, mentions)
+        best = loop._written(q, runs, mentions)
         assert best is not None and loop._answer(q, best, runs).answer.startswith("Yes"), text
     assert _by_code(MODULES, "Which modules are plugins of Web?",
                     "SELECT M.label FROM Module M WHERE M.addon = 'Web'") == ["Panels"]
@@ -250,7 +250,7 @@ def test_things_without_names_are_left_to_the_model(harbour_loop) -> None:
     mentions = harbour_loop.index.mentions(q)
     assert things_of_named(q, harbour_loop.schema, mentions, harbour_loop.index.table_texts) is not None
     runs = [harbour_loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
-    assert harbour_loop._both(q, runs, mentions) is None
+    assert harbour_loop._written(q, runs, mentions) is None
 
 
 def test_a_no_that_the_link_the_question_names_contradicts_is_a_yes() -> None:
@@ -317,7 +317,7 @@ def test_a_count_that_asks_nothing_else_is_counted_by_code() -> None:
         q, _ = loop._parse(text, text, "en")
         mentions = loop.index.mentions(q)
         runs = [loop._run(q, "SELECT COUNT(*) FROM Nothing", mentions)]
-        best = loop._both(q, runs, mentions)
+        best = loop._written(q, runs, mentions)
         assert best is not None and "counted_by_code" in best.fixes, text
         assert loop._answer(q, best, runs).answer.rstrip(".") == wanted, text
     loop = loop_of(COURSES)

@@ -143,7 +143,7 @@ def meant_tables(q: Question, schema: Schema, embedder: Any) -> list[Table]:
         return []
     columns = {split_name(c.name).lower() for t in schema.tables.values() for c in t.columns.values()}
     if any(" ".join(phrase[:size]) in columns for size in range(len(phrase), 0, -1)):
-        return []  # the words name a column ("how many regions ...": a value of the rows, not a class)
+        return []  # the words name a column ("how many shifts ...": a value of the rows, not a class)
     names: dict[str, list[Table]] = {}
     for t in schema.tables.values():
         if t.count:
