@@ -21,6 +21,7 @@ from ontocore.text import fold, singular, tokens
 
 from .checks.asked import ASKED_TABLE, linked_to, things_of_named, things_with_both
 from .checks.conditions import BOTH_VALUES
+from .checks.plan_parts import top_conditions
 from .checks.tables import asked_tables, links_named, phrase_tables
 from .question import (AMOUNT, AVERAGED, COMPARATIVE, DOWN, GROUPING, IN_TIME, NEGATION, NUMBER_WORDS, ORDINAL, UP,
                        Question, asked_phrase, parse_question)
@@ -168,14 +169,10 @@ def linked_yes(q: Question, schema: Schema, mentions: list) -> Plan | None:
     if not isinstance(plan, Query):
         return None
     cols = [c for j in plan.joins for c in (j.left, j.right) if c.column != "iri"]
-    cols += [c for c in _conditions(plan) if c.alias == "things" and c.column != "label"]
+    cols += [c.left for c in top_conditions(plan.where) if isinstance(c, Cmp) and isinstance(c.left, Col)
+             and c.left.alias == "things" and c.left.column != "label"]
     links = [(t, t.column(c.column)) for c in cols if (t := schema.table(c.table)) is not None]
     return plan if links and all(links_named(q, [link]) for link in links) else None
-
-
-def _conditions(plan: Query) -> list[Col]:
-    items = plan.where.items if isinstance(plan.where, And) else (plan.where,)
-    return [c.left for c in items if isinstance(c, Cmp) and isinstance(c.left, Col)]
 
 
 def written_plans(q: Question, schema: Schema, mentions: list, table_texts: Any = None,

@@ -67,14 +67,20 @@ def _answer_names(ans) -> list[str]:
     return sorted(c.text() for row in ans.rows for c in row)
 
 
-def _by_code(ttl: str, question: str, wrong: str) -> list[str]:
-    """What the loop answers when the model's only plan failed its checks (`AnswerLoop._written`)."""
+def _last_resort(ttl: str, question: str, wrong: str):
+    """(loop, question, runs, the run code wrote or None) when the model's only plan was `wrong`
+    (`AnswerLoop._written`)."""
     loop = loop_of(ttl)
     q, _ = loop._parse(question, question, "en")
     mentions = loop.index.mentions(q)
     runs = [loop._run(q, wrong, mentions)]
+    return loop, q, runs, loop._written(q, runs, mentions)
+
+
+def _by_code(ttl: str, question: str, wrong: str) -> list[str]:
+    """What the loop answers when the model's only plan failed its checks (`AnswerLoop._written`)."""
+    loop, q, runs, best = _last_resort(ttl, question, wrong)
     assert runs[0].problem or not runs[0].rows
-    best = loop._written(q, runs, mentions)
     assert best is not None and not best.problem, question
     ans = loop._answer(q, best, runs)
     assert ans.state == "answered", ans.answer
@@ -192,22 +198,14 @@ def test_a_yes_no_question_about_two_named_things_is_answered_yes_by_their_link(
             (COURSES, "Is Calculus reviewed by Vera Holm?", "SELECT C.label FROM Course C WHERE C.reviewer = 'x'"),
             (COURSES, "Is Proof Methods taught by Ivo Lund?", "SELECT C.label FROM Course C WHERE C.tutor = 'x'"),
             (MODULES, "Is Shell audited by Kai Moen?", "SELECT M.label FROM Module M WHERE M.inspector = 'x'")):
-        loop = loop_of(ttl)
-        q, _ = loop._parse(text, text, "en")
-        mentions = loop.index.mentions(q)
-        runs = [loop._run(q, wrong, mentions)]
-        best = loop._written(q, runs, mentions)
+        loop, q, runs, best = _last_resort(ttl, text, wrong)
         assert best is not None and "named_is_linked" in best.fixes, text
         assert loop._answer(q, best, runs).answer.startswith("Yes"), text
     for ttl, text in ((COURSES, "Is Algebra reviewed by Vera Holm?"),  # not linked: left to the model
                       (COURSES, "Does Algebra require Proof Methods?"),  # the other way round
                       (MODULES, "Is Web a plugin of Panels?"),
                       (MODULES, "Is Net audited by Lia Stone?")):
-        loop = loop_of(ttl)
-        q, _ = loop._parse(text, text, "en")
-        mentions = loop.index.mentions(q)
-        runs = [loop._run(q, "SELECT X.label FROM Nothing X", mentions)]
-        assert loop._written(q, runs, mentions) is None, text
+        assert _last_resort(ttl, text, "SELECT X.label FROM Nothing X")[3] is None, text
 
 
 def test_a_link_of_a_table_to_itself_is_read_the_way_the_question_says_it() -> None:
@@ -223,11 +221,7 @@ def test_a_link_of_a_table_to_itself_is_read_the_way_the_question_says_it() -> N
             (COURSES, "Does Proof Methods require Algebra?", "SELECT C.label FROM Course C WHERE C.needs = 'x'"),
             (COURSES, "Is Wave Physics the successor of Calculus?", "SELECT C.label FROM Course C WHERE C.next = 'x'"),
             (MODULES, "Is Panels a plugin of Web?", "SELECT M.label FROM Module M WHERE M.addon = 'x'")):
-        loop = loop_of(ttl)
-        q, _ = loop._parse(text, text, "en")
-        mentions = loop.index.mentions(q)
-        runs = [loop._run(q, wrong, mentions)]
-        best = loop._written(q, runs, mentions)
+        loop, q, runs, best = _last_resort(ttl, text, wrong)
         assert best is not None and loop._answer(q, best, runs).answer.startswith("Yes"), text
     assert _by_code(MODULES, "Which modules are plugins of Web?",
                     "SELECT M.label FROM Module M WHERE M.addon = 'Web'") == ["Panels"]
@@ -313,11 +307,7 @@ def test_a_count_that_asks_nothing_else_is_counted_by_code() -> None:
                               (MODULES, "How many maintainers does Web have?", "2"),
                               (COURSES, "How many courses are reviewed by Vera Holm?", "2"),
                               (MODULES, "How many modules depend on Core?", "2")):
-        loop = loop_of(ttl)
-        q, _ = loop._parse(text, text, "en")
-        mentions = loop.index.mentions(q)
-        runs = [loop._run(q, "SELECT COUNT(*) FROM Nothing", mentions)]
-        best = loop._written(q, runs, mentions)
+        loop, q, runs, best = _last_resort(ttl, text, "SELECT COUNT(*) FROM Nothing")
         assert best is not None and "counted_by_code" in best.fixes, text
         assert loop._answer(q, best, runs).answer.rstrip(".") == wanted, text
     loop = loop_of(COURSES)
