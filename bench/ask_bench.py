@@ -17,6 +17,7 @@ bench/results/README.md; the JSONL traces go to outcomes/ask_bench_*_<time>/. Pr
     python -m bench.ask_bench --only dev --limit 10 --ontology outcomes/bench_example
     python -m bench.ask_bench --only spider --db world_1,pets_1 --limit 20
     python -m bench.ask_bench --only spider --sample 40 --seed 1  # stratified over the databases
+    python -m bench.ask_bench --only spider --ids dev_0001,dev_0002 --no-write
     python -m bench.ask_bench --readme                          # only rewrite README.md from the results files
 """
 
@@ -308,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default=None, help="spider: comma-separated databases (default: all ten)")
     ap.add_argument("--sample", type=int, default=None, help="spider: K questions, stratified over the databases")
     ap.add_argument("--seed", type=int, default=0, help="spider: seed of --sample")
+    ap.add_argument("--ids", default=None, help="spider: only these comma-separated question ids (dev_0001,...)")
     ap.add_argument("--out", type=Path, default=None, help="spider: results file (default: bench/results/"
                     "ask_spider.json for all questions, ask_spider_partial.json otherwise)")
     ap.add_argument("--backend", default="auto")
@@ -336,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             dbs = [d.strip() for d in args.db.split(",") if d.strip()] if args.db else None
             spider_questions = spider.select(dbs, args.limit, args.sample, args.seed)
+            if args.ids:
+                wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
+                spider_questions = [q for q in spider_questions if q["id"] in wanted]
     from ontocore.llm import open_model
 
     opts = {"backend": args.backend, "model": args.model, "base_url": args.base_url, "model_path": args.model_path}
@@ -361,9 +366,10 @@ def main(argv: list[str] | None = None) -> int:
             write_json(RESULTS / "ask_ck25.json", ck25)
     if spider_questions is not None:
         result = spider.run_spider(model, spider_questions, argv)
-        partial = bool(args.db or args.limit or args.sample or result["interrupted"])
+        partial = bool(args.db or args.limit or args.sample or args.ids or result["interrupted"])
         result["partial"] = partial
-        result["selection"] = {"db": args.db, "limit": args.limit, "sample": args.sample, "seed": args.seed}
+        result["selection"] = {"db": args.db, "limit": args.limit, "sample": args.sample, "seed": args.seed,
+                               "ids": args.ids}
         print(spider.summary_line(result))
         if not args.no_write:
             out = args.out or RESULTS / ("ask_spider_partial.json" if partial else "ask_spider.json")
