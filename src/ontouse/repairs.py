@@ -43,8 +43,8 @@ Repairs never drop or loosen a condition: an answer to a looser question is neve
 from __future__ import annotations
 
 import logging
-from dataclasses import fields, is_dataclass, replace
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any
 
 from rdflib import URIRef
 
@@ -56,22 +56,10 @@ from .question import Question
 from .exclusions import excluded_by_rows
 from .referred import value_of_referred
 from .sqlplan.plan import (Agg, Cmp, Col, InList, Join, Like, Lit, PlanError, Query, SetQuery, Source, columns_in,
-                           walk)
+                           transform, walk)
 from .sqlplan.schema import Schema, Table
 
 log = logging.getLogger(__name__)
-
-
-def transform(node: Any, fn: Callable[[Any], Any]) -> Any:
-    """Rebuild a plan bottom-up, replacing each node by fn(node)."""
-    if isinstance(node, tuple):
-        new = tuple(transform(x, fn) for x in node)
-        return node if all(a is b for a, b in zip(new, node)) else new
-    if is_dataclass(node) and not isinstance(node, type):
-        changes = {f.name: transform(getattr(node, f.name), fn) for f in fields(node)}
-        node = replace(node, **changes) if any(changes[k] is not getattr(node, k) for k in changes) else node
-        return fn(node)
-    return node
 
 
 class Repairer:

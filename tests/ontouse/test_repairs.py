@@ -9,7 +9,8 @@ import pytest
 
 from ontouse.linking import ValueIndex
 from ontouse.sqlplan.plan import Cmp, Col, InList, InQuery, Lit, PlanError
-from ontouse.repairs import repair_plan, transform
+from ontouse.repairs import repair_plan
+from ontouse.sqlplan.plan import transform
 from ontouse.sqlplan.schema_build import build_schema
 from ontouse.sqlplan.reader import read_sql
 from ontouse_graphs import CATALOG, GROVE, HEAD, PARKS, store_of, view

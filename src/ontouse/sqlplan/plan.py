@@ -18,7 +18,7 @@ The constructs, and the questions they serve:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Callable, Iterator, Union
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
@@ -283,6 +283,19 @@ def walk(e: Any, subqueries: bool = True, enter: Callable[[Any], bool] | None = 
             for f in fields(e):
                 if subqueries or f.name != "query":
                     yield from walk(getattr(e, f.name), subqueries, enter)
+
+
+def transform(node: Any, fn: Callable[[Any], Any]) -> Any:
+    """Rebuild a plan bottom-up, replacing each node by fn(node) (subqueries included); parts that did not change
+    stay the same objects."""
+    if isinstance(node, tuple):
+        new = tuple(transform(x, fn) for x in node)
+        return node if all(a is b for a, b in zip(new, node)) else new
+    if is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: transform(getattr(node, f.name), fn) for f in fields(node)}
+        node = replace(node, **changes) if any(changes[k] is not getattr(node, k) for k in changes) else node
+        return fn(node)
+    return node
 
 
 def sources_in(e: Any) -> list[Source]:
