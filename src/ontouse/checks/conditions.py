@@ -55,7 +55,13 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     """A question that excludes something ("not", "no", "without", "never") whose plan excludes nothing answers
     the question without its exclusion; one that excludes only with != on the rows joined to each thing (its
     orders, its visits) keeps every thing that has any other such row."""
-    found = [n for n in walk(plan) if excluding(n)]
+    found = [n for n in walk(plan) if _excludes(n, schema)]
+    kept = [n for n in walk(plan) if _flag_compared(n, schema) is False and n.op == "!="]
+    if not found and kept:
+        col, lit = (kept[0].left, kept[0].right) if isinstance(kept[0].left, Col) else (kept[0].right, kept[0].left)
+        return (f"the question excludes something, but {col.alias}.{col.column} != {lit.value!r} keeps the rows whose "
+                f"yes/no column says yes and excludes nothing: compare it with its other value, or exclude the "
+                "things that have it with NOT IN (SELECT ...).")
     if not found:
         return ("the question excludes something (not / no / without / never), but the query excludes nothing: "
                 "use NOT IN (SELECT ...), NOT EXISTS, != or EXCEPT for the excluded part.")
@@ -78,6 +84,32 @@ def negation_problem(q: Question, plan: Plan, schema: Schema | None = None) -> s
     return (f"{col.alias}.{col.column} != ... over the joined {col.table} rows keeps every thing that has any other "
             f"{col.table} row: to exclude the things that have it, use NOT IN (SELECT ... WHERE {col.column} = ...) "
             "or NOT EXISTS.")
+
+
+_NO = frozenset("f n no false 0".split())  # the value of a yes/no column that says "no"
+
+
+def _flag_compared(n: Any, schema: Schema | None) -> bool | None:
+    """For a comparison of a yes/no column with one of its two values: whether it keeps the rows whose flag says
+    no (`is_heated = 'F'`, `is_heated != 'T'`: the rooms that are not heated); None for any other node."""
+    if schema is None or not isinstance(n, Cmp) or n.op not in ("=", "!="):
+        return None
+    col, lit = (n.left, n.right) if isinstance(n.left, Col) else (n.right, n.left)
+    table = schema.table(col.table) if isinstance(col, Col) else None
+    column = table.column(col.column) if table is not None else None
+    if column is None or not isinstance(lit, Lit) or column.kind != "value" or not _yes_no(column):
+        return None
+    value = fold(str(lit.value)).strip()
+    if value not in _YES_NO:
+        return None
+    return (value in _NO) == (n.op == "=")
+
+
+def _excludes(n: Any, schema: Schema | None) -> bool:
+    """Does the node exclude something: `excluding`, where a yes/no flag counts by what it keeps (= its "no"
+    value excludes, != its "no" value keeps the rows that say yes and excludes nothing)?"""
+    flag = _flag_compared(n, schema)
+    return excluding(n) if flag is None else flag
 
 
 def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
