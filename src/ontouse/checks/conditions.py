@@ -133,6 +133,50 @@ def _excluded_over_rows(plan: Plan, schema: Schema) -> str:
     return ""
 
 
+_FLIPPED = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
+
+
+def negated_bound(q: Question) -> float | None:
+    """The number of a bound the question's verb negates ("have not cost more than 1000", "did not score over 40"):
+    the things asked about have no row beyond it; None when the question says no such thing."""
+    if not verb_negated(q):
+        return None
+    m = re.search(r"\b(?:not|never|\w+n't)\b(?:\s+\w+){0,5}?\s+(?:more|less|fewer|greater|higher|lower|over|under|above|"
+                  r"below)\s+(?:than\s+)?(-?\d+(?:\.\d+)?)", fold(q.text))
+    return float(m.group(1)) if m else None
+
+
+def bound_over_rows_problem(q: Question, plan: Plan, schema: Schema) -> str:
+    """A negated bound ("the dogs that have not cost more than 1000") read as its opposite comparison on rows joined
+    to each thing (treatments.cost <= 1000) keeps every thing with any one row within it, also those with another row
+    beyond it: the things asked have none beyond it (or their total is within it)."""
+    n = negated_bound(q)
+    if n is None or not isinstance(plan, Query) or plan.group_by or len(plan.sources) < 2:
+        return ""
+    if any(_excludes(x, schema) for x in walk(plan)):
+        return ""
+    for c in top_conditions(plan.where):
+        if not isinstance(c, Cmp) or c.op not in _FLIPPED:
+            continue
+        col, lit = (c.left, c.right) if isinstance(c.left, Col) else (c.right, c.left)
+        if not isinstance(col, Col) or not isinstance(lit, Lit) or _number(lit.value) != n:
+            continue
+        if col.alias.lower() == plan.sources[0].alias.lower() or not _many_path(plan, col.alias.lower(), schema):
+            continue
+        return (f"{col.alias}.{col.column} {c.op} {lit.value} over the joined {col.table} rows keeps every thing that "
+                f"has one such row, also those with another {col.table} row beyond it; the question says they have "
+                f"not gone beyond it: exclude the things that have a row with {col.column} {_FLIPPED[c.op]} "
+                f"{lit.value} (NOT IN (SELECT ...)), or GROUP BY the thing with HAVING on the total.")
+    return ""
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def _either(e: Any) -> list[tuple[Col, set[str]]]:
     """The columns a condition lets hold any of several texts (IN (...), or = ... OR = ... on one column)."""
     if isinstance(e, InList) and not e.negated and isinstance(e.expr, Col):
@@ -271,6 +315,8 @@ def flag_problem(q: Question, plan: Plan, schema: Schema) -> str:
 EXCLUSION_KEPT = Check("exclusion_kept", 200, lambda a: negation_problem(a.q, a.plan, a.schema),
                        lambda a: excludes(a.q, [m.text for m in a.mentions if getattr(m, "exact", False)])
                        and a.q.kind != "yesno")
+BOUND_OVER_ROWS = Check("bound_over_rows", 205, lambda a: bound_over_rows_problem(a.q, a.plan, a.schema),
+                        lambda a: negated_bound(a.q) is not None)
 BOTH_VALUES = Check("both_values", 230, lambda a: both_problem(a.q, a.plan, a.mentions, a.schema),
                     lambda a: bool(both_named(a.q, a.mentions)),
                     repair=lambda a: both_intersected(a.q, a.plan, a.mentions),
