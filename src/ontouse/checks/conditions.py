@@ -20,7 +20,9 @@ from .tables import refers
 
 
 def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
-    """Is the source `alias` joined to another source as rows that refer to it (the orders of a customer)?"""
+    """Is the source `alias` joined to another source as rows that refer to it (the orders of a customer), or as
+    rows that refer to the same thing as it does, several per thing (a city joined to its country's language rows
+    by the country's code both hold)?"""
     for j in plan.joins:
         sides = {j.left.alias.lower(): j.left, j.right.alias.lower(): j.right}
         if alias in sides and len(sides) == 2:
@@ -28,9 +30,17 @@ def _many_side(plan: Query, alias: str, schema: Schema) -> bool:
             table = schema.table(sides[alias].table)
             col = table.column(sides[alias].column) if table else None
             # several rows refer to one thing (not a one-to-one record of it)
-            if col is not None and col.distinct < col.subjects and refers(schema, sides[alias], other):
+            if col is not None and col.distinct < col.subjects and (
+                    refers(schema, sides[alias], other) or _same_reference(schema, col, other)):
                 return True
     return False
+
+
+def _same_reference(schema: Schema, col: Any, other: Col) -> bool:
+    """Do `col` and the column `other` both refer to one key of a third table?"""
+    table = schema.table(other.table)
+    theirs = table.column(other.column) if table else None
+    return bool(col.key_of) and theirs is not None and theirs.key_of.lower() == col.key_of.lower()
 
 
 def _many_path(plan: Query, alias: str, schema: Schema, seen: tuple[str, ...] = ()) -> bool:
