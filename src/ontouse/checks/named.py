@@ -16,7 +16,7 @@ from ..sqlplan.plan import (And, Between, Cmp, Col, InList, Item, Like, Lit, Pla
 from ..sqlplan.schema import Schema
 from .check import Check
 from .plan_parts import literals_in
-from .tables import column_words, table_terms
+from .tables import abbreviation_of, column_words, table_terms
 
 
 def sides_problem(q: Question, plan: Plan, mentions: list) -> str:
@@ -208,15 +208,27 @@ def unused_names(q: Question, plan: Plan, mentions: list, schema: Schema, aliase
         groups.setdefault(text, []).append(m)
     missing = []
     read = {w for c in columns_in(plan, deep=True) for w in column_words(schema, c)}
+    spelled = _abbreviated_words(q, plan)
     for text, group in groups.items():
         if any(_used(m.value, lits) for m in group):
             continue
-        if _column_named(text, q.words, read):
+        if _column_named(text, q.words, read) or set(text.split()) <= spelled:
             continue
         if aliases is not None and any(_alias_used(a, m, lits, numbers) for m in group for a in aliases(m)):
             continue
         missing.append(group[0].value)
     return missing
+
+
+def _abbreviated_words(q: Question, plan: Plan) -> set[str]:
+    """The question's words that spell, cut short, the name of a column the plan reads ("independence year" for
+    indepyear): they name that column, not a value."""
+    out: set[str] = set()
+    for name in {c.column for c in columns_in(plan, deep=True)}:
+        run = abbreviation_of(name, q.words)
+        if run is not None:
+            out |= {fold(w) for w in q.words[run[0]:run[1]]}
+    return out
 
 
 def _column_named(text: str, words: list[str], read: set[str]) -> bool:
@@ -441,6 +453,8 @@ def unread_columns(q: Question, plan: Plan, schema: Schema) -> list[str]:
     read = {(c.table.lower(), c.column.lower()) for c in cols}
     words = re.findall(r"[^\W_]+", q.text.lower())
     said = {"".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    said |= {squeezed(c.name).lower() for t in schema.tables.values() for c in t.columns.values()
+             if c.kind == "value" and abbreviation_of(c.name, words) is not None}
     ones = [singular(w) for w in words]
     said_one = said | {"".join(ones[i:i + n]) for n in (2, 3) for i in range(len(ones) - n + 1)}
     out = []

@@ -150,6 +150,32 @@ def column_words(schema: Schema, col: Col) -> set[str]:
     return {singular(w) for n in names for w in re.findall(r"[^\W\d_]+", fold(split_name(n))) if w not in STOP}
 
 
+def abbreviation_of(name: str, words: list[str]) -> tuple[int, int] | None:
+    """(start, end) of the two or three question words in a row whose beginnings spell the column's name, at least
+    one of them cut short ("independence year": indepyear, "destination airport": destairport, "government form":
+    govform); None when no run of the question's words does. Each piece is three letters or more."""
+    key = re.sub(r"[\W\d_]+", "", fold(name))
+    if len(key) < 6:
+        return None
+    for n in (2, 3):
+        for i in range(len(words) - n + 1):
+            run = [fold(w) for w in words[i:i + n]]
+            if "".join(run) != key and _spells(key, run):
+                return i, i + n
+    return None
+
+
+def _spells(key: str, run: list[str]) -> bool:
+    """Is `key` the beginnings of the words of `run`, in order, each three letters or more (or the whole word)?"""
+    if not run:
+        return not key
+    word = run[0]
+    for k in range(min(len(word), len(key)), 0, -1):
+        if (k >= 3 or k == len(word)) and key.startswith(word[:k]) and _spells(key[k:], run[1:]):
+            return True
+    return False
+
+
 def refers(schema: Schema, many: Col, one: Col) -> bool:
     """Does `many` (a column of one row) point at the row that `one` stands for (its iri, or its key column)?"""
     table, other = schema.table(many.table), schema.table(one.table)
