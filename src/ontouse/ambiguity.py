@@ -13,12 +13,13 @@ from .attempt import Attempt
 from .checks.check import Outcome
 from .checks.plan_parts import top_conditions
 from .phrases import Phrases
-from .question import Question, asks_several
+from .question import DOWN, ORDINAL, UP, Question, asks_several
 from .results import answer_text, unsure_text
-from .sqlplan.plan import Col, Item, Like, Lit, Plan, Query, walk
+from .sqlplan.plan import Agg, Cmp, Col, Item, Like, Lit, Plan, Query, Scalar, walk
 
 
 MAX_TIED = 50  # the most rows a probe reads: past a ranked query's limit, or of a name's matching values
+RANKING_WORDS = UP | DOWN | ORDINAL | {"youngest"}  # the words that ask for the top of a ranking
 
 
 def tie_probes(plan: Plan) -> list[tuple[Query, int, int, bool]]:
@@ -54,6 +55,22 @@ def name_probes(q: Question, plan: Plan) -> list[tuple[Query, str]]:
             out.append((Query(select=(Item(c.expr),), sources=(source,), where=c, distinct=True,
                               limit=MAX_TIED), text))
     return out
+
+
+def extreme_picked(plan: Plan) -> bool:
+    """Does the plan keep the rows whose value equals a subquery's MIN or MAX of it (`WHERE x = (SELECT MIN(x)
+    ...)`): the top of a ranking, with every row that shares it?"""
+    if not isinstance(plan, Query):
+        return False
+    for c in top_conditions(plan.where):
+        if not isinstance(c, Cmp) or c.op != "=":
+            continue
+        for side in (c.left, c.right):
+            sub = side.query if isinstance(side, Scalar) else None
+            if isinstance(sub, Query) and len(sub.select) == 1 and not sub.group_by and isinstance(
+                    sub.select[0].expr, Agg) and sub.select[0].expr.func in ("min", "max"):
+                return True
+    return False
 
 
 def tied_rows(rows: list[list[Cell]], width: int, k: int) -> int:
@@ -100,6 +117,11 @@ class AmbiguityProbes:
                     reason = (f"the ranking in a subquery ties: {k + extra} things share its ranked value "
                               f"({value}), and its LIMIT {k} picks among them at random")
                 return True, reason, [r[:width] for r in trial.rows[:k + extra]] if whole else None
+        if extreme_picked(run.plan) and set(q.words) & RANKING_WORDS and not asks_several(q):
+            things = {tuple(c.key("entity") for c in r) for r in run.rows}
+            if len(things) > 1:  # the one with the least, asked for, and several have it
+                return True, (f"the ranking ties: {len(things)} results share the top ranked value, and the "
+                              "question asks for one"), run.rows
         return bool(probes), "", None
 
     def _mixed_names(self, q: Question, run: Attempt) -> tuple[bool, str]:
